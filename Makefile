@@ -1,0 +1,55 @@
+# Battlecards server. `make run` and `make test` are all a fresh machine needs.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PG_URL := postgres://postgres@127.0.0.1:5432/battlecards
+PYTEST_ARGS ?=
+
+.PHONY: run test lint bench venv migrate catalog admin clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+migrate: venv
+	$(PY) manage.py migrate --noinput
+
+catalog: migrate
+	$(PY) manage.py load_catalog
+
+admin: migrate
+	$(PY) manage.py ensure_admin
+
+# Serve on SQLite (the embedded default) unless DATABASE_URL says otherwise.
+run: catalog admin
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# PostgreSQL when DATABASE_URL is set or a server answers at 127.0.0.1:5432; otherwise SQLite.
+test: venv
+	@if [ -n "$$DATABASE_URL" ]; then \
+	  echo "make test: database from DATABASE_URL ($${DATABASE_URL%%://*})"; \
+	elif $(PY) -c "import socket; socket.create_connection(('127.0.0.1', 5432), 1).close()" 2>/dev/null; then \
+	  export DATABASE_URL=$(PG_URL); echo "make test: PostgreSQL at 127.0.0.1:5432"; \
+	else \
+	  export DATABASE_URL=sqlite:///$(CURDIR)/test.sqlite3; echo "make test: no PostgreSQL answered at 127.0.0.1:5432; using SQLite"; \
+	fi; \
+	$(VENV)/bin/lint-imports && \
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+
+bench: venv
+	$(PY) tests/bench/run_all.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 test.sqlite3 .pytest_cache

@@ -1,0 +1,79 @@
+"""One DRF exception handler: every 4xx has the shape {"status", "code", "detail", ...}."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions as drf_exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_default_handler
+
+from config.errors import DomainError
+
+_DRF_CODES: dict[type[Exception], str] = {
+    drf_exceptions.ParseError: "malformed_request",
+    drf_exceptions.AuthenticationFailed: "authentication_failed",
+    drf_exceptions.NotAuthenticated: "not_authenticated",
+    drf_exceptions.PermissionDenied: "forbidden",
+    drf_exceptions.NotFound: "not_found",
+    drf_exceptions.MethodNotAllowed: "method_not_allowed",
+    drf_exceptions.NotAcceptable: "not_acceptable",
+    drf_exceptions.UnsupportedMediaType: "unsupported_media_type",
+    drf_exceptions.Throttled: "throttled",
+    drf_exceptions.ValidationError: "invalid",
+}
+
+
+def _flatten_detail(detail: Any) -> str:
+    if isinstance(detail, list):
+        return " ".join(_flatten_detail(d) for d in detail)
+    if isinstance(detail, dict):
+        return " ".join(f"{k}: {_flatten_detail(v)}" for k, v in detail.items())
+    return str(detail)
+
+
+def error_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    return {"status": status, "code": code, "detail": detail, **extra}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DomainError):
+        return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, DjangoValidationError):
+        exc = drf_exceptions.ValidationError(exc.messages)
+    elif isinstance(exc, Http404):
+        exc = drf_exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = drf_exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        return Response(error_body(413, "request_too_large", "The request body is too large."), status=413)
+
+    response = drf_default_handler(exc, context)
+    if response is None or not isinstance(exc, drf_exceptions.APIException):
+        return response
+    code = next((c for t, c in _DRF_CODES.items() if isinstance(exc, t)), None) or str(
+        getattr(exc, "default_code", "error")
+    )
+    body: dict[str, Any]
+    if isinstance(exc, drf_exceptions.ValidationError):
+        body = error_body(response.status_code, "invalid", _flatten_detail(exc.detail) or "Invalid input.",
+                          errors=exc.detail)
+    else:
+        body = error_body(response.status_code, code, _flatten_detail(exc.detail))
+    response.data = body
+    return response
+
+
+def json_404(request, exception=None):  # noqa: ARG001 - Django handler signature
+    return JsonResponse(error_body(404, "not_found", "Not found."), status=404)
+
+
+def json_500(request):  # noqa: ARG001
+    return JsonResponse(error_body(500, "server_error", "Internal server error."), status=500)
+
+
+def json_400(request, exception=None):  # noqa: ARG001
+    return JsonResponse(error_body(400, "bad_request", "Bad request."), status=400)

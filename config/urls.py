@@ -1,0 +1,19 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.api_root import api_root
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", api_root, name="api-root"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/", include("cards.urls")),
+    path("api/", include("decks.urls")),
+    path("api/", include("games.urls")),
+]
+
+handler400 = "config.exceptions.json_400"
+handler404 = "config.exceptions.json_404"
+handler500 = "config.exceptions.json_500"
