@@ -1,0 +1,31 @@
+"""`make bench`: run every benchmark script in tests/bench/ in turn (each prints its own figures).
+
+Benchmarks are scripts, not tests: rerun them to measure; nothing here asserts a time.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+
+
+def main() -> int:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    scripts = sorted(p for p in HERE.glob("*_bench.py"))
+    if not scripts:
+        print("no benchmarks found")
+        return 1
+    failed = 0
+    for script in scripts:
+        print(f"=== {script.relative_to(ROOT)} ===", flush=True)
+        result = subprocess.run([sys.executable, str(script), *sys.argv[1:]], cwd=ROOT, env=env, check=False)
+        failed += result.returncode != 0
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
