@@ -1,0 +1,28 @@
+"""manage.py ensure_admin: create the superuser "admin" with a generated password, printed once."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+
+class Command(BaseCommand):
+    help = 'Create the superuser "admin" if missing, with a random password printed once.'
+
+    def add_arguments(self, parser):
+        parser.add_argument("--username", default="admin")
+
+    def handle(self, *args, **options):
+        username = options["username"]
+        user_model = get_user_model()
+        with transaction.atomic():
+            if user_model.objects.filter(username=username).exists():
+                self.stdout.write(f'superuser "{username}" already exists (password unchanged)')
+                return
+            password = secrets.token_urlsafe(18)
+            user_model.objects.create_superuser(username=username, email="", password=password)
+        self.stdout.write(self.style.SUCCESS(f'created superuser "{username}" with password: {password}'))
+        self.stdout.write("(shown once: store it now; reset with `manage.py changepassword admin`)")

@@ -1,0 +1,57 @@
+"""manage.py load_catalog [--path DIR]: validate fixtures/catalog/ and upsert it into the database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from cards.services import TABLES, CatalogInvalid, catalog_load
+from games.engine.cards import DEFAULT_CATALOG_DIR, read_fixture_dicts
+
+
+class Command(BaseCommand):
+    help = (
+        "Load the card catalog from fixture JSON (default fixtures/catalog/) in one transaction. "
+        "Idempotent: a second run changes nothing."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--path", default=str(DEFAULT_CATALOG_DIR), help="Catalog directory (fixture format)."
+        )
+
+    def handle(self, *args, **options):
+        root = Path(options["path"])
+        if not root.is_dir():
+            raise CommandError(f"catalog directory not found: {root}")
+        try:
+            raw = read_fixture_dicts(root)
+        except FileNotFoundError as exc:
+            raise CommandError(f"catalog file missing: {exc.filename}") from exc
+        except ValueError as exc:  # json.JSONDecodeError
+            raise CommandError(f"catalog file is not valid JSON: {exc}") from exc
+        try:
+            result = catalog_load(raw=raw, source=str(root))
+        except CatalogInvalid as exc:
+            raise CommandError(f"invalid catalog: {exc.detail}") from exc
+
+        for table, keys in result.unknown_keys.items():
+            self.stderr.write(
+                self.style.WARNING(f"warning: {table} has keys the catalog does not store: {keys}")
+            )
+        if not result.changed:
+            self.stdout.write(f"catalog unchanged (hash {result.content_hash[:12]})")
+        for table in TABLES:
+            c = result.changes[table]
+            line = (
+                f"{table}: {c.total} ({len(c.created)} created, {len(c.updated)} updated, "
+                f"{len(c.deleted)} deleted)"
+            )
+            self.stdout.write(line)
+        if result.changed:
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"catalog loaded (hash {result.content_hash[:12]}, version {result.version.pk})"
+                )
+            )

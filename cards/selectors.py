@@ -1,0 +1,275 @@
+"""Reads of the card catalog: API querysets and the engine's frozen definitions built from the rows."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from django.db.models import Count, F, Prefetch, Q, QuerySet, Sum
+
+from cards.canonical import CatalogDicts, content_hash
+from cards.models import (
+    ArsenalCard,
+    ArsenalCardClass,
+    Battlecard,
+    BattlecardPrerequisite,
+    CardSet,
+    CatalogVersion,
+    ConflictCard,
+    Nation,
+    SetMembership,
+    Theater,
+)
+from config.errors import NotFound
+from games.engine.cards import Catalog
+
+# ---------------------------------------------------------------------------------------------- API querysets
+
+
+def nation_list() -> QuerySet[Nation]:
+    return Nation.objects.annotate(arsenal_card_count=Count("arsenal_cards")).order_by("code")
+
+
+def theater_list() -> QuerySet[Theater]:
+    return Theater.objects.annotate(
+        conflict_card_count=Count("conflict_cards", distinct=True),
+        battlecard_count=Count("battlecards", distinct=True),
+    ).order_by("code")
+
+
+def _membership_prefetch() -> Prefetch:
+    return Prefetch(
+        "memberships",
+        queryset=SetMembership.objects.select_related("card", "card__nation").order_by("position", "id"),
+    )
+
+
+def card_set_list() -> QuerySet[CardSet]:
+    """Sets with their entries; computed totals summed in SQL (entries of unknown count are skipped)."""
+    return (
+        CardSet.objects.select_related("nation", "theater")
+        .annotate(
+            computed_cards=Sum("memberships__count"),
+            computed_points=Sum(F("memberships__count") * F("memberships__card__points")),
+            unknown_count_entries=Count("memberships", filter=Q(memberships__count__isnull=True)),
+        )
+        .prefetch_related(_membership_prefetch())
+        .order_by("code")
+    )
+
+
+def _class_prefetch() -> Prefetch:
+    return Prefetch(
+        "class_links",
+        queryset=ArsenalCardClass.objects.select_related("unit_class").order_by("position", "id"),
+    )
+
+
+def arsenal_card_list() -> QuerySet[ArsenalCard]:
+    return (
+        ArsenalCard.objects.select_related("nation")
+        .prefetch_related(
+            _class_prefetch(),
+            Prefetch(
+                "memberships",
+                queryset=SetMembership.objects.select_related("card_set").order_by("card_set__code"),
+            ),
+            Prefetch("variants", queryset=ArsenalCard.objects.only("code", "variant_of").order_by("code")),
+        )
+        .order_by("code")
+    )
+
+
+def conflict_card_list() -> QuerySet[ConflictCard]:
+    return ConflictCard.objects.select_related("theater", "card_set").order_by("code")
+
+
+def _prerequisite_prefetch() -> Prefetch:
+    return Prefetch(
+        "prerequisite_links",
+        queryset=BattlecardPrerequisite.objects.select_related("requires").order_by("position", "id"),
+    )
+
+
+def battlecard_list() -> QuerySet[Battlecard]:
+    return (
+        Battlecard.objects.select_related("theater", "card_set", "homeland_of")
+        .prefetch_related(_prerequisite_prefetch())
+        .order_by("code")
+    )
+
+
+def arsenal_codes_with_ability(kind: str) -> list[str]:
+    """Codes of the arsenal cards having an ability of `kind` (one query; SQLite and PostgreSQL alike)."""
+    return [
+        code
+        for code, abilities in ArsenalCard.objects.values_list("code", "abilities")
+        if any(isinstance(a, dict) and a.get("kind") == kind for a in abilities or ())
+    ]
+
+
+def get_by_code(queryset: QuerySet, code: str, *, what: str = "card"):
+    try:
+        return queryset.get(code=code)
+    except queryset.model.DoesNotExist:
+        raise NotFound(f"No {what} with code {code!r}.", code="not_found") from None
+
+
+# --------------------------------------------------------------------- fixture-shaped dicts and definitions
+
+
+def _provenance(value: Any) -> dict[str, dict[str, str]]:
+    return {
+        k: {"source": v.get("source"), "note": v.get("note") or ""}
+        if isinstance(v, dict)
+        else {"source": v, "note": ""}
+        for k, v in (value or {}).items()
+    }
+
+
+def catalog_dicts() -> CatalogDicts:
+    """The catalog rows serialised to the canonical fixture shape (see cards.canonical), sorted by code.
+
+    A fixed number of queries whatever the size of the catalog.
+    """
+    nations = [{"code": n.code, "name": n.name, "side": n.side} for n in Nation.objects.order_by("code")]
+    theaters = [{"code": t.code, "name": t.name} for t in Theater.objects.order_by("code")]
+    sets = []
+    for s in (
+        CardSet.objects.select_related("nation", "theater")
+        .prefetch_related(
+            Prefetch(
+                "memberships",
+                queryset=SetMembership.objects.select_related("card").order_by("position", "id"),
+            )
+        )
+        .order_by("code")
+    ):
+        sets.append(
+            {
+                "code": s.code,
+                "name": s.name,
+                "kind": s.kind,
+                "nation": s.nation.code if s.nation else None,
+                "theater": s.theater.code if s.theater else None,
+                "printed_points": s.printed_points,
+                "printed_cards": s.printed_cards,
+                "notes": s.notes,
+                "entries": [
+                    {
+                        "card": m.card.code,
+                        "printed_name": m.printed_name,
+                        "count": m.count,
+                        "count_provenance": m.count_provenance,
+                        "count_note": m.count_note,
+                    }
+                    for m in s.memberships.all()
+                ],
+            }
+        )
+    arsenal = []
+    for c in (
+        ArsenalCard.objects.select_related("nation").prefetch_related(_class_prefetch()).order_by("code")
+    ):
+        arsenal.append(
+            {
+                "code": c.code,
+                "name": c.name,
+                "nation": c.nation.code,
+                "kind": c.kind,
+                "classes": [link.unit_class.code for link in c.class_links.all()],
+                "points": c.points,
+                "max_per_deck": c.max_per_deck,
+                "attack": {"ground": c.attack_ground, "air": c.attack_air, "sea": c.attack_sea},
+                "defense": {"ground": c.defense_ground, "air": c.defense_air, "sea": c.defense_sea},
+                "phase": c.phase,
+                "abilities": list(c.abilities or ()),
+                "ukrainian": c.ukrainian,
+                "variant_of": c.variant_of_id,
+                "provenance": _provenance(c.provenance),
+            }
+        )
+    conflict_cards = [
+        {
+            "code": c.code,
+            "name": c.name,
+            "theater": c.theater.code,
+            "set": c.card_set.code,
+            "count": c.count,
+            "category": c.category,
+            "action_number": c.action_number,
+            "effect": c.effect,
+            "params": dict(c.params or {}),
+            "text": c.text,
+            "provenance": _provenance(c.provenance),
+        }
+        for c in ConflictCard.objects.select_related("theater", "card_set").order_by("code")
+    ]
+    battlecards = [
+        {
+            "code": b.code,
+            "name": b.name,
+            "theater": b.theater.code,
+            "set": b.card_set.code,
+            "count": b.count,
+            "action_number": b.action_number,
+            "aggressor": b.aggressor,
+            "aggressor_forces": b.aggressor_forces,
+            "defender_forces": b.defender_forces,
+            "prerequisites": [
+                {"holder": p.holder, "battlecard": p.requires.code} for p in b.prerequisite_links.all()
+            ],
+            "victory_points": b.victory_points,
+            "homeland_of": b.homeland_of.code if b.homeland_of else None,
+            "emergency_deployment": b.emergency_deployment,
+            "special_victory": b.special_victory,
+            "special_victory_text": b.special_victory_text,
+            "text": b.text,
+            "provenance": _provenance(b.provenance),
+        }
+        for b in Battlecard.objects.select_related("theater", "card_set", "homeland_of")
+        .prefetch_related(_prerequisite_prefetch())
+        .order_by("code")
+    ]
+    return {
+        "nations": nations,
+        "theaters": theaters,
+        "sets": sets,
+        "arsenal": arsenal,
+        "conflict_cards": conflict_cards,
+        "battlecards": battlecards,
+    }
+
+
+def catalog_version_current() -> CatalogVersion | None:
+    return CatalogVersion.objects.order_by("-id").first()
+
+
+def catalog_content_hash() -> str:
+    """Hash of what the database holds now (the loaded fixture's hash unless rows were edited since)."""
+    return content_hash(catalog_dicts())
+
+
+_cache_lock = threading.Lock()
+_cache: dict[str, Catalog] = {}
+
+
+def catalog_definitions() -> Catalog:
+    """The engine's frozen Catalog built from the database rows, cached per CatalogVersion hash.
+
+    Equal to games.engine.cards.load_catalog_dir() of the fixture directory that was loaded. Costs one
+    query when cached. Every change of the rows (load_catalog, admin edits) records a new CatalogVersion.
+    """
+    version = catalog_version_current()
+    if version is None:  # nothing loaded through load_catalog: build from whatever rows exist, uncached
+        return Catalog.from_dicts(**catalog_dicts())
+    key = version.content_hash
+    with _cache_lock:
+        cached = _cache.get(key)
+    if cached is not None:
+        return cached
+    catalog = Catalog.from_dicts(**catalog_dicts())
+    with _cache_lock:
+        _cache.clear()
+        _cache[key] = catalog
+    return catalog
