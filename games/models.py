@@ -1,1 +1,148 @@
-"""Models of the games app."""
+"""Models of the games app: a game, its two seats and its append-only action log.
+
+The engine state is the single source of truth for the rules (stored as JSON in Game.state); the
+row columns next to it (status, turn, ply, winner...) are denormalised copies for listing and filtering.
+Writes happen only in games.services; these classes hold no business logic.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open", "Waiting for an opponent"
+    ACTIVE = "active", "In progress"
+    FINISHED = "finished", "Finished"
+
+
+class SeatName(models.TextChoices):
+    AXIS = "axis", "Axis"
+    ALLIES = "allies", "Allies"
+
+
+class SeatKind(models.TextChoices):
+    HUMAN = "human", "Human"
+    BOT = "bot", "Bot"
+
+
+class BotKind(models.TextChoices):
+    RANDOM = "random", "Random bot"
+    HEURISTIC = "heuristic", "Heuristic bot"
+
+
+class EndReason(models.TextChoices):
+    VICTORY = "victory", "Victory by the rules"
+    RESIGNATION = "resignation", "Resignation"
+    UNFINISHED = "unfinished", "Stopped without a winner"
+
+
+class Game(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    status = models.CharField(
+        max_length=16, choices=GameStatus.choices, default=GameStatus.OPEN, db_index=True
+    )
+
+    # Fair randomness: sha256(f"{seed}:{seed_salt}") is published at creation; seed and salt after the end.
+    seed = models.BigIntegerField()
+    seed_salt = models.CharField(max_length=64)
+    seed_hash = models.CharField(max_length=64)
+
+    # The catalog the game was created with, and a snapshot of every definition it uses, so catalog
+    # edits never change a running or finished game.
+    catalog_version = models.CharField(max_length=64, blank=True, default="")
+    catalog_hash = models.CharField(max_length=64, blank=True, default="")
+    catalog_snapshot = models.JSONField()
+    snapshot_hash = models.CharField(max_length=64)
+
+    options = models.JSONField(default=dict, blank=True)  # the engine's optional rules
+    conflict_choice = models.JSONField(default=dict, blank=True)  # {"theater", "mode", "packs"}
+    setup = models.JSONField()  # games.engine.GameSetup.to_json()
+    state = models.JSONField()  # games.engine.GameState.to_json(): hidden information, never sent to a player
+
+    version = models.PositiveIntegerField(default=0)  # bumped by every change; clients send it with actions
+    last_seq = models.PositiveIntegerField(default=0)  # seq of the newest GameAction row
+    turn = models.PositiveIntegerField(default=0)
+    ply = models.PositiveIntegerField(default=0)
+    current_seat = models.CharField(max_length=8, choices=SeatName.choices, blank=True, default="")
+    winner = models.CharField(max_length=8, choices=SeatName.choices, blank=True, default="")
+    end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True, default="")
+    result = models.JSONField(default=dict, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.id} ({self.status})"
+
+
+class GameSeat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.CharField(max_length=8, choices=SeatName.choices)
+    kind = models.CharField(max_length=8, choices=SeatKind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="game_seats"
+    )
+    bot = models.CharField(max_length=16, choices=BotKind.choices, blank=True, default="")
+    # Only this user may take an open human seat (empty: anyone).
+    invited_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="game_invites"
+    )
+    nation = models.CharField(max_length=8)
+    deck_label = models.CharField(max_length=200)  # "starter WE-GB" or "deck 12: name"
+    deck_source = models.JSONField()  # {"starter": code} or {"deck_id": id, "name": ...}
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="games_seat_unique_per_game"),
+            models.CheckConstraint(
+                condition=models.Q(kind="bot", user__isnull=True) | models.Q(kind="human", bot=""),
+                name="games_seat_kind_consistent",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = self.user_id if self.kind == SeatKind.HUMAN else f"bot:{self.bot}"
+        return f"{self.game_id} {self.seat} ({who})"
+
+
+class LogKind(models.TextChoices):
+    ACTION = "action", "Engine action"
+    JOIN = "join", "Seat taken"
+    RESIGN = "resign", "Resignation"
+
+
+class GameAction(models.Model):
+    """One append-only log entry. Engine actions, in seq order, replay the game from its setup."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=LogKind.choices, default=LogKind.ACTION)
+    seat = models.CharField(max_length=8, choices=SeatName.choices)
+    by_bot = models.BooleanField(default=False)
+    action = models.JSONField()
+    # [{"type", "data", "visible_to": "all" | "axis" | "allies"}]: filtered per seat before it leaves.
+    events = models.JSONField(default=list)
+    version = models.PositiveIntegerField()  # the game version right after this entry
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="games_action_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.seq} {self.seat} {self.kind}"

@@ -1,0 +1,310 @@
+"""The games API: thin views (validate input, call one service or selector, shape the output)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from django.conf import settings
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import ValidationFailed
+from config.pagination import StandardPagination
+from games import selectors, services
+from games.models import GameStatus
+from games.serializers import (
+    ActionSubmitSerializer,
+    EventsQuerySerializer,
+    GameCreateSerializer,
+    GameListQuerySerializer,
+    GameSerializer,
+    StreamQuerySerializer,
+)
+
+CREATE_EXAMPLE = OpenApiExample(
+    "Play a starter deck against the heuristic bot",
+    value={
+        "my_deck": {"starter": "WE-GB"},
+        "opponent_deck": {"starter": "WE-DE"},
+        "opponent": {"kind": "bot", "bot": "heuristic"},
+        "options": {"larger_standing_armies": False},
+    },
+    request_only=True,
+)
+ACTION_EXAMPLE = OpenApiExample(
+    "Submit one of your legal actions",
+    value={"version": 7, "action": {"type": "draw_conflict"}},
+    request_only=True,
+)
+ERROR_SHAPE = inline_serializer(
+    "Error",
+    {
+        "status": serializers.IntegerField(),
+        "code": serializers.CharField(),
+        "detail": serializers.CharField(),
+    },
+)
+VIEW_SHAPE = inline_serializer(
+    "SeatView",
+    {
+        "game": serializers.UUIDField(),
+        "status": serializers.CharField(),
+        "version": serializers.IntegerField(),
+        "last_seq": serializers.IntegerField(),
+        "seat": serializers.CharField(),
+        "your_turn": serializers.BooleanField(),
+        "waiting_on": serializers.CharField(allow_null=True),
+        "winner": serializers.CharField(allow_null=True),
+        "end_reason": serializers.CharField(allow_null=True),
+        "view": serializers.DictField(),
+    },
+)
+ENTRY_SHAPE = inline_serializer(
+    "LogEntry",
+    {
+        "seq": serializers.IntegerField(),
+        "version": serializers.IntegerField(),
+        "kind": serializers.CharField(),
+        "seat": serializers.CharField(),
+        "by_bot": serializers.BooleanField(),
+        "action": serializers.DictField(allow_null=True),
+        "events": serializers.ListField(),
+        "created_at": serializers.DateTimeField(),
+    },
+)
+
+
+def _input(serializer_class: type[serializers.Serializer], data: Any, *, code: str = "invalid") -> dict:
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        raise ValidationFailed(
+            "Invalid input: " + json.dumps(serializer.errors), code=code, errors=serializer.errors
+        )
+    return serializer.validated_data
+
+
+class GameListCreateApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[GameListQuerySerializer],
+        responses={200: GameSerializer(many=True)},
+        summary="My games (or ?joinable=true: open games I may join), newest first",
+    )
+    def get(self, request: Request) -> Response:
+        query = _input(GameListQuerySerializer, request.query_params)
+        games = selectors.game_list(user=request.user, status=query.get("status"), joinable=query["joinable"])
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(games, request, view=self)
+        return paginator.get_paginated_response(
+            GameSerializer(page, many=True, context={"request": request}).data
+        )
+
+    @extend_schema(
+        request=GameCreateSerializer,
+        responses={201: GameSerializer, 400: ERROR_SHAPE},
+        examples=[CREATE_EXAMPLE],
+        summary="Create a game from two legal, matched decks",
+    )
+    def post(self, request: Request) -> Response:
+        data = _input(GameCreateSerializer, request.data)
+        game = services.game_create(
+            user=request.user,
+            my_deck=data["my_deck"],
+            opponent_deck=data["opponent_deck"],
+            opponent=data["opponent"],
+            options=data.get("options"),
+            seed=data.get("seed"),
+            conflict=data.get("conflict"),
+        )
+        game = selectors.game_get(game_id=game.pk, user=request.user)
+        return Response(
+            GameSerializer(game, context={"request": request}).data, status=status.HTTP_201_CREATED
+        )
+
+
+class GameDetailApi(APIView):
+    permission_classes = [AllowAny]  # finished games are public; the selector answers 404 for the rest
+
+    @extend_schema(responses={200: GameSerializer, 404: ERROR_SHAPE}, summary="One game")
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id=game_id, user=request.user)
+        return Response(GameSerializer(game, context={"request": request}).data)
+
+
+class GameJoinApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None, responses={200: GameSerializer, 409: ERROR_SHAPE}, summary="Take the open seat"
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = services.game_join(game_id=game_id, user=request.user)
+        game = selectors.game_get(game_id=game.pk, user=request.user)
+        return Response(GameSerializer(game, context={"request": request}).data)
+
+
+class GameResignApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: GameSerializer, 403: ERROR_SHAPE}, summary="Resign")
+    def post(self, request: Request, game_id: str) -> Response:
+        game = services.game_resign(game_id=game_id, user=request.user)
+        game = selectors.game_get(game_id=game.pk, user=request.user)
+        return Response(GameSerializer(game, context={"request": request}).data)
+
+
+class GameSeatViewApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: VIEW_SHAPE, 403: ERROR_SHAPE, 404: ERROR_SHAPE},
+        summary="My seat's view: what I may see, the pending decision and my legal actions",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        return Response(selectors.game_player_view(game_id=game_id, user=request.user))
+
+
+class GameActionSubmitApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=ActionSubmitSerializer,
+        examples=[ACTION_EXAMPLE],
+        responses={
+            200: inline_serializer("ActionResult", {"entries": ENTRY_SHAPE, "state": VIEW_SHAPE}),
+            400: ERROR_SHAPE,
+            403: ERROR_SHAPE,
+            409: ERROR_SHAPE,
+        },
+        summary="Act for my seat at the version I saw (bots answer in the same request)",
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        data = _input(ActionSubmitSerializer, request.data, code="malformed_action")
+        outcome = services.game_action_submit(
+            game_id=game_id, user=request.user, version=data["version"], action=data["action"]
+        )
+        return Response(
+            {
+                "entries": [selectors.log_entry_for_seat(e, outcome.seat) for e in outcome.entries],
+                "state": selectors.seat_view_payload(
+                    game=outcome.game, seat=outcome.seat, state=outcome.state
+                ),
+            }
+        )
+
+
+class GameEventsApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[EventsQuerySerializer],
+        responses={200: ENTRY_SHAPE},
+        summary="Log entries after ?since=seq, with only the events my seat may see",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        query = _input(EventsQuerySerializer, request.query_params)
+        return Response(
+            selectors.game_events_for_user(game_id=game_id, user=request.user, since=query["since"])
+        )
+
+
+class EventStreamRenderer(BaseRenderer):
+    media_type = "text/event-stream"
+    format = "sse"
+    charset = "utf-8"
+
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
+        # Only errors reach a renderer (the stream itself is a StreamingHttpResponse).
+        return f"event: error\ndata: {json.dumps(data)}\n\n".encode()
+
+
+def _sse(data: Any, *, event: str | None = None, event_id: int | None = None) -> str:
+    lines = []
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    if event:
+        lines.append(f"event: {event}")
+    lines.append(f"data: {json.dumps(data, separators=(',', ':'))}")
+    return "\n".join(lines) + "\n\n"
+
+
+def _event_stream(*, game_id: Any, seat: str, since: int, timeout: float) -> Iterator[str]:
+    poll = float(getattr(settings, "GAMES_SSE_POLL_SECONDS", 0.5))
+    deadline = time.monotonic() + timeout
+    last = since
+    yield "retry: 2000\n\n"
+    while True:
+        for entry in selectors.game_events_since(game_id=game_id, seat=seat, since=last):
+            last = entry["seq"]
+            yield _sse(entry, event_id=entry["seq"])
+        game_status, last_seq = selectors.game_status_now(game_id=game_id)
+        if game_status == GameStatus.FINISHED and last >= last_seq:
+            yield _sse({"status": game_status, "last_seq": last}, event="end", event_id=last)
+            return
+        if time.monotonic() >= deadline:
+            yield _sse(
+                {"status": game_status, "last_seq": last, "reconnect": True}, event="timeout", event_id=last
+            )
+            return
+        yield ": keep-alive\n\n"
+        time.sleep(min(poll, max(0.0, deadline - time.monotonic())))
+
+
+class GameEventStreamApi(APIView):
+    permission_classes = [IsAuthenticated]
+    renderer_classes = [EventStreamRenderer, JSONRenderer]
+
+    @extend_schema(
+        parameters=[
+            StreamQuerySerializer,
+            OpenApiParameter(
+                "Last-Event-ID",
+                OpenApiTypes.INT,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="Resume after this seq (overrides ?since).",
+            ),
+        ],
+        responses={(200, "text/event-stream"): OpenApiTypes.STR},
+        summary="Server-sent events: my seat's log entries as they happen (ends at game end or timeout)",
+    )
+    def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
+        query = _input(StreamQuerySerializer, request.query_params)
+        since = query["since"]
+        last_event_id = request.headers.get("Last-Event-ID", "").strip()
+        if last_event_id:
+            if not last_event_id.isdigit():
+                raise ValidationFailed("Last-Event-ID must be a log seq number.", code="invalid")
+            since = int(last_event_id)
+        game, seat = selectors.game_seat_for_events(game_id=game_id, user=request.user)
+        response = StreamingHttpResponse(
+            _event_stream(game_id=game.pk, seat=seat, since=since, timeout=query["timeout"]),
+            content_type="text/event-stream",
+        )
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"
+        return response
+
+
+class GameReplayApi(APIView):
+    permission_classes = [AllowAny]  # a finished game is public
+
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, 404: ERROR_SHAPE, 409: ERROR_SHAPE},
+        summary="After the end: setup, seed and salt, catalog snapshot and the full action log",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        return Response(selectors.game_replay(game_id=game_id, user=request.user))

@@ -1,0 +1,145 @@
+"""Turn a game request's deck references into legal, matched arsenal decks and a conflict deck.
+
+A deck reference is {"deck_id": n} (the user's own deck or any public deck) or {"starter": set_code}
+(an official starter deck, straight from the catalog). Legality and the matchup rule are decks.rules;
+this module only gathers the inputs and turns violations into one 400 with every reason listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from config.errors import NotFound, ValidationFailed
+from decks.rules import (
+    ConflictChoice,
+    ConflictMode,
+    DeckInput,
+    nation_theaters,
+    set_arsenal_counts,
+    validate_matchup,
+)
+from games.engine.cards import Catalog
+
+
+@dataclass(frozen=True)
+class ResolvedDeck:
+    nation: str
+    side: str
+    entries: Mapping[str, int]
+    label: str
+    source: dict[str, Any]
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """Arsenal card codes with repeats (the engine's deck format), sorted."""
+        return tuple(code for code in sorted(self.entries) for _ in range(self.entries[code]))
+
+
+def _deck_from_db(*, user: Any, deck_id: Any, catalog: Catalog) -> ResolvedDeck:
+    from decks.models import Deck
+
+    try:
+        deck_pk = int(deck_id)
+    except (TypeError, ValueError):
+        raise NotFound("No such deck.", code="deck_not_found", deck_id=deck_id) from None
+    deck = _accessible_decks(Deck, user).filter(pk=deck_pk).first()
+    if deck is None:
+        raise NotFound(
+            "No such deck (or it is another player's private deck).", code="deck_not_found", deck_id=deck_id
+        )
+    entries = _deck_entries(deck)
+    nation = _deck_nation(deck)
+    if nation not in catalog.nations:
+        raise ValidationFailed(f"Deck {deck.pk} has an unknown nation {nation!r}.", code="deck_invalid")
+    return ResolvedDeck(
+        nation=nation,
+        side=catalog.side_of(nation),
+        entries=entries,
+        label=f"deck {deck.pk}: {getattr(deck, 'name', '')}".strip(),
+        source={"deck_id": deck.pk, "name": getattr(deck, "name", "")},
+    )
+
+
+def _accessible_decks(model: Any, user: Any) -> Any:
+    from django.db.models import Q
+
+    return model.objects.filter(Q(owner=user) | Q(is_public=True))
+
+
+def _deck_nation(deck: Any) -> str:
+    nation = getattr(deck, "nation_code", None) or getattr(deck, "nation", None)
+    return getattr(nation, "code", nation)
+
+
+def _deck_entries(deck: Any) -> dict[str, int]:
+    entries: dict[str, int] = {}
+    for entry in deck.entries.all():
+        card = getattr(entry, "card_code", None) or getattr(entry, "card", None)
+        code = getattr(card, "code", card)
+        entries[code] = entries.get(code, 0) + int(entry.count)
+    return entries
+
+
+def _starter(*, code: Any, catalog: Catalog) -> ResolvedDeck:
+    card_set = catalog.sets.get(str(code))
+    if card_set is None or card_set.kind != "starter" or card_set.nation is None:
+        raise NotFound(f"No starter deck has the code {code!r}.", code="starter_not_found", starter=code)
+    entries = set_arsenal_counts(card_set, catalog, card_set.nation)
+    return ResolvedDeck(
+        nation=card_set.nation,
+        side=catalog.side_of(card_set.nation),
+        entries=entries,
+        label=f"starter {card_set.code}: {card_set.name}",
+        source={"starter": card_set.code},
+    )
+
+
+def resolve_deck(*, user: Any, ref: Mapping[str, Any], catalog: Catalog) -> ResolvedDeck:
+    if ref.get("deck_id") is not None:
+        return _deck_from_db(user=user, deck_id=ref["deck_id"], catalog=catalog)
+    if ref.get("starter"):
+        return _starter(code=ref["starter"], catalog=catalog)
+    raise ValidationFailed('A deck is {"deck_id": id} or {"starter": set code}.', code="invalid_deck_ref")
+
+
+def conflict_choice(
+    *, catalog: Catalog, first: ResolvedDeck, second: ResolvedDeck, conflict: Mapping[str, Any] | None
+) -> ConflictChoice:
+    conflict = dict(conflict or {})
+    theater = conflict.get("theater")
+    if not theater:
+        shared = nation_theaters(catalog, first.nation) & nation_theaters(catalog, second.nation)
+        if len(shared) != 1:
+            raise ValidationFailed(
+                "Say which theater's conflict deck to play: conflict.theater "
+                f"(the two nations share {sorted(shared) or 'none'}).",
+                code="theater_required",
+            )
+        theater = next(iter(shared))
+    return ConflictChoice(
+        theater=str(theater),
+        mode=str(conflict.get("mode") or ConflictMode.THIN),
+        packs=tuple(conflict.get("packs") or ()),
+    )
+
+
+def validate_pairing(
+    *, catalog: Catalog, first: ResolvedDeck, second: ResolvedDeck, conflict: Mapping[str, Any] | None
+) -> tuple[ConflictChoice, tuple[str, ...]]:
+    """The decks pass the deck rules and the matchup rule: returns the conflict choice and deck (codes)."""
+    choice = conflict_choice(catalog=catalog, first=first, second=second, conflict=conflict)
+    result = validate_matchup(
+        catalog,
+        DeckInput(first.nation, dict(first.entries)),
+        DeckInput(second.nation, dict(second.entries)),
+        choice,
+    )
+    if not result.is_legal:
+        raise ValidationFailed(
+            "These decks cannot play each other: " + "; ".join(v.message for v in result.violations[:5]),
+            code="illegal_matchup",
+            violations=[v.to_dict() for v in result.violations],
+        )
+    return choice, tuple(result.conflict_deck)

@@ -1,0 +1,231 @@
+"""Reads of the games app: which games a user may see, a seat's view, its events, a finished game's replay.
+
+Visibility: a game's players (and its creator) always see it; a finished game is public (its replay reveals
+everything anyway); an open game is visible to whoever may take its free seat. Anything else answers 404.
+Hidden information never leaves here: a seat's view comes from games.engine.view and events are filtered
+by their `visible_to`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+
+from config.errors import Conflict, Forbidden, NotFound
+from games import engine
+from games.catalog_snapshot import catalog_from_snapshot
+from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
+
+
+def _parse_id(game_id: Any) -> uuid.UUID:
+    try:
+        return game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
+    except ValueError:
+        raise NotFound("No such game.", code="game_not_found") from None
+
+
+def visible_games_q(user: Any) -> Q:
+    if user is None or not user.is_authenticated:
+        return Q(status=GameStatus.FINISHED)
+    mine = GameSeat.objects.filter(game=OuterRef("pk"), user=user)
+    joinable = GameSeat.objects.filter(game=OuterRef("pk"), kind=SeatKind.HUMAN, user__isnull=True).filter(
+        Q(invited_user__isnull=True) | Q(invited_user=user)
+    )
+    return (
+        Q(Exists(mine))
+        | Q(created_by=user)
+        | Q(status=GameStatus.FINISHED)
+        | Q(Exists(joinable), status=GameStatus.OPEN)
+    )
+
+
+def _seats_prefetch() -> Prefetch:
+    seats = GameSeat.objects.select_related("user", "invited_user").order_by("seat")
+    return Prefetch("seats", queryset=seats)
+
+
+def game_list(*, user: Any, status: str | None = None, joinable: bool = False) -> QuerySet[Game]:
+    """The user's games (newest first), or with joinable=True the open games they may join.
+
+    Two queries whatever the number of games (the games, then their seats with users).
+    """
+    if joinable:
+        free = GameSeat.objects.filter(game=OuterRef("pk"), kind=SeatKind.HUMAN, user__isnull=True).filter(
+            Q(invited_user__isnull=True) | Q(invited_user=user)
+        )
+        mine = GameSeat.objects.filter(game=OuterRef("pk"), user=user)
+        qs = Game.objects.filter(Exists(free), ~Exists(mine), status=GameStatus.OPEN)
+    else:
+        mine = GameSeat.objects.filter(game=OuterRef("pk"), user=user)
+        qs = Game.objects.filter(Q(Exists(mine)) | Q(created_by=user))
+    if status:
+        qs = qs.filter(status=status)
+    return (
+        qs.defer("state", "catalog_snapshot", "setup")
+        .prefetch_related(_seats_prefetch())
+        .order_by("-created_at", "-pk")
+    )
+
+
+def game_get(*, game_id: Any, user: Any) -> Game:
+    """A game the user may see (404 otherwise), with its seats."""
+    game = (
+        Game.objects.filter(visible_games_q(user), pk=_parse_id(game_id))
+        .prefetch_related(_seats_prefetch())
+        .first()
+    )
+    if game is None:
+        raise NotFound("No such game.", code="game_not_found")
+    return game
+
+
+def game_get_for_update(*, game_id: Any, user: Any) -> Game:
+    """Lock the game row (inside the caller's transaction) after checking the user may see it."""
+    game_pk = _parse_id(game_id)
+    if not Game.objects.filter(visible_games_q(user), pk=game_pk).exists():
+        raise NotFound("No such game.", code="game_not_found")
+    return Game.objects.select_for_update().get(pk=game_pk)
+
+
+def seat_of_user(*, game: Game, user: Any) -> GameSeat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in game.seats.all() if s.user_id == user.pk), None)
+
+
+def _require_seat(game: Game, user: Any) -> GameSeat:
+    seat = seat_of_user(game=game, user=user)
+    if seat is None:
+        raise Forbidden("Only the players of this game can see a seat.", code="not_a_player")
+    return seat
+
+
+def game_catalog(*, game: Game) -> Any:
+    return catalog_from_snapshot(game.catalog_snapshot, game.snapshot_hash)
+
+
+def game_state(*, game: Game) -> Any:
+    return engine.GameState.from_json(game.state, game_catalog(game=game))
+
+
+def game_player_view(*, game_id: Any, user: Any) -> dict[str, Any]:
+    """The engine's view for the user's seat, the pending decision (with legal actions when it is theirs)."""
+    game = game_get(game_id=game_id, user=user)
+    seat = _require_seat(game, user)
+    return seat_view_payload(game=game, seat=seat.seat)
+
+
+def seat_view_payload(*, game: Game, seat: str, state: Any = None) -> dict[str, Any]:
+    """The JSON a seat gets: `state` is the engine state when the caller already holds it."""
+    state = state if state is not None else game_state(game=game)
+    view = engine.view(state, seat)
+    if game.status != GameStatus.ACTIVE and isinstance(view.get("decision"), dict):
+        # open: nobody may act until the seat is taken; finished by resignation: nobody acts any more.
+        view = {**view, "decision": {**view["decision"], "legal_actions": []}}
+    return {
+        "game": str(game.id),
+        "status": game.status,
+        "version": game.version,
+        "last_seq": game.last_seq,
+        "seat": seat,
+        "your_turn": game.status == GameStatus.ACTIVE and game.current_seat == seat,
+        "waiting_on": game.current_seat or None,
+        "winner": game.winner or None,
+        "end_reason": game.end_reason or None,
+        "view": view,
+    }
+
+
+def log_entry_for_seat(entry: GameAction, seat: str) -> dict[str, Any]:
+    """One log entry as `seat` may see it: its own actions in full, only visible events otherwise."""
+    public_action = entry.kind != LogKind.ACTION or entry.seat == seat
+    return {
+        "seq": entry.seq,
+        "version": entry.version,
+        "kind": entry.kind,
+        "seat": entry.seat,
+        "by_bot": entry.by_bot,
+        "action": entry.action if public_action else None,
+        "events": [e for e in entry.events if e.get("visible_to", "all") in ("all", seat)],
+        "created_at": entry.created_at.isoformat(),
+    }
+
+
+def game_seat_for_events(*, game_id: Any, user: Any) -> tuple[Game, str]:
+    game = game_get(game_id=game_id, user=user)
+    return game, _require_seat(game, user).seat
+
+
+def game_events_since(*, game_id: Any, seat: str, since: int, limit: int = 1000) -> list[dict[str, Any]]:
+    """Log entries after seq `since`, filtered for `seat` (one query)."""
+    entries = GameAction.objects.filter(game_id=game_id, seq__gt=since).order_by("seq")[:limit]
+    return [log_entry_for_seat(e, seat) for e in entries]
+
+
+def game_events_for_user(*, game_id: Any, user: Any, since: int) -> dict[str, Any]:
+    game, seat = game_seat_for_events(game_id=game_id, user=user)
+    entries = game_events_since(game_id=game.pk, seat=seat, since=since)
+    return {
+        "game": str(game.pk),
+        "seat": seat,
+        "status": game.status,
+        "version": game.version,
+        "last_seq": game.last_seq,
+        "entries": entries,
+    }
+
+
+def game_status_now(*, game_id: Any) -> tuple[str, int]:
+    row = Game.objects.filter(pk=game_id).values_list("status", "last_seq").first()
+    return row if row is not None else (GameStatus.FINISHED, 0)
+
+
+def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
+    """Everything needed to re-run a finished game with games.engine.replay (409 before the end)."""
+    game = game_get(game_id=game_id, user=user)
+    if game.status != GameStatus.FINISHED:
+        raise Conflict("The replay is published when the game ends.", code="game_not_finished")
+    log = list(game.actions.order_by("seq"))
+    return {
+        "game": str(game.id),
+        "setup": game.setup,
+        "seed": game.seed,
+        "seed_salt": game.seed_salt,
+        "seed_hash": game.seed_hash,
+        "options": game.options,
+        "catalog_version": game.catalog_version,
+        "catalog_hash": game.catalog_hash,
+        "snapshot_hash": game.snapshot_hash,
+        "catalog": game.catalog_snapshot,
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "player": s.user.get_username() if s.user else None,
+                "bot": s.bot or None,
+                "nation": s.nation,
+                "deck": s.deck_label,
+            }
+            for s in game.seats.all()
+        ],
+        "actions": [e.action for e in log if e.kind == LogKind.ACTION],
+        "log": [
+            {
+                "seq": e.seq,
+                "kind": e.kind,
+                "seat": e.seat,
+                "by_bot": e.by_bot,
+                "action": e.action,
+                "events": e.events,
+                "created_at": e.created_at.isoformat(),
+            }
+            for e in log
+        ],
+        "winner": game.winner or None,
+        "end_reason": game.end_reason,
+        "result": game.result,
+        "turn": game.turn,
+        "ply": game.ply,
+    }

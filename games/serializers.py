@@ -1,0 +1,175 @@
+"""Input validation and output shapes of the games API (no business logic here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.models import BotKind, Game, GameSeat, GameStatus, SeatKind
+
+MAX_SEED = 2**63 - 1
+
+
+class DeckRefSerializer(serializers.Serializer):
+    deck_id = serializers.IntegerField(
+        required=False, min_value=1, help_text="One of your decks or a public deck."
+    )
+    starter = serializers.CharField(required=False, max_length=60, help_text="An official starter set code.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("deck_id" in attrs) == ("starter" in attrs):
+            raise serializers.ValidationError("Give exactly one of deck_id or starter.")
+        return attrs
+
+
+class OpponentSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=SeatKind.choices)
+    bot = serializers.ChoiceField(choices=BotKind.choices, required=False, default=BotKind.HEURISTIC)
+    username = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=150,
+        help_text="Human opponent only: reserve the seat for this user.",
+    )
+
+
+class ConflictChoiceSerializer(serializers.Serializer):
+    theater = serializers.CharField(
+        required=False, max_length=16, help_text="Defaults to the one theater both nations fight in."
+    )
+    mode = serializers.ChoiceField(choices=["thin", "fat", "packs"], required=False, default="thin")
+    packs = serializers.ListField(child=serializers.CharField(max_length=60), required=False, default=list)
+
+
+class GameCreateSerializer(serializers.Serializer):
+    my_deck = DeckRefSerializer()
+    opponent_deck = DeckRefSerializer()
+    opponent = OpponentSerializer()
+    options = serializers.DictField(
+        child=serializers.BooleanField(),
+        required=False,
+        default=dict,
+        help_text='Optional rules, e.g. {"larger_standing_armies": true}.',
+    )
+    seed = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_SEED,
+        help_text="Fix the shuffles (else the server draws one); published after the end.",
+    )
+    conflict = ConflictChoiceSerializer(required=False)
+
+
+class ActionSubmitSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0, help_text="The game version your view showed.")
+    action = serializers.JSONField(help_text='One of the legal actions of your view, e.g. {"type": "pass"}.')
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    since = serializers.IntegerField(
+        required=False, min_value=0, default=0, help_text="Return log entries with seq greater than this."
+    )
+
+
+class StreamQuerySerializer(EventsQuerySerializer):
+    timeout = serializers.FloatField(
+        required=False,
+        min_value=0,
+        max_value=300,
+        default=25.0,
+        help_text="Seconds before the stream ends (reconnect with Last-Event-ID).",
+    )
+
+
+class GameListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
+    joinable = serializers.BooleanField(
+        required=False, default=False, help_text="Open games you may join instead of your own games."
+    )
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    player = serializers.SerializerMethodField()
+    invited = serializers.SerializerMethodField()
+    open = serializers.SerializerMethodField()
+
+    class Meta:
+        model = GameSeat
+        fields = [
+            "seat",
+            "kind",
+            "player",
+            "bot",
+            "nation",
+            "deck_label",
+            "deck_source",
+            "open",
+            "invited",
+            "joined_at",
+        ]
+
+    def get_player(self, seat: GameSeat) -> str | None:
+        return seat.user.get_username() if seat.user_id else None
+
+    def get_invited(self, seat: GameSeat) -> str | None:
+        return seat.invited_user.get_username() if seat.invited_user_id else None
+
+    def get_open(self, seat: GameSeat) -> bool:
+        return seat.kind == SeatKind.HUMAN and seat.user_id is None
+
+
+class GameSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True, read_only=True)
+    created_by = serializers.SerializerMethodField()
+    my_seat = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField()
+    seed_salt = serializers.SerializerMethodField()
+    url = serializers.HyperlinkedIdentityField(view_name="game-detail")
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "url",
+            "status",
+            "created_by",
+            "seats",
+            "my_seat",
+            "version",
+            "last_seq",
+            "turn",
+            "ply",
+            "current_seat",
+            "winner",
+            "end_reason",
+            "result",
+            "options",
+            "conflict_choice",
+            "seed_hash",
+            "seed",
+            "seed_salt",
+            "catalog_version",
+            "catalog_hash",
+            "snapshot_hash",
+            "created_at",
+            "updated_at",
+            "started_at",
+            "finished_at",
+        ]
+
+    def get_created_by(self, game: Game) -> str:
+        return next((s.user.get_username() for s in game.seats.all() if s.user_id == game.created_by_id), "")
+
+    def get_my_seat(self, game: Game) -> str | None:
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return None
+        return next((s.seat for s in game.seats.all() if s.user_id == user.pk), None)
+
+    def get_seed(self, game: Game) -> int | None:
+        return game.seed if game.status == GameStatus.FINISHED else None
+
+    def get_seed_salt(self, game: Game) -> str | None:
+        return game.seed_salt if game.status == GameStatus.FINISHED else None

@@ -1,0 +1,394 @@
+"""Writes of the games app: create, join, resign, submit an action (and let bots answer).
+
+Every write locks the game row (select_for_update) inside one transaction; the version check happens
+under that lock, and the action, its log entries, the new engine state and the new version are written
+together, or nothing is (any DomainError raised here rolls the whole transaction back).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import Conflict, DomainError, Forbidden, NotFound, ValidationFailed
+from games import engine
+from games.catalog_snapshot import catalog_from_snapshot, snapshot_dicts, snapshot_hash
+from games.decks_glue import resolve_deck, validate_pairing
+from games.models import (
+    BotKind,
+    EndReason,
+    Game,
+    GameAction,
+    GameSeat,
+    GameStatus,
+    LogKind,
+    SeatKind,
+)
+from games.selectors import game_get_for_update, seat_of_user
+
+MAX_BOT_PLIES_PER_REQUEST = 20_000
+SEED_BITS = 62
+
+
+class EngineRejected(DomainError):
+    """The engine refused an action (400): the code is the engine's own (illegal_action, ...)."""
+
+    status = 400
+    code = "illegal_action"
+
+
+def seed_commitment(seed: int, salt: str) -> str:
+    """sha256 over "<seed>:<salt>": published at creation; seed and salt are revealed after the end."""
+    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
+
+
+def _bot(kind: str) -> Any:
+    return engine.HeuristicBot() if kind == BotKind.HEURISTIC else engine.RandomBot()
+
+
+def _event_json(event: Any) -> dict[str, Any]:
+    to_json = getattr(event, "to_json", None)
+    if callable(to_json):
+        data = to_json()
+        data.setdefault("visible_to", event.visible_to)
+        return data
+    return {"type": event.type, "data": event.data, "visible_to": event.visible_to}
+
+
+def _decision_seat(state: Any) -> str:
+    decision = state.decision
+    return decision.seat if decision is not None else ""
+
+
+def _sync_game_from_state(game: Game, state: Any) -> None:
+    game.state = state.to_json()
+    game.turn = state.turn
+    game.ply = state.ply
+    game.current_seat = _decision_seat(state) if state.status == "active" else ""
+    if state.status == "finished" and game.status != GameStatus.FINISHED:
+        game.status = GameStatus.FINISHED
+        game.winner = state.winner or ""
+        game.result = dict(state.result or {})
+        game.end_reason = EndReason.VICTORY
+        game.finished_at = timezone.now()
+
+
+@dataclass
+class _Log:
+    """Collects the log rows one transaction appends."""
+
+    game: Game
+    rows: list[GameAction]
+
+    def add(self, *, kind: str, seat: str, action: dict, events: list[dict], by_bot: bool = False) -> None:
+        self.game.last_seq += 1
+        self.game.version += 1
+        self.rows.append(
+            GameAction(
+                game=self.game,
+                seq=self.game.last_seq,
+                kind=kind,
+                seat=seat,
+                by_bot=by_bot,
+                action=action,
+                events=events,
+                version=self.game.version,
+            )
+        )
+
+    def flush(self) -> None:
+        if self.rows:
+            GameAction.objects.bulk_create(self.rows)
+
+
+def _run_bots(*, game: Game, state: Any, seats: dict[str, GameSeat], log: _Log) -> None:
+    """Bot seats act until the game waits on a human (or ends)."""
+    plies = 0
+    while state.status == "active" and game.status == GameStatus.ACTIVE:
+        seat_name = _decision_seat(state)
+        seat = seats.get(seat_name)
+        if seat is None or seat.kind != SeatKind.BOT:
+            return
+        legal = engine.legal_actions(state)
+        action = _bot(seat.bot).choose(engine.view(state, seat_name), legal, seat_name)
+        events = engine.apply(state, action)
+        log.add(
+            kind=LogKind.ACTION,
+            seat=seat_name,
+            action=action.to_json(),
+            events=[_event_json(e) for e in events],
+            by_bot=True,
+        )
+        plies += 1
+        if plies >= MAX_BOT_PLIES_PER_REQUEST:  # a safety net: engine games end far sooner
+            raise Conflict("The bots did not reach a human decision.", code="bot_stuck")
+
+
+@transaction.atomic
+def game_create(
+    *,
+    user: Any,
+    my_deck: dict[str, Any],
+    opponent_deck: dict[str, Any],
+    opponent: dict[str, Any],
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    conflict: dict[str, Any] | None = None,
+) -> Game:
+    """Create a game between two legal, matched decks; `opponent` is {"kind": "bot", "bot": "random" |
+    "heuristic"} or {"kind": "human", "username": optional invitee}; `conflict` is {"theater", "mode":
+    "thin" | "fat" | "packs", "packs"} (theater defaults to the one both nations fight in). Bots move at
+    once when it is their turn."""
+    from cards.selectors import catalog_definitions  # the live catalog, read once at creation
+
+    live = catalog_definitions()
+    mine = resolve_deck(user=user, ref=my_deck, catalog=live)
+    theirs = resolve_deck(user=user, ref=opponent_deck, catalog=live)
+    choice, conflict_codes = validate_pairing(catalog=live, first=mine, second=theirs, conflict=conflict)
+
+    opponent_kind = opponent.get("kind")
+    invitee = None
+    if opponent_kind == SeatKind.HUMAN and opponent.get("username"):
+        invitee = get_user_model().objects.filter(username=opponent["username"]).first()
+        if invitee is None:
+            raise ValidationFailed(
+                "No user has this username.", code="unknown_user", field="opponent.username"
+            )
+        if invitee.pk == user.pk:
+            raise ValidationFailed("You cannot invite yourself.", code="invalid_opponent")
+
+    options = dict(options or {})
+    try:
+        engine_options = engine.Options(**options)
+    except TypeError as exc:
+        raise ValidationFailed(f"Unknown game option: {exc}", code="invalid_options") from exc
+
+    if seed is None:
+        seed = secrets.randbits(SEED_BITS)
+    salt = secrets.token_hex(16)
+    decks = {mine.side: tuple(mine.codes), theirs.side: tuple(theirs.codes)}
+    nations = {mine.side: mine.nation, theirs.side: theirs.nation}
+    setup = engine.GameSetup(
+        seed=seed,
+        decks=decks,
+        nations=nations,
+        conflict_deck=tuple(conflict_codes),
+        options=engine_options,
+    )
+    snapshot = snapshot_dicts(live, set(mine.codes) | set(theirs.codes) | set(conflict_codes))
+    digest = snapshot_hash(snapshot)
+    catalog = catalog_from_snapshot(snapshot, digest)
+    state = engine.new_game(catalog, setup)
+
+    version, catalog_hash = _live_catalog_version()
+    game = Game(
+        created_by=user,
+        status=GameStatus.OPEN,
+        seed=seed,
+        seed_salt=salt,
+        seed_hash=seed_commitment(seed, salt),
+        catalog_version=version,
+        catalog_hash=catalog_hash,
+        catalog_snapshot=snapshot,
+        snapshot_hash=digest,
+        options=options,
+        conflict_choice=choice.to_dict(),
+        setup=setup.to_json(),
+    )
+    _sync_game_from_state(game, state)
+    if opponent_kind == SeatKind.BOT:
+        game.status = GameStatus.ACTIVE
+        game.started_at = timezone.now()
+    game.save()
+
+    now = timezone.now()
+    seats = {
+        mine.side: GameSeat(
+            game=game,
+            seat=mine.side,
+            kind=SeatKind.HUMAN,
+            user=user,
+            nation=mine.nation,
+            deck_label=mine.label,
+            deck_source=mine.source,
+            joined_at=now,
+        ),
+    }
+    deck_fields = {"nation": theirs.nation, "deck_label": theirs.label, "deck_source": theirs.source}
+    if opponent_kind == SeatKind.BOT:
+        seats[theirs.side] = GameSeat(
+            game=game, seat=theirs.side, kind=SeatKind.BOT, bot=opponent["bot"], joined_at=now, **deck_fields
+        )
+    else:
+        seats[theirs.side] = GameSeat(
+            game=game, seat=theirs.side, kind=SeatKind.HUMAN, invited_user=invitee, **deck_fields
+        )
+    GameSeat.objects.bulk_create(seats.values())
+
+    if game.status == GameStatus.ACTIVE:
+        log = _Log(game=game, rows=[])
+        _run_bots(game=game, state=state, seats=seats, log=log)
+        _sync_game_from_state(game, state)
+        log.flush()
+        game.save()
+    return game
+
+
+def _live_catalog_version() -> tuple[str, str]:
+    """The live catalog's version id and content hash (cards.CatalogVersion), recorded on the game."""
+    from cards.selectors import catalog_version_current
+
+    current = catalog_version_current()
+    if current is None:
+        return "", ""
+    return str(current.pk), current.content_hash
+
+
+@transaction.atomic
+def game_join(*, game_id: Any, user: Any) -> Game:
+    game = game_get_for_update(game_id=game_id, user=user)
+    if game.status != GameStatus.OPEN:
+        raise Conflict("This game is not waiting for a player.", code="game_not_open")
+    seats = {s.seat: s for s in game.seats.select_for_update()}
+    if any(s.user_id == user.pk for s in seats.values()):
+        raise Conflict("You already sit at this game.", code="already_joined")
+    open_seat = next((s for s in seats.values() if s.kind == SeatKind.HUMAN and s.user_id is None), None)
+    if open_seat is None:
+        raise Conflict("No seat is free.", code="game_full")
+    if open_seat.invited_user_id is not None and open_seat.invited_user_id != user.pk:
+        raise Forbidden("This seat is reserved for another player.", code="not_invited")
+    open_seat.user = user
+    open_seat.joined_at = timezone.now()
+    open_seat.save(update_fields=["user", "joined_at"])
+
+    game.status = GameStatus.ACTIVE
+    game.started_at = timezone.now()
+    log = _Log(game=game, rows=[])
+    log.add(
+        kind=LogKind.JOIN,
+        seat=open_seat.seat,
+        action={"type": "join"},
+        events=[
+            {
+                "type": "player_joined",
+                "data": {"seat": open_seat.seat, "player": user.get_username()},
+                "visible_to": "all",
+            }
+        ],
+    )
+    log.flush()
+    game.save()
+    return game
+
+
+@transaction.atomic
+def game_resign(*, game_id: Any, user: Any) -> Game:
+    game = game_get_for_update(game_id=game_id, user=user)
+    seat = seat_of_user(game=game, user=user)
+    if seat is None:
+        raise Forbidden("You do not sit at this game.", code="not_a_player")
+    if game.status == GameStatus.FINISHED:
+        raise Conflict("The game is over.", code="game_finished")
+    other = "allies" if seat.seat == "axis" else "axis"
+    game.status = GameStatus.FINISHED
+    game.winner = other
+    game.end_reason = EndReason.RESIGNATION
+    game.result = {"kind": "resignation", "resigned": seat.seat}
+    game.finished_at = timezone.now()
+    game.current_seat = ""
+    log = _Log(game=game, rows=[])
+    log.add(
+        kind=LogKind.RESIGN,
+        seat=seat.seat,
+        action={"type": "resign"},
+        events=[{"type": "resigned", "data": {"seat": seat.seat, "winner": other}, "visible_to": "all"}],
+    )
+    log.flush()
+    game.save()
+    return game
+
+
+@dataclass
+class ActionOutcome:
+    game: Game
+    seat: str
+    entries: list[GameAction]
+    state: Any
+
+
+@transaction.atomic
+def game_action_submit(*, game_id: Any, user: Any, version: int, action: Any) -> ActionOutcome:
+    """Apply one action of the user's seat at `version`, then let bot seats answer.
+
+    Errors (nothing is written): 404 unknown/invisible game; 403 not_a_player / not_your_turn;
+    409 game_not_active / game_finished / stale_version; 400 malformed_action or the engine's code.
+    """
+    game = game_get_for_update(game_id=game_id, user=user)
+    seat = seat_of_user(game=game, user=user)
+    if seat is None:
+        raise Forbidden("You do not sit at this game.", code="not_a_player")
+    if game.status == GameStatus.FINISHED:
+        raise Conflict("The game is over.", code="game_finished")
+    if game.status != GameStatus.ACTIVE:
+        raise Conflict("The game has not started: a seat is still open.", code="game_not_active")
+    if version != game.version:
+        raise Conflict(
+            f"Stale version {version}: the game is at version {game.version}; reload the view.",
+            code="stale_version",
+            current_version=game.version,
+        )
+    if game.current_seat != seat.seat:
+        raise Forbidden("It is not your decision.", code="not_your_turn", waiting_on=game.current_seat)
+    if not isinstance(action, dict):
+        raise ValidationFailed("The action must be a JSON object with a type.", code="malformed_action")
+
+    catalog = catalog_from_snapshot(game.catalog_snapshot, game.snapshot_hash)
+    state = engine.GameState.from_json(game.state, catalog)
+    try:
+        parsed = engine.Action.from_json(action)
+    except engine.EngineError as exc:
+        raise EngineRejected(exc.message if hasattr(exc, "message") else str(exc), code=exc.code) from exc
+    actor = getattr(parsed, "seat", None)
+    if actor not in (None, seat.seat):
+        raise Forbidden("This action belongs to the other seat.", code="not_your_seat")
+    try:
+        events = engine.apply(state, parsed)
+    except engine.EngineError as exc:
+        raise EngineRejected(exc.message if hasattr(exc, "message") else str(exc), code=exc.code) from exc
+
+    log = _Log(game=game, rows=[])
+    log.add(
+        kind=LogKind.ACTION, seat=seat.seat, action=parsed.to_json(), events=[_event_json(e) for e in events]
+    )
+    seats = {s.seat: s for s in game.seats.all()}
+    _run_bots(game=game, state=state, seats=seats, log=log)
+    _sync_game_from_state(game, state)
+    log.flush()
+    game.save()
+    return ActionOutcome(game=game, seat=seat.seat, entries=log.rows, state=state)
+
+
+def game_rebuild_state(*, game: Game) -> Any:
+    """Re-run the game from its setup (seed) and its logged engine actions: equals the stored state."""
+    catalog = catalog_from_snapshot(game.catalog_snapshot, game.snapshot_hash)
+    actions = list(game.actions.filter(kind=LogKind.ACTION).order_by("seq").values_list("action", flat=True))
+    return engine.replay(catalog, engine.GameSetup.from_json(game.setup), actions)
+
+
+__all__ = [
+    "ActionOutcome",
+    "EngineRejected",
+    "NotFound",
+    "game_action_submit",
+    "game_create",
+    "game_join",
+    "game_rebuild_state",
+    "game_resign",
+    "seed_commitment",
+]
