@@ -1,0 +1,711 @@
+"""Deck legality: pure Python, no Django (import-linter contract "Deck legality is pure Python").
+
+Sources (the LAW): battlecards-faq-v1.6.txt "DECK CUSTOMIZATION" and the Western European rules
+"TO SET UP THE GAME".
+
+* Customized decks must have at least 40 cards.                          -> `too_few_cards`
+* Units must be from the proper side ("No placing Me-262 Jet fighters in the RAF"): a card's nation
+  must be the deck's nation. A card of the other side is `wrong_side`; a card of another nation on
+  the same side is `wrong_nation` (reported separately: a softer mistake, but still illegal).
+* The MAX / DECK column of every arsenal list.                           -> `over_max_per_deck`
+* "Make sure only one representation of each LEADER or GENERAL is in the respective arsenal decks",
+  whatever a list prints (the East Front list prints "-" for Adolf Hitler). -> `general_leader_single`
+* Points: the VALUE of a deck is the sum of its cards' points. Ukrainian-marked cards are their own
+  cards and "cost 1 point less per unit": the totals expose that discount.
+* "Merely using an entire expansion pack is not customizing a deck": a deck that is exactly an
+  official starter (optionally several copies of it, optional rule 2 "Multiple Starter Sets", generals
+  and leaders still single), plus the whole arsenal contents of expansion packs of its nation, is
+  legal regardless of the customization limits.
+* Matchup: "For 2 decks to play against each other, they must be within 10 cards in total card count,
+  and within 10 total points of each other." That is a balancing rule of customization: it does not
+  bind two official starter decks (the US starter is 675 points, the Japanese 633), and the cards of
+  expansion packs used whole ("all German, British, and Conflict cards ... from a particular expansion
+  pack") are left out of the balance.
+* Conflict decks "cannot be customized": THIN (no expansion conflict cards), FAT (all expansion
+  conflict cards of the theater) or whole packs: "if any conflict cards from an expansion pack are
+  used, then ALL conflict cards from that expansion pack must be used".
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from itertools import combinations
+from typing import Any
+
+from games.engine.cards import ArsenalCardDef, CardSetDef, Catalog
+
+MIN_DECK_CARDS = 40
+MATCHUP_MAX_CARD_DIFFERENCE = 10
+MATCHUP_MAX_POINT_DIFFERENCE = 10
+UKRAINIAN_DISCOUNT = 1  # FAQ: "Ukrainian Marked Units of this type cost 1 point less per unit."
+MAX_STARTER_COPIES = 4  # optional rule 2 allows any number; more than 4 copies of a starter is not searched
+MAX_PACKS_SEARCHED = (
+    12  # subsets of at most this many candidate packs are searched for an official composition
+)
+
+
+class Code(StrEnum):
+    """Stable machine codes of violations (API clients switch on these)."""
+
+    UNKNOWN_NATION = "unknown_nation"
+    UNKNOWN_CARD = "unknown_card"
+    NOT_ARSENAL_CARD = "not_arsenal_card"
+    INVALID_COUNT = "invalid_count"
+    TOO_FEW_CARDS = "too_few_cards"
+    WRONG_SIDE = "wrong_side"
+    WRONG_NATION = "wrong_nation"
+    OVER_MAX_PER_DECK = "over_max_per_deck"
+    GENERAL_LEADER_SINGLE = "general_leader_single"
+    # matchup
+    DECK_INVALID = "deck_invalid"
+    SAME_SIDE = "same_side"
+    CARD_DIFFERENCE = "card_difference"
+    POINT_DIFFERENCE = "point_difference"
+    NATION_NOT_IN_THEATER = "nation_not_in_theater"
+    PACK_INCOMPLETE = "pack_incomplete"
+    PACK_CONFLICT_CARDS_MISSING = "pack_conflict_cards_missing"
+    # conflict deck choice
+    UNKNOWN_THEATER = "unknown_theater"
+    INVALID_CONFLICT_MODE = "invalid_conflict_mode"
+    UNKNOWN_PACK = "unknown_pack"
+    PACK_WRONG_THEATER = "pack_wrong_theater"
+    PACKS_WITHOUT_PACK_MODE = "packs_without_pack_mode"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    code: str
+    message: str
+    card: str | None = None
+    limit: int | None = None
+    actual: int | None = None
+    deck: str | None = None  # "a" / "b" in a matchup
+    pack: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": str(self.code),
+            "message": self.message,
+            "card": self.card,
+            "limit": self.limit,
+            "actual": self.actual,
+            "deck": self.deck,
+            "pack": self.pack,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DeckTotals:
+    cards: int
+    points: int  # what the deck is worth: Ukrainian-marked cards already 1 point cheaper
+    points_before_discount: int
+    ukrainian_cards: int
+    ukrainian_discount: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {
+            "cards": self.cards,
+            "points": self.points,
+            "points_before_discount": self.points_before_discount,
+            "ukrainian_cards": self.ukrainian_cards,
+            "ukrainian_discount": self.ukrainian_discount,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class OfficialComposition:
+    """The deck is `copies` x the starter `starter` plus the whole arsenal contents of `packs`."""
+
+    starter: str
+    copies: int = 1
+    packs: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"starter": self.starter, "copies": self.copies, "packs": list(self.packs)}
+
+
+@dataclass(frozen=True, slots=True)
+class DeckValidation:
+    nation: str
+    is_valid: bool
+    totals: DeckTotals
+    violations: tuple[Violation, ...]
+    official: OfficialComposition | None = None  # set when the deck is an official starter (+ whole packs)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "nation": self.nation,
+            "is_valid": self.is_valid,
+            "totals": self.totals.to_dict(),
+            "official": self.official.to_dict() if self.official else None,
+            "violations": [v.to_dict() for v in self.violations],
+        }
+
+
+class ConflictMode(StrEnum):
+    THIN = "thin"
+    FAT = "fat"
+    PACKS = "packs"
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictChoice:
+    """How a game's conflict deck is made: a set-up value, not part of any arsenal deck."""
+
+    theater: str
+    mode: str = ConflictMode.THIN
+    packs: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"theater": self.theater, "mode": str(self.mode), "packs": list(self.packs)}
+
+
+class ConflictChoiceError(ValueError):
+    def __init__(self, violations: Iterable[Violation]) -> None:
+        self.violations = tuple(violations)
+        super().__init__("; ".join(v.message for v in self.violations))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchupResult:
+    is_legal: bool
+    card_difference: int  # a - b, whole decks
+    point_difference: int
+    balance_exempt: bool  # both decks official starters (+ whole packs): the 10/10 balance does not apply
+    balanced_card_difference: int  # a - b after leaving out packs used whole
+    balanced_point_difference: int
+    packs_used_whole: tuple[str, ...]
+    deck_a: DeckValidation
+    deck_b: DeckValidation
+    conflict_deck: tuple[str, ...]
+    violations: tuple[Violation, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "is_legal": self.is_legal,
+            "differences": {
+                "cards": self.card_difference,
+                "points": self.point_difference,
+                "balanced_cards": self.balanced_card_difference,
+                "balanced_points": self.balanced_point_difference,
+            },
+            "balance_exempt": self.balance_exempt,
+            "packs_used_whole": list(self.packs_used_whole),
+            "deck_a": self.deck_a.to_dict(),
+            "deck_b": self.deck_b.to_dict(),
+            "conflict_deck": {"cards": len(self.conflict_deck), "codes": list(self.conflict_deck)},
+            "violations": [v.to_dict() for v in self.violations],
+        }
+
+
+# --------------------------------------------------------------------------------------------- helpers
+
+
+def set_arsenal_counts(card_set: CardSetDef, catalog: Catalog, nation: str | None = None) -> dict[str, int]:
+    """Arsenal counts of a set, optionally only the cards of one nation.
+
+    An unprinted count (None) counts as 1:
+    expansion lists print no counts, and a pack holds at least one of each card it lists."""
+    counts: Counter[str] = Counter()
+    for entry in card_set.entries:
+        card = catalog.arsenal.get(entry.card)
+        if card is None or (nation is not None and card.nation != nation):
+            continue
+        counts[entry.card] += entry.count if entry.count is not None else 1
+    return dict(counts)
+
+
+def _is_single(card: ArsenalCardDef) -> bool:
+    return card.is_general or card.is_leader
+
+
+def _cap_singles(counts: Mapping[str, int], catalog: Catalog) -> dict[str, int]:
+    out = {}
+    for code, count in counts.items():
+        card = catalog.arsenal.get(code)
+        out[code] = min(count, 1) if card is not None and _is_single(card) else count
+    return out
+
+
+def deck_totals(catalog: Catalog, entries: Mapping[str, int]) -> DeckTotals:
+    """Card count and point value. Unknown codes and non-positive counts are left out."""
+    cards = points = ukrainian = 0
+    for code, count in entries.items():
+        card = catalog.arsenal.get(code)
+        if card is None or not isinstance(count, int) or count <= 0:
+            continue
+        cards += count
+        points += card.points * count
+        if card.ukrainian:
+            ukrainian += count
+    discount = ukrainian * UKRAINIAN_DISCOUNT
+    return DeckTotals(
+        cards=cards,
+        points=points,
+        points_before_discount=points + discount,
+        ukrainian_cards=ukrainian,
+        ukrainian_discount=discount,
+    )
+
+
+def starters_of(catalog: Catalog, nation: str) -> list[CardSetDef]:
+    return sorted((s for s in catalog.starters() if s.nation == nation), key=lambda s: s.code)
+
+
+def packs_of(catalog: Catalog, *, nation: str | None = None, theater: str | None = None) -> list[CardSetDef]:
+    """Expansion packs, optionally those holding arsenal cards of `nation` and/or of `theater`."""
+    packs = []
+    for s in catalog.sets.values():
+        if s.kind != "expansion":
+            continue
+        if theater is not None and s.theater != theater:
+            continue
+        if nation is not None and not set_arsenal_counts(s, catalog, nation):
+            continue
+        packs.append(s)
+    return sorted(packs, key=lambda s: s.code)
+
+
+def nation_theaters(catalog: Catalog, nation: str) -> set[str]:
+    return {
+        s.theater
+        for s in catalog.sets.values()
+        if s.kind in ("starter", "expansion") and s.theater and set_arsenal_counts(s, catalog, nation)
+    }
+
+
+def official_composition(
+    catalog: Catalog, entries: Mapping[str, int], nation: str
+) -> OfficialComposition | None:
+    """Is the deck exactly `copies` x an official starter of its nation plus whole packs of its nation?
+
+    Generals and leaders stay single however many sets are combined (rules: "Make sure only one
+    representation of each LEADER or GENERAL is in the respective arsenal decks"). Among several
+    decompositions the one with the fewest starter copies, then the fewest packs, is returned.
+    """
+    wanted = {code: count for code, count in entries.items() if count}
+    if not wanted or any(code not in catalog.arsenal for code in wanted):
+        return None
+    candidates = []
+    for pack in packs_of(catalog, nation=nation):
+        contents = set_arsenal_counts(pack, catalog, nation)
+        if all(
+            wanted.get(code, 0) >= count if not _is_single(catalog.arsenal[code]) else code in wanted
+            for code, count in contents.items()
+        ):
+            candidates.append((pack.code, contents))
+    candidates = candidates[:MAX_PACKS_SEARCHED]
+    for starter in starters_of(catalog, nation):
+        base = set_arsenal_counts(starter, catalog)
+        if not base:
+            continue
+        for copies in range(1, MAX_STARTER_COPIES + 1):
+            for size in range(len(candidates) + 1):
+                for combo in combinations(candidates, size):
+                    expected: Counter[str] = Counter({code: count * copies for code, count in base.items()})
+                    for _code, contents in combo:
+                        expected.update(contents)
+                    if _cap_singles(expected, catalog) == wanted:
+                        return OfficialComposition(
+                            starter=starter.code, copies=copies, packs=tuple(code for code, _ in combo)
+                        )
+    return None
+
+
+# --------------------------------------------------------------------------------------------- one deck
+
+
+def validate_deck(catalog: Catalog, *, nation: str, entries: Mapping[str, int]) -> DeckValidation:
+    """Every violation of a deck (not just the first), its totals, and whether it is official."""
+    violations: list[Violation] = []
+    nation_def = catalog.nations.get(nation)
+    if nation_def is None:
+        violations.append(Violation(Code.UNKNOWN_NATION, f"Unknown nation {nation!r}.", actual=None))
+    for code, count in sorted(entries.items()):
+        if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
+            violations.append(
+                Violation(
+                    Code.INVALID_COUNT,
+                    f"{code}: a count must be a positive whole number.",
+                    card=code,
+                    limit=1,
+                    actual=count if isinstance(count, int) else None,
+                )
+            )
+        if code not in catalog.arsenal:
+            if code in catalog.conflict or code in catalog.battlecards:
+                violations.append(
+                    Violation(
+                        Code.NOT_ARSENAL_CARD,
+                        f"{code} is a conflict card: conflict decks "
+                        "cannot be customized and belong to the game set-up.",
+                        card=code,
+                    )
+                )
+            else:
+                violations.append(
+                    Violation(Code.UNKNOWN_CARD, f"No arsenal card has the code {code!r}.", card=code)
+                )
+    totals = deck_totals(catalog, entries)
+    if not violations:
+        official = official_composition(catalog, entries, nation)
+        if official is not None:
+            # Not customizing: legal regardless of the customization limits (FAQ).
+            return DeckValidation(
+                nation=nation, is_valid=True, totals=totals, violations=(), official=official
+            )
+
+    if totals.cards < MIN_DECK_CARDS:
+        violations.append(
+            Violation(
+                Code.TOO_FEW_CARDS,
+                f"A customized deck must have at least {MIN_DECK_CARDS} cards; this one has {totals.cards}.",
+                limit=MIN_DECK_CARDS,
+                actual=totals.cards,
+            )
+        )
+    for code, count in sorted(entries.items()):
+        card = catalog.arsenal.get(code)
+        if card is None or not isinstance(count, int) or count <= 0:
+            continue  # already reported
+        if nation_def is not None and card.nation != nation:
+            if card.side != nation_def.side:
+                violations.append(
+                    Violation(
+                        Code.WRONG_SIDE,
+                        f"{card.name} ({card.nation}, {card.side}) fights for the other side: a "
+                        f"{nation_def.name} deck may only hold {nation_def.name} units "
+                        "(no Me-262 in the RAF).",
+                        card=code,
+                        limit=0,
+                        actual=count,
+                    )
+                )
+            else:
+                violations.append(
+                    Violation(
+                        Code.WRONG_NATION,
+                        f"{card.name} is a {card.nation} unit: a {nation_def.name} deck may only "
+                        f"hold {nation_def.name} units, even of an allied nation.",
+                        card=code,
+                        limit=0,
+                        actual=count,
+                    )
+                )
+        if _is_single(card):
+            if count > 1:
+                role = "general" if card.is_general else "leader"
+                violations.append(
+                    Violation(
+                        Code.GENERAL_LEADER_SINGLE,
+                        f"Only one {card.name} may be in a deck: each {role} is single.",
+                        card=code,
+                        limit=1,
+                        actual=count,
+                    )
+                )
+        elif card.max_per_deck is not None and count > card.max_per_deck:
+            violations.append(
+                Violation(
+                    Code.OVER_MAX_PER_DECK,
+                    f"At most {card.max_per_deck} {card.name} per deck; this one has {count}.",
+                    card=code,
+                    limit=card.max_per_deck,
+                    actual=count,
+                )
+            )
+    return DeckValidation(nation=nation, is_valid=not violations, totals=totals, violations=tuple(violations))
+
+
+# --------------------------------------------------------------------------------------------- conflict deck
+
+
+def _base_conflict_sets(catalog: Catalog, theater: str) -> set[str]:
+    return {s.code for s in catalog.sets.values() if s.kind != "expansion" and s.theater == theater}
+
+
+def check_conflict_choice(catalog: Catalog, choice: ConflictChoice) -> list[Violation]:
+    violations: list[Violation] = []
+    if choice.theater not in catalog.theaters:
+        violations.append(Violation(Code.UNKNOWN_THEATER, f"Unknown theater {choice.theater!r}."))
+    modes = {m.value for m in ConflictMode}
+    if choice.mode not in modes:
+        violations.append(
+            Violation(
+                Code.INVALID_CONFLICT_MODE,
+                f"Conflict deck mode must be one of {sorted(modes)}, not {choice.mode!r}.",
+            )
+        )
+    elif choice.mode != ConflictMode.PACKS and choice.packs:
+        violations.append(
+            Violation(
+                Code.PACKS_WITHOUT_PACK_MODE,
+                "Packs can only be chosen with the 'packs' mode (THIN has no expansion "
+                "conflict cards, FAT has all of them).",
+            )
+        )
+    for code in choice.packs:
+        pack = catalog.sets.get(code)
+        if pack is None or pack.kind != "expansion":
+            violations.append(Violation(Code.UNKNOWN_PACK, f"{code!r} is not an expansion pack.", pack=code))
+        elif pack.theater != choice.theater:
+            violations.append(
+                Violation(
+                    Code.PACK_WRONG_THEATER,
+                    f"{pack.name} belongs to theater {pack.theater}, not {choice.theater}.",
+                    pack=code,
+                )
+            )
+    return violations
+
+
+def conflict_sets(catalog: Catalog, choice: ConflictChoice) -> set[str]:
+    """Set codes whose conflict cards make up the conflict deck of a (valid) choice."""
+    sets = _base_conflict_sets(catalog, choice.theater)
+    if choice.mode == ConflictMode.FAT:
+        sets |= {p.code for p in packs_of(catalog, theater=choice.theater)}
+    elif choice.mode == ConflictMode.PACKS:
+        sets |= set(choice.packs)
+    return sets
+
+
+def build_conflict_deck(catalog: Catalog, choice: ConflictChoice) -> list[str]:
+    """Codes (repeated per count, sorted) of the conflict deck for a choice; raises ConflictChoiceError.
+
+    Conflict cards whose set is not an expansion pack (the starter's conflict deck) are always in. Packs are
+    all-or-nothing: every conflict card of a chosen pack is in. The BATTLECARD LIST card is included, as in
+    Catalog.conflict_deck; set-up puts it aside face up (rules: TO SET UP THE GAME).
+    """
+    violations = check_conflict_choice(catalog, choice)
+    if violations:
+        raise ConflictChoiceError(violations)
+    expansion = {p.code for p in packs_of(catalog, theater=choice.theater)}
+    wanted = conflict_sets(catalog, choice)
+    codes: list[str] = []
+    for table in (catalog.conflict, catalog.battlecards):
+        for card in table.values():
+            if card.theater != choice.theater:
+                continue
+            if card.set_code in wanted or card.set_code not in expansion:
+                codes.extend([card.code] * card.count)
+    return sorted(codes)
+
+
+def pack_conflict_codes(catalog: Catalog, pack: str) -> list[str]:
+    return sorted(
+        c.code
+        for table in (catalog.conflict, catalog.battlecards)
+        for c in table.values()
+        if c.set_code == pack
+    )
+
+
+# --------------------------------------------------------------------------------------------- matchup
+
+
+@dataclass(frozen=True, slots=True)
+class DeckInput:
+    nation: str
+    entries: Mapping[str, int] = field(default_factory=dict)
+
+
+def _subtract(entries: Mapping[str, int], remove: Mapping[str, int]) -> dict[str, int]:
+    out = dict(entries)
+    for code, count in remove.items():
+        out[code] = out.get(code, 0) - count
+    return {code: count for code, count in out.items() if count > 0}
+
+
+def validate_matchup(
+    catalog: Catalog, deck_a: DeckInput, deck_b: DeckInput, choice: ConflictChoice
+) -> MatchupResult:
+    """May these two decks play each other with this conflict deck? Every failed rule is reported."""
+    result_a = validate_deck(catalog, nation=deck_a.nation, entries=deck_a.entries)
+    result_b = validate_deck(catalog, nation=deck_b.nation, entries=deck_b.entries)
+    violations: list[Violation] = []
+    for label, result in (("a", result_a), ("b", result_b)):
+        if not result.is_valid:
+            violations.append(
+                Violation(
+                    Code.DECK_INVALID,
+                    f"Deck {label} is not a legal deck ({len(result.violations)} violation(s)).",
+                    deck=label,
+                    actual=len(result.violations),
+                )
+            )
+            violations.extend(
+                Violation(
+                    v.code, v.message, card=v.card, limit=v.limit, actual=v.actual, deck=label, pack=v.pack
+                )
+                for v in result.violations
+            )
+
+    nations_known = deck_a.nation in catalog.nations and deck_b.nation in catalog.nations
+    if nations_known and catalog.side_of(deck_a.nation) == catalog.side_of(deck_b.nation):
+        violations.append(
+            Violation(
+                Code.SAME_SIDE,
+                f"Both decks fight for the {catalog.side_of(deck_a.nation)}: "
+                "a game needs one deck of each side.",
+            )
+        )
+
+    choice_violations = check_conflict_choice(catalog, choice)
+    violations.extend(choice_violations)
+    conflict_deck: list[str] = [] if choice_violations else build_conflict_deck(catalog, choice)
+
+    if not choice_violations:
+        for label, deck in (("a", deck_a), ("b", deck_b)):
+            if deck.nation in catalog.nations:
+                theaters = nation_theaters(catalog, deck.nation)
+                if theaters and choice.theater not in theaters:
+                    violations.append(
+                        Violation(
+                            Code.NATION_NOT_IN_THEATER,
+                            f"{catalog.nations[deck.nation].name} "
+                            f"does not fight in theater {choice.theater}.",
+                            deck=label,
+                        )
+                    )
+
+    # Packs whose conflict cards are all in the deck are "used whole" when both decks hold all of the pack's
+    # arsenal cards of their nation (FAQ: all German, British and Conflict cards of the pack are used).
+    in_deck = conflict_sets(catalog, choice) if not choice_violations else set()
+    packs_whole: list[str] = []
+    for pack in packs_of(catalog, theater=choice.theater):
+        if pack.code not in in_deck:
+            continue
+        complete = True
+        for label, deck in (("a", deck_a), ("b", deck_b)):
+            for code, count in set_arsenal_counts(pack, catalog, deck.nation).items():
+                have = deck.entries.get(code, 0)
+                need = min(count, 1) if _is_single(catalog.arsenal[code]) else count
+                if have < need:
+                    complete = False
+                    if choice.mode == ConflictMode.PACKS:
+                        violations.append(
+                            Violation(
+                                Code.PACK_INCOMPLETE,
+                                f"{pack.name} is used as a pack: deck {label} must hold all of "
+                                f"its {catalog.arsenal[code].name} cards ({need}).",
+                                card=code,
+                                limit=need,
+                                actual=have,
+                                deck=label,
+                                pack=pack.code,
+                            )
+                        )
+        if complete:
+            packs_whole.append(pack.code)
+
+    # A deck that is legal only as starter + whole packs must have those packs' conflict cards in the game.
+    for label, result in (("a", result_a), ("b", result_b)):
+        if result.official is None:
+            continue
+        for pack_code in result.official.packs:
+            if pack_code not in in_deck and not choice_violations:
+                pack = catalog.sets[pack_code]
+                violations.append(
+                    Violation(
+                        Code.PACK_CONFLICT_CARDS_MISSING,
+                        f"Deck {label} uses {pack.name} as a whole pack, so all of "
+                        "its conflict cards must be in the conflict deck (choose FAT or that pack).",
+                        deck=label,
+                        pack=pack_code,
+                    )
+                )
+
+    whole_a: Counter[str] = Counter()
+    whole_b: Counter[str] = Counter()
+    for pack_code in packs_whole:
+        whole_a.update(set_arsenal_counts(catalog.sets[pack_code], catalog, deck_a.nation))
+        whole_b.update(set_arsenal_counts(catalog.sets[pack_code], catalog, deck_b.nation))
+    base_a = _subtract(deck_a.entries, _cap_singles(whole_a, catalog))
+    base_b = _subtract(deck_b.entries, _cap_singles(whole_b, catalog))
+    official_a = (
+        official_composition(catalog, base_a, deck_a.nation)
+        if base_a != deck_a.entries
+        else result_a.official
+    )
+    official_b = (
+        official_composition(catalog, base_b, deck_b.nation)
+        if base_b != deck_b.entries
+        else result_b.official
+    )
+    exempt = official_a is not None and official_b is not None
+    totals_a, totals_b = deck_totals(catalog, base_a), deck_totals(catalog, base_b)
+    card_diff = totals_a.cards - totals_b.cards
+    point_diff = totals_a.points - totals_b.points
+    if not exempt:
+        if abs(card_diff) > MATCHUP_MAX_CARD_DIFFERENCE:
+            violations.append(
+                Violation(
+                    Code.CARD_DIFFERENCE,
+                    f"The decks must be within {MATCHUP_MAX_CARD_DIFFERENCE} cards of each "
+                    f"other; they are {abs(card_diff)} apart ({totals_a.cards} vs {totals_b.cards}).",
+                    limit=MATCHUP_MAX_CARD_DIFFERENCE,
+                    actual=abs(card_diff),
+                )
+            )
+        if abs(point_diff) > MATCHUP_MAX_POINT_DIFFERENCE:
+            violations.append(
+                Violation(
+                    Code.POINT_DIFFERENCE,
+                    f"The decks must be within {MATCHUP_MAX_POINT_DIFFERENCE} points of each "
+                    f"other; they are {abs(point_diff)} apart ({totals_a.points} vs {totals_b.points}).",
+                    limit=MATCHUP_MAX_POINT_DIFFERENCE,
+                    actual=abs(point_diff),
+                )
+            )
+    return MatchupResult(
+        is_legal=not violations,
+        card_difference=result_a.totals.cards - result_b.totals.cards,
+        point_difference=result_a.totals.points - result_b.totals.points,
+        balance_exempt=exempt,
+        balanced_card_difference=card_diff,
+        balanced_point_difference=point_diff,
+        packs_used_whole=tuple(packs_whole),
+        deck_a=result_a,
+        deck_b=result_b,
+        conflict_deck=tuple(conflict_deck),
+        violations=tuple(violations),
+    )
+
+
+# --------------------------------------------------------------------------------------------- statistics
+
+
+def deck_stats(catalog: Catalog, entries: Mapping[str, int]) -> dict[str, Any]:
+    """Cards and points by kind (stack), unit class, firing phase and point cost (unknown codes skipped)."""
+
+    def bucket() -> dict[str, int]:
+        return {"cards": 0, "points": 0}
+
+    by_kind: dict[str, dict[str, int]] = {}
+    by_class: dict[str, dict[str, int]] = {}
+    by_phase: dict[str, dict[str, int]] = {}
+    by_cost: dict[int, dict[str, int]] = {}
+    for code, count in entries.items():
+        card = catalog.arsenal.get(code)
+        if card is None or count <= 0:
+            continue
+        points = card.points * count
+        targets = [
+            by_kind.setdefault(card.kind, bucket()),
+            by_phase.setdefault(str(card.phase) if card.phase else "none", bucket()),
+            by_cost.setdefault(card.points, bucket()),
+        ]
+        targets += [by_class.setdefault(cls, bucket()) for cls in card.classes]
+        for target in targets:
+            target["cards"] += count
+            target["points"] += points
+    return {
+        "totals": deck_totals(catalog, entries).to_dict(),
+        "by_kind": dict(sorted(by_kind.items())),
+        "by_class": dict(sorted(by_class.items())),
+        "by_phase": dict(sorted(by_phase.items())),
+        "by_cost": [{"cost": cost, **by_cost[cost]} for cost in sorted(by_cost)],
+    }

@@ -1,0 +1,180 @@
+"""Plain-text deck lists: one line per card, "3 Tiger I Tank". Pure Python (no Django).
+
+Import accepts, per line, a count and a card: "3 Tiger I Tank", "3x Tiger I Tank", "Tiger I Tank x3"
+or a bare name (count 1). The card may be its code, its name or a name printed on a set list
+(case-insensitive). Blank lines and lines starting with "#" or "//" are ignored. The same card on
+several lines is added up.
+Export writes names, and the code instead wherever a name would not read back as the same card for the deck's
+nation, so export -> import always round-trips.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from games.engine.cards import ArsenalCardDef, Catalog
+
+MAX_LINE_COUNT = 99
+_LEADING = re.compile(r"^(?P<count>\d+)\s*[xX]?\s+(?P<name>.+)$")
+_TRAILING = re.compile(r"^(?P<name>.+?)\s+[xX]\s*(?P<count>\d+)$")
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+@dataclass(frozen=True, slots=True)
+class LineError:
+    line: int
+    text: str
+    code: str  # unknown_card / ambiguous_card / invalid_count
+    message: str
+    suggestions: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {
+            "line": self.line,
+            "text": self.text,
+            "code": self.code,
+            "message": self.message,
+            "suggestions": list(self.suggestions),
+        }
+
+
+@dataclass
+class ParsedDeck:
+    entries: dict[str, int] = field(default_factory=dict)
+    errors: list[LineError] = field(default_factory=list)
+
+
+class NameIndex:
+    """Every way to name an arsenal card: code, name and printed names, normalised."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.by_key: dict[str, set[str]] = {}
+        self.display: dict[str, str] = {}
+        for card in catalog.arsenal.values():
+            self._add(card.code, card.code)
+            self._add(card.name, card.code)
+        for card_set in catalog.sets.values():
+            for entry in card_set.entries:
+                if entry.printed_name and entry.card in catalog.arsenal:
+                    self._add(entry.printed_name, entry.card)
+
+    def _add(self, text: str, code: str) -> None:
+        key = _norm(text)
+        self.by_key.setdefault(key, set()).add(code)
+        self.display.setdefault(key, text)
+
+    def resolve(self, text: str, nation: str | None) -> tuple[str | None, tuple[str, ...]]:
+        """(code, ()) for the one card `text` names (the deck's nation first), else (None, candidates)."""
+        codes = self.by_key.get(_norm(text), set())
+        if len(codes) == 1:
+            return next(iter(codes)), ()
+        if nation is not None:
+            own = {c for c in codes if self.catalog.arsenal[c].nation == nation}
+            if len(own) == 1:
+                return next(iter(own)), ()
+        return None, tuple(sorted(codes))
+
+    def suggest(self, text: str, nation: str | None, n: int = 3) -> tuple[str, ...]:
+        keys = difflib.get_close_matches(_norm(text), list(self.by_key), n=n * 3, cutoff=0.6)
+        out: list[str] = []
+        own_first = sorted(
+            keys, key=lambda k: not any(self.catalog.arsenal[c].nation == nation for c in self.by_key[k])
+        )
+        for key in own_first:
+            for code in sorted(self.by_key[key]):
+                name = self.catalog.arsenal[code].name
+                label = f"{name} ({code})"
+                if label not in out:
+                    out.append(label)
+        return tuple(out[:n])
+
+
+def parse_deck_text(
+    catalog: Catalog, text: str, *, nation: str | None = None, index: NameIndex | None = None
+) -> ParsedDeck:
+    index = index or NameIndex(catalog)
+    parsed = ParsedDeck()
+    counts: Counter[str] = Counter()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith(("#", "//")):
+            continue
+        match = _LEADING.match(line) or _TRAILING.match(line)
+        if match:
+            count, name = int(match.group("count")), match.group("name").strip()
+        else:
+            count, name = 1, line
+        code, candidates = index.resolve(name, nation)
+        if code is None and match:
+            # A name that starts with digits ("17 Pound Gun") reads as a count: try the whole line as a name.
+            whole, whole_candidates = index.resolve(line, nation)
+            if whole is not None:
+                code, count, candidates = whole, 1, ()
+            else:
+                candidates = candidates or whole_candidates
+        if code is None:
+            if candidates:
+                parsed.errors.append(
+                    LineError(
+                        number,
+                        raw,
+                        "ambiguous_card",
+                        f"{name!r} names several cards: use one of their codes.",
+                        tuple(f"{catalog.arsenal[c].name} ({c})" for c in candidates),
+                    )
+                )
+            else:
+                parsed.errors.append(
+                    LineError(
+                        number,
+                        raw,
+                        "unknown_card",
+                        f"No card is called {name!r}.",
+                        index.suggest(name, nation),
+                    )
+                )
+            continue
+        if count < 1 or count > MAX_LINE_COUNT:
+            parsed.errors.append(
+                LineError(number, raw, "invalid_count", f"A count must be between 1 and {MAX_LINE_COUNT}.")
+            )
+            continue
+        counts[code] += count
+    parsed.entries = dict(counts)
+    return parsed
+
+
+def _label(card: ArsenalCardDef, index: NameIndex, nation: str) -> str:
+    code, _ = index.resolve(card.name, nation)
+    return card.name if code == card.code else card.code
+
+
+def export_deck_text(
+    catalog: Catalog,
+    entries: Mapping[str, int],
+    *,
+    nation: str,
+    title: str = "",
+    index: NameIndex | None = None,
+) -> str:
+    """One line per card, by stack then name; unknown codes are written as they are."""
+    index = index or NameIndex(catalog)
+    lines = [f"# {title}"] if title else []
+    lines.append(f"# nation: {nation}")
+
+    def sort_key(item: tuple[str, int]) -> tuple:
+        card = catalog.arsenal.get(item[0])
+        return ("~", item[0]) if card is None else (card.kind, card.name.casefold(), card.code)
+
+    for code, count in sorted(entries.items(), key=sort_key):
+        card = catalog.arsenal.get(code)
+        lines.append(f"{count} {_label(card, index, nation) if card else code}")
+    return "\n".join(lines) + "\n"
