@@ -63,8 +63,11 @@ def _deck_from_db(*, user: Any, deck_id: Any, catalog: Catalog) -> ResolvedDeck:
 
 
 def _accessible_decks(model: Any, user: Any) -> Any:
+    """The user's decks and public decks; user=None (command line, operators) reaches every deck."""
     from django.db.models import Q
 
+    if user is None:
+        return model.objects.all()
     return model.objects.filter(Q(owner=user) | Q(is_public=True))
 
 

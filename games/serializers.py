@@ -47,7 +47,7 @@ class GameCreateSerializer(serializers.Serializer):
     opponent_deck = DeckRefSerializer()
     opponent = OpponentSerializer()
     options = serializers.DictField(
-        child=serializers.BooleanField(),
+        child=serializers.JSONField(),
         required=False,
         default=dict,
         help_text='Optional rules, e.g. {"larger_standing_armies": true}.',

@@ -43,6 +43,29 @@ class EngineRejected(DomainError):
     code = "illegal_action"
 
 
+MAX_OPTION_INT = 10_000
+
+
+def game_options(options: dict[str, Any]) -> Any:
+    """The engine Options from a request's JSON: known names only, each of its default's type."""
+    defaults = engine.Options()
+    for name, value in options.items():
+        if not hasattr(defaults, name) or name.startswith("_"):
+            raise ValidationFailed(f"Unknown game option {name!r}.", code="invalid_options", option=name)
+        default = getattr(defaults, name)
+        if isinstance(default, bool):
+            ok = isinstance(value, bool)
+        else:
+            ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_OPTION_INT
+        if not ok:
+            raise ValidationFailed(f"Option {name!r} must be like {default!r}.", code="invalid_options",
+                                   option=name)
+    try:
+        return engine.Options.from_json(options)
+    except engine.EngineError as exc:
+        raise ValidationFailed(exc.message, code="invalid_options") from exc
+
+
 def seed_commitment(seed: int, salt: str) -> str:
     """sha256 over "<seed>:<salt>": published at creation; seed and salt are revealed after the end."""
     return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
@@ -164,10 +187,7 @@ def game_create(
             raise ValidationFailed("You cannot invite yourself.", code="invalid_opponent")
 
     options = dict(options or {})
-    try:
-        engine_options = engine.Options(**options)
-    except TypeError as exc:
-        raise ValidationFailed(f"Unknown game option: {exc}", code="invalid_options") from exc
+    engine_options = game_options(options)
 
     if seed is None:
         seed = secrets.randbits(SEED_BITS)

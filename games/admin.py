@@ -1,0 +1,55 @@
+"""Admin for games: read-only (games change only through games.services; the log is append-only)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from games.models import Game, GameAction, GameSeat
+
+
+class ReadOnlyMixin:
+    def has_add_permission(self, request, obj=None) -> bool:  # noqa: ARG002
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ARG002
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:  # noqa: ARG002
+        return False
+
+
+class GameSeatInline(ReadOnlyMixin, admin.TabularInline):
+    model = GameSeat
+    extra = 0
+    fields = ["seat", "kind", "user", "bot", "invited_user", "nation", "deck_label", "joined_at"]
+    readonly_fields = fields
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["id", "status", "created_by", "turn", "ply", "current_seat", "winner", "end_reason",
+                    "created_at"]
+    list_filter = ["status", "end_reason", "winner"]
+    search_fields = ["id", "created_by__username", "seats__user__username"]
+    date_hierarchy = "created_at"
+    list_select_related = ["created_by"]
+    inlines = [GameSeatInline]
+    readonly_fields = [
+        "id", "created_by", "status", "seed_hash", "seed", "seed_salt", "catalog_version", "catalog_hash",
+        "snapshot_hash", "options", "conflict_choice", "version", "last_seq", "turn", "ply", "current_seat",
+        "winner", "end_reason", "result", "created_at", "updated_at", "started_at", "finished_at", "setup",
+    ]
+    exclude = ["state", "catalog_snapshot"]  # hidden information and bulk data: see the replay after the end
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return request.user.is_staff
+
+
+@admin.register(GameAction)
+class GameActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["game", "seq", "kind", "seat", "by_bot", "version", "created_at"]
+    list_filter = ["kind", "by_bot", "seat"]
+    search_fields = ["game__id"]
+    list_select_related = ["game"]
+    readonly_fields = ["game", "seq", "kind", "seat", "by_bot", "action", "events", "version", "created_at"]
+    ordering = ["-created_at", "-seq"]

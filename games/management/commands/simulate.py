@@ -1,0 +1,148 @@
+"""`manage.py simulate`: bot-vs-bot games on every core; win rates with 95% Wilson intervals."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from config.errors import DomainError
+from games import engine
+from games.catalog_snapshot import snapshot_dicts
+from games.decks_glue import resolve_deck, validate_pairing
+from games.simulation import BOTS, DEFAULT_MAX_PLIES, SEATS, simulate
+
+
+def _deck_ref(value: str) -> dict[str, Any]:
+    return {"deck_id": int(value)} if value.isdigit() else {"starter": value}
+
+
+def _load_catalog(source: str) -> Any:
+    from games.engine.cards import load_catalog_dir
+
+    if source == "fixtures":
+        return load_catalog_dir()
+    from cards.selectors import catalog_definitions
+
+    catalog = catalog_definitions()
+    if source == "auto" and not catalog.arsenal:
+        return load_catalog_dir()
+    return catalog
+
+
+class Command(BaseCommand):
+    help = (
+        "Play N bot-vs-bot games between two decks (deck ids or starter set codes) with the rules engine, "
+        "over all cores by default, and print win rates per seat (95% Wilson interval), average turns "
+        "and games per second. Nothing is written to the database."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--decks",
+            nargs=2,
+            metavar=("A", "B"),
+            required=True,
+            help="Two decks: deck ids or starter set codes (one of each side).",
+        )
+        parser.add_argument("--games", type=int, default=100)
+        parser.add_argument(
+            "--seed", type=int, default=1, help="Base seed; game i gets a seed derived from it."
+        )
+        parser.add_argument(
+            "--bots",
+            nargs=2,
+            metavar=("BOT_A", "BOT_B"),
+            default=["heuristic", "heuristic"],
+            choices=BOTS,
+            help="Bot playing deck A, then deck B.",
+        )
+        parser.add_argument(
+            "--workers", type=int, default=os.cpu_count() or 1, help="Processes (default: every core)."
+        )
+        parser.add_argument(
+            "--max-plies",
+            type=int,
+            default=DEFAULT_MAX_PLIES,
+            help="Stop a game (counted unfinished) after this many actions.",
+        )
+        parser.add_argument(
+            "--theater", default=None, help="Conflict deck theater (default: the shared one)."
+        )
+        parser.add_argument("--conflict-mode", default="thin", choices=["thin", "fat", "packs"])
+        parser.add_argument(
+            "--packs", nargs="*", default=[], help="Expansion packs with --conflict-mode packs."
+        )
+        parser.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help="Turn on an optional rule, e.g. --option larger_standing_armies.",
+        )
+        parser.add_argument(
+            "--catalog",
+            choices=["auto", "db", "fixtures"],
+            default="auto",
+            help="Card definitions from the database (auto falls back to fixtures/catalog).",
+        )
+        parser.add_argument("--json", action="store_true", help="Print the report as JSON.")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        if opts["games"] < 1:
+            raise CommandError("--games must be at least 1")
+        if opts["workers"] < 1:
+            raise CommandError("--workers must be at least 1")
+        catalog = _load_catalog(opts["catalog"])
+        try:
+            deck_a = resolve_deck(user=None, ref=_deck_ref(opts["decks"][0]), catalog=catalog)
+            deck_b = resolve_deck(user=None, ref=_deck_ref(opts["decks"][1]), catalog=catalog)
+            conflict = {"theater": opts["theater"], "mode": opts["conflict_mode"], "packs": opts["packs"]}
+            _choice, conflict_codes = validate_pairing(
+                catalog=catalog, first=deck_a, second=deck_b, conflict=conflict
+            )
+            rules = engine.Options(**dict.fromkeys(opts["option"], True))
+        except DomainError as exc:
+            raise CommandError(f"{exc.code}: {exc.detail}") from exc
+
+        setup = engine.GameSetup(
+            seed=opts["seed"],
+            decks={deck_a.side: deck_a.codes, deck_b.side: deck_b.codes},
+            nations={deck_a.side: deck_a.nation, deck_b.side: deck_b.nation},
+            conflict_deck=tuple(conflict_codes),
+            options=rules,
+        )
+        bots = {deck_a.side: opts["bots"][0], deck_b.side: opts["bots"][1]}
+        dicts = snapshot_dicts(catalog, set(deck_a.codes) | set(deck_b.codes) | set(conflict_codes))
+        from django.db import connections
+
+        connections.close_all()  # forked workers must not share the parent's database connection
+        report = simulate(
+            catalog_dicts=dicts,
+            setup=setup,
+            bots=bots,
+            games=opts["games"],
+            seed=opts["seed"],
+            workers=opts["workers"],
+            max_plies=opts["max_plies"],
+        )
+        data = report.to_dict()
+        data["decks"] = {deck_a.side: deck_a.label, deck_b.side: deck_b.label}
+        if opts["json"]:
+            self.stdout.write(json.dumps(data, indent=2))
+            return
+        self.stdout.write(
+            f"{report.games} games, {report.workers} worker(s), seed {opts['seed']}, "
+            f"{report.seconds:.2f}s: {report.games_per_second:.2f} games/s"
+        )
+        for seat in SEATS:
+            info = data["seats"][seat]
+            low, high = info["ci95"]
+            self.stdout.write(
+                f"  {seat:<6} {data['decks'][seat]} ({bots[seat]} bot): {info['wins']} wins, "
+                f"{info['rate'] * 100:.1f}% [95% CI {low * 100:.1f}-{high * 100:.1f}%]"
+            )
+        self.stdout.write(f"  unfinished: {report.unfinished}; results: {dict(report.result_kinds)}")
+        self.stdout.write(f"  average turns {data['average_turns']}, average actions {data['average_plies']}")
