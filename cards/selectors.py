@@ -108,6 +108,16 @@ def arsenal_codes_with_ability(kind: str) -> list[str]:
     ]
 
 
+def arsenal_card_effective_max(card: ArsenalCard) -> int | None:
+    """Copies allowed per deck: generals and leaders are always 1 (rules set-up note); None: no limit.
+
+    Uses the prefetched class links (see arsenal_card_list), so it costs no query.
+    """
+    if any(link.unit_class.code in ("general", "leader") for link in card.class_links.all()):
+        return 1
+    return card.max_per_deck
+
+
 def get_by_code(queryset: QuerySet, code: str, *, what: str = "card"):
     try:
         return queryset.get(code=code)

@@ -115,6 +115,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "UnitKindEnum": "cards.models.KIND_CHOICES",
+        "SetKindEnum": "cards.models.SET_KIND_CHOICES",
+    },
 }
 
 LOGGING = {

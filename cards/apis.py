@@ -1,0 +1,291 @@
+"""Read-only catalog API: list + detail by code for nations, theaters, sets and every kind of card.
+
+Thin views: the queryset comes from one selector, filtering from a django-filter FilterSet (invalid values
+are a 400 in the common error shape), output from a serializer.
+"""
+
+from __future__ import annotations
+
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import filters, viewsets
+from rest_framework.permissions import AllowAny
+
+from cards import selectors
+from cards.filters import (
+    ArsenalCardFilter,
+    BattlecardFilter,
+    CardSetFilter,
+    ConflictCardFilter,
+    NationFilter,
+    TheaterFilter,
+)
+from cards.serializers import (
+    ArsenalCardSerializer,
+    BattlecardSerializer,
+    CardSetSerializer,
+    ConflictCardSerializer,
+    NationSerializer,
+    TheaterSerializer,
+)
+
+NOT_FOUND = OpenApiResponse(
+    description="No such code.",
+    examples=[
+        OpenApiExample("not found", value={"status": 404, "code": "not_found", "detail": "Not found."})
+    ],
+)
+BAD_FILTER = OpenApiResponse(
+    description="A filter, ordering or page parameter is invalid.",
+    examples=[
+        OpenApiExample(
+            "bad filter",
+            value={
+                "status": 400,
+                "code": "invalid",
+                "detail": "points_min: Enter a number.",
+                "errors": {"points_min": ["Enter a number."]},
+            },
+        )
+    ],
+)
+
+NATION_EXAMPLE = {
+    "code": "GB",
+    "url": "http://testserver/api/nations/GB/",
+    "name": "British",
+    "side": "allies",
+    "arsenal_card_count": 36,
+}
+THEATER_EXAMPLE = {
+    "code": "WE",
+    "url": "http://testserver/api/theaters/WE/",
+    "name": "Western Europe",
+    "conflict_card_count": 18,
+    "battlecard_count": 16,
+}
+SET_EXAMPLE = {
+    "code": "WE-GB-STARTER",
+    "url": "http://testserver/api/sets/WE-GB-STARTER/",
+    "name": "British starter deck",
+    "kind": "starter",
+    "nation": "GB",
+    "theater": "WE",
+    "printed_cards": 47,
+    "computed_cards": 47,
+    "cards_difference": 0,
+    "printed_points": 502,
+    "computed_points": 502,
+    "points_difference": 0,
+    "unknown_count_entries": 0,
+    "notes": "",
+    "entries": [
+        {
+            "card": "GB-BRITISH-INFANTRY",
+            "name": "British Infantry",
+            "nation": "GB",
+            "printed_name": "BRITISH INFANTRY",
+            "count": 6,
+            "points": 4,
+            "count_provenance": "estimated",
+            "count_note": "Card counts of the British starter are not printed in the FAQ.",
+        }
+    ],
+}
+ARSENAL_EXAMPLE = {
+    "code": "GB-MONTGOMERY",
+    "url": "http://testserver/api/arsenal-cards/GB-MONTGOMERY/",
+    "name": "Montgomery",
+    "nation": "GB",
+    "side": "allies",
+    "kind": "ground",
+    "classes": ["general"],
+    "points": 13,
+    "max_per_deck": 1,
+    "effective_max_per_deck": 1,
+    "attack": {"ground": 12, "air": 5, "sea": 6},
+    "defense": {"ground": 8, "air": 7, "sea": 8},
+    "phase": 2,
+    "abilities": [
+        {"kind": "general_aura", "attack": 2, "defense": 2},
+        {
+            "kind": "autokill",
+            "max_defense": 4,
+            "target_kinds": ["ground"],
+            "requires_infantry": False,
+            "first_round_only": False,
+        },
+    ],
+    "ukrainian": False,
+    "variant_of": None,
+    "variants": [],
+    "sets": [{"set": "WE-GB-STARTER", "count": 1, "count_provenance": "seed"}],
+    "estimated": True,
+    "provenance": {
+        "points": {"source": "seed", "note": "FAQ: British starter deck cards"},
+        "attack": {"source": "estimated", "note": "printed stats are lost"},
+    },
+}
+CONFLICT_EXAMPLE = {
+    "code": "WE-MILITARY-BUILD-UP",
+    "url": "http://testserver/api/conflict-cards/WE-MILITARY-BUILD-UP/",
+    "name": "Military Build-up",
+    "theater": "WE",
+    "set": "WE-CONFLICT",
+    "count": 6,
+    "category": "military-build-up",
+    "action_number": 7,
+    "effect": "build-up",
+    "params": {"draw": 2, "deploy": 2},
+    "text": "Draw 2 arsenal cards, then deploy 2.",
+    "estimated": True,
+    "provenance": {"count": {"source": "estimated", "note": "the conflict deck list is lost"}},
+}
+BATTLECARD_EXAMPLE = {
+    "code": "WE-INVASION-OF-BRITAIN",
+    "url": "http://testserver/api/battlecards/WE-INVASION-OF-BRITAIN/",
+    "name": "Invasion of Britain",
+    "theater": "WE",
+    "set": "WE-CONFLICT",
+    "count": 1,
+    "action_number": 10,
+    "aggressor": "DE",
+    "aggressor_forces": {
+        "ground": True,
+        "air": True,
+        "sea": True,
+        "non_artillery_ground_required": True,
+        "optional_ground_classes": [],
+    },
+    "defender_forces": {
+        "ground": True,
+        "air": True,
+        "sea": True,
+        "non_artillery_ground_required": False,
+        "optional_ground_classes": [],
+    },
+    "prerequisites": [{"holder": "DE", "battlecard": "WE-INVASION-OF-FRANCE-AND-BELGIUM"}],
+    "victory_points": 10,
+    "homeland_of": "GB",
+    "emergency_deployment": True,
+    "special_victory": None,
+    "special_victory_text": "",
+    "text": "",
+    "estimated": True,
+    "provenance": {"victory_points": {"source": "estimated", "note": "the battle list is lost"}},
+}
+
+
+def _docs(*, noun: str, plural: str, serializer, example: dict, filters_help: str):
+    return extend_schema_view(
+        list=extend_schema(
+            summary=f"List {plural}",
+            description=f"Paginated list of {plural} (?page, ?page_size up to 500). {filters_help} "
+            "?search= matches name and code; ?ordering= takes comma-separated fields, '-' descending.",
+            responses={200: serializer, 400: BAD_FILTER},
+            examples=[OpenApiExample(noun, value=example, response_only=True)],
+        ),
+        retrieve=extend_schema(
+            summary=f"One {noun} by code",
+            responses={200: serializer, 404: NOT_FOUND},
+            examples=[OpenApiExample(noun, value=example, response_only=True)],
+        ),
+    )
+
+
+class CatalogViewSet(viewsets.ReadOnlyModelViewSet):
+    lookup_field = "code"
+    lookup_value_regex = "[^/]+"
+    permission_classes = [AllowAny]
+    filter_backends = [DjangoFilterBackend, filters.SearchFilter]
+    search_fields = ["name", "code"]
+
+
+@_docs(
+    noun="nation",
+    plural="nations",
+    serializer=NationSerializer,
+    example=NATION_EXAMPLE,
+    filters_help="Filter: side.",
+)
+class NationViewSet(CatalogViewSet):
+    serializer_class = NationSerializer
+    filterset_class = NationFilter
+
+    def get_queryset(self):
+        return selectors.nation_list()
+
+
+@_docs(
+    noun="theater", plural="theaters", serializer=TheaterSerializer, example=THEATER_EXAMPLE, filters_help=""
+)
+class TheaterViewSet(CatalogViewSet):
+    serializer_class = TheaterSerializer
+    filterset_class = TheaterFilter
+
+    def get_queryset(self):
+        return selectors.theater_list()
+
+
+@_docs(
+    noun="set",
+    plural="sets",
+    serializer=CardSetSerializer,
+    example=SET_EXAMPLE,
+    filters_help="Filters: kind, nation, side, theater. Each set lists its entries with counts and compares "
+    "the printed card count and deck value with the totals computed from the entries.",
+)
+class CardSetViewSet(CatalogViewSet):
+    serializer_class = CardSetSerializer
+    filterset_class = CardSetFilter
+
+    def get_queryset(self):
+        return selectors.card_set_list()
+
+
+@_docs(
+    noun="arsenal card",
+    plural="arsenal cards",
+    serializer=ArsenalCardSerializer,
+    example=ARSENAL_EXAMPLE,
+    filters_help="Filters: nation, side, set, kind, class, phase (1-4 or none), ability, points_min/max, "
+    "attack_<ground|air|sea>_min/max, defense_<ground|air|sea>_min/max, max_per_deck "
+    "(a number or unlimited), provenance (estimated|seed), ukrainian, variant_of.",
+)
+class ArsenalCardViewSet(CatalogViewSet):
+    serializer_class = ArsenalCardSerializer
+    filterset_class = ArsenalCardFilter
+
+    def get_queryset(self):
+        return selectors.arsenal_card_list()
+
+
+@_docs(
+    noun="conflict card",
+    plural="conflict cards",
+    serializer=ConflictCardSerializer,
+    example=CONFLICT_EXAMPLE,
+    filters_help="Filters: theater, set, category, effect, action_number, provenance.",
+)
+class ConflictCardViewSet(CatalogViewSet):
+    serializer_class = ConflictCardSerializer
+    filterset_class = ConflictCardFilter
+
+    def get_queryset(self):
+        return selectors.conflict_card_list()
+
+
+@_docs(
+    noun="battlecard",
+    plural="battlecards",
+    serializer=BattlecardSerializer,
+    example=BATTLECARD_EXAMPLE,
+    filters_help="Filters: theater, set, aggressor, homeland (nation code), is_homeland, "
+    "victory_points_min/max, emergency_deployment, provenance.",
+)
+class BattlecardViewSet(CatalogViewSet):
+    serializer_class = BattlecardSerializer
+    filterset_class = BattlecardFilter
+
+    def get_queryset(self):
+        return selectors.battlecard_list()

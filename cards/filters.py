@@ -1,0 +1,259 @@
+"""django-filter FilterSets of the read API. Invalid values make the filterset invalid: a 400, never a 500."""
+
+from __future__ import annotations
+
+import django_filters as df
+from django import forms
+from django.db.models import Q, QuerySet
+
+from cards.models import (
+    CATEGORY_CHOICES,
+    EFFECT_CHOICES,
+    KIND_CHOICES,
+    SET_KIND_CHOICES,
+    SIDE_CHOICES,
+    UNIT_CLASS_CHOICES,
+    ArsenalCard,
+    Battlecard,
+    CardSet,
+    ConflictCard,
+    Nation,
+    Theater,
+)
+from cards.selectors import arsenal_codes_with_ability
+from games.engine.cards import ABILITY_SCHEMA
+
+PROVENANCE_FILTER_CHOICES = [
+    ("estimated", "some value is estimated by the project"),
+    ("seed", "every value comes from the seed documents"),
+]
+PHASE_FILTER_CHOICES = [("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("none", "never fires")]
+ABILITY_CHOICES = [(k, k) for k in ABILITY_SCHEMA]
+
+
+class StableOrderingFilter(df.OrderingFilter):
+    """?ordering=points,-name (unknown fields are a 400); ties broken by code so pages never overlap."""
+
+    def filter(self, qs, value):
+        if value in (None, "", [], ()):
+            return qs
+        ordering = [self.get_ordering_value(param) for param in value if param]
+        if not any(o.lstrip("-") == "code" for o in ordering):
+            ordering.append("code")
+        return qs.order_by(*ordering)
+
+
+class MaxPerDeckField(forms.CharField):
+    """A positive integer, or "unlimited"."""
+
+    def clean(self, value):
+        value = super().clean(value)
+        if value in (None, ""):
+            return None
+        if value == "unlimited":
+            return value
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise forms.ValidationError(
+                'Enter a positive whole number or "unlimited".', code="invalid"
+            ) from None
+        if number < 1:
+            raise forms.ValidationError('Enter a positive whole number or "unlimited".', code="invalid")
+        return number
+
+
+class MaxPerDeckFilter(df.Filter):
+    field_class = MaxPerDeckField
+
+
+def _code_choice(queryset) -> df.ModelMultipleChoiceFilter:
+    return df.ModelMultipleChoiceFilter(queryset=queryset, to_field_name="code")
+
+
+class NationFilter(df.FilterSet):
+    side = df.ChoiceFilter(choices=SIDE_CHOICES)
+    ordering = StableOrderingFilter(fields=("code", "name", "side"))
+
+    class Meta:
+        model = Nation
+        fields = ["side"]
+
+
+class TheaterFilter(df.FilterSet):
+    ordering = StableOrderingFilter(fields=("code", "name"))
+
+    class Meta:
+        model = Theater
+        fields: list[str] = []
+
+
+class CardSetFilter(df.FilterSet):
+    kind = df.ChoiceFilter(choices=SET_KIND_CHOICES)
+    nation = df.ModelMultipleChoiceFilter(queryset=Nation.objects.all(), to_field_name="code")
+    side = df.ChoiceFilter(field_name="nation__side", choices=SIDE_CHOICES)
+    theater = df.ModelMultipleChoiceFilter(queryset=Theater.objects.all(), to_field_name="code")
+    ordering = StableOrderingFilter(fields=("code", "name", "kind", "printed_points", "printed_cards"))
+
+    class Meta:
+        model = CardSet
+        fields = ["kind", "nation", "side", "theater"]
+
+
+class ArsenalCardFilter(df.FilterSet):
+    nation = df.ModelMultipleChoiceFilter(
+        queryset=Nation.objects.all(),
+        to_field_name="code",
+        help_text="Nation code(s), e.g. GB; repeat for several.",
+    )
+    side = df.ChoiceFilter(field_name="nation__side", choices=SIDE_CHOICES)
+    set = df.ModelMultipleChoiceFilter(
+        field_name="sets",
+        queryset=CardSet.objects.all(),
+        to_field_name="code",
+        help_text="Set code(s): cards listed in any of them.",
+    )
+    kind = df.MultipleChoiceFilter(choices=KIND_CHOICES, help_text="Stack the card deploys to.")
+    unit_class = df.MultipleChoiceFilter(
+        field_name="classes__code",
+        choices=UNIT_CLASS_CHOICES,
+        help_text="Unit class(es); a card matches if it has any of them.",
+    )
+    phase = df.MultipleChoiceFilter(
+        choices=PHASE_FILTER_CHOICES,
+        method="filter_phase",
+        help_text='Firing phase 1-4, or "none" for cards that never fire.',
+    )
+    ability = df.MultipleChoiceFilter(
+        choices=ABILITY_CHOICES,
+        method="filter_ability",
+        help_text="Ability kind(s); a card matches if it has any of them.",
+    )
+    points_min = df.NumberFilter(field_name="points", lookup_expr="gte")
+    points_max = df.NumberFilter(field_name="points", lookup_expr="lte")
+    attack_ground_min = df.NumberFilter(field_name="attack_ground", lookup_expr="gte")
+    attack_ground_max = df.NumberFilter(field_name="attack_ground", lookup_expr="lte")
+    attack_air_min = df.NumberFilter(field_name="attack_air", lookup_expr="gte")
+    attack_air_max = df.NumberFilter(field_name="attack_air", lookup_expr="lte")
+    attack_sea_min = df.NumberFilter(field_name="attack_sea", lookup_expr="gte")
+    attack_sea_max = df.NumberFilter(field_name="attack_sea", lookup_expr="lte")
+    defense_ground_min = df.NumberFilter(field_name="defense_ground", lookup_expr="gte")
+    defense_ground_max = df.NumberFilter(field_name="defense_ground", lookup_expr="lte")
+    defense_air_min = df.NumberFilter(field_name="defense_air", lookup_expr="gte")
+    defense_air_max = df.NumberFilter(field_name="defense_air", lookup_expr="lte")
+    defense_sea_min = df.NumberFilter(field_name="defense_sea", lookup_expr="gte")
+    defense_sea_max = df.NumberFilter(field_name="defense_sea", lookup_expr="lte")
+    max_per_deck = MaxPerDeckFilter(
+        method="filter_max_per_deck",
+        help_text='Effective copies allowed per deck (generals and leaders are always 1), or "unlimited".',
+    )
+    provenance = df.ChoiceFilter(choices=PROVENANCE_FILTER_CHOICES, method="filter_provenance")
+    ukrainian = df.BooleanFilter()
+    variant_of = df.CharFilter(
+        field_name="variant_of__code", help_text="Code of the card this one is a variant of."
+    )
+    ordering = StableOrderingFilter(
+        fields=(
+            "code",
+            "name",
+            "points",
+            "kind",
+            "phase",
+            "max_per_deck",
+            ("nation__code", "nation"),
+            "attack_ground",
+            "attack_air",
+            "attack_sea",
+            "defense_ground",
+            "defense_air",
+            "defense_sea",
+        ),
+        help_text="Comma-separated fields, '-' for descending, e.g. points,-name.",
+    )
+
+    class Meta:
+        model = ArsenalCard
+        fields: list[str] = []
+
+    def filter_phase(self, queryset: QuerySet, name: str, value: list[str]) -> QuerySet:
+        if not value:
+            return queryset
+        q = Q(phase__in=[int(v) for v in value if v != "none"])
+        if "none" in value:
+            q |= Q(phase__isnull=True)
+        return queryset.filter(q)
+
+    def filter_ability(self, queryset: QuerySet, name: str, value: list[str]) -> QuerySet:
+        if not value:
+            return queryset
+        codes = {code for kind in value for code in arsenal_codes_with_ability(kind)}
+        return queryset.filter(code__in=sorted(codes))
+
+    def filter_max_per_deck(self, queryset: QuerySet, name: str, value) -> QuerySet:
+        commander = Q(classes__code__in=("general", "leader"))
+        limited_commanders = queryset.filter(commander).values("pk")
+        if value == "unlimited":
+            return queryset.filter(max_per_deck__isnull=True).exclude(pk__in=limited_commanders)
+        if value == 1:
+            return queryset.filter(Q(max_per_deck=1) | Q(pk__in=limited_commanders))
+        return queryset.filter(max_per_deck=value).exclude(pk__in=limited_commanders)
+
+    def filter_provenance(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        if not value:
+            return queryset
+        return queryset.filter(estimated=(value == "estimated"))
+
+
+class ConflictCardFilter(df.FilterSet):
+    theater = _code_choice(Theater.objects.all())
+    set = df.ModelMultipleChoiceFilter(
+        field_name="card_set", queryset=CardSet.objects.all(), to_field_name="code"
+    )
+    category = df.MultipleChoiceFilter(choices=CATEGORY_CHOICES)
+    effect = df.MultipleChoiceFilter(choices=EFFECT_CHOICES)
+    action_number = df.NumberFilter()
+    provenance = df.ChoiceFilter(choices=PROVENANCE_FILTER_CHOICES, method="filter_provenance")
+    ordering = StableOrderingFilter(fields=("code", "name", "count", "category", "action_number", "effect"))
+
+    class Meta:
+        model = ConflictCard
+        fields: list[str] = []
+
+    def filter_provenance(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        return queryset.filter(estimated=(value == "estimated")) if value else queryset
+
+
+class BattlecardFilter(df.FilterSet):
+    theater = _code_choice(Theater.objects.all())
+    set = df.ModelMultipleChoiceFilter(
+        field_name="card_set", queryset=CardSet.objects.all(), to_field_name="code"
+    )
+    aggressor = df.CharFilter(help_text='Nation code of the stated aggressor, or "drawing-player".')
+    homeland = df.ModelMultipleChoiceFilter(
+        field_name="homeland_of",
+        queryset=Nation.objects.all(),
+        to_field_name="code",
+        help_text="Nation code: the battle for that nation's homeland.",
+    )
+    is_homeland = df.BooleanFilter(
+        field_name="homeland_of",
+        lookup_expr="isnull",
+        exclude=True,
+        help_text="true: only homeland battles (losing one eliminates the defender).",
+    )
+    victory_points_min = df.NumberFilter(field_name="victory_points", lookup_expr="gte")
+    victory_points_max = df.NumberFilter(field_name="victory_points", lookup_expr="lte")
+    emergency_deployment = df.BooleanFilter()
+    provenance = df.ChoiceFilter(choices=PROVENANCE_FILTER_CHOICES, method="filter_provenance")
+    ordering = StableOrderingFilter(fields=("code", "name", "action_number", "victory_points", "aggressor"))
+
+    class Meta:
+        model = Battlecard
+        fields: list[str] = []
+
+    def filter_provenance(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        return queryset.filter(estimated=(value == "estimated")) if value else queryset
+
+
+# "class" is a Python keyword: expose the unit-class filter under the query parameter name `class`.
+ArsenalCardFilter.base_filters["class"] = ArsenalCardFilter.base_filters.pop("unit_class")
