@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Play one full game against the server's bot, using nothing but the Python standard library.
+
+    python games/examples/play_vs_bot.py --server http://127.0.0.1:8000 --username alice --password secret \
+        --register --deck WE-GB --bot-deck WE-DE --bot heuristic
+
+What it shows (see the "Client guide" in README.md):
+  1. authenticate: POST /api/auth/token/ -> {"token": ...}, then send "Authorization: Token <token>"
+  2. create a game against a bot: POST /api/games/
+  3. read my seat's view: GET /api/games/{id}/view/ (pending decision + my legal actions + version)
+  4. act: POST /api/games/{id}/actions/ {"version": n, "action": one of the legal actions}
+     (409 stale_version: someone moved first; re-read the view and try again)
+  5. follow what happened: GET /api/games/{id}/events/?since=<last seq seen>
+  6. after the end: GET /api/games/{id}/replay/ (seed, salt and the whole log)
+
+The player here is deliberately simple: it fires whenever it can, deploys what it draws, and otherwise
+takes the first legal action the server offers. It never needs to know the rules: the server is the
+only authority and always lists what is legal.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import urllib.error
+import urllib.request
+from typing import Any
+
+PREFERENCE = ["autokill", "fire", "deploy", "draw", "support", "play_card", "choose", "take", "split",
+              "retrieve", "emergency_deploy", "hold", "withdraw", "pass"]
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        self.status = status
+        self.body = body
+        super().__init__(f"HTTP {status}: {body.get('code')}: {body.get('detail')}")
+
+
+class Client:
+    def __init__(self, server: str, token: str | None = None, timeout: float = 30.0) -> None:
+        self.server = server.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+
+    def request(self, method: str, path: str, body: Any = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        if not self.server.startswith(("http://", "https://")):
+            raise ValueError("the server URL must start with http:// or https://")
+        req = urllib.request.Request(self.server + path, data=data, method=method)  # noqa: S310
+        req.add_header("Accept", "application/json")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if self.token:
+            req.add_header("Authorization", f"Token {self.token}")
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:  # noqa: S310 - user-given server
+                raw = resp.read()
+                return json.loads(raw) if raw else None
+        except urllib.error.HTTPError as exc:
+            raw = exc.read()
+            try:
+                payload = json.loads(raw)
+            except ValueError:
+                payload = {"code": "http_error", "detail": raw.decode(errors="replace")[:200]}
+            raise ApiError(exc.code, payload) from None
+
+    def get(self, path: str) -> Any:
+        return self.request("GET", path)
+
+    def post(self, path: str, body: Any = None) -> Any:
+        return self.request("POST", path, body if body is not None else {})
+
+
+def authenticate(client: Client, args: argparse.Namespace) -> None:
+    if args.token:
+        client.token = args.token
+        return
+    if not (args.username and args.password):
+        sys.exit("give --token, or --username and --password")
+    if args.register:
+        try:
+            client.post("/api/auth/register/", {"username": args.username, "password": args.password})
+            print(f"registered {args.username}")
+        except ApiError as exc:
+            print(f"register: {exc} (continuing: the account may exist already)")
+    credentials = {"username": args.username, "password": args.password}
+    client.token = client.post("/api/auth/token/", credentials)["token"]
+
+
+def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    rank = {name: i for i, name in enumerate(PREFERENCE)}
+    return min(legal, key=lambda a: rank.get(a.get("type"), len(PREFERENCE)))
+
+
+def describe(entry: dict[str, Any]) -> str:
+    who = f"{entry['seat']}{' (bot)' if entry['by_bot'] else ''}"
+    events = ", ".join(e.get("type", "?") for e in entry["events"]) or "-"
+    return f"#{entry['seq']:>4} {who:<14} {entry['kind']:<6} events: {events}"
+
+
+def play(args: argparse.Namespace) -> int:
+    client = Client(args.server)
+    authenticate(client, args)
+    body: dict[str, Any] = {
+        "my_deck": {"starter": args.deck},
+        "opponent_deck": {"starter": args.bot_deck},
+        "opponent": {"kind": "bot", "bot": args.bot},
+        "options": {"larger_standing_armies": args.larger_standing_armies},
+    }
+    if args.seed is not None:
+        body["seed"] = args.seed
+    game = client.post("/api/games/", body)
+    gid = game["id"]
+    print(f"game {gid}: I play {game['my_seat']}; seed commitment {game['seed_hash']}")
+
+    seen = 0
+    actions = 0
+    while True:
+        log = client.get(f"/api/games/{gid}/events/?since={seen}")
+        for entry in log["entries"]:
+            seen = entry["seq"]
+            if args.verbose:
+                print(describe(entry))
+        state = client.get(f"/api/games/{gid}/view/")
+        if state["status"] == "finished":
+            break
+        if not state["your_turn"]:
+            continue  # a human opponent would be thinking; against a bot this does not happen
+        legal = state["view"]["decision"]["legal_actions"]
+        action = choose(legal)
+        try:
+            client.post(f"/api/games/{gid}/actions/", {"version": state["version"], "action": action})
+            actions += 1
+        except ApiError as exc:
+            if exc.body.get("code") == "stale_version":
+                continue  # re-read the view and decide again
+            raise
+        if args.max_actions and actions >= args.max_actions:
+            print(f"stopping after {actions} actions; resigning")
+            client.post(f"/api/games/{gid}/resign/")
+            break
+
+    final = client.get(f"/api/games/{gid}/")
+    print(f"finished after {final['turn']} turns and {final['ply']} actions ({actions} mine): "
+          f"winner {final['winner']} by {final['end_reason']}; result {final['result']}")
+    replay = client.get(f"/api/games/{gid}/replay/")
+    check = hashlib.sha256(f"{replay['seed']}:{replay['seed_salt']}".encode()).hexdigest()
+    verdict = "verified" if check == game["seed_hash"] else "MISMATCH"
+    print(f"seed {replay['seed']} revealed; commitment {verdict}; {len(replay['actions'])} engine actions")
+    return 0 if final["winner"] == final["my_seat"] else 1 if final["winner"] else 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--server", default="http://127.0.0.1:8000")
+    parser.add_argument("--token", help="An API token (else --username/--password get one).")
+    parser.add_argument("--username")
+    parser.add_argument("--password")
+    parser.add_argument("--register", action="store_true", help="Create the account first.")
+    parser.add_argument("--deck", default="WE-GB", help="My starter set code.")
+    parser.add_argument("--bot-deck", default="WE-DE", help="The bot's starter set code.")
+    parser.add_argument("--bot", choices=["random", "heuristic"], default="heuristic")
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--larger-standing-armies", action="store_true", help="Optional rule 1.")
+    parser.add_argument("--max-actions", type=int, default=0, help="Resign after this many of my actions.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="Print every log entry I may see.")
+    args = parser.parse_args(argv)
+    try:
+        return play(args)
+    except ApiError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())
