@@ -34,8 +34,8 @@ from games.serializers import (
 CREATE_EXAMPLE = OpenApiExample(
     "Play a starter deck against the heuristic bot",
     value={
-        "my_deck": {"starter": "WE-GB"},
-        "opponent_deck": {"starter": "WE-DE"},
+        "my_deck": {"starter": "gb-we-starter"},
+        "opponent_deck": {"starter": "de-we-starter"},
         "opponent": {"kind": "bot", "bot": "heuristic"},
         "options": {"larger_standing_armies": False},
     },

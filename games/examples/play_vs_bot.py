@@ -2,7 +2,7 @@
 """Play one full game against the server's bot, using nothing but the Python standard library.
 
     python games/examples/play_vs_bot.py --server http://127.0.0.1:8000 --username alice --password secret \
-        --register --deck WE-GB --bot-deck WE-DE --bot heuristic
+        --register --deck gb-we-starter --bot-deck de-we-starter --bot heuristic
 
 What it shows (see the "Client guide" in README.md):
   1. authenticate: POST /api/auth/token/ -> {"token": ...}, then send "Authorization: Token <token>"
@@ -159,8 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--username")
     parser.add_argument("--password")
     parser.add_argument("--register", action="store_true", help="Create the account first.")
-    parser.add_argument("--deck", default="WE-GB", help="My starter set code.")
-    parser.add_argument("--bot-deck", default="WE-DE", help="The bot's starter set code.")
+    parser.add_argument("--deck", default="gb-we-starter", help="My starter set code.")
+    parser.add_argument("--bot-deck", default="de-we-starter", help="The bot's starter set code.")
     parser.add_argument("--bot", choices=["random", "heuristic"], default="heuristic")
     parser.add_argument("--seed", type=int)
     parser.add_argument("--larger-standing-armies", action="store_true", help="Optional rule 1.")
