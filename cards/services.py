@@ -334,3 +334,13 @@ def catalog_version_record(*, source: str) -> CatalogVersion:
     return CatalogVersion.objects.create(
         content_hash=new_hash, source=source, counts={table: len(data[table]) for table in TABLES}
     )
+
+
+@transaction.atomic
+def catalog_after_admin_edit(*, source: str) -> CatalogVersion:
+    """After an edit in the admin: refresh the derived `estimated` flags, record the new content version."""
+    for model in (ArsenalCard, ConflictCard, Battlecard):
+        for pk, provenance, estimated in model.objects.values_list("pk", "provenance", "estimated"):
+            if provenance_is_estimated(provenance) != estimated:
+                model.objects.filter(pk=pk).update(estimated=not estimated)
+    return catalog_version_record(source=source)

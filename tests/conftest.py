@@ -1,0 +1,40 @@
+"""Shared pytest fixtures (keep small and generic; append new fixtures below)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from games.engine.cards import Catalog, load_catalog_dir
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    """The real catalog definitions, straight from fixtures/catalog/ (no database)."""
+    return load_catalog_dir()
+
+
+@pytest.fixture(scope="session")
+def catalog_db(django_db_setup, django_db_blocker) -> str:
+    """Load the real catalog into the test database once per session; returns its content hash.
+
+    Request `db` too (or a fixture that does) to use the rows. Tests that flush the database
+    (transactional_db / live_server) delete these rows: use `catalog_rows` there, which reloads if needed.
+    """
+    from cards.models import CatalogVersion
+
+    with django_db_blocker.unblock():
+        call_command("load_catalog", stdout=io.StringIO())
+        return CatalogVersion.objects.order_by("-id").first().content_hash
+
+
+@pytest.fixture
+def catalog_rows(catalog_db, db) -> str:
+    """The real catalog in the database for this test, reloaded if a flushing test removed it."""
+    from cards.models import CatalogVersion
+
+    if not CatalogVersion.objects.filter(content_hash=catalog_db).exists():
+        call_command("load_catalog", stdout=io.StringIO())
+    return catalog_db
