@@ -265,7 +265,7 @@ def _event_stream(*, game_id: Any, seat: str, since: int, timeout: float) -> Ite
 
 class GameEventStreamApi(APIView):
     permission_classes = [IsAuthenticated]
-    renderer_classes = [EventStreamRenderer, JSONRenderer]
+    renderer_classes = [JSONRenderer, EventStreamRenderer]
 
     @extend_schema(
         parameters=[

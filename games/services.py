@@ -367,6 +367,8 @@ def game_action_submit(*, game_id: Any, user: Any, version: int, action: Any) ->
         raise Forbidden("It is not your decision.", code="not_your_turn", waiting_on=game.current_seat)
     if not isinstance(action, dict):
         raise ValidationFailed("The action must be a JSON object with a type.", code="malformed_action")
+    if action.get("seat") is None:
+        action = {**action, "seat": seat.seat}  # the seat is implied by who asks
 
     catalog = catalog_from_snapshot(game.catalog_snapshot, game.snapshot_hash)
     state = engine.GameState.from_json(game.state, catalog)

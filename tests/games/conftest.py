@@ -1,0 +1,142 @@
+"""Fixtures of the games tests: players, authenticated API clients, game creation and a hidden-info oracle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+GB = "gb-we-starter"  # allies
+DE = "de-we-starter"  # axis
+OTHER = {"axis": "allies", "allies": "axis"}
+
+
+@pytest.fixture
+def make_user(db) -> Callable[[str], Any]:
+    def make(name: str) -> Any:
+        return get_user_model().objects.create_user(username=name, password=f"{name}-Pa55word!")
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")
+
+
+def token_client(user: Any | None) -> APIClient:
+    """An API client authenticated the way real clients are: with an API token header."""
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def api() -> Callable[[Any | None], APIClient]:
+    return token_client
+
+
+def game_body(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "my_deck": {"starter": GB},
+        "opponent_deck": {"starter": DE},
+        "opponent": {"kind": "human"},
+        "seed": 20020101,
+    }
+    body.update(overrides)
+    return body
+
+
+@pytest.fixture
+def create_game(catalog_rows, api) -> Callable[..., dict[str, Any]]:
+    def create(user: Any, **overrides: Any) -> dict[str, Any]:
+        response = api(user).post("/api/games/", game_body(**overrides), format="json")
+        assert response.status_code == 201, response.json()
+        return response.json()
+
+    return create
+
+
+@pytest.fixture
+def two_player_game(create_game, api, alice, bob) -> dict[str, Any]:
+    """alice (allies, British starter) created it; bob (axis, German starter) joined: active."""
+    game = create_game(alice)
+    response = api(bob).post(f"/api/games/{game['id']}/join/")
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+# --------------------------------------------------------------------------------- hidden information
+
+
+def json_strings(value: Any) -> set[str]:
+    """Every string (keys and values) anywhere in a JSON document."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found.update(k for k in item if isinstance(k, str))
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found.add(item)
+    return found
+
+
+def _stack_cards(player: dict[str, Any]) -> Iterable[str]:
+    for stacks in player["stacks"].values():
+        for stack in stacks:
+            yield from stack
+
+
+class HiddenInfoOracle:
+    """Knows, from the full engine state in the database, which card instances a seat must never see.
+
+    A card instance that has only ever been in the opponent's arsenal deck or reserve hand, or in the
+    undrawn conflict deck, was never shown to anyone: it must not appear in anything the seat receives
+    (views, action answers, events, streams). Cards that were ever public or deployed (then possibly revealed
+    in battle) are left out, so the check has no false alarms. RNG state must never appear at all.
+    """
+
+    def __init__(self) -> None:
+        self.ever_exposed: set[str] = set()
+
+    def observe(self, state: dict[str, Any]) -> None:
+        exposed = set(state["conflict_discard"]) | set(state.get("aside", []))
+        for player in state["players"].values():
+            for zone in ("discard", "removed", "won", "industry", "kept"):
+                exposed.update(player.get(zone, []))
+            exposed.update(_stack_cards(player))
+        self.ever_exposed |= exposed
+
+    def secret_for(self, state: dict[str, Any], seat: str) -> set[str]:
+        self.observe(state)
+        opponent = state["players"][OTHER[seat]]
+        never_shown = set(opponent["deck"]) | set(opponent["hand"]) | set(state["conflict_deck"])
+        return never_shown - self.ever_exposed
+
+    def check(self, payload: Any, state: dict[str, Any], seat: str) -> None:
+        strings = json_strings(payload)
+        leaked = self.secret_for(state, seat) & strings
+        assert not leaked, f"{seat} received hidden card instances {sorted(leaked)[:5]}"
+        assert "rng" not in strings, f"{seat} received RNG state"
+        serialized = repr(payload)
+        assert "getstate" not in serialized
