@@ -170,7 +170,7 @@ def main() -> int:
         print(f"database: {connection.vendor} ({connection.settings_dict['NAME']}); cores: {os.cpu_count()}")
         submit = bench_submit(args.actions, args.seed)
         print(
-            f"submit an action, service layer (lock + engine + log + state, one transaction): {submit['service']}"
+            f"submit an action, service layer (lock, engine, log, state): {submit['service']}"
         )
         print(
             f"submit an action, HTTP API (token auth, DRF, JSON):                           {submit['http']}"
