@@ -97,13 +97,19 @@ class GameListCreateApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        parameters=[GameListQuerySerializer],
+        parameters=[
+            GameListQuerySerializer,
+            OpenApiParameter("status", str, enum=[c for c, _ in GameStatus.choices], required=False),
+            OpenApiParameter("winner", str, enum=["axis", "allies"], required=False),
+        ],
         responses={200: GameSerializer(many=True)},
         summary="My games (or ?joinable=true: open games I may join), newest first",
     )
     def get(self, request: Request) -> Response:
         query = _input(GameListQuerySerializer, request.query_params)
-        games = selectors.game_list(user=request.user, status=query.get("status"), joinable=query["joinable"])
+        games = selectors.game_list(
+            user=request.user, filters=request.query_params, joinable=query["joinable"]
+        )
         paginator = StandardPagination()
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response(

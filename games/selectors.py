@@ -13,9 +13,10 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
-from config.errors import Conflict, Forbidden, NotFound
+from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from games import engine
 from games.catalog_snapshot import catalog_from_snapshot
+from games.filters import GameFilter
 from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 
 
@@ -46,24 +47,29 @@ def _seats_prefetch() -> Prefetch:
     return Prefetch("seats", queryset=seats)
 
 
-def game_list(*, user: Any, status: str | None = None, joinable: bool = False) -> QuerySet[Game]:
+def game_list(*, user: Any, filters: Any = None, joinable: bool = False) -> QuerySet[Game]:
     """The user's games (newest first), or with joinable=True the open games they may join.
 
+    `filters` are query parameters of games.filters.GameFilter (status, winner, ...); invalid ones raise 400.
     Two queries whatever the number of games (the games, then their seats with users).
     """
+    mine = GameSeat.objects.filter(game=OuterRef("pk"), user=user)
     if joinable:
         free = GameSeat.objects.filter(game=OuterRef("pk"), kind=SeatKind.HUMAN, user__isnull=True).filter(
             Q(invited_user__isnull=True) | Q(invited_user=user)
         )
-        mine = GameSeat.objects.filter(game=OuterRef("pk"), user=user)
         qs = Game.objects.filter(Exists(free), ~Exists(mine), status=GameStatus.OPEN)
     else:
-        mine = GameSeat.objects.filter(game=OuterRef("pk"), user=user)
         qs = Game.objects.filter(Q(Exists(mine)) | Q(created_by=user))
-    if status:
-        qs = qs.filter(status=status)
+    filterset = GameFilter(filters or {}, queryset=qs)
+    if not filterset.is_valid():
+        raise ValidationFailed(
+            "Invalid filter: " + "; ".join(f"{k}: {' '.join(v)}" for k, v in filterset.errors.items()),
+            code="invalid",
+            errors=filterset.errors,
+        )
     return (
-        qs.defer("state", "catalog_snapshot", "setup")
+        filterset.qs.defer("state", "catalog_snapshot", "setup")
         .prefetch_related(_seats_prefetch())
         .order_by("-created_at", "-pk")
     )

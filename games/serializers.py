@@ -83,7 +83,6 @@ class StreamQuerySerializer(EventsQuerySerializer):
 
 
 class GameListQuerySerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
     joinable = serializers.BooleanField(
         required=False, default=False, help_text="Open games you may join instead of your own games."
     )
