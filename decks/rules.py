@@ -40,7 +40,6 @@ from games.engine.cards import ArsenalCardDef, CardSetDef, Catalog
 MIN_DECK_CARDS = 40
 MATCHUP_MAX_CARD_DIFFERENCE = 10
 MATCHUP_MAX_POINT_DIFFERENCE = 10
-UKRAINIAN_DISCOUNT = 1  # FAQ: "Ukrainian Marked Units of this type cost 1 point less per unit."
 MAX_STARTER_COPIES = 4  # optional rule 2 allows any number; more than 4 copies of a starter is not searched
 MAX_PACKS_SEARCHED = (
     12  # subsets of at most this many candidate packs are searched for an official composition
@@ -215,7 +214,7 @@ def set_arsenal_counts(card_set: CardSetDef, catalog: Catalog, nation: str | Non
         if card is None or (nation is not None and card.nation != nation):
             continue
         counts[entry.card] += entry.count if entry.count is not None else 1
-    return dict(counts)
+    return {code: count for code, count in counts.items() if count > 0}
 
 
 def _is_single(card: ArsenalCardDef) -> bool:
@@ -230,9 +229,16 @@ def _cap_singles(counts: Mapping[str, int], catalog: Catalog) -> dict[str, int]:
     return out
 
 
+def ukrainian_discount(catalog: Catalog, card: ArsenalCardDef) -> int:
+    """Points a Ukrainian-marked card saves against its Soviet card ("10/9*": 1). Cards printed only as
+    Ukrainian (Ukrainian Infantry, 3 points) have no Soviet card and save nothing."""
+    base = catalog.arsenal.get(card.variant_of) if card.ukrainian and card.variant_of else None
+    return max(0, base.points - card.points) if base is not None else 0
+
+
 def deck_totals(catalog: Catalog, entries: Mapping[str, int]) -> DeckTotals:
     """Card count and point value. Unknown codes and non-positive counts are left out."""
-    cards = points = ukrainian = 0
+    cards = points = ukrainian = discount = 0
     for code, count in entries.items():
         card = catalog.arsenal.get(code)
         if card is None or not isinstance(count, int) or count <= 0:
@@ -241,7 +247,7 @@ def deck_totals(catalog: Catalog, entries: Mapping[str, int]) -> DeckTotals:
         points += card.points * count
         if card.ukrainian:
             ukrainian += count
-    discount = ukrainian * UKRAINIAN_DISCOUNT
+            discount += ukrainian_discount(catalog, card) * count
     return DeckTotals(
         cards=cards,
         points=points,

@@ -56,34 +56,53 @@ class NameIndex:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
-        self.by_key: dict[str, set[str]] = {}
-        self.display: dict[str, str] = {}
+        # key -> {code: rank}; rank 0 = the card code, 1 = the card name, 2 = a name printed on a set list.
+        self.by_key: dict[str, dict[str, int]] = {}
         for card in catalog.arsenal.values():
-            self._add(card.code, card.code)
-            self._add(card.name, card.code)
+            self._add(card.code, card.code, 0)
+            self._add(card.name, card.code, 1)
         for card_set in catalog.sets.values():
             for entry in card_set.entries:
                 if entry.printed_name and entry.card in catalog.arsenal:
-                    self._add(entry.printed_name, entry.card)
+                    self._add(entry.printed_name, entry.card, 2)
 
-    def _add(self, text: str, code: str) -> None:
-        key = _norm(text)
-        self.by_key.setdefault(key, set()).add(code)
-        self.display.setdefault(key, text)
+    def _add(self, text: str, code: str, rank: int) -> None:
+        codes = self.by_key.setdefault(_norm(text), {})
+        codes[code] = min(rank, codes.get(code, rank))
 
     def resolve(self, text: str, nation: str | None) -> tuple[str | None, tuple[str, ...]]:
-        """(code, ()) for the one card `text` names (the deck's nation first), else (None, candidates)."""
-        codes = self.by_key.get(_norm(text), set())
-        if len(codes) == 1:
-            return next(iter(codes)), ()
-        if nation is not None:
-            own = {c for c in codes if self.catalog.arsenal[c].nation == nation}
-            if len(own) == 1:
-                return next(iter(own)), ()
-        return None, tuple(sorted(codes))
+        """(code, ()) for the one card `text` names, else (None, candidates).
+
+        A code beats a card name, which beats a printed name ("76mm Field Cannon" is printed for both the
+        Soviet and the Ukrainian card, but is the name of the Soviet one); then the deck's nation wins."""
+        ranked = self.by_key.get(_norm(text), {})
+        if not ranked:
+            return None, ()
+        pools = [{c for c, r in ranked.items() if r == best} for best in sorted(set(ranked.values()))]
+        for pool in pools:
+            if len(pool) == 1:
+                return next(iter(pool)), ()
+            if nation is not None:
+                own = {c for c in pool if self.catalog.arsenal[c].nation == nation}
+                if len(own) == 1:
+                    return next(iter(own)), ()
+            if pool:
+                return None, tuple(sorted(pool))
+        return None, tuple(sorted(ranked))
 
     def suggest(self, text: str, nation: str | None, n: int = 3) -> tuple[str, ...]:
-        keys = difflib.get_close_matches(_norm(text), list(self.by_key), n=n * 3, cutoff=0.6)
+        query = _norm(text)
+        matcher = difflib.SequenceMatcher(a=query, autojunk=False)
+
+        def score(key: str) -> float:
+            # Whole-name likeness, or likeness to the start of the name ("tigr 1" ~ "tiger i tank").
+            matcher.set_seq2(key)
+            whole = matcher.ratio()
+            matcher.set_seq2(key[: len(query) + 1])
+            return max(whole, 0.95 * matcher.ratio())
+
+        scored = sorted(((score(k), k) for k in self.by_key), reverse=True)
+        keys = [k for s, k in scored[: n * 3] if s >= 0.6]
         out: list[str] = []
         own_first = sorted(
             keys, key=lambda k: not any(self.catalog.arsenal[c].nation == nation for c in self.by_key[k])

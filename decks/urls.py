@@ -1,1 +1,30 @@
-urlpatterns: list = []
+"""Routes of the deck builder and accounts under /api/."""
+
+from django.urls import include, path
+
+from decks import apis
+
+urlpatterns = [
+    path("auth/token/", apis.TokenApi.as_view(), name="auth-token"),
+    path("auth/register/", apis.RegisterApi.as_view(), name="auth-register"),
+    path("auth/session/", include("rest_framework.urls")),  # log in/out of the browsable API
+    path("decks/", apis.DeckListApi.as_view(), name="deck-list"),
+    path("decks/validate/", apis.DeckValidateApi.as_view(), name="deck-validate"),
+    path("decks/matchup/", apis.DeckMatchupApi.as_view(), name="deck-matchup"),
+    path("decks/import/", apis.DeckImportApi.as_view(), name="deck-import"),
+    path("decks/<int:deck_id>/", apis.DeckDetailApi.as_view(), name="deck-detail"),
+    path("decks/<int:deck_id>/entries/", apis.DeckEntriesApi.as_view(), name="deck-entries"),
+    path("decks/<int:deck_id>/validation/", apis.DeckValidationApi.as_view(), name="deck-validation"),
+    path("decks/<int:deck_id>/stats/", apis.DeckStatsApi.as_view(), name="deck-stats"),
+    path("decks/<int:deck_id>/export/", apis.DeckExportApi.as_view(), name="deck-export"),
+    path("decks/<int:deck_id>/versions/", apis.DeckVersionListApi.as_view(), name="deck-version-list"),
+    path("decks/<int:deck_id>/versions/diff/", apis.DeckVersionDiffApi.as_view(), name="deck-version-diff"),
+    path(
+        "decks/<int:deck_id>/versions/<int:number>/",
+        apis.DeckVersionDetailApi.as_view(),
+        name="deck-version-detail",
+    ),
+    path("starters/", apis.StarterListApi.as_view(), name="starter-list"),
+    path("starters/<str:code>/", apis.StarterDetailApi.as_view(), name="starter-detail"),
+    path("starters/<str:code>/clone/", apis.StarterCloneApi.as_view(), name="starter-clone"),
+]

@@ -58,6 +58,7 @@ ARSENAL = [
         variant_of="SU-T34",
     ),
     _card("SU-INF", "Soviet Infantry", "SU", points=7),
+    _card("SU-UA-INF", "Ukrainian Infantry", "SU", points=3, ukrainian=True),  # no Soviet card: no discount
 ]
 
 GB_STARTER = {"GB-INF": 20, "GB-TANK": 12, "GB-SPIT": 10, "GB-MONTY": 1, "GB-CHURCHILL-L": 1}  # 44 cards

@@ -116,9 +116,10 @@ def test_unknown_nation():
 
 
 def test_ukrainian_cards_cost_one_point_less_and_the_discount_is_exposed():
-    totals = deck_totals(CATALOG, {"SU-T34": 2, "SU-T34-UA": 3, "SU-INF": 1})
-    assert totals.points == 2 * 9 + 3 * 8 + 7
-    assert totals.ukrainian_cards == 3
+    totals = deck_totals(CATALOG, {"SU-T34": 2, "SU-T34-UA": 3, "SU-INF": 1, "SU-UA-INF": 2})
+    assert totals.points == 2 * 9 + 3 * 8 + 7 + 2 * 3
+    assert totals.ukrainian_cards == 5
+    # "10/9*": only Ukrainian-marked units of a type that also has a Soviet card are 1 point cheaper.
     assert totals.ukrainian_discount == 3
     assert totals.points_before_discount == totals.points + 3
 

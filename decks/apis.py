@@ -1,0 +1,730 @@
+"""The deck builder API and user accounts: thin views (validate input, call one service or selector, shape
+the output). Every error has the common shape {status, code, detail, ...}."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import ValidationFailed
+from config.pagination import StandardPagination
+from decks import rules, selectors, services
+from decks.filters import DeckFilter
+from decks.serializers import (
+    DeckCreateInputSerializer,
+    DeckErrorSerializer,
+    DeckImportInputSerializer,
+    DeckListQuerySerializer,
+    DeckOutputSerializer,
+    DeckUpdateInputSerializer,
+    DeckValidateInputSerializer,
+    DeckVersionOutputSerializer,
+    EntriesReplaceInputSerializer,
+    MatchupInputSerializer,
+    MatchupOutputSerializer,
+    RegisterInputSerializer,
+    RegisterOutputSerializer,
+    StarterCloneInputSerializer,
+    StarterOutputSerializer,
+    StatsOutputSerializer,
+    TokenInputSerializer,
+    TokenOutputSerializer,
+    ValidationOutputSerializer,
+    VersionDiffOutputSerializer,
+    VersionDiffQuerySerializer,
+    entry_rows,
+)
+
+
+def _input(
+    serializer_class: type[serializers.Serializer], data: Any, *, partial: bool = False
+) -> dict[str, Any]:
+    serializer = serializer_class(data=data, partial=partial)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _deck_out(request: Request, deck: Any, *, code: int = 200) -> Response:
+    data = DeckOutputSerializer(deck, context={"request": request, "catalog": selectors.catalog()}).data
+    return Response(data, status=code)
+
+
+def _error(description: str, code: str, detail: str, status_code: int = 400, **extra: Any) -> OpenApiResponse:
+    return OpenApiResponse(
+        DeckErrorSerializer,
+        description=description,
+        examples=[
+            OpenApiExample(code, value={"status": status_code, "code": code, "detail": detail, **extra})
+        ],
+    )
+
+
+NOT_FOUND = _error("No such deck, or another player's private deck.", "deck_not_found", "No such deck.", 404)
+NOT_OWNER = _error(
+    "Another player's public deck: readable, not writable.",
+    "not_deck_owner",
+    "Only the owner may change this deck.",
+    403,
+)
+NOT_AUTHENTICATED = _error(
+    "Log in first (token or session).",
+    "not_authenticated",
+    "Authentication credentials were not provided.",
+    401,
+)
+BAD_ENTRIES = _error(
+    "Bad input: unknown nation or card codes, counts outside 1..99, a card listed twice, "
+    "more than 500 entries, "
+    "wrong types.",
+    "unknown_card",
+    "Unknown arsenal card code(s): gb-me-262.",
+    cards=["gb-me-262"],
+)
+STALE = _error(
+    "The version you edited is not the latest.",
+    "stale_version",
+    "The deck changed since version 3: it is at version 4. Reload and retry.",
+    409,
+    current_version=4,
+)
+
+ENTRIES_EXAMPLE = [{"card": "de-tiger-i", "count": 3}, {"card": "de-german-infantry", "count": 6}]
+DECK_EXAMPLE = {
+    "id": 12,
+    "name": "Heavy armour",
+    "nation": "DE",
+    "description": "",
+    "is_public": False,
+    "owner": "erwin",
+    "version": 3,
+    "created_at": "2026-01-02T10:00:00Z",
+    "updated_at": "2026-01-02T11:00:00Z",
+    "entries": [
+        {
+            "card": "de-tiger-i",
+            "count": 3,
+            "name": "Tiger I Tank",
+            "nation": "DE",
+            "kind": "ground",
+            "points": 11,
+        }
+    ],
+    "totals": {
+        "cards": 3,
+        "points": 33,
+        "points_before_discount": 33,
+        "ukrainian_cards": 0,
+        "ukrainian_discount": 0,
+    },
+    "is_valid": False,
+    "official": None,
+}
+VALIDATION_EXAMPLE = {
+    "nation": "GB",
+    "is_valid": False,
+    "totals": {
+        "cards": 39,
+        "points": 401,
+        "points_before_discount": 401,
+        "ukrainian_cards": 0,
+        "ukrainian_discount": 0,
+    },
+    "official": None,
+    "violations": [
+        {
+            "code": "too_few_cards",
+            "message": "A customized deck must have at least 40 cards; this one has 39.",
+            "card": None,
+            "limit": 40,
+            "actual": 39,
+            "deck": None,
+            "pack": None,
+        },
+        {
+            "code": "wrong_side",
+            "message": "Me-262 Jet Fighter (DE, axis) fights for the other side: a British "
+            "deck may only hold British units (no Me-262 in the RAF).",
+            "card": "de-me-262",
+            "limit": 0,
+            "actual": 1,
+            "deck": None,
+            "pack": None,
+        },
+    ],
+}
+
+
+# ---------------------------------------------------------------------------------------------- accounts
+
+
+class RegisterApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Create an account; returns its API token",
+        request=RegisterInputSerializer,
+        responses={
+            201: RegisterOutputSerializer,
+            400: _error("Weak password or bad username.", "weak_password", "This password is too common."),
+            409: _error("Username taken.", "username_taken", "That username is taken.", 409),
+        },
+        examples=[
+            OpenApiExample(
+                "register",
+                value={"username": "monty", "password": "El-Alamein-1942", "email": "monty@example.org"},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "registered",
+                value={"id": 7, "username": "monty", "token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"},
+                response_only=True,
+                status_codes=["201"],
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = _input(RegisterInputSerializer, request.data)
+        user, token = services.user_register(
+            username=data["username"], password=data["password"], email=data["email"]
+        )
+        return Response(
+            {"id": user.pk, "username": user.username, "token": token}, status=status.HTTP_201_CREATED
+        )
+
+
+class TokenApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Exchange a username and password for an API token (Authorization: Token <key>)",
+        request=TokenInputSerializer,
+        responses={
+            200: TokenOutputSerializer,
+            400: _error(
+                "Wrong username or password.",
+                "invalid_credentials",
+                "Unable to log in with these credentials.",
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "log in", value={"username": "monty", "password": "El-Alamein-1942"}, request_only=True
+            ),
+            OpenApiExample(
+                "token", value={"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"}, response_only=True
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = _input(TokenInputSerializer, request.data)
+        return Response(
+            {"token": services.auth_token_obtain(username=data["username"], password=data["password"])}
+        )
+
+
+# ---------------------------------------------------------------------------------------------- decks
+
+
+class DeckListApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        tags=["decks"],
+        summary="My decks (anonymous: public decks); ?public=true: every public deck; ?mine=true: only mine",
+        parameters=[
+            DeckListQuerySerializer,
+            OpenApiParameter("nation", str, description="Nation code"),
+            OpenApiParameter("is_public", bool),
+            OpenApiParameter("search", str, description="Part of the deck name"),
+            OpenApiParameter(
+                "ordering",
+                str,
+                enum=["name", "-name", "updated_at", "-updated_at", "created_at", "-created_at"],
+            ),
+            OpenApiParameter("page", int),
+            OpenApiParameter("page_size", int),
+        ],
+        responses={200: DeckOutputSerializer(many=True), 400: BAD_ENTRIES},
+        examples=[OpenApiExample("a page of decks", value=[DECK_EXAMPLE], response_only=True)],
+    )
+    def get(self, request: Request) -> Response:
+        query = _input(DeckListQuerySerializer, request.query_params)
+        queryset = selectors.deck_list(user=request.user, public=query["public"], mine=query["mine"])
+        filterset = DeckFilter(request.query_params, queryset=queryset)
+        if not filterset.is_valid():
+            raise ValidationFailed("Invalid filter.", code="invalid", errors=filterset.errors)
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(filterset.qs, request, view=self)
+        context = {"request": request, "catalog": selectors.catalog()}
+        return paginator.get_paginated_response(DeckOutputSerializer(page, many=True, context=context).data)
+
+    @extend_schema(
+        tags=["decks"],
+        summary="Create a deck (saved even if not yet legal: see its validation)",
+        request=DeckCreateInputSerializer,
+        responses={201: DeckOutputSerializer, 400: BAD_ENTRIES, 401: NOT_AUTHENTICATED},
+        examples=[
+            OpenApiExample(
+                "create",
+                value={
+                    "name": "Heavy armour",
+                    "nation": "DE",
+                    "description": "",
+                    "is_public": False,
+                    "entries": ENTRIES_EXAMPLE,
+                },
+                request_only=True,
+            ),
+            OpenApiExample("created", value=DECK_EXAMPLE, response_only=True, status_codes=["201"]),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = _input(DeckCreateInputSerializer, request.data)
+        deck = services.deck_create(owner=request.user, **data)
+        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck.pk), code=201)
+
+
+class DeckDetailApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        tags=["decks"],
+        summary="One deck",
+        responses={200: DeckOutputSerializer, 404: NOT_FOUND},
+        examples=[OpenApiExample("deck", value=DECK_EXAMPLE, response_only=True)],
+    )
+    def get(self, request: Request, deck_id: int) -> Response:
+        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck_id))
+
+    def _update(self, request: Request, deck_id: int, *, partial: bool) -> Response:
+        deck = selectors.deck_get_for_update(user=request.user, deck_id=deck_id)
+        data = _input(DeckUpdateInputSerializer, request.data, partial=partial)
+        expected = data.pop("version", None)
+        services.deck_update(deck=deck, expected_version=expected, **data)
+        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck_id))
+
+    UPDATE_SCHEMA = {
+        "tags": ["decks"],
+        "request": DeckUpdateInputSerializer,
+        "responses": {
+            200: DeckOutputSerializer,
+            400: BAD_ENTRIES,
+            401: NOT_AUTHENTICATED,
+            403: NOT_OWNER,
+            404: NOT_FOUND,
+            409: STALE,
+        },
+        "examples": [
+            OpenApiExample(
+                "rename and replace entries",
+                value={"name": "Heavier armour", "version": 3, "entries": ENTRIES_EXAMPLE},
+                request_only=True,
+            ),
+            OpenApiExample("updated", value=DECK_EXAMPLE, response_only=True),
+        ],
+    }
+
+    @extend_schema(
+        summary="Change a deck (any fields; entries, when given, replace all entries)", **UPDATE_SCHEMA
+    )
+    def put(self, request: Request, deck_id: int) -> Response:
+        return self._update(request, deck_id, partial=False)
+
+    @extend_schema(summary="Change some fields of a deck", **UPDATE_SCHEMA)
+    def patch(self, request: Request, deck_id: int) -> Response:
+        return self._update(request, deck_id, partial=True)
+
+    @extend_schema(
+        tags=["decks"],
+        summary="Delete a deck and its history",
+        responses={204: None, 401: NOT_AUTHENTICATED, 403: NOT_OWNER, 404: NOT_FOUND},
+    )
+    def delete(self, request: Request, deck_id: int) -> Response:
+        services.deck_delete(deck=selectors.deck_get_for_update(user=request.user, deck_id=deck_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DeckEntriesApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["decks"],
+        summary="Replace every entry of a deck in one request (one new version)",
+        request=EntriesReplaceInputSerializer,
+        responses={
+            200: DeckOutputSerializer,
+            400: BAD_ENTRIES,
+            401: NOT_AUTHENTICATED,
+            403: NOT_OWNER,
+            404: NOT_FOUND,
+            409: STALE,
+        },
+        examples=[
+            OpenApiExample("replace", value={"entries": ENTRIES_EXAMPLE, "version": 3}, request_only=True),
+            OpenApiExample("replaced", value=DECK_EXAMPLE, response_only=True),
+        ],
+    )
+    def put(self, request: Request, deck_id: int) -> Response:
+        deck = selectors.deck_get_for_update(user=request.user, deck_id=deck_id)
+        data = _input(EntriesReplaceInputSerializer, request.data)
+        services.deck_entries_replace(
+            deck=deck, entries=data["entries"], expected_version=data.get("version")
+        )
+        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck_id))
+
+
+class DeckValidateApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["validation"],
+        summary="Validate an unsaved deck: totals and every violation (unknown codes are violations here)",
+        request=DeckValidateInputSerializer,
+        responses={
+            200: ValidationOutputSerializer,
+            400: _error("Malformed entries.", "invalid_count", "Counts must be between 1 and 99."),
+        },
+        examples=[
+            OpenApiExample(
+                "validate",
+                value={"nation": "GB", "entries": [{"card": "de-me-262", "count": 1}]},
+                request_only=True,
+            ),
+            OpenApiExample("result", value=VALIDATION_EXAMPLE, response_only=True),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = _input(DeckValidateInputSerializer, request.data)
+        result = rules.validate_deck(selectors.catalog(), nation=data["nation"], entries=data["entries"])
+        return Response(result.to_dict())
+
+
+class DeckValidationApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["validation"],
+        summary="Validate a saved deck",
+        responses={200: ValidationOutputSerializer, 404: NOT_FOUND},
+        examples=[OpenApiExample("result", value=VALIDATION_EXAMPLE, response_only=True)],
+    )
+    def get(self, request: Request, deck_id: int) -> Response:
+        deck = selectors.deck_get(user=request.user, deck_id=deck_id)
+        return Response(selectors.deck_validation(deck=deck).to_dict())
+
+
+class DeckStatsApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["decks"],
+        summary="Cards and points by kind, unit class, firing phase and point cost",
+        responses={200: StatsOutputSerializer, 404: NOT_FOUND},
+        examples=[
+            OpenApiExample(
+                "stats",
+                response_only=True,
+                value={
+                    "totals": VALIDATION_EXAMPLE["totals"],
+                    "by_kind": {"ground": {"cards": 30, "points": 250}, "air": {"cards": 9, "points": 151}},
+                    "by_class": {"tank": {"cards": 12, "points": 96}},
+                    "by_phase": {"1": {"cards": 8, "points": 80}},
+                    "by_cost": [{"cost": 4, "cards": 6, "points": 24}],
+                },
+            )
+        ],
+    )
+    def get(self, request: Request, deck_id: int) -> Response:
+        return Response(selectors.deck_stats(deck=selectors.deck_get(user=request.user, deck_id=deck_id)))
+
+
+class DeckMatchupApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["validation"],
+        summary="May two decks play each other with this conflict deck? Every failed rule, with differences",
+        request=MatchupInputSerializer,
+        responses={200: MatchupOutputSerializer, 400: BAD_ENTRIES, 404: NOT_FOUND},
+        examples=[
+            OpenApiExample(
+                "two starters, thin conflict deck",
+                request_only=True,
+                value={
+                    "a": {"starter": "gb-we-starter"},
+                    "b": {"starter": "de-we-starter"},
+                    "conflict": {"theater": "WE", "mode": "thin", "packs": []},
+                },
+            ),
+            OpenApiExample(
+                "a saved deck against an inline deck, with a whole expansion pack",
+                request_only=True,
+                value={
+                    "a": {"deck_id": 12},
+                    "b": {"nation": "GB", "entries": ENTRIES_EXAMPLE},
+                    "conflict": {"mode": "packs", "packs": ["gb-we-expansion"]},
+                },
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = _input(MatchupInputSerializer, request.data)
+        return Response(
+            selectors.deck_matchup(
+                user=request.user, a=data["a"], b=data["b"], conflict=data.get("conflict") or {}
+            )
+        )
+
+
+class DeckExportApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["import/export"],
+        summary="The deck as text, one line per card ('3 Tiger I Tank'); round-trips",
+        responses={(200, "text/plain"): OpenApiTypes.STR, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, deck_id: int) -> HttpResponse:
+        deck = selectors.deck_get(user=request.user, deck_id=deck_id)
+        response = HttpResponse(
+            selectors.deck_export_text(deck=deck), content_type="text/plain; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'inline; filename="deck-{deck.pk}.txt"'
+        return response
+
+
+class DeckImportApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["import/export"],
+        summary="Create a deck from a text list (names, printed names or codes); any unreadable line saves "
+        "nothing",
+        request=DeckImportInputSerializer,
+        responses={
+            201: DeckOutputSerializer,
+            400: _error(
+                "Lines naming no card, with close-name suggestions.",
+                "import_failed",
+                "1 line(s) could not be read; nothing was saved.",
+                errors=[
+                    {
+                        "line": 2,
+                        "text": "3 Tiger 1 Tank",
+                        "code": "unknown_card",
+                        "message": "No card is called 'Tiger 1 Tank'.",
+                        "suggestions": ["Tiger I Tank (de-tiger-i)", "Tiger II Tank (de-tiger-ii)"],
+                    }
+                ],
+            ),
+            401: NOT_AUTHENTICATED,
+            413: _error(
+                "The text is larger than 64 KB.", "text_too_large", "A deck list may be at most 64 KB.", 413
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "import",
+                request_only=True,
+                value={
+                    "name": "Imported",
+                    "nation": "DE",
+                    "text": "3 Tiger I Tank\n6 German Infantry\n1 de-rommel\n",
+                },
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = _input(DeckImportInputSerializer, request.data)
+        deck = services.deck_import_text(owner=request.user, **data)
+        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck.pk), code=201)
+
+
+# ---------------------------------------------------------------------------------------------- versions
+
+
+class DeckVersionListApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["versions"],
+        summary="Every saved version of a deck, newest first",
+        parameters=[OpenApiParameter("page", int), OpenApiParameter("page_size", int)],
+        responses={200: DeckVersionOutputSerializer(many=True), 404: NOT_FOUND},
+    )
+    def get(self, request: Request, deck_id: int) -> Response:
+        deck = selectors.deck_get(user=request.user, deck_id=deck_id)
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(selectors.deck_version_list(deck=deck), request, view=self)
+        context = {"catalog": selectors.catalog()}
+        return paginator.get_paginated_response(
+            DeckVersionOutputSerializer(page, many=True, context=context).data
+        )
+
+
+class DeckVersionDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["versions"],
+        summary="One version of a deck",
+        responses={
+            200: DeckVersionOutputSerializer,
+            404: _error("No such deck or version.", "version_not_found", "Deck 12 has no version 9.", 404),
+        },
+    )
+    def get(self, request: Request, deck_id: int, number: int) -> Response:
+        deck = selectors.deck_get(user=request.user, deck_id=deck_id)
+        version = selectors.deck_version_get(deck=deck, number=number)
+        return Response(DeckVersionOutputSerializer(version, context={"catalog": selectors.catalog()}).data)
+
+
+class DeckVersionDiffApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["versions"],
+        summary="What changed between two versions (added, removed, changed cards)",
+        parameters=[OpenApiParameter("from", int, required=True), OpenApiParameter("to", int, required=True)],
+        responses={
+            200: VersionDiffOutputSerializer,
+            400: _error("from/to missing or not numbers.", "invalid", "from_: This field is required."),
+            404: NOT_FOUND,
+        },
+        examples=[
+            OpenApiExample(
+                "diff",
+                response_only=True,
+                value={
+                    "deck": 12,
+                    "from": 1,
+                    "to": 3,
+                    "added": [{"card": "de-tiger-ii", "count": 2}],
+                    "removed": [],
+                    "changed": [{"card": "de-tiger-i", "from": 3, "to": 1, "delta": -2}],
+                    "counts": {"added": 1, "removed": 0, "changed": 1},
+                    "cards": {"from": 40, "to": 40, "delta": 0},
+                    "fields": {"name": {"from": "Armour", "to": "Heavy armour"}},
+                },
+            )
+        ],
+    )
+    def get(self, request: Request, deck_id: int) -> Response:
+        deck = selectors.deck_get(user=request.user, deck_id=deck_id)
+        query = _input(VersionDiffQuerySerializer, request.query_params)
+        return Response(
+            selectors.deck_version_diff(deck=deck, from_number=query["from_"], to_number=query["to"])
+        )
+
+
+# ---------------------------------------------------------------------------------------------- starters
+
+
+def _starter_out(card_set: Any, cat: Any) -> dict[str, Any]:
+    entries = selectors.starter_entries(card_set, cat)
+    result = rules.validate_deck(cat, nation=card_set.nation, entries=entries)
+    return {
+        "code": card_set.code,
+        "name": card_set.name,
+        "nation": card_set.nation,
+        "theater": card_set.theater,
+        "printed_cards": card_set.printed_cards,
+        "printed_points": card_set.printed_points,
+        "totals": result.totals.to_dict(),
+        "is_valid": result.is_valid,
+        "entries": entry_rows(cat, entries),
+    }
+
+
+STARTER_EXAMPLE = {
+    "code": "gb-we-starter",
+    "name": "British starter deck (Western Europe)",
+    "nation": "GB",
+    "theater": "WE",
+    "printed_cards": 47,
+    "printed_points": 502,
+    "totals": {
+        "cards": 47,
+        "points": 502,
+        "points_before_discount": 502,
+        "ukrainian_cards": 0,
+        "ukrainian_discount": 0,
+    },
+    "is_valid": True,
+    "entries": [
+        {
+            "card": "gb-british-infantry",
+            "count": 6,
+            "name": "British Infantry",
+            "nation": "GB",
+            "kind": "ground",
+            "points": 4,
+        }
+    ],
+}
+
+
+class StarterListApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["starters"],
+        summary="Official starter decks as presets, with computed and printed totals",
+        responses={200: StarterOutputSerializer(many=True)},
+        examples=[OpenApiExample("starters", value=[STARTER_EXAMPLE], response_only=True)],
+    )
+    def get(self, request: Request) -> Response:
+        cat = selectors.catalog()
+        return Response([_starter_out(s, cat) for s in selectors.starter_list(cat=cat)])
+
+
+class StarterDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["starters"],
+        summary="One official starter deck",
+        responses={
+            200: StarterOutputSerializer,
+            404: _error("No such starter.", "starter_not_found", "No starter deck has the code 'xx'.", 404),
+        },
+        examples=[OpenApiExample("starter", value=STARTER_EXAMPLE, response_only=True)],
+    )
+    def get(self, request: Request, code: str) -> Response:
+        cat = selectors.catalog()
+        return Response(_starter_out(selectors.starter_get(code=code, cat=cat), cat))
+
+
+class StarterCloneApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["starters"],
+        summary="Copy an official starter into a new deck of mine",
+        request=StarterCloneInputSerializer,
+        responses={
+            201: DeckOutputSerializer,
+            401: NOT_AUTHENTICATED,
+            404: _error("No such starter.", "starter_not_found", "No starter deck has the code 'xx'.", 404),
+        },
+        examples=[
+            OpenApiExample("clone", value={"name": "My British", "is_public": False}, request_only=True),
+            OpenApiExample("cloned", value=DECK_EXAMPLE, response_only=True, status_codes=["201"]),
+        ],
+    )
+    def post(self, request: Request, code: str) -> Response:
+        data = _input(StarterCloneInputSerializer, request.data)
+        deck = services.deck_clone_starter(owner=request.user, starter_code=code, **data)
+        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck.pk), code=201)

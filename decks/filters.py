@@ -1,0 +1,18 @@
+"""django-filter FilterSet of the deck list (invalid values are a 400 in the common error shape)."""
+
+from __future__ import annotations
+
+import django_filters
+
+from decks.models import Deck
+
+
+class DeckFilter(django_filters.FilterSet):
+    nation = django_filters.CharFilter(field_name="nation", lookup_expr="iexact")
+    is_public = django_filters.BooleanFilter(field_name="is_public")
+    search = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
+    ordering = django_filters.OrderingFilter(fields=("name", "updated_at", "created_at"))
+
+    class Meta:
+        model = Deck
+        fields = ("nation", "is_public")

@@ -1,0 +1,432 @@
+"""Input validation and output shapes of the deck API. No business logic: legality is decks.rules.
+
+Entry lists are `[{"card": code, "count": n}, ...]`; they become `{code: count}` after validation. Input
+shape errors get specific machine codes (too_many_entries, duplicate_entry, invalid_count); wrong types are
+the generic `invalid` with per-field `errors`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from config.errors import ValidationFailed
+from decks import rules
+from decks.models import MAX_ENTRY_COUNT, Deck, DeckVersion
+from decks.services import MAX_ENTRIES
+
+# ---------------------------------------------------------------------------------------------- input
+
+
+class EntryInputSerializer(serializers.Serializer):
+    card = serializers.CharField(max_length=64, help_text="Arsenal card code")
+    count = serializers.IntegerField(help_text=f"1 to {MAX_ENTRY_COUNT}")
+
+
+class EntriesField(serializers.ListField):
+    """A list of {card, count} validated into {code: count}: at most 500 entries, no card twice."""
+
+    child = EntryInputSerializer()
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", f"[{{card, count}}], at most {MAX_ENTRIES} entries, each card once")
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, int]:
+        if isinstance(data, list) and len(data) > MAX_ENTRIES:
+            raise ValidationFailed(
+                f"A deck may have at most {MAX_ENTRIES} entries; got {len(data)}.",
+                code="too_many_entries",
+                limit=MAX_ENTRIES,
+                actual=len(data),
+            )
+        items = super().to_internal_value(data)
+        entries: dict[str, int] = {}
+        duplicates: list[str] = []
+        bad_counts: list[dict[str, Any]] = []
+        for item in items:
+            code, count = item["card"], item["count"]
+            if code in entries:
+                duplicates.append(code)
+            if not 1 <= count <= MAX_ENTRY_COUNT:
+                bad_counts.append({"card": code, "count": count})
+            entries[code] = count
+        if duplicates:
+            raise ValidationFailed(
+                f"Each card may appear once; repeated: {', '.join(sorted(set(duplicates)))}.",
+                code="duplicate_entry",
+                cards=sorted(set(duplicates)),
+            )
+        if bad_counts:
+            raise ValidationFailed(
+                f"Counts must be between 1 and {MAX_ENTRY_COUNT}.", code="invalid_count", entries=bad_counts
+            )
+        return entries
+
+
+class DeckCreateInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    nation = serializers.CharField(max_length=16, help_text="Nation code, e.g. GB")
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
+    is_public = serializers.BooleanField(required=False, default=False)
+    entries = EntriesField(required=False, default=list)
+
+
+class DeckUpdateInputSerializer(serializers.Serializer):
+    """PUT and PATCH: any subset of the fields; `entries`, when given, replaces every entry."""
+
+    name = serializers.CharField(max_length=120, required=False)
+    nation = serializers.CharField(max_length=16, required=False)
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
+    is_public = serializers.BooleanField(required=False)
+    entries = EntriesField(required=False)
+    version = serializers.IntegerField(
+        required=False, min_value=1, help_text="Optimistic lock: the version you edited (409 if stale)"
+    )
+
+
+class EntriesReplaceInputSerializer(serializers.Serializer):
+    entries = EntriesField()
+    version = serializers.IntegerField(
+        required=False, min_value=1, help_text="Optimistic lock (409 if stale)"
+    )
+
+
+class DeckValidateInputSerializer(serializers.Serializer):
+    nation = serializers.CharField(max_length=16)
+    entries = EntriesField()
+
+
+class DeckRefInputSerializer(serializers.Serializer):
+    deck_id = serializers.IntegerField(required=False, min_value=1, help_text="A saved deck you may read")
+    starter = serializers.CharField(required=False, max_length=64, help_text="An official starter set code")
+    nation = serializers.CharField(required=False, max_length=16, help_text="Inline deck: its nation")
+    entries = EntriesField(required=False, help_text="Inline deck: its entries")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        forms = [k for k in ("deck_id", "starter", "nation") if attrs.get(k) is not None]
+        if len(forms) != 1:
+            raise ValidationFailed(
+                'A deck is exactly one of {"deck_id": id}, {"starter": code} or '
+                '{"nation": code, "entries": [..]}.',
+                code="invalid_deck_ref",
+            )
+        return attrs
+
+
+class ConflictChoiceInputSerializer(serializers.Serializer):
+    theater = serializers.CharField(
+        required=False, max_length=16, help_text="Default: the decks' shared theater"
+    )
+    mode = serializers.ChoiceField(
+        choices=[m.value for m in rules.ConflictMode], default=rules.ConflictMode.THIN
+    )
+    packs = serializers.ListField(
+        child=serializers.CharField(max_length=64),
+        required=False,
+        default=list,
+        max_length=100,
+        help_text="Expansion pack set codes (mode 'packs'): each pack's conflict cards are all used",
+    )
+
+
+class MatchupInputSerializer(serializers.Serializer):
+    a = DeckRefInputSerializer()
+    b = DeckRefInputSerializer()
+    conflict = ConflictChoiceInputSerializer(required=False)
+
+
+class StarterCloneInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    is_public = serializers.BooleanField(required=False, default=False)
+
+
+class DeckImportInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    nation = serializers.CharField(max_length=16)
+    text = serializers.CharField(
+        trim_whitespace=False, help_text="One card per line, e.g. '3 Tiger I Tank' (64 KB)"
+    )
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
+    is_public = serializers.BooleanField(required=False, default=False)
+
+
+class DeckListQuerySerializer(serializers.Serializer):
+    public = serializers.BooleanField(
+        required=False, default=False, help_text="Every public deck, others' too"
+    )
+    mine = serializers.BooleanField(required=False, default=False, help_text="Only my own decks")
+
+
+class VersionDiffQuerySerializer(serializers.Serializer):
+    from_ = serializers.IntegerField(min_value=1)
+    to = serializers.IntegerField(min_value=1)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        data = {"from_": data.get("from"), "to": data.get("to")}
+        return super().to_internal_value(data)
+
+
+class RegisterInputSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+
+
+class TokenInputSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+# ---------------------------------------------------------------------------------------------- output
+
+
+class TokenOutputSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class RegisterOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    token = serializers.CharField()
+
+
+class EntryOutputSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    count = serializers.IntegerField()
+    name = serializers.CharField(allow_null=True)
+    nation = serializers.CharField(allow_null=True)
+    kind = serializers.CharField(allow_null=True)
+    points = serializers.IntegerField(allow_null=True)
+
+
+class TotalsSerializer(serializers.Serializer):
+    cards = serializers.IntegerField()
+    points = serializers.IntegerField()
+    points_before_discount = serializers.IntegerField()
+    ukrainian_cards = serializers.IntegerField()
+    ukrainian_discount = serializers.IntegerField()
+
+
+class ViolationSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    card = serializers.CharField(allow_null=True)
+    limit = serializers.IntegerField(allow_null=True)
+    actual = serializers.IntegerField(allow_null=True)
+    deck = serializers.CharField(allow_null=True)
+    pack = serializers.CharField(allow_null=True)
+
+
+class OfficialSerializer(serializers.Serializer):
+    starter = serializers.CharField()
+    copies = serializers.IntegerField()
+    packs = serializers.ListField(child=serializers.CharField())
+
+
+class ValidationOutputSerializer(serializers.Serializer):
+    nation = serializers.CharField()
+    is_valid = serializers.BooleanField()
+    totals = TotalsSerializer()
+    official = OfficialSerializer(allow_null=True)
+    violations = ViolationSerializer(many=True)
+
+
+def entry_rows(catalog: Any, entries: dict[str, int]) -> list[dict[str, Any]]:
+    rows = []
+    for code, count in sorted(entries.items()):
+        card = catalog.arsenal.get(code)
+        rows.append(
+            {
+                "card": code,
+                "count": count,
+                "name": card.name if card else None,
+                "nation": card.nation if card else None,
+                "kind": card.kind if card else None,
+                "points": card.points if card else None,
+            }
+        )
+    return rows
+
+
+class DeckOutputSerializer(serializers.ModelSerializer):
+    """A deck with its entries, totals and legality; needs context["catalog"] (held in memory)."""
+
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    entries = serializers.SerializerMethodField()
+    totals = serializers.SerializerMethodField()
+    is_valid = serializers.SerializerMethodField()
+    official = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Deck
+        fields = (
+            "id",
+            "name",
+            "nation",
+            "description",
+            "is_public",
+            "owner",
+            "version",
+            "created_at",
+            "updated_at",
+            "entries",
+            "totals",
+            "is_valid",
+            "official",
+        )
+        read_only_fields = fields
+
+    def _validation(self, deck: Deck) -> rules.DeckValidation:
+        cache = self.context.setdefault("_validations", {})
+        if deck.pk not in cache:
+            entries = {e.card_code: e.count for e in deck.entries.all()}
+            cache[deck.pk] = rules.validate_deck(self.context["catalog"], nation=deck.nation, entries=entries)
+        return cache[deck.pk]
+
+    @extend_schema_field(EntryOutputSerializer(many=True))
+    def get_entries(self, deck: Deck) -> list[dict[str, Any]]:
+        return entry_rows(self.context["catalog"], {e.card_code: e.count for e in deck.entries.all()})
+
+    @extend_schema_field(TotalsSerializer)
+    def get_totals(self, deck: Deck) -> dict[str, int]:
+        return self._validation(deck).totals.to_dict()
+
+    def get_is_valid(self, deck: Deck) -> bool:
+        return self._validation(deck).is_valid
+
+    @extend_schema_field(OfficialSerializer(allow_null=True))
+    def get_official(self, deck: Deck) -> dict[str, Any] | None:
+        official = self._validation(deck).official
+        return official.to_dict() if official else None
+
+
+class DeckVersionOutputSerializer(serializers.ModelSerializer):
+    entries = serializers.SerializerMethodField()
+    cards = serializers.SerializerMethodField()
+
+    class Meta:
+        model = DeckVersion
+        fields = ("number", "name", "nation", "description", "is_public", "created_at", "cards", "entries")
+        read_only_fields = fields
+
+    @extend_schema_field(EntryOutputSerializer(many=True))
+    def get_entries(self, version: DeckVersion) -> list[dict[str, Any]]:
+        return entry_rows(self.context["catalog"], version.entries)
+
+    def get_cards(self, version: DeckVersion) -> int:
+        return sum(version.entries.values())
+
+
+class DiffEntrySerializer(serializers.Serializer):
+    card = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+class DiffChangeSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    from_ = serializers.IntegerField()
+    to = serializers.IntegerField()
+    delta = serializers.IntegerField()
+
+    def get_fields(self) -> dict[str, Any]:
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class VersionDiffOutputSerializer(serializers.Serializer):
+    deck = serializers.IntegerField()
+    from_ = serializers.IntegerField()
+    to = serializers.IntegerField()
+    added = DiffEntrySerializer(many=True)
+    removed = DiffEntrySerializer(many=True)
+    changed = DiffChangeSerializer(many=True)
+    counts = serializers.DictField(child=serializers.IntegerField())
+    cards = serializers.DictField(child=serializers.IntegerField())
+    fields = serializers.DictField()
+
+    def get_fields(self) -> dict[str, Any]:
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class StarterOutputSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    name = serializers.CharField()
+    nation = serializers.CharField()
+    theater = serializers.CharField(allow_null=True)
+    printed_cards = serializers.IntegerField(allow_null=True)
+    printed_points = serializers.IntegerField(allow_null=True)
+    totals = TotalsSerializer()
+    is_valid = serializers.BooleanField()
+    entries = EntryOutputSerializer(many=True)
+
+
+class BucketSerializer(serializers.Serializer):
+    cards = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class CostBucketSerializer(BucketSerializer):
+    cost = serializers.IntegerField()
+
+
+class StatsOutputSerializer(serializers.Serializer):
+    totals = TotalsSerializer()
+    by_kind = serializers.DictField(child=BucketSerializer())
+    by_class = serializers.DictField(child=BucketSerializer())
+    by_phase = serializers.DictField(child=BucketSerializer())
+    by_cost = CostBucketSerializer(many=True)
+
+
+class DeckSourceSerializer(serializers.Serializer):
+    deck_id = serializers.IntegerField(required=False)
+    starter = serializers.CharField(required=False)
+    name = serializers.CharField(required=False)
+    inline = serializers.BooleanField(required=False)
+
+
+class MatchupDeckSerializer(ValidationOutputSerializer):
+    source = DeckSourceSerializer()
+
+
+class ConflictOutputSerializer(serializers.Serializer):
+    theater = serializers.CharField()
+    mode = serializers.CharField()
+    packs = serializers.ListField(child=serializers.CharField())
+
+
+class ConflictDeckSerializer(serializers.Serializer):
+    cards = serializers.IntegerField()
+    codes = serializers.ListField(child=serializers.CharField())
+
+
+class MatchupOutputSerializer(serializers.Serializer):
+    is_legal = serializers.BooleanField()
+    differences = serializers.DictField(child=serializers.IntegerField())
+    balance_exempt = serializers.BooleanField()
+    packs_used_whole = serializers.ListField(child=serializers.CharField())
+    deck_a = MatchupDeckSerializer()
+    deck_b = MatchupDeckSerializer()
+    conflict = ConflictOutputSerializer()
+    conflict_deck = ConflictDeckSerializer()
+    violations = ViolationSerializer(many=True)
+
+
+class ImportLineErrorSerializer(serializers.Serializer):
+    line = serializers.IntegerField()
+    text = serializers.CharField()
+    code = serializers.CharField()
+    message = serializers.CharField()
+    suggestions = serializers.ListField(child=serializers.CharField())
+
+
+class DeckErrorSerializer(serializers.Serializer):
+    status = serializers.IntegerField()
+    code = serializers.CharField()
+    detail = serializers.CharField()
