@@ -107,7 +107,7 @@ def test_list_uses_a_constant_number_of_queries(owner, owner_client, gb_entries)
     assert len(six) == len(one)
 
 
-# ---------------------------------------------------------------------------------------------- update / versions
+# ------------------------------------------------------------------------------------- update / versions
 
 
 def test_every_saved_change_creates_a_version_and_diff_shows_it(owner, owner_client):

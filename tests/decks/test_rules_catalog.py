@@ -1,4 +1,4 @@
-"""decks.rules against the real catalog (fixtures/catalog/): the official sets and the WE starters' matchup."""
+"""decks.rules against the real catalog (fixtures/catalog/): official sets, the WE starters' matchup."""
 
 from __future__ import annotations
 
