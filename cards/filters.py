@@ -67,8 +67,11 @@ class MaxPerDeckFilter(df.Filter):
     field_class = MaxPerDeckField
 
 
-def _code_choice(queryset) -> df.ModelMultipleChoiceFilter:
-    return df.ModelMultipleChoiceFilter(queryset=queryset, to_field_name="code")
+def code_filter(relation: str, queryset, help_text: str = "") -> df.ModelMultipleChoiceFilter:
+    """Filter by the code(s) of a related row (?nation=GB&nation=US); an unknown code is a 400."""
+    return df.ModelMultipleChoiceFilter(
+        field_name=f"{relation}__code", queryset=queryset, to_field_name="code", help_text=help_text
+    )
 
 
 class NationFilter(df.FilterSet):
@@ -90,9 +93,9 @@ class TheaterFilter(df.FilterSet):
 
 class CardSetFilter(df.FilterSet):
     kind = df.ChoiceFilter(choices=SET_KIND_CHOICES)
-    nation = df.ModelMultipleChoiceFilter(queryset=Nation.objects.all(), to_field_name="code")
+    nation = code_filter("nation", Nation.objects.all())
     side = df.ChoiceFilter(field_name="nation__side", choices=SIDE_CHOICES)
-    theater = df.ModelMultipleChoiceFilter(queryset=Theater.objects.all(), to_field_name="code")
+    theater = code_filter("theater", Theater.objects.all())
     ordering = StableOrderingFilter(fields=("code", "name", "kind", "printed_points", "printed_cards"))
 
     class Meta:
@@ -101,18 +104,9 @@ class CardSetFilter(df.FilterSet):
 
 
 class ArsenalCardFilter(df.FilterSet):
-    nation = df.ModelMultipleChoiceFilter(
-        queryset=Nation.objects.all(),
-        to_field_name="code",
-        help_text="Nation code(s), e.g. GB; repeat for several.",
-    )
+    nation = code_filter("nation", Nation.objects.all(), "Nation code(s), e.g. GB; repeat for several.")
     side = df.ChoiceFilter(field_name="nation__side", choices=SIDE_CHOICES)
-    set = df.ModelMultipleChoiceFilter(
-        field_name="sets",
-        queryset=CardSet.objects.all(),
-        to_field_name="code",
-        help_text="Set code(s): cards listed in any of them.",
-    )
+    set = code_filter("sets", CardSet.objects.all(), "Set code(s): cards listed in any of them.")
     kind = df.MultipleChoiceFilter(choices=KIND_CHOICES, help_text="Stack the card deploys to.")
     unit_class = df.MultipleChoiceFilter(
         field_name="classes__code",
@@ -205,10 +199,8 @@ class ArsenalCardFilter(df.FilterSet):
 
 
 class ConflictCardFilter(df.FilterSet):
-    theater = _code_choice(Theater.objects.all())
-    set = df.ModelMultipleChoiceFilter(
-        field_name="card_set", queryset=CardSet.objects.all(), to_field_name="code"
-    )
+    theater = code_filter("theater", Theater.objects.all())
+    set = code_filter("card_set", CardSet.objects.all())
     category = df.MultipleChoiceFilter(choices=CATEGORY_CHOICES)
     effect = df.MultipleChoiceFilter(choices=EFFECT_CHOICES)
     action_number = df.NumberFilter()
@@ -224,17 +216,10 @@ class ConflictCardFilter(df.FilterSet):
 
 
 class BattlecardFilter(df.FilterSet):
-    theater = _code_choice(Theater.objects.all())
-    set = df.ModelMultipleChoiceFilter(
-        field_name="card_set", queryset=CardSet.objects.all(), to_field_name="code"
-    )
+    theater = code_filter("theater", Theater.objects.all())
+    set = code_filter("card_set", CardSet.objects.all())
     aggressor = df.CharFilter(help_text='Nation code of the stated aggressor, or "drawing-player".')
-    homeland = df.ModelMultipleChoiceFilter(
-        field_name="homeland_of",
-        queryset=Nation.objects.all(),
-        to_field_name="code",
-        help_text="Nation code: the battle for that nation's homeland.",
-    )
+    homeland = code_filter("homeland_of", Nation.objects.all(), "Nation code: that nation's homeland battle.")
     is_homeland = df.BooleanFilter(
         field_name="homeland_of",
         lookup_expr="isnull",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -26,20 +25,11 @@ from cards.selectors import catalog_definitions, catalog_dicts
 from cards.services import catalog_after_admin_edit
 from games.engine.cards import DEFAULT_CATALOG_DIR, load_catalog_dir, read_fixture_dicts
 
-MINI = Path(__file__).parent / "data" / "mini"
-
 
 def load(path: Path | str = DEFAULT_CATALOG_DIR) -> str:
     out = io.StringIO()
     call_command("load_catalog", "--path", str(path), stdout=out, stderr=io.StringIO())
     return out.getvalue()
-
-
-@pytest.fixture
-def mini_dir(tmp_path) -> Path:
-    target = tmp_path / "catalog"
-    shutil.copytree(MINI, target)
-    return target
 
 
 def edit_json(path: Path, change) -> None:
@@ -97,7 +87,7 @@ class TestRealCatalog:
         }
 
 
-@pytest.mark.django_db
+@pytest.mark.usefixtures("empty_catalog")
 class TestUpsert:
     def test_counts_are_printed(self, mini_dir):
         output = load(mini_dir)
@@ -184,8 +174,7 @@ class TestUpsert:
         assert "arsenal has keys the catalog does not store: ['flavour']" in err.getvalue()
 
 
-@pytest.mark.django_db
-def test_definitions_cache_follows_admin_edits(mini_dir):
+def test_definitions_cache_follows_admin_edits(mini_dir, empty_catalog):
     load(mini_dir)
     before = catalog_definitions()
     assert before.arsenal["GB-SPIT"].points == 10

@@ -1,0 +1,64 @@
+"""Fixtures of the cards tests: the small hand-made catalog in tests/cards/data/mini and an empty catalog."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from games.engine.cards import Catalog, load_catalog_dir
+
+MINI = Path(__file__).parent / "data" / "mini"
+
+
+@pytest.fixture
+def empty_catalog(db) -> None:
+    """No catalog rows in this test (rows loaded for the session are deleted inside the test transaction)."""
+    from cards.models import (
+        ArsenalCard,
+        Battlecard,
+        BattlecardPrerequisite,
+        CardSet,
+        CatalogVersion,
+        ConflictCard,
+        Nation,
+        Theater,
+    )
+
+    for model in (
+        BattlecardPrerequisite,
+        Battlecard,
+        ConflictCard,
+        ArsenalCard,
+        CardSet,
+        Theater,
+        Nation,
+        CatalogVersion,
+    ):
+        model.objects.all().delete()
+
+
+@pytest.fixture
+def mini_dir(tmp_path) -> Path:
+    """A writable copy of the mini catalog."""
+    target = tmp_path / "catalog"
+    shutil.copytree(MINI, target)
+    return target
+
+
+@pytest.fixture
+def mini_catalog(empty_catalog) -> Catalog:
+    call_command("load_catalog", "--path", str(MINI), stdout=io.StringIO())
+    return load_catalog_dir(MINI)
+
+
+@pytest.fixture(params=["mini", "real"])
+def loaded(request) -> Catalog:
+    """The catalog in the database, as definitions: once the mini catalog, once the real one."""
+    if request.param == "mini":
+        return request.getfixturevalue("mini_catalog")
+    request.getfixturevalue("catalog_rows")
+    return request.getfixturevalue("catalog")
