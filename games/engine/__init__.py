@@ -1,0 +1,47 @@
+"""The BATTLECARDS rules core: pure Python, no Django. See README.md in this package."""
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Action
+from .bots import HeuristicBot, RandomBot
+from .cards import Catalog, load_catalog_dir
+from .errors import EngineError, IllegalAction, MalformedAction
+from .events import Event, events_for
+from .rules import apply, legal_actions, new_game
+from .scenario import load_scenario
+from .setup import SEATS, GameSetup, Options, starter_setup
+from .state import Decision, GameState
+from .view import view
+
+__all__ = [
+    "SEATS", "Action", "Catalog", "Decision", "EngineError", "Event", "GameSetup", "GameState",
+    "HeuristicBot",
+    "IllegalAction", "MalformedAction", "Options", "RandomBot", "apply", "events_for", "legal_actions",
+    "load_catalog_dir", "load_scenario", "new_game", "play_game", "replay", "starter_setup", "view",
+]
+
+
+def replay(catalog: Catalog, setup: GameSetup, actions_json: list[dict[str, Any]]) -> GameState:
+    """Rebuild a game from its setup (seed) and action log."""
+    state = new_game(catalog, setup)
+    for data in actions_json:
+        apply(state, Action.from_json(data))
+    return state
+
+
+def play_game(catalog: Catalog, setup: GameSetup, bots: dict[str, Any], max_plies: int = 50_000,
+              record_events: bool = False, log: list | None = None) -> GameState:
+    """Let bots play a game to the end (or max_plies). `log`, if given, receives each action's JSON."""
+    state = new_game(catalog, setup)
+    state.record_events = record_events
+    while state.decision is not None and state.ply < max_plies:
+        seat = state.decision.seat
+        bot = bots[seat]
+        legal = legal_actions(state)
+        seen = view(state, seat) if getattr(bot, "needs_view", True) else {"ply": state.ply, "seat": seat}
+        action = bot.choose(seen, legal, seat)
+        if log is not None:
+            log.append(action.to_json())
+        apply(state, action)
+    return state

@@ -1,0 +1,185 @@
+"""Actions: small immutable values, one frozen dataclass per type.
+
+Every action names the seat that takes it. Cards are named by instance id ("c17"), stacks by
+"kind:index" (e.g. "ground:0", "ground:1" after Divide & Conquer); which seat's stack is meant
+follows from the decision (own stacks when deploying, enemy stacks when capturing or bombing).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from .errors import MalformedAction
+
+SEATS = ("axis", "allies")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    type: ClassVar[str] = ""
+    seat: str
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                out[f.name] = value
+        return out
+
+    def __str__(self) -> str:
+        parts = [f"{f.name}={getattr(self, f.name)}" for f in fields(self)
+                 if f.name != "seat" and getattr(self, f.name) is not None]
+        return f"{self.seat} {self.type}" + (" " + " ".join(parts) if parts else "")
+
+    @staticmethod
+    def from_json(data: Any) -> Action:
+        if not isinstance(data, dict):
+            raise MalformedAction("an action is a JSON object")
+        cls = ACTION_TYPES.get(data.get("type"))  # type: ignore[arg-type]
+        if cls is None:
+            raise MalformedAction(f"unknown action type {data.get('type')!r}")
+        kwargs: dict[str, Any] = {}
+        for f in fields(cls):
+            value = data.get(f.name)
+            optional = f.default is None
+            if value is None:
+                if not optional:
+                    raise MalformedAction(f"{cls.type}: missing field {f.name!r}")
+                continue
+            if not isinstance(value, str) or not value or len(value) > 64:
+                raise MalformedAction(f"{cls.type}: field {f.name!r} must be a short string")
+            kwargs[f.name] = value
+        extra = set(data) - {f.name for f in fields(cls)} - {"type"}
+        if extra:
+            raise MalformedAction(f"{cls.type}: unexpected fields {sorted(extra)}")
+        if kwargs["seat"] not in SEATS:
+            raise MalformedAction("seat must be 'axis' or 'allies'")
+        return cls(**kwargs)
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """Turn start: draw the conflict card."""
+
+    type: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class EmergencyDeploy(Action):
+    """Deploy the whole reserve hand instead of drawing (or when the homeland is invaded)."""
+
+    type: ClassVar[str] = "emergency_deploy"
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy(Action):
+    """Deploy `card` (from the reserve hand or just drawn) onto own stack `stack`."""
+
+    type: ClassVar[str] = "deploy"
+    card: str
+    stack: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard(Action):
+    """Play a kept conflict card. `target`: card/unit id or stack ref; `option`: a named variant."""
+
+    type: ClassVar[str] = "play_card"
+    card: str
+    target: str | None = None
+    option: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Action):
+    """Pick one of the options named in the decision prompt (fight/decline, include/exclude, a stack...)."""
+
+    type: ClassVar[str] = "choose"
+    option: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Decline an optional step (close a play window, stop withdrawing, stop swapping...)."""
+
+    type: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Fire(Action):
+    """Fire `unit` at enemy unit `target` (one shot; big/heavy guns fire several)."""
+
+    type: ClassVar[str] = "fire"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Autokill(Action):
+    """Use `unit`'s autokill on `target` instead of firing this round."""
+
+    type: ClassVar[str] = "autokill"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Support(Action):
+    """Assign `unit`'s support (infantry/artillery/ship/carrier bonus) to friendly `recipient`.
+
+    mode: "attack" or "defense" (infantry), "attack" (artillery, ships), "attack" or "air_defense" (carriers).
+    """
+
+    type: ClassVar[str] = "support"
+    unit: str
+    recipient: str
+    mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(Action):
+    """`unit` does not fire (any more) this round."""
+
+    type: ClassVar[str] = "hold"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw(Action):
+    """Withdraw `unit` from the battle (it stays deployed)."""
+
+    type: ClassVar[str] = "withdraw"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Split(Action):
+    """Divide & Conquer: move `card` of the stack being divided into the new stack."""
+
+    type: ClassVar[str] = "split"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Retrieve(Action):
+    """Reorganize Forces: take deployed `card` back into the reserve hand."""
+
+    type: ClassVar[str] = "retrieve"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Take(Action):
+    """Capture: take enemy `card` from the browsed stack into own stack `stack`."""
+
+    type: ClassVar[str] = "take"
+    card: str
+    stack: str
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.type: cls
+    for cls in (Draw, EmergencyDeploy, Deploy, PlayCard, Choose, Pass, Fire, Autokill, Support, Hold,
+                Withdraw, Split, Retrieve, Take)
+}

@@ -1,0 +1,293 @@
+"""Bots play through the same interface as people: a player view and the legal actions.
+
+There is no second RNG: a bot's "random" choice is a hash of (salt, ply, seat), so games are
+reproducible from the setup alone.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from .actions import (
+    Action,
+    Autokill,
+    Choose,
+    Deploy,
+    Draw,
+    EmergencyDeploy,
+    Fire,
+    Hold,
+    Pass,
+    PlayCard,
+    Retrieve,
+    Split,
+    Support,
+    Take,
+    Withdraw,
+)
+from .cards import Catalog, load_catalog_dir
+
+
+def _pick(salt: str, ply: int, seat: str, n: int) -> int:
+    h = hashlib.blake2b(f"{salt}:{ply}:{seat}".encode(), digest_size=8).digest()
+    return int.from_bytes(h, "big") % n
+
+
+class RandomBot:
+    """Uniform over the legal actions (deterministic per salt, ply and seat)."""
+
+    needs_view = False  # only reads view["ply"]
+
+    def __init__(self, salt: str | int = "random") -> None:
+        self.salt = str(salt)
+
+    def choose(self, view: dict[str, Any], legal: list[Action], seat: str) -> Action:
+        return legal[_pick(self.salt, view["ply"], seat, len(legal))]
+
+
+class HeuristicBot:
+    """Fires at the most valuable target it can hit, supports where it turns a likely miss into a likely
+    hit, declines battles it cannot win and withdraws from hopeless fights."""
+
+    needs_view = True
+
+    def __init__(self, catalog: Catalog | None = None, salt: str | int = "heuristic") -> None:
+        self._catalog = catalog
+        self.salt = str(salt)
+
+    @property
+    def catalog(self) -> Catalog:
+        if self._catalog is None:
+            self._catalog = load_catalog_dir()
+        return self._catalog
+
+    # -- card knowledge ---------------------------------------------------------------------------
+    def points(self, code: str) -> int:
+        card = self.catalog.arsenal.get(code)
+        return card.points if card else 0
+
+    def _stack_strength(self, view: dict, kinds: tuple[str, ...]) -> tuple[int, int]:
+        me = view["me"]
+        mine = sum(self.points(c["code"]) for k in kinds for s in me["stacks"][k] for c in s
+                   if self.catalog.arsenal[c["code"]].is_combat_unit)
+        theirs = sum(n for k in kinds for n in view["opponent"]["stacks"][k]) * 11  # ~11 points a card
+        return mine, theirs
+
+    def _battle_kinds(self, code: str, seat: str, view: dict) -> tuple[str, ...]:
+        bc = self.catalog.battlecards.get(code)
+        if bc is None:
+            return ("air",)
+        return bc.aggressor_forces.kinds() or ("ground", "air", "sea")
+
+    # -- the policy -------------------------------------------------------------------------------
+    def choose(self, view: dict[str, Any], legal: list[Action], seat: str) -> Action:
+        decision = view.get("decision") or {}
+        kind = decision.get("kind", "")
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is not None:
+            choice = handler(view, legal, seat, decision.get("prompt") or {})
+            if choice is not None:
+                return choice
+        return legal[_pick(self.salt, view["ply"], seat, len(legal))]
+
+    def _on_turn_start(self, view, legal, seat, prompt):
+        for a in legal:
+            if isinstance(a, PlayCard) and a.target is None and a.option is None:
+                code = self._code_of(view, a.card)
+                if code and "industrial-complex" in code:
+                    return a
+        for a in legal:
+            if isinstance(a, PlayCard) and a.option == "industry":
+                return a
+        counters = [a for a in legal if isinstance(a, PlayCard) and a.target]
+        for a in counters:
+            won = {w["id"]: w for w in view["opponent"]["won"]}.get(a.target)
+            if won and won["victory_points"] >= 5:
+                mine, theirs = self._stack_strength(view, self._battle_kinds(won["code"], seat, view))
+                if mine > 1.3 * theirs:
+                    return a
+        if (view["me"]["hand"] and view["me"]["deck_size"] == 0
+                and any(isinstance(a, EmergencyDeploy) for a in legal)):
+            return next(a for a in legal if isinstance(a, EmergencyDeploy))
+        return next(a for a in legal if isinstance(a, Draw))
+
+    def _code_of(self, view, cid):
+        for group in (view["me"]["kept"], view["me"]["hand"]):
+            for c in group:
+                if c["id"] == cid:
+                    return c["code"]
+        return None
+
+    def _on_initial_deploy(self, view, legal, seat, prompt):
+        return self._on_deploy(view, legal, seat, prompt)
+
+    def _on_deploy(self, view, legal, seat, prompt):
+        deploys = [a for a in legal if isinstance(a, Deploy)]
+        if not deploys:
+            return None
+        codes = {c["id"]: c["code"] for c in view["me"]["hand"]}
+        return max(deploys, key=lambda a: (self.points(codes.get(a.card, "")), a.stack.endswith(":0")))
+
+    def _on_fight_or_decline(self, view, legal, seat, prompt):
+        code = prompt.get("code", "")
+        mine, theirs = self._stack_strength(view, self._battle_kinds(code, seat, view))
+        want = mine > 0 and mine >= 0.9 * theirs
+        return Choose(seat, "fight" if want else "decline")
+
+    _on_preemptive_choice = _on_fight_or_decline
+
+    def _on_battlecard_response(self, view, legal, seat, prompt):
+        mine, theirs = self._stack_strength(view, self._battle_kinds(prompt.get("code", ""), seat, view))
+        plays = [a for a in legal if isinstance(a, PlayCard)]
+        if plays and mine < 0.7 * theirs:
+            return plays[0]
+        return Pass(seat)
+
+    def _on_emergency_deploy(self, view, legal, seat, prompt):
+        return EmergencyDeploy(seat)
+
+    def _on_commit_optional(self, view, legal, seat, prompt):
+        return Choose(seat, "include")
+
+    def _on_battle_window(self, view, legal, seat, prompt):
+        plays = [a for a in legal if isinstance(a, PlayCard)]
+        if not plays:
+            return Pass(seat)
+        units = self._units(view)
+        best = max(plays, key=lambda a: self.points(units[a.target]["code"]) if a.target in units else 8)
+        return best
+
+    def _units(self, view) -> dict[str, dict]:
+        battle = view.get("battle") or {}
+        out = {}
+        for s, side in (battle.get("sides") or {}).items():
+            for u in side["units"]:
+                out[u["id"]] = {**u, "seat": s}
+        return out
+
+    def _hit_chance(self, view, units, unit, target) -> float:
+        u, t = units.get(unit), units.get(target)
+        if u is None or t is None:
+            return 0.0
+        top = view.get("max_action_number") or 20
+        a, d = u["attack"].get(t["kind"]), t["defense"].get(u["kind"])
+        if a is None or d is None:
+            return 0.0
+        return max(0, min(a, top) - d) / top
+
+    def _on_fire(self, view, legal, seat, prompt):
+        units = self._units(view)
+        best, best_value = None, 0.0
+        for a in legal:
+            if isinstance(a, Fire):
+                value = self._hit_chance(view, units, a.unit, a.target) * self.points(units[a.target]["code"])
+            elif isinstance(a, Autokill):
+                value = float(self.points(units[a.target]["code"]))
+            elif isinstance(a, PlayCard):
+                value = 40.0
+            elif isinstance(a, Support) and a.mode == "attack":
+                value = self._support_value(view, units, a, legal)
+            else:
+                continue
+            if value > best_value:
+                best, best_value = a, value
+        if best is not None:
+            return best
+        holds = [a for a in legal if isinstance(a, Hold)]
+        return holds[0] if holds else None
+
+    def _support_value(self, view, units, a, legal) -> float:
+        """Worth it when it lifts the recipient's best shot from a likely miss to a likely hit."""
+        rec = units.get(a.recipient)
+        if rec is None or rec["done"]:
+            return 0.0
+        top = view.get("max_action_number") or 20
+        bonus = 2 if "infantry" in units[a.unit]["code"] else 3
+        gain = 0.0
+        for t in units.values():
+            if t["seat"] == rec["seat"] or not t["in_battle"]:
+                continue
+            atk, dfn = rec["attack"].get(t["kind"]), t["defense"].get(rec["kind"])
+            if atk is None or dfn is None:
+                continue
+            before = max(0, min(atk, top) - dfn) / top
+            after = max(0, min(atk + bonus, top) - dfn) / top
+            if before < 0.5 <= after:
+                gain = max(gain, (after - before) * self.points(t["code"]) * 1.5)
+        own_best = max((self._hit_chance(view, units, f.unit, f.target) * self.points(units[f.target]["code"])
+                        for f in legal if isinstance(f, Fire) and f.unit == a.unit), default=0.0)
+        return gain if gain > own_best else 0.0
+
+    def _on_retarget(self, view, legal, seat, prompt):
+        return self._on_fire(view, legal, seat, prompt)
+
+    def _on_defend(self, view, legal, seat, prompt):
+        units = self._units(view)
+        target = units.get(prompt.get("target"))
+        supports = [a for a in legal if isinstance(a, Support)]
+        if supports and target and self.points(target["code"]) >= 10:
+            return supports[0]
+        return Pass(seat)
+
+    def _on_sub_withdraw(self, view, legal, seat, prompt):
+        return Withdraw(seat, prompt["unit"])
+
+    def _on_withdraw(self, view, legal, seat, prompt):
+        units = self._units(view)
+        mine = [u for u in units.values() if u["seat"] == seat and u["in_battle"]]
+        theirs = [u for u in units.values() if u["seat"] != seat and u["in_battle"]]
+        my_threat = sum(max((self._hit_chance(view, units, u["id"], t["id"]) for t in theirs), default=0)
+                        for u in mine)
+        their_threat = sum(max((self._hit_chance(view, units, t["id"], u["id"]) for u in mine), default=0)
+                           for t in theirs)
+        if mine and my_threat < 0.05 and their_threat > 0:
+            return Withdraw(seat, mine[0]["id"])  # hopeless: pull everything out, one unit at a time
+        return Pass(seat)
+
+    def _on_scorched_earth(self, view, legal, seat, prompt):
+        plays = [a for a in legal if isinstance(a, PlayCard)]
+        return plays[0] if plays else Pass(seat)
+
+    def _on_v2_effect(self, view, legal, seat, prompt):
+        bombs = [a for a in legal if isinstance(a, PlayCard)]
+        if bombs:
+            sizes = view["opponent"]["stacks"]
+            return max(bombs, key=lambda a: sizes[a.target.split(":")[0]][int(a.target.split(":")[1])])
+        return None
+
+    def _on_divide_choose(self, view, legal, seat, prompt):
+        sizes = view["opponent"]["stacks"]
+        return max(legal, key=lambda a: sizes[a.option.split(":")[0]][int(a.option.split(":")[1])])
+
+    def _on_divide_stack(self, view, legal, seat, prompt):
+        codes = {c["id"]: c["code"] for k in view["me"]["stacks"].values() for s in k for c in s}
+        splits = [a for a in legal if isinstance(a, Split)]
+        return min(splits, key=lambda a: self.points(codes.get(a.card, "")))
+
+    def _on_reorganize(self, view, legal, seat, prompt):
+        options = {a.option: a for a in legal if isinstance(a, Choose)}
+        return options.get("draw") or options.get("swap") or legal[0]
+
+    def _on_reorganize_swap(self, view, legal, seat, prompt):
+        passes = [a for a in legal if isinstance(a, Pass)]
+        if passes:
+            return passes[0]
+        deploys = [a for a in legal if not isinstance(a, Retrieve)]
+        return deploys[0] if deploys else legal[0]
+
+    def _on_capture_browse(self, view, legal, seat, prompt):
+        sizes = view["opponent"]["stacks"]
+        return max(legal, key=lambda a: sizes[a.option.split(":")[0]][int(a.option.split(":")[1])])
+
+    def _on_capture_pick(self, view, legal, seat, prompt):
+        codes = {c["id"]: c["code"] for c in prompt.get("cards", [])}
+        takes = [a for a in legal if isinstance(a, Take)]
+        return max(takes, key=lambda a: self.points(codes.get(a.card, "")))
+
+    def _on_sabotage_target(self, view, legal, seat, prompt):
+        units = self._units(view)
+        return max(legal, key=lambda a: self.points(units.get(a.option, {}).get("code", "")))
+
+    def _on_sabotage_victim(self, view, legal, seat, prompt):
+        codes = {c["id"]: c["code"] for k in view["me"]["stacks"].values() for s in k for c in s}
+        return min(legal, key=lambda a: self.points(codes.get(a.option, "")))

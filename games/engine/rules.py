@@ -1,0 +1,1736 @@
+"""The rules: set-up, the frame machine that drives turns and battles, legal actions and apply.
+
+The game is a stack of frames (plain dicts in `state.frames`). `advance` runs the top frame's step
+function until one needs a decision from a player; every step either mutates and returns None, or
+returns a Decision without mutating, so a serialised state always resumes at the same decision.
+Rulings are cited as in the FAQ: G = generals/leaders, S = ships, GU = ground units,
+CA = counterattacks, C = cards, GP = game play, R1.1/R1.2 = official rules updates.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import (
+    Action,
+    Autokill,
+    Choose,
+    Deploy,
+    Draw,
+    EmergencyDeploy,
+    Fire,
+    Hold,
+    Pass,
+    PlayCard,
+    Retrieve,
+    Split,
+    Support,
+    Take,
+    Withdraw,
+)
+from .cards import KINDS, ArsenalCardDef, BattlecardDef, Catalog, Forces
+from .errors import EngineError, IllegalAction, MalformedAction
+from .events import Event
+from .setup import SEATS, GameSetup
+from .state import OTHER, Decision, GameState, new_player
+
+KEPT_EFFECTS = frozenset({
+    "counterattack", "delay-tactics", "misinformation", "military-intelligence", "stolen-plans",
+    "pre-emptive-strike", "a-bomb", "chemical-warfare", "mine-fields", "lack-of-valor", "air-raid",
+    "scorched-earth", "industrial-complex", "industrial-strike", "sabotage",
+})
+TURN_START_EFFECTS = frozenset({"counterattack", "pre-emptive-strike", "air-raid", "industrial-complex",
+                                "industrial-strike", "sabotage"})
+RESPONSE_EFFECTS = frozenset({"delay-tactics", "misinformation"})
+WINDOW_EFFECTS = frozenset({"mine-fields", "lack-of-valor", "military-intelligence", "stolen-plans",
+                            "chemical-warfare"})
+SUPPORT_KINDS = ("infantry_support", "artillery_support", "ship_support")
+BIG_GUN_KINDS = ("big_guns", "heavy_guns", "ship_support")  # S3: support ships firing alone fire as big guns
+AIR_RAID = Forces(air=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# set-up
+# ---------------------------------------------------------------------------------------------
+def _validate_setup(catalog: Catalog, setup: GameSetup) -> None:
+    for seat in SEATS:
+        nation = catalog.nations.get(setup.nations[seat])
+        if nation is None:
+            raise EngineError("bad_setup", f"unknown nation {setup.nations[seat]!r}")
+        if nation.side != seat:
+            raise EngineError("bad_setup", f"nation {nation.code} fights for {nation.side}, not {seat}")
+        for code in setup.decks[seat]:
+            card = catalog.arsenal.get(code)
+            if card is None:
+                raise EngineError("bad_setup", f"unknown arsenal card {code!r}")
+            if card.side != seat:
+                raise EngineError("bad_setup", f"{code} is not an {seat} card")
+    for code in setup.conflict_deck:
+        if code not in catalog.conflict and code not in catalog.battlecards:
+            raise EngineError("bad_setup", f"unknown conflict card {code!r}")
+
+
+def new_game(catalog: Catalog, setup: GameSetup) -> GameState:
+    _validate_setup(catalog, setup)
+    st = GameState(catalog, setup)
+    rng = st.rng
+    entries: list[tuple[str | None, str]] = []
+    for seat in SEATS:
+        entries.extend((seat, code) for code in setup.decks[seat])
+    entries.extend((None, code) for code in setup.conflict_deck)
+    # Instance ids come from a shuffled numbering, so an id says nothing about a card's code or position.
+    numbers = list(range(1, len(entries) + 1))
+    rng.shuffle(numbers)
+    for seat in SEATS:
+        st.players[seat] = new_player(setup.nations[seat])
+    for (seat, code), n in zip(entries, numbers, strict=True):
+        cid = f"c{n}"
+        st.code[cid] = code
+        if seat is not None:
+            st.owner[cid] = seat
+            st.players[seat]["deck"].append(cid)
+        elif code in catalog.conflict and catalog.conflict[code].effect == "battlecard-list":
+            st.aside.append(cid)  # set aside face up (TO SET UP THE GAME)
+        else:
+            st.conflict_deck.append(cid)
+    st.rebuild_derived()
+    for seat in SEATS:
+        rng.shuffle(st.players[seat]["deck"])
+    rng.shuffle(st.conflict_deck)
+    total = sum(st.defs[c].victory_points for c in st.conflict_deck if isinstance(st.defs[c], BattlecardDef))
+    st.vp_threshold = (total + 1) // 2  # "at least half": 38 of 75 in the Western Europe deck
+    opts = setup.options
+    for seat in SEATS:
+        for _ in range(opts.initial_draw):
+            cid = _draw_arsenal(st, seat)
+            if cid is not None:
+                st.players[seat]["hand"].append(cid)
+    st.frames = [
+        {"kind": "game", "next": "axis"},
+        _deploy_frame("allies", opts.initial_deploy, None, "initial"),
+        _deploy_frame("axis", opts.initial_deploy, None, "initial"),
+    ]
+    advance(st)
+    return st
+
+
+# ---------------------------------------------------------------------------------------------
+# small helpers
+# ---------------------------------------------------------------------------------------------
+def _ev(st: GameState, type_: str, data: dict[str, Any], vis: str = "all") -> None:
+    if st.record_events:
+        st._events.append(Event(type_, data, vis))
+
+
+def _abil(st: GameState, cid: str) -> dict[str, Any]:
+    return st.abil[cid]
+
+
+def _draw_arsenal(st: GameState, seat: str) -> str | None:
+    p = st.players[seat]
+    if not p["deck"]:
+        if not p["discard"]:
+            return None  # GP6: a fully deployed arsenal ignores further deployment
+        p["deck"] = p["discard"]
+        p["discard"] = []
+        st.rng.shuffle(p["deck"])
+        _ev(st, "arsenal_reshuffled", {"seat": seat, "cards": len(p["deck"])})
+    return p["deck"].pop()
+
+
+def _flip_conflict(st: GameState) -> str | None:
+    if not st.conflict_deck:
+        if not st.conflict_discard:
+            return None
+        st.conflict_deck = st.conflict_discard
+        st.conflict_discard = []
+        st.rng.shuffle(st.conflict_deck)
+        _ev(st, "conflict_reshuffled", {"cards": len(st.conflict_deck)})
+    return st.conflict_deck.pop()
+
+
+def _action_number(st: GameState) -> tuple[int, str | None]:
+    cid = _flip_conflict(st)
+    if cid is None:
+        return 0, None
+    st.conflict_discard.append(cid)
+    return st.defs[cid].action_number, cid
+
+
+def _stack(st: GameState, seat: str, ref: str) -> list[str] | None:
+    try:
+        kind, idx = ref.split(":")
+        stacks = st.players[seat]["stacks"][kind]
+        i = int(idx)
+    except (ValueError, KeyError):
+        return None
+    return stacks[i] if 0 <= i < len(stacks) else None
+
+
+def _refs(st: GameState, seat: str, kind: str) -> list[str]:
+    return [f"{kind}:{i}" for i in range(len(st.players[seat]["stacks"][kind]))]
+
+
+def _nonempty_refs(st: GameState, seat: str, min_size: int = 1) -> list[str]:
+    out = []
+    for kind in KINDS:
+        for i, s in enumerate(st.players[seat]["stacks"][kind]):
+            if len(s) >= min_size:
+                out.append(f"{kind}:{i}")
+    return out
+
+
+def _deployed(st: GameState, seat: str) -> list[str]:
+    out: list[str] = []
+    for kind in KINDS:
+        for s in st.players[seat]["stacks"][kind]:
+            out.extend(s)
+    return out
+
+
+def _remove_deployed(st: GameState, seat: str, cid: str) -> bool:
+    for lst in st.players[seat]["stacks"].values():
+        for i, s in enumerate(lst):
+            if cid in s:
+                s.remove(cid)
+                if not s and len(lst) > 1:
+                    del lst[i]  # C1: a divided stack ends when it is completely destroyed
+                return True
+    return False
+
+
+def _kept_with(st: GameState, seat: str, effects: frozenset[str] | set[str]) -> list[str]:
+    return [c for c in st.players[seat]["kept"] if st.defs[c].effect in effects]
+
+
+def _battle(st: GameState) -> dict[str, Any] | None:
+    for fr in reversed(st.frames):
+        if fr["kind"] == "battle":
+            return fr
+    return None
+
+
+def _destroy(st: GameState, holder: str, cid: str, cause: str) -> None:
+    """A deployed unit is destroyed: to its OWNER's arsenal discard (C5)."""
+    _remove_deployed(st, holder, cid)
+    st.players[st.owner[cid]]["discard"].append(cid)
+    fr = _battle(st)
+    if fr is not None:
+        _leave_battle(fr, holder, cid)
+    _ev(st, "destroyed", {"seat": holder, "card": cid, "code": st.code[cid], "cause": cause})
+
+
+def _leave_battle(fr: dict[str, Any], seat: str, cid: str) -> None:
+    units = fr["units"][seat]
+    if cid in units:
+        units.remove(cid)
+    present = fr["present"][seat]
+    if cid in present:
+        present.remove(cid)
+    if fr["supports"]:
+        # GP7: support vanishes the moment its source (or recipient) leaves
+        fr["supports"] = [s for s in fr["supports"] if s[0] != cid and s[1] != cid]
+
+
+def _industry_extra(st: GameState, seat: str) -> int:
+    p = st.players[seat]
+    extra = sum(st.defs[c].param("extra", 0) for c in p["industry"])
+    for cid in _deployed(st, seat):
+        ab = st.abil[cid].get("industry")
+        if ab is not None:
+            extra += ab.get("extra")
+    return extra
+
+
+def _has_ability_deployed(st: GameState, seat: str, kind: str) -> bool:
+    return any(kind in st.abil[c] for c in _deployed(st, seat))
+
+
+def _prereqs_met(st: GameState, bc: str) -> bool:
+    """FAQ CA3: each prerequisite names who must hold which battlecard, whoever attacks."""
+    for pr in st.defs[bc].prerequisites:
+        seat = pr.holder if pr.holder in SEATS else st.side_of_nation(pr.holder)
+        if seat is None:
+            return False
+        if not any(st.code[w] == pr.battlecard for w in st.players[seat]["won"]):
+            return False
+    return True
+
+
+def _stated_aggressor(st: GameState, bc: str) -> str | None:
+    agg = st.defs[bc].aggressor
+    if agg == "drawing-player":
+        return None
+    return st.side_of_nation(agg)
+
+
+# ---------------------------------------------------------------------------------------------
+# the machine
+# ---------------------------------------------------------------------------------------------
+def advance(st: GameState) -> None:
+    st._legal_cache = None
+    while st.status == "active":
+        fr = st.frames[-1]
+        d = STEP[fr["kind"]](st, fr)
+        if d is not None:
+            st.decision = d
+            return
+    st.decision = None
+
+
+def legal_actions(st: GameState) -> list[Action]:
+    if st.decision is None:
+        return []
+    cache = st._legal_cache
+    if cache is not None and cache[0] == st.ply:
+        return cache[1]
+    acts = LEGAL[st.decision.kind](st, st.frames[-1])
+    st._legal_cache = (st.ply, acts)
+    return acts
+
+
+def apply(st: GameState, action: Action) -> list[Event]:
+    """Validate `action`, then apply it. On any error the state is unchanged."""
+    if isinstance(action, dict):
+        action = Action.from_json(action)
+    if not isinstance(action, Action):
+        raise MalformedAction("not an action")
+    if st.status != "active" or st.decision is None:
+        raise IllegalAction("the game is over", code="game_over")
+    if action.seat != st.decision.seat:
+        raise IllegalAction(f"it is {st.decision.seat}'s decision", code="not_your_turn")
+    if action not in legal_actions(st):
+        raise IllegalAction(f"{action} is not legal now ({st.decision.kind})")
+    st._events = []
+    ACT[st.decision.kind](st, st.frames[-1], action)
+    st.ply += 1
+    advance(st)
+    events = st._events
+    st._events = []
+    return events
+
+
+def _finish(st: GameState, winner: str | None, kind: str) -> None:
+    st.status = "finished"
+    st.winner = winner
+    st.result = {"kind": kind, "points": {seat: st.vp(seat) for seat in SEATS}, "turns": st.turn}
+    st.frames = []
+    st.decision = None
+    _ev(st, "game_over", {"winner": winner, **st.result})
+
+
+def _finish_on_points(st: GameState, kind: str) -> None:
+    a, b = st.vp("axis"), st.vp("allies")
+    _finish(st, "axis" if a > b else "allies" if b > a else None, kind)
+
+
+def _check_victory(st: GameState, first: str) -> bool:
+    for seat in (first, OTHER[first]):
+        enemy_nation = st.players[OTHER[seat]]["nation"]
+        for w in st.players[seat]["won"]:
+            if st.defs[w].homeland_of == enemy_nation:
+                _finish(st, seat, "total")
+                return True
+    for seat in (first, OTHER[first]):
+        if st.vp(seat) >= st.vp_threshold > 0:
+            _finish(st, seat, "standard")
+            return True
+    return False
+
+
+# ---- game / turn ------------------------------------------------------------------------------
+def step_game(st: GameState, fr: dict) -> Decision | None:
+    held = sum(len(st.players[s]["won"]) for s in SEATS)
+    total = sum(1 for c in st.defs.values() if isinstance(c, BattlecardDef))
+    if st.turn and total and held >= total:
+        _finish_on_points(st, "all-battles-decided")
+        return None
+    if st.turn >= st.setup.options.max_turns:
+        _finish_on_points(st, "turn-limit")
+        return None
+    seat = fr["next"]
+    fr["next"] = OTHER[seat]
+    st.turn += 1
+    st.active_seat = seat
+    st.frames.append({"kind": "turn", "seat": seat, "stage": "start"})
+    _ev(st, "turn_started", {"turn": st.turn, "seat": seat})
+    return None
+
+
+def step_turn(st: GameState, fr: dict) -> Decision | None:
+    if fr["stage"] == "start":
+        return Decision(fr["seat"], "turn_start", {"turn": st.turn})
+    st.frames.pop()
+    return None
+
+
+def legal_turn_start(st: GameState, fr: dict) -> list[Action]:
+    seat = fr["seat"]
+    enemy = OTHER[seat]
+    p = st.players[seat]
+    acts: list[Action] = [Draw(seat)]
+    if p["hand"]:
+        acts.append(EmergencyDeploy(seat))
+    enemy_ic = bool(st.players[enemy]["industry"])
+    for cid in p["kept"]:
+        eff = st.defs[cid].effect
+        if eff == "counterattack":
+            for bc in st.players[enemy]["won"]:
+                if _prereqs_met(st, bc):
+                    acts.append(PlayCard(seat, cid, target=bc))
+        elif eff in ("pre-emptive-strike", "industrial-complex"):
+            acts.append(PlayCard(seat, cid))
+        elif eff == "air-raid":
+            acts.append(PlayCard(seat, cid, option="battle"))
+            if enemy_ic:
+                acts.append(PlayCard(seat, cid, option="industry"))
+        elif eff == "industrial-strike":
+            if enemy_ic:
+                acts.append(PlayCard(seat, cid))
+        elif eff == "sabotage":
+            acts.append(PlayCard(seat, cid, option="general"))
+            acts.append(PlayCard(seat, cid, option="leader"))
+            if enemy_ic:
+                acts.append(PlayCard(seat, cid, option="industry"))
+    return acts
+
+
+def _discard_kept(st: GameState, seat: str, cid: str) -> None:
+    st.players[seat]["kept"].remove(cid)
+    st.conflict_discard.append(cid)
+    _ev(st, "card_played", {"seat": seat, "card": cid, "code": st.code[cid]})
+
+
+def _destroy_industry(st: GameState, seat: str) -> None:
+    ic = st.players[seat]["industry"].pop(0)
+    st.conflict_discard.append(ic)
+    _ev(st, "industry_destroyed", {"seat": seat, "card": ic, "code": st.code[ic]})
+
+
+def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
+    seat = fr["seat"]
+    enemy = OTHER[seat]
+    if isinstance(a, Draw):
+        fr["stage"] = "end"
+        cid = _flip_conflict(st)
+        if cid is None:
+            _ev(st, "conflict_deck_empty", {})
+            return
+        _push_card(st, seat, cid)
+    elif isinstance(a, EmergencyDeploy):
+        fr["stage"] = "end"
+        _ev(st, "emergency_deploy", {"seat": seat, "cards": len(st.players[seat]["hand"])})
+        st.frames.append(_deploy_frame(seat, len(st.players[seat]["hand"]), None, "emergency"))
+    elif isinstance(a, PlayCard):
+        eff = st.defs[a.card].effect
+        if eff != "industrial-complex":
+            _discard_kept(st, seat, a.card)
+        if eff == "counterattack":
+            fr["stage"] = "end"
+            st.frames.append({"kind": "battlecard", "seat": seat, "card": a.target, "stage": "emergency",
+                              "aggressor": seat, "counter": True, "pre": False})
+            _ev(st, "counterattack", {"seat": seat, "battlecard": a.target, "code": st.code[a.target]})
+        elif eff == "pre-emptive-strike":
+            fr["stage"] = "end"
+            limit = len(st.conflict_deck) + len(st.conflict_discard) + 1
+            for _ in range(limit):
+                cid = _flip_conflict(st)
+                if cid is None:
+                    break
+                if isinstance(st.defs[cid], BattlecardDef):
+                    _ev(st, "conflict_drawn", {"seat": seat, "card": cid, "code": st.code[cid]})
+                    st.frames.append({"kind": "battlecard", "seat": seat, "card": cid, "stage": "check",
+                                      "aggressor": seat, "counter": False, "pre": True})
+                    break
+                st.conflict_discard.append(cid)
+                _ev(st, "conflict_turned", {"card": cid, "code": st.code[cid]})
+        elif eff == "air-raid":
+            if a.option == "industry":
+                _destroy_industry(st, enemy)  # C18: at any time, not in lieu of drawing
+            else:
+                fr["stage"] = "end"
+                st.frames.append(_battle_frame(st, card=None, aggressor=seat, mode="air_raid",
+                                               counter=False))
+        elif eff == "industrial-complex":
+            st.players[seat]["kept"].remove(a.card)
+            st.players[seat]["industry"].append(a.card)
+            _ev(st, "industry_built", {"seat": seat, "card": a.card, "code": st.code[a.card]})
+        elif eff == "industrial-strike":
+            _destroy_industry(st, enemy)
+        elif eff == "sabotage":
+            if a.option == "industry":
+                _destroy_industry(st, enemy)
+            else:
+                st.frames.append({"kind": "sabotage", "seat": enemy, "cls": a.option})
+
+
+# ---- sabotage of a general / leader (FAQ G4) -----------------------------------------------------
+def step_sabotage(st: GameState, fr: dict) -> Decision | None:
+    seat = fr["seat"]
+    cands = [c for c in _deployed(st, seat) if fr["cls"] in st.defs[c].classes]
+    if len(cands) > 1:
+        return Decision(seat, "sabotage_victim", {"class": fr["cls"]})
+    st.frames.pop()
+    if cands:
+        _destroy(st, seat, cands[0], "sabotage")
+    else:
+        _ev(st, "sabotage_no_target", {"seat": seat, "class": fr["cls"]})
+    return None
+
+
+def legal_sabotage_victim(st: GameState, fr: dict) -> list[Action]:
+    seat = fr["seat"]
+    return [Choose(seat, c) for c in _deployed(st, seat) if fr["cls"] in st.defs[c].classes]
+
+
+def act_sabotage_victim(st: GameState, fr: dict, a: Action) -> None:
+    st.frames.pop()
+    _destroy(st, fr["seat"], a.option, "sabotage")
+
+
+# ---- deploying ---------------------------------------------------------------------------------
+def _deploy_frame(seat: str, count: int, cards: list[str] | None, reason: str) -> dict:
+    return {"kind": "deploy", "seat": seat, "count": count, "cards": cards, "reason": reason}
+
+
+def _deploy_options(st: GameState, seat: str, cands: list[str]) -> list[Action]:
+    stacks = st.players[seat]["stacks"]
+    acts: list[Action] = []
+    for c in cands:
+        kind = st.defs[c].kind
+        for i in range(len(stacks[kind])):
+            acts.append(Deploy(seat, c, f"{kind}:{i}"))
+    return acts
+
+
+def _deploy_candidates(st: GameState, fr: dict) -> list[str]:
+    hand = st.players[fr["seat"]]["hand"]
+    if fr["cards"] is None:
+        return list(hand)
+    return [c for c in fr["cards"] if c in hand]
+
+
+def step_deploy(st: GameState, fr: dict) -> Decision | None:
+    cands = _deploy_candidates(st, fr) if fr["count"] > 0 else []
+    if not cands:
+        st.frames.pop()
+        return None
+    seat = fr["seat"]
+    forced = len(cands) <= fr["count"]
+    if forced:
+        stacks = st.players[seat]["stacks"]
+        if all(len(stacks[st.defs[c].kind]) == 1 for c in cands):
+            c = cands[0]
+            _do_deploy(st, fr, seat, c, f"{st.defs[c].kind}:0")
+            return None
+    kind = "initial_deploy" if fr["reason"] == "initial" else "deploy"
+    return Decision(seat, kind, {"count": fr["count"], "reason": fr["reason"]})
+
+
+def legal_deploy(st: GameState, fr: dict) -> list[Action]:
+    return _deploy_options(st, fr["seat"], _deploy_candidates(st, fr))
+
+
+def _do_deploy(st: GameState, fr: dict | None, seat: str, cid: str, ref: str) -> None:
+    p = st.players[seat]
+    p["hand"].remove(cid)
+    _stack(st, seat, ref).append(cid)  # type: ignore[union-attr]
+    if fr is not None and fr["kind"] == "deploy":
+        fr["count"] -= 1
+    _ev(st, "deployed", {"seat": seat, "stack": ref})
+    _ev(st, "deployed_card", {"seat": seat, "stack": ref, "card": cid, "code": st.code[cid]}, seat)
+    if "v2_rocket" in st.abil[cid]:
+        st.frames.append({"kind": "v2", "seat": seat, "card": cid, "stage": "start"})
+
+
+def act_deploy(st: GameState, fr: dict, a: Action) -> None:
+    _do_deploy(st, fr, a.seat, a.card, a.stack)
+
+
+# ---- V-2 rocket (Rules update 1.2; FAQ C9) -------------------------------------------------------
+def _abombs(st: GameState, seat: str) -> list[str]:
+    return _kept_with(st, seat, {"a-bomb"})
+
+
+def step_v2(st: GameState, fr: dict) -> Decision | None:
+    seat = fr["seat"]
+    enemy = OTHER[seat]
+    if fr["stage"] == "start":
+        if _abombs(st, seat) and _nonempty_refs(st, enemy):
+            return Decision(seat, "v2_effect", {"card": fr["card"]})
+        _v2_effect(st, seat)
+        fr["stage"] = "replace"
+        return None
+    # the rocket is spent: discard it and draw a replacement, deployed at once
+    _remove_deployed(st, seat, fr["card"])
+    st.players[st.owner[fr["card"]]]["discard"].append(fr["card"])
+    st.frames.pop()
+    new = _draw_arsenal(st, seat)
+    if new is None:
+        return None
+    if "v2_rocket" in st.abil[new]:
+        # R1.2: a V-2 drawn to replace a V-2 is discarded with no effect and no replacement
+        st.players[seat]["discard"].append(new)
+        _ev(st, "v2_rule_1_2", {"seat": seat, "card": new, "code": st.code[new]})
+        return None
+    st.players[seat]["hand"].append(new)
+    _ev(st, "drawn", {"seat": seat, "count": 1})
+    st.frames.append(_deploy_frame(seat, 1, [new], "v2"))
+    return None
+
+
+def _v2_effect(st: GameState, seat: str) -> None:
+    enemy = OTHER[seat]
+    top = _draw_arsenal(st, enemy)
+    if top is None:
+        _ev(st, "v2_no_effect", {"seat": seat})
+        return
+    st.players[enemy]["removed"].append(top)
+    _ev(st, "v2_hit", {"seat": seat, "removed": top, "code": st.code[top]})
+
+
+def legal_v2_effect(st: GameState, fr: dict) -> list[Action]:
+    seat = fr["seat"]
+    acts: list[Action] = [Choose(seat, "v2")]
+    for bomb in _abombs(st, seat):
+        for ref in _nonempty_refs(st, OTHER[seat]):
+            acts.append(PlayCard(seat, bomb, target=ref))
+    return acts
+
+
+def act_v2_effect(st: GameState, fr: dict, a: Action) -> None:
+    if isinstance(a, PlayCard):
+        _a_bomb(st, a.seat, a.card, a.target)  # C9: the A-bomb in place of the V-2's effect
+    else:
+        _v2_effect(st, a.seat)
+    fr["stage"] = "replace"
+
+
+def _a_bomb(st: GameState, seat: str, card: str, ref: str) -> None:
+    """G6, C8-C10: every card in the stack, leaders and generals included, is destroyed (discarded)."""
+    enemy = OTHER[seat]
+    _discard_kept(st, seat, card)
+    stack = _stack(st, enemy, ref)
+    _ev(st, "a_bomb", {"seat": seat, "stack": ref, "cards": [[c, st.code[c]] for c in stack]})
+    for cid in list(stack):
+        _destroy(st, enemy, cid, "a-bomb")
+
+
+# ---- a drawn conflict card ---------------------------------------------------------------------
+def _push_card(st: GameState, seat: str, cid: str) -> None:
+    d = st.defs[cid]
+    if isinstance(d, BattlecardDef):
+        _ev(st, "conflict_drawn", {"seat": seat, "card": cid, "code": st.code[cid]})
+        st.frames.append({"kind": "battlecard", "seat": seat, "card": cid, "stage": "check",
+                          "aggressor": seat, "counter": False, "pre": False})
+        return
+    if d.effect in KEPT_EFFECTS:
+        st.players[seat]["kept"].append(cid)
+        _ev(st, "card_kept", {"seat": seat})
+        _ev(st, "card_kept_private", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
+        return
+    _ev(st, "conflict_drawn", {"seat": seat, "card": cid, "code": st.code[cid]})
+    st.conflict_discard.append(cid)
+    eff = d.effect
+    p = st.players[seat]
+    if eff == "build-up":
+        n = d.param("draw", 0) + _industry_extra(st, seat)
+        drawn = _draw_n(st, seat, n)
+        st.frames.append(_deploy_frame(seat, min(drawn, d.param("deploy", 0) + (n - d.param("draw", 0))),
+                                       None, "build-up"))
+    elif eff == "replenish":
+        if not p["hand"]:
+            _draw_n(st, seat, d.param("draw", 3))
+        elif _draw_n(st, seat, 1):
+            st.frames.append(_deploy_frame(seat, 1, None, "replenish"))
+    elif eff == "divide-and-conquer":
+        st.frames.append({"kind": "divide", "seat": seat, "stage": "choose"})
+    elif eff == "reorganize-forces":
+        st.frames.append({"kind": "reorganize", "seat": seat, "stage": "choose"})
+    elif eff == "capture":
+        st.frames.append({"kind": "capture", "seat": seat, "stage": "browse"})
+
+
+def _draw_n(st: GameState, seat: str, n: int) -> int:
+    got = 0
+    hand = st.players[seat]["hand"]
+    for _ in range(n):
+        cid = _draw_arsenal(st, seat)
+        if cid is None:
+            break
+        hand.append(cid)
+        got += 1
+        _ev(st, "drawn_card", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
+    if got:
+        _ev(st, "drawn", {"seat": seat, "count": got})
+    return got
+
+
+# ---- Divide & Conquer (C1, C2) ------------------------------------------------------------------
+def step_divide(st: GameState, fr: dict) -> Decision | None:
+    if fr["stage"] == "choose":
+        if not _nonempty_refs(st, OTHER[fr["seat"]], 2):
+            st.frames.pop()
+            return None
+        return Decision(fr["seat"], "divide_choose", {})
+    if fr["need"] <= 0:
+        st.frames.pop()
+        return None
+    return Decision(OTHER[fr["seat"]], "divide_stack", {"stack": fr["src"], "new_stack": fr["dst"],
+                                                        "remaining": fr["need"]})
+
+
+def legal_divide_choose(st: GameState, fr: dict) -> list[Action]:
+    return [Choose(fr["seat"], ref) for ref in _nonempty_refs(st, OTHER[fr["seat"]], 2)]
+
+
+def act_divide_choose(st: GameState, fr: dict, a: Action) -> None:
+    enemy = OTHER[fr["seat"]]
+    kind = a.option.split(":")[0]
+    stacks = st.players[enemy]["stacks"][kind]
+    src = _stack(st, enemy, a.option)
+    stacks.append([])
+    fr.update(stage="split", src=a.option, dst=f"{kind}:{len(stacks) - 1}", need=len(src) // 2)
+    _ev(st, "divide", {"seat": enemy, "stack": a.option, "new_stack": fr["dst"]})
+
+
+def legal_divide_stack(st: GameState, fr: dict) -> list[Action]:
+    seat = OTHER[fr["seat"]]
+    return [Split(seat, c) for c in _stack(st, seat, fr["src"])]
+
+
+def act_divide_stack(st: GameState, fr: dict, a: Action) -> None:
+    seat = a.seat
+    _stack(st, seat, fr["src"]).remove(a.card)
+    _stack(st, seat, fr["dst"]).append(a.card)
+    fr["need"] -= 1
+
+
+# ---- Reorganize Forces (C3, C4) -------------------------------------------------------------------
+def step_reorganize(st: GameState, fr: dict) -> Decision | None:
+    seat = fr["seat"]
+    if fr["stage"] == "choose":
+        return Decision(seat, "reorganize", {"hand": len(st.players[seat]["hand"])})
+    return Decision(seat, "reorganize_swap", {"hand_size": fr["size"], "moves_left": fr["max"] - fr["moves"]})
+
+
+def legal_reorganize(st: GameState, fr: dict) -> list[Action]:
+    seat = fr["seat"]
+    if st.players[seat]["hand"]:
+        return [Choose(seat, "swap"), Choose(seat, "discard_draw")]
+    return [Choose(seat, "draw")]
+
+
+def act_reorganize(st: GameState, fr: dict, a: Action) -> None:
+    seat = fr["seat"]
+    p = st.players[seat]
+    if a.option == "swap":
+        fr.update(stage="swap", size=len(p["hand"]), moves=0, max=len(p["hand"]) + len(_deployed(st, seat)))
+        return
+    if a.option == "discard_draw":
+        for c in p["hand"]:
+            p["discard"].append(c)
+        _ev(st, "hand_discarded", {"seat": seat, "cards": [[c, st.code[c]] for c in p["hand"]]})
+        p["hand"] = []
+    _draw_n(st, seat, 3)
+    st.frames.pop()
+
+
+def legal_reorganize_swap(st: GameState, fr: dict) -> list[Action]:
+    seat = fr["seat"]
+    hand = st.players[seat]["hand"]
+    acts: list[Action] = []
+    if len(hand) == fr["size"]:
+        acts.append(Pass(seat))
+    if len(hand) > fr["size"]:
+        acts.extend(_deploy_options(st, seat, hand))
+    if fr["moves"] < fr["max"]:
+        acts.extend(Retrieve(seat, c) for c in _deployed(st, seat))
+    return acts
+
+
+def act_reorganize_swap(st: GameState, fr: dict, a: Action) -> None:
+    seat = fr["seat"]
+    if isinstance(a, Pass):
+        st.frames.pop()
+    elif isinstance(a, Retrieve):
+        _remove_deployed(st, seat, a.card)
+        st.players[seat]["hand"].append(a.card)
+        fr["moves"] += 1
+        _ev(st, "retrieved", {"seat": seat})
+    else:
+        _do_deploy(st, fr, seat, a.card, a.stack)
+
+
+# ---- Capture (C5, C7) ----------------------------------------------------------------------------
+def step_capture(st: GameState, fr: dict) -> Decision | None:
+    seat = fr["seat"]
+    if fr["stage"] == "browse":
+        if not _nonempty_refs(st, OTHER[seat]):
+            st.frames.pop()
+            return None
+        return Decision(seat, "capture_browse", {})
+    stack = _stack(st, OTHER[seat], fr["ref"]) or []
+    return Decision(seat, "capture_pick", {"stack": fr["ref"], "cards": [
+        {"id": c, "code": st.code[c]} for c in stack]})
+
+
+def legal_capture_browse(st: GameState, fr: dict) -> list[Action]:
+    return [Choose(fr["seat"], ref) for ref in _nonempty_refs(st, OTHER[fr["seat"]])]
+
+
+def act_capture_browse(st: GameState, fr: dict, a: Action) -> None:
+    fr.update(stage="pick", ref=a.option)
+    _ev(st, "capture_browse", {"seat": a.seat, "stack": a.option})
+
+
+def legal_capture_pick(st: GameState, fr: dict) -> list[Action]:
+    seat = fr["seat"]
+    stacks = st.players[seat]["stacks"]
+    acts: list[Action] = []
+    for c in _stack(st, OTHER[seat], fr["ref"]) or []:
+        kind = st.defs[c].kind
+        acts.extend(Take(seat, c, f"{kind}:{i}") for i in range(len(stacks[kind])))
+    return acts
+
+
+def act_capture_pick(st: GameState, fr: dict, a: Action) -> None:
+    enemy = OTHER[a.seat]
+    _remove_deployed(st, enemy, a.card)
+    _stack(st, a.seat, a.stack).append(a.card)
+    st.frames.pop()
+    _ev(st, "captured", {"seat": a.seat, "from": enemy, "card": a.card, "code": st.code[a.card],
+                         "stack": a.stack})
+
+
+# ---- a battlecard comes up -----------------------------------------------------------------------
+def step_battlecard(st: GameState, fr: dict) -> Decision | None:
+    stage = fr["stage"]
+    card = fr["card"]
+    drawer = fr["seat"]
+    if stage == "check":
+        if not _prereqs_met(st, card):
+            st.conflict_discard.append(card)
+            st.frames.pop()
+            _ev(st, "battle_prerequisites_unmet", {"card": card, "code": st.code[card]})
+            return None
+        fr["aggressor"] = _stated_aggressor(st, card) or drawer
+        fr["stage"] = "pre" if fr["pre"] and fr["aggressor"] != drawer else "aggr"
+        return None
+    if stage == "pre":  # C6, C16: the pre-emptive player may always decline
+        return Decision(drawer, "preemptive_choice", {"battlecard": card, "code": st.code[card]})
+    if stage == "aggr":  # R1.1 aggressor's prerogative, before forces are revealed
+        return Decision(fr["aggressor"], "fight_or_decline", {"battlecard": card, "code": st.code[card]})
+    defender = OTHER[fr["aggressor"]]
+    if stage == "respond":
+        if _kept_with(st, defender, RESPONSE_EFFECTS):
+            return Decision(defender, "battlecard_response", {"battlecard": card, "code": st.code[card]})
+        fr["stage"] = "emergency"
+        return None
+    if stage == "emergency":
+        d = st.defs[card]
+        if (d.emergency_deployment and st.players[defender]["hand"]
+                and d.homeland_of in (None, st.players[defender]["nation"])):
+            return Decision(defender, "emergency_deploy", {"battlecard": card, "code": st.code[card]})
+        fr["stage"] = "battle"
+        return None
+    st.frames[-1] = _battle_frame(st, card=card, aggressor=fr["aggressor"], mode="battle",
+                                  counter=fr["counter"])
+    return None
+
+
+def legal_fight_or_decline(st: GameState, fr: dict) -> list[Action]:
+    seat = fr["aggressor"] if fr["stage"] == "aggr" else fr["seat"]
+    return [Choose(seat, "fight"), Choose(seat, "decline")]
+
+
+def act_fight_or_decline(st: GameState, fr: dict, a: Action) -> None:
+    if a.option == "decline":
+        st.conflict_discard.append(fr["card"])
+        st.frames.pop()
+        _ev(st, "battle_declined", {"seat": a.seat, "card": fr["card"], "code": st.code[fr["card"]]})
+    else:
+        fr["stage"] = "aggr" if fr["stage"] == "pre" else "respond"
+
+
+def legal_battlecard_response(st: GameState, fr: dict) -> list[Action]:
+    seat = OTHER[fr["aggressor"]]
+    return [Pass(seat)] + [PlayCard(seat, c) for c in _kept_with(st, seat, RESPONSE_EFFECTS)]
+
+
+def act_battlecard_response(st: GameState, fr: dict, a: Action) -> None:
+    if isinstance(a, Pass):
+        fr["stage"] = "emergency"
+        return
+    _discard_kept(st, a.seat, a.card)
+    card = fr["card"]
+    st.frames.pop()
+    if st.defs[a.card].effect == "delay-tactics":
+        st.conflict_deck.insert(st.rng.randrange(len(st.conflict_deck) + 1), card)
+        _ev(st, "delay_tactics", {"seat": a.seat, "card": card, "code": st.code[card]})
+        return
+    # misinformation: the battlecard is discarded, the next card is drawn; the drawing player stays (C20)
+    st.conflict_discard.append(card)
+    _ev(st, "misinformation", {"seat": a.seat, "card": card, "code": st.code[card]})
+    nxt = _flip_conflict(st)
+    if nxt is not None:
+        _push_card(st, fr["seat"], nxt)
+
+
+def legal_emergency_deploy(st: GameState, fr: dict) -> list[Action]:
+    seat = OTHER[fr["aggressor"]]
+    return [EmergencyDeploy(seat), Pass(seat)]
+
+
+def act_emergency_deploy(st: GameState, fr: dict, a: Action) -> None:
+    fr["stage"] = "battle"
+    if isinstance(a, EmergencyDeploy):
+        hand = st.players[a.seat]["hand"]
+        _ev(st, "emergency_deploy", {"seat": a.seat, "cards": len(hand)})
+        st.frames.append(_deploy_frame(a.seat, len(hand), None, "emergency"))
+
+
+# ---------------------------------------------------------------------------------------------
+# battles
+# ---------------------------------------------------------------------------------------------
+def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str, counter: bool) -> dict:
+    defender = OTHER[aggressor]
+    if mode == "battle":
+        d = st.defs[card]
+        forces = {aggressor: d.aggressor_forces, defender: d.defender_forces}
+        special = d.special_victory
+    else:
+        forces = {aggressor: AIR_RAID, defender: AIR_RAID}
+        special = None
+    return {
+        "kind": "battle", "mode": mode, "card": card, "aggressor": aggressor, "defender": defender,
+        "counter": counter, "special": special, "stage": "optional",
+        "kinds": {s: list(forces[s].kinds()) for s in SEATS},
+        "opt_classes": {s: list(forces[s].optional_ground_classes) for s in SEATS},
+        "need_infantry_free": {s: forces[s].non_artillery_ground_required for s in SEATS},
+        "include": dict.fromkeys(SEATS, False), "asked": [],
+        "units": {s: [] for s in SEATS}, "present": {s: [] for s in SEATS},
+        "withdrawn": {s: [] for s in SEATS},
+        "round": 1, "phase": 0, "side": 0, "done": [], "shots": {}, "fired": [], "supports": [],
+        "carrier_used": {}, "intel": dict.fromkeys(SEATS, False), "intel_played": dict.fromkeys(SEATS, False),
+        "chem": dict.fromkeys(SEATS, 0), "codebreak": dict.fromkeys(SEATS, 0), "had_ground": False,
+        "shot": None, "sub_wd": None, "sab_queue": [], "p0": False, "winner": None,
+    }
+
+
+def _optional_units(st: GameState, fr: dict, seat: str) -> list[str]:
+    """C7, C12, GP5: classes a battlecard makes optional, and radar in battles without ground forces."""
+    if "ground" in fr["kinds"][seat]:
+        return []
+    classes = fr["opt_classes"][seat]
+    out = []
+    for s in st.players[seat]["stacks"]["ground"]:
+        for c in s:
+            d = st.defs[c]
+            if "radar" in st.abil[c] or any(cl in d.classes for cl in classes):
+                out.append(c)
+    return out
+
+
+def _present(st: GameState, fr: dict, seat: str) -> list[str]:
+    stacks = st.players[seat]["stacks"]
+    out: list[str] = []
+    for kind in fr["kinds"][seat]:
+        for s in stacks[kind]:
+            out.extend(s)
+    if fr["include"][seat]:
+        out.extend(_optional_units(st, fr, seat))
+    return out
+
+
+def _is_unit(d: ArsenalCardDef) -> bool:
+    return d.is_combat_unit and not d.is_leader
+
+
+def _has_forces(st: GameState, fr: dict, seat: str, present: list[str]) -> bool:
+    units = [c for c in present if _is_unit(st.defs[c])]
+    if not units:
+        return False
+    if fr["need_infantry_free"][seat]:
+        # GU3: a non-artillery ground unit (not a leader, radar or special device) is needed to start
+        return any(
+            st.defs[c].kind == "ground" and not st.defs[c].is_artillery
+            and "special" not in st.defs[c].classes and "radar" not in st.abil[c]
+            for c in units
+        )
+    return True
+
+
+def step_battle(st: GameState, fr: dict) -> Decision | None:
+    return BATTLE_STAGES[fr["stage"]](st, fr)
+
+
+def _stage_optional(st: GameState, fr: dict) -> Decision | None:
+    for seat in (fr["aggressor"], fr["defender"]):
+        if seat not in fr["asked"] and _optional_units(st, fr, seat):
+            fr["asking"] = seat
+            return Decision(seat, "commit_optional", {"classes": fr["opt_classes"][seat] + ["radar"]})
+    fr["stage"] = "check"
+    return None
+
+
+def legal_commit_optional(st: GameState, fr: dict) -> list[Action]:
+    seat = fr["asking"]
+    return [Choose(seat, "include"), Choose(seat, "exclude")]
+
+
+def act_commit_optional(st: GameState, fr: dict, a: Action) -> None:
+    fr["asked"].append(a.seat)
+    fr["include"][a.seat] = a.option == "include"
+
+
+def _stage_check(st: GameState, fr: dict) -> Decision | None:
+    agg, dfd = fr["aggressor"], fr["defender"]
+    has = {s: _has_forces(st, fr, s, _present(st, fr, s)) for s in SEATS}
+    if not has[agg] or not has[dfd]:
+        if not has[agg] and not has[dfd]:
+            _ev(st, "battle_ignored", {"card": fr["card"]})
+            fr["winner"] = None
+            fr["stage"] = "settle"
+            fr["ignored"] = True
+            return None
+        fr["winner"] = agg if has[agg] else dfd
+        if fr["mode"] == "air_raid":
+            fr["winner"] = None
+        _ev(st, "battle_uncontested", {"card": fr["card"], "winner": fr["winner"]})
+        fr["stage"] = "settle"
+        return None
+    fr["stage"] = "leaders"
+    _reveal(st, fr)
+    return None
+
+
+def _reveal(st: GameState, fr: dict) -> None:
+    for seat in SEATS:
+        fr["present"][seat] = _present(st, fr, seat)
+    _ev(st, "battle_revealed", {
+        "card": fr["card"], "code": st.code.get(fr["card"]) if fr["card"] else None, "mode": fr["mode"],
+        "aggressor": fr["aggressor"],
+        "forces": {s: [[c, st.code[c]] for c in fr["present"][s]] for s in SEATS},
+    })
+
+
+def _stage_leaders(st: GameState, fr: dict) -> Decision | None:
+    """G5, C15: each deployed leader draws and deploys cards at the start of any battle."""
+    fr["stage"] = "muster"
+    pushes = []
+    for seat in (fr["aggressor"], fr["defender"]):
+        for c in _deployed(st, seat):
+            ab = st.abil[c].get("leader")
+            if ab is None:
+                continue
+            drawn = []
+            for _ in range(ab.get("draw")):
+                new = _draw_arsenal(st, seat)
+                if new is None:
+                    break
+                st.players[seat]["hand"].append(new)
+                drawn.append(new)
+            if drawn:
+                _ev(st, "leader_draw", {"seat": seat, "leader": c, "count": len(drawn)})
+                pushes.append(_deploy_frame(seat, len(drawn), drawn, "leader"))
+    st.frames.extend(reversed(pushes))
+    return None
+
+
+def _stage_muster(st: GameState, fr: dict) -> Decision | None:
+    sea = False
+    for seat in SEATS:
+        present = _present(st, fr, seat)
+        fr["present"][seat] = present
+        fr["units"][seat] = [c for c in present if _is_unit(st.defs[c])]
+        sea = sea or any(st.defs[c].kind == "sea" for c in fr["units"][seat])
+    for seat in SEATS:
+        deployed = _deployed(st, seat)
+        cb = sum(st.abil[c]["codebreaker"].get("attack_bonus")
+                 for c in deployed if "codebreaker" in st.abil[c])
+        if sea and cb:  # C13: any battle with a sea unit
+            fr["codebreak"][seat] = cb
+            fr["intel"][seat] = True
+        if any("intelligence" in st.abil[c] for c in deployed):
+            fr["intel"][seat] = True
+    agg = fr["aggressor"]
+    fr["had_ground"] = any(st.defs[c].kind == "ground" for c in fr["units"][agg])
+    for seat in (agg, fr["defender"]):
+        for c in fr["units"][seat]:
+            if "sabotage" in st.abil[c]:
+                fr["sab_queue"].append([seat, c])
+    fr["stage"] = "window"
+    fr["side"] = 0
+    _ev(st, "battle_started", {"card": fr["card"], "units": {s: [[c, st.code[c]] for c in fr["present"][s]]
+                                                             for s in SEATS}})
+    return None
+
+
+def _window_cards(st: GameState, fr: dict, seat: str) -> list[Action]:
+    enemy = OTHER[seat]
+    acts: list[Action] = []
+    enemy_units = fr["units"][enemy]
+    for c in st.players[seat]["kept"]:
+        eff = st.defs[c].effect
+        if eff == "mine-fields" and fr["round"] == 1:
+            acts.extend(PlayCard(seat, c, target=t) for t in enemy_units if st.defs[t].kind == "ground")
+        elif eff == "lack-of-valor":
+            acts.extend(PlayCard(seat, c, target=t) for t in enemy_units)
+        elif ((eff in ("military-intelligence", "stolen-plans") and not fr["intel_played"][seat])
+              or (eff == "chemical-warfare" and not fr["chem"][seat]
+                  and any(st.defs[t].kind == "ground" for t in enemy_units))):
+            acts.append(PlayCard(seat, c))
+    return acts
+
+
+def _stage_window(st: GameState, fr: dict) -> Decision | None:
+    while fr["side"] < 2:
+        seat = (fr["aggressor"], fr["defender"])[fr["side"]]
+        if _window_cards(st, fr, seat):
+            return Decision(seat, "battle_window", {"round": fr["round"]})
+        fr["side"] += 1
+    fr["stage"] = "phase0"
+    fr["p0"] = False
+    return None
+
+
+def legal_battle_window(st: GameState, fr: dict) -> list[Action]:
+    seat = (fr["aggressor"], fr["defender"])[fr["side"]]
+    return [Pass(seat)] + _window_cards(st, fr, seat)
+
+
+def act_battle_window(st: GameState, fr: dict, a: Action) -> None:
+    if isinstance(a, Pass):
+        fr["side"] += 1
+        return
+    seat = a.seat
+    enemy = OTHER[seat]
+    eff = st.defs[a.card].effect
+    _discard_kept(st, seat, a.card)  # C14: discarded after use
+    if eff == "mine-fields":  # C13: the player chooses the ground unit (never a leader)
+        _destroy(st, enemy, a.target, "mine-fields")
+    elif eff == "lack-of-valor":
+        _withdraw(st, fr, enemy, a.target, "lack-of-valor")
+    elif eff in ("military-intelligence", "stolen-plans"):
+        fr["intel"][seat] = True
+        fr["intel_played"][seat] = True
+        _ev(st, "intelligence", {"enemy_hand": [st.code[c] for c in st.players[enemy]["hand"]]}, seat)
+        if eff == "stolen-plans":
+            _ev(st, "intelligence", {"enemy_kept": [st.code[c] for c in st.players[enemy]["kept"]]}, seat)
+    elif eff == "chemical-warfare":
+        fr["chem"][seat] = st.defs[a.card].param("attack", 13)
+    _check_battle_end(st, fr)
+
+
+def _stage_phase0(st: GameState, fr: dict) -> Decision | None:
+    """Phase 0: OSS sabotage before the first round (GU4 note), chemical warfare every round (C11)."""
+    if fr["round"] == 1:
+        while fr["sab_queue"]:
+            seat, unit = fr["sab_queue"][0]
+            targets = _sabotage_targets(st, fr, seat, unit)
+            if len(targets) > 1:
+                return Decision(seat, "sabotage_target", {"unit": unit})
+            fr["sab_queue"].pop(0)
+            if targets:
+                _destroy(st, OTHER[seat], targets[0], "sabotage")
+                if _check_battle_end(st, fr):
+                    return None
+    if not fr["p0"]:
+        fr["p0"] = True
+        for seat in (fr["aggressor"], fr["defender"]):
+            attack = fr["chem"][seat]
+            if not attack:
+                continue
+            enemy = OTHER[seat]
+            for t in [t for t in fr["units"][enemy] if st.defs[t].kind == "ground"]:
+                d = _defense(st, fr, enemy, t, "air")
+                n, _ = _action_number(st)
+                hit = d is not None and d < n <= attack
+                _ev(st, "chemical_attack", {"seat": seat, "target": t, "number": n, "hit": hit})
+                if hit:
+                    _destroy(st, enemy, t, "chemical-warfare")
+                    if _check_battle_end(st, fr):
+                        return None
+    if not _can_hit(st, fr, fr["aggressor"]) and not _can_hit(st, fr, fr["defender"]):
+        _stalemate(st, fr)
+        return None
+    fr.update(stage="phase", phase=1, side=0)
+    return None
+
+
+def _sabotage_targets(st: GameState, fr: dict, seat: str, unit: str) -> list[str]:
+    if unit not in fr["units"][seat]:
+        return []
+    classes = st.abil[unit]["sabotage"].get("target_classes")
+    return [t for t in fr["units"][OTHER[seat]] if any(c in classes for c in st.defs[t].classes)]
+
+
+def legal_sabotage_target(st: GameState, fr: dict) -> list[Action]:
+    seat, unit = fr["sab_queue"][0]
+    return [Choose(seat, t) for t in _sabotage_targets(st, fr, seat, unit)]
+
+
+def act_sabotage_target(st: GameState, fr: dict, a: Action) -> None:
+    fr["sab_queue"].pop(0)
+    _destroy(st, OTHER[a.seat], a.option, "sabotage")
+    _check_battle_end(st, fr)
+
+
+def _stalemate(st: GameState, fr: dict) -> None:
+    """Stalemate: the aggressor must withdraw and the defender wins (air raids simply end)."""
+    _ev(st, "stalemate", {"round": fr["round"]})
+    fr["winner"] = fr["defender"] if fr["mode"] == "battle" else None
+    fr["stage"] = "settle"
+
+
+# ---- values with bonuses -----------------------------------------------------------------------
+def _attack(st: GameState, fr: dict, seat: str, u: str, tkind: str) -> int | None:
+    d = st.defs[u]
+    value = getattr(d.attack, tkind)
+    if value is None:
+        return None
+    for s in fr["supports"]:
+        if s[1] == u and s[2] == "attack" and (s[4] is None or tkind in s[4]):
+            value += s[3]
+    if d.kind == "ground":
+        for g in fr["units"][seat]:
+            if g != u:
+                aura = st.abil[g].get("general_aura")
+                if aura is not None:
+                    value += aura.get("attack")  # G1, G3: other friendly ground units
+    return value + fr["codebreak"][seat]
+
+
+def _defense(st: GameState, fr: dict, seat: str, t: str, akind: str) -> int | None:
+    d = st.defs[t]
+    value = getattr(d.defense, akind)
+    if value is None:
+        return None
+    for s in fr["supports"]:
+        if s[1] == t and (s[2] == "defense" or (s[2] == "air_defense" and akind == "air")):
+            value += s[3]
+    if d.kind == "ground":
+        for g in fr["units"][seat]:
+            if g != t:
+                aura = st.abil[g].get("general_aura")
+                if aura is not None:
+                    value += aura.get("defense")
+    if akind == "air":
+        for r in fr["present"][seat]:
+            radar = st.abil[r].get("radar")
+            if radar is not None:
+                value += radar.get("air_defense_bonus")
+    return value
+
+
+def _targetable(st: GameState, fr: dict, seat: str, u: str, t: str) -> bool:
+    """S6, S7: before a submarine fires only destroyers and submarines may target it, unless intelligence."""
+    if "submarine" in st.abil[t] and t not in fr["fired"] and not fr["intel"][seat]:
+        classes = st.defs[u].classes
+        return "destroyer" in classes or "submarine" in classes
+    return True
+
+
+def _is_big(st: GameState, u: str) -> bool:
+    ab = st.abil[u]
+    return "big_guns" in ab or "heavy_guns" in ab or "ship_support" in ab
+
+
+def _shot_allowed(st: GameState, fr: dict, u: str, tkind: str) -> bool:
+    shots = fr["shots"].get(u)
+    if not shots:
+        return True
+    ab = st.abil[u]
+    if "double_attack" in ab:
+        return len(shots) < 2
+    if _is_big(st, u):
+        if tkind not in shots:
+            return True
+        return "heavy_guns" in ab and len(shots) == len(set(shots))  # S1: one more shot at any group
+    return False
+
+
+def _exhausted(st: GameState, fr: dict, seat: str, u: str) -> bool:
+    shots = fr["shots"].get(u, ())
+    ab = st.abil[u]
+    if "double_attack" in ab:
+        return len(shots) >= 2
+    if _is_big(st, u):
+        groups = {st.defs[t].kind for t in fr["units"][OTHER[seat]]}
+        if any(g not in shots for g in groups):
+            return False
+        return not ("heavy_guns" in ab and len(shots) == len(set(shots)))
+    return len(shots) >= 1
+
+
+def _fire_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
+    enemy = OTHER[seat]
+    ukind = st.defs[u].kind
+    out = []
+    for t in fr["units"][enemy]:
+        tk = st.defs[t].kind
+        if not _shot_allowed(st, fr, u, tk):
+            continue
+        a = _attack(st, fr, seat, u, tk)
+        if a is None:
+            continue
+        d = _defense(st, fr, enemy, t, ukind)
+        if d is None or a < d or not _targetable(st, fr, seat, u, t):
+            continue
+        out.append(t)
+    return out
+
+
+def _has_infantry(st: GameState, fr: dict, seat: str) -> bool:
+    # GU5: anything that says "Infantry" (special forces included) enables armour autokills
+    return any("infantry" in st.defs[c].classes or "special-forces" in st.defs[c].classes
+               for c in fr["units"][seat])
+
+
+def _autokill_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
+    ak = st.abil[u].get("autokill")
+    if ak is None or fr["shots"].get(u):
+        return []
+    if ak.get("first_round_only") and fr["round"] != 1:
+        return []
+    if ak.get("requires_infantry") and not _has_infantry(st, fr, seat):
+        return []  # G2: generals need none
+    enemy = OTHER[seat]
+    ukind = st.defs[u].kind
+    kinds = ak.get("target_kinds")
+    limit = ak.get("max_defense")
+    out = []
+    for t in fr["units"][enemy]:
+        if st.defs[t].kind not in kinds:
+            continue
+        d = _defense(st, fr, enemy, t, ukind)  # G2: bonuses count when checking the threshold
+        if d is not None and d <= limit and _targetable(st, fr, seat, u, t):
+            out.append(t)
+    return out
+
+
+def _can_hit(st: GameState, fr: dict, seat: str) -> bool:
+    """Could any unit of `seat` hit any enemy unit with the best possible support and action number?"""
+    enemy = OTHER[seat]
+    targets = fr["units"][enemy]
+    if not targets:
+        return False
+    if fr["chem"][seat]:
+        for t in targets:
+            if st.defs[t].kind == "ground":
+                d = _defense(st, fr, enemy, t, "air")
+                if d is not None and d < fr["chem"][seat] and d < st.max_action:
+                    return True
+    units = fr["units"][seat]
+    pool = []  # (source, kind, bonus, target kinds)
+    for c in units:
+        ab = st.abil[c]
+        for k in SUPPORT_KINDS:
+            if k in ab:
+                pool.append((c, k, ab[k].get("bonus"), ab[k].get("target_kinds")))
+        if "carrier_bonus" in ab:
+            pool.append((None, "carrier", sum(ab["carrier_bonus"].get("bonuses")), None))
+    for u in units:
+        d = st.defs[u]
+        if d.phase is None:
+            continue
+        if _autokill_targets(st, fr, seat, u):
+            return True
+        for t in targets:
+            tk = st.defs[t].kind
+            a = _attack(st, fr, seat, u, tk)
+            if a is None:
+                continue
+            dv = _defense(st, fr, enemy, t, d.kind)
+            if dv is None or dv >= st.max_action:
+                continue
+            extra = 0
+            for src, k, bonus, tks in pool:
+                if src == u:
+                    continue
+                if k == "artillery_support" and tk not in tks:
+                    continue
+                if k == "ship_support" and d.kind != "sea":
+                    continue
+                extra += bonus
+            if a + extra > dv:
+                return True
+    return False
+
+
+# ---- firing phases -------------------------------------------------------------------------------
+def _side_seat(fr: dict) -> str:
+    return fr["aggressor"] if fr["side"] == 0 else fr["defender"]
+
+
+def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
+    phase = fr["phase"]
+    done = fr["done"]
+    return [u for u in fr["units"][seat] if st.defs[u].phase == phase and u not in done]
+
+
+def _stage_phase(st: GameState, fr: dict) -> Decision | None:
+    if fr["sub_wd"] is not None:
+        seat, unit = fr["sub_wd"]
+        return Decision(seat, "sub_withdraw", {"unit": unit})
+    shot = fr["shot"]
+    if shot is not None:
+        if shot["stage"] == "defend":
+            return Decision(shot["enemy"], "defend", {"unit": shot["unit"], "target": shot["target"],
+                                                      "type": shot["type"]})
+        return Decision(shot["seat"], "retarget", {"unit": shot["unit"], "target": shot["target"],
+                                                   "type": shot["type"]})
+    while True:
+        seat = _side_seat(fr)
+        if _actors(st, fr, seat):
+            return Decision(seat, "fire", {"round": fr["round"], "phase": fr["phase"]})
+        if fr["side"] == 0:
+            fr["side"] = 1
+            continue
+        if fr["phase"] < 4:
+            fr["phase"] += 1
+            fr["side"] = 0
+            continue
+        break
+    if fr["mode"] == "air_raid":  # C15: a one-round air battle
+        fr["winner"] = None
+        fr["stage"] = "settle"
+        return None
+    fr.update(stage="withdraw", side=0)
+    return None
+
+
+def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str | None = None,
+                     defense_vs: str | None = None) -> list[Action]:
+    """Supports `seat` may still assign this round (GU1: any time before the supporter fires)."""
+    acts: list[Action] = []
+    units = fr["units"][seat]
+    done = fr["done"]
+    phase = fr["phase"]
+    for c in units:
+        ab = st.abil[c]
+        if "carrier_bonus" in ab and fr["carrier_used"].get(c, 0) < len(ab["carrier_bonus"].get("bonuses")):
+            for r in units if only_recipient is None else (only_recipient,):
+                if defense_vs is None:
+                    acts.append(Support(seat, c, r, "attack"))
+                if defense_vs in (None, "air"):
+                    acts.append(Support(seat, c, r, "air_defense"))
+        if c in done:
+            continue
+        ph = st.defs[c].phase
+        if ph is not None and ph < phase:
+            continue
+        if "infantry_support" in ab:
+            for r in units if only_recipient is None else (only_recipient,):
+                if r != c:
+                    if defense_vs is None:
+                        acts.append(Support(seat, c, r, "attack"))
+                    acts.append(Support(seat, c, r, "defense"))
+        if defense_vs is not None:
+            continue
+        if "artillery_support" in ab:
+            acts.extend(Support(seat, c, r, "attack") for r in units if r != c)
+        if "ship_support" in ab:
+            acts.extend(Support(seat, c, r, "attack") for r in units if r != c and st.defs[r].kind == "sea")
+    return acts
+
+
+def _abomb_ok(st: GameState, fr: dict, seat: str) -> bool:
+    """C8: a double-attack bomber in your air stack; the British also need MI or Stolen Plans."""
+    if not any("double_attack" in st.abil[c] for s in st.players[seat]["stacks"]["air"] for c in s):
+        return False
+    if st.players[seat]["nation"] == "GB":
+        return (fr["intel_played"][seat]
+                or bool(_kept_with(st, seat, {"military-intelligence", "stolen-plans"}))
+                or _has_ability_deployed(st, seat, "intelligence"))
+    return True
+
+
+def legal_fire(st: GameState, fr: dict) -> list[Action]:
+    seat = _side_seat(fr)
+    acts: list[Action] = []
+    for u in _actors(st, fr, seat):
+        acts.extend(Fire(seat, u, t) for t in _fire_targets(st, fr, seat, u))
+        acts.extend(Autokill(seat, u, t) for t in _autokill_targets(st, fr, seat, u))
+        acts.append(Hold(seat, u))
+    acts.extend(_support_actions(st, fr, seat))
+    if fr["phase"] == 2 and _abombs(st, seat) and _abomb_ok(st, fr, seat):
+        for bomb in _abombs(st, seat):
+            acts.extend(PlayCard(seat, bomb, target=ref) for ref in _nonempty_refs(st, OTHER[seat]))
+    return acts
+
+
+def _add_support(st: GameState, fr: dict, a: Support) -> None:
+    ab = st.abil[a.unit]
+    if "carrier_bonus" in ab:
+        n = fr["carrier_used"].get(a.unit, 0)
+        bonus = ab["carrier_bonus"].get("bonuses")[n]
+        fr["carrier_used"][a.unit] = n + 1
+        fr["supports"].append([a.unit, a.recipient, a.mode, bonus, None])
+    else:
+        kind = next(k for k in SUPPORT_KINDS if k in ab)
+        tks = ab[kind].get("target_kinds") if kind == "artillery_support" else None
+        fr["supports"].append([a.unit, a.recipient, a.mode, ab[kind].get("bonus"),
+                               list(tks) if tks else None])
+        fr["done"].append(a.unit)  # support replaces the supporter's own fire
+    _ev(st, "support", {"seat": a.seat, "unit": a.unit, "recipient": a.recipient, "mode": a.mode})
+
+
+def act_fire(st: GameState, fr: dict, a: Action) -> None:
+    seat = a.seat
+    if isinstance(a, Support):
+        _add_support(st, fr, a)
+    elif isinstance(a, Hold):
+        fr["done"].append(a.unit)
+        _ev(st, "hold", {"seat": seat, "unit": a.unit})
+    elif isinstance(a, PlayCard):
+        _a_bomb(st, seat, a.card, a.target)
+        _check_battle_end(st, fr)
+    else:
+        _declare(st, fr, a)
+
+
+def _declare(st: GameState, fr: dict, a: Fire | Autokill) -> None:
+    """GU1: the target may strengthen its defense with unassigned support; then the shooter may switch."""
+    enemy = OTHER[a.seat]
+    akind = st.defs[a.unit].kind
+    if _support_actions(st, fr, enemy, only_recipient=a.target, defense_vs=akind):
+        fr["shot"] = {"seat": a.seat, "enemy": enemy, "unit": a.unit, "target": a.target, "type": a.type,
+                      "stage": "defend", "assigned": False}
+        _ev(st, "target_declared", {"seat": a.seat, "unit": a.unit, "target": a.target, "type": a.type})
+        return
+    _resolve(st, fr, a)
+
+
+def legal_defend(st: GameState, fr: dict) -> list[Action]:
+    shot = fr["shot"]
+    enemy = shot["enemy"]
+    return [Pass(enemy)] + _support_actions(st, fr, enemy, only_recipient=shot["target"],
+                                            defense_vs=st.defs[shot["unit"]].kind)
+
+
+def act_defend(st: GameState, fr: dict, a: Action) -> None:
+    shot = fr["shot"]
+    if isinstance(a, Support):
+        _add_support(st, fr, a)
+        shot["assigned"] = True
+        return
+    if shot["assigned"]:
+        shot["stage"] = "retarget"
+        return
+    fr["shot"] = None
+    cls = Fire if shot["type"] == "fire" else Autokill
+    _resolve(st, fr, cls(shot["seat"], shot["unit"], shot["target"]))
+
+
+def legal_retarget(st: GameState, fr: dict) -> list[Action]:
+    shot = fr["shot"]
+    seat, unit = shot["seat"], shot["unit"]
+    if shot["type"] == "fire":
+        acts: list[Action] = [Fire(seat, unit, t) for t in _fire_targets(st, fr, seat, unit)]
+    else:
+        acts = [Autokill(seat, unit, t) for t in _autokill_targets(st, fr, seat, unit)]
+    return acts + [Hold(seat, unit)]
+
+
+def act_retarget(st: GameState, fr: dict, a: Action) -> None:
+    fr["shot"] = None
+    if isinstance(a, Hold):
+        fr["done"].append(a.unit)
+        return
+    _resolve(st, fr, a)
+
+
+def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
+    seat, u, t = a.seat, a.unit, a.target
+    enemy = OTHER[seat]
+    if u not in fr["fired"]:
+        fr["fired"].append(u)
+    if isinstance(a, Autokill):
+        fr["shots"][u] = ["autokill"]
+        fr["done"].append(u)
+        _ev(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
+        _destroy(st, enemy, t, "autokill")
+    else:
+        tk = st.defs[t].kind
+        attack = _attack(st, fr, seat, u, tk)
+        defense = _defense(st, fr, enemy, t, st.defs[u].kind)
+        n, card = _action_number(st)
+        hit = defense < n <= attack  # the action-number rule
+        fr["shots"].setdefault(u, []).append(tk)
+        _ev(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
+                         "number": n, "card": card, "hit": hit})
+        if hit:
+            _destroy(st, enemy, t, "shot")
+        if _exhausted(st, fr, seat, u):
+            fr["done"].append(u)
+    if _check_battle_end(st, fr):
+        return
+    if "submarine" in st.abil[u] and u in fr["units"][seat]:
+        fr["sub_wd"] = [seat, u]  # S6: may withdraw right after firing
+
+
+def legal_sub_withdraw(st: GameState, fr: dict) -> list[Action]:
+    seat, unit = fr["sub_wd"]
+    return [Withdraw(seat, unit), Pass(seat)]
+
+
+def act_sub_withdraw(st: GameState, fr: dict, a: Action) -> None:
+    fr["sub_wd"] = None
+    if isinstance(a, Withdraw):
+        _withdraw(st, fr, a.seat, a.unit, "submarine")
+        _check_battle_end(st, fr)
+
+
+def _withdraw(st: GameState, fr: dict, seat: str, unit: str, cause: str) -> None:
+    """GP1: withdrawn units stay deployed but are out of this battle (GP2: for good)."""
+    _leave_battle(fr, seat, unit)
+    fr["withdrawn"][seat].append(unit)
+    _ev(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
+
+
+def _check_battle_end(st: GameState, fr: dict) -> bool:
+    if fr["stage"] == "settle":
+        return True
+    agg, dfd = fr["aggressor"], fr["defender"]
+    winner = None
+    if not fr["units"][dfd]:
+        winner = agg
+    elif not fr["units"][agg]:
+        winner = dfd
+    elif fr["special"] == "aggressor-loses-if-no-ground" and fr["had_ground"] and not any(
+            st.defs[c].kind == "ground" for c in fr["units"][agg]):
+        winner = dfd  # CA2: applies to whoever is the aggressor of this battle
+    else:
+        return False
+    fr["winner"] = winner if fr["mode"] == "battle" else None
+    fr["stage"] = "settle"
+    fr["shot"] = None
+    fr["sub_wd"] = None
+    return True
+
+
+# ---- withdrawal phase -----------------------------------------------------------------------------
+def _stage_withdraw(st: GameState, fr: dict) -> Decision | None:
+    while fr["side"] < 2:
+        seat = _side_seat(fr)
+        if fr["units"][seat]:
+            return Decision(seat, "withdraw", {"round": fr["round"]})
+        fr["side"] += 1
+    if _check_battle_end(st, fr):
+        return None
+    fr["round"] += 1
+    if fr["round"] > st.setup.options.max_battle_rounds:
+        _stalemate(st, fr)
+        return None
+    fr.update(stage="window", side=0, phase=0, done=[], shots={}, supports=[], carrier_used={})
+    return None
+
+
+def legal_withdraw(st: GameState, fr: dict) -> list[Action]:
+    seat = _side_seat(fr)
+    return [Pass(seat)] + [Withdraw(seat, u) for u in fr["units"][seat]]
+
+
+def act_withdraw(st: GameState, fr: dict, a: Action) -> None:
+    if isinstance(a, Pass):
+        fr["side"] += 1
+        return
+    _withdraw(st, fr, a.seat, a.unit, "withdrawal")
+    if _check_battle_end(st, fr):
+        return
+
+
+# ---- settling the battle ---------------------------------------------------------------------------
+def _stage_settle(st: GameState, fr: dict) -> Decision | None:
+    card, winner = fr["card"], fr["winner"]
+    fr["stage"] = "done"
+    if fr["mode"] != "battle":
+        return None
+    if fr.get("ignored"):
+        if not fr["counter"]:
+            st.conflict_discard.append(card)
+        return None
+    agg, dfd = fr["aggressor"], fr["defender"]
+    if fr["counter"]:
+        if winner == agg:  # the counterattacker takes the card from the holder
+            st.players[dfd]["won"].remove(card)
+            st.players[agg]["won"].append(card)
+    else:
+        st.players[winner]["won"].append(card)
+    loser = OTHER[winner]
+    _ev(st, "battle_won", {"winner": winner, "card": card, "code": st.code[card],
+                           "victory_points": 0 if card in st.scorched else st.defs[card].victory_points})
+    if card not in st.scorched and _kept_with(st, loser, {"scorched-earth"}):
+        fr["stage"] = "scorch"
+        fr["loser"] = loser
+    return None
+
+
+def _stage_scorch(st: GameState, fr: dict) -> Decision | None:
+    return Decision(fr["loser"], "scorched_earth", {"battlecard": fr["card"], "code": st.code[fr["card"]]})
+
+
+def legal_scorched_earth(st: GameState, fr: dict) -> list[Action]:
+    seat = fr["loser"]
+    cards = _kept_with(st, seat, {"scorched-earth"})
+    return [Pass(seat)] + [PlayCard(seat, c, target=fr["card"]) for c in cards]
+
+
+def act_scorched_earth(st: GameState, fr: dict, a: Action) -> None:
+    if isinstance(a, PlayCard):
+        _discard_kept(st, a.seat, a.card)
+        st.scorched.append(fr["card"])  # C17: stays scorched when re-fought
+        _ev(st, "scorched_earth", {"seat": a.seat, "card": fr["card"]})
+    fr["stage"] = "done"
+
+
+def _stage_done(st: GameState, fr: dict) -> Decision | None:
+    st.frames.pop()
+    _ev(st, "battle_over", {"winner": fr["winner"], "card": fr["card"]})
+    if fr["mode"] == "battle" and fr["winner"] is not None:
+        _check_victory(st, fr["winner"])
+    return None
+
+
+BATTLE_STAGES = {
+    "optional": _stage_optional, "check": _stage_check, "leaders": _stage_leaders, "muster": _stage_muster,
+    "window": _stage_window, "phase0": _stage_phase0, "phase": _stage_phase, "withdraw": _stage_withdraw,
+    "settle": _stage_settle, "scorch": _stage_scorch, "done": _stage_done,
+}
+
+STEP = {
+    "game": step_game, "turn": step_turn, "deploy": step_deploy, "v2": step_v2, "divide": step_divide,
+    "reorganize": step_reorganize, "capture": step_capture, "battlecard": step_battlecard,
+    "battle": step_battle, "sabotage": step_sabotage,
+}
+
+LEGAL = {
+    "turn_start": legal_turn_start, "initial_deploy": legal_deploy, "deploy": legal_deploy,
+    "v2_effect": legal_v2_effect, "sabotage_victim": legal_sabotage_victim,
+    "divide_choose": legal_divide_choose, "divide_stack": legal_divide_stack,
+    "reorganize": legal_reorganize, "reorganize_swap": legal_reorganize_swap,
+    "capture_browse": legal_capture_browse, "capture_pick": legal_capture_pick,
+    "fight_or_decline": legal_fight_or_decline, "preemptive_choice": legal_fight_or_decline,
+    "battlecard_response": legal_battlecard_response, "emergency_deploy": legal_emergency_deploy,
+    "commit_optional": legal_commit_optional, "battle_window": legal_battle_window,
+    "sabotage_target": legal_sabotage_target, "fire": legal_fire, "defend": legal_defend,
+    "retarget": legal_retarget, "sub_withdraw": legal_sub_withdraw, "withdraw": legal_withdraw,
+    "scorched_earth": legal_scorched_earth,
+}
+
+ACT = {
+    "turn_start": act_turn_start, "initial_deploy": act_deploy, "deploy": act_deploy,
+    "v2_effect": act_v2_effect, "sabotage_victim": act_sabotage_victim,
+    "divide_choose": act_divide_choose, "divide_stack": act_divide_stack,
+    "reorganize": act_reorganize, "reorganize_swap": act_reorganize_swap,
+    "capture_browse": act_capture_browse, "capture_pick": act_capture_pick,
+    "fight_or_decline": act_fight_or_decline, "preemptive_choice": act_fight_or_decline,
+    "battlecard_response": act_battlecard_response, "emergency_deploy": act_emergency_deploy,
+    "commit_optional": act_commit_optional, "battle_window": act_battle_window,
+    "sabotage_target": act_sabotage_target, "fire": act_fire, "defend": act_defend,
+    "retarget": act_retarget, "sub_withdraw": act_sub_withdraw, "withdraw": act_withdraw,
+    "scorched_earth": act_scorched_earth,
+}
+
+DECISION_KINDS = tuple(LEGAL)

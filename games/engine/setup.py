@@ -1,0 +1,91 @@
+"""Game set-up values: Options and GameSetup (frozen, JSON round-trip)."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .errors import MalformedAction
+
+SEATS = ("axis", "allies")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    # FAQ Optional Rule 1: draw 9 and deploy 6 at set-up instead of 6 and 3.
+    larger_standing_armies: bool = False
+    # FAQ Optional Rule 5 (Advanced Battlecards): won battlecards become deployed stacks.
+    occupying_force: bool = False
+    # Termination guards (estimated; see README): the game ends on points after this many turns,
+    # and a battle still undecided after this many rounds is treated as a stalemate.
+    max_turns: int = 400
+    max_battle_rounds: int = 25
+
+    @property
+    def initial_draw(self) -> int:
+        return 9 if self.larger_standing_armies else 6
+
+    @property
+    def initial_deploy(self) -> int:
+        return 6 if self.larger_standing_armies else 3
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> Options:
+        data = dict(data or {})
+        known = set(cls.__dataclass_fields__)
+        unknown = set(data) - known
+        if unknown:
+            raise MalformedAction(f"unknown options {sorted(unknown)}", code="malformed_setup")
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    seed: int
+    decks: dict[str, tuple[str, ...]]
+    nations: dict[str, str]
+    conflict_deck: tuple[str, ...]
+    options: Options = field(default_factory=Options)
+
+    def __hash__(self) -> int:  # dict fields: hash the JSON form
+        return hash(repr(self.to_json()))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "decks": {seat: list(self.decks[seat]) for seat in SEATS},
+            "nations": {seat: self.nations[seat] for seat in SEATS},
+            "conflict_deck": list(self.conflict_deck),
+            "options": self.options.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameSetup:
+        try:
+            return cls(
+                seed=int(data["seed"]),
+                decks={seat: tuple(str(c) for c in data["decks"][seat]) for seat in SEATS},
+                nations={seat: str(data["nations"][seat]) for seat in SEATS},
+                conflict_deck=tuple(str(c) for c in data["conflict_deck"]),
+                options=Options.from_json(data.get("options")),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise MalformedAction(f"bad game setup: {exc}", code="malformed_setup") from exc
+
+
+def starter_setup(catalog: Any, seed: int, *, axis_set: str = "de-we-starter",
+                  allies_set: str = "gb-we-starter",
+                  conflict_sets: tuple[str, ...] = ("we-conflict-starter",), theater: str = "WE",
+                  options: Options | None = None) -> GameSetup:
+    """The standard game: two starter decks (counts from the catalog) and a theater's conflict deck."""
+    decks = {}
+    nations = {}
+    for seat, code in (("axis", axis_set), ("allies", allies_set)):
+        s = catalog.sets[code]
+        decks[seat] = tuple(c for c, n in sorted(s.arsenal_counts().items()) for _ in range(n))
+        nations[seat] = s.nation
+    return GameSetup(seed=seed, decks=decks, nations=nations,
+                     conflict_deck=tuple(catalog.conflict_deck(theater, set_codes=conflict_sets)),
+                     options=options or Options())

@@ -1,0 +1,176 @@
+"""GameState: every zone of the game, the frame stack of pending steps, and the one seeded RNG.
+
+All mutable data is plain JSON-friendly Python (dicts, lists, str, int, bool), so `to_json` is a
+deep copy and `from_json` loses nothing. Per-card definitions are looked up through `self.defs`
+(derived from the catalog, never serialised).
+"""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import KINDS, ArsenalCardDef, BattlecardDef, Catalog, ConflictCardDef
+from .errors import EngineError
+from .setup import SEATS, GameSetup
+
+OTHER = {"axis": "allies", "allies": "axis"}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    seat: str
+    kind: str
+    prompt: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt}
+
+
+def new_player(nation: str) -> dict[str, Any]:
+    return {
+        "nation": nation,
+        "deck": [],        # arsenal deck, top = last
+        "hand": [],        # reserve hand
+        "stacks": {k: [[]] for k in KINDS},  # deployed stacks: kind -> list of stacks (bottom first)
+        "kept": [],        # kept conflict cards (face down)
+        "industry": [],    # Industrial Complex cards in play (face up)
+        "discard": [],     # arsenal discard (face up)
+        "removed": [],     # removed from the game (V-2)
+        "won": [],         # battlecards held
+    }
+
+
+class GameState:
+    """The whole game. Mutated only through `games.engine.apply`."""
+
+    def __init__(self, catalog: Catalog, setup: GameSetup) -> None:
+        self.catalog = catalog
+        self.setup = setup
+        self.rng = random.Random(setup.seed)
+        self.code: dict[str, str] = {}
+        self.owner: dict[str, str] = {}
+        self.players: dict[str, dict[str, Any]] = {}
+        self.conflict_deck: list[str] = []
+        self.conflict_discard: list[str] = []
+        self.aside: list[str] = []
+        self.scorched: list[str] = []
+        self.frames: list[dict[str, Any]] = []
+        self.turn = 0
+        self.ply = 0
+        self.active_seat = "axis"
+        self.status = "active"
+        self.winner: str | None = None
+        self.result: dict[str, Any] = {}
+        self.vp_threshold = 0
+        # derived, not serialised
+        self.record_events = True
+        self.decision: Decision | None = None
+        self.defs: dict[str, Any] = {}
+        self.abil: dict[str, dict[str, Any]] = {}
+        self.max_action = 0
+        self._legal_cache: tuple[int, list] | None = None
+        self._events: list = []
+
+    # ---- derived ----------------------------------------------------------------------------
+    def rebuild_derived(self) -> None:
+        cat = self.catalog
+        defs: dict[str, Any] = {}
+        abil: dict[str, dict[str, Any]] = {}
+        max_action = 0
+        for cid, code in self.code.items():
+            d = cat.arsenal.get(code) or cat.conflict.get(code) or cat.battlecards.get(code)
+            if d is None:
+                raise EngineError("unknown_card", f"card code {code!r} is not in the catalog")
+            defs[cid] = d
+            if isinstance(d, ArsenalCardDef):
+                abil[cid] = {a.kind: a for a in d.abilities}
+            elif d.action_number > max_action:
+                max_action = d.action_number
+        self.defs = defs
+        self.abil = abil
+        self.max_action = max_action
+        self._legal_cache = None
+
+    @property
+    def current_seat(self) -> str | None:
+        return self.decision.seat if self.decision else None
+
+    def arsenal_def(self, cid: str) -> ArsenalCardDef:
+        return self.defs[cid]
+
+    def conflict_def(self, cid: str) -> ConflictCardDef | BattlecardDef:
+        return self.defs[cid]
+
+    def side_of_nation(self, nation: str) -> str | None:
+        for seat in SEATS:
+            if self.players[seat]["nation"] == nation:
+                return seat
+        n = self.catalog.nations.get(nation)
+        return n.side if n else None
+
+    def vp(self, seat: str) -> int:
+        total = 0
+        scorched = self.scorched
+        for cid in self.players[seat]["won"]:
+            if cid not in scorched:
+                total += self.defs[cid].victory_points
+        return total
+
+    # ---- serialisation ----------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        st = self.rng.getstate()
+        return {
+            "setup": self.setup.to_json(),
+            "rng": [st[0], list(st[1]), st[2]],
+            "cards": dict(self.code),
+            "owners": dict(self.owner),
+            "players": copy.deepcopy(self.players),
+            "conflict_deck": list(self.conflict_deck),
+            "conflict_discard": list(self.conflict_discard),
+            "aside": list(self.aside),
+            "scorched": list(self.scorched),
+            "frames": copy.deepcopy(self.frames),
+            "turn": self.turn,
+            "ply": self.ply,
+            "active_seat": self.active_seat,
+            "status": self.status,
+            "winner": self.winner,
+            "result": copy.deepcopy(self.result),
+            "vp_threshold": self.vp_threshold,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], catalog: Catalog) -> GameState:
+        from .rules import advance
+
+        state = cls(catalog, GameSetup.from_json(data["setup"]))
+        rng = data["rng"]
+        state.rng.setstate((rng[0], tuple(rng[1]), rng[2]))
+        state.code = dict(data["cards"])
+        state.owner = dict(data["owners"])
+        state.players = copy.deepcopy(data["players"])
+        state.conflict_deck = list(data["conflict_deck"])
+        state.conflict_discard = list(data["conflict_discard"])
+        state.aside = list(data["aside"])
+        state.scorched = list(data["scorched"])
+        state.frames = copy.deepcopy(data["frames"])
+        state.turn = data["turn"]
+        state.ply = data["ply"]
+        state.active_seat = data["active_seat"]
+        state.status = data["status"]
+        state.winner = data["winner"]
+        state.result = copy.deepcopy(data["result"])
+        state.vp_threshold = data["vp_threshold"]
+        state.rebuild_derived()
+        advance(state)
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<GameState turn={self.turn} ply={self.ply} status={self.status} decision={self.decision}>"

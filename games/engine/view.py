@@ -1,0 +1,129 @@
+"""Player views: everything a seat may know, nothing it may not (JSON-safe)."""
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import KINDS
+from .setup import SEATS
+from .state import OTHER, GameState
+
+
+def _cards(st: GameState, ids: list[str]) -> list[dict[str, str]]:
+    code = st.code
+    return [{"id": c, "code": code[c]} for c in ids]
+
+
+def _own(st: GameState, seat: str) -> dict[str, Any]:
+    p = st.players[seat]
+    return {
+        "nation": p["nation"],
+        "hand": _cards(st, p["hand"]),
+        "stacks": {k: [_cards(st, s) for s in p["stacks"][k]] for k in KINDS},
+        "kept": _cards(st, p["kept"]),
+        "industry": _cards(st, p["industry"]),
+        "discard": _cards(st, p["discard"]),
+        "removed": _cards(st, p["removed"]),
+        "won": _won(st, seat),
+        "victory_points": st.vp(seat),
+        "deck_size": len(p["deck"]),
+    }
+
+
+def _won(st: GameState, seat: str) -> list[dict[str, Any]]:
+    return [{"id": c, "code": st.code[c], "scorched": c in st.scorched,
+             "victory_points": 0 if c in st.scorched else st.defs[c].victory_points}
+            for c in st.players[seat]["won"]]
+
+
+def _opponent(st: GameState, seat: str, viewer: str) -> dict[str, Any]:
+    p = st.players[seat]
+    out = {
+        "nation": p["nation"],
+        "hand_size": len(p["hand"]),
+        "stacks": {k: [len(s) for s in p["stacks"][k]] for k in KINDS},
+        "kept_count": len(p["kept"]),
+        "industry": _cards(st, p["industry"]),
+        "discard": _cards(st, p["discard"]),
+        "removed": _cards(st, p["removed"]),
+        "won": _won(st, seat),
+        "victory_points": st.vp(seat),
+        "deck_size": len(p["deck"]),
+    }
+    # a deployed standing-intelligence unit shows its owner the enemy reserve hand (codes only)
+    if any("intelligence" in st.abil[c] for k in KINDS for s in st.players[viewer]["stacks"][k] for c in s):
+        out["hand_codes"] = sorted(st.code[c] for c in p["hand"])
+    return out
+
+
+def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
+    from .rules import _attack, _battle, _defense
+
+    fr = _battle(st)
+    if fr is None or fr["stage"] in ("optional", "check"):
+        if fr is None:
+            return None
+        return {"card": fr["card"], "code": st.code.get(fr["card"]) if fr["card"] else None,
+                "mode": fr["mode"], "aggressor": fr["aggressor"], "defender": fr["defender"],
+                "stage": fr["stage"]}
+    sides = {}
+    for s in SEATS:
+        units = []
+        for c in fr["present"][s]:
+            d = st.defs[c]
+            units.append({
+                "id": c, "code": st.code[c], "kind": d.kind, "phase": d.phase,
+                "in_battle": c in fr["units"][s], "done": c in fr["done"], "fired": c in fr["fired"],
+                "attack": {k: _attack(st, fr, s, c, k) for k in KINDS},
+                "defense": {k: _defense(st, fr, s, c, k) for k in KINDS},
+            })
+        withdrawn = fr["withdrawn"][s]
+        sides[s] = {
+            "units": units,
+            # withdrawn units are flipped face down again (GP1)
+            "withdrawn": withdrawn if s == seat else len(withdrawn),
+            "intelligence_played": fr["intel_played"][s],
+            "chemical_warfare": fr["chem"][s],
+        }
+    return {
+        "card": fr["card"], "code": st.code.get(fr["card"]) if fr["card"] else None, "mode": fr["mode"],
+        "aggressor": fr["aggressor"], "defender": fr["defender"], "counterattack": fr["counter"],
+        "stage": fr["stage"], "round": fr["round"], "phase": fr["phase"], "sides": sides,
+        "supports": [{"unit": s[0], "recipient": s[1], "mode": s[2], "bonus": s[3]} for s in fr["supports"]],
+        "pending_shot": ({k: fr["shot"][k] for k in ("seat", "unit", "target", "type")}
+                         if fr["shot"] else None),
+        "winner": fr["winner"],
+    }
+
+
+def view(st: GameState, seat: str) -> dict[str, Any]:
+    if seat not in SEATS:
+        raise ValueError("seat must be 'axis' or 'allies'")
+    from .rules import legal_actions
+
+    decision = None
+    if st.decision is not None:
+        d = st.decision
+        decision = {"seat": d.seat, "kind": d.kind}
+        if d.seat == seat:
+            decision["prompt"] = d.prompt
+            decision["legal_actions"] = [a.to_json() for a in legal_actions(st)]
+    return {
+        "seat": seat,
+        "status": st.status,
+        "winner": st.winner,
+        "result": st.result,
+        "turn": st.turn,
+        "ply": st.ply,
+        "active_seat": st.active_seat,
+        "victory_threshold": st.vp_threshold,
+        "max_action_number": st.max_action,
+        "me": _own(st, seat),
+        "opponent": _opponent(st, OTHER[seat], seat),
+        "conflict": {
+            "deck_size": len(st.conflict_deck),
+            "discard": _cards(st, st.conflict_discard),
+            "aside": _cards(st, st.aside),
+        },
+        "battle": _battle_view(st, seat),
+        "decision": decision,
+    }
