@@ -46,6 +46,9 @@ WINDOW_EFFECTS = frozenset({"mine-fields", "lack-of-valor", "military-intelligen
 SUPPORT_KINDS = ("infantry_support", "artillery_support", "ship_support")
 BIG_GUN_KINDS = ("big_guns", "heavy_guns", "ship_support")  # S3: support ships firing alone fire as big guns
 AIR_RAID = Forces(air=True)
+# Special victory conditions: "if all <aggressor> ground units are destroyed, the defender wins" (Normandy).
+# CA2: it always concerns the aggressor of THIS battle, so a counterattack by the other side reverses it.
+GROUND_SPECIALS = frozenset({"defender-wins-if-aggressor-ground-destroyed", "aggressor-loses-if-no-ground"})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -157,6 +160,8 @@ def _action_number(st: GameState) -> tuple[int, str | None]:
 
 
 def _stack(st: GameState, seat: str, ref: str) -> list[str] | None:
+    if ref.startswith("bc:"):
+        return st.players[seat]["occupied"].get(ref[3:])
     try:
         kind, idx = ref.split(":")
         stacks = st.players[seat]["stacks"][kind]
@@ -170,12 +175,14 @@ def _refs(st: GameState, seat: str, kind: str) -> list[str]:
     return [f"{kind}:{i}" for i in range(len(st.players[seat]["stacks"][kind]))]
 
 
-def _nonempty_refs(st: GameState, seat: str, min_size: int = 1) -> list[str]:
+def _nonempty_refs(st: GameState, seat: str, min_size: int = 1, occupied: bool = True) -> list[str]:
     out = []
     for kind in KINDS:
         for i, s in enumerate(st.players[seat]["stacks"][kind]):
             if len(s) >= min_size:
                 out.append(f"{kind}:{i}")
+    if occupied:
+        out.extend(f"bc:{bc}" for bc, s in st.players[seat]["occupied"].items() if len(s) >= min_size)
     return out
 
 
@@ -184,10 +191,16 @@ def _deployed(st: GameState, seat: str) -> list[str]:
     for kind in KINDS:
         for s in st.players[seat]["stacks"][kind]:
             out.extend(s)
+    for s in st.players[seat]["occupied"].values():
+        out.extend(s)
     return out
 
 
 def _remove_deployed(st: GameState, seat: str, cid: str) -> bool:
+    for s in st.players[seat]["occupied"].values():
+        if cid in s:
+            s.remove(cid)
+            return True
     for lst in st.players[seat]["stacks"].values():
         for i, s in enumerate(lst):
             if cid in s:
@@ -370,6 +383,8 @@ def legal_turn_start(st: GameState, fr: dict) -> list[Action]:
     acts: list[Action] = [Draw(seat)]
     if p["hand"]:
         acts.append(EmergencyDeploy(seat))
+    if p["occupied"] and _transfer_moves(st, seat, None, None):
+        acts.append(Choose(seat, "transfer"))
     enemy_ic = bool(st.players[enemy]["industry"])
     for cid in p["kept"]:
         eff = st.defs[cid].effect
@@ -416,6 +431,9 @@ def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
             _ev(st, "conflict_deck_empty", {})
             return
         _push_card(st, seat, cid)
+    elif isinstance(a, Choose):  # Optional Rule 5.4: transfer up to 3 cards instead of drawing
+        fr["stage"] = "end"
+        st.frames.append({"kind": "transfer", "seat": seat, "moved": 0, "src": None, "dst": None})
     elif isinstance(a, EmergencyDeploy):
         fr["stage"] = "end"
         _ev(st, "emergency_deploy", {"seat": seat, "cards": len(st.players[seat]["hand"])})
@@ -463,6 +481,53 @@ def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
                 st.frames.append({"kind": "sabotage", "seat": enemy, "cls": a.option})
 
 
+# ---- Optional Rule 5.4: transfer between stacks -------------------------------------------------
+def _ref_of(st: GameState, seat: str, cid: str) -> str | None:
+    for bc, s in st.players[seat]["occupied"].items():
+        if cid in s:
+            return f"bc:{bc}"
+    for kind in KINDS:
+        for i, s in enumerate(st.players[seat]["stacks"][kind]):
+            if cid in s:
+                return f"{kind}:{i}"
+    return None
+
+
+def _transfer_moves(st: GameState, seat: str, src: str | None, dst: str | None) -> list[Action]:
+    acts: list[Action] = []
+    for c in (_stack(st, seat, src) or []) if src else _deployed(st, seat):
+        here = src or _ref_of(st, seat, c)
+        for a in _deploy_options(st, seat, [c]):
+            if a.stack != here and (dst is None or a.stack == dst):
+                acts.append(a)
+    return acts
+
+
+def step_transfer(st: GameState, fr: dict) -> Decision | None:
+    if fr["moved"] >= 3 or (fr["moved"] and not _transfer_moves(st, fr["seat"], fr["src"], fr["dst"])):
+        st.frames.pop()
+        return None
+    return Decision(fr["seat"], "transfer", {"moved": fr["moved"], "from": fr["src"], "to": fr["dst"]})
+
+
+def legal_transfer(st: GameState, fr: dict) -> list[Action]:
+    return [Pass(fr["seat"])] + _transfer_moves(st, fr["seat"], fr["src"], fr["dst"])
+
+
+def act_transfer(st: GameState, fr: dict, a: Action) -> None:
+    if isinstance(a, Pass):
+        st.frames.pop()
+        return
+    seat = a.seat
+    if fr["src"] is None:
+        fr["src"] = _ref_of(st, seat, a.card)
+        fr["dst"] = a.stack
+    _stack(st, seat, fr["src"]).remove(a.card)
+    _stack(st, seat, a.stack).append(a.card)
+    fr["moved"] += 1
+    _ev(st, "transferred", {"seat": seat, "from": fr["src"], "to": a.stack})
+
+
 # ---- sabotage of a general / leader (FAQ G4) -----------------------------------------------------
 def step_sabotage(st: GameState, fr: dict) -> Decision | None:
     seat = fr["seat"]
@@ -494,11 +559,15 @@ def _deploy_frame(seat: str, count: int, cards: list[str] | None, reason: str) -
 
 def _deploy_options(st: GameState, seat: str, cands: list[str]) -> list[Action]:
     stacks = st.players[seat]["stacks"]
+    occupied = st.players[seat]["occupied"]
     acts: list[Action] = []
     for c in cands:
         kind = st.defs[c].kind
         for i in range(len(stacks[kind])):
             acts.append(Deploy(seat, c, f"{kind}:{i}"))
+        for bc in occupied:  # Optional Rule 5.2: unit types the battlecard calls for
+            if getattr(st.defs[bc].aggressor_forces, kind):
+                acts.append(Deploy(seat, c, f"bc:{bc}"))
     return acts
 
 
@@ -515,7 +584,7 @@ def step_deploy(st: GameState, fr: dict) -> Decision | None:
         st.frames.pop()
         return None
     seat = fr["seat"]
-    forced = len(cands) <= fr["count"]
+    forced = len(cands) <= fr["count"] and not st.players[seat]["occupied"]
     if forced:
         stacks = st.players[seat]["stacks"]
         if all(len(stacks[st.defs[c].kind]) == 1 for c in cands):
@@ -668,7 +737,7 @@ def _draw_n(st: GameState, seat: str, n: int) -> int:
 # ---- Divide & Conquer (C1, C2) ------------------------------------------------------------------
 def step_divide(st: GameState, fr: dict) -> Decision | None:
     if fr["stage"] == "choose":
-        if not _nonempty_refs(st, OTHER[fr["seat"]], 2):
+        if not _nonempty_refs(st, OTHER[fr["seat"]], 2, occupied=False):
             st.frames.pop()
             return None
         return Decision(fr["seat"], "divide_choose", {})
@@ -680,7 +749,7 @@ def step_divide(st: GameState, fr: dict) -> Decision | None:
 
 
 def legal_divide_choose(st: GameState, fr: dict) -> list[Action]:
-    return [Choose(fr["seat"], ref) for ref in _nonempty_refs(st, OTHER[fr["seat"]], 2)]
+    return [Choose(fr["seat"], ref) for ref in _nonempty_refs(st, OTHER[fr["seat"]], 2, occupied=False)]
 
 
 def act_divide_choose(st: GameState, fr: dict, a: Action) -> None:
@@ -932,6 +1001,8 @@ def _optional_units(st: GameState, fr: dict, seat: str) -> list[str]:
 
 
 def _present(st: GameState, fr: dict, seat: str) -> list[str]:
+    if fr["counter"] and seat == fr["defender"] and fr["card"] in st.players[seat]["occupied"]:
+        return list(st.players[seat]["occupied"][fr["card"]])  # Optional Rule 5.3
     stacks = st.players[seat]["stacks"]
     out: list[str] = []
     for kind in fr["kinds"][seat]:
@@ -1598,8 +1669,8 @@ def _check_battle_end(st: GameState, fr: dict) -> bool:
         winner = agg
     elif not fr["units"][agg]:
         winner = dfd
-    elif fr["special"] == "aggressor-loses-if-no-ground" and fr["had_ground"] and not any(
-            st.defs[c].kind == "ground" for c in fr["units"][agg]):
+    elif fr["special"] in GROUND_SPECIALS and fr["had_ground"] and not any(
+            st.defs[c].kind == "ground" for c in fr["units"][agg] + fr["withdrawn"][agg]):
         winner = dfd  # CA2: applies to whoever is the aggressor of this battle
     else:
         return False
@@ -1656,8 +1727,20 @@ def _stage_settle(st: GameState, fr: dict) -> Decision | None:
         if winner == agg:  # the counterattacker takes the card from the holder
             st.players[dfd]["won"].remove(card)
             st.players[agg]["won"].append(card)
+            left = st.players[dfd]["occupied"].pop(card, None)
+            if left:  # units that withdrew from the lost occupied stack go back to the usual stacks
+                for c in left:
+                    st.players[dfd]["stacks"][st.defs[c].kind][0].append(c)
     else:
         st.players[winner]["won"].append(card)
+    if st.setup.options.occupying_force and winner == agg and _stated_aggressor(st, card) == winner \
+            and card not in st.players[winner]["occupied"]:
+        # Optional Rule 5.1: the battlecard becomes a deployed stack holding the victorious units
+        survivors = list(fr["units"][winner])
+        for c in survivors:
+            _remove_deployed(st, winner, c)
+        st.players[winner]["occupied"][card] = survivors
+        _ev(st, "occupied", {"seat": winner, "card": card, "units": [[c, st.code[c]] for c in survivors]})
     loser = OTHER[winner]
     _ev(st, "battle_won", {"winner": winner, "card": card, "code": st.code[card],
                            "victory_points": 0 if card in st.scorched else st.defs[card].victory_points})
@@ -1702,7 +1785,7 @@ BATTLE_STAGES = {
 STEP = {
     "game": step_game, "turn": step_turn, "deploy": step_deploy, "v2": step_v2, "divide": step_divide,
     "reorganize": step_reorganize, "capture": step_capture, "battlecard": step_battlecard,
-    "battle": step_battle, "sabotage": step_sabotage,
+    "battle": step_battle, "sabotage": step_sabotage, "transfer": step_transfer,
 }
 
 LEGAL = {
@@ -1716,7 +1799,7 @@ LEGAL = {
     "commit_optional": legal_commit_optional, "battle_window": legal_battle_window,
     "sabotage_target": legal_sabotage_target, "fire": legal_fire, "defend": legal_defend,
     "retarget": legal_retarget, "sub_withdraw": legal_sub_withdraw, "withdraw": legal_withdraw,
-    "scorched_earth": legal_scorched_earth,
+    "scorched_earth": legal_scorched_earth, "transfer": legal_transfer,
 }
 
 ACT = {
@@ -1730,7 +1813,7 @@ ACT = {
     "commit_optional": act_commit_optional, "battle_window": act_battle_window,
     "sabotage_target": act_sabotage_target, "fire": act_fire, "defend": act_defend,
     "retarget": act_retarget, "sub_withdraw": act_sub_withdraw, "withdraw": act_withdraw,
-    "scorched_earth": act_scorched_earth,
+    "scorched_earth": act_scorched_earth, "transfer": act_transfer,
 }
 
 DECISION_KINDS = tuple(LEGAL)

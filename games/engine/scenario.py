@@ -6,7 +6,8 @@ Format (JSON object; every list of cards is card codes; decks and the conflict d
   "nations": {"axis": "DE", "allies": "GB"},
   "players": {
     "axis": {"hand": [...], "stacks": {"ground": [[...], ...] or [...], "air": ..., "sea": ...},
-             "deck": [...], "discard": [...], "kept": [...], "industry": [...], "won": [...]},
+             "deck": [...], "discard": [...], "kept": [...], "industry": [...], "won": [...],
+             "occupied": {battlecard code in "won": [unit codes]}},
     "allies": {...}
   },
   "conflict_deck": [...], "conflict_discard": [...],
@@ -61,7 +62,11 @@ def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
         for key in ("kept", "industry", "won"):
             p[key] = [make(c) for c in spec.get(key, [])]
             conflict_codes.extend(spec.get(key, []))
+        for bc_code, units in spec.get("occupied", {}).items():
+            bc_id = next(c for c in p["won"] if st_codes[c] == bc_code)
+            p["occupied"][bc_id] = [make(c, _owner_of(catalog, c, seat)) for c in units]
         deployed = [c for k in KINDS for s in p["stacks"][k] for c in s]
+        deployed += [c for s in p["occupied"].values() for c in s]
         for cid in p["hand"] + p["deck"] + p["discard"] + deployed:
             codes.append(st_codes[cid])
         decks[seat] = codes

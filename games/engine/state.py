@@ -39,6 +39,7 @@ def new_player(nation: str) -> dict[str, Any]:
         "discard": [],     # arsenal discard (face up)
         "removed": [],     # removed from the game (V-2)
         "won": [],         # battlecards held
+        "occupied": {},    # Optional Rule 5: battlecard id -> the deployed stack under it
     }
 
 
