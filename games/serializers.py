@@ -124,7 +124,7 @@ class GameSerializer(serializers.ModelSerializer):
     my_seat = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField()
     seed_salt = serializers.SerializerMethodField()
-    url = serializers.HyperlinkedIdentityField(view_name="game-detail")
+    url = serializers.HyperlinkedIdentityField(view_name="game-detail", lookup_url_kwarg="game_id")
 
     class Meta:
         model = Game

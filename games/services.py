@@ -58,8 +58,9 @@ def game_options(options: dict[str, Any]) -> Any:
         else:
             ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_OPTION_INT
         if not ok:
-            raise ValidationFailed(f"Option {name!r} must be like {default!r}.", code="invalid_options",
-                                   option=name)
+            raise ValidationFailed(
+                f"Option {name!r} must be like {default!r}.", code="invalid_options", option=name
+            )
     try:
         return engine.Options.from_json(options)
     except engine.EngineError as exc:
@@ -71,8 +72,11 @@ def seed_commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 
-def _bot(kind: str) -> Any:
-    return engine.HeuristicBot() if kind == BotKind.HEURISTIC else engine.RandomBot()
+def _bot(kind: str, *, catalog: Any, salt: str) -> Any:
+    """A bot that sees only its seat's view; its choices hash (salt, ply, seat): no second RNG."""
+    if kind == BotKind.HEURISTIC:
+        return engine.HeuristicBot(catalog=catalog, salt=salt)
+    return engine.RandomBot(salt=salt)
 
 
 def _event_json(event: Any) -> dict[str, Any]:
@@ -133,13 +137,18 @@ class _Log:
 def _run_bots(*, game: Game, state: Any, seats: dict[str, GameSeat], log: _Log) -> None:
     """Bot seats act until the game waits on a human (or ends)."""
     plies = 0
+    bots: dict[str, Any] = {}
     while state.status == "active" and game.status == GameStatus.ACTIVE:
         seat_name = _decision_seat(state)
         seat = seats.get(seat_name)
         if seat is None or seat.kind != SeatKind.BOT:
             return
+        bot = bots.get(seat_name)
+        if bot is None:
+            bot = bots[seat_name] = _bot(seat.bot, catalog=state.catalog, salt=game.seed_hash[:16])
         legal = engine.legal_actions(state)
-        action = _bot(seat.bot).choose(engine.view(state, seat_name), legal, seat_name)
+        seen = engine.view(state, seat_name) if getattr(bot, "needs_view", True) else {"ply": state.ply}
+        action = bot.choose(seen, legal, seat_name)
         events = engine.apply(state, action)
         log.add(
             kind=LogKind.ACTION,
