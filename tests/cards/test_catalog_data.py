@@ -637,7 +637,8 @@ def test_generals(catalog):
     assert monty["max_defense"] >= 4 and monty["max_defense"] < 6 and monty["target_kinds"] == ["ground"]
     for card in catalog.arsenal.values():
         if card.is_general:
-            assert card.has("autokill") and ab(catalog, card.code, "autokill")["requires_infantry"] is False
+            assert card.has("general_aura") and card.has("autokill")
+            assert ab(catalog, card.code, "autokill")["requires_infantry"] is False
             assert card.effective_max_per_deck == 1
 
 
