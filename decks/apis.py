@@ -239,6 +239,7 @@ class TokenApi(APIView):
 
 class DeckListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
+    pagination_class = StandardPagination
 
     @extend_schema(
         tags=["decks"],
@@ -253,8 +254,6 @@ class DeckListApi(APIView):
                 str,
                 enum=["name", "-name", "updated_at", "-updated_at", "created_at", "-created_at"],
             ),
-            OpenApiParameter("page", int),
-            OpenApiParameter("page_size", int),
         ],
         responses={200: DeckOutputSerializer(many=True), 400: BAD_ENTRIES},
         examples=[OpenApiExample("a page of decks", value=[DECK_EXAMPLE], response_only=True)],
@@ -265,7 +264,7 @@ class DeckListApi(APIView):
         filterset = DeckFilter(request.query_params, queryset=queryset)
         if not filterset.is_valid():
             raise ValidationFailed("Invalid filter.", code="invalid", errors=filterset.errors)
-        paginator = StandardPagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(filterset.qs, request, view=self)
         context = {"request": request, "catalog": selectors.catalog()}
         return paginator.get_paginated_response(DeckOutputSerializer(page, many=True, context=context).data)
@@ -557,16 +556,16 @@ class DeckImportApi(APIView):
 
 class DeckVersionListApi(APIView):
     permission_classes = [AllowAny]
+    pagination_class = StandardPagination
 
     @extend_schema(
         tags=["versions"],
         summary="Every saved version of a deck, newest first",
-        parameters=[OpenApiParameter("page", int), OpenApiParameter("page_size", int)],
         responses={200: DeckVersionOutputSerializer(many=True), 404: NOT_FOUND},
     )
     def get(self, request: Request, deck_id: int) -> Response:
         deck = selectors.deck_get(user=request.user, deck_id=deck_id)
-        paginator = StandardPagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.deck_version_list(deck=deck), request, view=self)
         context = {"catalog": selectors.catalog()}
         return paginator.get_paginated_response(
