@@ -739,3 +739,23 @@ def test_battlecard_details_from_the_faq(catalog):
     for code, home in (("we-invasion-of-britain", "GB"), ("we-battle-for-germany", "DE")):
         assert b[code].homeland_of == home and b[code].emergency_deployment
         assert b[code].aggressor != home
+
+
+def test_more_points_never_buy_a_weaker_unit_of_the_same_profile(catalog, estimator, raw):
+    """Cost and strength agree: same profile and abilities, more points -> attack + defense not lower."""
+    groups: dict[tuple, list] = {}
+    for d in raw["arsenal"]:
+        card = catalog.arsenal[d["code"]]
+        if not card.is_combat_unit:
+            continue
+        key = (estimator.profile_key(d), tuple(sorted(json.dumps(a.to_dict()) for a in card.abilities)))
+        total = sum(v or 0 for v in (*card.attack.to_dict().values(), *card.defense.to_dict().values()))
+        groups.setdefault(key, []).append((card.points, total, card.code))
+    compared = 0
+    for members in groups.values():
+        members.sort()
+        for (p1, t1, c1), (p2, t2, c2) in zip(members, members[1:], strict=False):
+            if p2 > p1:
+                compared += 1
+                assert t2 >= t1, f"{c2} ({p2} pts, {t2}) is weaker than {c1} ({p1} pts, {t1})"
+    assert compared > 50
