@@ -5,6 +5,8 @@ from __future__ import annotations
 import django_filters as df
 from django import forms
 from django.db.models import Q, QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 
 from cards.models import (
     CATEGORY_CHOICES,
@@ -67,9 +69,13 @@ class MaxPerDeckFilter(df.Filter):
     field_class = MaxPerDeckField
 
 
-def code_filter(relation: str, queryset, help_text: str = "") -> df.ModelMultipleChoiceFilter:
+@extend_schema_field(OpenApiTypes.STR)
+class CodeFilter(df.ModelMultipleChoiceFilter):
     """Filter by the code(s) of a related row (?nation=GB&nation=US); an unknown code is a 400."""
-    return df.ModelMultipleChoiceFilter(
+
+
+def code_filter(relation: str, queryset, help_text: str = "") -> CodeFilter:
+    return CodeFilter(
         field_name=f"{relation}__code", queryset=queryset, to_field_name="code", help_text=help_text
     )
 
