@@ -108,35 +108,64 @@ def _stack_cards(player: dict[str, Any]) -> Iterable[str]:
 
 
 class HiddenInfoOracle:
-    """Knows, from the full engine state in the database, which card instances a seat must never see.
+    """Knows, from the engine states of a game, which card instances a seat must never see.
 
     A card instance that has only ever been in the opponent's arsenal deck or reserve hand, or in the
     undrawn conflict deck, was never shown to anyone: it must not appear in anything the seat receives
-    (views, action answers, events, streams). Cards that were ever public or deployed (then possibly revealed
-    in battle) are left out, so the check has no false alarms. RNG state must never appear at all.
+    (views, action answers, events, streams). The oracle re-applies the logged actions one by one, so it
+    sees every intermediate state (bots move several times inside one request): cards that were ever
+    public or deployed (then possibly revealed in battle) are left out, so the check has no false alarms.
+    RNG state must never appear at all.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
         self.ever_exposed: set[str] = set()
+        self.state: Any = None
+        self.seq = 0
 
-    def observe(self, state: dict[str, Any]) -> None:
+    def _observe(self, state: dict[str, Any]) -> None:
         exposed = set(state["conflict_discard"]) | set(state.get("aside", []))
         for player in state["players"].values():
             for zone in ("discard", "removed", "won", "industry", "kept"):
                 exposed.update(player.get(zone, []))
             exposed.update(_stack_cards(player))
+            for cards in player.get("occupied", {}).values():
+                exposed.update(cards)
         self.ever_exposed |= exposed
 
-    def secret_for(self, state: dict[str, Any], seat: str) -> set[str]:
-        self.observe(state)
+    def _sync(self) -> dict[str, Any]:
+        from games import engine
+        from games.catalog_snapshot import catalog_from_snapshot
+        from games.models import Game, GameAction
+
+        game = Game.objects.get(pk=self.game_id)
+        if self.state is None:
+            catalog = catalog_from_snapshot(game.catalog_snapshot)
+            self.state = engine.new_game(catalog, engine.GameSetup.from_json(game.setup))
+            self._observe(self.state.to_json())
+        for seq, action in (
+            GameAction.objects.filter(game=game, kind="action", seq__gt=self.seq)
+            .order_by("seq")
+            .values_list("seq", "action")
+        ):
+            engine.apply(self.state, engine.Action.from_json(action))
+            self._observe(self.state.to_json())
+            self.seq = seq
+        assert self.state.to_json() == game.state, "the stored state is the log re-applied"
+        return game.state
+
+    def secret_for(self, seat: str) -> set[str]:
+        state = self._sync()
         opponent = state["players"][OTHER[seat]]
         never_shown = set(opponent["deck"]) | set(opponent["hand"]) | set(state["conflict_deck"])
         return never_shown - self.ever_exposed
 
-    def check(self, payload: Any, state: dict[str, Any], seat: str) -> None:
+    def check(self, payload: Any, seat: str) -> int:
+        """Assert nothing secret is in `payload`; returns how many secret card instances were checked."""
         strings = json_strings(payload)
-        leaked = self.secret_for(state, seat) & strings
+        secret = self.secret_for(seat)
+        leaked = secret & strings
         assert not leaked, f"{seat} received hidden card instances {sorted(leaked)[:5]}"
         assert "rng" not in strings, f"{seat} received RNG state"
-        serialized = repr(payload)
-        assert "getstate" not in serialized
+        return len(secret)
