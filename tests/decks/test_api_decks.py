@@ -279,3 +279,35 @@ def test_users_only_see_their_own_decks_in_the_list(owner_client, other_client, 
     DeckFactory(owner=UserFactory())
     assert owner_client.get(LIST).json()["count"] == 1
     assert other_client.get(LIST).json()["count"] == 0
+
+
+def test_an_oversized_request_body_is_a_413(owner_client):
+    payload = {"name": "x", "nation": "GB", "description": "y" * 300_000}
+    r = owner_client.post(LIST, payload, format="json")
+    assert (r.status_code, r.json()["code"]) == (413, "request_too_large")
+    assert Deck.objects.count() == 0
+
+
+def test_the_schema_of_the_deck_api_generates_without_warnings_or_errors():
+    from drf_spectacular.drainage import GENERATOR_STATS
+    from drf_spectacular.generators import SchemaGenerator
+
+    GENERATOR_STATS.reset()
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    ours = ("Deck", "Starter", "Register", "Token")
+    problems = [
+        m
+        for m in [*GENERATOR_STATS._warn_cache, *GENERATOR_STATS._error_cache]
+        if "decks/" in m or any(f"[{name}" in m for name in ours)
+    ]
+    assert problems == []
+    for path in (
+        "/api/decks/",
+        "/api/decks/{deck_id}/entries/",
+        "/api/decks/validate/",
+        "/api/decks/matchup/",
+        "/api/decks/{deck_id}/versions/diff/",
+        "/api/starters/{code}/clone/",
+        "/api/auth/register/",
+    ):
+        assert path in schema["paths"], path
