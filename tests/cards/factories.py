@@ -58,6 +58,7 @@ class CardSetFactory(factory.django.DjangoModelFactory):
 class ArsenalCardFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = ArsenalCard
+        skip_postgeneration_save = True
 
     code = factory.Sequence(lambda n: f"CARD-{n}")
     name = factory.LazyAttribute(lambda o: f"Card {o.code}")
