@@ -1,6 +1,7 @@
 """The BATTLECARDS rules core: pure Python, no Django. See README.md in this package."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .actions import Action
@@ -8,7 +9,7 @@ from .bots import HeuristicBot, RandomBot
 from .cards import Catalog, load_catalog_dir
 from .errors import EngineError, IllegalAction, MalformedAction
 from .events import Event, events_for
-from .rules import apply, legal_actions, new_game
+from .rules import apply, legal_actions, legal_keys, materialize, new_game
 from .scenario import load_scenario
 from .setup import SEATS, GameSetup, Options, starter_setup
 from .state import Decision, GameState
@@ -38,10 +39,31 @@ def play_game(catalog: Catalog, setup: GameSetup, bots: dict[str, Any], max_plie
     while state.decision is not None and state.ply < max_plies:
         seat = state.decision.seat
         bot = bots[seat]
-        legal = legal_actions(state)
-        seen = view(state, seat) if getattr(bot, "needs_view", True) else {"ply": state.ply, "seat": seat}
+        if getattr(bot, "needs_view", True):
+            legal: Sequence[Action] = legal_actions(state)
+            seen = view(state, seat)
+        else:  # the bot reads only the ply and picks one action: build just that one
+            legal = _LazyActions(legal_keys(state))
+            seen = {"ply": state.ply, "seat": seat}
         action = bot.choose(seen, legal, seat)
         if log is not None:
             log.append(action.to_json())
         apply(state, action)
     return state
+
+
+class _LazyActions(Sequence):
+    """The legal actions, materialised one at a time (for bots that pick by index)."""
+
+    __slots__ = ("_keys",)
+
+    def __init__(self, keys: list[tuple]) -> None:
+        self._keys = keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [materialize(k) for k in self._keys[i]]
+        return materialize(self._keys[i])

@@ -17,6 +17,7 @@ SEATS = ("axis", "allies")
 @dataclass(frozen=True, slots=True)
 class Action:
     type: ClassVar[str] = ""
+    _names: ClassVar[tuple[str, ...]] = ()
     seat: str
 
     def to_json(self) -> dict[str, Any]:
@@ -26,6 +27,10 @@ class Action:
             if value is not None:
                 out[f.name] = value
         return out
+
+    def key(self) -> tuple:
+        """(type, seat, *fields): the compact form legal actions are enumerated in."""
+        return (self.type, *[getattr(self, n) for n in self._names])
 
     def __str__(self) -> str:
         parts = [f"{f.name}={getattr(self, f.name)}" for f in fields(self)
@@ -183,3 +188,15 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for cls in (Draw, EmergencyDeploy, Deploy, PlayCard, Choose, Pass, Fire, Autokill, Support, Hold,
                 Withdraw, Split, Retrieve, Take)
 }
+
+for _cls in ACTION_TYPES.values():
+    _cls._names = tuple(f.name for f in fields(_cls))
+
+
+def key_to_json(key: tuple) -> dict[str, Any]:
+    cls = ACTION_TYPES[key[0]]
+    out: dict[str, Any] = {"type": key[0]}
+    for name, value in zip(cls._names, key[1:], strict=True):
+        if value is not None:
+            out[name] = value
+    return out

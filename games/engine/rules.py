@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import (
+    ACTION_TYPES,
     Action,
     Autokill,
     Choose,
-    Deploy,
     Draw,
     EmergencyDeploy,
     Fire,
@@ -22,9 +22,7 @@ from .actions import (
     Pass,
     PlayCard,
     Retrieve,
-    Split,
     Support,
-    Take,
     Withdraw,
 )
 from .cards import KINDS, ArsenalCardDef, BattlecardDef, Catalog, Forces
@@ -32,6 +30,25 @@ from .errors import EngineError, IllegalAction, MalformedAction
 from .events import Event
 from .setup import SEATS, GameSetup
 from .state import OTHER, Decision, GameState, new_player
+
+
+# Legal actions are enumerated as compact keys (type, seat, *fields), which are cheap to build, and
+# turned into Action values only when asked for (legal_actions) or chosen.
+def KDraw(seat): return ("draw", seat)  # noqa: E704
+def KEmergencyDeploy(seat): return ("emergency_deploy", seat)  # noqa: E704
+def KDeploy(seat, card, stack): return ("deploy", seat, card, stack)  # noqa: E704
+def KPlayCard(seat, card, target=None, option=None): return ("play_card", seat, card, target, option)  # noqa: E704
+def KChoose(seat, option): return ("choose", seat, option)  # noqa: E704
+def KPass(seat): return ("pass", seat)  # noqa: E704
+def KFire(seat, unit, target): return ("fire", seat, unit, target)  # noqa: E704
+def KAutokill(seat, unit, target): return ("autokill", seat, unit, target)  # noqa: E704
+def KSupport(seat, unit, recipient, mode): return ("support", seat, unit, recipient, mode)  # noqa: E704
+def KHold(seat, unit): return ("hold", seat, unit)  # noqa: E704
+def KWithdraw(seat, unit): return ("withdraw", seat, unit)  # noqa: E704
+def KSplit(seat, card): return ("split", seat, card)  # noqa: E704
+def KRetrieve(seat, card): return ("retrieve", seat, card)  # noqa: E704
+def KTake(seat, card, stack): return ("take", seat, card, stack)  # noqa: E704
+
 
 KEPT_EFFECTS = frozenset({
     "counterattack", "delay-tactics", "misinformation", "military-intelligence", "stolen-plans",
@@ -228,11 +245,12 @@ def _destroy(st: GameState, holder: str, cid: str, cause: str) -> None:
     st.players[st.owner[cid]]["discard"].append(cid)
     fr = _battle(st)
     if fr is not None:
-        _leave_battle(fr, holder, cid)
+        _leave_battle(st, fr, holder, cid)
     _ev(st, "destroyed", {"seat": holder, "card": cid, "code": st.code[cid], "cause": cause})
 
 
-def _leave_battle(fr: dict[str, Any], seat: str, cid: str) -> None:
+def _leave_battle(st: GameState, fr: dict[str, Any], seat: str, cid: str) -> None:
+    _touch(st)
     units = fr["units"][seat]
     if cid in units:
         units.remove(cid)
@@ -290,15 +308,24 @@ def advance(st: GameState) -> None:
     st.decision = None
 
 
-def legal_actions(st: GameState) -> list[Action]:
+def legal_keys(st: GameState) -> list[tuple]:
+    """The legal actions as keys (type, seat, *fields); cached until the next action."""
     if st.decision is None:
         return []
     cache = st._legal_cache
     if cache is not None and cache[0] == st.ply:
         return cache[1]
-    acts = LEGAL[st.decision.kind](st, st.frames[-1])
-    st._legal_cache = (st.ply, acts)
-    return acts
+    keys = LEGAL[st.decision.kind](st, st.frames[-1])
+    st._legal_cache = (st.ply, keys, None)
+    return keys
+
+
+def legal_actions(st: GameState) -> list[Action]:
+    return [materialize(k) for k in legal_keys(st)]
+
+
+def materialize(key: tuple) -> Action:
+    return ACTION_TYPES[key[0]](*key[1:])
 
 
 def apply(st: GameState, action: Action) -> list[Event]:
@@ -311,7 +338,13 @@ def apply(st: GameState, action: Action) -> list[Event]:
         raise IllegalAction("the game is over", code="game_over")
     if action.seat != st.decision.seat:
         raise IllegalAction(f"it is {st.decision.seat}'s decision", code="not_your_turn")
-    if action not in legal_actions(st):
+    keys = legal_keys(st)
+    cache = st._legal_cache
+    keyset = cache[2]
+    if keyset is None:
+        keyset = set(keys)
+        st._legal_cache = (cache[0], keys, keyset)
+    if action.key() not in keyset:
         raise IllegalAction(f"{action} is not legal now ({st.decision.kind})")
     st._events = []
     ACT[st.decision.kind](st, st.frames[-1], action)
@@ -353,7 +386,7 @@ def _check_victory(st: GameState, first: str) -> bool:
 # ---- game / turn ------------------------------------------------------------------------------
 def step_game(st: GameState, fr: dict) -> Decision | None:
     held = sum(len(st.players[s]["won"]) for s in SEATS)
-    total = sum(1 for c in st.defs.values() if isinstance(c, BattlecardDef))
+    total = st.n_battlecards
     if st.turn and total and held >= total:
         _finish_on_points(st, "all-battles-decided")
         return None
@@ -376,36 +409,36 @@ def step_turn(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def legal_turn_start(st: GameState, fr: dict) -> list[Action]:
+def legal_turn_start(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["seat"]
     enemy = OTHER[seat]
     p = st.players[seat]
-    acts: list[Action] = [Draw(seat)]
+    acts: list[tuple] = [KDraw(seat)]
     if p["hand"]:
-        acts.append(EmergencyDeploy(seat))
+        acts.append(KEmergencyDeploy(seat))
     if p["occupied"] and _transfer_moves(st, seat, None, None):
-        acts.append(Choose(seat, "transfer"))
+        acts.append(KChoose(seat, "transfer"))
     enemy_ic = bool(st.players[enemy]["industry"])
     for cid in p["kept"]:
         eff = st.defs[cid].effect
         if eff == "counterattack":
             for bc in st.players[enemy]["won"]:
                 if _prereqs_met(st, bc):
-                    acts.append(PlayCard(seat, cid, target=bc))
+                    acts.append(KPlayCard(seat, cid, target=bc))
         elif eff in ("pre-emptive-strike", "industrial-complex"):
-            acts.append(PlayCard(seat, cid))
+            acts.append(KPlayCard(seat, cid))
         elif eff == "air-raid":
-            acts.append(PlayCard(seat, cid, option="battle"))
+            acts.append(KPlayCard(seat, cid, option="battle"))
             if enemy_ic:
-                acts.append(PlayCard(seat, cid, option="industry"))
+                acts.append(KPlayCard(seat, cid, option="industry"))
         elif eff == "industrial-strike":
             if enemy_ic:
-                acts.append(PlayCard(seat, cid))
+                acts.append(KPlayCard(seat, cid))
         elif eff == "sabotage":
-            acts.append(PlayCard(seat, cid, option="general"))
-            acts.append(PlayCard(seat, cid, option="leader"))
+            acts.append(KPlayCard(seat, cid, option="general"))
+            acts.append(KPlayCard(seat, cid, option="leader"))
             if enemy_ic:
-                acts.append(PlayCard(seat, cid, option="industry"))
+                acts.append(KPlayCard(seat, cid, option="industry"))
     return acts
 
 
@@ -493,12 +526,12 @@ def _ref_of(st: GameState, seat: str, cid: str) -> str | None:
     return None
 
 
-def _transfer_moves(st: GameState, seat: str, src: str | None, dst: str | None) -> list[Action]:
-    acts: list[Action] = []
+def _transfer_moves(st: GameState, seat: str, src: str | None, dst: str | None) -> list[tuple]:
+    acts: list[tuple] = []
     for c in (_stack(st, seat, src) or []) if src else _deployed(st, seat):
         here = src or _ref_of(st, seat, c)
         for a in _deploy_options(st, seat, [c]):
-            if a.stack != here and (dst is None or a.stack == dst):
+            if a[3] != here and (dst is None or a[3] == dst):
                 acts.append(a)
     return acts
 
@@ -510,8 +543,8 @@ def step_transfer(st: GameState, fr: dict) -> Decision | None:
     return Decision(fr["seat"], "transfer", {"moved": fr["moved"], "from": fr["src"], "to": fr["dst"]})
 
 
-def legal_transfer(st: GameState, fr: dict) -> list[Action]:
-    return [Pass(fr["seat"])] + _transfer_moves(st, fr["seat"], fr["src"], fr["dst"])
+def legal_transfer(st: GameState, fr: dict) -> list[tuple]:
+    return [KPass(fr["seat"])] + _transfer_moves(st, fr["seat"], fr["src"], fr["dst"])
 
 
 def act_transfer(st: GameState, fr: dict, a: Action) -> None:
@@ -542,9 +575,9 @@ def step_sabotage(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def legal_sabotage_victim(st: GameState, fr: dict) -> list[Action]:
+def legal_sabotage_victim(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["seat"]
-    return [Choose(seat, c) for c in _deployed(st, seat) if fr["cls"] in st.defs[c].classes]
+    return [KChoose(seat, c) for c in _deployed(st, seat) if fr["cls"] in st.defs[c].classes]
 
 
 def act_sabotage_victim(st: GameState, fr: dict, a: Action) -> None:
@@ -557,17 +590,17 @@ def _deploy_frame(seat: str, count: int, cards: list[str] | None, reason: str) -
     return {"kind": "deploy", "seat": seat, "count": count, "cards": cards, "reason": reason}
 
 
-def _deploy_options(st: GameState, seat: str, cands: list[str]) -> list[Action]:
+def _deploy_options(st: GameState, seat: str, cands: list[str]) -> list[tuple]:
     stacks = st.players[seat]["stacks"]
     occupied = st.players[seat]["occupied"]
-    acts: list[Action] = []
+    acts: list[tuple] = []
     for c in cands:
         kind = st.defs[c].kind
         for i in range(len(stacks[kind])):
-            acts.append(Deploy(seat, c, f"{kind}:{i}"))
+            acts.append(KDeploy(seat, c, f"{kind}:{i}"))
         for bc in occupied:  # Optional Rule 5.2: unit types the battlecard calls for
             if getattr(st.defs[bc].aggressor_forces, kind):
-                acts.append(Deploy(seat, c, f"bc:{bc}"))
+                acts.append(KDeploy(seat, c, f"bc:{bc}"))
     return acts
 
 
@@ -595,7 +628,7 @@ def step_deploy(st: GameState, fr: dict) -> Decision | None:
     return Decision(seat, kind, {"count": fr["count"], "reason": fr["reason"]})
 
 
-def legal_deploy(st: GameState, fr: dict) -> list[Action]:
+def legal_deploy(st: GameState, fr: dict) -> list[tuple]:
     return _deploy_options(st, fr["seat"], _deploy_candidates(st, fr))
 
 
@@ -657,12 +690,12 @@ def _v2_effect(st: GameState, seat: str) -> None:
     _ev(st, "v2_hit", {"seat": seat, "removed": top, "code": st.code[top]})
 
 
-def legal_v2_effect(st: GameState, fr: dict) -> list[Action]:
+def legal_v2_effect(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["seat"]
-    acts: list[Action] = [Choose(seat, "v2")]
+    acts: list[tuple] = [KChoose(seat, "v2")]
     for bomb in _abombs(st, seat):
         for ref in _nonempty_refs(st, OTHER[seat]):
-            acts.append(PlayCard(seat, bomb, target=ref))
+            acts.append(KPlayCard(seat, bomb, target=ref))
     return acts
 
 
@@ -748,8 +781,8 @@ def step_divide(st: GameState, fr: dict) -> Decision | None:
                                                         "remaining": fr["need"]})
 
 
-def legal_divide_choose(st: GameState, fr: dict) -> list[Action]:
-    return [Choose(fr["seat"], ref) for ref in _nonempty_refs(st, OTHER[fr["seat"]], 2, occupied=False)]
+def legal_divide_choose(st: GameState, fr: dict) -> list[tuple]:
+    return [KChoose(fr["seat"], ref) for ref in _nonempty_refs(st, OTHER[fr["seat"]], 2, occupied=False)]
 
 
 def act_divide_choose(st: GameState, fr: dict, a: Action) -> None:
@@ -762,9 +795,9 @@ def act_divide_choose(st: GameState, fr: dict, a: Action) -> None:
     _ev(st, "divide", {"seat": enemy, "stack": a.option, "new_stack": fr["dst"]})
 
 
-def legal_divide_stack(st: GameState, fr: dict) -> list[Action]:
+def legal_divide_stack(st: GameState, fr: dict) -> list[tuple]:
     seat = OTHER[fr["seat"]]
-    return [Split(seat, c) for c in _stack(st, seat, fr["src"])]
+    return [KSplit(seat, c) for c in _stack(st, seat, fr["src"])]
 
 
 def act_divide_stack(st: GameState, fr: dict, a: Action) -> None:
@@ -782,11 +815,11 @@ def step_reorganize(st: GameState, fr: dict) -> Decision | None:
     return Decision(seat, "reorganize_swap", {"hand_size": fr["size"], "moves_left": fr["max"] - fr["moves"]})
 
 
-def legal_reorganize(st: GameState, fr: dict) -> list[Action]:
+def legal_reorganize(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["seat"]
     if st.players[seat]["hand"]:
-        return [Choose(seat, "swap"), Choose(seat, "discard_draw")]
-    return [Choose(seat, "draw")]
+        return [KChoose(seat, "swap"), KChoose(seat, "discard_draw")]
+    return [KChoose(seat, "draw")]
 
 
 def act_reorganize(st: GameState, fr: dict, a: Action) -> None:
@@ -804,16 +837,16 @@ def act_reorganize(st: GameState, fr: dict, a: Action) -> None:
     st.frames.pop()
 
 
-def legal_reorganize_swap(st: GameState, fr: dict) -> list[Action]:
+def legal_reorganize_swap(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["seat"]
     hand = st.players[seat]["hand"]
-    acts: list[Action] = []
+    acts: list[tuple] = []
     if len(hand) == fr["size"]:
-        acts.append(Pass(seat))
+        acts.append(KPass(seat))
     if len(hand) > fr["size"]:
         acts.extend(_deploy_options(st, seat, hand))
     if fr["moves"] < fr["max"]:
-        acts.extend(Retrieve(seat, c) for c in _deployed(st, seat))
+        acts.extend(KRetrieve(seat, c) for c in _deployed(st, seat))
     return acts
 
 
@@ -843,8 +876,8 @@ def step_capture(st: GameState, fr: dict) -> Decision | None:
         {"id": c, "code": st.code[c]} for c in stack]})
 
 
-def legal_capture_browse(st: GameState, fr: dict) -> list[Action]:
-    return [Choose(fr["seat"], ref) for ref in _nonempty_refs(st, OTHER[fr["seat"]])]
+def legal_capture_browse(st: GameState, fr: dict) -> list[tuple]:
+    return [KChoose(fr["seat"], ref) for ref in _nonempty_refs(st, OTHER[fr["seat"]])]
 
 
 def act_capture_browse(st: GameState, fr: dict, a: Action) -> None:
@@ -852,13 +885,13 @@ def act_capture_browse(st: GameState, fr: dict, a: Action) -> None:
     _ev(st, "capture_browse", {"seat": a.seat, "stack": a.option})
 
 
-def legal_capture_pick(st: GameState, fr: dict) -> list[Action]:
+def legal_capture_pick(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["seat"]
     stacks = st.players[seat]["stacks"]
-    acts: list[Action] = []
+    acts: list[tuple] = []
     for c in _stack(st, OTHER[seat], fr["ref"]) or []:
         kind = st.defs[c].kind
-        acts.extend(Take(seat, c, f"{kind}:{i}") for i in range(len(stacks[kind])))
+        acts.extend(KTake(seat, c, f"{kind}:{i}") for i in range(len(stacks[kind])))
     return acts
 
 
@@ -907,9 +940,9 @@ def step_battlecard(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def legal_fight_or_decline(st: GameState, fr: dict) -> list[Action]:
+def legal_fight_or_decline(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["aggressor"] if fr["stage"] == "aggr" else fr["seat"]
-    return [Choose(seat, "fight"), Choose(seat, "decline")]
+    return [KChoose(seat, "fight"), KChoose(seat, "decline")]
 
 
 def act_fight_or_decline(st: GameState, fr: dict, a: Action) -> None:
@@ -921,9 +954,9 @@ def act_fight_or_decline(st: GameState, fr: dict, a: Action) -> None:
         fr["stage"] = "aggr" if fr["stage"] == "pre" else "respond"
 
 
-def legal_battlecard_response(st: GameState, fr: dict) -> list[Action]:
+def legal_battlecard_response(st: GameState, fr: dict) -> list[tuple]:
     seat = OTHER[fr["aggressor"]]
-    return [Pass(seat)] + [PlayCard(seat, c) for c in _kept_with(st, seat, RESPONSE_EFFECTS)]
+    return [KPass(seat)] + [KPlayCard(seat, c) for c in _kept_with(st, seat, RESPONSE_EFFECTS)]
 
 
 def act_battlecard_response(st: GameState, fr: dict, a: Action) -> None:
@@ -945,9 +978,9 @@ def act_battlecard_response(st: GameState, fr: dict, a: Action) -> None:
         _push_card(st, fr["seat"], nxt)
 
 
-def legal_emergency_deploy(st: GameState, fr: dict) -> list[Action]:
+def legal_emergency_deploy(st: GameState, fr: dict) -> list[tuple]:
     seat = OTHER[fr["aggressor"]]
-    return [EmergencyDeploy(seat), Pass(seat)]
+    return [KEmergencyDeploy(seat), KPass(seat)]
 
 
 def act_emergency_deploy(st: GameState, fr: dict, a: Action) -> None:
@@ -1044,9 +1077,9 @@ def _stage_optional(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def legal_commit_optional(st: GameState, fr: dict) -> list[Action]:
+def legal_commit_optional(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["asking"]
-    return [Choose(seat, "include"), Choose(seat, "exclude")]
+    return [KChoose(seat, "include"), KChoose(seat, "exclude")]
 
 
 def act_commit_optional(st: GameState, fr: dict, a: Action) -> None:
@@ -1076,6 +1109,7 @@ def _stage_check(st: GameState, fr: dict) -> Decision | None:
 
 
 def _reveal(st: GameState, fr: dict) -> None:
+    _touch(st)
     for seat in SEATS:
         fr["present"][seat] = _present(st, fr, seat)
     _ev(st, "battle_revealed", {
@@ -1109,6 +1143,7 @@ def _stage_leaders(st: GameState, fr: dict) -> Decision | None:
 
 
 def _stage_muster(st: GameState, fr: dict) -> Decision | None:
+    _touch(st)
     sea = False
     for seat in SEATS:
         present = _present(st, fr, seat)
@@ -1137,20 +1172,20 @@ def _stage_muster(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def _window_cards(st: GameState, fr: dict, seat: str) -> list[Action]:
+def _window_cards(st: GameState, fr: dict, seat: str) -> list[tuple]:
     enemy = OTHER[seat]
-    acts: list[Action] = []
+    acts: list[tuple] = []
     enemy_units = fr["units"][enemy]
     for c in st.players[seat]["kept"]:
         eff = st.defs[c].effect
         if eff == "mine-fields" and fr["round"] == 1:
-            acts.extend(PlayCard(seat, c, target=t) for t in enemy_units if st.defs[t].kind == "ground")
+            acts.extend(KPlayCard(seat, c, target=t) for t in enemy_units if st.defs[t].kind == "ground")
         elif eff == "lack-of-valor":
-            acts.extend(PlayCard(seat, c, target=t) for t in enemy_units)
+            acts.extend(KPlayCard(seat, c, target=t) for t in enemy_units)
         elif ((eff in ("military-intelligence", "stolen-plans") and not fr["intel_played"][seat])
               or (eff == "chemical-warfare" and not fr["chem"][seat]
                   and any(st.defs[t].kind == "ground" for t in enemy_units))):
-            acts.append(PlayCard(seat, c))
+            acts.append(KPlayCard(seat, c))
     return acts
 
 
@@ -1165,9 +1200,9 @@ def _stage_window(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def legal_battle_window(st: GameState, fr: dict) -> list[Action]:
+def legal_battle_window(st: GameState, fr: dict) -> list[tuple]:
     seat = (fr["aggressor"], fr["defender"])[fr["side"]]
-    return [Pass(seat)] + _window_cards(st, fr, seat)
+    return [KPass(seat)] + _window_cards(st, fr, seat)
 
 
 def act_battle_window(st: GameState, fr: dict, a: Action) -> None:
@@ -1236,9 +1271,9 @@ def _sabotage_targets(st: GameState, fr: dict, seat: str, unit: str) -> list[str
     return [t for t in fr["units"][OTHER[seat]] if any(c in classes for c in st.defs[t].classes)]
 
 
-def legal_sabotage_target(st: GameState, fr: dict) -> list[Action]:
+def legal_sabotage_target(st: GameState, fr: dict) -> list[tuple]:
     seat, unit = fr["sab_queue"][0]
-    return [Choose(seat, t) for t in _sabotage_targets(st, fr, seat, unit)]
+    return [KChoose(seat, t) for t in _sabotage_targets(st, fr, seat, unit)]
 
 
 def act_sabotage_target(st: GameState, fr: dict, a: Action) -> None:
@@ -1255,43 +1290,98 @@ def _stalemate(st: GameState, fr: dict) -> None:
 
 
 # ---- values with bonuses -----------------------------------------------------------------------
+_MISSING = object()
+
+
+class _Vals:
+    """Attack/defense values with every bonus, memoised for one battle situation (see _vals)."""
+
+    __slots__ = ("st", "fr", "aura", "sup", "radar", "amemo", "dmemo")
+
+    def __init__(self, st: GameState, fr: dict) -> None:
+        self.st = st
+        self.fr = fr
+        abil = st.abil
+        self.aura = {}
+        self.radar = {}
+        for s in SEATS:
+            auras = []
+            for g in fr["units"][s]:
+                ab = abil[g].get("general_aura")
+                if ab is not None:
+                    auras.append((g, ab.get("attack"), ab.get("defense")))
+            self.aura[s] = auras
+            self.radar[s] = sum(abil[r]["radar"].get("air_defense_bonus") for r in fr["present"][s]
+                                if "radar" in abil[r])
+        sup: dict[str, list] = {}
+        for entry in fr["supports"]:
+            sup.setdefault(entry[1], []).append(entry)
+        self.sup = sup
+        self.amemo: dict = {}
+        self.dmemo: dict = {}
+
+    def attack(self, seat: str, u: str, tkind: str) -> int | None:
+        key = (u, tkind)
+        value = self.amemo.get(key, _MISSING)
+        if value is not _MISSING:
+            return value
+        d = self.st.defs[u]
+        value = getattr(d.attack, tkind)
+        if value is not None:
+            for s in self.sup.get(u, ()):
+                if s[2] == "attack" and (s[4] is None or tkind in s[4]):
+                    value += s[3]
+            if d.kind == "ground":
+                for g, atk, _ in self.aura[seat]:
+                    if g != u:
+                        value += atk  # G1, G3: other friendly ground units
+            value += self.fr["codebreak"][seat]
+        self.amemo[key] = value
+        return value
+
+    def defense(self, seat: str, t: str, akind: str) -> int | None:
+        key = (t, akind)
+        value = self.dmemo.get(key, _MISSING)
+        if value is not _MISSING:
+            return value
+        d = self.st.defs[t]
+        value = getattr(d.defense, akind)
+        if value is not None:
+            for s in self.sup.get(t, ()):
+                if s[2] == "defense" or (s[2] == "air_defense" and akind == "air"):
+                    value += s[3]
+            if d.kind == "ground":
+                for g, _, dfn in self.aura[seat]:
+                    if g != t:
+                        value += dfn
+            if akind == "air":
+                value += self.radar[seat]
+        self.dmemo[key] = value
+        return value
+
+
+def _vals(st: GameState, fr: dict) -> _Vals:
+    """The memo is valid until the battle changes (supports, units, round): _touch() invalidates it."""
+    key = (id(fr), st._vgen)
+    cached = st._vcache
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    vals = _Vals(st, fr)
+    st._vcache = (key, vals)
+    return vals
+
+
+def _touch(st: GameState) -> None:
+    st._vgen += 1
+    st._vcache = None
+
+
 def _attack(st: GameState, fr: dict, seat: str, u: str, tkind: str) -> int | None:
-    d = st.defs[u]
-    value = getattr(d.attack, tkind)
-    if value is None:
-        return None
-    for s in fr["supports"]:
-        if s[1] == u and s[2] == "attack" and (s[4] is None or tkind in s[4]):
-            value += s[3]
-    if d.kind == "ground":
-        for g in fr["units"][seat]:
-            if g != u:
-                aura = st.abil[g].get("general_aura")
-                if aura is not None:
-                    value += aura.get("attack")  # G1, G3: other friendly ground units
-    return value + fr["codebreak"][seat]
+    return _vals(st, fr).attack(seat, u, tkind)
 
 
 def _defense(st: GameState, fr: dict, seat: str, t: str, akind: str) -> int | None:
-    d = st.defs[t]
-    value = getattr(d.defense, akind)
-    if value is None:
-        return None
-    for s in fr["supports"]:
-        if s[1] == t and (s[2] == "defense" or (s[2] == "air_defense" and akind == "air")):
-            value += s[3]
-    if d.kind == "ground":
-        for g in fr["units"][seat]:
-            if g != t:
-                aura = st.abil[g].get("general_aura")
-                if aura is not None:
-                    value += aura.get("defense")
-    if akind == "air":
-        for r in fr["present"][seat]:
-            radar = st.abil[r].get("radar")
-            if radar is not None:
-                value += radar.get("air_defense_bonus")
-    return value
+    return _vals(st, fr).defense(seat, t, akind)
 
 
 def _targetable(st: GameState, fr: dict, seat: str, u: str, t: str) -> bool:
@@ -1336,18 +1426,31 @@ def _exhausted(st: GameState, fr: dict, seat: str, u: str) -> bool:
 
 def _fire_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
     enemy = OTHER[seat]
-    ukind = st.defs[u].kind
+    defs = st.defs
+    ukind = defs[u].kind
+    vals = _vals(st, fr)
+    shots = fr["shots"].get(u)
+    sub_hunter = None
+    intel = fr["intel"][seat]
+    fired = fr["fired"]
     out = []
     for t in fr["units"][enemy]:
-        tk = st.defs[t].kind
-        if not _shot_allowed(st, fr, u, tk):
+        tk = defs[t].kind
+        if shots and not _shot_allowed(st, fr, u, tk):
             continue
-        a = _attack(st, fr, seat, u, tk)
+        a = vals.attack(seat, u, tk)
         if a is None:
             continue
-        d = _defense(st, fr, enemy, t, ukind)
-        if d is None or a < d or not _targetable(st, fr, seat, u, t):
+        d = vals.defense(enemy, t, ukind)
+        if d is None or a < d:
             continue
+        if not intel and t not in fired and "submarine" in st.abil[t]:
+            # S6, S7: before a submarine fires only destroyers and submarines may target it
+            if sub_hunter is None:
+                classes = defs[u].classes
+                sub_hunter = "destroyer" in classes or "submarine" in classes
+            if not sub_hunter:
+                continue
         out.append(t)
     return out
 
@@ -1472,37 +1575,49 @@ def _stage_phase(st: GameState, fr: dict) -> Decision | None:
 
 
 def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str | None = None,
-                     defense_vs: str | None = None) -> list[Action]:
-    """Supports `seat` may still assign this round (GU1: any time before the supporter fires)."""
-    acts: list[Action] = []
+                     defense_vs: str | None = None) -> list[tuple]:
+    """Supports `seat` may still assign this round (GU1: any time before the supporter fires).
+
+    Attack support is only offered to units that can still fire this round (it would change nothing else).
+    """
+    acts: list[tuple] = []
     units = fr["units"][seat]
     done = fr["done"]
     phase = fr["phase"]
+    defs = st.defs
+    abil = st.abil
+    if only_recipient is not None:
+        recipients: Any = (only_recipient,)
+        shooters: Any = ()
+    else:
+        recipients = units
+        shooters = [r for r in units if r not in done and (defs[r].phase or 0) >= phase]
     for c in units:
-        ab = st.abil[c]
-        if "carrier_bonus" in ab and fr["carrier_used"].get(c, 0) < len(ab["carrier_bonus"].get("bonuses")):
-            for r in units if only_recipient is None else (only_recipient,):
-                if defense_vs is None:
-                    acts.append(Support(seat, c, r, "attack"))
-                if defense_vs in (None, "air"):
-                    acts.append(Support(seat, c, r, "air_defense"))
+        ab = abil[c]
+        carrier = ab.get("carrier_bonus")
+        if carrier is not None and fr["carrier_used"].get(c, 0) < len(carrier.get("bonuses")):
+            if defense_vs is None:
+                acts.extend(KSupport(seat, c, r, "attack") for r in shooters)
+            if defense_vs in (None, "air"):
+                acts.extend(KSupport(seat, c, r, "air_defense") for r in recipients)
         if c in done:
             continue
-        ph = st.defs[c].phase
+        ph = defs[c].phase
         if ph is not None and ph < phase:
             continue
         if "infantry_support" in ab:
-            for r in units if only_recipient is None else (only_recipient,):
-                if r != c:
-                    if defense_vs is None:
-                        acts.append(Support(seat, c, r, "attack"))
-                    acts.append(Support(seat, c, r, "defense"))
+            if defense_vs is None:
+                acts.extend(KSupport(seat, c, r, "attack") for r in shooters if r != c)
+            acts.extend(KSupport(seat, c, r, "defense") for r in recipients if r != c)
         if defense_vs is not None:
             continue
-        if "artillery_support" in ab:
-            acts.extend(Support(seat, c, r, "attack") for r in units if r != c)
+        art = ab.get("artillery_support")
+        if art is not None:
+            tks = art.get("target_kinds")
+            acts.extend(KSupport(seat, c, r, "attack") for r in shooters
+                        if r != c and any(getattr(defs[r].attack, k) is not None for k in tks))
         if "ship_support" in ab:
-            acts.extend(Support(seat, c, r, "attack") for r in units if r != c and st.defs[r].kind == "sea")
+            acts.extend(KSupport(seat, c, r, "attack") for r in shooters if r != c and defs[r].kind == "sea")
     return acts
 
 
@@ -1517,21 +1632,22 @@ def _abomb_ok(st: GameState, fr: dict, seat: str) -> bool:
     return True
 
 
-def legal_fire(st: GameState, fr: dict) -> list[Action]:
+def legal_fire(st: GameState, fr: dict) -> list[tuple]:
     seat = _side_seat(fr)
-    acts: list[Action] = []
+    acts: list[tuple] = []
     for u in _actors(st, fr, seat):
-        acts.extend(Fire(seat, u, t) for t in _fire_targets(st, fr, seat, u))
-        acts.extend(Autokill(seat, u, t) for t in _autokill_targets(st, fr, seat, u))
-        acts.append(Hold(seat, u))
+        acts.extend(KFire(seat, u, t) for t in _fire_targets(st, fr, seat, u))
+        acts.extend(KAutokill(seat, u, t) for t in _autokill_targets(st, fr, seat, u))
+        acts.append(KHold(seat, u))
     acts.extend(_support_actions(st, fr, seat))
     if fr["phase"] == 2 and _abombs(st, seat) and _abomb_ok(st, fr, seat):
         for bomb in _abombs(st, seat):
-            acts.extend(PlayCard(seat, bomb, target=ref) for ref in _nonempty_refs(st, OTHER[seat]))
+            acts.extend(KPlayCard(seat, bomb, target=ref) for ref in _nonempty_refs(st, OTHER[seat]))
     return acts
 
 
 def _add_support(st: GameState, fr: dict, a: Support) -> None:
+    _touch(st)
     ab = st.abil[a.unit]
     if "carrier_bonus" in ab:
         n = fr["carrier_used"].get(a.unit, 0)
@@ -1573,10 +1689,10 @@ def _declare(st: GameState, fr: dict, a: Fire | Autokill) -> None:
     _resolve(st, fr, a)
 
 
-def legal_defend(st: GameState, fr: dict) -> list[Action]:
+def legal_defend(st: GameState, fr: dict) -> list[tuple]:
     shot = fr["shot"]
     enemy = shot["enemy"]
-    return [Pass(enemy)] + _support_actions(st, fr, enemy, only_recipient=shot["target"],
+    return [KPass(enemy)] + _support_actions(st, fr, enemy, only_recipient=shot["target"],
                                             defense_vs=st.defs[shot["unit"]].kind)
 
 
@@ -1594,14 +1710,14 @@ def act_defend(st: GameState, fr: dict, a: Action) -> None:
     _resolve(st, fr, cls(shot["seat"], shot["unit"], shot["target"]))
 
 
-def legal_retarget(st: GameState, fr: dict) -> list[Action]:
+def legal_retarget(st: GameState, fr: dict) -> list[tuple]:
     shot = fr["shot"]
     seat, unit = shot["seat"], shot["unit"]
     if shot["type"] == "fire":
-        acts: list[Action] = [Fire(seat, unit, t) for t in _fire_targets(st, fr, seat, unit)]
+        acts: list[tuple] = [KFire(seat, unit, t) for t in _fire_targets(st, fr, seat, unit)]
     else:
-        acts = [Autokill(seat, unit, t) for t in _autokill_targets(st, fr, seat, unit)]
-    return acts + [Hold(seat, unit)]
+        acts = [KAutokill(seat, unit, t) for t in _autokill_targets(st, fr, seat, unit)]
+    return acts + [KHold(seat, unit)]
 
 
 def act_retarget(st: GameState, fr: dict, a: Action) -> None:
@@ -1641,9 +1757,9 @@ def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
         fr["sub_wd"] = [seat, u]  # S6: may withdraw right after firing
 
 
-def legal_sub_withdraw(st: GameState, fr: dict) -> list[Action]:
+def legal_sub_withdraw(st: GameState, fr: dict) -> list[tuple]:
     seat, unit = fr["sub_wd"]
-    return [Withdraw(seat, unit), Pass(seat)]
+    return [KWithdraw(seat, unit), KPass(seat)]
 
 
 def act_sub_withdraw(st: GameState, fr: dict, a: Action) -> None:
@@ -1655,7 +1771,7 @@ def act_sub_withdraw(st: GameState, fr: dict, a: Action) -> None:
 
 def _withdraw(st: GameState, fr: dict, seat: str, unit: str, cause: str) -> None:
     """GP1: withdrawn units stay deployed but are out of this battle (GP2: for good)."""
-    _leave_battle(fr, seat, unit)
+    _leave_battle(st, fr, seat, unit)
     fr["withdrawn"][seat].append(unit)
     _ev(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
 
@@ -1695,12 +1811,13 @@ def _stage_withdraw(st: GameState, fr: dict) -> Decision | None:
         _stalemate(st, fr)
         return None
     fr.update(stage="window", side=0, phase=0, done=[], shots={}, supports=[], carrier_used={})
+    _touch(st)
     return None
 
 
-def legal_withdraw(st: GameState, fr: dict) -> list[Action]:
+def legal_withdraw(st: GameState, fr: dict) -> list[tuple]:
     seat = _side_seat(fr)
-    return [Pass(seat)] + [Withdraw(seat, u) for u in fr["units"][seat]]
+    return [KPass(seat)] + [KWithdraw(seat, u) for u in fr["units"][seat]]
 
 
 def act_withdraw(st: GameState, fr: dict, a: Action) -> None:
@@ -1754,10 +1871,10 @@ def _stage_scorch(st: GameState, fr: dict) -> Decision | None:
     return Decision(fr["loser"], "scorched_earth", {"battlecard": fr["card"], "code": st.code[fr["card"]]})
 
 
-def legal_scorched_earth(st: GameState, fr: dict) -> list[Action]:
+def legal_scorched_earth(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["loser"]
     cards = _kept_with(st, seat, {"scorched-earth"})
-    return [Pass(seat)] + [PlayCard(seat, c, target=fr["card"]) for c in cards]
+    return [KPass(seat)] + [KPlayCard(seat, c, target=fr["card"]) for c in cards]
 
 
 def act_scorched_earth(st: GameState, fr: dict, a: Action) -> None:

@@ -71,8 +71,11 @@ class GameState:
         self.defs: dict[str, Any] = {}
         self.abil: dict[str, dict[str, Any]] = {}
         self.max_action = 0
+        self.n_battlecards = 0
         self._legal_cache: tuple[int, list] | None = None
         self._events: list = []
+        self._vgen = 0
+        self._vcache: tuple | None = None
 
     # ---- derived ----------------------------------------------------------------------------
     def rebuild_derived(self) -> None:
@@ -91,6 +94,7 @@ class GameState:
                 max_action = d.action_number
         self.defs = defs
         self.abil = abil
+        self.n_battlecards = sum(1 for d in defs.values() if isinstance(d, BattlecardDef))
         self.max_action = max_action
         self._legal_cache = None
 

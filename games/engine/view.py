@@ -100,7 +100,8 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
 def view(st: GameState, seat: str) -> dict[str, Any]:
     if seat not in SEATS:
         raise ValueError("seat must be 'axis' or 'allies'")
-    from .rules import legal_actions
+    from .actions import key_to_json
+    from .rules import legal_keys
 
     decision = None
     if st.decision is not None:
@@ -108,7 +109,7 @@ def view(st: GameState, seat: str) -> dict[str, Any]:
         decision = {"seat": d.seat, "kind": d.kind}
         if d.seat == seat:
             decision["prompt"] = d.prompt
-            decision["legal_actions"] = [a.to_json() for a in legal_actions(st)]
+            decision["legal_actions"] = [key_to_json(k) for k in legal_keys(st)]
     return {
         "seat": seat,
         "status": st.status,
