@@ -20,7 +20,9 @@ Sources (the LAW): battlecards-faq-v1.6.txt "DECK CUSTOMIZATION" and the Western
   and within 10 total points of each other." That is a balancing rule of customization: it does not
   bind two official starter decks (the US starter is 675 points, the Japanese 633), and the cards of
   expansion packs used whole ("all German, British, and Conflict cards ... from a particular expansion
-  pack") are left out of the balance.
+  pack") are left out of the balance. A pack is used whole when its conflict cards are in the conflict
+  deck and each deck holds all of the pack's cards of its nation. A deck that is legal only as a starter
+  plus packs (not as a custom deck) must use those packs whole.
 * Conflict decks "cannot be customized": THIN (no expansion conflict cards), FAT (all expansion
   conflict cards of the theater) or whole packs: "if any conflict cards from an expansion pack are
   used, then ALL conflict cards from that expansion pack must be used".
@@ -324,46 +326,11 @@ def official_composition(
 # --------------------------------------------------------------------------------------------- one deck
 
 
-def validate_deck(catalog: Catalog, *, nation: str, entries: Mapping[str, int]) -> DeckValidation:
-    """Every violation of a deck (not just the first), its totals, and whether it is official."""
+def _custom_checks(
+    catalog: Catalog, nation_def: Any, nation: str, entries: Mapping[str, int], totals: DeckTotals
+) -> list[Violation]:
+    """The customization limits: 40 cards, own nation only, max per deck, single generals and leaders."""
     violations: list[Violation] = []
-    nation_def = catalog.nations.get(nation)
-    if nation_def is None:
-        violations.append(Violation(Code.UNKNOWN_NATION, f"Unknown nation {nation!r}.", actual=None))
-    for code, count in sorted(entries.items()):
-        if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
-            violations.append(
-                Violation(
-                    Code.INVALID_COUNT,
-                    f"{code}: a count must be a positive whole number.",
-                    card=code,
-                    limit=1,
-                    actual=count if isinstance(count, int) else None,
-                )
-            )
-        if code not in catalog.arsenal:
-            if code in catalog.conflict or code in catalog.battlecards:
-                violations.append(
-                    Violation(
-                        Code.NOT_ARSENAL_CARD,
-                        f"{code} is a conflict card: conflict decks "
-                        "cannot be customized and belong to the game set-up.",
-                        card=code,
-                    )
-                )
-            else:
-                violations.append(
-                    Violation(Code.UNKNOWN_CARD, f"No arsenal card has the code {code!r}.", card=code)
-                )
-    totals = deck_totals(catalog, entries)
-    if not violations:
-        official = official_composition(catalog, entries, nation)
-        if official is not None:
-            # Not customizing: legal regardless of the customization limits (FAQ).
-            return DeckValidation(
-                nation=nation, is_valid=True, totals=totals, violations=(), official=official
-            )
-
     if totals.cards < MIN_DECK_CARDS:
         violations.append(
             Violation(
@@ -423,6 +390,57 @@ def validate_deck(catalog: Catalog, *, nation: str, entries: Mapping[str, int]) 
                     actual=count,
                 )
             )
+    return violations
+
+
+def custom_violations(catalog: Catalog, *, nation: str, entries: Mapping[str, int]) -> list[Violation]:
+    """Violations of the deck read as a customized deck (no official-starter exemption)."""
+    return _custom_checks(
+        catalog, catalog.nations.get(nation), nation, entries, deck_totals(catalog, entries)
+    )
+
+
+def validate_deck(catalog: Catalog, *, nation: str, entries: Mapping[str, int]) -> DeckValidation:
+    """Every violation of a deck (not just the first), its totals, and whether it is official."""
+    violations: list[Violation] = []
+    nation_def = catalog.nations.get(nation)
+    if nation_def is None:
+        violations.append(Violation(Code.UNKNOWN_NATION, f"Unknown nation {nation!r}.", actual=None))
+    for code, count in sorted(entries.items()):
+        if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
+            violations.append(
+                Violation(
+                    Code.INVALID_COUNT,
+                    f"{code}: a count must be a positive whole number.",
+                    card=code,
+                    limit=1,
+                    actual=count if isinstance(count, int) else None,
+                )
+            )
+        if code not in catalog.arsenal:
+            if code in catalog.conflict or code in catalog.battlecards:
+                violations.append(
+                    Violation(
+                        Code.NOT_ARSENAL_CARD,
+                        f"{code} is a conflict card: conflict decks "
+                        "cannot be customized and belong to the game set-up.",
+                        card=code,
+                    )
+                )
+            else:
+                violations.append(
+                    Violation(Code.UNKNOWN_CARD, f"No arsenal card has the code {code!r}.", card=code)
+                )
+    totals = deck_totals(catalog, entries)
+    if not violations:
+        official = official_composition(catalog, entries, nation)
+        if official is not None:
+            # Not customizing: legal regardless of the customization limits (FAQ).
+            return DeckValidation(
+                nation=nation, is_valid=True, totals=totals, violations=(), official=official
+            )
+
+    violations.extend(_custom_checks(catalog, nation_def, nation, entries, totals))
     return DeckValidation(nation=nation, is_valid=not violations, totals=totals, violations=tuple(violations))
 
 
@@ -577,53 +595,60 @@ def validate_matchup(
                         )
                     )
 
-    # Packs whose conflict cards are all in the deck are "used whole" when both decks hold all of the pack's
-    # arsenal cards of their nation (FAQ: all German, British and Conflict cards of the pack are used).
+    # A pack is "used whole" when its conflict cards are in the conflict deck and each deck holds all of the
+    # pack's arsenal cards of its nation (FAQ: "all German, British, and Conflict cards ... are used").
     in_deck = conflict_sets(catalog, choice) if not choice_violations else set()
-    packs_whole: list[str] = []
-    for pack in packs_of(catalog, theater=choice.theater):
-        if pack.code not in in_deck:
-            continue
-        complete = True
-        for label, deck in (("a", deck_a), ("b", deck_b)):
-            for code, count in set_arsenal_counts(pack, catalog, deck.nation).items():
-                have = deck.entries.get(code, 0)
-                need = min(count, 1) if _is_single(catalog.arsenal[code]) else count
-                if have < need:
-                    complete = False
-                    if choice.mode == ConflictMode.PACKS:
-                        violations.append(
-                            Violation(
-                                Code.PACK_INCOMPLETE,
-                                f"{pack.name} is used as a pack: deck {label} must hold all of "
-                                f"its {catalog.arsenal[code].name} cards ({need}).",
-                                card=code,
-                                limit=need,
-                                actual=have,
-                                deck=label,
-                                pack=pack.code,
-                            )
-                        )
-        if complete:
-            packs_whole.append(pack.code)
 
-    # A deck that is legal only as starter + whole packs must have those packs' conflict cards in the game.
-    for label, result in (("a", result_a), ("b", result_b)):
-        if result.official is None:
+    def missing(pack: CardSetDef, deck: DeckInput) -> list[tuple[str, int, int]]:
+        out = []
+        for code, count in set_arsenal_counts(pack, catalog, deck.nation).items():
+            need = min(count, 1) if _is_single(catalog.arsenal[code]) else count
+            if deck.entries.get(code, 0) < need:
+                out.append((code, need, deck.entries.get(code, 0)))
+        return out
+
+    packs_whole = [
+        pack.code
+        for pack in packs_of(catalog, theater=choice.theater)
+        if pack.code in in_deck and not missing(pack, deck_a) and not missing(pack, deck_b)
+    ]
+
+    # A deck that is legal only as an official starter plus whole packs (not as a custom deck) must use those
+    # packs whole: all of their conflict cards in the conflict deck, their other-side cards in the other deck.
+    sides = (("a", deck_a, result_a, "b", deck_b), ("b", deck_b, result_b, "a", deck_a))
+    for label, deck, result, other_label, other in sides:
+        if choice_violations or result.official is None or not result.official.packs:
             continue
+        if not custom_violations(catalog, nation=deck.nation, entries=deck.entries):
+            continue  # also a legal custom deck: nothing relies on the packs being whole
         for pack_code in result.official.packs:
-            if pack_code not in in_deck and not choice_violations:
-                pack = catalog.sets[pack_code]
+            pack = catalog.sets[pack_code]
+            if pack_code not in in_deck:
                 violations.append(
                     Violation(
                         Code.PACK_CONFLICT_CARDS_MISSING,
-                        f"Deck {label} uses {pack.name} as a whole pack, so all of "
-                        "its conflict cards must be in the conflict deck (choose FAT or that pack).",
+                        f"Deck {label} is legal only as a starter plus the whole {pack.name}, so all of its "
+                        "conflict cards must be in the conflict deck (choose FAT or that pack).",
                         deck=label,
                         pack=pack_code,
                     )
                 )
+            for code, need, have in missing(pack, other):
+                violations.append(
+                    Violation(
+                        Code.PACK_INCOMPLETE,
+                        f"Deck {label} uses {pack.name} as a whole pack: deck {other_label} must hold all of "
+                        f"its {catalog.arsenal[code].name} cards ({need}).",
+                        card=code,
+                        limit=need,
+                        actual=have,
+                        deck=other_label,
+                        pack=pack_code,
+                    )
+                )
 
+    # Balance (10 cards, 10 points) of what is left once packs used whole are set aside; two official
+    # starters (several copies allowed) are not customized decks and are not balanced.
     whole_a: Counter[str] = Counter()
     whole_b: Counter[str] = Counter()
     for pack_code in packs_whole:
@@ -631,17 +656,11 @@ def validate_matchup(
         whole_b.update(set_arsenal_counts(catalog.sets[pack_code], catalog, deck_b.nation))
     base_a = _subtract(deck_a.entries, _cap_singles(whole_a, catalog))
     base_b = _subtract(deck_b.entries, _cap_singles(whole_b, catalog))
-    official_a = (
-        official_composition(catalog, base_a, deck_a.nation)
-        if base_a != deck_a.entries
-        else result_a.official
+    official_a = official_composition(catalog, base_a, deck_a.nation)
+    official_b = official_composition(catalog, base_b, deck_b.nation)
+    exempt = (
+        official_a is not None and official_b is not None and not official_a.packs and not official_b.packs
     )
-    official_b = (
-        official_composition(catalog, base_b, deck_b.nation)
-        if base_b != deck_b.entries
-        else result_b.official
-    )
-    exempt = official_a is not None and official_b is not None
     totals_a, totals_b = deck_totals(catalog, base_a), deck_totals(catalog, base_b)
     card_diff = totals_a.cards - totals_b.cards
     point_diff = totals_a.points - totals_b.points

@@ -64,7 +64,7 @@ ARSENAL = [
 GB_STARTER = {"GB-INF": 20, "GB-TANK": 12, "GB-SPIT": 10, "GB-MONTY": 1, "GB-CHURCHILL-L": 1}  # 44 cards
 DE_STARTER = {"DE-INF": 20, "DE-TIGER1": 12, "DE-ME109": 11, "DE-HITLER": 1, "DE-ROMMEL": 1}  # 45 cards
 PACK_X1 = {"GB-FIREFLY": 3, "GB-OSS": 2, "DE-V2": 3, "DE-ME262": 2}
-PACK_X2 = {"DE-HALFTRACK": 4}
+PACK_X2 = {"DE-HALFTRACK": 4, "DE-V2": 1}  # with WE-X1: 4 V-2 rockets, over the max of 3
 
 
 def _entries(counts, printed=None):

@@ -16,7 +16,7 @@ from decks.rules import (
     validate_deck,
     validate_matchup,
 )
-from tests.decks.mini_catalog import DE_STARTER, GB_STARTER, PACK_X2, mini_catalog
+from tests.decks.mini_catalog import DE_STARTER, GB_STARTER, mini_catalog
 
 CATALOG = mini_catalog()
 
@@ -146,10 +146,12 @@ def test_starter_plus_part_of_a_pack_is_a_custom_deck():
     assert result.official is None and result.is_valid  # still legal as a custom deck
 
 
-def test_starter_plus_other_sides_pack_cards_is_not_official():
-    entries = {**DE_STARTER, **PACK_X2, "DE-V2": 3, "DE-ME262": 2}
+def test_starter_plus_two_whole_packs_is_legal_even_over_the_max_per_deck():
+    entries = {**DE_STARTER, "DE-HALFTRACK": 4, "DE-V2": 4, "DE-ME262": 2}  # V-2: 3 in WE-X1, 1 in WE-X2
     result = validate_deck(CATALOG, nation="DE", entries=entries)
-    assert result.official.packs == ("WE-X1", "WE-X2")
+    assert result.is_valid and result.official.packs == ("WE-X1", "WE-X2")
+    customized = {**entries, "DE-INF": 21}
+    assert codes(validate_deck(CATALOG, nation="DE", entries=customized)) == ["over_max_per_deck"]
 
 
 def test_two_starter_sets_keep_generals_and_leaders_single():
@@ -250,15 +252,30 @@ def test_a_nation_must_fight_in_the_conflict_decks_theater():
     assert [(str(v.code), v.deck) for v in result.violations] == [("nation_not_in_theater", "a")]
 
 
-def test_a_deck_using_a_pack_whole_needs_its_conflict_cards():
-    a = {**GB_STARTER, "GB-FIREFLY": 3, "GB-OSS": 2}
-    thin = matchup(a, DE_STARTER)
-    assert [str(v.code) for v in thin.violations] == ["pack_conflict_cards_missing"]
-    # With the pack chosen, the German deck must also hold the pack's German cards.
-    partial = matchup(a, DE_STARTER, ConflictChoice("WE", "packs", ("WE-X1",)))
-    assert sorted(v.card for v in partial.violations) == ["DE-ME262", "DE-V2"]
-    whole = matchup(a, {**DE_STARTER, "DE-V2": 3, "DE-ME262": 2}, ConflictChoice("WE", "packs", ("WE-X1",)))
-    assert whole.is_legal and whole.packs_used_whole == ("WE-X1",) and whole.balance_exempt
+def test_a_starter_plus_pack_that_is_also_a_legal_custom_deck_needs_nothing_more():
+    a = {**GB_STARTER, "GB-FIREFLY": 3, "GB-OSS": 2}  # 49 cards, 344 points: a fine custom deck
+    result = matchup(a, DE_STARTER)  # 45 cards, 350 points; THIN: the pack's conflict cards are not in
+    assert result.is_legal, result.violations
+    assert not result.balance_exempt and result.packs_used_whole == ()
+
+
+def test_a_deck_legal_only_thanks_to_whole_packs_must_use_them_whole():
+    de = {**DE_STARTER, "DE-HALFTRACK": 4, "DE-V2": 4, "DE-ME262": 2}  # over the V-2 max as a custom deck
+    thin = matchup(GB_STARTER, de)
+    found = sorted((str(v.code), v.deck, v.pack, v.card) for v in thin.violations if v.pack)
+    assert found == [
+        ("pack_conflict_cards_missing", "b", "WE-X1", None),
+        ("pack_conflict_cards_missing", "b", "WE-X2", None),
+        ("pack_incomplete", "a", "WE-X1", "GB-FIREFLY"),  # "all German, British, and Conflict cards"
+        ("pack_incomplete", "a", "WE-X1", "GB-OSS"),
+    ]
+    # Not used whole, the packs' cards count in the balance too: 44 against 55 cards.
+    assert "card_difference" in [str(v.code) for v in thin.violations]
+    gb = {**GB_STARTER, "GB-FIREFLY": 3, "GB-OSS": 2}
+    whole = matchup(gb, de, ConflictChoice("WE", "packs", ("WE-X1", "WE-X2")))
+    assert whole.is_legal, whole.violations
+    assert whole.packs_used_whole == ("WE-X1", "WE-X2") and whole.balance_exempt
+    assert matchup(gb, de, ConflictChoice("WE", "fat")).is_legal
 
 
 def test_whole_packs_are_left_out_of_the_balance():

@@ -97,18 +97,19 @@ def test_conflict_deck_sizes(catalog, mode):
     assert bool(expansion) == (mode == "fat")
 
 
-def test_a_pack_used_whole_needs_its_conflict_cards(catalog):
+def test_a_whole_expansion_pack_with_its_conflict_cards_is_not_customizing(catalog):
     entries = dict(entries_of(catalog, "gb-we-starter"))
     for code, count in set_arsenal_counts(catalog.sets["gb-we-expansion"], catalog, "GB").items():
         entries[code] = entries.get(code, 0) + count
-    de = DeckInput("DE", entries_of(catalog, "de-we-starter"))
-    thin = validate_matchup(catalog, DeckInput("GB", entries), de, ConflictChoice("WE", "thin"))
-    assert [str(v.code) for v in thin.violations] == ["pack_conflict_cards_missing"]
-    packs = validate_matchup(
-        catalog, DeckInput("GB", entries), de, ConflictChoice("WE", "packs", ("gb-we-expansion",))
-    )
-    assert packs.is_legal and "gb-we-expansion" in packs.packs_used_whole
+    gb, de = DeckInput("GB", entries), DeckInput("DE", entries_of(catalog, "de-we-starter"))
+    # THIN: the pack's conflict cards are out, so the British deck is a custom deck of 58 cards, 662 points.
+    thin = validate_matchup(catalog, gb, de, ConflictChoice("WE", "thin"))
+    assert [str(v.code) for v in thin.violations] == ["card_difference", "point_difference"]
+    # With the pack's conflict cards the pack is used whole: legal regardless of points (FAQ).
+    packs = validate_matchup(catalog, gb, de, ConflictChoice("WE", "packs", ("gb-we-expansion",)))
+    assert packs.is_legal and packs.packs_used_whole == ("gb-we-expansion",) and packs.balance_exempt
     assert sum(1 for c in packs.conflict_deck if c.startswith("gb-we-expansion")) == 9
+    assert validate_matchup(catalog, gb, de, ConflictChoice("WE", "fat")).is_legal
 
 
 def test_export_then_import_round_trips_every_starter(catalog):
