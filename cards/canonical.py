@@ -227,15 +227,33 @@ def normalize_catalog(dicts: Mapping[str, Any]) -> CatalogDicts:
     }
 
 
+def _nested(table: str, d: Mapping[str, Any]):
+    """(label, dict, known keys) of the nested objects of a fixture row."""
+    if table == "sets":
+        for e in d.get("entries") or ():
+            yield "sets.entries", e, ENTRY_KEYS
+    if table == "battlecards":
+        for name in ("aggressor_forces", "defender_forces"):
+            if isinstance(d.get(name), Mapping):
+                yield f"battlecards.{name}", d[name], FORCES_KEYS
+        for p in d.get("prerequisites") or ():
+            yield "battlecards.prerequisites", p, PREREQUISITE_KEYS
+    for item in (d.get("provenance") or {}).values():
+        if isinstance(item, Mapping):
+            yield f"{table}.provenance", item, ("source", "note")
+
+
 def unknown_keys(dicts: Mapping[str, Any]) -> dict[str, list[str]]:
     """Keys present in the fixture data that the catalog does not store (reported by load_catalog)."""
     found: dict[str, set[str]] = {}
     for table, keys in KNOWN_KEYS.items():
         for d in dicts.get(table) or ():
-            extra = set(d) - set(keys)
-            if extra:
-                found.setdefault(table, set()).update(extra)
-    return {table: sorted(keys) for table, keys in found.items()}
+            checks = [(table, d, keys), *_nested(table, d)]
+            for label, obj, known in checks:
+                extra = set(obj) - set(known)
+                if extra:
+                    found.setdefault(label, set()).update(extra)
+    return {label: sorted(keys) for label, keys in found.items()}
 
 
 def content_hash(normalized: CatalogDicts) -> str:

@@ -173,6 +173,12 @@ class TestUpsert:
         call_command("load_catalog", "--path", str(mini_dir), stdout=io.StringIO(), stderr=err)
         assert "arsenal has keys the catalog does not store: ['flavour']" in err.getvalue()
 
+    def test_unknown_nested_keys_are_reported(self, mini_dir):
+        edit_json(mini_dir / "sets.json", lambda sets: sets[0]["entries"][0].update(rarity="common"))
+        err = io.StringIO()
+        call_command("load_catalog", "--path", str(mini_dir), stdout=io.StringIO(), stderr=err)
+        assert "sets.entries has keys the catalog does not store: ['rarity']" in err.getvalue()
+
 
 def test_definitions_cache_follows_admin_edits(mini_dir, empty_catalog):
     load(mini_dir)
