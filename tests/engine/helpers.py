@@ -529,7 +529,7 @@ def load(**kw: Any) -> GameState:
 
 
 def ids(st: GameState, code: str, seat: str | None = None) -> list[str]:
-    """Instance ids of `code` (deployed, hand, kept, won...) in scenario order."""
+    """Instance ids of `code` in scenario order; cards still in an arsenal deck only if no other matches."""
     out = [cid for cid, c in st.code.items() if c == code]
     if seat is not None:
         p = st.players[seat]
@@ -540,9 +540,12 @@ def ids(st: GameState, code: str, seat: str | None = None) -> list[str]:
             + p["won"]
             + p["industry"]
             + [c for s in p["occupied"].values() for c in s]
+            + p["discard"]
         )
         out = [c for c in out if c in zones]
-    return sorted(out, key=lambda c: int(c[1:]))
+    in_decks = {c for s in ("axis", "allies") for c in st.players[s]["deck"]}
+    outside = [c for c in out if c not in in_decks]
+    return sorted(outside or out, key=lambda c: int(c[1:]))
 
 
 def one(st: GameState, code: str, seat: str | None = None) -> str:
