@@ -27,17 +27,47 @@ class GameSeatInline(ReadOnlyMixin, admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["id", "status", "created_by", "turn", "ply", "current_seat", "winner", "end_reason",
-                    "created_at"]
+    list_display = [
+        "id",
+        "status",
+        "created_by",
+        "turn",
+        "ply",
+        "current_seat",
+        "winner",
+        "end_reason",
+        "created_at",
+    ]
     list_filter = ["status", "end_reason", "winner"]
     search_fields = ["id", "created_by__username", "seats__user__username"]
     date_hierarchy = "created_at"
     list_select_related = ["created_by"]
     inlines = [GameSeatInline]
     readonly_fields = [
-        "id", "created_by", "status", "seed_hash", "seed", "seed_salt", "catalog_version", "catalog_hash",
-        "snapshot_hash", "options", "conflict_choice", "version", "last_seq", "turn", "ply", "current_seat",
-        "winner", "end_reason", "result", "created_at", "updated_at", "started_at", "finished_at", "setup",
+        "id",
+        "created_by",
+        "status",
+        "seed_hash",
+        "seed",
+        "seed_salt",
+        "catalog_version",
+        "catalog_hash",
+        "snapshot_hash",
+        "options",
+        "conflict_choice",
+        "version",
+        "last_seq",
+        "turn",
+        "ply",
+        "current_seat",
+        "winner",
+        "end_reason",
+        "result",
+        "created_at",
+        "updated_at",
+        "started_at",
+        "finished_at",
+        "setup",
     ]
     exclude = ["state", "catalog_snapshot"]  # hidden information and bulk data: see the replay after the end
 

@@ -132,6 +132,14 @@ _CACHE: OrderedDict[str, Catalog] = OrderedDict()
 _CACHE_SIZE = 64
 
 
+def cached_catalog(digest: str) -> Catalog | None:
+    """The Catalog of a snapshot already built in this process, if any (no need to load the snapshot)."""
+    catalog = _CACHE.get(digest)
+    if catalog is not None:
+        _CACHE.move_to_end(digest)
+    return catalog
+
+
 def catalog_from_snapshot(snapshot: dict[str, Any], digest: str | None = None) -> Catalog:
     """Rebuild the frozen Catalog a game was created with (cached per snapshot hash: it never changes)."""
     digest = digest or snapshot_hash(snapshot)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from games import engine
-from games.catalog_snapshot import catalog_from_snapshot
+from games.catalog_snapshot import cached_catalog, catalog_from_snapshot
 from games.filters import GameFilter
 from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 
@@ -87,12 +87,37 @@ def game_get(*, game_id: Any, user: Any) -> Game:
     return game
 
 
+def _user_may_see(game: Game, seats: list[GameSeat], user: Any) -> bool:
+    """Python twin of visible_games_q for a game already loaded with its seats."""
+    if game.status == GameStatus.FINISHED:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if game.created_by_id == user.pk or any(s.user_id == user.pk for s in seats):
+        return True
+    return game.status == GameStatus.OPEN and any(
+        s.kind == SeatKind.HUMAN and s.user_id is None and s.invited_user_id in (None, user.pk) for s in seats
+    )
+
+
 def game_get_for_update(*, game_id: Any, user: Any) -> Game:
-    """Lock the game row (inside the caller's transaction) after checking the user may see it."""
-    game_pk = _parse_id(game_id)
-    if not Game.objects.filter(visible_games_q(user), pk=game_pk).exists():
+    """Lock the game row (inside the caller's transaction) and check the user may see it (else 404).
+
+    The bulky columns (catalog snapshot, setup) are left out: the snapshot's Catalog is cached per hash.
+    The seats come along (prefetched into game.seats.all()).
+    """
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .defer("catalog_snapshot", "setup")
+        .filter(pk=_parse_id(game_id))
+        .first()
+    )
+    if game is None:
         raise NotFound("No such game.", code="game_not_found")
-    return Game.objects.select_for_update().get(pk=game_pk)
+    prefetch_related_objects([game], _seats_prefetch())
+    if not _user_may_see(game, list(game.seats.all()), user):
+        raise NotFound("No such game.", code="game_not_found")
+    return game
 
 
 def seat_of_user(*, game: Game, user: Any) -> GameSeat | None:
@@ -109,7 +134,10 @@ def _require_seat(game: Game, user: Any) -> GameSeat:
 
 
 def game_catalog(*, game: Game) -> Any:
-    return catalog_from_snapshot(game.catalog_snapshot, game.snapshot_hash)
+    """The game's frozen Catalog; the snapshot column is read only when this process has not built it yet."""
+    return cached_catalog(game.snapshot_hash) or catalog_from_snapshot(
+        game.catalog_snapshot, game.snapshot_hash
+    )
 
 
 def game_state(*, game: Game) -> Any:

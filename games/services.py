@@ -30,7 +30,7 @@ from games.models import (
     LogKind,
     SeatKind,
 )
-from games.selectors import game_get_for_update, seat_of_user
+from games.selectors import game_catalog, game_get_for_update, seat_of_user
 
 MAX_BOT_PLIES_PER_REQUEST = 20_000
 SEED_BITS = 62
@@ -91,6 +91,28 @@ def _event_json(event: Any) -> dict[str, Any]:
 def _decision_seat(state: Any) -> str:
     decision = state.decision
     return decision.seat if decision is not None else ""
+
+
+_CHANGING_FIELDS = [
+    "status",
+    "state",
+    "version",
+    "last_seq",
+    "turn",
+    "ply",
+    "current_seat",
+    "winner",
+    "end_reason",
+    "result",
+    "started_at",
+    "finished_at",
+    "updated_at",
+]
+
+
+def _save_progress(game: Game) -> None:
+    """Write only what play changes (never the bulky, immutable snapshot and setup)."""
+    game.save(update_fields=_CHANGING_FIELDS)
 
 
 def _sync_game_from_state(game: Game, state: Any) -> None:
@@ -265,7 +287,7 @@ def game_create(
         _run_bots(game=game, state=state, seats=seats, log=log)
         _sync_game_from_state(game, state)
         log.flush()
-        game.save()
+        _save_progress(game)
     return game
 
 
@@ -284,7 +306,7 @@ def game_join(*, game_id: Any, user: Any) -> Game:
     game = game_get_for_update(game_id=game_id, user=user)
     if game.status != GameStatus.OPEN:
         raise Conflict("This game is not waiting for a player.", code="game_not_open")
-    seats = {s.seat: s for s in game.seats.select_for_update()}
+    seats = {s.seat: s for s in game.seats.all()}  # the game row lock guards its seats too
     if any(s.user_id == user.pk for s in seats.values()):
         raise Conflict("You already sit at this game.", code="already_joined")
     open_seat = next((s for s in seats.values() if s.kind == SeatKind.HUMAN and s.user_id is None), None)
@@ -312,7 +334,7 @@ def game_join(*, game_id: Any, user: Any) -> Game:
         ],
     )
     log.flush()
-    game.save()
+    _save_progress(game)
     return game
 
 
@@ -339,7 +361,7 @@ def game_resign(*, game_id: Any, user: Any) -> Game:
         events=[{"type": "resigned", "data": {"seat": seat.seat, "winner": other}, "visible_to": "all"}],
     )
     log.flush()
-    game.save()
+    _save_progress(game)
     return game
 
 
@@ -379,8 +401,7 @@ def game_action_submit(*, game_id: Any, user: Any, version: int, action: Any) ->
     if action.get("seat") is None:
         action = {**action, "seat": seat.seat}  # the seat is implied by who asks
 
-    catalog = catalog_from_snapshot(game.catalog_snapshot, game.snapshot_hash)
-    state = engine.GameState.from_json(game.state, catalog)
+    state = engine.GameState.from_json(game.state, game_catalog(game=game))
     try:
         parsed = engine.Action.from_json(action)
     except engine.EngineError as exc:
@@ -397,11 +418,11 @@ def game_action_submit(*, game_id: Any, user: Any, version: int, action: Any) ->
     log.add(
         kind=LogKind.ACTION, seat=seat.seat, action=parsed.to_json(), events=[_event_json(e) for e in events]
     )
-    seats = {s.seat: s for s in game.seats.all()}
+    seats = {s.seat: s for s in game.seats.all()}  # prefetched with the lock
     _run_bots(game=game, state=state, seats=seats, log=log)
     _sync_game_from_state(game, state)
     log.flush()
-    game.save()
+    _save_progress(game)
     return ActionOutcome(game=game, seat=seat.seat, entries=log.rows, state=state)
 
 
