@@ -12,6 +12,7 @@ from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from config.errors import ValidationFailed
@@ -168,6 +169,7 @@ VALIDATION_EXAMPLE = {
 class RegisterApi(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_classes = [AnonRateThrottle]  # settings "anon" rate, even where throttling is off by default
 
     @extend_schema(
         tags=["auth"],
@@ -205,6 +207,7 @@ class RegisterApi(APIView):
 class TokenApi(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_classes = [AnonRateThrottle]  # slows password guessing
 
     @extend_schema(
         tags=["auth"],
@@ -554,6 +557,18 @@ class DeckImportApi(APIView):
 # ---------------------------------------------------------------------------------------------- versions
 
 
+VERSION_EXAMPLE = {
+    "number": 3,
+    "name": "Heavy armour",
+    "nation": "DE",
+    "description": "",
+    "is_public": False,
+    "created_at": "2026-01-02T11:00:00Z",
+    "cards": 3,
+    "entries": DECK_EXAMPLE["entries"],
+}
+
+
 class DeckVersionListApi(APIView):
     permission_classes = [AllowAny]
     pagination_class = StandardPagination
@@ -562,6 +577,7 @@ class DeckVersionListApi(APIView):
         tags=["versions"],
         summary="Every saved version of a deck, newest first",
         responses={200: DeckVersionOutputSerializer(many=True), 404: NOT_FOUND},
+        examples=[OpenApiExample("versions", value=[VERSION_EXAMPLE], response_only=True)],
     )
     def get(self, request: Request, deck_id: int) -> Response:
         deck = selectors.deck_get(user=request.user, deck_id=deck_id)
@@ -583,6 +599,7 @@ class DeckVersionDetailApi(APIView):
             200: DeckVersionOutputSerializer,
             404: _error("No such deck or version.", "version_not_found", "Deck 12 has no version 9.", 404),
         },
+        examples=[OpenApiExample("version", value=VERSION_EXAMPLE, response_only=True)],
     )
     def get(self, request: Request, deck_id: int, number: int) -> Response:
         deck = selectors.deck_get(user=request.user, deck_id=deck_id)
