@@ -12,6 +12,7 @@ from config.errors import DomainError
 from games import engine
 from games.catalog_snapshot import snapshot_dicts
 from games.decks_glue import resolve_deck, validate_pairing
+from games.services import game_options
 from games.simulation import BOTS, DEFAULT_MAX_PLIES, SEATS, simulate
 
 
@@ -103,7 +104,7 @@ class Command(BaseCommand):
             _choice, conflict_codes = validate_pairing(
                 catalog=catalog, first=deck_a, second=deck_b, conflict=conflict
             )
-            rules = engine.Options(**dict.fromkeys(opts["option"], True))
+            rules = game_options(dict.fromkeys(opts["option"], True))
         except DomainError as exc:
             raise CommandError(f"{exc.code}: {exc.detail}") from exc
 
@@ -116,9 +117,7 @@ class Command(BaseCommand):
         )
         bots = {deck_a.side: opts["bots"][0], deck_b.side: opts["bots"][1]}
         dicts = snapshot_dicts(catalog, set(deck_a.codes) | set(deck_b.codes) | set(conflict_codes))
-        from django.db import connections
-
-        connections.close_all()  # forked workers must not share the parent's database connection
+        # Workers never touch the database (they are forked after the catalog is read, and only play).
         report = simulate(
             catalog_dicts=dicts,
             setup=setup,

@@ -1,0 +1,78 @@
+"""`manage.py simulate`: bot-vs-bot games without the database, reproducible whatever the worker count."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.models import Game
+
+
+def _run(*args: str) -> str:
+    out = io.StringIO()
+    call_command("simulate", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_simulate_prints_win_rates_with_confidence_intervals_and_writes_nothing(catalog_rows):
+    args = [
+        "--decks",
+        "gb-we-starter",
+        "de-we-starter",
+        "--games",
+        "4",
+        "--seed",
+        "11",
+        "--bots",
+        "heuristic",
+        "random",
+    ]
+    one = json.loads(_run(*args, "--workers", "1", "--json"))
+    two = json.loads(_run(*args, "--workers", "2", "--json"))
+    assert one["games"] == 4 and one["bots"] == {"allies": "heuristic", "axis": "random"}
+    wins = one["seats"]["axis"]["wins"] + one["seats"]["allies"]["wins"]
+    assert wins + one["unfinished"] <= 4 and wins >= 1
+    for seat in ("axis", "allies"):
+        low, high = one["seats"][seat]["ci95"]
+        assert 0 <= low <= one["seats"][seat]["rate"] <= high <= 1
+    # The same seeds give the same games on any number of workers.
+    assert one["seats"] == two["seats"] and one["average_turns"] == two["average_turns"]
+    assert two["workers"] == 2
+    text = _run(*args, "--workers", "1")
+    assert "95% CI" in text and "games/s" in text and "average turns" in text
+    assert not Game.objects.exists()
+
+
+def test_simulate_reads_the_fixture_catalog_without_a_database():
+    data = json.loads(
+        _run(
+            "--decks",
+            "gb-we-starter",
+            "de-we-starter",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--catalog",
+            "fixtures",
+            "--json",
+        )
+    )
+    assert data["games"] == 2
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--decks", "gb-we-starter", "gb-we-starter"],
+        ["--decks", "gb-we-starter", "no-such-starter"],
+        ["--decks", "gb-we-starter", "de-we-starter", "--games", "0"],
+        ["--decks", "gb-we-starter", "de-we-starter", "--option", "no_such_rule"],
+    ],
+)
+def test_simulate_refuses_bad_arguments(args):
+    with pytest.raises(CommandError):
+        _run(*args, "--catalog", "fixtures", "--workers", "1")
