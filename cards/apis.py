@@ -65,8 +65,8 @@ THEATER_EXAMPLE = {
     "battlecard_count": 16,
 }
 SET_EXAMPLE = {
-    "code": "WE-GB-STARTER",
-    "url": "http://testserver/api/sets/WE-GB-STARTER/",
+    "code": "gb-we-starter",
+    "url": "http://testserver/api/sets/gb-we-starter/",
     "name": "British starter deck",
     "kind": "starter",
     "nation": "GB",
@@ -81,7 +81,7 @@ SET_EXAMPLE = {
     "notes": "",
     "entries": [
         {
-            "card": "GB-BRITISH-INFANTRY",
+            "card": "gb-infantry",
             "name": "British Infantry",
             "nation": "GB",
             "printed_name": "BRITISH INFANTRY",
@@ -93,9 +93,9 @@ SET_EXAMPLE = {
     ],
 }
 ARSENAL_EXAMPLE = {
-    "code": "GB-MONTGOMERY",
-    "url": "http://testserver/api/arsenal-cards/GB-MONTGOMERY/",
-    "name": "Montgomery",
+    "code": "gb-montgomery",
+    "url": "http://testserver/api/arsenal-cards/gb-montgomery/",
+    "name": "Montgomery, General",
     "nation": "GB",
     "side": "allies",
     "kind": "ground",
@@ -103,11 +103,11 @@ ARSENAL_EXAMPLE = {
     "points": 13,
     "max_per_deck": 1,
     "effective_max_per_deck": 1,
-    "attack": {"ground": 12, "air": 5, "sea": 6},
-    "defense": {"ground": 8, "air": 7, "sea": 8},
-    "phase": 2,
+    "attack": {"ground": 9, "air": 4, "sea": None},
+    "defense": {"ground": 8, "air": 5, "sea": 5},
+    "phase": 3,
     "abilities": [
-        {"kind": "general_aura", "attack": 2, "defense": 2},
+        {"kind": "general_aura", "attack": 1, "defense": 1},
         {
             "kind": "autokill",
             "max_defense": 4,
@@ -119,7 +119,7 @@ ARSENAL_EXAMPLE = {
     "ukrainian": False,
     "variant_of": None,
     "variants": [],
-    "sets": [{"set": "WE-GB-STARTER", "count": 1, "count_provenance": "seed"}],
+    "sets": [{"set": "gb-we-starter", "count": 1, "count_provenance": "seed"}],
     "estimated": True,
     "provenance": {
         "points": {"source": "seed", "note": "FAQ: British starter deck cards"},
@@ -127,11 +127,11 @@ ARSENAL_EXAMPLE = {
     },
 }
 CONFLICT_EXAMPLE = {
-    "code": "WE-MILITARY-BUILD-UP",
-    "url": "http://testserver/api/conflict-cards/WE-MILITARY-BUILD-UP/",
+    "code": "we-military-build-up",
+    "url": "http://testserver/api/conflict-cards/we-military-build-up/",
     "name": "Military Build-up",
     "theater": "WE",
-    "set": "WE-CONFLICT",
+    "set": "we-conflict-starter",
     "count": 6,
     "category": "military-build-up",
     "action_number": 7,
@@ -142,13 +142,13 @@ CONFLICT_EXAMPLE = {
     "provenance": {"count": {"source": "estimated", "note": "the conflict deck list is lost"}},
 }
 BATTLECARD_EXAMPLE = {
-    "code": "WE-INVASION-OF-BRITAIN",
-    "url": "http://testserver/api/battlecards/WE-INVASION-OF-BRITAIN/",
+    "code": "we-invasion-of-britain",
+    "url": "http://testserver/api/battlecards/we-invasion-of-britain/",
     "name": "Invasion of Britain",
     "theater": "WE",
-    "set": "WE-CONFLICT",
+    "set": "we-conflict-starter",
     "count": 1,
-    "action_number": 10,
+    "action_number": 16,
     "aggressor": "DE",
     "aggressor_forces": {
         "ground": True,
@@ -164,8 +164,8 @@ BATTLECARD_EXAMPLE = {
         "non_artillery_ground_required": False,
         "optional_ground_classes": [],
     },
-    "prerequisites": [{"holder": "DE", "battlecard": "WE-INVASION-OF-FRANCE-AND-BELGIUM"}],
-    "victory_points": 10,
+    "prerequisites": [{"holder": "DE", "battlecard": "we-invasion-of-france-belgium"}],
+    "victory_points": 8,
     "homeland_of": "GB",
     "emergency_deployment": True,
     "special_victory": None,
