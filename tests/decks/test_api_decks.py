@@ -311,3 +311,18 @@ def test_the_schema_of_the_deck_api_generates_without_warnings_or_errors():
         "/api/auth/register/",
     ):
         assert path in schema["paths"], path
+
+
+def test_version_list_uses_a_constant_number_of_queries(owner, owner_client):
+    deck = DeckFactory(owner=owner, entries={"gb-infantry": 1})
+    url = detail(deck.pk, "deck-version-list")
+    owner_client.get(url)
+    with CaptureQueriesContext(connection) as one:
+        assert owner_client.get(url).json()["count"] == 1
+    for n in range(2, 8):
+        owner_client.put(
+            detail(deck.pk, "deck-entries"), {"entries": [{"card": "gb-infantry", "count": n}]}, format="json"
+        )
+    with CaptureQueriesContext(connection) as seven:
+        assert owner_client.get(url).json()["count"] == 7
+    assert len(seven) == len(one)
