@@ -141,3 +141,21 @@ def test_same_name_in_two_nations_resolves_to_the_decks_nation(catalog):
     assert parse_deck_text(catalog, "1 100mm Gun", nation="JP").entries == {"jp-100mm-gun": 1}
     ambiguous = parse_deck_text(catalog, "1 100mm Gun", nation="GB")
     assert ambiguous.errors[0].code == "ambiguous_card"
+
+
+@pytest.fixture(scope="module")
+def name_index(catalog):
+    return NameIndex(catalog)
+
+
+def test_every_arsenal_card_exports_by_a_name_that_imports_back(catalog, name_index):
+    """A deck of every card, read as any nation, round-trips; names are written wherever they read back."""
+    codes_written = []
+    for nation in catalog.nations:
+        entries = {code: 1 + i % 3 for i, code in enumerate(sorted(catalog.arsenal))}
+        text = export_deck_text(catalog, entries, nation=nation, index=name_index)
+        parsed = parse_deck_text(catalog, text, nation=nation, index=name_index)
+        assert parsed.errors == [] and parsed.entries == entries, nation
+        codes_written.append(sum(1 for line in text.splitlines() if line.split(" ", 1)[1] in catalog.arsenal))
+    # Only cards whose name is shared with another nation's card fall back to their code.
+    assert max(codes_written) <= 4
