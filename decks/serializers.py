@@ -32,10 +32,15 @@ class EntriesField(serializers.ListField):
     child = EntryInputSerializer()
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("help_text", f"[{{card, count}}], at most {MAX_ENTRIES} entries, each card once")
+        kwargs.setdefault(
+            "help_text",
+            f"[{{card, count}}] (or {{code: count}}), at most {MAX_ENTRIES} entries, each card once",
+        )
         super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> dict[str, int]:
+        if isinstance(data, dict):  # the {code: count} shorthand
+            data = [{"card": code, "count": count} for code, count in data.items()]
         if isinstance(data, list) and len(data) > MAX_ENTRIES:
             raise ValidationFailed(
                 f"A deck may have at most {MAX_ENTRIES} entries; got {len(data)}.",

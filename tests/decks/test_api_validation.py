@@ -74,7 +74,8 @@ def test_every_official_starter_validates_through_the_api(anon_client, catalog, 
     "payload",
     [
         {"nation": "GB"},
-        {"nation": "GB", "entries": {"gb-infantry": 3}},
+        {"nation": "GB", "entries": "gb-infantry"},
+        {"nation": "GB", "entries": {"gb-infantry": "three"}},
         {"nation": "GB", "entries": [{"card": "gb-infantry", "count": 0}]},
         [],
     ],
@@ -299,3 +300,8 @@ def test_matchup_theater_defaults_to_the_shared_one(anon_client):
         MATCHUP, {"a": {"starter": "ru-starter"}, "b": {"starter": "de-ef-starter"}}, format="json"
     ).json()
     assert body["conflict"]["theater"] == "EF"
+
+
+def test_entries_may_be_given_as_a_code_to_count_mapping(anon_client):
+    body = anon_client.post(VALIDATE, {"nation": "GB", "entries": {"gb-infantry": 39}}, format="json").json()
+    assert body["totals"]["cards"] == 39 and codes(body) == ["too_few_cards"]
