@@ -235,7 +235,10 @@ def game_create(
     snapshot = snapshot_dicts(live, set(mine.codes) | set(theirs.codes) | set(conflict_codes))
     digest = snapshot_hash(snapshot)
     catalog = catalog_from_snapshot(snapshot, digest)
-    state = engine.new_game(catalog, setup)
+    try:
+        state = engine.new_game(catalog, setup)
+    except engine.EngineError as exc:
+        raise ValidationFailed(f"The engine cannot set up this game: {exc.message}", code=exc.code) from exc
 
     version, catalog_hash = _live_catalog_version()
     game = Game(
