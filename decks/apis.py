@@ -307,15 +307,15 @@ class DeckDetailApi(APIView):
         responses={200: DeckOutputSerializer, 404: NOT_FOUND},
         examples=[OpenApiExample("deck", value=DECK_EXAMPLE, response_only=True)],
     )
-    def get(self, request: Request, deck_id: int) -> Response:
-        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck_id))
+    def get(self, request: Request, pk: int) -> Response:
+        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=pk))
 
-    def _update(self, request: Request, deck_id: int, *, partial: bool) -> Response:
-        deck = selectors.deck_get_for_update(user=request.user, deck_id=deck_id)
+    def _update(self, request: Request, pk: int, *, partial: bool) -> Response:
+        deck = selectors.deck_get_for_update(user=request.user, deck_id=pk)
         data = _input(DeckUpdateInputSerializer, request.data, partial=partial)
         expected = data.pop("version", None)
         services.deck_update(deck=deck, expected_version=expected, **data)
-        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck_id))
+        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=pk))
 
     UPDATE_SCHEMA = {
         "tags": ["decks"],
@@ -341,20 +341,20 @@ class DeckDetailApi(APIView):
     @extend_schema(
         summary="Change a deck (any fields; entries, when given, replace all entries)", **UPDATE_SCHEMA
     )
-    def put(self, request: Request, deck_id: int) -> Response:
-        return self._update(request, deck_id, partial=False)
+    def put(self, request: Request, pk: int) -> Response:
+        return self._update(request, pk, partial=False)
 
     @extend_schema(summary="Change some fields of a deck", **UPDATE_SCHEMA)
-    def patch(self, request: Request, deck_id: int) -> Response:
-        return self._update(request, deck_id, partial=True)
+    def patch(self, request: Request, pk: int) -> Response:
+        return self._update(request, pk, partial=True)
 
     @extend_schema(
         tags=["decks"],
         summary="Delete a deck and its history",
         responses={204: None, 401: NOT_AUTHENTICATED, 403: NOT_OWNER, 404: NOT_FOUND},
     )
-    def delete(self, request: Request, deck_id: int) -> Response:
-        services.deck_delete(deck=selectors.deck_get_for_update(user=request.user, deck_id=deck_id))
+    def delete(self, request: Request, pk: int) -> Response:
+        services.deck_delete(deck=selectors.deck_get_for_update(user=request.user, deck_id=pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -378,13 +378,13 @@ class DeckEntriesApi(APIView):
             OpenApiExample("replaced", value=DECK_EXAMPLE, response_only=True),
         ],
     )
-    def put(self, request: Request, deck_id: int) -> Response:
-        deck = selectors.deck_get_for_update(user=request.user, deck_id=deck_id)
+    def put(self, request: Request, pk: int) -> Response:
+        deck = selectors.deck_get_for_update(user=request.user, deck_id=pk)
         data = _input(EntriesReplaceInputSerializer, request.data)
         services.deck_entries_replace(
             deck=deck, entries=data["entries"], expected_version=data.get("version")
         )
-        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck_id))
+        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=pk))
 
 
 class DeckValidateApi(APIView):
@@ -422,8 +422,8 @@ class DeckValidationApi(APIView):
         responses={200: ValidationOutputSerializer, 404: NOT_FOUND},
         examples=[OpenApiExample("result", value=VALIDATION_EXAMPLE, response_only=True)],
     )
-    def get(self, request: Request, deck_id: int) -> Response:
-        deck = selectors.deck_get(user=request.user, deck_id=deck_id)
+    def get(self, request: Request, pk: int) -> Response:
+        deck = selectors.deck_get(user=request.user, deck_id=pk)
         return Response(selectors.deck_validation(deck=deck).to_dict())
 
 
@@ -448,8 +448,8 @@ class DeckStatsApi(APIView):
             )
         ],
     )
-    def get(self, request: Request, deck_id: int) -> Response:
-        return Response(selectors.deck_stats(deck=selectors.deck_get(user=request.user, deck_id=deck_id)))
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(selectors.deck_stats(deck=selectors.deck_get(user=request.user, deck_id=pk)))
 
 
 class DeckMatchupApi(APIView):
@@ -498,8 +498,8 @@ class DeckExportApi(APIView):
         summary="The deck as text, one line per card ('3 Tiger I Tank'); round-trips",
         responses={(200, "text/plain"): OpenApiTypes.STR, 404: NOT_FOUND},
     )
-    def get(self, request: Request, deck_id: int) -> HttpResponse:
-        deck = selectors.deck_get(user=request.user, deck_id=deck_id)
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        deck = selectors.deck_get(user=request.user, deck_id=pk)
         response = HttpResponse(
             selectors.deck_export_text(deck=deck), content_type="text/plain; charset=utf-8"
         )
@@ -579,8 +579,8 @@ class DeckVersionListApi(APIView):
         responses={200: DeckVersionOutputSerializer(many=True), 404: NOT_FOUND},
         examples=[OpenApiExample("versions", value=[VERSION_EXAMPLE], response_only=True)],
     )
-    def get(self, request: Request, deck_id: int) -> Response:
-        deck = selectors.deck_get(user=request.user, deck_id=deck_id)
+    def get(self, request: Request, pk: int) -> Response:
+        deck = selectors.deck_get(user=request.user, deck_id=pk)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.deck_version_list(deck=deck), request, view=self)
         context = {"catalog": selectors.catalog()}
@@ -601,8 +601,8 @@ class DeckVersionDetailApi(APIView):
         },
         examples=[OpenApiExample("version", value=VERSION_EXAMPLE, response_only=True)],
     )
-    def get(self, request: Request, deck_id: int, number: int) -> Response:
-        deck = selectors.deck_get(user=request.user, deck_id=deck_id)
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        deck = selectors.deck_get(user=request.user, deck_id=pk)
         version = selectors.deck_version_get(deck=deck, number=number)
         return Response(DeckVersionOutputSerializer(version, context={"catalog": selectors.catalog()}).data)
 
@@ -637,8 +637,8 @@ class DeckVersionDiffApi(APIView):
             )
         ],
     )
-    def get(self, request: Request, deck_id: int) -> Response:
-        deck = selectors.deck_get(user=request.user, deck_id=deck_id)
+    def get(self, request: Request, pk: int) -> Response:
+        deck = selectors.deck_get(user=request.user, deck_id=pk)
         query = _input(VersionDiffQuerySerializer, request.query_params)
         return Response(
             selectors.deck_version_diff(deck=deck, from_number=query["from_"], to_number=query["to"])

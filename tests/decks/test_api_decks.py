@@ -17,7 +17,7 @@ LIST = reverse("deck-list")
 
 
 def detail(deck_id, name="deck-detail", **kwargs):
-    return reverse(name, kwargs={"deck_id": deck_id, **kwargs})
+    return reverse(name, kwargs={"pk": deck_id, **kwargs})
 
 
 def custom_gb(**changes):
@@ -303,10 +303,10 @@ def test_the_schema_of_the_deck_api_generates_without_warnings_or_errors():
     assert problems == []
     for path in (
         "/api/decks/",
-        "/api/decks/{deck_id}/entries/",
+        "/api/decks/{id}/entries/",
         "/api/decks/validate/",
         "/api/decks/matchup/",
-        "/api/decks/{deck_id}/versions/diff/",
+        "/api/decks/{id}/versions/diff/",
         "/api/starters/{code}/clone/",
         "/api/auth/register/",
     ):
