@@ -1136,7 +1136,7 @@ def _stage_leaders(st: GameState, fr: dict) -> Decision | None:
                 st.players[seat]["hand"].append(new)
                 drawn.append(new)
             if drawn:
-                _ev(st, "leader_draw", {"seat": seat, "leader": c, "count": len(drawn)})
+                _ev(st, "leader_draw", {"seat": seat, "count": len(drawn)})
                 pushes.append(_deploy_frame(seat, len(drawn), drawn, "leader"))
     st.frames.extend(reversed(pushes))
     return None

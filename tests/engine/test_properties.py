@@ -1,0 +1,216 @@
+"""Properties of whole games between bots, with the real catalog and the Western Europe starter decks."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
+
+from games.engine import (
+    Action,
+    GameState,
+    HeuristicBot,
+    IllegalAction,
+    Options,
+    RandomBot,
+    apply,
+    events_for,
+    legal_actions,
+    load_catalog_dir,
+    new_game,
+    play_game,
+    replay,
+    view,
+)
+from games.engine.setup import SEATS, starter_setup
+from games.engine.state import OTHER
+
+CATALOG = load_catalog_dir()
+# ENGINE_EXAMPLES=200 for a deeper run; the default keeps the engine suite well under a minute.
+SETTINGS = settings(max_examples=int(os.environ.get("ENGINE_EXAMPLES", "12")), deadline=None)
+seeds = st_.integers(min_value=0, max_value=2**31 - 1)
+options = st_.builds(Options, larger_standing_armies=st_.booleans(), occupying_force=st_.booleans())
+
+
+def zones(state: GameState) -> Counter:
+    """Every card id in every zone, plus the battlecard set aside face up while it is fought."""
+    c: Counter = Counter()
+    for seat in SEATS:
+        p = state.players[seat]
+        for key in ("deck", "hand", "kept", "industry", "discard", "removed", "won"):
+            c.update(p[key])
+        for stacks in p["stacks"].values():
+            for s in stacks:
+                c.update(s)
+        for s in p["occupied"].values():
+            c.update(s)
+    c.update(state.conflict_deck)
+    c.update(state.conflict_discard)
+    c.update(state.aside)
+    for fr in state.frames:
+        if (
+            fr["kind"] in ("battlecard", "battle")
+            and fr.get("card")
+            and not fr["counter"]
+            and fr["stage"] not in ("scorch", "done")
+        ):
+            c[fr["card"]] += 1
+    return c
+
+
+def hidden_from(state: GameState, seat: str) -> set[str]:
+    """Ids `seat` may not see: its own deck order, the enemy deck, hand, kept cards and face-down cards."""
+    from games.engine.rules import _battle
+
+    enemy = state.players[OTHER[seat]]
+    hidden = set(state.players[seat]["deck"]) | set(enemy["deck"]) | set(enemy["hand"]) | set(enemy["kept"])
+    fr = _battle(state)
+    revealed = set(fr["present"][OTHER[seat]]) | set(fr["withdrawn"][OTHER[seat]]) if fr else set()
+    for stacks in enemy["stacks"].values():
+        for s in stacks:
+            hidden.update(c for c in s if c not in revealed)
+    for s in enemy["occupied"].values():
+        hidden.update(c for c in s if c not in revealed)
+    if state.decision and state.decision.kind == "capture_pick" and state.decision.seat == seat:
+        hidden -= {c["id"] for c in state.decision.prompt["cards"]}  # the browsed stack
+    return hidden
+
+
+def drive(state: GameState, bots: dict, check_every: int = 1, on_step=None) -> list[dict]:
+    log = []
+    while state.decision is not None and state.ply < 20_000:
+        seat = state.decision.seat
+        legal = legal_actions(state)
+        action = bots[seat].choose(view(state, seat), legal, seat)
+        log.append(action.to_json())
+        checking = on_step and (state.ply + 1) % check_every == 0
+        before = {s: hidden_from(state, s) for s in SEATS} if checking else None
+        events = apply(state, action)
+        if checking:
+            on_step(state, events, before)
+    return log
+
+
+@SETTINGS
+@given(seed=seeds, opts=options)
+def test_every_random_game_ends_and_no_card_is_lost_or_duplicated(seed, opts):
+    setup = starter_setup(CATALOG, seed, options=opts)
+    state = new_game(CATALOG, setup)
+    total = Counter(state.code)
+
+    def check(s, _events, _before=None):
+        z = zones(s)
+        assert max(z.values()) == 1, [c for c, n in z.items() if n > 1]
+        assert set(z) == set(total), set(total) ^ set(z)
+
+    drive(state, {"axis": RandomBot(seed), "allies": RandomBot(seed + 1)}, check_every=7, on_step=check)
+    check(state, [])
+    assert state.status == "finished" and state.decision is None
+    assert state.result["kind"] in ("total", "standard", "all-battles-decided", "turn-limit")
+
+
+@SETTINGS
+@given(seed=seeds)
+def test_replay_from_seed_and_log_reproduces_the_final_state(seed):
+    setup = starter_setup(CATALOG, seed)
+    log: list = []
+    final = play_game(CATALOG, setup, {"axis": RandomBot(), "allies": RandomBot("b")}, log=log)
+    again = replay(CATALOG, setup, log)
+    assert again.to_json() == final.to_json()
+    assert again.winner == final.winner and again.ply == len(log)
+
+
+@SETTINGS
+@given(seed=seeds, cut=st_.integers(min_value=0, max_value=400))
+def test_json_round_trip_mid_game_loses_nothing(seed, cut):
+    setup = starter_setup(CATALOG, seed)
+    state = new_game(CATALOG, setup)
+    bot = RandomBot()
+    while state.decision is not None and state.ply < cut:
+        apply(state, bot.choose({"ply": state.ply}, legal_actions(state), state.decision.seat))
+    data = json.loads(json.dumps(state.to_json()))
+    copy = GameState.from_json(data, CATALOG)
+    assert copy.to_json() == state.to_json()
+    assert copy.decision == state.decision
+    assert legal_actions(copy) == legal_actions(state)
+    # both continue identically (the RNG state travelled too)
+    for _ in range(30):
+        if state.decision is None:
+            break
+        action = bot.choose({"ply": state.ply}, legal_actions(state), state.decision.seat)
+        apply(state, action)
+        apply(copy, action)
+    assert copy.to_json() == state.to_json()
+
+
+@SETTINGS
+@given(seed=seeds)
+def test_views_and_public_events_never_show_hidden_cards_or_the_rng(seed):
+    state = new_game(CATALOG, starter_setup(CATALOG, seed))
+
+    def check(s, events, before):
+        for seat in SEATS:
+            hidden = hidden_from(s, seat)
+            text = json.dumps(view(s, seat))
+            assert "rng" not in text and '"seed"' not in text
+            leaked = [c for c in hidden if f'"{c}"' in text]
+            assert not leaked, (seat, [(c, s.code[c]) for c in leaked])
+            # an event may name a card the seat could see before or after the action, nothing else
+            for e in events_for(events, seat):
+                data = json.dumps(e.data)
+                assert not [c for c in hidden & before[seat] if f'"{c}"' in data], (seat, e)
+
+    drive(state, {"axis": RandomBot(seed), "allies": RandomBot(seed + 7)}, check_every=3, on_step=check)
+
+
+@SETTINGS
+@given(
+    seed=seeds, cut=st_.integers(min_value=0, max_value=300), pick=st_.integers(min_value=0, max_value=10**6)
+)
+def test_illegal_actions_leave_the_state_unchanged(seed, cut, pick):
+    state = new_game(CATALOG, starter_setup(CATALOG, seed))
+    bot = RandomBot()
+    while state.decision is not None and state.ply < cut:
+        apply(state, bot.choose({"ply": state.ply}, legal_actions(state), state.decision.seat))
+    if state.decision is None:
+        return
+    before = state.to_json()
+    seat = state.decision.seat
+    legal = legal_actions(state)
+    base = legal[pick % len(legal)].to_json()
+    attempts = [
+        {**base, "seat": OTHER[seat]},  # not your turn
+        {**{k: ("c0" if k in ("card", "unit", "target", "recipient") else v) for k, v in base.items()}},
+        {"type": "fire", "seat": seat, "unit": "c1", "target": "c2"},
+        {"type": "choose", "seat": seat, "option": "no-such-option"},
+    ]
+    for data in attempts:
+        action = Action.from_json(data)
+        if action in legal:
+            continue
+        with pytest.raises(IllegalAction):
+            apply(state, action)
+        assert state.to_json() == before
+
+
+def test_heuristic_bot_beats_random_bot_in_most_games():
+    wins = 0
+    games = 12
+    for seed in range(games):
+        h = "axis" if seed % 2 == 0 else "allies"
+        bots = {h: HeuristicBot(CATALOG), OTHER[h]: RandomBot(seed)}
+        state = play_game(CATALOG, starter_setup(CATALOG, 1000 + seed), bots)
+        assert state.status == "finished"
+        wins += state.winner == h
+    assert wins >= games * 3 // 4
+
+
+def test_heuristic_games_end():
+    state = play_game(
+        CATALOG, starter_setup(CATALOG, 77), {"axis": HeuristicBot(CATALOG), "allies": HeuristicBot(CATALOG)}
+    )
+    assert state.status == "finished"
