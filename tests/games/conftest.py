@@ -6,9 +6,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from tests.decks.factories import UserFactory
 
 GB = "gb-we-starter"  # allies
 DE = "de-we-starter"  # axis
@@ -18,7 +19,7 @@ OTHER = {"axis": "allies", "allies": "axis"}
 @pytest.fixture
 def make_user(db) -> Callable[[str], Any]:
     def make(name: str) -> Any:
-        return get_user_model().objects.create_user(username=name, password=f"{name}-Pa55word!")
+        return UserFactory(username=name)
 
     return make
 

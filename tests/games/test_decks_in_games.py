@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from decks.models import Deck, DeckEntry
+from decks.models import Deck
 from games.engine.cards import load_catalog_dir
 from games.models import Game
+from tests.decks.factories import DeckFactory
 from tests.games.conftest import DE, GB, game_body
 
 pytestmark = pytest.mark.django_db
@@ -17,11 +18,8 @@ def _starter_entries(code: str) -> dict[str, int]:
 
 
 def _deck(owner, nation: str, entries: dict[str, int], *, public: bool = False) -> Deck:
-    deck = Deck.objects.create(
-        owner=owner, name=f"{owner.username}'s {nation}", nation=nation, is_public=public
-    )
-    DeckEntry.objects.bulk_create(DeckEntry(deck=deck, card_code=c, count=n) for c, n in entries.items())
-    return deck
+    name = f"{owner.username}'s {nation}"
+    return DeckFactory(owner=owner, name=name, nation=nation, is_public=public, entries=entries)
 
 
 def test_my_own_deck_against_a_public_deck(catalog_rows, api, alice, bob):
