@@ -258,11 +258,13 @@ def catalog_validate(*, raw: Mapping[str, Any]) -> tuple[CatalogDicts, Catalog]:
     """Validate fixture dicts: the engine's schema (Catalog.from_dicts) plus the references the DB needs."""
     try:
         definitions = Catalog.from_dicts(**{table: raw.get(table) or [] for table in TABLES})
+        data = normalize_catalog(raw)
     except CatalogError as exc:
         raise CatalogInvalid(str(exc)) from exc
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CatalogInvalid(f"malformed catalog data: {exc!r}") from exc
-    data = normalize_catalog(raw)
+    except KeyError as exc:
+        raise CatalogInvalid(f"a catalog row lacks the required key {exc.args[0]!r}") from exc
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise CatalogInvalid(f"malformed catalog data: {exc}") from exc
     _check_references(data)
     return data, definitions
 

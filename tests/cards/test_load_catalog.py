@@ -147,6 +147,11 @@ class TestUpsert:
         assert not ArsenalCard.objects.exists()
         assert not CatalogVersion.objects.exists()
 
+    def test_a_missing_required_key_is_named(self, mini_dir):
+        edit_json(mini_dir / "arsenal" / "de.json", lambda cards: cards[0].pop("points"))
+        with pytest.raises(CommandError, match="lacks the required key 'points'"):
+            load(mini_dir)
+
     def test_reference_to_a_missing_set_is_a_command_error(self, mini_dir):
         edit_json(mini_dir / "conflict" / "we.json", lambda d: d["conflict_cards"][0].update(set="NOPE"))
         with pytest.raises(CommandError, match="WE-LIST: unknown set NOPE"):
