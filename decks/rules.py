@@ -308,8 +308,8 @@ def official_composition(
     candidates = candidates[:MAX_PACKS_SEARCHED]
     for starter in starters_of(catalog, nation):
         base = set_arsenal_counts(starter, catalog)
-        if not base:
-            continue
+        if not base or set(wanted) - set(base).union(*(contents for _, contents in candidates)):
+            continue  # some card is neither in this starter nor in a candidate pack
         for copies in range(1, MAX_STARTER_COPIES + 1):
             for size in range(len(candidates) + 1):
                 for combo in combinations(candidates, size):
