@@ -380,7 +380,8 @@ class DeckEntriesApi(APIView):
     )
     def put(self, request: Request, pk: int) -> Response:
         deck = selectors.deck_get_for_update(user=request.user, deck_id=pk)
-        data = _input(EntriesReplaceInputSerializer, request.data)
+        body = request.data if isinstance(request.data, dict) else {"entries": request.data}  # bare list too
+        data = _input(EntriesReplaceInputSerializer, body)
         services.deck_entries_replace(
             deck=deck, entries=data["entries"], expected_version=data.get("version")
         )

@@ -326,3 +326,12 @@ def test_version_list_uses_a_constant_number_of_queries(owner, owner_client):
     with CaptureQueriesContext(connection) as seven:
         assert owner_client.get(url).json()["count"] == 7
     assert len(seven) == len(one)
+
+
+def test_entries_can_be_replaced_with_a_bare_list(owner, owner_client):
+    deck = DeckFactory(owner=owner, entries={"gb-infantry": 4})
+    r = owner_client.put(
+        detail(deck.pk, "deck-entries"), [{"card": "gb-spitfire", "count": 3}], format="json"
+    )
+    assert r.status_code == 200
+    assert [(e["card"], e["count"]) for e in r.json()["entries"]] == [("gb-spitfire", 3)]
