@@ -37,11 +37,14 @@ def drive_to_the_end(*, game_id: str, clients: dict[str, Any], bots: dict[str, A
         counts["responses"] += 1
         return payload
 
-    for _ in range(MAX_STEPS):
+    for step in range(MAX_STEPS):
         views = {
             seat: checked(seat, client.get(f"/api/games/{game_id}/view/")) for seat, client in clients.items()
         }
+        finished = next(iter(views.values()))["status"] == "finished"
         for seat, client in clients.items():
+            if step % 4 and not finished:
+                continue  # the log is read every 4th step and at the end (everything in it is checked)
             log = checked(seat, client.get(f"/api/games/{game_id}/events/?since={seen[seat]}"))
             assert [e["seq"] for e in log["entries"]] == sorted(e["seq"] for e in log["entries"])
             for entry in log["entries"]:
@@ -93,6 +96,7 @@ def test_two_users_play_a_complete_game_to_victory_without_seeing_each_others_hi
     assert game.status == "finished" and game.end_reason == "victory"
     assert game.winner in ("axis", "allies")
     assert counts["actions"] == GameAction.objects.filter(game=game, kind="action").count()
+    assert game.turn >= 2 and counts["actions"] >= 10, counts  # a real game, not a walkover
     assert game.version == game.last_seq == GameAction.objects.filter(game=game).count()
 
     # The finished game: seed revealed and matching its commitment; the replay re-runs to the same state.
