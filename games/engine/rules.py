@@ -250,16 +250,31 @@ def _destroy(st: GameState, holder: str, cid: str, cause: str) -> None:
 
 
 def _leave_battle(st: GameState, fr: dict[str, Any], seat: str, cid: str) -> None:
-    _touch(st)
     units = fr["units"][seat]
     if cid in units:
         units.remove(cid)
     present = fr["present"][seat]
     if cid in present:
         present.remove(cid)
+    affected: set[str] = set()
     if fr["supports"]:
         # GP7: support vanishes the moment its source (or recipient) leaves
+        affected = {s[1] for s in fr["supports"] if s[0] == cid}
         fr["supports"] = [s for s in fr["supports"] if s[0] != cid and s[1] != cid]
+    cached = st._vcache
+    if cached is None or cached[0] != (id(fr), st._vgen):
+        return
+    ab = st.abil[cid]
+    if "general_aura" in ab or "radar" in ab:
+        _touch(st)
+        return
+    vals = cached[1]
+    for table in (vals.side, vals.A, vals.D, vals.sup):
+        table.pop(cid, None)
+    for r in affected:
+        if r in vals.side:
+            vals.sup[r] = [s for s in vals.sup.get(r, ()) if s[0] != cid]
+            vals.refresh(r)
 
 
 def _industry_extra(st: GameState, seat: str) -> int:
@@ -1290,13 +1305,16 @@ def _stalemate(st: GameState, fr: dict) -> None:
 
 
 # ---- values with bonuses -----------------------------------------------------------------------
-_MISSING = object()
+KIDX = {"ground": 0, "air": 1, "sea": 2}
 
 
 class _Vals:
-    """Attack/defense values with every bonus, memoised for one battle situation (see _vals)."""
+    """Current attack and defense of every unit in the battle, every bonus included.
 
-    __slots__ = ("st", "fr", "aura", "sup", "radar", "amemo", "dmemo")
+    Tables per unit: A[u] = (vs ground, vs air, vs sea) attack, D[u] = defense against ground/air/sea
+    attackers. Built once per battle situation; a new support refreshes only its recipient (see _vals)."""
+
+    __slots__ = ("st", "fr", "aura", "radar", "sup", "A", "D", "side")
 
     def __init__(self, st: GameState, fr: dict) -> None:
         self.st = st
@@ -1304,9 +1322,11 @@ class _Vals:
         abil = st.abil
         self.aura = {}
         self.radar = {}
+        self.side = {}
         for s in SEATS:
             auras = []
             for g in fr["units"][s]:
+                self.side[g] = s
                 ab = abil[g].get("general_aura")
                 if ab is not None:
                     auras.append((g, ab.get("attack"), ab.get("defense")))
@@ -1317,51 +1337,62 @@ class _Vals:
         for entry in fr["supports"]:
             sup.setdefault(entry[1], []).append(entry)
         self.sup = sup
-        self.amemo: dict = {}
-        self.dmemo: dict = {}
+        self.A: dict[str, tuple] = {}
+        self.D: dict[str, tuple] = {}
+        for u in self.side:
+            self.refresh(u)
+
+    def refresh(self, u: str) -> None:
+        seat = self.side[u]
+        d = self.st.defs[u]
+        sups = self.sup.get(u, ())
+        ground = d.kind == "ground"
+        aura_a = aura_d = 0
+        if ground:
+            for g, atk, dfn in self.aura[seat]:
+                if g != u:  # G1, G3: other friendly ground units
+                    aura_a += atk
+                    aura_d += dfn
+        cb = self.fr["codebreak"][seat]
+        atk = []
+        for tk in KINDS:
+            v = getattr(d.attack, tk)
+            if v is not None:
+                for s in sups:
+                    if s[2] == "attack" and (s[4] is None or tk in s[4]):
+                        v += s[3]
+                v += aura_a + cb
+            atk.append(v)
+        dfn = []
+        for ak in KINDS:
+            v = getattr(d.defense, ak)
+            if v is not None:
+                for s in sups:
+                    if s[2] == "defense" or (s[2] == "air_defense" and ak == "air"):
+                        v += s[3]
+                v += aura_d
+                if ak == "air":
+                    v += self.radar[seat]
+            dfn.append(v)
+        self.A[u] = tuple(atk)
+        self.D[u] = tuple(dfn)
+
+    def support_added(self, entry: list) -> None:
+        self.sup.setdefault(entry[1], []).append(entry)
+        if entry[1] in self.side:
+            self.refresh(entry[1])
 
     def attack(self, seat: str, u: str, tkind: str) -> int | None:
-        key = (u, tkind)
-        value = self.amemo.get(key, _MISSING)
-        if value is not _MISSING:
-            return value
-        d = self.st.defs[u]
-        value = getattr(d.attack, tkind)
-        if value is not None:
-            for s in self.sup.get(u, ()):
-                if s[2] == "attack" and (s[4] is None or tkind in s[4]):
-                    value += s[3]
-            if d.kind == "ground":
-                for g, atk, _ in self.aura[seat]:
-                    if g != u:
-                        value += atk  # G1, G3: other friendly ground units
-            value += self.fr["codebreak"][seat]
-        self.amemo[key] = value
-        return value
+        values = self.A.get(u)
+        return values[KIDX[tkind]] if values is not None else getattr(self.st.defs[u].attack, tkind)
 
     def defense(self, seat: str, t: str, akind: str) -> int | None:
-        key = (t, akind)
-        value = self.dmemo.get(key, _MISSING)
-        if value is not _MISSING:
-            return value
-        d = self.st.defs[t]
-        value = getattr(d.defense, akind)
-        if value is not None:
-            for s in self.sup.get(t, ()):
-                if s[2] == "defense" or (s[2] == "air_defense" and akind == "air"):
-                    value += s[3]
-            if d.kind == "ground":
-                for g, _, dfn in self.aura[seat]:
-                    if g != t:
-                        value += dfn
-            if akind == "air":
-                value += self.radar[seat]
-        self.dmemo[key] = value
-        return value
+        values = self.D.get(t)
+        return values[KIDX[akind]] if values is not None else getattr(self.st.defs[t].defense, akind)
 
 
 def _vals(st: GameState, fr: dict) -> _Vals:
-    """The memo is valid until the battle changes (supports, units, round): _touch() invalidates it."""
+    """Valid until the battle changes (units leave, round ends): _touch() drops it."""
     key = (id(fr), st._vgen)
     cached = st._vcache
     if cached is not None and cached[0] == key:
@@ -1425,29 +1456,31 @@ def _exhausted(st: GameState, fr: dict, seat: str, u: str) -> bool:
 
 
 def _fire_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
-    enemy = OTHER[seat]
-    defs = st.defs
-    ukind = defs[u].kind
     vals = _vals(st, fr)
+    au = vals.A[u]
+    table = vals.D
+    kidx = st.kidx
+    ki = kidx[u]
     shots = fr["shots"].get(u)
     sub_hunter = None
     intel = fr["intel"][seat]
     fired = fr["fired"]
+    abil = st.abil
     out = []
-    for t in fr["units"][enemy]:
-        tk = defs[t].kind
-        if shots and not _shot_allowed(st, fr, u, tk):
+    for t in fr["units"][OTHER[seat]]:
+        tk = kidx[t]
+        if shots and not _shot_allowed(st, fr, u, KINDS[tk]):
             continue
-        a = vals.attack(seat, u, tk)
+        a = au[tk]
         if a is None:
             continue
-        d = vals.defense(enemy, t, ukind)
+        d = table[t][ki]
         if d is None or a < d:
             continue
-        if not intel and t not in fired and "submarine" in st.abil[t]:
+        if not intel and t not in fired and "submarine" in abil[t]:
             # S6, S7: before a submarine fires only destroyers and submarines may target it
             if sub_hunter is None:
-                classes = defs[u].classes
+                classes = st.defs[u].classes
                 sub_hunter = "destroyer" in classes or "submarine" in classes
             if not sub_hunter:
                 continue
@@ -1647,19 +1680,21 @@ def legal_fire(st: GameState, fr: dict) -> list[tuple]:
 
 
 def _add_support(st: GameState, fr: dict, a: Support) -> None:
-    _touch(st)
     ab = st.abil[a.unit]
     if "carrier_bonus" in ab:
         n = fr["carrier_used"].get(a.unit, 0)
         bonus = ab["carrier_bonus"].get("bonuses")[n]
         fr["carrier_used"][a.unit] = n + 1
-        fr["supports"].append([a.unit, a.recipient, a.mode, bonus, None])
+        entry = [a.unit, a.recipient, a.mode, bonus, None]
     else:
         kind = next(k for k in SUPPORT_KINDS if k in ab)
         tks = ab[kind].get("target_kinds") if kind == "artillery_support" else None
-        fr["supports"].append([a.unit, a.recipient, a.mode, ab[kind].get("bonus"),
-                               list(tks) if tks else None])
+        entry = [a.unit, a.recipient, a.mode, ab[kind].get("bonus"), list(tks) if tks else None]
         fr["done"].append(a.unit)  # support replaces the supporter's own fire
+    fr["supports"].append(entry)
+    cached = st._vcache
+    if cached is not None and cached[0] == (id(fr), st._vgen):
+        cached[1].support_added(entry)
     _ev(st, "support", {"seat": a.seat, "unit": a.unit, "recipient": a.recipient, "mode": a.mode})
 
 

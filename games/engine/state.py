@@ -70,6 +70,7 @@ class GameState:
         self.decision: Decision | None = None
         self.defs: dict[str, Any] = {}
         self.abil: dict[str, dict[str, Any]] = {}
+        self.kidx: dict[str, int] = {}
         self.max_action = 0
         self.n_battlecards = 0
         self._legal_cache: tuple[int, list] | None = None
@@ -82,6 +83,7 @@ class GameState:
         cat = self.catalog
         defs: dict[str, Any] = {}
         abil: dict[str, dict[str, Any]] = {}
+        kidx: dict[str, int] = {}
         max_action = 0
         for cid, code in self.code.items():
             d = cat.arsenal.get(code) or cat.conflict.get(code) or cat.battlecards.get(code)
@@ -90,10 +92,12 @@ class GameState:
             defs[cid] = d
             if isinstance(d, ArsenalCardDef):
                 abil[cid] = {a.kind: a for a in d.abilities}
+                kidx[cid] = KINDS.index(d.kind)
             elif d.action_number > max_action:
                 max_action = d.action_number
         self.defs = defs
         self.abil = abil
+        self.kidx = kidx
         self.n_battlecards = sum(1 for d in defs.values() if isinstance(d, BattlecardDef))
         self.max_action = max_action
         self._legal_cache = None
