@@ -535,7 +535,10 @@ def test_every_class_ability_and_effect_is_in_the_vocabulary(raw):
     for card in raw["conflict_cards"]:
         assert card["category"] in CONFLICT_CATEGORIES and card["effect"] in CONFLICT_EFFECTS
         assert set(card["params"]) == set(CONFLICT_EFFECTS[card["effect"]])
-        assert "[text:" in card["text"]
+        assert "[text:" not in card["text"], "sources belong in provenance, not in the card text"
+        assert {"name", "text", "effect", "category", "action_number", "count"} <= set(card["provenance"]), card["code"]
+        for field, value in card["provenance"].items():
+            assert value["source"] in ("seed", "estimated") and value["note"], (card["code"], field)
     for battle in raw["battlecards"]:
         assert {"aggressor", "aggressor_forces", "defender_forces", "victory_points", "action_number"} <= set(
             battle["provenance"]
