@@ -27,10 +27,19 @@ from .actions import (
 )
 from .cards import Catalog, load_catalog_dir
 
+_MASK = (1 << 64) - 1
+_SALTS: dict[str, int] = {}
+
 
 def _pick(salt: str, ply: int, seat: str, n: int) -> int:
-    h = hashlib.blake2b(f"{salt}:{ply}:{seat}".encode(), digest_size=8).digest()
-    return int.from_bytes(h, "big") % n
+    """A deterministic index in range(n) from (salt, ply, seat): splitmix64 over a hashed salt."""
+    base = _SALTS.get(salt)
+    if base is None:
+        base = _SALTS[salt] = int.from_bytes(hashlib.blake2b(salt.encode(), digest_size=8).digest(), "big")
+    z = (base + (ply * 2 + (seat == "axis")) * 0x9E3779B97F4A7C15) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return (z ^ (z >> 31)) % n
 
 
 class RandomBot:

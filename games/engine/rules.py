@@ -61,6 +61,7 @@ RESPONSE_EFFECTS = frozenset({"delay-tactics", "misinformation"})
 WINDOW_EFFECTS = frozenset({"mine-fields", "lack-of-valor", "military-intelligence", "stolen-plans",
                             "chemical-warfare"})
 SUPPORT_KINDS = ("infantry_support", "artillery_support", "ship_support")
+SUPPORTER_KINDS = frozenset(SUPPORT_KINDS) | {"carrier_bonus"}
 BIG_GUN_KINDS = ("big_guns", "heavy_guns", "ship_support")  # S3: support ships firing alone fire as big guns
 AIR_RAID = Forces(air=True)
 # Special victory conditions: "if all <aggressor> ground units are destroyed, the defender wins" (Normandy).
@@ -353,13 +354,7 @@ def apply(st: GameState, action: Action) -> list[Event]:
         raise IllegalAction("the game is over", code="game_over")
     if action.seat != st.decision.seat:
         raise IllegalAction(f"it is {st.decision.seat}'s decision", code="not_your_turn")
-    keys = legal_keys(st)
-    cache = st._legal_cache
-    keyset = cache[2]
-    if keyset is None:
-        keyset = set(keys)
-        st._legal_cache = (cache[0], keys, keyset)
-    if action.key() not in keyset:
+    if action.key() not in legal_keys(st):
         raise IllegalAction(f"{action} is not legal now ({st.decision.kind})")
     st._events = []
     ACT[st.decision.kind](st, st.frames[-1], action)
@@ -1573,7 +1568,8 @@ def _side_seat(fr: dict) -> str:
 def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
     phase = fr["phase"]
     done = fr["done"]
-    return [u for u in fr["units"][seat] if st.defs[u].phase == phase and u not in done]
+    phases = st.phase
+    return [u for u in fr["units"][seat] if phases[u] == phase and u not in done]
 
 
 def _stage_phase(st: GameState, fr: dict) -> Decision | None:
@@ -1617,40 +1613,44 @@ def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str 
     units = fr["units"][seat]
     done = fr["done"]
     phase = fr["phase"]
-    defs = st.defs
+    phases = st.phase
     abil = st.abil
+    supporters = [c for c in units if abil[c].keys() & SUPPORTER_KINDS]
+    if not supporters:
+        return acts
     if only_recipient is not None:
         recipients: Any = (only_recipient,)
         shooters: Any = ()
     else:
         recipients = units
-        shooters = [r for r in units if r not in done and (defs[r].phase or 0) >= phase]
-    for c in units:
+        shooters = [r for r in units if r not in done and (phases[r] or 0) >= phase]
+    amask = st.amask
+    kidx = st.kidx
+    for c in supporters:
         ab = abil[c]
         carrier = ab.get("carrier_bonus")
         if carrier is not None and fr["carrier_used"].get(c, 0) < len(carrier.get("bonuses")):
             if defense_vs is None:
-                acts.extend(KSupport(seat, c, r, "attack") for r in shooters)
+                acts.extend([("support", seat, c, r, "attack") for r in shooters])
             if defense_vs in (None, "air"):
-                acts.extend(KSupport(seat, c, r, "air_defense") for r in recipients)
+                acts.extend([("support", seat, c, r, "air_defense") for r in recipients])
         if c in done:
             continue
-        ph = defs[c].phase
+        ph = phases[c]
         if ph is not None and ph < phase:
             continue
         if "infantry_support" in ab:
             if defense_vs is None:
-                acts.extend(KSupport(seat, c, r, "attack") for r in shooters if r != c)
-            acts.extend(KSupport(seat, c, r, "defense") for r in recipients if r != c)
+                acts.extend([("support", seat, c, r, "attack") for r in shooters if r != c])
+            acts.extend([("support", seat, c, r, "defense") for r in recipients if r != c])
         if defense_vs is not None:
             continue
         art = ab.get("artillery_support")
         if art is not None:
-            tks = art.get("target_kinds")
-            acts.extend(KSupport(seat, c, r, "attack") for r in shooters
-                        if r != c and any(getattr(defs[r].attack, k) is not None for k in tks))
+            mask = st.tkmask[c]
+            acts.extend([("support", seat, c, r, "attack") for r in shooters if r != c and amask[r] & mask])
         if "ship_support" in ab:
-            acts.extend(KSupport(seat, c, r, "attack") for r in shooters if r != c and defs[r].kind == "sea")
+            acts.extend([("support", seat, c, r, "attack") for r in shooters if r != c and kidx[r] == 2])
     return acts
 
 
@@ -1669,9 +1669,11 @@ def legal_fire(st: GameState, fr: dict) -> list[tuple]:
     seat = _side_seat(fr)
     acts: list[tuple] = []
     for u in _actors(st, fr, seat):
-        acts.extend(KFire(seat, u, t) for t in _fire_targets(st, fr, seat, u))
-        acts.extend(KAutokill(seat, u, t) for t in _autokill_targets(st, fr, seat, u))
-        acts.append(KHold(seat, u))
+        for t in _fire_targets(st, fr, seat, u):
+            acts.append(("fire", seat, u, t))
+        if "autokill" in st.abil[u]:
+            acts.extend(("autokill", seat, u, t) for t in _autokill_targets(st, fr, seat, u))
+        acts.append(("hold", seat, u))
     acts.extend(_support_actions(st, fr, seat))
     if fr["phase"] == 2 and _abombs(st, seat) and _abomb_ok(st, fr, seat):
         for bomb in _abombs(st, seat):

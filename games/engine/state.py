@@ -71,6 +71,9 @@ class GameState:
         self.defs: dict[str, Any] = {}
         self.abil: dict[str, dict[str, Any]] = {}
         self.kidx: dict[str, int] = {}
+        self.phase: dict[str, int | None] = {}
+        self.amask: dict[str, int] = {}
+        self.tkmask: dict[str, int] = {}
         self.max_action = 0
         self.n_battlecards = 0
         self._legal_cache: tuple[int, list] | None = None
@@ -84,6 +87,9 @@ class GameState:
         defs: dict[str, Any] = {}
         abil: dict[str, dict[str, Any]] = {}
         kidx: dict[str, int] = {}
+        phase: dict[str, int | None] = {}
+        amask: dict[str, int] = {}
+        tkmask: dict[str, int] = {}
         max_action = 0
         for cid, code in self.code.items():
             d = cat.arsenal.get(code) or cat.conflict.get(code) or cat.battlecards.get(code)
@@ -93,11 +99,20 @@ class GameState:
             if isinstance(d, ArsenalCardDef):
                 abil[cid] = {a.kind: a for a in d.abilities}
                 kidx[cid] = KINDS.index(d.kind)
+                phase[cid] = d.phase
+                # bit i set: the unit has an attack value against kind i / artillery helps against kind i
+                amask[cid] = sum(1 << i for i, k in enumerate(KINDS) if getattr(d.attack, k) is not None)
+                art = abil[cid].get("artillery_support")
+                if art is not None:
+                    tkmask[cid] = sum(1 << KINDS.index(k) for k in art.get("target_kinds"))
             elif d.action_number > max_action:
                 max_action = d.action_number
         self.defs = defs
         self.abil = abil
         self.kidx = kidx
+        self.phase = phase
+        self.amask = amask
+        self.tkmask = tkmask
         self.n_battlecards = sum(1 for d in defs.values() if isinstance(d, BattlecardDef))
         self.max_action = max_action
         self._legal_cache = None
