@@ -343,6 +343,7 @@ def game_join(*, game_id: Any, user: Any) -> Game:
 
 @transaction.atomic
 def game_resign(*, game_id: Any, user: Any) -> Game:
+    """Resign: the other seat wins. Resigning a game whose seat is still open cancels it (no winner)."""
     game = game_get_for_update(game_id=game_id, user=user)
     seat = seat_of_user(game=game, user=user)
     if seat is None:
@@ -350,18 +351,24 @@ def game_resign(*, game_id: Any, user: Any) -> Game:
     if game.status == GameStatus.FINISHED:
         raise Conflict("The game is over.", code="game_finished")
     other = "allies" if seat.seat == "axis" else "axis"
+    cancelled = game.status == GameStatus.OPEN
     game.status = GameStatus.FINISHED
-    game.winner = other
-    game.end_reason = EndReason.RESIGNATION
-    game.result = {"kind": "resignation", "resigned": seat.seat}
+    game.winner = "" if cancelled else other
+    game.end_reason = EndReason.UNFINISHED if cancelled else EndReason.RESIGNATION
+    game.result = {"kind": "cancelled" if cancelled else "resignation", "resigned": seat.seat}
     game.finished_at = timezone.now()
     game.current_seat = ""
+    event = (
+        {"type": "cancelled", "data": {"seat": seat.seat}}
+        if cancelled
+        else {"type": "resigned", "data": {"seat": seat.seat, "winner": other}}
+    )
     log = _Log(game=game, rows=[])
     log.add(
         kind=LogKind.RESIGN,
         seat=seat.seat,
         action={"type": "resign"},
-        events=[{"type": "resigned", "data": {"seat": seat.seat, "winner": other}, "visible_to": "all"}],
+        events=[{**event, "visible_to": "all"}],
     )
     log.flush()
     _save_progress(game)

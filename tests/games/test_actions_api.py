@@ -212,3 +212,13 @@ def test_resignation_ends_the_game_for_the_other_seat_and_reveals_the_seed(two_p
         replay["actions"],
     )
     assert rerun.to_json() == game.state
+
+
+def test_resigning_a_game_nobody_joined_cancels_it(create_game, api, alice, bob):
+    game = create_game(alice)
+    response = api(alice).post(f"/api/games/{game['id']}/resign/")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "finished" and not body["winner"]
+    assert body["end_reason"] == "unfinished" and body["result"]["kind"] == "cancelled"
+    assert api(bob).post(f"/api/games/{game['id']}/join/").json()["code"] == "game_not_open"
