@@ -1025,7 +1025,7 @@ def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str,
         "round": 1, "phase": 0, "side": 0, "done": [], "shots": {}, "fired": [], "supports": [],
         "carrier_used": {}, "intel": dict.fromkeys(SEATS, False), "intel_played": dict.fromkeys(SEATS, False),
         "chem": dict.fromkeys(SEATS, 0), "codebreak": dict.fromkeys(SEATS, 0), "had_ground": False,
-        "shot": None, "sub_wd": None, "sab_queue": [], "p0": False, "winner": None,
+        "shot": None, "sub_wd": None, "sab_queue": [], "p0": False, "winner": None, "p2_passed": [],
     }
 
 
@@ -1278,7 +1278,8 @@ def _sabotage_targets(st: GameState, fr: dict, seat: str, unit: str) -> list[str
     if unit not in fr["units"][seat]:
         return []
     classes = st.abil[unit]["sabotage"].get("target_classes")
-    return [t for t in fr["units"][OTHER[seat]] if any(c in classes for c in st.defs[t].classes)]
+    # revealed enemy cards, leaders included (they are in the battle's stacks though they do not fight)
+    return [t for t in fr["present"][OTHER[seat]] if any(c in classes for c in st.defs[t].classes)]
 
 
 def legal_sabotage_target(st: GameState, fr: dict) -> list[tuple]:
@@ -1585,7 +1586,8 @@ def _stage_phase(st: GameState, fr: dict) -> Decision | None:
                                                    "type": shot["type"]})
     while True:
         seat = _side_seat(fr)
-        if _actors(st, fr, seat):
+        if _actors(st, fr, seat) or (
+                fr["phase"] == 2 and seat not in fr["p2_passed"] and _abomb_window(st, fr, seat)):
             return Decision(seat, "fire", {"round": fr["round"], "phase": fr["phase"]})
         if fr["side"] == 0:
             fr["side"] = 1
@@ -1665,10 +1667,18 @@ def _abomb_ok(st: GameState, fr: dict, seat: str) -> bool:
     return True
 
 
+def _abomb_window(st: GameState, fr: dict, seat: str) -> bool:
+    """C8: the A-bomb may be played any time in phase 2, even by a side with nothing firing then."""
+    return bool(_abombs(st, seat)) and _abomb_ok(st, fr, seat) and bool(_nonempty_refs(st, OTHER[seat]))
+
+
 def legal_fire(st: GameState, fr: dict) -> list[tuple]:
     seat = _side_seat(fr)
     acts: list[tuple] = []
-    for u in _actors(st, fr, seat):
+    actors = _actors(st, fr, seat)
+    if not actors:
+        acts.append(("pass", seat))  # only the A-bomb window is open
+    for u in actors:
         for t in _fire_targets(st, fr, seat, u):
             acts.append(("fire", seat, u, t))
         if "autokill" in st.abil[u]:
@@ -1707,6 +1717,8 @@ def act_fire(st: GameState, fr: dict, a: Action) -> None:
     elif isinstance(a, Hold):
         fr["done"].append(a.unit)
         _ev(st, "hold", {"seat": seat, "unit": a.unit})
+    elif isinstance(a, Pass):
+        fr["p2_passed"].append(seat)
     elif isinstance(a, PlayCard):
         _a_bomb(st, seat, a.card, a.target)
         _check_battle_end(st, fr)
@@ -1847,7 +1859,7 @@ def _stage_withdraw(st: GameState, fr: dict) -> Decision | None:
     if fr["round"] > st.setup.options.max_battle_rounds:
         _stalemate(st, fr)
         return None
-    fr.update(stage="window", side=0, phase=0, done=[], shots={}, supports=[], carrier_used={})
+    fr.update(stage="window", side=0, phase=0, done=[], shots={}, supports=[], carrier_used={}, p2_passed=[])
     _touch(st)
     return None
 

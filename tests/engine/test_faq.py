@@ -383,6 +383,16 @@ def test_faq_ground_units_4_oss_sabotage_strikes_in_phase_zero():
     assert "shot" not in event_types(events)
 
 
+def test_oss_saboteurs_may_destroy_a_revealed_leader():
+    st = load(
+        axis={"stacks": {"ground": ["de-leader", "de-tank"]}, "deck": []},
+        allies={"stacks": {"ground": ["gb-oss", "gb-tank"]}},
+        drawn="t-ground",
+    )
+    fight(st)
+    assert one(st, "de-leader") in st.players["axis"]["discard"]
+
+
 def test_faq_ground_units_5_one_infantry_enables_many_autokills():
     st = load(
         axis={"stacks": {"ground": ["de-tiger", "de-tiger", "de-inf"]}},
@@ -670,6 +680,19 @@ def test_faq_cards_9_germans_may_use_the_a_bomb_in_place_of_a_v2_effect():
     assert st.players["allies"]["removed"] == []
     assert one(st, "de-v2") in st.players["axis"]["discard"]
     assert one(st, "de-fighter") in st.players["axis"]["stacks"]["air"][0]  # the replacement was deployed
+
+
+def test_faq_cards_8_the_a_bomb_may_be_played_in_phase_2_even_with_nothing_firing_then():
+    st = load(
+        axis={"stacks": {"air": ["de-bomber"], "ground": ["de-tank"]}, "kept": ["t-a-bomb"]},
+        allies={"stacks": {"ground": ["gb-tank"], "sea": ["gb-carrier"]}},
+        drawn="t-ground",
+    )
+    fight(st)
+    assert kinds(st) == "fire" and battle(st)["phase"] == 2 and st.decision.seat == "axis"
+    assert has(st, "pass") and has(st, "play_card", target="sea:0")
+    do(st, "pass")
+    assert battle(st)["phase"] == 3
 
 
 def test_faq_cards_10_the_a_bomb_may_target_a_stack_outside_the_battle():
