@@ -110,6 +110,26 @@ def bench_submit(n_actions: int, seed: int) -> dict[str, Any]:
     return {"service": summary(service_samples), "http": summary(http_samples), "games_used": games + 1}
 
 
+def _spin(_: int) -> int:
+    total = 0
+    for i in range(2_000_000):
+        total += i * i
+    return total
+
+
+def parallel_control(workers: int) -> float:
+    """Speed-up a pure CPU loop gets from `workers` processes right now (other load on the machine shows)."""
+    import multiprocessing
+
+    timings = []
+    for n in (1, workers):
+        started = time.perf_counter()
+        with multiprocessing.get_context("fork").Pool(n) as pool:
+            list(pool.imap_unordered(_spin, range(4 * workers)))
+        timings.append(time.perf_counter() - started)
+    return round(timings[0] / timings[1], 2)
+
+
 def bench_simulate(n_games: int, seed: int, workers_all: int) -> dict[str, Any]:
     from games import engine
     from games.catalog_snapshot import snapshot_dicts
@@ -169,9 +189,7 @@ def main() -> int:
         call_command("load_catalog", stdout=io.StringIO())
         print(f"database: {connection.vendor} ({connection.settings_dict['NAME']}); cores: {os.cpu_count()}")
         submit = bench_submit(args.actions, args.seed)
-        print(
-            f"submit an action, service layer (lock, engine, log, state): {submit['service']}"
-        )
+        print(f"submit an action, service layer (lock, engine, log, state): {submit['service']}")
         print(
             f"submit an action, HTTP API (token auth, DRF, JSON):                           {submit['http']}"
         )
@@ -179,6 +197,12 @@ def main() -> int:
         sim = bench_simulate(args.games, args.seed, args.workers)
         for label, data in sim.items():
             print(f"simulate {label:<9}: {data}")
+        sim["speedup"] = round(sim["all_cores"]["games_per_second"] / sim["one_core"]["games_per_second"], 2)
+        sim["cpu_control_speedup"] = parallel_control(args.workers)
+        print(
+            f"simulate speed-up on {args.workers} workers: {sim['speedup']}x; a pure CPU loop gets "
+            f"{sim['cpu_control_speedup']}x on this machine right now (load average {os.getloadavg()[0]:.1f})"
+        )
     finally:
         teardown_databases(old, verbosity=0)
     results = {"submit": submit, "simulate": sim, "cores": os.cpu_count(), "database": connection.vendor}
