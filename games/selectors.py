@@ -8,6 +8,8 @@ by their `visible_to`.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
 from typing import Any
 
@@ -216,6 +218,11 @@ def game_status_now(*, game_id: Any) -> tuple[str, int]:
     return row if row is not None else (GameStatus.FINISHED, 0)
 
 
+def state_digest(state: dict[str, Any]) -> str:
+    """SHA-256 of an engine state's canonical JSON: compare a re-run's state.to_json() with it."""
+    return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
 def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
     """Everything needed to re-run a finished game with games.engine.replay (409 before the end)."""
     game = game_get(game_id=game_id, user=user)
@@ -258,6 +265,7 @@ def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
             for e in log
         ],
         "winner": game.winner or None,
+        "final_state_sha256": state_digest(game.state),
         "end_reason": game.end_reason,
         "result": game.result,
         "turn": game.turn,

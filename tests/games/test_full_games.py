@@ -14,6 +14,7 @@ import pytest
 from games import engine
 from games.catalog_snapshot import catalog_from_snapshot
 from games.models import Game, GameAction
+from games.selectors import state_digest
 from games.services import game_rebuild_state
 from tests.games.conftest import OTHER, HiddenInfoOracle
 
@@ -109,6 +110,7 @@ def test_two_users_play_a_complete_game_to_victory_without_seeing_each_others_hi
         replay["actions"],
     )
     assert rerun.to_json() == game.state
+    assert state_digest(rerun.to_json()) == replay["final_state_sha256"]
     assert rerun.winner == replay["winner"] == game.winner
     # And the server can rebuild it from seed + log (as after a restart).
     assert game_rebuild_state(game=game).to_json() == game.state
