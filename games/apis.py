@@ -12,6 +12,7 @@ from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.exceptions import ParseError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -196,7 +197,11 @@ class GameActionSubmitApi(APIView):
         summary="Act for my seat at the version I saw (bots answer in the same request)",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = _input(ActionSubmitSerializer, request.data, code="malformed_action")
+        try:
+            body = request.data
+        except ParseError as exc:  # not JSON at all: still a malformed action for this endpoint
+            raise ValidationFailed(f"The body is not JSON: {exc.detail}", code="malformed_action") from exc
+        data = _input(ActionSubmitSerializer, body, code="malformed_action")
         outcome = services.game_action_submit(
             game_id=game_id, user=request.user, version=data["version"], action=data["action"]
         )

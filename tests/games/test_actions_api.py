@@ -222,3 +222,12 @@ def test_resigning_a_game_nobody_joined_cancels_it(create_game, api, alice, bob)
     assert body["status"] == "finished" and not body["winner"]
     assert body["end_reason"] == "unfinished" and body["result"]["kind"] == "cancelled"
     assert api(bob).post(f"/api/games/{game['id']}/join/").json()["code"] == "game_not_open"
+
+
+def test_a_body_that_is_not_json_is_a_malformed_action(two_player_game, api, alice, bob):
+    _, mover, _, _ = _mover(two_player_game, api, alice, bob)
+    response = mover.post(
+        f"/api/games/{two_player_game['id']}/actions/", data="{not json", content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_action"
