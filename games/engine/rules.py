@@ -667,7 +667,8 @@ def step_v2(st: GameState, fr: dict) -> Decision | None:
     seat = fr["seat"]
     enemy = OTHER[seat]
     if fr["stage"] == "start":
-        if _abombs(st, seat) and _nonempty_refs(st, enemy):
+        # asked whenever the owner holds any kept card, so the question itself reveals nothing
+        if st.players[seat]["kept"] and _nonempty_refs(st, enemy):
             return Decision(seat, "v2_effect", {"card": fr["card"]})
         _v2_effect(st, seat)
         fr["stage"] = "replace"
@@ -934,7 +935,7 @@ def step_battlecard(st: GameState, fr: dict) -> Decision | None:
         return Decision(fr["aggressor"], "fight_or_decline", {"battlecard": card, "code": st.code[card]})
     defender = OTHER[fr["aggressor"]]
     if stage == "respond":
-        if _kept_with(st, defender, RESPONSE_EFFECTS):
+        if st.players[defender]["kept"]:  # any kept card: whether one can respond stays secret
             return Decision(defender, "battlecard_response", {"battlecard": card, "code": st.code[card]})
         fr["stage"] = "emergency"
         return None
@@ -1080,7 +1081,9 @@ def step_battle(st: GameState, fr: dict) -> Decision | None:
 
 def _stage_optional(st: GameState, fr: dict) -> Decision | None:
     for seat in (fr["aggressor"], fr["defender"]):
-        if seat not in fr["asked"] and _optional_units(st, fr, seat):
+        # asked on public facts (a non-empty ground stack): what the stack holds stays secret
+        if seat not in fr["asked"] and "ground" not in fr["kinds"][seat] and any(
+                st.players[seat]["stacks"]["ground"]):
             fr["asking"] = seat
             return Decision(seat, "commit_optional", {"classes": fr["opt_classes"][seat] + ["radar"]})
     fr["stage"] = "check"
@@ -1202,7 +1205,7 @@ def _window_cards(st: GameState, fr: dict, seat: str) -> list[tuple]:
 def _stage_window(st: GameState, fr: dict) -> Decision | None:
     while fr["side"] < 2:
         seat = (fr["aggressor"], fr["defender"])[fr["side"]]
-        if _window_cards(st, fr, seat):
+        if st.players[seat]["kept"]:
             return Decision(seat, "battle_window", {"round": fr["round"]})
         fr["side"] += 1
     fr["stage"] = "phase0"
@@ -1587,7 +1590,7 @@ def _stage_phase(st: GameState, fr: dict) -> Decision | None:
     while True:
         seat = _side_seat(fr)
         if _actors(st, fr, seat) or (
-                fr["phase"] == 2 and seat not in fr["p2_passed"] and _abomb_window(st, fr, seat)):
+                fr["phase"] == 2 and seat not in fr["p2_passed"] and st.players[seat]["kept"]):
             return Decision(seat, "fire", {"round": fr["round"], "phase": fr["phase"]})
         if fr["side"] == 0:
             fr["side"] = 1
@@ -1910,7 +1913,7 @@ def _stage_settle(st: GameState, fr: dict) -> Decision | None:
     loser = OTHER[winner]
     _ev(st, "battle_won", {"winner": winner, "card": card, "code": st.code[card],
                            "victory_points": 0 if card in st.scorched else st.defs[card].victory_points})
-    if card not in st.scorched and _kept_with(st, loser, {"scorched-earth"}):
+    if card not in st.scorched and st.players[loser]["kept"]:
         fr["stage"] = "scorch"
         fr["loser"] = loser
     return None

@@ -575,8 +575,11 @@ def event_types(events: list) -> list[str]:
 def fight(st: GameState) -> list:
     """From a drawn battlecard: the aggressor fights; pass responses until the battle starts."""
     events = do(st, "choose", option="fight")
-    while st.decision and st.decision.kind in ("battlecard_response", "emergency_deploy"):
-        events += do(st, "pass")
+    while st.decision and st.decision.kind in ("battlecard_response", "emergency_deploy", "commit_optional"):
+        if st.decision.kind == "commit_optional":
+            events += do(st, "choose", option="exclude")
+        else:
+            events += do(st, "pass")
     return events
 
 

@@ -447,7 +447,7 @@ def test_faq_counterattacks_1_delay_tactics_cannot_stop_a_counterattack():
         allies={"stacks": {"ground": ["gb-tank"]}, "won": ["t-ground"], "kept": ["t-delay-tactics"]},
     )
     do(st, "play_card", card=one(st, "t-counterattack"), target=one(st, "t-ground"))
-    assert kinds(st) == "fire" and battle(st)["aggressor"] == "axis"  # no response window
+    assert kinds(st) == "battle_window" and battle(st)["aggressor"] == "axis"  # no response: the battle is on
     st = load(
         axis={"stacks": {"ground": ["de-tank"]}},
         allies={"stacks": {"ground": ["gb-tank"]}, "kept": ["t-delay-tactics"]},
@@ -635,7 +635,9 @@ def test_faq_cards_7_baltic_artillery_is_optional_and_only_the_side_named_on_the
         seat="allies",
     )
     do(st, "choose", option="fight")
-    assert kinds(st) == "commit_optional" and st.decision.seat == "axis"  # the allies are not asked
+    assert kinds(st) == "commit_optional" and st.decision.seat == "allies"  # asked, but nothing qualifies
+    do(st, "choose", option="include")
+    assert kinds(st) == "commit_optional" and st.decision.seat == "axis"
     do(st, "choose", option="include")
     fr = battle(st)
     assert sorted(st.code[c] for c in fr["units"]["axis"]) == ["de-art", "de-destroyer", "gb-art"]
@@ -689,7 +691,7 @@ def test_faq_cards_8_the_a_bomb_may_be_played_in_phase_2_even_with_nothing_firin
         drawn="t-ground",
     )
     fight(st)
-    assert kinds(st) == "fire" and battle(st)["phase"] == 2 and st.decision.seat == "axis"
+    hold_until(st, 2, "axis")
     assert has(st, "pass") and has(st, "play_card", target="sea:0")
     do(st, "pass")
     assert battle(st)["phase"] == 3
@@ -803,7 +805,9 @@ def test_faq_cards_15_air_raid_is_a_battle_so_leaders_draw():
         allies={"stacks": {"air": ["gb-fighter"]}},
         deck=numbers(*([1] * 20)),
     )
-    events = do(st, "play_card", card=one(st, "t-air-raid"), option="battle")
+    do(st, "play_card", card=one(st, "t-air-raid"), option="battle")
+    assert kinds(st) == "commit_optional"  # radar could join an air battle
+    events = do(st, "choose", option="exclude")
     assert "leader_draw" in event_types(events)
     assert one(st, "de-bomber") in battle(st)["units"]["axis"]
     for _ in range(12):
@@ -1035,3 +1039,16 @@ def test_optional_rule_5_transfer_up_to_three_cards_instead_of_drawing():
         do(st, "deploy", card=tank, stack=f"bc:{card}")
     assert len(st.players["axis"]["occupied"][card]) == 3
     assert kinds(st) == "turn_start" and st.decision.seat == "allies"  # the draw was sacrificed
+
+
+def test_play_windows_open_on_public_facts_so_asking_reveals_no_hidden_card():
+    # the defender holds a kept card that cannot answer a battlecard: he is still asked (with only "pass"),
+    # so the opponent cannot tell from the question whether he holds Delay Tactics or Misinformation
+    st = load(
+        axis={"stacks": {"ground": ["de-tank"]}},
+        allies={"stacks": {"ground": ["gb-tank"]}, "kept": ["t-mine-fields"]},
+        drawn="t-ground",
+    )
+    do(st, "choose", option="fight")
+    assert kinds(st) == "battlecard_response" and [a["type"] for a in legal_json(st)] == ["pass"]
+    assert view(st, "axis")["decision"] == {"seat": "allies", "kind": "battlecard_response"}
