@@ -38,6 +38,8 @@ def drive_to_the_end(*, game_id: str, clients: dict[str, Any], bots: dict[str, A
         counts["responses"] += 1
         return payload
 
+    for seat, client in clients.items():
+        checked(seat, client.get(f"/api/games/{game_id}/"))
     for step in range(MAX_STEPS):
         views = {
             seat: checked(seat, client.get(f"/api/games/{game_id}/view/")) for seat, client in clients.items()
@@ -57,6 +59,8 @@ def drive_to_the_end(*, game_id: str, clients: dict[str, Any], bots: dict[str, A
                 seen[seat] = log["entries"][-1]["seq"]
         any_view = next(iter(views.values()))
         if any_view["status"] == "finished":
+            for seat, client in clients.items():
+                checked(seat, client.get(f"/api/games/{game_id}/"))
             assert counts["secrets_checked"] > counts["responses"], "the checks were not vacuous"
             return counts
         movers = [seat for seat, v in views.items() if v["your_turn"]]
