@@ -1,0 +1,45 @@
+"""The example client (standard library only) plays a whole game against the bot on a running server."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from games.models import Game
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "games" / "examples" / "play_vs_bot.py"
+
+
+def _load_example():
+    spec = importlib.util.spec_from_file_location("play_vs_bot", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_example_client_plays_a_full_game_against_the_bot(live_server, catalog_rows, capsys):
+    example = _load_example()
+    status = example.main(
+        [
+            "--server",
+            live_server.url,
+            "--username",
+            "example-user",
+            "--password",
+            "Example-pass-1942",
+            "--register",
+            "--seed",
+            "1944",
+            "--bot",
+            "random",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert status in (0, 1, 2), out
+    assert "commitment verified" in out
+    game = Game.objects.get()
+    assert game.status == "finished" and game.end_reason == "victory"
+    assert f"winner {game.winner}" in out
