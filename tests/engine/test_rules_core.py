@@ -435,3 +435,46 @@ def test_ids_of_hidden_cards_do_not_reveal_codes(real_catalog):
     first = {c: st.code[c] for c in list(st.code)[:20]}
     assert first != {c: st2.code.get(c) for c in first}  # numbering is shuffled per game
     assert ids(st, "gb-infantry") != ids(st2, "gb-infantry")
+
+
+# ---- views, events and set-up values -------------------------------------------------------------
+def test_view_shows_own_cards_and_only_public_facts_about_the_opponent():
+    st = load(
+        axis={"hand": ["de-tank", "de-sub"], "stacks": {"ground": ["de-tiger"]}, "kept": ["t-mine-fields"]},
+        allies={"hand": ["gb-inf"], "stacks": {"sea": ["gb-sub", "gb-carrier"]}, "kept": ["t-a-bomb"]},
+    )
+    v = view(st, "axis")
+    assert sorted(c["code"] for c in v["me"]["hand"]) == ["de-sub", "de-tank"]
+    assert v["me"]["stacks"]["ground"][0][0]["code"] == "de-tiger"
+    assert v["opponent"]["hand_size"] == 1 and v["opponent"]["stacks"]["sea"] == [2]
+    assert v["opponent"]["kept_count"] == 1
+    text = str(v)
+    assert "gb-inf" not in text and "gb-sub" not in text and "t-a-bomb" not in text
+    assert v["decision"]["kind"] == "turn_start" and v["decision"]["legal_actions"][0] == {
+        "type": "draw",
+        "seat": "axis",
+    }
+    assert "legal_actions" not in view(st, "allies")["decision"]
+
+
+def test_events_for_filters_private_events():
+    st = load(axis={"hand": ["de-tank"] * 3, "deck": ["de-sub"]}, deck=["t-n10"])
+    events = do(st, "draw")
+    drawn = [e for e in events if e.type == "drawn_card"]
+    assert drawn and all(e.visible_to == "axis" for e in drawn)
+    from games.engine import events_for
+
+    assert not [e for e in events_for(events, "allies") if "de-sub" in str(e.data)]
+    assert [e for e in events_for(events, "axis") if "de-sub" in str(e.data)]
+
+
+def test_setup_and_options_round_trip_through_json(real_catalog):
+    from games.engine import GameSetup
+
+    setup = starter_setup(real_catalog, 4, options=Options(larger_standing_armies=True, occupying_force=True))
+    again = GameSetup.from_json(setup.to_json())
+    assert again == setup and again.options.initial_draw == 9
+    with pytest.raises(MalformedAction):
+        GameSetup.from_json({"seed": 1})
+    with pytest.raises(MalformedAction):
+        Options.from_json({"no_such_option": True})
