@@ -9,7 +9,7 @@ from .bots import HeuristicBot, RandomBot
 from .cards import Catalog, load_catalog_dir
 from .errors import EngineError, IllegalAction, MalformedAction
 from .events import Event, events_for
-from .rules import apply, legal_actions, legal_keys, materialize, new_game
+from .rules import apply, apply_legal, legal_actions, legal_keys, materialize, new_game
 from .scenario import load_scenario
 from .setup import SEATS, GameSetup, Options, starter_setup
 from .state import Decision, GameState
@@ -48,22 +48,31 @@ def play_game(catalog: Catalog, setup: GameSetup, bots: dict[str, Any], max_plie
         action = bot.choose(seen, legal, seat)
         if log is not None:
             log.append(action.to_json())
-        apply(state, action)
+        # an action object handed out from the legal list is legal by construction; others are checked
+        if any(action is a for a in (legal.handed if isinstance(legal, _LazyActions) else legal)):
+            apply_legal(state, action)
+        else:
+            apply(state, action)
     return state
 
 
 class _LazyActions(Sequence):
     """The legal actions, materialised one at a time (for bots that pick by index)."""
 
-    __slots__ = ("_keys",)
+    __slots__ = ("_keys", "handed")
 
     def __init__(self, keys: list[tuple]) -> None:
         self._keys = keys
+        self.handed: list[Action] = []
 
     def __len__(self) -> int:
         return len(self._keys)
 
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
-            return [materialize(k) for k in self._keys[i]]
-        return materialize(self._keys[i])
+            out = [materialize(k) for k in self._keys[i]]
+            self.handed.extend(out)
+            return out
+        action = materialize(self._keys[i])
+        self.handed.append(action)
+        return action

@@ -356,6 +356,12 @@ def apply(st: GameState, action: Action) -> list[Event]:
         raise IllegalAction(f"it is {st.decision.seat}'s decision", code="not_your_turn")
     if action.key() not in legal_keys(st):
         raise IllegalAction(f"{action} is not legal now ({st.decision.kind})")
+    return apply_legal(st, action)
+
+
+def apply_legal(st: GameState, action: Action) -> list[Event]:
+    """Apply an action taken as-is from legal_actions(st) for the current decision, without checking it
+    again (self-play loops). Anything else must go through apply()."""
     st._events = []
     ACT[st.decision.kind](st, st.frames[-1], action)
     st.ply += 1
