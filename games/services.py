@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import Conflict, DomainError, Forbidden, NotFound, ValidationFailed
+from config.errors import Conflict, DomainError, Forbidden, ValidationFailed
 from games import engine
 from games.catalog_snapshot import catalog_from_snapshot, snapshot_dicts, snapshot_hash
 from games.decks_glue import resolve_deck, validate_pairing
@@ -32,8 +32,9 @@ from games.models import (
 )
 from games.selectors import game_catalog, game_get_for_update, seat_of_user
 
-MAX_BOT_PLIES_PER_REQUEST = 20_000
+MAX_BOT_PLIES_PER_REQUEST = 20_000  # a safety net: the engine's own turn limit ends games far sooner
 SEED_BITS = 62
+MAX_OPTION_INT = 10_000
 
 
 class EngineRejected(DomainError):
@@ -41,9 +42,6 @@ class EngineRejected(DomainError):
 
     status = 400
     code = "illegal_action"
-
-
-MAX_OPTION_INT = 10_000
 
 
 def game_options(options: dict[str, Any]) -> Any:
@@ -124,7 +122,7 @@ def _sync_game_from_state(game: Game, state: Any) -> None:
         game.status = GameStatus.FINISHED
         game.winner = state.winner or ""
         game.result = dict(state.result or {})
-        game.end_reason = EndReason.VICTORY
+        game.end_reason = EndReason.VICTORY if state.winner else EndReason.UNFINISHED
         game.finished_at = timezone.now()
 
 
@@ -446,8 +444,8 @@ def game_rebuild_state(*, game: Game) -> Any:
 __all__ = [
     "ActionOutcome",
     "EngineRejected",
-    "NotFound",
     "game_action_submit",
+    "game_options",
     "game_create",
     "game_join",
     "game_rebuild_state",
