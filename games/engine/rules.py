@@ -1036,11 +1036,17 @@ def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str,
     }
 
 
+def _occupied_defense(st: GameState, fr: dict, seat: str) -> bool:
+    return fr["counter"] and seat == fr["defender"] and fr["card"] in st.players[seat]["occupied"]
+
+
 def _optional_units(st: GameState, fr: dict, seat: str) -> list[str]:
-    """C7, C12, GP5: classes a battlecard makes optional, and radar in battles without ground forces."""
-    if "ground" in fr["kinds"][seat]:
+    """C7, C12, GP5: classes a battlecard makes optional, and radar in battles without ground forces
+    (Optional Rule 5.3: radar may also help defend an occupied battlecard)."""
+    occupied = _occupied_defense(st, fr, seat)
+    if "ground" in fr["kinds"][seat] and not occupied:
         return []
-    classes = fr["opt_classes"][seat]
+    classes = () if occupied else fr["opt_classes"][seat]
     out = []
     for s in st.players[seat]["stacks"]["ground"]:
         for c in s:
@@ -1051,8 +1057,11 @@ def _optional_units(st: GameState, fr: dict, seat: str) -> list[str]:
 
 
 def _present(st: GameState, fr: dict, seat: str) -> list[str]:
-    if fr["counter"] and seat == fr["defender"] and fr["card"] in st.players[seat]["occupied"]:
-        return list(st.players[seat]["occupied"][fr["card"]])  # Optional Rule 5.3
+    if _occupied_defense(st, fr, seat):  # Optional Rule 5.3: only the units under the battlecard
+        out = list(st.players[seat]["occupied"][fr["card"]])
+        if fr["include"][seat]:
+            out.extend(_optional_units(st, fr, seat))
+        return out
     stacks = st.players[seat]["stacks"]
     out: list[str] = []
     for kind in fr["kinds"][seat]:
@@ -1088,8 +1097,8 @@ def step_battle(st: GameState, fr: dict) -> Decision | None:
 def _stage_optional(st: GameState, fr: dict) -> Decision | None:
     for seat in (fr["aggressor"], fr["defender"]):
         # asked on public facts (a non-empty ground stack): what the stack holds stays secret
-        if seat not in fr["asked"] and "ground" not in fr["kinds"][seat] and any(
-                st.players[seat]["stacks"]["ground"]):
+        optional = "ground" not in fr["kinds"][seat] or _occupied_defense(st, fr, seat)
+        if seat not in fr["asked"] and optional and any(st.players[seat]["stacks"]["ground"]):
             fr["asking"] = seat
             return Decision(seat, "commit_optional", {"classes": fr["opt_classes"][seat] + ["radar"]})
     fr["stage"] = "check"

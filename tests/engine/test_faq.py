@@ -1020,6 +1020,8 @@ def test_optional_rule_5_only_the_units_under_the_battlecard_defend_it():
         options={"occupying_force": True},
     )
     do(st, "play_card", card=one(st, "t-counterattack"), target=one(st, "t-ground"))
+    assert kinds(st) == "commit_optional" and st.decision.seat == "axis"  # radar could still help (5.3)
+    do(st, "choose", option="include")
     assert [st.code[c] for c in battle(st)["units"]["axis"]] == ["de-inf"]
 
 
