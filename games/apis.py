@@ -84,6 +84,17 @@ ENTRY_SHAPE = inline_serializer(
     },
 )
 
+EVENTS_PAGE = inline_serializer(
+    "EventsPage",
+    {
+        "game": serializers.UUIDField(),
+        "seat": serializers.CharField(),
+        "status": serializers.CharField(),
+        "version": serializers.IntegerField(),
+        "last_seq": serializers.IntegerField(),
+        "entries": ENTRY_SHAPE.__class__(many=True),
+    },
+)
 
 def _input(serializer_class: type[serializers.Serializer], data: Any, *, code: str = "invalid") -> dict:
     serializer = serializer_class(data=data)
@@ -189,7 +200,9 @@ class GameActionSubmitApi(APIView):
         request=ActionSubmitSerializer,
         examples=[ACTION_EXAMPLE],
         responses={
-            200: inline_serializer("ActionResult", {"entries": ENTRY_SHAPE, "state": VIEW_SHAPE}),
+            200: inline_serializer(
+                "ActionResult", {"entries": ENTRY_SHAPE.__class__(many=True), "state": VIEW_SHAPE}
+            ),
             400: ERROR_SHAPE,
             403: ERROR_SHAPE,
             409: ERROR_SHAPE,
@@ -220,7 +233,7 @@ class GameEventsApi(APIView):
 
     @extend_schema(
         parameters=[EventsQuerySerializer],
-        responses={200: ENTRY_SHAPE},
+        responses={200: EVENTS_PAGE},
         summary="Log entries after ?since=seq, with only the events my seat may see",
     )
     def get(self, request: Request, game_id: str) -> Response:
