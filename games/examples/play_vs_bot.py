@@ -23,6 +23,7 @@ import argparse
 import hashlib
 import json
 import sys
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -127,7 +128,8 @@ def play(args: argparse.Namespace) -> int:
         if state["status"] == "finished":
             break
         if not state["your_turn"]:
-            continue  # a human opponent would be thinking; against a bot this does not happen
+            time.sleep(1)  # a human opponent is thinking (against a bot this does not happen)
+            continue
         legal = state["view"]["decision"]["legal_actions"]
         action = choose(legal)
         try:
