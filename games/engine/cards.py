@@ -47,11 +47,14 @@ ABILITY_SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     # Replaces the unit's normal fire in its phase (FAQ GU4): destroy one enemy unit of target_kinds whose
     # defense vs this unit's kind, bonuses included, is <= max_defense (FAQ G2). requires_infantry: a friendly
     # infantry unit must be present in the battle (FAQ GU5). first_round_only: special forces.
-    "autokill": {"max_defense": int, "target_kinds": list, "requires_infantry": bool, "first_round_only": bool},
-    # Instead of firing, add bonus to the attack (all values) OR the defense (all values) of one friendly unit,
-    # assigned at any time before the infantry fires; lasts the round (FAQ GU1, GP4).
+    "autokill": {
+        "max_defense": int, "target_kinds": list, "requires_infantry": bool, "first_round_only": bool,
+    },
+    # Instead of firing, add bonus to the attack (all values) OR the defense (all values) of one
+    # friendly unit, assigned at any time before the infantry fires; lasts the round (FAQ GU1, GP4).
     "infantry_support": {"bonus": int},
-    # Instead of firing, add bonus to one friendly unit's attack against targets of target_kinds (FAQ S5, GU2).
+    # Instead of firing, add bonus to one friendly unit's attack against targets of target_kinds
+    # (FAQ S5, GU2).
     "artillery_support": {"bonus": int, "target_kinds": list},
     # Instead of firing, add bonus to ALL attack values of another friendly ship (FAQ S3).
     "ship_support": {"bonus": int},
@@ -81,7 +84,8 @@ ABILITY_SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     # In any battle with a sea unit (FAQ C13), every friendly unit gets attack_bonus and enemy submarines
     # lose their stealth.
     "codebreaker": {"attack_bonus": int},
-    # Industry: whenever a military build-up card lets its owner draw and deploy, draw and deploy `extra` more.
+    # Industry: whenever a military build-up card lets its owner draw and deploy, draw and deploy
+    # `extra` more.
     "industry": {"extra": int},
     # Standing intelligence: counts as a played Military Intelligence card for its owner (submarine stealth,
     # A-Bomb prerequisite) and shows the enemy reserve hand to its owner.
@@ -95,27 +99,42 @@ CONFLICT_CATEGORIES = ("battlecard", "military-build-up", "kept", "immediate", "
 CONFLICT_EFFECTS: dict[str, dict[str, type]] = {
     "battlecard-list": {},                      # set aside face up at set-up; never in play
     "build-up": {"draw": int, "deploy": int},   # draw N arsenal cards into the reserve hand, then deploy N
-    "replenish": {"draw": int},                 # empty reserve hand: draw N (3); otherwise draw 1 and deploy 1
-    "counterattack": {},                        # kept: re-fight a battlecard the enemy holds, as aggressor (FAQ CA1-3)
-    "delay-tactics": {},                        # kept: on a DRAWN battlecard: shuffled back into the conflict deck
-    "misinformation": {},                       # kept: on a DRAWN battlecard: discarded; the enemy draws the next
-                                                # conflict card; the drawing player stays the same (FAQ C20)
-    "military-intelligence": {},                # kept: in a battle: enemy subs targetable by any unit (FAQ S6);
-                                                # shows the enemy reserve hand; British A-Bomb prerequisite (FAQ C8)
-    "stolen-plans": {},                         # kept: as military-intelligence, and shows the enemy kept cards
-    "divide-and-conquer": {},                   # immediate: the enemy splits a chosen stack in two (FAQ C1, C2)
-    "reorganize-forces": {},                    # immediate: draw 3 if no reserve hand, OR swap hand<->stacks (C3, C4)
-    "capture": {},                              # immediate: browse one enemy stack, take one unit (FAQ C5, C7)
-    "pre-emptive-strike": {},                   # kept: turn over conflict cards until a battlecard (FAQ C6, C16)
+    # empty reserve hand: draw N (3); otherwise draw 1 and deploy 1
+    "replenish": {"draw": int},
+    # kept: re-fight a battlecard the enemy holds, as aggressor (FAQ CA1-3)
+    "counterattack": {},
+    # kept: on a DRAWN battlecard: shuffled back into the conflict deck
+    "delay-tactics": {},
+    # kept: on a DRAWN battlecard: discarded; the enemy draws the next conflict card; the drawing player
+    # stays the same (FAQ C20)
+    "misinformation": {},
+    # kept: in a battle: enemy subs targetable by any unit (FAQ S6); shows the enemy reserve hand;
+    # British A-Bomb prerequisite (FAQ C8)
+    "military-intelligence": {},
+    # kept: as military-intelligence, and shows the enemy kept cards
+    "stolen-plans": {},
+    # immediate: the enemy splits a chosen stack in two (FAQ C1, C2)
+    "divide-and-conquer": {},
+    # immediate: draw 3 if no reserve hand, OR swap hand<->stacks (C3, C4)
+    "reorganize-forces": {},
+    # immediate: browse one enemy stack, take one unit (FAQ C5, C7)
+    "capture": {},
+    # kept: turn over conflict cards until a battlecard (FAQ C6, C16)
+    "pre-emptive-strike": {},
     "a-bomb": {},                               # kept: phase 2, destroys a whole enemy stack (FAQ G6, C8-C10)
-    "chemical-warfare": {"attack": int},        # kept: phase 0 each round: attack vs air defense of enemy ground (C11)
-    "mine-fields": {},                          # kept: battle start: destroy a chosen enemy ground unit (FAQ C13)
-    "lack-of-valor": {},                        # kept: in a battle: one enemy unit must withdraw; discarded (FAQ C14)
-    "air-raid": {},                             # kept: a one-round air battle (counts as a battle, C15) or kills an IC
+    # kept: phase 0 each round: attack vs air defense of enemy ground (C11)
+    "chemical-warfare": {"attack": int},
+    # kept: battle start: destroy a chosen enemy ground unit (FAQ C13)
+    "mine-fields": {},
+    # kept: in a battle: one enemy unit must withdraw; discarded (FAQ C14)
+    "lack-of-valor": {},
+    # kept: a one-round air battle (counts as a battle, C15) or kills an IC
+    "air-raid": {},
     "scorched-earth": {},                       # kept: on a battlecard you just lost: worth 0 VP (FAQ C17)
     "industrial-complex": {"extra": int},       # kept (stays): build-ups draw and deploy `extra` more
     "industrial-strike": {},                    # kept: destroys the enemy Industrial Complex (FAQ C18)
-    "sabotage": {},                             # kept: destroy an enemy deployed general or leader (FAQ G4) or an IC
+    # kept: destroy an enemy deployed general or leader (FAQ G4) or an IC
+    "sabotage": {},
 }
 
 
@@ -132,7 +151,9 @@ def validate_ability(ability: Mapping[str, Any], *, where: str = "") -> None:
     missing = set(schema) - set(params)
     extra = set(params) - set(schema)
     if missing or extra:
-        raise CatalogError(f"{where}: ability {kind} params missing={sorted(missing)} unexpected={sorted(extra)}")
+        raise CatalogError(
+            f"{where}: ability {kind} params missing={sorted(missing)} unexpected={sorted(extra)}"
+        )
     for name, typ in schema.items():
         value = params[name]
         if typ is int and (not isinstance(value, int) or isinstance(value, bool)):
@@ -163,7 +184,8 @@ class Ability:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, where: str = "") -> Ability:
         validate_ability(data, where=where)
-        return cls(kind=data["kind"], params=tuple(sorted((k, _freeze(v)) for k, v in data.items() if k != "kind")))
+        params = tuple(sorted((k, _freeze(v)) for k, v in data.items() if k != "kind"))
+        return cls(kind=data["kind"], params=params)
 
     def get(self, name: str, default: Any = None) -> Any:
         for key, value in self.params:
@@ -231,7 +253,8 @@ class ArsenalCardDef:
     @property
     def is_artillery(self) -> bool:
         # FAQ GU3: anything with ARTILLERY on top; self-propelled guns count as non-artillery.
-        return any(c in self.classes for c in ("artillery", "anti-aircraft-artillery", "railroad-gun", "coastal-gun"))
+        artillery = ("artillery", "anti-aircraft-artillery", "railroad-gun", "coastal-gun")
+        return any(c in self.classes for c in artillery)
 
     @property
     def is_combat_unit(self) -> bool:
@@ -336,7 +359,8 @@ class Forces:
     air: bool = False
     sea: bool = False
     non_artillery_ground_required: bool = False  # FAQ GU3: needed to START the battle, not to win it
-    optional_ground_classes: tuple[str, ...] = ()  # e.g. ("artillery",) Baltic Sea, ("anti-aircraft-artillery",)
+    # e.g. ("artillery",) Baltic Sea, ("anti-aircraft-artillery",) Battle of Britain
+    optional_ground_classes: tuple[str, ...] = ()
 
     def kinds(self) -> tuple[str, ...]:
         return tuple(k for k in KINDS if getattr(self, k))
@@ -382,11 +406,14 @@ class BattlecardDef:
     def from_dict(cls, d: Mapping[str, Any]) -> BattlecardDef:
         prov = d.get("provenance") or {}
         return cls(
-            code=d["code"], name=d["name"], theater=d["theater"], set_code=d["set"], count=int(d.get("count", 1)),
+            code=d["code"], name=d["name"], theater=d["theater"], set_code=d["set"],
+            count=int(d.get("count", 1)),
             action_number=int(d["action_number"]), aggressor=d["aggressor"],
             aggressor_forces=Forces.from_dict(d["aggressor_forces"]),
             defender_forces=Forces.from_dict(d["defender_forces"]),
-            prerequisites=tuple(Prerequisite(p["holder"], p["battlecard"]) for p in d.get("prerequisites", ())),
+            prerequisites=tuple(
+                Prerequisite(p["holder"], p["battlecard"]) for p in d.get("prerequisites", ())
+            ),
             victory_points=int(d["victory_points"]), homeland_of=d.get("homeland_of"),
             emergency_deployment=bool(d.get("emergency_deployment", False)),
             special_victory=d.get("special_victory"), special_victory_text=d.get("special_victory_text", ""),
@@ -496,7 +523,8 @@ class Catalog:
                 if e.card not in arsenal_defs:
                     raise CatalogError(f"set {s['code']}: unknown arsenal card {e.card}")
             set_defs[s["code"]] = CardSetDef(
-                code=s["code"], name=s["name"], kind=s["kind"], nation=s.get("nation"), theater=s.get("theater"),
+                code=s["code"], name=s["name"], kind=s["kind"], nation=s.get("nation"),
+                theater=s.get("theater"),
                 entries=entries, printed_points=s.get("printed_points"), printed_cards=s.get("printed_cards"),
             )
         for b in battle_defs.values():
