@@ -270,6 +270,7 @@ def _leave_battle(st: GameState, fr: dict[str, Any], seat: str, cid: str) -> Non
         _touch(st)
         return
     vals = cached[1]
+    vals.memo.clear()
     for table in (vals.side, vals.A, vals.D, vals.sup):
         table.pop(cid, None)
     for r in affected:
@@ -1328,7 +1329,7 @@ class _Vals:
     Tables per unit: A[u] = (vs ground, vs air, vs sea) attack, D[u] = defense against ground/air/sea
     attackers. Built once per battle situation; a new support refreshes only its recipient (see _vals)."""
 
-    __slots__ = ("st", "fr", "aura", "radar", "sup", "A", "D", "side")
+    __slots__ = ("st", "fr", "aura", "radar", "sup", "A", "D", "side", "memo")
 
     def __init__(self, st: GameState, fr: dict) -> None:
         self.st = st
@@ -1353,10 +1354,13 @@ class _Vals:
         self.sup = sup
         self.A: dict[str, tuple] = {}
         self.D: dict[str, tuple] = {}
+        # legal-move pieces derived from these values (fire targets, supports); dropped on any change
+        self.memo: dict = {}
         for u in self.side:
             self.refresh(u)
 
     def refresh(self, u: str) -> None:
+        self.memo.clear()
         seat = self.side[u]
         d = self.st.defs[u]
         sups = self.sup.get(u, ())
@@ -1392,6 +1396,7 @@ class _Vals:
         self.D[u] = tuple(dfn)
 
     def support_added(self, entry: list) -> None:
+        self.memo.clear()
         self.sup.setdefault(entry[1], []).append(entry)
         if entry[1] in self.side:
             self.refresh(entry[1])
@@ -1471,14 +1476,25 @@ def _exhausted(st: GameState, fr: dict, seat: str, u: str) -> bool:
 
 def _fire_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
     vals = _vals(st, fr)
+    shots = fr["shots"].get(u)
+    intel = fr["intel"][seat]
+    fired = fr["fired"]
+    # shots and fired (submarines that gave their position away) only grow within a battle, and any
+    # change of values or units clears the memo
+    key = (u, len(shots) if shots else 0, len(fired), intel)
+    out = vals.memo.get(key)
+    if out is None:
+        out = vals.memo[key] = _compute_fire_targets(st, fr, seat, u, vals, shots, intel, fired)
+    return out
+
+
+def _compute_fire_targets(st: GameState, fr: dict, seat: str, u: str, vals: _Vals, shots: list | None,
+                          intel: bool, fired: list) -> list[str]:
     au = vals.A[u]
     table = vals.D
     kidx = st.kidx
     ki = kidx[u]
-    shots = fr["shots"].get(u)
     sub_hunter = None
-    intel = fr["intel"][seat]
-    fired = fr["fired"]
     abil = st.abil
     out = []
     for t in fr["units"][OTHER[seat]]:
@@ -1798,8 +1814,8 @@ def act_retarget(st: GameState, fr: dict, a: Action) -> None:
 def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
     seat, u, t = a.seat, a.unit, a.target
     enemy = OTHER[seat]
-    if u not in fr["fired"]:
-        fr["fired"].append(u)
+    if u not in fr["fired"] and "submarine" in st.abil[u]:
+        fr["fired"].append(u)  # S7: a submarine that has fired is no longer hidden
     if isinstance(a, Autokill):
         fr["shots"][u] = ["autokill"]
         fr["done"].append(u)

@@ -74,7 +74,8 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
             d = st.defs[c]
             units.append({
                 "id": c, "code": st.code[c], "kind": d.kind, "phase": d.phase,
-                "in_battle": c in fr["units"][s], "done": c in fr["done"], "fired": c in fr["fired"],
+                "in_battle": c in fr["units"][s], "done": c in fr["done"],
+                "hidden_submarine": "submarine" in st.abil[c] and c not in fr["fired"],
                 "attack": {k: _attack(st, fr, s, c, k) for k in KINDS},
                 "defense": {k: _defense(st, fr, s, c, k) for k in KINDS},
             })
