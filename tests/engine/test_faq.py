@@ -1054,3 +1054,35 @@ def test_play_windows_open_on_public_facts_so_asking_reveals_no_hidden_card():
     do(st, "choose", option="fight")
     assert kinds(st) == "battlecard_response" and [a["type"] for a in legal_json(st)] == ["pass"]
     assert view(st, "axis")["decision"] == {"seat": "allies", "kind": "battlecard_response"}
+
+
+def test_faq_cards_21_a_general_with_an_aura_may_fire_normally_and_keeps_the_aura():
+    st = load(
+        axis={"stacks": {"ground": ["de-general", "de-tank"]}},
+        allies={"stacks": {"ground": ["gb-tiger"]}},
+        drawn="t-ground",
+        deck=numbers(1, 1, 1, 1),
+    )
+    fight(st)
+    hold_until(st, 3, "axis")
+    general = one(st, "de-general")
+    events = do(st, "fire", unit=general, target=one(st, "gb-tiger"))
+    shot = next(e for e in events if e.type == "shot")
+    assert shot.data["attack"] == 9  # its own attack, no bonus to itself
+    assert unit_view(st, "axis", one(st, "de-tank"))["attack"]["ground"] == 9  # the aura is automatic
+
+
+def test_optional_rule_2_multiple_starter_sets_of_one_kind_play_a_full_game(real_catalog):
+    from games.engine import GameSetup, RandomBot, play_game
+    from games.engine.setup import starter_setup
+
+    one_set = starter_setup(real_catalog, 21)
+    doubled = GameSetup(
+        seed=21,
+        decks={seat: one_set.decks[seat] * 2 for seat in ("axis", "allies")},
+        nations=one_set.nations,
+        conflict_deck=one_set.conflict_deck,
+    )
+    state = play_game(real_catalog, doubled, {"axis": RandomBot(1), "allies": RandomBot(2)})
+    assert state.status == "finished"
+    assert sum(1 for c in state.code.values() if c.startswith("de-")) == 94
