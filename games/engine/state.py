@@ -167,6 +167,15 @@ class GameState:
 
     @classmethod
     def from_json(cls, data: dict[str, Any], catalog: Catalog) -> GameState:
+        try:
+            return cls._from_json(data, catalog)
+        except EngineError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise EngineError("bad_state", f"not a serialised game state: {exc!r}") from exc
+
+    @classmethod
+    def _from_json(cls, data: dict[str, Any], catalog: Catalog) -> GameState:
         from .rules import advance
 
         state = cls(catalog, GameSetup.from_json(data["setup"]))

@@ -478,3 +478,13 @@ def test_setup_and_options_round_trip_through_json(real_catalog):
         GameSetup.from_json({"seed": 1})
     with pytest.raises(MalformedAction):
         Options.from_json({"no_such_option": True})
+
+
+def test_a_malformed_serialised_state_is_an_engine_error(real_catalog):
+    from games.engine import EngineError, GameState
+
+    data = new_game(real_catalog, starter_setup(real_catalog, 2)).to_json()
+    del data["players"]
+    with pytest.raises(EngineError) as err:
+        GameState.from_json(data, real_catalog)
+    assert err.value.code == "bad_state"
