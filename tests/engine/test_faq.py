@@ -1086,3 +1086,15 @@ def test_optional_rule_2_multiple_starter_sets_of_one_kind_play_a_full_game(real
     state = play_game(real_catalog, doubled, {"axis": RandomBot(1), "allies": RandomBot(2)})
     assert state.status == "finished"
     assert sum(1 for c in state.code.values() if c.startswith("de-")) == 94
+
+
+def test_standing_intelligence_counts_as_military_intelligence_against_submarines():
+    st = load(
+        axis={"stacks": {"sea": ["de-sub"]}},
+        allies={"stacks": {"ground": ["gb-spies"], "sea": ["gb-battleship"]}},
+        drawn="t-naval",
+        deck=numbers(*([1] * 20)),
+    )
+    fight(st)
+    hold_until(st, 1, "allies")
+    assert has(st, "fire", unit=one(st, "gb-battleship"), target=one(st, "de-sub"))
