@@ -62,3 +62,51 @@ def test_arbitrary_actions_never_break_or_change_the_game(two_player_game, api, 
     assert set(response.json()) >= {"status", "code", "detail"}
     game.refresh_from_db()
     assert (game.version, game.state, GameAction.objects.filter(game=game).count()) == before
+
+
+deck_refs = st.one_of(
+    json_values,
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "deck_id": json_values,
+            "starter": st.sampled_from(["gb-we-starter", "de-we-starter", "x"]),
+        },
+    ),
+)
+create_bodies = st.fixed_dictionaries(
+    {},
+    optional={
+        "my_deck": deck_refs,
+        "opponent_deck": deck_refs,
+        "opponent": st.one_of(
+            json_values,
+            st.fixed_dictionaries(
+                {"kind": st.sampled_from(["bot", "human", "x"])},
+                optional={"bot": json_values, "username": json_values},
+            ),
+        ),
+        "options": st.one_of(
+            json_values,
+            st.dictionaries(
+                st.sampled_from(["larger_standing_armies", "occupying_force", "max_turns", "x"]), json_values
+            ),
+        ),
+        "seed": json_values,
+        "conflict": st.one_of(
+            json_values,
+            st.fixed_dictionaries(
+                {}, optional={"theater": json_values, "mode": json_values, "packs": json_values}
+            ),
+        ),
+    },
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.one_of(json_values, create_bodies))
+def test_arbitrary_game_requests_are_answered_without_a_server_error(catalog_rows, api, alice, body: Any):
+    response = api(alice).post("/api/games/", body, format="json")
+    assert response.status_code in (201, 400, 404), response.content
+    if response.status_code != 201:
+        assert set(response.json()) >= {"status", "code", "detail"}
