@@ -42,7 +42,6 @@ def KChoose(seat, option): return ("choose", seat, option)  # noqa: E704
 def KPass(seat): return ("pass", seat)  # noqa: E704
 def KFire(seat, unit, target): return ("fire", seat, unit, target)  # noqa: E704
 def KAutokill(seat, unit, target): return ("autokill", seat, unit, target)  # noqa: E704
-def KSupport(seat, unit, recipient, mode): return ("support", seat, unit, recipient, mode)  # noqa: E704
 def KHold(seat, unit): return ("hold", seat, unit)  # noqa: E704
 def KWithdraw(seat, unit): return ("withdraw", seat, unit)  # noqa: E704
 def KSplit(seat, card): return ("split", seat, card)  # noqa: E704
@@ -142,9 +141,6 @@ def _ev(st: GameState, type_: str, data: dict[str, Any], vis: str = "all") -> No
         st._events.append(Event(type_, data, vis))
 
 
-def _abil(st: GameState, cid: str) -> dict[str, Any]:
-    return st.abil[cid]
-
 
 def _draw_arsenal(st: GameState, seat: str) -> str | None:
     p = st.players[seat]
@@ -188,9 +184,6 @@ def _stack(st: GameState, seat: str, ref: str) -> list[str] | None:
         return None
     return stacks[i] if 0 <= i < len(stacks) else None
 
-
-def _refs(st: GameState, seat: str, kind: str) -> list[str]:
-    return [f"{kind}:{i}" for i in range(len(st.players[seat]["stacks"][kind]))]
 
 
 def _nonempty_refs(st: GameState, seat: str, min_size: int = 1, occupied: bool = True) -> list[str]:
@@ -1701,11 +1694,6 @@ def _abomb_ok(st: GameState, fr: dict, seat: str) -> bool:
     return True
 
 
-def _abomb_window(st: GameState, fr: dict, seat: str) -> bool:
-    """C8: the A-bomb may be played any time in phase 2, even by a side with nothing firing then."""
-    return bool(_abombs(st, seat)) and _abomb_ok(st, fr, seat) and bool(_nonempty_refs(st, OTHER[seat]))
-
-
 def legal_fire(st: GameState, fr: dict) -> list[tuple]:
     seat = _side_seat(fr)
     acts: list[tuple] = []
@@ -2016,4 +2004,4 @@ ACT = {
     "scorched_earth": act_scorched_earth, "transfer": act_transfer,
 }
 
-DECISION_KINDS = tuple(LEGAL)
+DECISION_KINDS = tuple(LEGAL)  # every kind of decision the engine can ask for
