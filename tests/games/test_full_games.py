@@ -45,6 +45,10 @@ def drive_to_the_end(*, game_id: str, clients: dict[str, Any], bots: dict[str, A
             seat: checked(seat, client.get(f"/api/games/{game_id}/view/")) for seat, client in clients.items()
         }
         finished = next(iter(views.values()))["status"] == "finished"
+        for v in views.values():  # the opponent's hand and face-down stacks show as sizes only
+            opponent = v["view"]["opponent"]
+            assert "hand" not in opponent and isinstance(opponent["hand_size"], int)
+            assert all(isinstance(n, int) for stacks in opponent["stacks"].values() for n in stacks)
         for seat, client in clients.items():
             if step % 4 and not finished:
                 continue  # the log is read every 4th step and at the end (everything in it is checked)
