@@ -118,6 +118,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "UnitKindEnum": "cards.models.KIND_CHOICES",
         "SetKindEnum": "cards.models.SET_KIND_CHOICES",
+        "SeatEnum": "games.models.SeatName",
+        "SeatKindEnum": "games.models.SeatKind",
+        "LogKindEnum": "games.models.LogKind",
     },
 }
 

@@ -536,7 +536,8 @@ def test_every_class_ability_and_effect_is_in_the_vocabulary(raw):
         assert card["category"] in CONFLICT_CATEGORIES and card["effect"] in CONFLICT_EFFECTS
         assert set(card["params"]) == set(CONFLICT_EFFECTS[card["effect"]])
         assert "[text:" not in card["text"], "sources belong in provenance, not in the card text"
-        assert {"name", "text", "effect", "category", "action_number", "count"} <= set(card["provenance"]), card["code"]
+        fields = {"name", "text", "effect", "category", "action_number", "count"}
+        assert fields <= set(card["provenance"]), card["code"]
         for field, value in card["provenance"].items():
             assert value["source"] in ("seed", "estimated") and value["note"], (card["code"], field)
     for battle in raw["battlecards"]:
