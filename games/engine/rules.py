@@ -1734,25 +1734,43 @@ def _add_support(st: GameState, fr: dict, a: Support) -> None:
 
 def act_fire(st: GameState, fr: dict, a: Action) -> None:
     seat = a.seat
-    if isinstance(a, Support):
+    kind = a.type
+    if kind == "fire" or kind == "autokill":
+        _declare(st, fr, a)
+    elif kind == "support":
         _add_support(st, fr, a)
-    elif isinstance(a, Hold):
+    elif kind == "hold":
         fr["done"].append(a.unit)
         _ev(st, "hold", {"seat": seat, "unit": a.unit})
-    elif isinstance(a, Pass):
+    elif kind == "pass":
         fr["p2_passed"].append(seat)
     elif isinstance(a, PlayCard):
         _a_bomb(st, seat, a.card, a.target)
         _check_battle_end(st, fr)
-    else:
-        _declare(st, fr, a)
+
+
+def _can_defend(st: GameState, fr: dict, seat: str, target: str, akind: str) -> bool:
+    """Has `seat` unassigned support that could still shore up `target`'s defense (same as the defend
+    window's support actions, without building them)?"""
+    done = fr["done"]
+    phase = fr["phase"]
+    phases = st.phase
+    for c in fr["units"][seat]:
+        ab = st.abil[c]
+        carrier = ab.get("carrier_bonus")
+        if carrier is not None and akind == "air" \
+                and fr["carrier_used"].get(c, 0) < len(carrier.get("bonuses")):
+            return True
+        if "infantry_support" in ab and c != target and c not in done and (phases[c] or 9) >= phase:
+            return True
+    return False
 
 
 def _declare(st: GameState, fr: dict, a: Fire | Autokill) -> None:
     """GU1: the target may strengthen its defense with unassigned support; then the shooter may switch."""
     enemy = OTHER[a.seat]
     akind = st.defs[a.unit].kind
-    if _support_actions(st, fr, enemy, only_recipient=a.target, defense_vs=akind):
+    if _can_defend(st, fr, enemy, a.target, akind):
         fr["shot"] = {"seat": a.seat, "enemy": enemy, "unit": a.unit, "target": a.target, "type": a.type,
                       "stage": "defend", "assigned": False}
         _ev(st, "target_declared", {"seat": a.seat, "unit": a.unit, "target": a.target, "type": a.type})
