@@ -575,13 +575,10 @@ def act_transfer(st: GameState, fr: dict, a: Action) -> None:
 def step_sabotage(st: GameState, fr: dict) -> Decision | None:
     seat = fr["seat"]
     cands = [c for c in _deployed(st, seat) if fr["cls"] in st.defs[c].classes]
-    if len(cands) > 1:
+    if cands:  # asked even with one candidate, so the question does not tell how many he has
         return Decision(seat, "sabotage_victim", {"class": fr["cls"]})
     st.frames.pop()
-    if cands:
-        _destroy(st, seat, cands[0], "sabotage")
-    else:
-        _ev(st, "sabotage_no_target", {"seat": seat, "class": fr["cls"]})
+    _ev(st, "sabotage_no_target", {"seat": seat, "class": fr["cls"]})
     return None
 
 

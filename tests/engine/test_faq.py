@@ -108,6 +108,8 @@ def test_faq_generals_4_a_general_can_be_sabotaged_leaders_are_only_leader_cards
     st = load(axis={"kept": ["t-sabotage"]}, allies={"stacks": {"ground": ["gb-general", "gb-tank"]}})
     sab = one(st, "t-sabotage")
     do(st, "play_card", card=sab, option="general")
+    assert kinds(st) == "sabotage_victim" and st.decision.seat == "allies"  # he picks which of his generals
+    do(st, "choose", option=one(st, "gb-general"))
     assert one(st, "gb-general") in st.players["allies"]["discard"]
     assert kinds(st) == "turn_start" and st.decision.seat == "axis"  # played without losing the draw
     st = load(axis={"kept": ["t-sabotage"]}, allies={"stacks": {"ground": ["gb-general"]}})
