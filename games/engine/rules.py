@@ -1637,13 +1637,13 @@ def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str 
     """
     acts: list[tuple] = []
     units = fr["units"][seat]
+    supp = st.supp
+    supporters = [c for c in units if c in supp]
+    if not supporters:
+        return acts
     done = fr["done"]
     phase = fr["phase"]
     phases = st.phase
-    abil = st.abil
-    supporters = [c for c in units if abil[c].keys() & SUPPORTER_KINDS]
-    if not supporters:
-        return acts
     if only_recipient is not None:
         recipients: Any = (only_recipient,)
         shooters: Any = ()
@@ -1652,11 +1652,11 @@ def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str 
         shooters = [r for r in units if r not in done and (phases[r] or 0) >= phase]
     amask = st.amask
     kidx = st.kidx
+    attack = defense_vs is None
     for c in supporters:
-        ab = abil[c]
-        carrier = ab.get("carrier_bonus")
-        if carrier is not None and fr["carrier_used"].get(c, 0) < len(carrier.get("bonuses")):
-            if defense_vs is None:
+        infantry, art_mask, ship, carriers = supp[c]
+        if carriers and fr["carrier_used"].get(c, 0) < carriers:
+            if attack:
                 acts.extend([("support", seat, c, r, "attack") for r in shooters])
             if defense_vs in (None, "air"):
                 acts.extend([("support", seat, c, r, "air_defense") for r in recipients])
@@ -1665,17 +1665,16 @@ def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str 
         ph = phases[c]
         if ph is not None and ph < phase:
             continue
-        if "infantry_support" in ab:
-            if defense_vs is None:
+        if infantry:
+            if attack:
                 acts.extend([("support", seat, c, r, "attack") for r in shooters if r != c])
             acts.extend([("support", seat, c, r, "defense") for r in recipients if r != c])
-        if defense_vs is not None:
+        if not attack:
             continue
-        art = ab.get("artillery_support")
-        if art is not None:
-            mask = st.tkmask[c]
-            acts.extend([("support", seat, c, r, "attack") for r in shooters if r != c and amask[r] & mask])
-        if "ship_support" in ab:
+        if art_mask:
+            acts.extend([("support", seat, c, r, "attack") for r in shooters
+                         if r != c and amask[r] & art_mask])
+        if ship:
             acts.extend([("support", seat, c, r, "attack") for r in shooters if r != c and kidx[r] == 2])
     return acts
 

@@ -74,6 +74,7 @@ class GameState:
         self.phase: dict[str, int | None] = {}
         self.amask: dict[str, int] = {}
         self.tkmask: dict[str, int] = {}
+        self.supp: dict[str, tuple] = {}
         self.max_action = 0
         self.n_battlecards = 0
         self._legal_cache: tuple[int, list] | None = None
@@ -90,6 +91,7 @@ class GameState:
         phase: dict[str, int | None] = {}
         amask: dict[str, int] = {}
         tkmask: dict[str, int] = {}
+        supp: dict[str, tuple] = {}
         max_action = 0
         for cid, code in self.code.items():
             d = cat.arsenal.get(code) or cat.conflict.get(code) or cat.battlecards.get(code)
@@ -105,6 +107,11 @@ class GameState:
                 art = abil[cid].get("artillery_support")
                 if art is not None:
                     tkmask[cid] = sum(1 << KINDS.index(k) for k in art.get("target_kinds"))
+                carrier = abil[cid].get("carrier_bonus")
+                info = ("infantry_support" in abil[cid], tkmask.get(cid, 0), "ship_support" in abil[cid],
+                        len(carrier.get("bonuses")) if carrier is not None else 0)
+                if any(info):  # (infantry, artillery target-kind mask, ship support, carrier bonuses)
+                    supp[cid] = info
             elif d.action_number > max_action:
                 max_action = d.action_number
         self.defs = defs
@@ -113,6 +120,7 @@ class GameState:
         self.phase = phase
         self.amask = amask
         self.tkmask = tkmask
+        self.supp = supp
         self.n_battlecards = sum(1 for d in defs.values() if isinstance(d, BattlecardDef))
         self.max_action = max_action
         self._legal_cache = None
