@@ -36,21 +36,25 @@ def play_game(catalog: Catalog, setup: GameSetup, bots: dict[str, Any], max_plie
     """Let bots play a game to the end (or max_plies). `log`, if given, receives each action's JSON."""
     state = new_game(catalog, setup)
     state.record_events = record_events
+    needs_view = {seat: getattr(bot, "needs_view", True) for seat, bot in bots.items()}
     while state.decision is not None and state.ply < max_plies:
         seat = state.decision.seat
         bot = bots[seat]
-        if getattr(bot, "needs_view", True):
+        if needs_view[seat]:
             legal: Sequence[Action] = legal_actions(state)
-            seen = view(state, seat)
+            action = bot.choose(view(state, seat), legal, seat)
+            handed = legal
         else:  # the bot reads only the ply and picks one action: build just that one
-            legal = _LazyActions(legal_keys(state))
-            seen = {"ply": state.ply, "seat": seat}
-        action = bot.choose(seen, legal, seat)
+            lazy = _LazyActions(legal_keys(state))
+            action = bot.choose({"ply": state.ply, "seat": seat}, lazy, seat)
+            handed = lazy.handed
         if log is not None:
             log.append(action.to_json())
         # an action object handed out from the legal list is legal by construction; others are checked
-        if any(action is a for a in (legal.handed if isinstance(legal, _LazyActions) else legal)):
-            apply_legal(state, action)
+        for a in handed:
+            if a is action:
+                apply_legal(state, action)
+                break
         else:
             apply(state, action)
     return state

@@ -31,11 +31,19 @@ _MASK = (1 << 64) - 1
 _SALTS: dict[str, int] = {}
 
 
-def _pick(salt: str, ply: int, seat: str, n: int) -> int:
-    """A deterministic index in range(n) from (salt, ply, seat): splitmix64 over a hashed salt."""
+def _salt_base(salt: str) -> int:
     base = _SALTS.get(salt)
     if base is None:
         base = _SALTS[salt] = int.from_bytes(hashlib.blake2b(salt.encode(), digest_size=8).digest(), "big")
+    return base
+
+
+def _pick(salt: str, ply: int, seat: str, n: int) -> int:
+    """A deterministic index in range(n) from (salt, ply, seat): splitmix64 over a hashed salt."""
+    return _pick_base(_salt_base(salt), ply, seat, n)
+
+
+def _pick_base(base: int, ply: int, seat: str, n: int) -> int:
     z = (base + (ply * 2 + (seat == "axis")) * 0x9E3779B97F4A7C15) & _MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -50,8 +58,17 @@ class RandomBot:
     def __init__(self, salt: str | int = "random") -> None:
         self.salt = str(salt)
 
+    @property
+    def salt(self) -> str:
+        return self._salt
+
+    @salt.setter
+    def salt(self, value: str) -> None:
+        self._salt = value
+        self._base = _salt_base(value)
+
     def choose(self, view: dict[str, Any], legal: list[Action], seat: str) -> Action:
-        return legal[_pick(self.salt, view["ply"], seat, len(legal))]
+        return legal[_pick_base(self._base, view["ply"], seat, len(legal))]
 
 
 class HeuristicBot:

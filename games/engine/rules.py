@@ -334,8 +334,16 @@ def legal_actions(st: GameState) -> list[Action]:
     return [materialize(k) for k in legal_keys(st)]
 
 
+_ACTIONS: dict[tuple, Action] = {}  # actions are immutable values: one object per key, reused
+
+
 def materialize(key: tuple) -> Action:
-    return ACTION_TYPES[key[0]](*key[1:])
+    action = _ACTIONS.get(key)
+    if action is None:
+        if len(_ACTIONS) >= 100_000:
+            _ACTIONS.clear()
+        action = _ACTIONS[key] = ACTION_TYPES[key[0]](*key[1:])
+    return action
 
 
 def apply(st: GameState, action: Action) -> list[Event]:
@@ -1590,11 +1598,20 @@ def _side_seat(fr: dict) -> str:
     return fr["aggressor"] if fr["side"] == 0 else fr["defender"]
 
 
+def _phase_units(st: GameState, fr: dict, seat: str, phase: int) -> list[str]:
+    """`seat`'s units in the battle that fire in `phase` (memoised until the units change)."""
+    memo = _vals(st, fr).memo
+    key = ("ph", seat, phase)
+    out = memo.get(key)
+    if out is None:
+        phases = st.phase
+        out = memo[key] = [u for u in fr["units"][seat] if phases[u] == phase]
+    return out
+
+
 def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
-    phase = fr["phase"]
     done = fr["done"]
-    phases = st.phase
-    return [u for u in fr["units"][seat] if phases[u] == phase and u not in done]
+    return [u for u in _phase_units(st, fr, seat, fr["phase"]) if u not in done]
 
 
 def _stage_phase(st: GameState, fr: dict) -> Decision | None:
@@ -1690,20 +1707,36 @@ def _abomb_ok(st: GameState, fr: dict, seat: str) -> bool:
     return True
 
 
+def _fire_keys(st: GameState, fr: dict, seat: str, u: str) -> list[tuple]:
+    """The fire actions of `u` (and its hold), memoised like _fire_targets."""
+    vals = _vals(st, fr)
+    shots = fr["shots"].get(u)
+    key = ("fk", u, len(shots) if shots else 0, len(fr["fired"]), fr["intel"][seat])
+    out = vals.memo.get(key)
+    if out is None:
+        out = [("fire", seat, u, t) for t in _fire_targets(st, fr, seat, u)]
+        out.append(("hold", seat, u))
+        vals.memo[key] = out
+    return out
+
+
 def legal_fire(st: GameState, fr: dict) -> list[tuple]:
-    seat = _side_seat(fr)
+    seat = fr["aggressor"] if fr["side"] == 0 else fr["defender"]
     acts: list[tuple] = []
     actors = _actors(st, fr, seat)
     if not actors:
         acts.append(("pass", seat))  # only the A-bomb window is open
+    abil = st.abil
     for u in actors:
-        for t in _fire_targets(st, fr, seat, u):
-            acts.append(("fire", seat, u, t))
-        if "autokill" in st.abil[u]:
+        keys = _fire_keys(st, fr, seat, u)
+        if "autokill" in abil[u]:
+            acts.extend(keys[:-1])
             acts.extend(("autokill", seat, u, t) for t in _autokill_targets(st, fr, seat, u))
-        acts.append(("hold", seat, u))
+            acts.append(keys[-1])
+        else:
+            acts.extend(keys)
     acts.extend(_support_actions(st, fr, seat))
-    if fr["phase"] == 2 and _abombs(st, seat) and _abomb_ok(st, fr, seat):
+    if fr["phase"] == 2 and st.players[seat]["kept"] and _abombs(st, seat) and _abomb_ok(st, fr, seat):
         for bomb in _abombs(st, seat):
             acts.extend(KPlayCard(seat, bomb, target=ref) for ref in _nonempty_refs(st, OTHER[seat]))
     return acts
