@@ -150,7 +150,8 @@ def _draw_arsenal(st: GameState, seat: str) -> str | None:
         p["deck"] = p["discard"]
         p["discard"] = []
         st.rng.shuffle(p["deck"])
-        _ev(st, "arsenal_reshuffled", {"seat": seat, "cards": len(p["deck"])})
+        if st.record_events:
+            _ev(st, "arsenal_reshuffled", {"seat": seat, "cards": len(p["deck"])})
     return p["deck"].pop()
 
 
@@ -161,7 +162,8 @@ def _flip_conflict(st: GameState) -> str | None:
         st.conflict_deck = st.conflict_discard
         st.conflict_discard = []
         st.rng.shuffle(st.conflict_deck)
-        _ev(st, "conflict_reshuffled", {"cards": len(st.conflict_deck)})
+        if st.record_events:
+            _ev(st, "conflict_reshuffled", {"cards": len(st.conflict_deck)})
     return st.conflict_deck.pop()
 
 
@@ -240,7 +242,8 @@ def _destroy(st: GameState, holder: str, cid: str, cause: str) -> None:
     fr = _battle(st)
     if fr is not None:
         _leave_battle(st, fr, holder, cid)
-    _ev(st, "destroyed", {"seat": holder, "card": cid, "code": st.code[cid], "cause": cause})
+    if st.record_events:
+        _ev(st, "destroyed", {"seat": holder, "card": cid, "code": st.code[cid], "cause": cause})
 
 
 def _leave_battle(st: GameState, fr: dict[str, Any], seat: str, cid: str) -> None:
@@ -255,15 +258,23 @@ def _leave_battle(st: GameState, fr: dict[str, Any], seat: str, cid: str) -> Non
         # GP7: support vanishes the moment its source (or recipient) leaves
         affected = {s[1] for s in fr["supports"] if s[0] == cid}
         fr["supports"] = [s for s in fr["supports"] if s[0] != cid and s[1] != cid]
-    cached = st._vcache
-    if cached is None or cached[0] != (id(fr), st._vgen):
+    vals = st._vcache
+    if vals is None or vals.fr is not fr:
         return
     ab = st.abil[cid]
     if "general_aura" in ab or "radar" in ab:
         _touch(st)
         return
-    vals = cached[1]
-    vals.memo.clear()
+    vals.umemo[seat].clear()
+    vals.ftargets[seat].pop(cid, None)  # cid as a shooter
+    vals.fkeys[seat].pop(cid, None)
+    # cid as a target: the enemy shooters' lists lose it, nothing else about them changes
+    enemy = OTHER[seat]
+    vals.fkeys[enemy].clear()
+    table = vals.ftargets[enemy]
+    for u, entry in list(table.items()):
+        if cid in entry[3]:
+            table[u] = (*entry[:3], [t for t in entry[3] if t != cid])
     for table in (vals.side, vals.A, vals.D, vals.sup):
         table.pop(cid, None)
     for r in affected:
@@ -379,7 +390,8 @@ def _finish(st: GameState, winner: str | None, kind: str) -> None:
     st.result = {"kind": kind, "points": {seat: st.vp(seat) for seat in SEATS}, "turns": st.turn}
     st.frames = []
     st.decision = None
-    _ev(st, "game_over", {"winner": winner, **st.result})
+    if st.record_events:
+        _ev(st, "game_over", {"winner": winner, **st.result})
 
 
 def _finish_on_points(st: GameState, kind: str) -> None:
@@ -416,7 +428,8 @@ def step_game(st: GameState, fr: dict) -> Decision | None:
     st.turn += 1
     st.active_seat = seat
     st.frames.append({"kind": "turn", "seat": seat, "stage": "start"})
-    _ev(st, "turn_started", {"turn": st.turn, "seat": seat})
+    if st.record_events:
+        _ev(st, "turn_started", {"turn": st.turn, "seat": seat})
     return None
 
 
@@ -463,13 +476,15 @@ def legal_turn_start(st: GameState, fr: dict) -> list[tuple]:
 def _discard_kept(st: GameState, seat: str, cid: str) -> None:
     st.players[seat]["kept"].remove(cid)
     st.conflict_discard.append(cid)
-    _ev(st, "card_played", {"seat": seat, "card": cid, "code": st.code[cid]})
+    if st.record_events:
+        _ev(st, "card_played", {"seat": seat, "card": cid, "code": st.code[cid]})
 
 
 def _destroy_industry(st: GameState, seat: str) -> None:
     ic = st.players[seat]["industry"].pop(0)
     st.conflict_discard.append(ic)
-    _ev(st, "industry_destroyed", {"seat": seat, "card": ic, "code": st.code[ic]})
+    if st.record_events:
+        _ev(st, "industry_destroyed", {"seat": seat, "card": ic, "code": st.code[ic]})
 
 
 def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
@@ -479,7 +494,8 @@ def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
         fr["stage"] = "end"
         cid = _flip_conflict(st)
         if cid is None:
-            _ev(st, "conflict_deck_empty", {})
+            if st.record_events:
+                _ev(st, "conflict_deck_empty", {})
             return
         _push_card(st, seat, cid)
     elif isinstance(a, Choose):  # Optional Rule 5.4: transfer up to 3 cards instead of drawing
@@ -487,7 +503,8 @@ def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
         st.frames.append({"kind": "transfer", "seat": seat, "moved": 0, "src": None, "dst": None})
     elif isinstance(a, EmergencyDeploy):
         fr["stage"] = "end"
-        _ev(st, "emergency_deploy", {"seat": seat, "cards": len(st.players[seat]["hand"])})
+        if st.record_events:
+            _ev(st, "emergency_deploy", {"seat": seat, "cards": len(st.players[seat]["hand"])})
         st.frames.append(_deploy_frame(seat, len(st.players[seat]["hand"]), None, "emergency"))
     elif isinstance(a, PlayCard):
         eff = st.defs[a.card].effect
@@ -497,7 +514,8 @@ def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
             fr["stage"] = "end"
             st.frames.append({"kind": "battlecard", "seat": seat, "card": a.target, "stage": "emergency",
                               "aggressor": seat, "counter": True, "pre": False})
-            _ev(st, "counterattack", {"seat": seat, "battlecard": a.target, "code": st.code[a.target]})
+            if st.record_events:
+                _ev(st, "counterattack", {"seat": seat, "battlecard": a.target, "code": st.code[a.target]})
         elif eff == "pre-emptive-strike":
             fr["stage"] = "end"
             limit = len(st.conflict_deck) + len(st.conflict_discard) + 1
@@ -506,12 +524,14 @@ def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
                 if cid is None:
                     break
                 if isinstance(st.defs[cid], BattlecardDef):
-                    _ev(st, "conflict_drawn", {"seat": seat, "card": cid, "code": st.code[cid]})
+                    if st.record_events:
+                        _ev(st, "conflict_drawn", {"seat": seat, "card": cid, "code": st.code[cid]})
                     st.frames.append({"kind": "battlecard", "seat": seat, "card": cid, "stage": "check",
                                       "aggressor": seat, "counter": False, "pre": True})
                     break
                 st.conflict_discard.append(cid)
-                _ev(st, "conflict_turned", {"card": cid, "code": st.code[cid]})
+                if st.record_events:
+                    _ev(st, "conflict_turned", {"card": cid, "code": st.code[cid]})
         elif eff == "air-raid":
             if a.option == "industry":
                 _destroy_industry(st, enemy)  # C18: at any time, not in lieu of drawing
@@ -522,7 +542,8 @@ def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
         elif eff == "industrial-complex":
             st.players[seat]["kept"].remove(a.card)
             st.players[seat]["industry"].append(a.card)
-            _ev(st, "industry_built", {"seat": seat, "card": a.card, "code": st.code[a.card]})
+            if st.record_events:
+                _ev(st, "industry_built", {"seat": seat, "card": a.card, "code": st.code[a.card]})
         elif eff == "industrial-strike":
             _destroy_industry(st, enemy)
         elif eff == "sabotage":
@@ -576,7 +597,8 @@ def act_transfer(st: GameState, fr: dict, a: Action) -> None:
     _stack(st, seat, fr["src"]).remove(a.card)
     _stack(st, seat, a.stack).append(a.card)
     fr["moved"] += 1
-    _ev(st, "transferred", {"seat": seat, "from": fr["src"], "to": a.stack})
+    if st.record_events:
+        _ev(st, "transferred", {"seat": seat, "from": fr["src"], "to": a.stack})
 
 
 # ---- sabotage of a general / leader (FAQ G4) -----------------------------------------------------
@@ -586,7 +608,8 @@ def step_sabotage(st: GameState, fr: dict) -> Decision | None:
     if cands:  # asked even with one candidate, so the question does not tell how many he has
         return Decision(seat, "sabotage_victim", {"class": fr["cls"]})
     st.frames.pop()
-    _ev(st, "sabotage_no_target", {"seat": seat, "class": fr["cls"]})
+    if st.record_events:
+        _ev(st, "sabotage_no_target", {"seat": seat, "class": fr["cls"]})
     return None
 
 
@@ -653,8 +676,10 @@ def _do_deploy(st: GameState, fr: dict | None, seat: str, cid: str, ref: str) ->
     _stack(st, seat, ref).append(cid)  # type: ignore[union-attr]
     if fr is not None and fr["kind"] == "deploy":
         fr["count"] -= 1
-    _ev(st, "deployed", {"seat": seat, "stack": ref})
-    _ev(st, "deployed_card", {"seat": seat, "stack": ref, "card": cid, "code": st.code[cid]}, seat)
+    if st.record_events:
+        _ev(st, "deployed", {"seat": seat, "stack": ref})
+    if st.record_events:
+        _ev(st, "deployed_card", {"seat": seat, "stack": ref, "card": cid, "code": st.code[cid]}, seat)
     if "v2_rocket" in st.abil[cid]:
         st.frames.append({"kind": "v2", "seat": seat, "card": cid, "stage": "start"})
 
@@ -688,10 +713,12 @@ def step_v2(st: GameState, fr: dict) -> Decision | None:
     if "v2_rocket" in st.abil[new]:
         # R1.2: a V-2 drawn to replace a V-2 is discarded with no effect and no replacement
         st.players[seat]["discard"].append(new)
-        _ev(st, "v2_rule_1_2", {"seat": seat, "card": new, "code": st.code[new]})
+        if st.record_events:
+            _ev(st, "v2_rule_1_2", {"seat": seat, "card": new, "code": st.code[new]})
         return None
     st.players[seat]["hand"].append(new)
-    _ev(st, "drawn", {"seat": seat, "count": 1})
+    if st.record_events:
+        _ev(st, "drawn", {"seat": seat, "count": 1})
     st.frames.append(_deploy_frame(seat, 1, [new], "v2"))
     return None
 
@@ -700,10 +727,12 @@ def _v2_effect(st: GameState, seat: str) -> None:
     enemy = OTHER[seat]
     top = _draw_arsenal(st, enemy)
     if top is None:
-        _ev(st, "v2_no_effect", {"seat": seat})
+        if st.record_events:
+            _ev(st, "v2_no_effect", {"seat": seat})
         return
     st.players[enemy]["removed"].append(top)
-    _ev(st, "v2_hit", {"seat": seat, "removed": top, "code": st.code[top]})
+    if st.record_events:
+        _ev(st, "v2_hit", {"seat": seat, "removed": top, "code": st.code[top]})
 
 
 def legal_v2_effect(st: GameState, fr: dict) -> list[tuple]:
@@ -728,7 +757,8 @@ def _a_bomb(st: GameState, seat: str, card: str, ref: str) -> None:
     enemy = OTHER[seat]
     _discard_kept(st, seat, card)
     stack = _stack(st, enemy, ref)
-    _ev(st, "a_bomb", {"seat": seat, "stack": ref, "cards": [[c, st.code[c]] for c in stack]})
+    if st.record_events:
+        _ev(st, "a_bomb", {"seat": seat, "stack": ref, "cards": [[c, st.code[c]] for c in stack]})
     for cid in list(stack):
         _destroy(st, enemy, cid, "a-bomb")
 
@@ -737,16 +767,20 @@ def _a_bomb(st: GameState, seat: str, card: str, ref: str) -> None:
 def _push_card(st: GameState, seat: str, cid: str) -> None:
     d = st.defs[cid]
     if isinstance(d, BattlecardDef):
-        _ev(st, "conflict_drawn", {"seat": seat, "card": cid, "code": st.code[cid]})
+        if st.record_events:
+            _ev(st, "conflict_drawn", {"seat": seat, "card": cid, "code": st.code[cid]})
         st.frames.append({"kind": "battlecard", "seat": seat, "card": cid, "stage": "check",
                           "aggressor": seat, "counter": False, "pre": False})
         return
     if d.effect in KEPT_EFFECTS:
         st.players[seat]["kept"].append(cid)
-        _ev(st, "card_kept", {"seat": seat})
-        _ev(st, "card_kept_private", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
+        if st.record_events:
+            _ev(st, "card_kept", {"seat": seat})
+        if st.record_events:
+            _ev(st, "card_kept_private", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
         return
-    _ev(st, "conflict_drawn", {"seat": seat, "card": cid, "code": st.code[cid]})
+    if st.record_events:
+        _ev(st, "conflict_drawn", {"seat": seat, "card": cid, "code": st.code[cid]})
     st.conflict_discard.append(cid)
     eff = d.effect
     p = st.players[seat]
@@ -777,8 +811,9 @@ def _draw_n(st: GameState, seat: str, n: int) -> int:
             break
         hand.append(cid)
         got += 1
-        _ev(st, "drawn_card", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
-    if got:
+        if st.record_events:
+            _ev(st, "drawn_card", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
+    if got and st.record_events:
         _ev(st, "drawn", {"seat": seat, "count": got})
     return got
 
@@ -808,7 +843,8 @@ def act_divide_choose(st: GameState, fr: dict, a: Action) -> None:
     src = _stack(st, enemy, a.option)
     stacks.append([])
     fr.update(stage="split", src=a.option, dst=f"{kind}:{len(stacks) - 1}", need=len(src) // 2)
-    _ev(st, "divide", {"seat": enemy, "stack": a.option, "new_stack": fr["dst"]})
+    if st.record_events:
+        _ev(st, "divide", {"seat": enemy, "stack": a.option, "new_stack": fr["dst"]})
 
 
 def legal_divide_stack(st: GameState, fr: dict) -> list[tuple]:
@@ -847,7 +883,8 @@ def act_reorganize(st: GameState, fr: dict, a: Action) -> None:
     if a.option == "discard_draw":
         for c in p["hand"]:
             p["discard"].append(c)
-        _ev(st, "hand_discarded", {"seat": seat, "cards": [[c, st.code[c]] for c in p["hand"]]})
+        if st.record_events:
+            _ev(st, "hand_discarded", {"seat": seat, "cards": [[c, st.code[c]] for c in p["hand"]]})
         p["hand"] = []
     _draw_n(st, seat, 3)
     st.frames.pop()
@@ -874,7 +911,8 @@ def act_reorganize_swap(st: GameState, fr: dict, a: Action) -> None:
         _remove_deployed(st, seat, a.card)
         st.players[seat]["hand"].append(a.card)
         fr["moves"] += 1
-        _ev(st, "retrieved", {"seat": seat})
+        if st.record_events:
+            _ev(st, "retrieved", {"seat": seat})
     else:
         _do_deploy(st, fr, seat, a.card, a.stack)
 
@@ -898,7 +936,8 @@ def legal_capture_browse(st: GameState, fr: dict) -> list[tuple]:
 
 def act_capture_browse(st: GameState, fr: dict, a: Action) -> None:
     fr.update(stage="pick", ref=a.option)
-    _ev(st, "capture_browse", {"seat": a.seat, "stack": a.option})
+    if st.record_events:
+        _ev(st, "capture_browse", {"seat": a.seat, "stack": a.option})
 
 
 def legal_capture_pick(st: GameState, fr: dict) -> list[tuple]:
@@ -929,7 +968,8 @@ def step_battlecard(st: GameState, fr: dict) -> Decision | None:
         if not _prereqs_met(st, card):
             st.conflict_discard.append(card)
             st.frames.pop()
-            _ev(st, "battle_prerequisites_unmet", {"card": card, "code": st.code[card]})
+            if st.record_events:
+                _ev(st, "battle_prerequisites_unmet", {"card": card, "code": st.code[card]})
             return None
         fr["aggressor"] = _stated_aggressor(st, card) or drawer
         fr["stage"] = "pre" if fr["pre"] and fr["aggressor"] != drawer else "aggr"
@@ -965,7 +1005,8 @@ def act_fight_or_decline(st: GameState, fr: dict, a: Action) -> None:
     if a.option == "decline":
         st.conflict_discard.append(fr["card"])
         st.frames.pop()
-        _ev(st, "battle_declined", {"seat": a.seat, "card": fr["card"], "code": st.code[fr["card"]]})
+        if st.record_events:
+            _ev(st, "battle_declined", {"seat": a.seat, "card": fr["card"], "code": st.code[fr["card"]]})
     else:
         fr["stage"] = "aggr" if fr["stage"] == "pre" else "respond"
 
@@ -984,11 +1025,13 @@ def act_battlecard_response(st: GameState, fr: dict, a: Action) -> None:
     st.frames.pop()
     if st.defs[a.card].effect == "delay-tactics":
         st.conflict_deck.insert(st.rng.randrange(len(st.conflict_deck) + 1), card)
-        _ev(st, "delay_tactics", {"seat": a.seat, "card": card, "code": st.code[card]})
+        if st.record_events:
+            _ev(st, "delay_tactics", {"seat": a.seat, "card": card, "code": st.code[card]})
         return
     # misinformation: the battlecard is discarded, the next card is drawn; the drawing player stays (C20)
     st.conflict_discard.append(card)
-    _ev(st, "misinformation", {"seat": a.seat, "card": card, "code": st.code[card]})
+    if st.record_events:
+        _ev(st, "misinformation", {"seat": a.seat, "card": card, "code": st.code[card]})
     nxt = _flip_conflict(st)
     if nxt is not None:
         _push_card(st, fr["seat"], nxt)
@@ -1003,7 +1046,8 @@ def act_emergency_deploy(st: GameState, fr: dict, a: Action) -> None:
     fr["stage"] = "battle"
     if isinstance(a, EmergencyDeploy):
         hand = st.players[a.seat]["hand"]
-        _ev(st, "emergency_deploy", {"seat": a.seat, "cards": len(hand)})
+        if st.record_events:
+            _ev(st, "emergency_deploy", {"seat": a.seat, "cards": len(hand)})
         st.frames.append(_deploy_frame(a.seat, len(hand), None, "emergency"))
 
 
@@ -1119,7 +1163,8 @@ def _stage_check(st: GameState, fr: dict) -> Decision | None:
     has = {s: _has_forces(st, fr, s, _present(st, fr, s)) for s in SEATS}
     if not has[agg] or not has[dfd]:
         if not has[agg] and not has[dfd]:
-            _ev(st, "battle_ignored", {"card": fr["card"]})
+            if st.record_events:
+                _ev(st, "battle_ignored", {"card": fr["card"]})
             fr["winner"] = None
             fr["stage"] = "settle"
             fr["ignored"] = True
@@ -1127,7 +1172,8 @@ def _stage_check(st: GameState, fr: dict) -> Decision | None:
         fr["winner"] = agg if has[agg] else dfd
         if fr["mode"] == "air_raid":
             fr["winner"] = None
-        _ev(st, "battle_uncontested", {"card": fr["card"], "winner": fr["winner"]})
+        if st.record_events:
+            _ev(st, "battle_uncontested", {"card": fr["card"], "winner": fr["winner"]})
         fr["stage"] = "settle"
         return None
     fr["stage"] = "leaders"
@@ -1163,7 +1209,8 @@ def _stage_leaders(st: GameState, fr: dict) -> Decision | None:
                 st.players[seat]["hand"].append(new)
                 drawn.append(new)
             if drawn:
-                _ev(st, "leader_draw", {"seat": seat, "count": len(drawn)})
+                if st.record_events:
+                    _ev(st, "leader_draw", {"seat": seat, "count": len(drawn)})
                 pushes.append(_deploy_frame(seat, len(drawn), drawn, "leader"))
     st.frames.extend(reversed(pushes))
     return None
@@ -1247,8 +1294,9 @@ def act_battle_window(st: GameState, fr: dict, a: Action) -> None:
     elif eff in ("military-intelligence", "stolen-plans"):
         fr["intel"][seat] = True
         fr["intel_played"][seat] = True
-        _ev(st, "intelligence", {"enemy_hand": [st.code[c] for c in st.players[enemy]["hand"]]}, seat)
-        if eff == "stolen-plans":
+        if st.record_events:
+            _ev(st, "intelligence", {"enemy_hand": [st.code[c] for c in st.players[enemy]["hand"]]}, seat)
+        if eff == "stolen-plans" and st.record_events:
             _ev(st, "intelligence", {"enemy_kept": [st.code[c] for c in st.players[enemy]["kept"]]}, seat)
     elif eff == "chemical-warfare":
         fr["chem"][seat] = st.defs[a.card].param("attack", 13)
@@ -1279,7 +1327,8 @@ def _stage_phase0(st: GameState, fr: dict) -> Decision | None:
                 d = _defense(st, fr, enemy, t, "air")
                 n, _ = _action_number(st)
                 hit = d is not None and d < n <= attack
-                _ev(st, "chemical_attack", {"seat": seat, "target": t, "number": n, "hit": hit})
+                if st.record_events:
+                    _ev(st, "chemical_attack", {"seat": seat, "target": t, "number": n, "hit": hit})
                 if hit:
                     _destroy(st, enemy, t, "chemical-warfare")
                     if _check_battle_end(st, fr):
@@ -1312,7 +1361,8 @@ def act_sabotage_target(st: GameState, fr: dict, a: Action) -> None:
 
 def _stalemate(st: GameState, fr: dict) -> None:
     """Stalemate: the aggressor must withdraw and the defender wins (air raids simply end)."""
-    _ev(st, "stalemate", {"round": fr["round"]})
+    if st.record_events:
+        _ev(st, "stalemate", {"round": fr["round"]})
     fr["winner"] = fr["defender"] if fr["mode"] == "battle" else None
     fr["stage"] = "settle"
 
@@ -1327,7 +1377,7 @@ class _Vals:
     Tables per unit: A[u] = (vs ground, vs air, vs sea) attack, D[u] = defense against ground/air/sea
     attackers. Built once per battle situation; a new support refreshes only its recipient (see _vals)."""
 
-    __slots__ = ("st", "fr", "aura", "radar", "sup", "A", "D", "side", "memo")
+    __slots__ = ("st", "fr", "aura", "radar", "sup", "A", "D", "side", "umemo", "ftargets", "fkeys")
 
     def __init__(self, st: GameState, fr: dict) -> None:
         self.st = st
@@ -1352,13 +1402,26 @@ class _Vals:
         self.sup = sup
         self.A: dict[str, tuple] = {}
         self.D: dict[str, tuple] = {}
-        # legal-move pieces derived from these values (fire targets, supports); dropped on any change
-        self.memo: dict = {}
+        # legal-move pieces, per seat: umemo from the units in the battle only (dropped when one of the
+        # seat's units leaves); ftargets / fkeys: shooter -> (shots, fired, intel, its fire targets / its
+        # fire and hold keys), dropped when the values they read change (see refresh and _leave_battle)
+        self.umemo: dict[str, dict] = {s: {} for s in SEATS}
+        self.ftargets: dict[str, dict] = {s: {} for s in SEATS}
+        self.fkeys: dict[str, dict] = {s: {} for s in SEATS}
         for u in self.side:
-            self.refresh(u)
+            self._compute(u)
 
     def refresh(self, u: str) -> None:
-        self.memo.clear()
+        """u's values changed: u's own fire targets and every enemy shooter's (u's defense) are stale."""
+        seat = self.side[u]
+        self._compute(u)
+        enemy = OTHER[seat]
+        self.ftargets[enemy].clear()
+        self.fkeys[enemy].clear()
+        self.ftargets[seat].pop(u, None)
+        self.fkeys[seat].pop(u, None)
+
+    def _compute(self, u: str) -> None:
         seat = self.side[u]
         d = self.st.defs[u]
         sups = self.sup.get(u, ())
@@ -1394,7 +1457,6 @@ class _Vals:
         self.D[u] = tuple(dfn)
 
     def support_added(self, entry: list) -> None:
-        self.memo.clear()
         self.sup.setdefault(entry[1], []).append(entry)
         if entry[1] in self.side:
             self.refresh(entry[1])
@@ -1410,12 +1472,10 @@ class _Vals:
 
 def _vals(st: GameState, fr: dict) -> _Vals:
     """Valid until the battle changes (units leave, round ends): _touch() drops it."""
-    key = (id(fr), st._vgen)
-    cached = st._vcache
-    if cached is not None and cached[0] == key:
-        return cached[1]
-    vals = _Vals(st, fr)
-    st._vcache = (key, vals)
+    vals = st._vcache
+    if vals is not None and vals.fr is fr:
+        return vals
+    vals = st._vcache = _Vals(st, fr)
     return vals
 
 
@@ -1479,10 +1539,14 @@ def _fire_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
     fired = fr["fired"]
     # shots and fired (submarines that gave their position away) only grow within a battle, and any
     # change of values or units clears the memo
-    key = (u, len(shots) if shots else 0, len(fired), intel)
-    out = vals.memo.get(key)
-    if out is None:
-        out = vals.memo[key] = _compute_fire_targets(st, fr, seat, u, vals, shots, intel, fired)
+    n = len(shots) if shots else 0
+    nf = len(fired)
+    memo = vals.ftargets[seat]
+    entry = memo.get(u)
+    if entry is not None and entry[0] == n and entry[1] == nf and entry[2] == intel:
+        return entry[3]
+    out = _compute_fire_targets(st, fr, seat, u, vals, shots, intel, fired)
+    memo[u] = (n, nf, intel, out)
     return out
 
 
@@ -1495,9 +1559,10 @@ def _compute_fire_targets(st: GameState, fr: dict, seat: str, u: str, vals: _Val
     sub_hunter = None
     abil = st.abil
     out = []
+    allowed = [_shot_allowed(st, fr, u, k) for k in KINDS] if shots else None
     for t in fr["units"][OTHER[seat]]:
         tk = kidx[t]
-        if shots and not _shot_allowed(st, fr, u, KINDS[tk]):
+        if allowed is not None and not allowed[tk]:
             continue
         a = au[tk]
         if a is None:
@@ -1505,7 +1570,7 @@ def _compute_fire_targets(st: GameState, fr: dict, seat: str, u: str, vals: _Val
         d = table[t][ki]
         if d is None or a < d:
             continue
-        if not intel and t not in fired and "submarine" in abil[t]:
+        if "submarine" in abil[t] and not intel and t not in fired:
             # S6, S7: before a submarine fires only destroyers and submarines may target it
             if sub_hunter is None:
                 classes = st.defs[u].classes
@@ -1550,11 +1615,15 @@ def _can_hit(st: GameState, fr: dict, seat: str) -> bool:
     targets = fr["units"][enemy]
     if not targets:
         return False
-    if fr["chem"][seat]:
+    vals = _vals(st, fr)
+    kidx = st.kidx
+    max_action = st.max_action
+    chem = fr["chem"][seat]
+    if chem:
         for t in targets:
-            if st.defs[t].kind == "ground":
-                d = _defense(st, fr, enemy, t, "air")
-                if d is not None and d < fr["chem"][seat] and d < st.max_action:
+            if kidx[t] == 0:
+                d = vals.defense(enemy, t, "air")
+                if d is not None and d < chem and d < max_action:
                     return True
     units = fr["units"][seat]
     pool = []  # (source, kind, bonus, target kinds)
@@ -1565,29 +1634,40 @@ def _can_hit(st: GameState, fr: dict, seat: str) -> bool:
                 pool.append((c, k, ab[k].get("bonus"), ab[k].get("target_kinds")))
         if "carrier_bonus" in ab:
             pool.append((None, "carrier", sum(ab["carrier_bonus"].get("bonuses")), None))
+    table_a, table_d = vals.A, vals.D
+    abil = st.abil
+    phases = st.phase
     for u in units:
-        d = st.defs[u]
-        if d.phase is None:
+        if phases[u] is None:
             continue
-        if _autokill_targets(st, fr, seat, u):
+        if "autokill" in abil[u] and _autokill_targets(st, fr, seat, u):
             return True
+        ui = kidx[u]
+        ukind = KINDS[ui]
+        au = table_a.get(u)
+        extras: dict[int, int] = {}
         for t in targets:
-            tk = st.defs[t].kind
-            a = _attack(st, fr, seat, u, tk)
+            ti = kidx[t]
+            a = au[ti] if au is not None else vals.attack(seat, u, KINDS[ti])
             if a is None:
                 continue
-            dv = _defense(st, fr, enemy, t, d.kind)
-            if dv is None or dv >= st.max_action:
+            dt = table_d.get(t)
+            dv = dt[ui] if dt is not None else vals.defense(enemy, t, ukind)
+            if dv is None or dv >= max_action:
                 continue
-            extra = 0
-            for src, k, bonus, tks in pool:
-                if src == u:
-                    continue
-                if k == "artillery_support" and tk not in tks:
-                    continue
-                if k == "ship_support" and d.kind != "sea":
-                    continue
-                extra += bonus
+            extra = extras.get(ti)
+            if extra is None:
+                tk = KINDS[ti]
+                extra = 0
+                for src, k, bonus, tks in pool:
+                    if src == u:
+                        continue
+                    if k == "artillery_support" and tk not in tks:
+                        continue
+                    if k == "ship_support" and ukind != "sea":
+                        continue
+                    extra += bonus
+                extras[ti] = extra
             if a + extra > dv:
                 return True
     return False
@@ -1600,8 +1680,8 @@ def _side_seat(fr: dict) -> str:
 
 def _phase_units(st: GameState, fr: dict, seat: str, phase: int) -> list[str]:
     """`seat`'s units in the battle that fire in `phase` (memoised until the units change)."""
-    memo = _vals(st, fr).memo
-    key = ("ph", seat, phase)
+    memo = _vals(st, fr).umemo[seat]
+    key = ("ph", phase)
     out = memo.get(key)
     if out is None:
         phases = st.phase
@@ -1655,18 +1735,33 @@ def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str 
     acts: list[tuple] = []
     units = fr["units"][seat]
     supp = st.supp
-    supporters = [c for c in units if c in supp]
+    memo = _vals(st, fr).umemo[seat]
+    supporters = memo.get("sp")
+    if supporters is None:
+        supporters = memo["sp"] = [c for c in units if c in supp]
     if not supporters:
         return acts
     done = fr["done"]
     phase = fr["phase"]
     phases = st.phase
+    used = fr["carrier_used"]
+    # the supporters that may still assign something (the loop below checks each one in full)
+    supporters = [c for c in supporters
+                  if (c not in done and (phases[c] is None or phases[c] >= phase))
+                  or (supp[c][3] and used.get(c, 0) < supp[c][3])]
+    if not supporters:
+        return acts
+    if len(done) > 3:
+        done = set(done)
     if only_recipient is not None:
         recipients: Any = (only_recipient,)
         shooters: Any = ()
     else:
-        recipients = units
-        shooters = [r for r in units if r not in done and (phases[r] or 0) >= phase]
+        recipients = None  # all units: the per-supporter lists below are memoised
+        eligible = memo.get(("el", phase))  # units that fire in this phase or later
+        if eligible is None:
+            eligible = memo[("el", phase)] = [r for r in units if (phases[r] or 0) >= phase]
+        shooters = [r for r in eligible if r not in done]
     amask = st.amask
     kidx = st.kidx
     attack = defense_vs is None
@@ -1676,7 +1771,13 @@ def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str 
             if attack:
                 acts.extend([("support", seat, c, r, "attack") for r in shooters])
             if defense_vs in (None, "air"):
-                acts.extend([("support", seat, c, r, "air_defense") for r in recipients])
+                if recipients is None:
+                    keys = memo.get(("sa", c))
+                    if keys is None:
+                        keys = memo[("sa", c)] = [("support", seat, c, r, "air_defense") for r in units]
+                    acts.extend(keys)
+                else:
+                    acts.extend([("support", seat, c, r, "air_defense") for r in recipients])
         if c in done:
             continue
         ph = phases[c]
@@ -1685,7 +1786,13 @@ def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str 
         if infantry:
             if attack:
                 acts.extend([("support", seat, c, r, "attack") for r in shooters if r != c])
-            acts.extend([("support", seat, c, r, "defense") for r in recipients if r != c])
+            if recipients is None:
+                keys = memo.get(("sd", c))
+                if keys is None:
+                    keys = memo[("sd", c)] = [("support", seat, c, r, "defense") for r in units if r != c]
+                acts.extend(keys)
+            else:
+                acts.extend([("support", seat, c, r, "defense") for r in recipients if r != c])
         if not attack:
             continue
         if art_mask:
@@ -1707,19 +1814,6 @@ def _abomb_ok(st: GameState, fr: dict, seat: str) -> bool:
     return True
 
 
-def _fire_keys(st: GameState, fr: dict, seat: str, u: str) -> list[tuple]:
-    """The fire actions of `u` (and its hold), memoised like _fire_targets."""
-    vals = _vals(st, fr)
-    shots = fr["shots"].get(u)
-    key = ("fk", u, len(shots) if shots else 0, len(fr["fired"]), fr["intel"][seat])
-    out = vals.memo.get(key)
-    if out is None:
-        out = [("fire", seat, u, t) for t in _fire_targets(st, fr, seat, u)]
-        out.append(("hold", seat, u))
-        vals.memo[key] = out
-    return out
-
-
 def legal_fire(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["aggressor"] if fr["side"] == 0 else fr["defender"]
     acts: list[tuple] = []
@@ -1727,8 +1821,21 @@ def legal_fire(st: GameState, fr: dict) -> list[tuple]:
     if not actors:
         acts.append(("pass", seat))  # only the A-bomb window is open
     abil = st.abil
+    memo = _vals(st, fr).fkeys[seat]
+    shots_by = fr["shots"]
+    nfired = len(fr["fired"])
+    intel = fr["intel"][seat]
     for u in actors:
-        keys = _fire_keys(st, fr, seat, u)
+        # the fire actions of u and its hold, memoised like _fire_targets
+        shots = shots_by.get(u)
+        n = len(shots) if shots else 0
+        entry = memo.get(u)
+        if entry is not None and entry[0] == n and entry[1] == nfired and entry[2] == intel:
+            keys = entry[3]
+        else:
+            keys = [("fire", seat, u, t) for t in _fire_targets(st, fr, seat, u)]
+            keys.append(("hold", seat, u))
+            memo[u] = (n, nfired, intel, keys)
         if "autokill" in abil[u]:
             acts.extend(keys[:-1])
             acts.extend(("autokill", seat, u, t) for t in _autokill_targets(st, fr, seat, u))
@@ -1755,10 +1862,11 @@ def _add_support(st: GameState, fr: dict, a: Support) -> None:
         entry = [a.unit, a.recipient, a.mode, ab[kind].get("bonus"), list(tks) if tks else None]
         fr["done"].append(a.unit)  # support replaces the supporter's own fire
     fr["supports"].append(entry)
-    cached = st._vcache
-    if cached is not None and cached[0] == (id(fr), st._vgen):
-        cached[1].support_added(entry)
-    _ev(st, "support", {"seat": a.seat, "unit": a.unit, "recipient": a.recipient, "mode": a.mode})
+    vals = st._vcache
+    if vals is not None and vals.fr is fr:
+        vals.support_added(entry)
+    if st.record_events:
+        _ev(st, "support", {"seat": a.seat, "unit": a.unit, "recipient": a.recipient, "mode": a.mode})
 
 
 def act_fire(st: GameState, fr: dict, a: Action) -> None:
@@ -1770,7 +1878,8 @@ def act_fire(st: GameState, fr: dict, a: Action) -> None:
         _add_support(st, fr, a)
     elif kind == "hold":
         fr["done"].append(a.unit)
-        _ev(st, "hold", {"seat": seat, "unit": a.unit})
+        if st.record_events:
+            _ev(st, "hold", {"seat": seat, "unit": a.unit})
     elif kind == "pass":
         fr["p2_passed"].append(seat)
     elif isinstance(a, PlayCard):
@@ -1802,7 +1911,8 @@ def _declare(st: GameState, fr: dict, a: Fire | Autokill) -> None:
     if _can_defend(st, fr, enemy, a.target, akind):
         fr["shot"] = {"seat": a.seat, "enemy": enemy, "unit": a.unit, "target": a.target, "type": a.type,
                       "stage": "defend", "assigned": False}
-        _ev(st, "target_declared", {"seat": a.seat, "unit": a.unit, "target": a.target, "type": a.type})
+        if st.record_events:
+            _ev(st, "target_declared", {"seat": a.seat, "unit": a.unit, "target": a.target, "type": a.type})
         return
     _resolve(st, fr, a)
 
@@ -1854,7 +1964,8 @@ def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
     if isinstance(a, Autokill):
         fr["shots"][u] = ["autokill"]
         fr["done"].append(u)
-        _ev(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
+        if st.record_events:
+            _ev(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
         _destroy(st, enemy, t, "autokill")
     else:
         tk = st.defs[t].kind
@@ -1863,8 +1974,9 @@ def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
         n, card = _action_number(st)
         hit = defense < n <= attack  # the action-number rule
         fr["shots"].setdefault(u, []).append(tk)
-        _ev(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
-                         "number": n, "card": card, "hit": hit})
+        if st.record_events:
+            _ev(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
+                             "number": n, "card": card, "hit": hit})
         if hit:
             _destroy(st, enemy, t, "shot")
         if _exhausted(st, fr, seat, u):
@@ -1891,7 +2003,8 @@ def _withdraw(st: GameState, fr: dict, seat: str, unit: str, cause: str) -> None
     """GP1: withdrawn units stay deployed but are out of this battle (GP2: for good)."""
     _leave_battle(st, fr, seat, unit)
     fr["withdrawn"][seat].append(unit)
-    _ev(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
+    if st.record_events:
+        _ev(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
 
 
 def _check_battle_end(st: GameState, fr: dict) -> bool:
@@ -1975,7 +2088,8 @@ def _stage_settle(st: GameState, fr: dict) -> Decision | None:
         for c in survivors:
             _remove_deployed(st, winner, c)
         st.players[winner]["occupied"][card] = survivors
-        _ev(st, "occupied", {"seat": winner, "card": card, "units": [[c, st.code[c]] for c in survivors]})
+        if st.record_events:
+            _ev(st, "occupied", {"seat": winner, "card": card, "units": [[c, st.code[c]] for c in survivors]})
     loser = OTHER[winner]
     _ev(st, "battle_won", {"winner": winner, "card": card, "code": st.code[card],
                            "victory_points": 0 if card in st.scorched else st.defs[card].victory_points})
@@ -1999,13 +2113,15 @@ def act_scorched_earth(st: GameState, fr: dict, a: Action) -> None:
     if isinstance(a, PlayCard):
         _discard_kept(st, a.seat, a.card)
         st.scorched.append(fr["card"])  # C17: stays scorched when re-fought
-        _ev(st, "scorched_earth", {"seat": a.seat, "card": fr["card"]})
+        if st.record_events:
+            _ev(st, "scorched_earth", {"seat": a.seat, "card": fr["card"]})
     fr["stage"] = "done"
 
 
 def _stage_done(st: GameState, fr: dict) -> Decision | None:
     st.frames.pop()
-    _ev(st, "battle_over", {"winner": fr["winner"], "card": fr["card"]})
+    if st.record_events:
+        _ev(st, "battle_over", {"winner": fr["winner"], "card": fr["card"]})
     if fr["mode"] == "battle" and fr["winner"] is not None:
         _check_victory(st, fr["winner"])
     return None

@@ -80,7 +80,7 @@ class GameState:
         self._legal_cache: tuple[int, list] | None = None
         self._events: list = []
         self._vgen = 0
-        self._vcache: tuple | None = None
+        self._vcache: Any = None  # rules._Vals of the battle in progress
 
     # ---- derived ----------------------------------------------------------------------------
     def rebuild_derived(self) -> None:
