@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .actions import Action
-from .bots import HeuristicBot, RandomBot
+from .bots import HeuristicBot, RandomBot, _pick_base
 from .cards import Catalog, load_catalog_dir
 from .errors import EngineError, IllegalAction, MalformedAction
 from .events import Event, events_for
@@ -37,8 +37,19 @@ def play_game(catalog: Catalog, setup: GameSetup, bots: dict[str, Any], max_plie
     state = new_game(catalog, setup)
     state.record_events = record_events
     needs_view = {seat: getattr(bot, "needs_view", True) for seat, bot in bots.items()}
+    # a RandomBot's choice needs only the ply and the number of legal actions: pick the same index
+    # RandomBot.choose would, and build just that action
+    salts = {seat: bot._base for seat, bot in bots.items() if type(bot) is RandomBot}
     while state.decision is not None and state.ply < max_plies:
         seat = state.decision.seat
+        base = salts.get(seat)
+        if base is not None:
+            keys = legal_keys(state)
+            action = materialize(keys[_pick_base(base, state.ply, seat, len(keys))])
+            if log is not None:
+                log.append(action.to_json())
+            apply_legal(state, action)
+            continue
         bot = bots[seat]
         if needs_view[seat]:
             legal: Sequence[Action] = legal_actions(state)

@@ -268,13 +268,9 @@ def _leave_battle(st: GameState, fr: dict[str, Any], seat: str, cid: str) -> Non
     vals.umemo[seat].clear()
     vals.ftargets[seat].pop(cid, None)  # cid as a shooter
     vals.fkeys[seat].pop(cid, None)
-    # cid as a target: the enemy shooters' lists lose it, nothing else about them changes
-    enemy = OTHER[seat]
+    enemy = OTHER[seat]  # cid as a target
+    vals.ftargets[enemy].clear()
     vals.fkeys[enemy].clear()
-    table = vals.ftargets[enemy]
-    for u, entry in list(table.items()):
-        if cid in entry[3]:
-            table[u] = (*entry[:3], [t for t in entry[3] if t != cid])
     for table in (vals.side, vals.A, vals.D, vals.sup):
         table.pop(cid, None)
     for r in affected:
@@ -322,7 +318,8 @@ def advance(st: GameState) -> None:
     st._legal_cache = None
     while st.status == "active":
         fr = st.frames[-1]
-        d = STEP[fr["kind"]](st, fr)
+        kind = fr["kind"]
+        d = BATTLE_STAGES[fr["stage"]](st, fr) if kind == "battle" else STEP[kind](st, fr)
         if d is not None:
             st.decision = d
             return
@@ -1377,7 +1374,8 @@ class _Vals:
     Tables per unit: A[u] = (vs ground, vs air, vs sea) attack, D[u] = defense against ground/air/sea
     attackers. Built once per battle situation; a new support refreshes only its recipient (see _vals)."""
 
-    __slots__ = ("st", "fr", "aura", "radar", "sup", "A", "D", "side", "umemo", "ftargets", "fkeys")
+    __slots__ = ("st", "fr", "aura", "radar", "sup", "A", "D", "side", "umemo", "ftargets", "fkeys",
+                 "done_src", "done_n", "done_set")
 
     def __init__(self, st: GameState, fr: dict) -> None:
         self.st = st
@@ -1406,6 +1404,9 @@ class _Vals:
         # seat's units leaves); ftargets / fkeys: shooter -> (shots, fired, intel, its fire targets / its
         # fire and hold keys), dropped when the values they read change (see refresh and _leave_battle)
         self.umemo: dict[str, dict] = {s: {} for s in SEATS}
+        self.done_src: list | None = None  # fr["done"] as a set (the list only grows within a round)
+        self.done_n = 0
+        self.done_set: set[str] = set()
         self.ftargets: dict[str, dict] = {s: {} for s in SEATS}
         self.fkeys: dict[str, dict] = {s: {} for s in SEATS}
         for u in self.side:
@@ -1455,6 +1456,17 @@ class _Vals:
             dfn.append(v)
         self.A[u] = tuple(atk)
         self.D[u] = tuple(dfn)
+
+    def done(self) -> set[str]:
+        done = self.fr["done"]
+        n = len(done)
+        if done is not self.done_src or n < self.done_n:
+            self.done_src = done
+            self.done_set = set(done)
+        elif n != self.done_n:
+            self.done_set.update(done[self.done_n:])
+        self.done_n = n
+        return self.done_set
 
     def support_added(self, entry: list) -> None:
         self.sup.setdefault(entry[1], []).append(entry)
@@ -1678,20 +1690,18 @@ def _side_seat(fr: dict) -> str:
     return fr["aggressor"] if fr["side"] == 0 else fr["defender"]
 
 
-def _phase_units(st: GameState, fr: dict, seat: str, phase: int) -> list[str]:
-    """`seat`'s units in the battle that fire in `phase` (memoised until the units change)."""
-    memo = _vals(st, fr).umemo[seat]
-    key = ("ph", phase)
-    out = memo.get(key)
-    if out is None:
-        phases = st.phase
-        out = memo[key] = [u for u in fr["units"][seat] if phases[u] == phase]
-    return out
-
-
 def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
-    done = fr["done"]
-    return [u for u in _phase_units(st, fr, seat, fr["phase"]) if u not in done]
+    vals = _vals(st, fr)
+    memo = vals.umemo[seat]
+    phase = fr["phase"]
+    units = memo.get(phase)  # `seat`'s units that fire in this phase (memoised until the units change)
+    if units is None:
+        phases = st.phase
+        units = memo[phase] = [u for u in fr["units"][seat] if phases[u] == phase]
+    if not units:
+        return units
+    done = vals.done()
+    return [u for u in units if u not in done]
 
 
 def _stage_phase(st: GameState, fr: dict) -> Decision | None:
@@ -1735,13 +1745,14 @@ def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str 
     acts: list[tuple] = []
     units = fr["units"][seat]
     supp = st.supp
-    memo = _vals(st, fr).umemo[seat]
+    vals = _vals(st, fr)
+    memo = vals.umemo[seat]
     supporters = memo.get("sp")
     if supporters is None:
         supporters = memo["sp"] = [c for c in units if c in supp]
     if not supporters:
         return acts
-    done = fr["done"]
+    done = vals.done()
     phase = fr["phase"]
     phases = st.phase
     used = fr["carrier_used"]
@@ -1751,8 +1762,6 @@ def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str 
                   or (supp[c][3] and used.get(c, 0) < supp[c][3])]
     if not supporters:
         return acts
-    if len(done) > 3:
-        done = set(done)
     if only_recipient is not None:
         recipients: Any = (only_recipient,)
         shooters: Any = ()
