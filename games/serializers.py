@@ -56,7 +56,10 @@ class GameCreateSerializer(serializers.Serializer):
         required=False,
         min_value=0,
         max_value=MAX_SEED,
-        help_text="Fix the shuffles (else the server draws one); published after the end.",
+        help_text=(
+            "The game seed (else the server draws one). The deal uses it mixed with a secret server "
+            "salt, so nobody can predict the cards; seed and salt are published after the end."
+        ),
     )
     conflict = ConflictChoiceSerializer(required=False)
 

@@ -70,6 +70,20 @@ def seed_commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 
+def deal_seed(seed: int, salt: str) -> int:
+    """The engine's seed: the game seed mixed with the server's secret salt.
+
+    A player who picks `seed` still cannot reproduce the deal (and so learn the other seat's hand or the
+    deck order) while the game runs; after the end seed and salt are published and anyone can recompute it.
+    """
+    return int(hashlib.sha256(f"deal:{seed}:{salt}".encode()).hexdigest()[:16], 16)
+
+
+def bot_salt(salt: str) -> str:
+    """Bots' choices hash this secret (revealed with the seed at the end), so nobody can predict them."""
+    return hashlib.sha256(f"bot:{salt}".encode()).hexdigest()[:16]
+
+
 def _bot(kind: str, *, catalog: Any, salt: str) -> Any:
     """A bot that sees only its seat's view; its choices hash (salt, ply, seat): no second RNG."""
     if kind == BotKind.HEURISTIC:
@@ -165,7 +179,7 @@ def _run_bots(*, game: Game, state: Any, seats: dict[str, GameSeat], log: _Log) 
             return
         bot = bots.get(seat_name)
         if bot is None:
-            bot = bots[seat_name] = _bot(seat.bot, catalog=state.catalog, salt=game.seed_hash[:16])
+            bot = bots[seat_name] = _bot(seat.bot, catalog=state.catalog, salt=bot_salt(game.seed_salt))
         legal = engine.legal_actions(state)
         seen = engine.view(state, seat_name) if getattr(bot, "needs_view", True) else {"ply": state.ply}
         action = bot.choose(seen, legal, seat_name)
@@ -224,7 +238,7 @@ def game_create(
     decks = {mine.side: tuple(mine.codes), theirs.side: tuple(theirs.codes)}
     nations = {mine.side: mine.nation, theirs.side: theirs.nation}
     setup = engine.GameSetup(
-        seed=seed,
+        seed=deal_seed(seed, salt),
         decks=decks,
         nations=nations,
         conflict_deck=tuple(conflict_codes),
@@ -451,4 +465,6 @@ __all__ = [
     "game_rebuild_state",
     "game_resign",
     "seed_commitment",
+    "deal_seed",
+    "bot_salt",
 ]

@@ -16,6 +16,8 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from tests.games.conftest import HiddenInfoOracle
+
 GB = "gb-we-starter"  # allies
 DE = "de-we-starter"  # axis
 CARD_ID = re.compile(r'"(c\d+)"')
@@ -133,16 +135,6 @@ def _start_two_player_game(alice: Any, bob: Any) -> tuple[str, dict[str, APIClie
     return game_id, {"allies": a, "axis": b}, created.json()
 
 
-def _secret_ids(own_view: dict[str, Any]) -> set[str]:
-    """The ids only this seat may know: its reserve hand and its face-down deployed stacks."""
-    me = own_view["view"]["me"]
-    ids = {c["id"] for c in me["hand"]}
-    for stacks in me["stacks"].values():
-        for stack in stacks:
-            ids |= {c["id"] for c in stack}
-    return ids
-
-
 @pytest.mark.django_db
 def test_a_seat_never_receives_the_other_seats_hand_or_face_down_stacks(players) -> None:
     alice, bob, _ = players
@@ -151,15 +143,12 @@ def test_a_seat_never_receives_the_other_seats_hand_or_face_down_stacks(players)
     assert created["seed"] is None and created["seed_salt"] is None
     assert not {"setup", "state", "catalog_snapshot"} & set(created)
 
+    oracle = HiddenInfoOracle(game_id)  # cards never shown to anyone (revealed battle units are not secret)
     for _ in range(12):  # the initial deployments of both seats, then the first turn
         views = {seat: c.get(f"/api/games/{game_id}/view/").json() for seat, c in clients.items()}
         for seat, other in (("allies", "axis"), ("axis", "allies")):
-            hidden = _secret_ids(views[other])
-            assert hidden, "the other seat holds cards"
-            seen = json.dumps(views[seat]) + json.dumps(
-                clients[seat].get(f"/api/games/{game_id}/events/").json()
-            )
-            assert not hidden & set(CARD_ID.findall(seen))
+            assert oracle.check(views[seat], seat), "the other seat holds hidden cards"
+            oracle.check(clients[seat].get(f"/api/games/{game_id}/events/").json(), seat)
             opponent = views[seat]["view"]["opponent"]
             assert "hand" not in opponent
             assert opponent["hand_size"] == len(views[other]["view"]["me"]["hand"])
@@ -172,9 +161,7 @@ def test_a_seat_never_receives_the_other_seats_hand_or_face_down_stacks(players)
             format="json",
         )
         assert response.status_code == 200, response.json()
-        other = "axis" if mover == "allies" else "allies"
-        hidden = _secret_ids(clients[other].get(f"/api/games/{game_id}/view/").json())
-        assert not hidden & set(CARD_ID.findall(json.dumps(response.json())))
+        oracle.check(response.json(), mover)
 
     # the other seat's actions (which name its cards) are never shown to a seat
     for seat, client in clients.items():

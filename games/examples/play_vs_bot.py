@@ -149,7 +149,9 @@ def play(args: argparse.Namespace) -> int:
           f"winner {final['winner']} by {final['end_reason']}; result {final['result']}")
     replay = client.get(f"/api/games/{gid}/replay/")
     check = hashlib.sha256(f"{replay['seed']}:{replay['seed_salt']}".encode()).hexdigest()
-    verdict = "verified" if check == game["seed_hash"] else "MISMATCH"
+    deal = int(hashlib.sha256(f"deal:{replay['seed']}:{replay['seed_salt']}".encode()).hexdigest()[:16], 16)
+    verified = check == game["seed_hash"] and deal == replay["setup"]["seed"]
+    verdict = "verified" if verified else "MISMATCH"
     print(f"seed {replay['seed']} revealed; commitment {verdict}; {len(replay['actions'])} engine actions")
     return 0 if final["winner"] == final["my_seat"] else 1 if final["winner"] else 2
 

@@ -133,6 +133,10 @@ class HiddenInfoOracle:
             exposed.update(_stack_cards(player))
             for cards in player.get("occupied", {}).values():
                 exposed.update(cards)
+        # a battlecard being decided or fought lies face up (it may go back into the deck: Delay Tactics)
+        exposed.update(
+            f["card"] for f in state["frames"] if f["kind"] in ("battle", "battlecard") and f.get("card")
+        )
         self.ever_exposed |= exposed
 
     def _sync(self) -> dict[str, Any]:

@@ -43,10 +43,16 @@ def test_without_a_seed_the_server_draws_one_and_two_games_differ(catalog_rows, 
     assert first["seed_hash"] != second["seed_hash"]
 
 
-def test_the_same_seed_deals_the_same_game(catalog_rows, api, alice):
+def test_choosing_the_seed_does_not_let_a_player_reproduce_the_deal(catalog_rows, api, alice):
+    """QA finding: with the raw seed, a player could replay it on a throwaway game and learn the other
+    seat's hand. The deal uses the seed mixed with the secret salt, recomputable once both are published."""
     one = Game.objects.get(pk=api(alice).post("/api/games/", game_body(seed=5), format="json").json()["id"])
     two = Game.objects.get(pk=api(alice).post("/api/games/", game_body(seed=5), format="json").json()["id"])
-    assert one.state == two.state and one.seed_hash != two.seed_hash  # fresh salt each time
+    assert one.seed == two.seed == 5
+    assert one.state != two.state and one.seed_hash != two.seed_hash  # fresh secret salt each time
+    for game in (one, two):
+        expected = int(hashlib.sha256(f"deal:{game.seed}:{game.seed_salt}".encode()).hexdigest()[:16], 16)
+        assert game.setup["seed"] == expected
 
 
 def test_editing_the_catalog_never_changes_an_existing_game(catalog_rows, api, alice):
