@@ -1716,9 +1716,14 @@ def _stage_phase(st: GameState, fr: dict) -> Decision | None:
         return Decision(shot["seat"], "retarget", {"unit": shot["unit"], "target": shot["target"],
                                                    "type": shot["type"]})
     while True:
-        seat = _side_seat(fr)
+        seat = fr["aggressor"] if fr["side"] == 0 else fr["defender"]
         if _actors(st, fr, seat) or (
                 fr["phase"] == 2 and seat not in fr["p2_passed"] and st.players[seat]["kept"]):
+            prev = st.decision  # the same question again: reuse the (immutable) decision
+            if prev is not None and prev.kind == "fire" and prev.seat == seat:
+                p = prev.prompt
+                if p.get("round") == fr["round"] and p.get("phase") == fr["phase"] and len(p) == 2:
+                    return prev
             return Decision(seat, "fire", {"round": fr["round"], "phase": fr["phase"]})
         if fr["side"] == 0:
             fr["side"] = 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import random
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,37 @@ def new_player(nation: str) -> dict[str, Any]:
         "won": [],         # battlecards held
         "occupied": {},    # Optional Rule 5: battlecard id -> the deployed stack under it
     }
+
+
+# Per-code lookups derived from a (frozen) catalog, shared by every game on it (read-only).
+_PER_CODE: dict[int, tuple[Any, dict[str, tuple]]] = {}
+
+
+def _per_code(cat: Catalog) -> dict[str, tuple]:
+    cached = _PER_CODE.get(id(cat))
+    if cached is not None and cached[0]() is cat:
+        return cached[1]
+    out: dict[str, tuple] = {}
+    for code, d in cat.arsenal.items():
+        abil = {a.kind: a for a in d.abilities}
+        # bit i set: the unit has an attack value against kind i / artillery helps against kind i
+        amask = sum(1 << i for i, k in enumerate(KINDS) if getattr(d.attack, k) is not None)
+        art = abil.get("artillery_support")
+        tkmask = sum(1 << KINDS.index(k) for k in art.get("target_kinds")) if art is not None else None
+        carrier = abil.get("carrier_bonus")
+        info = ("infantry_support" in abil, tkmask or 0, "ship_support" in abil,
+                len(carrier.get("bonuses")) if carrier is not None else 0)
+        # (definition, abilities by kind, kind index, phase, attack mask, artillery target-kind mask,
+        #  supporter info: (infantry, artillery target-kind mask, ship support, carrier bonuses))
+        out[code] = (d, abil, KINDS.index(d.kind), d.phase, amask, tkmask, info if any(info) else None)
+    for table in (cat.battlecards, cat.conflict):  # a code in both: conflict wins, as in a lookup order
+        for code, d in table.items():
+            if code not in cat.arsenal:
+                out[code] = (d,)
+    if len(_PER_CODE) >= 16:
+        _PER_CODE.clear()
+    _PER_CODE[id(cat)] = (weakref.ref(cat), out)
+    return out
 
 
 class GameState:
@@ -84,7 +116,7 @@ class GameState:
 
     # ---- derived ----------------------------------------------------------------------------
     def rebuild_derived(self) -> None:
-        cat = self.catalog
+        per_code = _per_code(self.catalog)
         defs: dict[str, Any] = {}
         abil: dict[str, dict[str, Any]] = {}
         kidx: dict[str, int] = {}
@@ -94,23 +126,16 @@ class GameState:
         supp: dict[str, tuple] = {}
         max_action = 0
         for cid, code in self.code.items():
-            d = cat.arsenal.get(code) or cat.conflict.get(code) or cat.battlecards.get(code)
-            if d is None:
+            entry = per_code.get(code)
+            if entry is None:
                 raise EngineError("unknown_card", f"card code {code!r} is not in the catalog")
+            d = entry[0]
             defs[cid] = d
-            if isinstance(d, ArsenalCardDef):
-                abil[cid] = {a.kind: a for a in d.abilities}
-                kidx[cid] = KINDS.index(d.kind)
-                phase[cid] = d.phase
-                # bit i set: the unit has an attack value against kind i / artillery helps against kind i
-                amask[cid] = sum(1 << i for i, k in enumerate(KINDS) if getattr(d.attack, k) is not None)
-                art = abil[cid].get("artillery_support")
-                if art is not None:
-                    tkmask[cid] = sum(1 << KINDS.index(k) for k in art.get("target_kinds"))
-                carrier = abil[cid].get("carrier_bonus")
-                info = ("infantry_support" in abil[cid], tkmask.get(cid, 0), "ship_support" in abil[cid],
-                        len(carrier.get("bonuses")) if carrier is not None else 0)
-                if any(info):  # (infantry, artillery target-kind mask, ship support, carrier bonuses)
+            if len(entry) > 1:
+                _, abil[cid], kidx[cid], phase[cid], amask[cid], tk, info = entry
+                if tk is not None:
+                    tkmask[cid] = tk
+                if info is not None:
                     supp[cid] = info
             elif d.action_number > max_action:
                 max_action = d.action_number
