@@ -1,0 +1,91 @@
+"""Keep the API's one error shape at the edges DRF does not see.
+
+For paths under /api/:
+  * a path or query string with a NUL byte is a 400 (PostgreSQL cannot even compare such text);
+  * a URL that only lacks its trailing slash answers 308 to the slashed URL (308 keeps the method and
+    body, unlike APPEND_SLASH's 301, which loses a POST body or raises under DEBUG);
+  * any other non-JSON error response (Django's HTML 404 and the DEBUG pages) becomes
+    {"status", "code", "detail"}; an unhandled exception becomes a JSON 500 without a debug page.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import Resolver404, resolve
+
+from config.exceptions import error_body
+
+logger = logging.getLogger("config.api")
+
+API_PREFIX = "/api/"
+_CODES = {
+    400: "bad_request",
+    401: "not_authenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "request_too_large",
+    500: "server_error",
+}
+_DETAILS = {
+    400: "Bad request.",
+    401: "Authentication credentials were not provided.",
+    403: "You may not do this.",
+    404: "Not found.",
+    405: "Method not allowed.",
+    413: "The request body is too large.",
+    500: "Internal server error.",
+}
+
+
+class HttpResponsePermanentRedirectKeepMethod(HttpResponsePermanentRedirect):
+    status_code = 308
+
+
+def _json_error(status: int, code: str | None = None, detail: str | None = None, **extra) -> JsonResponse:
+    return JsonResponse(
+        error_body(
+            status, code or _CODES.get(status, "error"), detail or _DETAILS.get(status, "Error."), **extra
+        ),
+        status=status,
+    )
+
+
+class ApiErrorMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not request.path.startswith(API_PREFIX):
+            return self.get_response(request)
+        query = request.META.get("QUERY_STRING", "")
+        if "\x00" in request.path or "%00" in query:
+            return _json_error(400, "invalid_characters", "The URL contains a NUL character.")
+        if not request.path.endswith("/") and self._resolves(request.path_info + "/"):
+            target = request.path + "/" + (f"?{query}" if query else "")
+            return HttpResponsePermanentRedirectKeepMethod(target)
+        response = self.get_response(request)
+        if (
+            response.status_code >= 400
+            and not hasattr(response, "data")  # DRF already rendered its error body (JSON or browsable)
+            and not response.get("Content-Type", "").startswith(("application/json", "text/event-stream"))
+        ):
+            return _json_error(response.status_code)
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not request.path.startswith(API_PREFIX):
+            return None
+        logger.exception("Unhandled error on %s %s", request.method, request.path)
+        return _json_error(500)
+
+    @staticmethod
+    def _resolves(path: str) -> bool:
+        try:
+            resolve(path)
+        except Resolver404:
+            return False
+        return True
