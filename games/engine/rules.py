@@ -210,11 +210,22 @@ def _deployed(st: GameState, seat: str) -> list[str]:
 
 
 def _remove_deployed(st: GameState, seat: str, cid: str) -> bool:
-    for s in st.players[seat]["occupied"].values():
+    p = st.players[seat]
+    for s in p["occupied"].values():
         if cid in s:
             s.remove(cid)
             return True
-    for lst in st.players[seat]["stacks"].values():
+    d = st.defs[cid]
+    stacks = p["stacks"]
+    lst = stacks.get(d.kind) if isinstance(d, ArsenalCardDef) else None
+    if lst is not None:  # a card sits in a stack of its own kind: look there first
+        for i, s in enumerate(lst):
+            if cid in s:
+                s.remove(cid)
+                if not s and len(lst) > 1:
+                    del lst[i]  # C1: a divided stack ends when it is completely destroyed
+                return True
+    for lst in stacks.values():
         for i, s in enumerate(lst):
             if cid in s:
                 s.remove(cid)
@@ -1434,6 +1445,16 @@ class _Vals:
                     aura_a += atk
                     aura_d += dfn
         cb = self.fr["codebreak"][seat]
+        if not sups:  # the common case, without the per-kind support loops below
+            add = aura_a + cb
+            a0, a1, a2 = d.attack.ground, d.attack.air, d.attack.sea
+            self.A[u] = (None if a0 is None else a0 + add, None if a1 is None else a1 + add,
+                         None if a2 is None else a2 + add)
+            d0, d1, d2 = d.defense.ground, d.defense.air, d.defense.sea
+            self.D[u] = (None if d0 is None else d0 + aura_d,
+                         None if d1 is None else d1 + aura_d + self.radar[seat],
+                         None if d2 is None else d2 + aura_d)
+            return
         atk = []
         for tk in KINDS:
             v = getattr(d.attack, tk)
@@ -1741,6 +1762,16 @@ def _stage_phase(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
+def _supporters(st: GameState, fr: dict, seat: str, vals: _Vals) -> list[str]:
+    """`seat`'s units in the battle with a support ability (memoised until the units change)."""
+    memo = vals.umemo[seat]
+    out = memo.get("sp")
+    if out is None:
+        supp = st.supp
+        out = memo["sp"] = [c for c in fr["units"][seat] if c in supp]
+    return out
+
+
 def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str | None = None,
                      defense_vs: str | None = None) -> list[tuple]:
     """Supports `seat` may still assign this round (GU1: any time before the supporter fires).
@@ -1752,9 +1783,7 @@ def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str 
     supp = st.supp
     vals = _vals(st, fr)
     memo = vals.umemo[seat]
-    supporters = memo.get("sp")
-    if supporters is None:
-        supporters = memo["sp"] = [c for c in units if c in supp]
+    supporters = _supporters(st, fr, seat, vals)
     if not supporters:
         return acts
     done = vals.done()
@@ -1904,16 +1933,20 @@ def act_fire(st: GameState, fr: dict, a: Action) -> None:
 def _can_defend(st: GameState, fr: dict, seat: str, target: str, akind: str) -> bool:
     """Has `seat` unassigned support that could still shore up `target`'s defense (same as the defend
     window's support actions, without building them)?"""
-    done = fr["done"]
+    vals = _vals(st, fr)
+    supporters = _supporters(st, fr, seat, vals)
+    if not supporters:
+        return False
+    done = vals.done()
     phase = fr["phase"]
     phases = st.phase
-    for c in fr["units"][seat]:
-        ab = st.abil[c]
-        carrier = ab.get("carrier_bonus")
-        if carrier is not None and akind == "air" \
-                and fr["carrier_used"].get(c, 0) < len(carrier.get("bonuses")):
+    supp = st.supp
+    used = fr["carrier_used"]
+    for c in supporters:
+        infantry, _, _, carriers = supp[c]
+        if carriers and akind == "air" and used.get(c, 0) < carriers:
             return True
-        if "infantry_support" in ab and c != target and c not in done and (phases[c] or 9) >= phase:
+        if infantry and c != target and c not in done and (phases[c] or 9) >= phase:
             return True
     return False
 
