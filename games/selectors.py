@@ -150,6 +150,11 @@ def game_player_view(*, game_id: Any, user: Any) -> dict[str, Any]:
     """The engine's view for the user's seat, the pending decision (with legal actions when it is theirs)."""
     game = game_get(game_id=game_id, user=user)
     seat = _require_seat(game, user)
+    if game.status == GameStatus.OPEN:
+        # The deal exists already, but showing it before the other seat is taken would let a creator keep
+        # only the games with a good hand and cancel the rest.
+        raise Conflict("The game has not started: the cards are shown once both seats are taken.",
+                       code="game_not_active")
     return seat_view_payload(game=game, seat=seat.seat)
 
 
@@ -160,6 +165,8 @@ def seat_view_payload(*, game: Game, seat: str, state: Any = None) -> dict[str, 
     if game.status != GameStatus.ACTIVE and isinstance(view.get("decision"), dict):
         # open: nobody may act until the seat is taken; finished by resignation: nobody acts any more.
         view = {**view, "decision": {**view["decision"], "legal_actions": []}}
+    if game.status == GameStatus.FINISHED and view.get("status") != "finished":
+        view = {**view, "status": "finished", "winner": game.winner or None}  # ended by resignation
     return {
         "game": str(game.id),
         "status": game.status,

@@ -176,11 +176,13 @@ def test_acting_out_of_turn_is_403_and_changes_nothing(two_player_game, api, ali
 def test_no_action_before_the_open_seat_is_taken(create_game, api, alice):
     game = create_game(alice)
     assert game["status"] == "open"
-    view = api(alice).get(f"/api/games/{game['id']}/view/").json()
-    assert view["your_turn"] is False and not view["view"]["decision"].get("legal_actions")
+    # QA finding: no peek at the dealt hand before the other seat is taken (keep good deals, cancel the rest)
+    response = api(alice).get(f"/api/games/{game['id']}/view/")
+    assert response.status_code == 409 and response.json()["code"] == "game_not_active"
+    assert "view" not in response.json()
     response = api(alice).post(
         f"/api/games/{game['id']}/actions/",
-        {"version": view["version"], "action": {"type": "draw"}},
+        {"version": game["version"], "action": {"type": "draw"}},
         format="json",
     )
     assert response.status_code in (403, 409)
@@ -197,6 +199,10 @@ def test_resignation_ends_the_game_for_the_other_seat_and_reveals_the_seed(two_p
     import hashlib
 
     assert hashlib.sha256(f"{body['seed']}:{body['seed_salt']}".encode()).hexdigest() == body["seed_hash"]
+    for user in (alice, bob):  # the embedded engine view says so too, not "active"
+        seen = api(user).get(f"/api/games/{gid}/view/").json()["view"]
+        assert seen["status"] == "finished" and seen["winner"] == "axis"
+        assert not seen["decision"] or not seen["decision"].get("legal_actions")
     again = api(bob).post(f"/api/games/{gid}/resign/")
     assert again.status_code == 409 and again.json()["code"] == "game_finished"
     late = api(bob).post(
