@@ -9,7 +9,7 @@ from .bots import HeuristicBot, RandomBot, _pick_base
 from .cards import Catalog, load_catalog_dir
 from .errors import EngineError, IllegalAction, MalformedAction
 from .events import Event, events_for
-from .rules import apply, apply_legal, legal_actions, legal_keys, materialize, new_game
+from .rules import apply, apply_legal, legal_actions, legal_key_at, legal_keys, materialize, new_game
 from .scenario import load_scenario
 from .setup import SEATS, GameSetup, Options, starter_setup
 from .state import Decision, GameState
@@ -44,8 +44,8 @@ def play_game(catalog: Catalog, setup: GameSetup, bots: dict[str, Any], max_plie
         seat = state.decision.seat
         base = salts.get(seat)
         if base is not None:
-            keys = legal_keys(state)
-            action = materialize(keys[_pick_base(base, state.ply, seat, len(keys))])
+            ply = state.ply
+            action = materialize(legal_key_at(state, lambda n: _pick_base(base, ply, seat, n)))  # noqa: B023
             if log is not None:
                 log.append(action.to_json())
             apply_legal(state, action)

@@ -1857,7 +1857,56 @@ def _abomb_ok(st: GameState, fr: dict, seat: str) -> bool:
     return True
 
 
-def legal_fire(st: GameState, fr: dict) -> list[tuple]:
+def _support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
+    """The supports of a fire decision (as _support_actions builds them) in segments
+    (supporter, mode, recipients, excluded, memo key): one action ("support", seat, supporter, r, mode)
+    per r in recipients other than `excluded`, in order. Lets the actions be counted without building them."""
+    vals = _vals(st, fr)
+    supporters = _supporters(st, fr, seat, vals)
+    if not supporters:
+        return []
+    supp = st.supp
+    done = vals.done()
+    phase = fr["phase"]
+    phases = st.phase
+    used = fr["carrier_used"]
+    supporters = [c for c in supporters
+                  if (c not in done and (phases[c] is None or phases[c] >= phase))
+                  or (supp[c][3] and used.get(c, 0) < supp[c][3])]
+    if not supporters:
+        return []
+    units = fr["units"][seat]
+    memo = vals.umemo[seat]
+    eligible = memo.get(("el", phase))  # units that fire in this phase or later
+    if eligible is None:
+        eligible = memo[("el", phase)] = [r for r in units if (phases[r] or 0) >= phase]
+    shooters = [r for r in eligible if r not in done]
+    amask = st.amask
+    kidx = st.kidx
+    segs: list[tuple] = []
+    for c in supporters:
+        infantry, art_mask, ship, carriers = supp[c]
+        if carriers and used.get(c, 0) < carriers:
+            segs.append((c, "attack", shooters, None, None))
+            segs.append((c, "air_defense", units, None, ("sa", c)))
+        if c in done:
+            continue
+        ph = phases[c]
+        if ph is not None and ph < phase:
+            continue
+        if infantry:
+            segs.append((c, "attack", shooters, c, None))
+            segs.append((c, "defense", units, c, ("sd", c)))
+        if art_mask:
+            segs.append((c, "attack", [r for r in shooters if r != c and amask[r] & art_mask], None, None))
+        if ship:
+            segs.append((c, "attack", [r for r in shooters if r != c and kidx[r] == 2], None, None))
+    return segs
+
+
+def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[tuple], list[tuple], list[tuple]]:
+    """A fire decision's legal actions in three parts: the actors' own actions (pass, fire, autokill,
+    hold), the support segments (see _support_segments) and the A-bomb plays."""
     seat = fr["aggressor"] if fr["side"] == 0 else fr["defender"]
     acts: list[tuple] = []
     actors = _actors(st, fr, seat)
@@ -1885,11 +1934,53 @@ def legal_fire(st: GameState, fr: dict) -> list[tuple]:
             acts.append(keys[-1])
         else:
             acts.extend(keys)
-    acts.extend(_support_actions(st, fr, seat))
+    segs = _support_segments(st, fr, seat)
+    tail: list[tuple] = []
     if fr["phase"] == 2 and st.players[seat]["kept"] and _abombs(st, seat) and _abomb_ok(st, fr, seat):
         for bomb in _abombs(st, seat):
-            acts.extend(KPlayCard(seat, bomb, target=ref) for ref in _nonempty_refs(st, OTHER[seat]))
+            tail.extend(KPlayCard(seat, bomb, target=ref) for ref in _nonempty_refs(st, OTHER[seat]))
+    return seat, acts, segs, tail
+
+
+def legal_fire(st: GameState, fr: dict) -> list[tuple]:
+    seat, acts, segs, tail = _fire_parts(st, fr)
+    if segs:
+        memo = _vals(st, fr).umemo[seat]
+        for c, mode, recipients, excluded, key in segs:
+            if key is None:
+                acts.extend([("support", seat, c, r, mode) for r in recipients if r != excluded])
+                continue
+            keys = memo.get(key)
+            if keys is None:
+                keys = memo[key] = [("support", seat, c, r, mode) for r in recipients if r != excluded]
+            acts.extend(keys)
+    if tail:
+        acts.extend(tail)
     return acts
+
+
+def legal_key_at(st: GameState, pick: Any) -> tuple:
+    """legal_keys(st)[pick(len(legal_keys(st)))], building only the chosen key where that is cheaper
+    (self-play with index-picking bots)."""
+    cache = st._legal_cache
+    if st.decision.kind != "fire" or (cache is not None and cache[0] == st.ply):
+        keys = legal_keys(st)
+        return keys[pick(len(keys))]
+    fr = st.frames[-1]
+    seat, head, segs, tail = _fire_parts(st, fr)
+    counts = [len(recipients) - (excluded is not None and excluded in recipients)
+              for _, _, recipients, excluded, _ in segs]
+    i = pick(len(head) + sum(counts) + len(tail))
+    if i < len(head):
+        return head[i]
+    i -= len(head)
+    for (c, mode, recipients, excluded, _), n in zip(segs, counts, strict=True):
+        if i < n:
+            if excluded is not None and excluded in recipients and i >= recipients.index(excluded):
+                i += 1
+            return ("support", seat, c, recipients[i], mode)
+        i -= n
+    return tail[i]
 
 
 def _add_support(st: GameState, fr: dict, a: Support) -> None:
