@@ -23,6 +23,7 @@ from cards.models import (
     Theater,
 )
 from cards.selectors import arsenal_codes_with_ability
+from config.filters import StrictBooleanFilter
 from games.engine.cards import ABILITY_SCHEMA
 
 PROVENANCE_FILTER_CHOICES = [
@@ -148,7 +149,7 @@ class ArsenalCardFilter(df.FilterSet):
         help_text='Effective copies allowed per deck (generals and leaders are always 1), or "unlimited".',
     )
     provenance = df.ChoiceFilter(choices=PROVENANCE_FILTER_CHOICES, method="filter_provenance")
-    ukrainian = df.BooleanFilter()
+    ukrainian = StrictBooleanFilter()
     variant_of = df.CharFilter(
         field_name="variant_of__code", help_text="Code of the card this one is a variant of."
     )
@@ -226,7 +227,7 @@ class BattlecardFilter(df.FilterSet):
     set = code_filter("card_set", CardSet.objects.all())
     aggressor = df.CharFilter(help_text='Nation code of the stated aggressor, or "drawing-player".')
     homeland = code_filter("homeland_of", Nation.objects.all(), "Nation code: that nation's homeland battle.")
-    is_homeland = df.BooleanFilter(
+    is_homeland = StrictBooleanFilter(
         field_name="homeland_of",
         lookup_expr="isnull",
         exclude=True,
@@ -234,7 +235,7 @@ class BattlecardFilter(df.FilterSet):
     )
     victory_points_min = df.NumberFilter(field_name="victory_points", lookup_expr="gte")
     victory_points_max = df.NumberFilter(field_name="victory_points", lookup_expr="lte")
-    emergency_deployment = df.BooleanFilter()
+    emergency_deployment = StrictBooleanFilter()
     provenance = df.ChoiceFilter(choices=PROVENANCE_FILTER_CHOICES, method="filter_provenance")
     ordering = StableOrderingFilter(fields=("code", "name", "action_number", "victory_points", "aggressor"))
 

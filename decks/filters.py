@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import django_filters
 
+from config.filters import StrictBooleanFilter
 from decks.models import Deck
 
 
 class DeckFilter(django_filters.FilterSet):
     nation = django_filters.CharFilter(field_name="nation", lookup_expr="iexact")
-    is_public = django_filters.BooleanFilter(field_name="is_public")
+    is_public = StrictBooleanFilter(field_name="is_public")
     search = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
     ordering = django_filters.OrderingFilter(fields=("name", "updated_at", "created_at"))
 

@@ -1,5 +1,7 @@
 """The API keeps its one error shape at the edges DRF does not see (QA findings on the live server)."""
 
+import json
+
 import pytest
 from django.test import override_settings
 from django.urls import path
@@ -64,3 +66,21 @@ def test_pages_outside_the_api_keep_their_html(client):
 def test_swagger_ui_is_served_without_a_cdn(client):
     html = client.get("/api/docs/").content.decode()
     assert "cdn.jsdelivr" not in html and "swagger-ui" in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "url",
+    ["/api/battlecards/?is_homeland=maybe", "/api/arsenal-cards/?ukrainian=2", "/api/decks/?is_public=x"],
+)
+def test_a_boolean_filter_with_a_value_that_is_not_true_or_false_is_a_400(client, url):
+    body = _assert_shape(client.get(url), 400, "invalid")
+    assert "true or false" in json.dumps(body)
+
+
+@pytest.mark.django_db
+def test_boolean_filters_accept_true_false_and_1_0(client, catalog_rows):
+    homelands = client.get("/api/battlecards/?is_homeland=true").json()["results"]
+    assert homelands and all(b["homeland_of"] for b in homelands)
+    others = client.get("/api/battlecards/?is_homeland=0").json()["results"]
+    assert others and not any(b["homeland_of"] for b in others)
