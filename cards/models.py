@@ -177,6 +177,8 @@ class ArsenalCardClass(models.Model):
 
     class Meta:
         ordering = ["card", "position"]
+        verbose_name = "arsenal card class"
+        verbose_name_plural = "arsenal card classes"
         constraints = [models.UniqueConstraint(fields=["card", "unit_class"], name="uniq_card_class")]
 
     def __str__(self) -> str:
