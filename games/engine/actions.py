@@ -193,10 +193,18 @@ for _cls in ACTION_TYPES.values():
     _cls._names = tuple(f.name for f in fields(_cls))
 
 
+# field names per type, and whether a field may be None (then it is left out of the JSON form)
+_KEY_FIELDS = {t: (cls._names, any(f.default is None for f in fields(cls)))
+               for t, cls in ACTION_TYPES.items()}
+
+
 def key_to_json(key: tuple) -> dict[str, Any]:
-    cls = ACTION_TYPES[key[0]]
+    names, optional = _KEY_FIELDS[key[0]]
     out: dict[str, Any] = {"type": key[0]}
-    for name, value in zip(cls._names, key[1:], strict=True):
+    if not optional and len(names) == len(key) - 1:
+        out.update(zip(names, key[1:], strict=True))
+        return out
+    for name, value in zip(names, key[1:], strict=True):
         if value is not None:
             out[name] = value
     return out

@@ -204,6 +204,7 @@ class HeuristicBot:
     def _on_fire(self, view, legal, seat, prompt):
         units = self._units(view)
         best, best_value = None, 0.0
+        memo: dict = {}  # per decision: each unit's best own shot, each (recipient, bonus) gain
         for a in legal:
             if isinstance(a, Fire):
                 value = self._hit_chance(view, units, a.unit, a.target) * self.points(units[a.target]["code"])
@@ -212,7 +213,7 @@ class HeuristicBot:
             elif isinstance(a, PlayCard):
                 value = 40.0
             elif isinstance(a, Support) and a.mode == "attack":
-                value = self._support_value(view, units, a, legal)
+                value = self._support_value(view, units, a, legal, memo)
             else:
                 continue
             if value > best_value:
@@ -222,13 +223,33 @@ class HeuristicBot:
         holds = [a for a in legal if isinstance(a, Hold)]
         return holds[0] if holds else None
 
-    def _support_value(self, view, units, a, legal) -> float:
+    def _support_value(self, view, units, a, legal, memo=None) -> float:
         """Worth it when it lifts the recipient's best shot from a likely miss to a likely hit."""
         rec = units.get(a.recipient)
         if rec is None or rec["done"]:
             return 0.0
-        top = view.get("max_action_number") or 20
         bonus = 2 if "infantry" in units[a.unit]["code"] else 3
+        if memo is None:
+            memo = {}
+        gain = memo.get((a.recipient, bonus))
+        if gain is None:
+            gain = memo[(a.recipient, bonus)] = self._support_gain(view, units, rec, bonus)
+        own_best = memo.get(a.unit)
+        if own_best is None:
+            if "own_best" not in memo:  # every unit's best own shot, in one pass over the legal actions
+                best: dict[str, float] = {}
+                for f in legal:
+                    if isinstance(f, Fire):
+                        v = (self._hit_chance(view, units, f.unit, f.target)
+                             * self.points(units[f.target]["code"]))
+                        if f.unit not in best or v > best[f.unit]:
+                            best[f.unit] = v
+                memo["own_best"] = best
+            own_best = memo[a.unit] = memo["own_best"].get(a.unit, 0.0)
+        return gain if gain > own_best else 0.0
+
+    def _support_gain(self, view, units, rec, bonus) -> float:
+        top = view.get("max_action_number") or 20
         gain = 0.0
         for t in units.values():
             if t["seat"] == rec["seat"] or not t["in_battle"]:
@@ -240,9 +261,7 @@ class HeuristicBot:
             after = max(0, min(atk + bonus, top) - dfn) / top
             if before < 0.5 <= after:
                 gain = max(gain, (after - before) * self.points(t["code"]) * 1.5)
-        own_best = max((self._hit_chance(view, units, f.unit, f.target) * self.points(units[f.target]["code"])
-                        for f in legal if isinstance(f, Fire) and f.unit == a.unit), default=0.0)
-        return gain if gain > own_best else 0.0
+        return gain
 
     def _on_retarget(self, view, legal, seat, prompt):
         return self._on_fire(view, legal, seat, prompt)

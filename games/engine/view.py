@@ -58,7 +58,7 @@ def _opponent(st: GameState, seat: str, viewer: str) -> dict[str, Any]:
 
 
 def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
-    from .rules import _attack, _battle, _defense
+    from .rules import _battle, _vals
 
     fr = _battle(st)
     if fr is None or fr["stage"] in ("optional", "check"):
@@ -68,16 +68,20 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
                 "mode": fr["mode"], "aggressor": fr["aggressor"], "defender": fr["defender"],
                 "stage": fr["stage"]}
     sides = {}
+    vals = _vals(st, fr)
     for s in SEATS:
         units = []
         for c in fr["present"][s]:
             d = st.defs[c]
+            atk, dfn = vals.A.get(c), vals.D.get(c)
             units.append({
                 "id": c, "code": st.code[c], "kind": d.kind, "phase": d.phase,
                 "in_battle": c in fr["units"][s], "done": c in fr["done"],
                 "hidden_submarine": "submarine" in st.abil[c] and c not in fr["fired"],
-                "attack": {k: _attack(st, fr, s, c, k) for k in KINDS},
-                "defense": {k: _defense(st, fr, s, c, k) for k in KINDS},
+                "attack": (dict(zip(KINDS, atk, strict=True)) if atk is not None
+                           else {k: vals.attack(s, c, k) for k in KINDS}),
+                "defense": (dict(zip(KINDS, dfn, strict=True)) if dfn is not None
+                            else {k: vals.defense(s, c, k) for k in KINDS}),
             })
         withdrawn = fr["withdrawn"][s]
         sides[s] = {
