@@ -1412,8 +1412,9 @@ class _Vals:
         self.A: dict[str, tuple] = {}
         self.D: dict[str, tuple] = {}
         # legal-move pieces, per seat: umemo from the units in the battle only (dropped when one of the
-        # seat's units leaves); ftargets / fkeys: shooter -> (shots, fired, intel, its fire targets / its
-        # fire and hold keys), dropped when the values they read change (see refresh and _leave_battle)
+        # seat's units leaves); ftargets: shooter -> (shots, fired, intel, its fire targets), dropped when
+        # the values they read change (see refresh and _leave_battle); fkeys: shooter -> (that target
+        # list, its fire and hold keys)
         self.umemo: dict[str, dict] = {s: {} for s in SEATS}
         self.done_src: list | None = None  # fr["done"] as a set (the list only grows within a round)
         self.done_n = 0
@@ -1904,46 +1905,44 @@ def _support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
     return segs
 
 
-def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[tuple], list[tuple], list[tuple]]:
-    """A fire decision's legal actions in three parts: the actors' own actions (pass, fire, autokill,
-    hold), the support segments (see _support_segments) and the A-bomb plays."""
+def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], list[tuple], list[tuple]]:
+    """A fire decision's legal actions in parts: the actors, then per actor (unit, fire targets, autokill
+    targets): its fire actions, autokills and hold ("pass" first when there is no actor: only the A-bomb
+    window is open); then the support segments (see _support_segments) and the A-bomb plays."""
     seat = fr["aggressor"] if fr["side"] == 0 else fr["defender"]
-    acts: list[tuple] = []
     actors = _actors(st, fr, seat)
-    if not actors:
-        acts.append(("pass", seat))  # only the A-bomb window is open
     abil = st.abil
-    memo = _vals(st, fr).fkeys[seat]
-    shots_by = fr["shots"]
-    nfired = len(fr["fired"])
-    intel = fr["intel"][seat]
-    for u in actors:
-        # the fire actions of u and its hold, memoised like _fire_targets
-        shots = shots_by.get(u)
-        n = len(shots) if shots else 0
-        entry = memo.get(u)
-        if entry is not None and entry[0] == n and entry[1] == nfired and entry[2] == intel:
-            keys = entry[3]
-        else:
-            keys = [("fire", seat, u, t) for t in _fire_targets(st, fr, seat, u)]
-            keys.append(("hold", seat, u))
-            memo[u] = (n, nfired, intel, keys)
-        if "autokill" in abil[u]:
-            acts.extend(keys[:-1])
-            acts.extend(("autokill", seat, u, t) for t in _autokill_targets(st, fr, seat, u))
-            acts.append(keys[-1])
-        else:
-            acts.extend(keys)
+    heads = [(u, _fire_targets(st, fr, seat, u),
+              _autokill_targets(st, fr, seat, u) if "autokill" in abil[u] else None) for u in actors]
     segs = _support_segments(st, fr, seat)
     tail: list[tuple] = []
-    if fr["phase"] == 2 and st.players[seat]["kept"] and _abombs(st, seat) and _abomb_ok(st, fr, seat):
-        for bomb in _abombs(st, seat):
-            tail.extend(KPlayCard(seat, bomb, target=ref) for ref in _nonempty_refs(st, OTHER[seat]))
-    return seat, acts, segs, tail
+    if fr["phase"] == 2 and st.players[seat]["kept"]:
+        bombs = _abombs(st, seat)
+        if bombs and _abomb_ok(st, fr, seat):
+            for bomb in bombs:
+                tail.extend(KPlayCard(seat, bomb, target=ref) for ref in _nonempty_refs(st, OTHER[seat]))
+    return seat, actors, heads, segs, tail
 
 
 def legal_fire(st: GameState, fr: dict) -> list[tuple]:
-    seat, acts, segs, tail = _fire_parts(st, fr)
+    seat, actors, heads, segs, tail = _fire_parts(st, fr)
+    acts: list[tuple] = [] if actors else [("pass", seat)]
+    memo = _vals(st, fr).fkeys[seat]
+    for u, targets, autokills in heads:
+        # the fire actions of u and its hold, memoised with its target list
+        entry = memo.get(u)
+        if entry is not None and entry[0] is targets:
+            keys = entry[1]
+        else:
+            keys = [("fire", seat, u, t) for t in targets]
+            keys.append(("hold", seat, u))
+            memo[u] = (targets, keys)
+        if autokills is not None:
+            acts.extend(keys[:-1])
+            acts.extend(("autokill", seat, u, t) for t in autokills)
+            acts.append(keys[-1])
+        else:
+            acts.extend(keys)
     if segs:
         memo = _vals(st, fr).umemo[seat]
         for c, mode, recipients, excluded, key in segs:
@@ -1967,13 +1966,28 @@ def legal_key_at(st: GameState, pick: Any) -> tuple:
         keys = legal_keys(st)
         return keys[pick(len(keys))]
     fr = st.frames[-1]
-    seat, head, segs, tail = _fire_parts(st, fr)
+    seat, actors, heads, segs, tail = _fire_parts(st, fr)
+    n_head = 0 if actors else 1
+    for _, targets, autokills in heads:
+        n_head += len(targets) + 1 + (len(autokills) if autokills is not None else 0)
     counts = [len(recipients) - (excluded is not None and excluded in recipients)
               for _, _, recipients, excluded, _ in segs]
-    i = pick(len(head) + sum(counts) + len(tail))
-    if i < len(head):
-        return head[i]
-    i -= len(head)
+    i = pick(n_head + sum(counts) + len(tail))
+    if i < n_head:
+        if not actors:
+            return ("pass", seat)
+        for u, targets, autokills in heads:
+            if i < len(targets):
+                return ("fire", seat, u, targets[i])
+            i -= len(targets)
+            if autokills is not None:
+                if i < len(autokills):
+                    return ("autokill", seat, u, autokills[i])
+                i -= len(autokills)
+            if i == 0:
+                return ("hold", seat, u)
+            i -= 1
+    i -= n_head
     for (c, mode, recipients, excluded, _), n in zip(segs, counts, strict=True):
         if i < n:
             if excluded is not None and excluded in recipients and i >= recipients.index(excluded):
