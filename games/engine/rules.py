@@ -279,9 +279,7 @@ def _leave_battle(st: GameState, fr: dict[str, Any], seat: str, cid: str) -> Non
     vals.umemo[seat].clear()
     vals.ftargets[seat].pop(cid, None)  # cid as a shooter
     vals.fkeys[seat].pop(cid, None)
-    enemy = OTHER[seat]  # cid as a target
-    vals.ftargets[enemy].clear()
-    vals.fkeys[enemy].clear()
+    vals.gone[seat].append(cid)  # cid as a target: dropped from the enemy's target lists (_fire_targets)
     for table in (vals.side, vals.A, vals.D, vals.sup):
         table.pop(cid, None)
     for r in affected:
@@ -1386,7 +1384,7 @@ class _Vals:
     attackers. Built once per battle situation; a new support refreshes only its recipient (see _vals)."""
 
     __slots__ = ("st", "fr", "aura", "radar", "sup", "A", "D", "side", "umemo", "ftargets", "fkeys",
-                 "done_src", "done_n", "done_set")
+                 "gone", "done_src", "done_n", "done_set")
 
     def __init__(self, st: GameState, fr: dict) -> None:
         self.st = st
@@ -1412,9 +1410,11 @@ class _Vals:
         self.A: dict[str, tuple] = {}
         self.D: dict[str, tuple] = {}
         # legal-move pieces, per seat: umemo from the units in the battle only (dropped when one of the
-        # seat's units leaves); ftargets: shooter -> (shots, fired, intel, its fire targets), dropped when
-        # the values they read change (see refresh and _leave_battle); fkeys: shooter -> (that target
-        # list, its fire and hold keys)
+        # seat's units leaves); ftargets: shooter -> (shots, fired, intel, its fire targets, len(gone of
+        # the enemy)), dropped when the values they read change (see refresh and _leave_battle) and
+        # lazily stripped of the enemy units gone since; fkeys: shooter -> (that target list, its fire and
+        # hold keys); gone: per seat, its units that left the battle, in order
+        self.gone: dict[str, list[str]] = {s: [] for s in SEATS}
         self.umemo: dict[str, dict] = {s: {} for s in SEATS}
         self.done_src: list | None = None  # fr["done"] as a set (the list only grows within a round)
         self.done_n = 0
@@ -1577,10 +1577,18 @@ def _fire_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
     nf = len(fired)
     memo = vals.ftargets[seat]
     entry = memo.get(u)
+    gone = vals.gone[OTHER[seat]]
     if entry is not None and entry[0] == n and entry[1] == nf and entry[2] == intel:
-        return entry[3]
+        out = entry[3]
+        if entry[4] != len(gone):
+            # enemy units that left since: nothing else about u's targets changed (values changes drop
+            # the entry), so the list is the same without them
+            left = gone[entry[4]:]
+            out = [t for t in out if t not in left]
+            memo[u] = (n, nf, intel, out, len(gone))
+        return out
     out = _compute_fire_targets(st, fr, seat, u, vals, shots, intel, fired)
-    memo[u] = (n, nf, intel, out)
+    memo[u] = (n, nf, intel, out, len(gone))
     return out
 
 
@@ -2105,7 +2113,8 @@ def act_retarget(st: GameState, fr: dict, a: Action) -> None:
     if isinstance(a, Hold):
         fr["done"].append(a.unit)
         return
-    _resolve(st, fr, a)
+    # GU1: no card is pulled yet, so the new target may in turn be shored up by unassigned support
+    _declare(st, fr, a)
 
 
 def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:

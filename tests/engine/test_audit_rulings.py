@@ -32,7 +32,6 @@ from .test_faq import has, hold_until
 
 
 # ---- defects (documented behaviour the engine does not implement) ---------------------------------
-@pytest.mark.xfail(strict=True, reason="audit: no defend window after the shooter switches target (GU1)")
 def test_faq_ground_units_1_infantry_defense_may_be_assigned_to_the_new_target_after_a_switch():
     # GU1: "Infantry support can be assigned AT ANY TIME before the infantry has fired ... until a card is
     # actually pulled to get an action number, a target can always be switched."
