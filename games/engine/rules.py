@@ -1734,6 +1734,22 @@ def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
     return [u for u in units if u not in done]
 
 
+def _p2_out_window(st: GameState, fr: dict, seat: str) -> bool:
+    """C8 (the A-bomb any time in phase 2): is `seat`'s window outside its own phase-2 turn open? The
+    defender's comes before the aggressor's phase-2 turn, the aggressor's after the defender's, each only
+    when that other turn takes place. Opened on public facts like every play window (the seat holds any
+    kept card; the units' phases), until the seat passes; `pass` is always legal.
+    fr["p2_passed"] holds seat (own window passed), "out:<seat>" (this window passed) and "turn:<seat>"
+    (the seat acted in its own phase-2 turn)."""
+    passed = fr["p2_passed"]
+    if not st.players[seat]["kept"] or "out:" + seat in passed:
+        return False
+    other = OTHER[seat]
+    if seat == fr["defender"]:
+        return bool(_actors(st, fr, other)) or (other not in passed and bool(st.players[other]["kept"]))
+    return "turn:" + other in passed
+
+
 def _stage_phase(st: GameState, fr: dict) -> Decision | None:
     if fr["sub_wd"] is not None:
         seat, unit = fr["sub_wd"]
@@ -1747,6 +1763,9 @@ def _stage_phase(st: GameState, fr: dict) -> Decision | None:
                                                    "type": shot["type"]})
     while True:
         seat = fr["aggressor"] if fr["side"] == 0 else fr["defender"]
+        if fr["phase"] == 2 and fr["side"] == 0 and _p2_out_window(st, fr, fr["defender"]):
+            # C8: the A-bomb any time in phase 2: the defender before the aggressor's phase-2 shots
+            return Decision(fr["defender"], "fire", {"round": fr["round"], "phase": 2})
         if _actors(st, fr, seat) or (
                 fr["phase"] == 2 and seat not in fr["p2_passed"] and st.players[seat]["kept"]):
             prev = st.decision  # the same question again: reuse the (immutable) decision
@@ -1758,6 +1777,9 @@ def _stage_phase(st: GameState, fr: dict) -> Decision | None:
         if fr["side"] == 0:
             fr["side"] = 1
             continue
+        if fr["phase"] == 2 and _p2_out_window(st, fr, fr["aggressor"]):
+            # C8: ... and the aggressor after the defender's phase-2 shots
+            return Decision(fr["aggressor"], "fire", {"round": fr["round"], "phase": 2})
         if fr["phase"] < 4:
             fr["phase"] += 1
             fr["side"] = 0
@@ -1918,18 +1940,27 @@ def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], l
     targets): its fire actions, autokills and hold ("pass" first when there is no actor: only the A-bomb
     window is open); then the support segments (see _support_segments) and the A-bomb plays."""
     seat = fr["aggressor"] if fr["side"] == 0 else fr["defender"]
+    asked = st.decision.seat
+    if asked != seat:  # C8: the other seat's phase-2 A-bomb window (see _stage_phase): pass or bomb
+        return asked, [], [], [], _abomb_plays(st, fr, asked)
     actors = _actors(st, fr, seat)
     abil = st.abil
     heads = [(u, _fire_targets(st, fr, seat, u),
               _autokill_targets(st, fr, seat, u) if "autokill" in abil[u] else None) for u in actors]
     segs = _support_segments(st, fr, seat)
+    tail = _abomb_plays(st, fr, seat) if fr["phase"] == 2 else []
+    return seat, actors, heads, segs, tail
+
+
+def _abomb_plays(st: GameState, fr: dict, seat: str) -> list[tuple]:
+    """C8, C10: `seat`'s A-bomb plays in phase 2, on any non-empty enemy stack."""
     tail: list[tuple] = []
-    if fr["phase"] == 2 and st.players[seat]["kept"]:
+    if st.players[seat]["kept"]:
         bombs = _abombs(st, seat)
         if bombs and _abomb_ok(st, fr, seat):
             for bomb in bombs:
                 tail.extend(KPlayCard(seat, bomb, target=ref) for ref in _nonempty_refs(st, OTHER[seat]))
-    return seat, actors, heads, segs, tail
+    return tail
 
 
 def legal_fire(st: GameState, fr: dict) -> list[tuple]:
@@ -2028,6 +2059,10 @@ def _add_support(st: GameState, fr: dict, a: Support) -> None:
 def act_fire(st: GameState, fr: dict, a: Action) -> None:
     seat = a.seat
     kind = a.type
+    if fr["phase"] == 2 and fr["side"] == 1 and seat == fr["defender"]:
+        mark = "turn:" + seat
+        if mark not in fr["p2_passed"]:
+            fr["p2_passed"].append(mark)  # C8: the aggressor's A-bomb window follows this turn
     if kind == "fire" or kind == "autokill":
         _declare(st, fr, a)
     elif kind == "support":
@@ -2037,7 +2072,9 @@ def act_fire(st: GameState, fr: dict, a: Action) -> None:
         if st.record_events:
             _ev(st, "hold", {"seat": seat, "unit": a.unit})
     elif kind == "pass":
-        fr["p2_passed"].append(seat)
+        # the seat's own phase-2 window, or (C8) its A-bomb window in the other seat's phase-2 turn
+        out = seat != (fr["aggressor"] if fr["side"] == 0 else fr["defender"])
+        fr["p2_passed"].append("out:" + seat if out else seat)
     elif isinstance(a, PlayCard):
         _a_bomb(st, seat, a.card, a.target)
         _check_battle_end(st, fr)

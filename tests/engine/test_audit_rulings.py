@@ -144,7 +144,6 @@ def test_optional_rule_5_4_transfer_between_any_two_stacks():
     assert has(st, "choose", option="transfer")
 
 
-@pytest.mark.xfail(strict=True, reason="audit: A-bomb only in the owner's phase-2 turn, not any time (C8)")
 def test_faq_cards_8_the_defender_may_drop_the_a_bomb_before_the_aggressors_phase_2_shots():
     # C8: "The card can be played any time during phase 2 of a battle so long as you have the prerequisites"
     st = load(
@@ -160,6 +159,23 @@ def test_faq_cards_8_the_defender_may_drop_the_a_bomb_before_the_aggressors_phas
     # the first phase-2 decision: the German fighter has not fired yet, the British may already bomb
     assert st.decision.seat == "allies"
     assert has(st, "play_card", card=one(st, "t-a-bomb"), target="air:0")
+
+
+def test_faq_cards_8_the_aggressor_may_drop_the_a_bomb_after_the_defenders_phase_2_shots():
+    st = load(
+        axis={"stacks": {"air": ["de-fighter", "de-bomber"]}, "kept": ["t-a-bomb"]},
+        allies={"stacks": {"air": ["gb-fighter"], "ground": ["gb-tank"]}},
+        drawn="t-air",
+        deck=numbers(*([1] * 20)),
+    )
+    fight(st)
+    hold_until(st, 2, "allies")  # the Germans held both planes and passed their own phase-2 window
+    do(st, "hold", unit=one(st, "gb-fighter"))
+    assert kinds(st) == "fire" and st.decision.seat == "axis" and battle(st)["phase"] == 2
+    assert has(st, "pass") and has(st, "play_card", card=one(st, "t-a-bomb"), target="ground:0")
+    do(st, "play_card", card=one(st, "t-a-bomb"), target="ground:0")
+    assert one(st, "gb-tank") in st.players["allies"]["discard"]
+    assert battle(st)["phase"] > 2  # no kept card left: the window closed, phase 2 is over
 
 
 # ---- coverage for rulings no other test exercised -------------------------------------------------
