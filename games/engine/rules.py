@@ -453,8 +453,8 @@ def legal_turn_start(st: GameState, fr: dict) -> list[tuple]:
     acts: list[tuple] = [KDraw(seat)]
     if p["hand"]:
         acts.append(KEmergencyDeploy(seat))
-    if p["occupied"] and _transfer_moves(st, seat, None, None):
-        acts.append(KChoose(seat, "transfer"))
+    if st.setup.options.occupying_force and _can_transfer(st, seat):
+        acts.append(KChoose(seat, "transfer"))  # Optional Rule 5.4: between any two stacks
     enemy_ic = bool(st.players[enemy]["industry"])
     for cid in p["kept"]:
         eff = st.defs[cid].effect
@@ -569,6 +569,18 @@ def _ref_of(st: GameState, seat: str, cid: str) -> str | None:
             if cid in s:
                 return f"{kind}:{i}"
     return None
+
+
+def _can_transfer(st: GameState, seat: str) -> bool:
+    """Is there a transfer move (bool(_transfer_moves(st, seat, None, None)), without building them)?"""
+    p = st.players[seat]
+    if any(p["occupied"].values()):
+        return True  # a card under a battlecard may always go back to the usual stack of its kind
+    for kind, lst in p["stacks"].items():
+        if any(lst) and (len(lst) > 1
+                         or any(getattr(st.defs[bc].aggressor_forces, kind) for bc in p["occupied"])):
+            return True  # another stack of the kind (divided), or a battlecard calling for it
+    return False
 
 
 def _transfer_moves(st: GameState, seat: str, src: str | None, dst: str | None) -> list[tuple]:
@@ -1731,7 +1743,12 @@ def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
     if not units:
         return units
     done = vals.done()
-    return [u for u in units if u not in done]
+    cached = memo.get(("a", phase))  # (len(done), actors): done only grows while these values live
+    if cached is not None and cached[0] == vals.done_n:
+        return cached[1]
+    out = [u for u in units if u not in done]
+    memo[("a", phase)] = (vals.done_n, out)
+    return out
 
 
 def _p2_out_window(st: GameState, fr: dict, seat: str) -> bool:

@@ -132,7 +132,6 @@ def test_faq_cards_5_a_captured_card_never_joins_the_captors_arsenal():
     assert captured in st.players["allies"]["discard"]
 
 
-@pytest.mark.xfail(strict=True, reason="audit: OR 5.4 transfer only offered with an occupied stack")
 def test_optional_rule_5_4_transfer_between_any_two_stacks():
     # Optional Rule 5.4: "Before drawing a Conflict Card on any turn, you may sacrifice your draw of the
     # conflict card to transfer up to 3 cards from one stack to another".
