@@ -1709,6 +1709,8 @@ def _can_hit(st: GameState, fr: dict, seat: str) -> bool:
             dv = dt[ui] if dt is not None else vals.defense(enemy, t, ukind)
             if dv is None or dv >= max_action:
                 continue
+            if "submarine" in abil[t] and not _targetable(st, fr, seat, u, t):
+                continue  # S6: a hidden submarine (it fires only if its own side can hit: checked too)
             extra = extras.get(ti)
             if extra is None:
                 tk = KINDS[ti]
@@ -1743,11 +1745,11 @@ def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
     if not units:
         return units
     done = vals.done()
-    cached = memo.get(("a", phase))  # (len(done), actors): done only grows while these values live
-    if cached is not None and cached[0] == vals.done_n:
-        return cached[1]
+    cached = memo.get(("a", phase))  # (done list, its length, actors): the done list only grows
+    if cached is not None and cached[0] is vals.done_src and cached[1] == vals.done_n:
+        return cached[2]
     out = [u for u in units if u not in done]
-    memo[("a", phase)] = (vals.done_n, out)
+    memo[("a", phase)] = (vals.done_src, vals.done_n, out)
     return out
 
 

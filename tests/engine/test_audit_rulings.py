@@ -92,7 +92,6 @@ def test_faq_ground_units_5_only_cards_that_say_infantry_enable_armour_autokills
     assert not has(st, "autokill", unit=one(st, "gb-tiger"))
 
 
-@pytest.mark.xfail(strict=True, reason="audit: stalemate check ignores submarine stealth")
 def test_stalemate_when_the_only_target_is_a_hidden_submarine_that_cannot_fire():
     # STALEMATE: "If none of the units remaining on either side in a battle can hit the enemy regardless of
     # what action number is pulled ... the aggressor MUST withdraw". The battleship may not target the
