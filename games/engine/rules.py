@@ -1636,9 +1636,9 @@ def _compute_fire_targets(st: GameState, fr: dict, seat: str, u: str, vals: _Val
 
 
 def _has_infantry(st: GameState, fr: dict, seat: str) -> bool:
-    # GU5: anything that says "Infantry" (special forces included) enables armour autokills
-    return any("infantry" in st.defs[c].classes or "special-forces" in st.defs[c].classes
-               for c in fr["units"][seat])
+    # GU5: anything that says "Infantry" (class infantry: SS, SAS, rangers... too) enables armour autokills;
+    # special forces that do not (the OSS saboteurs) do not
+    return any("infantry" in st.defs[c].classes for c in fr["units"][seat])
 
 
 def _autokill_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:

@@ -76,7 +76,6 @@ def test_setup_rejects_a_second_copy_of_a_general_or_leader():
     assert exc.value.code == "bad_setup"
 
 
-@pytest.mark.xfail(strict=True, reason="audit: OSS agents (no 'Infantry') enable armour autokills (GU5)")
 def test_faq_ground_units_5_only_cards_that_say_infantry_enable_armour_autokills():
     # GU5: "Anything that says 'Infantry' on it can be considered infantry for the armor Autokill specials."
     # The OSS saboteurs (class special-forces only, "Saboteurs OSS Agents") do not say Infantry.
