@@ -78,12 +78,18 @@ def _validate_setup(catalog: Catalog, setup: GameSetup) -> None:
             raise EngineError("bad_setup", f"unknown nation {setup.nations[seat]!r}")
         if nation.side != seat:
             raise EngineError("bad_setup", f"nation {nation.code} fights for {nation.side}, not {seat}")
+        singles: set[str] = set()
         for code in setup.decks[seat]:
             card = catalog.arsenal.get(code)
             if card is None:
                 raise EngineError("bad_setup", f"unknown arsenal card {code!r}")
             if card.side != seat:
                 raise EngineError("bad_setup", f"{code} is not an {seat} card")
+            if card.is_general or card.is_leader:
+                # TO SET UP THE GAME: "only one representation of each LEADER or GENERAL" per arsenal deck
+                if code in singles:
+                    raise EngineError("bad_setup", f"{code} is a general or leader: only one copy per deck")
+                singles.add(code)
     for code in setup.conflict_deck:
         if code not in catalog.conflict and code not in catalog.battlecards:
             raise EngineError("bad_setup", f"unknown conflict card {code!r}")

@@ -56,7 +56,6 @@ def test_faq_ground_units_1_infantry_defense_may_be_assigned_to_the_new_target_a
     assert len(st.conflict_discard) == discard_before  # no action number pulled yet
 
 
-@pytest.mark.xfail(strict=True, reason="audit: set-up accepts two copies of one general/leader")
 def test_setup_rejects_a_second_copy_of_a_general_or_leader():
     # TO SET UP THE GAME: "Make sure only one representation of each LEADER or GENERAL is in the
     # respective arsenal decks." (also Optional Rule 2/3: remove them from all but one set)

@@ -1075,19 +1075,34 @@ def test_faq_cards_21_a_general_with_an_aura_may_fire_normally_and_keeps_the_aur
 
 
 def test_optional_rule_2_multiple_starter_sets_of_one_kind_play_a_full_game(real_catalog):
-    from games.engine import GameSetup, RandomBot, play_game
+    import pytest
+
+    from games.engine import EngineError, GameSetup, RandomBot, new_game, play_game
     from games.engine.setup import starter_setup
 
     one_set = starter_setup(real_catalog, 21)
-    doubled = GameSetup(
-        seed=21,
-        decks={seat: one_set.decks[seat] * 2 for seat in ("axis", "allies")},
-        nations=one_set.nations,
-        conflict_deck=one_set.conflict_deck,
-    )
+
+    def single(code):  # set-up NOTE: only one representation of each leader or general per arsenal deck
+        card = real_catalog.arsenal[code]
+        return card.is_general or card.is_leader
+
+    decks = {
+        seat: one_set.decks[seat] + tuple(c for c in one_set.decks[seat] if not single(c))
+        for seat in ("axis", "allies")
+    }
+    singles = [c for c in one_set.decks["axis"] if single(c)]
+    assert singles  # the German starter has its general(s) and leader(s), kept once
+    doubled = GameSetup(seed=21, decks=decks, nations=one_set.nations, conflict_deck=one_set.conflict_deck)
     state = play_game(real_catalog, doubled, {"axis": RandomBot(1), "allies": RandomBot(2)})
     assert state.status == "finished"
-    assert sum(1 for c in state.code.values() if c.startswith("de-")) == 94
+    german = [c for c in state.code.values() if c.startswith("de-")]
+    assert len(german) == 94 - len(singles)
+    assert all(german.count(c) == 1 for c in singles)
+    whole = GameSetup(seed=21, decks={s: one_set.decks[s] * 2 for s in decks}, nations=one_set.nations,
+                      conflict_deck=one_set.conflict_deck)
+    with pytest.raises(EngineError) as exc:  # both sets whole: the second copy of a leader is refused
+        new_game(real_catalog, whole)
+    assert exc.value.code == "bad_setup"
 
 
 def test_standing_intelligence_counts_as_military_intelligence_against_submarines():
