@@ -2256,6 +2256,10 @@ def _stage_withdraw(st: GameState, fr: dict) -> Decision | None:
     while fr["side"] < 2:
         seat = _side_seat(fr)
         if fr["units"][seat]:
+            prev = st.decision  # the same question again: reuse the (immutable) decision
+            if prev is not None and prev.kind == "withdraw" and prev.seat == seat \
+                    and prev.prompt.get("round") == fr["round"] and len(prev.prompt) == 1:
+                return prev
             return Decision(seat, "withdraw", {"round": fr["round"]})
         fr["side"] += 1
     if _check_battle_end(st, fr):
