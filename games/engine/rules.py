@@ -905,8 +905,10 @@ def act_reorganize(st: GameState, fr: dict, a: Action) -> None:
         fr.update(stage="swap", size=len(p["hand"]), moves=0, max=len(p["hand"]) + len(_deployed(st, seat)))
         return
     if a.option == "discard_draw":
+        players, owner = st.players, st.owner
         for c in p["hand"]:
-            p["discard"].append(c)
+            # C5: a captured card (in the hand after a Reorganize swap) goes to its OWNER's discard
+            players[owner[c]]["discard"].append(c)
         if st.record_events:
             _ev(st, "hand_discarded", {"seat": seat, "cards": [[c, st.code[c]] for c in p["hand"]]})
         p["hand"] = []

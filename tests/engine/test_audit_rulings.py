@@ -1,7 +1,7 @@
 """Audit of the engine against the rulebook, the FAQ v1.6 rulings, the rules updates and the optional rules.
 
-Tests marked xfail(strict=True) assert the documented behaviour the engine does not implement yet (see
-/tmp/engine-audit.md for the defect list); the plain tests add coverage for rulings no other test exercised.
+The first tests pin the documented behaviour the audit found missing (defects D1-D7, all fixed since; they
+were strict xfails until then); the others add coverage for rulings no other test exercised.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from .helpers import (
 from .test_faq import has, hold_until
 
 
-# ---- defects (documented behaviour the engine does not implement) ---------------------------------
+# ---- defects (documented behaviour the engine did not implement at the audit) ---------------------
 def test_faq_ground_units_1_infantry_defense_may_be_assigned_to_the_new_target_after_a_switch():
     # GU1: "Infantry support can be assigned AT ANY TIME before the infantry has fired ... until a card is
     # actually pulled to get an action number, a target can always be switched."
@@ -105,7 +105,6 @@ def test_stalemate_when_the_only_target_is_a_hidden_submarine_that_cannot_fire()
     assert [st.code[c] for c in st.players["allies"]["won"]] == ["t-naval"]
 
 
-@pytest.mark.xfail(strict=True, reason="audit: captured card discarded from hand joins captor's arsenal")
 def test_faq_cards_5_a_captured_card_never_joins_the_captors_arsenal():
     # C5: "Captured units go back in the deck they belong in ... the arsenal deck consists of troops your
     # country can produce itself, not stuff you captured."

@@ -109,6 +109,9 @@ def test_every_random_game_ends_and_no_card_is_lost_or_duplicated(seed, opts):
         z = zones(s)
         assert max(z.values()) == 1, [c for c, n in z.items() if n > 1]
         assert set(z) == set(total), set(total) ^ set(z)
+        for seat in SEATS:  # C5: captured cards never join the captor's arsenal deck or discard
+            p = s.players[seat]
+            assert all(s.owner[c] == seat for c in p["deck"] + p["discard"]), seat
 
     drive(state, {"axis": RandomBot(seed), "allies": RandomBot(seed + 1)}, check_every=3, on_step=check)
     check(state, [])
