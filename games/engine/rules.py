@@ -1447,10 +1447,12 @@ class _Vals:
     def refresh(self, u: str) -> None:
         """u's values changed: u's own fire targets and every enemy shooter's (u's defense) are stale."""
         seat = self.side[u]
+        before = self.D.get(u)
         self._compute(u)
-        enemy = OTHER[seat]
-        self.ftargets[enemy].clear()
-        self.fkeys[enemy].clear()
+        if self.D[u] != before:  # an attack support leaves u's defense, so the enemy's targets, as they were
+            enemy = OTHER[seat]
+            self.ftargets[enemy].clear()
+            self.fkeys[enemy].clear()
         self.ftargets[seat].pop(u, None)
         self.fkeys[seat].pop(u, None)
 
@@ -1509,6 +1511,15 @@ class _Vals:
             self.done_set.update(done[self.done_n:])
         self.done_n = n
         return self.done_set
+
+    def new_round(self) -> None:
+        """A new round of the same battle: the supports are gone (fr["supports"], "shots" and "done" are new
+        empty lists). Only the units that had support change values; every other memo stays valid (units
+        and values are the same, and fire-target entries record the shot count, 0 again for every unit)."""
+        supported = [u for u in self.sup if u in self.side]
+        self.sup = {}
+        for u in supported:
+            self.refresh(u)
 
     def support_added(self, entry: list) -> None:
         self.sup.setdefault(entry[1], []).append(entry)
@@ -1972,8 +1983,25 @@ def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], l
         return asked, [], [], [], _abomb_plays(st, fr, asked)
     actors = _actors(st, fr, seat)
     abil = st.abil
-    heads = [(u, _fire_targets(st, fr, seat, u),
-              _autokill_targets(st, fr, seat, u) if "autokill" in abil[u] else None) for u in actors]
+    heads = []
+    if actors:
+        # the memo hit of _fire_targets inlined (the common case: the same shots, fired submarines,
+        # intelligence and enemy units as when the list was built); anything else goes through it
+        vals = _vals(st, fr)
+        memo = vals.ftargets[seat]
+        shots_of = fr["shots"]
+        nf = len(fr["fired"])
+        intel = fr["intel"][seat]
+        ngone = len(vals.gone[OTHER[seat]])
+        for u in actors:
+            entry = memo.get(u)
+            shots = shots_of.get(u)
+            if (entry is not None and entry[0] == (len(shots) if shots else 0) and entry[1] == nf
+                    and entry[2] == intel and entry[4] == ngone):
+                targets = entry[3]
+            else:
+                targets = _fire_targets(st, fr, seat, u)
+            heads.append((u, targets, _autokill_targets(st, fr, seat, u) if "autokill" in abil[u] else None))
     segs = _support_segments(st, fr, seat)
     tail = _abomb_plays(st, fr, seat) if fr["phase"] == 2 else []
     return seat, actors, heads, segs, tail
@@ -2028,7 +2056,17 @@ def legal_key_at(st: GameState, pick: Any) -> tuple:
     """legal_keys(st)[pick(len(legal_keys(st)))], building only the chosen key where that is cheaper
     (self-play with index-picking bots)."""
     cache = st._legal_cache
-    if st.decision.kind != "fire" or (cache is not None and cache[0] == st.ply):
+    kind = st.decision.kind
+    if cache is not None and cache[0] == st.ply:
+        keys = cache[1]
+        return keys[pick(len(keys))]
+    if kind == "withdraw":  # legal_withdraw without building the list: pass, then one per unit
+        fr = st.frames[-1]
+        seat = _side_seat(fr)
+        units = fr["units"][seat]
+        i = pick(1 + len(units))
+        return ("pass", seat) if i == 0 else ("withdraw", seat, units[i - 1])
+    if kind != "fire":
         keys = legal_keys(st)
         return keys[pick(len(keys))]
     fr = st.frames[-1]
@@ -2271,7 +2309,9 @@ def _stage_withdraw(st: GameState, fr: dict) -> Decision | None:
         _stalemate(st, fr)
         return None
     fr.update(stage="window", side=0, phase=0, done=[], shots={}, supports=[], carrier_used={}, p2_passed=[])
-    _touch(st)
+    vals = st._vcache
+    if vals is not None and vals.fr is fr:
+        vals.new_round()  # keeps the values of the units without support (see _Vals.new_round)
     return None
 
 
