@@ -39,13 +39,13 @@ def play_game(catalog: Catalog, setup: GameSetup, bots: dict[str, Any], max_plie
     needs_view = {seat: getattr(bot, "needs_view", True) for seat, bot in bots.items()}
     # a RandomBot's choice needs only the ply and the number of legal actions: pick the same index
     # RandomBot.choose would, and build just that action
-    salts = {seat: bot._base for seat, bot in bots.items() if type(bot) is RandomBot}
+    picks = {seat: _random_pick(state, bot._base, seat)
+             for seat, bot in bots.items() if type(bot) is RandomBot}
     while state.decision is not None and state.ply < max_plies:
         seat = state.decision.seat
-        base = salts.get(seat)
-        if base is not None:
-            ply = state.ply
-            action = materialize(legal_key_at(state, lambda n: _pick_base(base, ply, seat, n)))  # noqa: B023
+        pick = picks.get(seat)
+        if pick is not None:
+            action = materialize(legal_key_at(state, pick))
             if log is not None:
                 log.append(action.to_json())
             apply_legal(state, action)
@@ -69,6 +69,11 @@ def play_game(catalog: Catalog, setup: GameSetup, bots: dict[str, Any], max_plie
         else:
             apply(state, action)
     return state
+
+
+def _random_pick(state: GameState, base: int, seat: str):
+    """n -> the index RandomBot(salt).choose picks among n legal actions of `seat` at the current ply."""
+    return lambda n: _pick_base(base, state.ply, seat, n)
 
 
 class _LazyActions(Sequence):

@@ -427,7 +427,8 @@ def _check_victory(st: GameState, first: str) -> bool:
 
 # ---- game / turn ------------------------------------------------------------------------------
 def step_game(st: GameState, fr: dict) -> Decision | None:
-    held = sum(len(st.players[s]["won"]) for s in SEATS)
+    players = st.players
+    held = len(players["axis"]["won"]) + len(players["allies"]["won"])
     total = st.n_battlecards
     if st.turn and total and held >= total:
         _finish_on_points(st, "all-battles-decided")
@@ -713,8 +714,11 @@ def act_deploy(st: GameState, fr: dict, a: Action) -> None:
 
 
 # ---- V-2 rocket (Rules update 1.2; FAQ C9) -------------------------------------------------------
+_A_BOMB = frozenset({"a-bomb"})
+
+
 def _abombs(st: GameState, seat: str) -> list[str]:
-    return _kept_with(st, seat, {"a-bomb"})
+    return _kept_with(st, seat, _A_BOMB)
 
 
 def step_v2(st: GameState, fr: dict) -> Decision | None:
@@ -1598,7 +1602,9 @@ def _exhausted(st: GameState, fr: dict, seat: str, u: str) -> bool:
 
 
 def _fire_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
-    vals = _vals(st, fr)
+    vals = st._vcache  # _vals(st, fr), inlined on this hot path
+    if vals is None or vals.fr is not fr:
+        vals = _vals(st, fr)
     shots = fr["shots"].get(u)
     intel = fr["intel"][seat]
     fired = fr["fired"]
@@ -1669,6 +1675,14 @@ def _autokill_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
     if ak.get("requires_infantry") and not _has_infantry(st, fr, seat):
         return []  # G2: generals need none
     enemy = OTHER[seat]
+    # memoised beside u's fire targets (vals.ftargets[seat], cleared when an enemy defense changes) for
+    # the same round, fired submarines, intelligence and enemy units (they only leave: vals.gone)
+    vals = _vals(st, fr)
+    memo = vals.ftargets[seat]
+    sig = (fr["round"], len(fr["fired"]), fr["intel"][seat], len(vals.gone[enemy]))
+    entry = memo.get(("ak", u))
+    if entry is not None and entry[0] == sig:
+        return entry[1]
     ukind = st.defs[u].kind
     kinds = ak.get("target_kinds")
     limit = ak.get("max_defense")
@@ -1676,9 +1690,10 @@ def _autokill_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
     for t in fr["units"][enemy]:
         if st.defs[t].kind not in kinds:
             continue
-        d = _defense(st, fr, enemy, t, ukind)  # G2: bonuses count when checking the threshold
+        d = vals.defense(enemy, t, ukind)  # G2: bonuses count when checking the threshold
         if d is not None and d <= limit and _targetable(st, fr, seat, u, t):
             out.append(t)
+    memo[("ak", u)] = (sig, out)
     return out
 
 
@@ -1754,9 +1769,15 @@ def _side_seat(fr: dict) -> str:
 
 
 def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
-    vals = _vals(st, fr)
+    vals = st._vcache
+    if vals is None or vals.fr is not fr:
+        vals = _vals(st, fr)
     memo = vals.umemo[seat]
     phase = fr["phase"]
+    done_list = fr["done"]
+    cached = memo.get(("a", phase))  # (done list, its length, actors): the done list only grows
+    if cached is not None and cached[0] is done_list and cached[1] == len(done_list):
+        return cached[2]
     units = memo.get(phase)  # `seat`'s units that fire in this phase (memoised until the units change)
     if units is None:
         phases = st.phase
@@ -1764,11 +1785,8 @@ def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
     if not units:
         return units
     done = vals.done()
-    cached = memo.get(("a", phase))  # (done list, its length, actors): the done list only grows
-    if cached is not None and cached[0] is vals.done_src and cached[1] == vals.done_n:
-        return cached[2]
     out = [u for u in units if u not in done]
-    memo[("a", phase)] = (vals.done_src, vals.done_n, out)
+    memo[("a", phase)] = (done_list, len(done_list), out)
     return out
 
 
@@ -1930,7 +1948,9 @@ def _support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
     """The supports of a fire decision (as _support_actions builds them) in segments
     (supporter, mode, recipients, excluded, memo key): one action ("support", seat, supporter, r, mode)
     per r in recipients other than `excluded`, in order. Lets the actions be counted without building them."""
-    vals = _vals(st, fr)
+    vals = st._vcache
+    if vals is None or vals.fr is not fr:
+        vals = _vals(st, fr)
     supporters = _supporters(st, fr, seat, vals)
     if not supporters:
         return []
@@ -1939,36 +1959,36 @@ def _support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
     phase = fr["phase"]
     phases = st.phase
     used = fr["carrier_used"]
-    supporters = [c for c in supporters
-                  if (c not in done and (phases[c] is None or phases[c] >= phase))
-                  or (supp[c][3] and used.get(c, 0) < supp[c][3])]
-    if not supporters:
-        return []
     units = fr["units"][seat]
-    memo = vals.umemo[seat]
-    eligible = memo.get(("el", phase))  # units that fire in this phase or later
-    if eligible is None:
-        eligible = memo[("el", phase)] = [r for r in units if (phases[r] or 0) >= phase]
-    shooters = [r for r in eligible if r not in done]
-    amask = st.amask
-    kidx = st.kidx
+    shooters = None
     segs: list[tuple] = []
     for c in supporters:
         infantry, art_mask, ship, carriers = supp[c]
-        if carriers and used.get(c, 0) < carriers:
+        # a carrier assigns its bonuses besides its own fire; any other supporter until it fires (GU1)
+        carrier = carriers and used.get(c, 0) < carriers
+        ph = phases[c]
+        own = c not in done and (ph is None or ph >= phase)
+        if not (carrier or own):
+            continue
+        if shooters is None:
+            memo = vals.umemo[seat]
+            eligible = memo.get(("el", phase))  # units that fire in this phase or later
+            if eligible is None:
+                eligible = memo[("el", phase)] = [r for r in units if (phases[r] or 0) >= phase]
+            shooters = [r for r in eligible if r not in done]
+        if carrier:
             segs.append((c, "attack", shooters, None, None))
             segs.append((c, "air_defense", units, None, ("sa", c)))
-        if c in done:
-            continue
-        ph = phases[c]
-        if ph is not None and ph < phase:
+        if not own:
             continue
         if infantry:
             segs.append((c, "attack", shooters, c, None))
             segs.append((c, "defense", units, c, ("sd", c)))
         if art_mask:
+            amask = st.amask
             segs.append((c, "attack", [r for r in shooters if r != c and amask[r] & art_mask], None, None))
         if ship:
+            kidx = st.kidx
             segs.append((c, "attack", [r for r in shooters if r != c and kidx[r] == 2], None, None))
     return segs
 
@@ -2148,7 +2168,9 @@ def act_fire(st: GameState, fr: dict, a: Action) -> None:
 def _can_defend(st: GameState, fr: dict, seat: str, target: str, akind: str) -> bool:
     """Has `seat` unassigned support that could still shore up `target`'s defense (same as the defend
     window's support actions, without building them)?"""
-    vals = _vals(st, fr)
+    vals = st._vcache  # _vals(st, fr), inlined on this hot path
+    if vals is None or vals.fr is not fr:
+        vals = _vals(st, fr)
     supporters = _supporters(st, fr, seat, vals)
     if not supporters:
         return False
@@ -2232,8 +2254,11 @@ def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
         _destroy(st, enemy, t, "autokill")
     else:
         tk = st.defs[t].kind
-        attack = _attack(st, fr, seat, u, tk)
-        defense = _defense(st, fr, enemy, t, st.defs[u].kind)
+        vals = st._vcache  # _vals(st, fr), inlined on this hot path
+        if vals is None or vals.fr is not fr:
+            vals = _vals(st, fr)
+        attack = vals.attack(seat, u, tk)
+        defense = vals.defense(enemy, t, st.defs[u].kind)
         n, card = _action_number(st)
         hit = defense < n <= attack  # the action-number rule
         fr["shots"].setdefault(u, []).append(tk)
