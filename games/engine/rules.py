@@ -1145,12 +1145,9 @@ def _present(st: GameState, fr: dict, seat: str) -> list[str]:
     return out
 
 
-def _is_unit(d: ArsenalCardDef) -> bool:
-    return d.is_combat_unit and not d.is_leader
-
-
 def _has_forces(st: GameState, fr: dict, seat: str, present: list[str]) -> bool:
-    units = [c for c in present if _is_unit(st.defs[c])]
+    unit_ids = st.unit_ids
+    units = [c for c in present if c in unit_ids]
     if not units:
         return False
     if fr["need_infantry_free"][seat]:
@@ -1252,7 +1249,7 @@ def _stage_muster(st: GameState, fr: dict) -> Decision | None:
     for seat in SEATS:
         present = _present(st, fr, seat)
         fr["present"][seat] = present
-        fr["units"][seat] = [c for c in present if _is_unit(st.defs[c])]
+        fr["units"][seat] = [c for c in present if c in st.unit_ids]
         sea = sea or any(st.defs[c].kind == "sea" for c in fr["units"][seat])
     for seat in SEATS:
         deployed = _deployed(st, seat)

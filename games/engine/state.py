@@ -63,8 +63,10 @@ def _per_code(cat: Catalog) -> dict[str, tuple]:
         info = ("infantry_support" in abil, tkmask or 0, "ship_support" in abil,
                 len(carrier.get("bonuses")) if carrier is not None else 0)
         # (definition, abilities by kind, kind index, phase, attack mask, artillery target-kind mask,
-        #  supporter info: (infantry, artillery target-kind mask, ship support, carrier bonuses))
-        out[code] = (d, abil, KINDS.index(d.kind), d.phase, amask, tkmask, info if any(info) else None)
+        #  supporter info: (infantry, artillery target-kind mask, ship support, carrier bonuses),
+        #  a unit in a battle: a combat unit, not a leader)
+        out[code] = (d, abil, KINDS.index(d.kind), d.phase, amask, tkmask, info if any(info) else None,
+                     d.is_combat_unit and not d.is_leader)
     for table in (cat.battlecards, cat.conflict):  # a code in both: conflict wins, as in a lookup order
         for code, d in table.items():
             if code not in cat.arsenal:
@@ -107,6 +109,7 @@ class GameState:
         self.amask: dict[str, int] = {}
         self.tkmask: dict[str, int] = {}
         self.supp: dict[str, tuple] = {}
+        self.unit_ids: set[str] = set()
         self.max_action = 0
         self.n_battlecards = 0
         self._legal_cache: tuple[int, list] | None = None
@@ -124,6 +127,7 @@ class GameState:
         amask: dict[str, int] = {}
         tkmask: dict[str, int] = {}
         supp: dict[str, tuple] = {}
+        unit_ids: set[str] = set()
         max_action = 0
         for cid, code in self.code.items():
             entry = per_code.get(code)
@@ -132,7 +136,9 @@ class GameState:
             d = entry[0]
             defs[cid] = d
             if len(entry) > 1:
-                _, abil[cid], kidx[cid], phase[cid], amask[cid], tk, info = entry
+                _, abil[cid], kidx[cid], phase[cid], amask[cid], tk, info, is_unit = entry
+                if is_unit:
+                    unit_ids.add(cid)
                 if tk is not None:
                     tkmask[cid] = tk
                 if info is not None:
@@ -146,6 +152,7 @@ class GameState:
         self.amask = amask
         self.tkmask = tkmask
         self.supp = supp
+        self.unit_ids = unit_ids  # cards that fight in a battle: combat units, not leaders
         self.n_battlecards = sum(1 for d in defs.values() if isinstance(d, BattlecardDef))
         self.max_action = max_action
         self._legal_cache = None
