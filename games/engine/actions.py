@@ -198,7 +198,20 @@ _KEY_FIELDS = {t: (cls._names, any(f.default is None for f in fields(cls)))
                for t, cls in ACTION_TYPES.items()}
 
 
+# the JSON form per key, built once (a bounded memo, like rules.materialize); callers get a copy
+_KEY_JSON: dict[tuple, dict[str, Any]] = {}
+
+
 def key_to_json(key: tuple) -> dict[str, Any]:
+    out = _KEY_JSON.get(key)
+    if out is None:
+        if len(_KEY_JSON) >= 100_000:
+            _KEY_JSON.clear()
+        out = _KEY_JSON[key] = _key_to_json(key)
+    return out.copy()
+
+
+def _key_to_json(key: tuple) -> dict[str, Any]:
     names, optional = _KEY_FIELDS[key[0]]
     out: dict[str, Any] = {"type": key[0]}
     if not optional and len(names) == len(key) - 1:

@@ -69,18 +69,22 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
                 "stage": fr["stage"]}
     sides = {}
     vals = _vals(st, fr)
+    done = set(fr["done"])
+    fired = set(fr["fired"])
     for s in SEATS:
         units = []
+        in_battle = set(fr["units"][s])
         for c in fr["present"][s]:
             d = st.defs[c]
             atk, dfn = vals.A.get(c), vals.D.get(c)
             units.append({
                 "id": c, "code": st.code[c], "kind": d.kind, "phase": d.phase,
-                "in_battle": c in fr["units"][s], "done": c in fr["done"],
-                "hidden_submarine": "submarine" in st.abil[c] and c not in fr["fired"],
-                "attack": (dict(zip(KINDS, atk, strict=True)) if atk is not None
+                "in_battle": c in in_battle, "done": c in done,
+                "hidden_submarine": "submarine" in st.abil[c] and c not in fired,
+                # the values tables are in KINDS order (ground, air, sea)
+                "attack": ({"ground": atk[0], "air": atk[1], "sea": atk[2]} if atk is not None
                            else {k: vals.attack(s, c, k) for k in KINDS}),
-                "defense": (dict(zip(KINDS, dfn, strict=True)) if dfn is not None
+                "defense": ({"ground": dfn[0], "air": dfn[1], "sea": dfn[2]} if dfn is not None
                             else {k: vals.defense(s, c, k) for k in KINDS}),
             })
         withdrawn = fr["withdrawn"][s]
