@@ -321,8 +321,16 @@ class HeuristicBot:
         return deploys[0] if deploys else legal[0]
 
     def _on_capture_browse(self, view, legal, seat, prompt):
-        sizes = view["opponent"]["stacks"]
-        return max(legal, key=lambda a: sizes[a.option.split(":")[0]][int(a.option.split(":")[1])])
+        """Browse the biggest enemy stack: "kind:index" stacks, or "bc:<id>" occupied battlecards."""
+        opponent = view["opponent"]
+
+        def size(action) -> int:
+            kind, _, ref = action.option.partition(":")
+            if kind == "bc":
+                return opponent.get("occupied", {}).get(ref, 0)
+            return opponent["stacks"][kind][int(ref)]
+
+        return max(legal, key=size)
 
     def _on_capture_pick(self, view, legal, seat, prompt):
         codes = {c["id"]: c["code"] for c in prompt.get("cards", [])}

@@ -224,3 +224,22 @@ def test_heuristic_games_end():
         CATALOG, starter_setup(CATALOG, 77), {"axis": HeuristicBot(CATALOG), "allies": HeuristicBot(CATALOG)}
     )
     assert state.status == "finished"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"occupying_force": True},
+        {"larger_standing_armies": True},
+        {"occupying_force": True, "larger_standing_armies": True},
+    ],
+)
+def test_heuristic_games_end_under_every_optional_rule(options):
+    """HeuristicBot once crashed browsing an occupied-battlecard stack ("bc:<id>") with Capture (seed 2)."""
+    import dataclasses
+
+    for seed in (2, 5, 9):
+        setup = starter_setup(CATALOG, seed)
+        setup = dataclasses.replace(setup, options=dataclasses.replace(setup.options, **options))
+        state = play_game(CATALOG, setup, {"axis": HeuristicBot(CATALOG), "allies": HeuristicBot(CATALOG)})
+        assert state.status == "finished"
