@@ -5,11 +5,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from .actions import Action
-from .bots import HeuristicBot, RandomBot, _pick_base
+from .bots import _MASK, HeuristicBot, RandomBot
 from .cards import Catalog, load_catalog_dir
 from .errors import EngineError, IllegalAction, MalformedAction
 from .events import Event, events_for
-from .rules import apply, apply_legal, legal_actions, legal_key_at, legal_keys, materialize, new_game
+from .rules import (
+    _ACTIONS,
+    apply,
+    apply_legal,
+    legal_actions,
+    legal_key_at,
+    legal_keys,
+    materialize,
+    new_game,
+)
 from .scenario import load_scenario
 from .setup import SEATS, GameSetup, Options, starter_setup
 from .state import Decision, GameState
@@ -45,7 +54,8 @@ def play_game(catalog: Catalog, setup: GameSetup, bots: dict[str, Any], max_plie
         seat = state.decision.seat
         pick = picks.get(seat)
         if pick is not None:
-            action = materialize(legal_key_at(state, pick))
+            key = legal_key_at(state, pick)
+            action = _ACTIONS.get(key) or materialize(key)
             if log is not None:
                 log.append(action.to_json())
             apply_legal(state, action)
@@ -72,8 +82,18 @@ def play_game(catalog: Catalog, setup: GameSetup, bots: dict[str, Any], max_plie
 
 
 def _random_pick(state: GameState, base: int, seat: str):
-    """n -> the index RandomBot(salt).choose picks among n legal actions of `seat` at the current ply."""
-    return lambda n: _pick_base(base, state.ply, seat, n)
+    """n -> the index RandomBot(salt).choose picks among n legal actions of `seat` at the current ply
+    (bots._pick_base inlined: this runs once per action)."""
+    axis = seat == "axis"
+    mask = _MASK
+
+    def pick(n: int) -> int:
+        z = (base + (state.ply * 2 + axis) * 0x9E3779B97F4A7C15) & mask
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return (z ^ (z >> 31)) % n
+
+    return pick
 
 
 class _LazyActions(Sequence):

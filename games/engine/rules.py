@@ -1943,8 +1943,9 @@ def _abomb_ok(st: GameState, fr: dict, seat: str) -> bool:
 
 def _support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
     """The supports of a fire decision (as _support_actions builds them) in segments
-    (supporter, mode, recipients, excluded, memo key): one action ("support", seat, supporter, r, mode)
-    per r in recipients other than `excluded`, in order. Lets the actions be counted without building them."""
+    (supporter, mode, recipients, excluded, memo key, count): one action ("support", seat, supporter, r, mode)
+    per r in recipients other than `excluded`, in order (`count` of them). Lets the actions be counted
+    without building them."""
     vals = st._vcache
     if vals is None or vals.fr is not fr:
         vals = _vals(st, fr)
@@ -1974,37 +1975,42 @@ def _support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
                 eligible = memo[("el", phase)] = [r for r in units if (phases[r] or 0) >= phase]
             shooters = [r for r in eligible if r not in done]
         if carrier:
-            segs.append((c, "attack", shooters, None, None))
-            segs.append((c, "air_defense", units, None, ("sa", c)))
+            segs.append((c, "attack", shooters, None, None, len(shooters)))
+            segs.append((c, "air_defense", units, None, ("sa", c), len(units)))
         if not own:
             continue
         if infantry:
-            segs.append((c, "attack", shooters, c, None))
-            segs.append((c, "defense", units, c, ("sd", c)))
+            segs.append((c, "attack", shooters, c, None, len(shooters) - (c in shooters)))
+            segs.append((c, "defense", units, c, ("sd", c), len(units) - 1))  # c is one of the units
         if art_mask:
             amask = st.amask
-            segs.append((c, "attack", [r for r in shooters if r != c and amask[r] & art_mask], None, None))
+            rs = [r for r in shooters if r != c and amask[r] & art_mask]
+            segs.append((c, "attack", rs, None, None, len(rs)))
         if ship:
             kidx = st.kidx
-            segs.append((c, "attack", [r for r in shooters if r != c and kidx[r] == 2], None, None))
+            rs = [r for r in shooters if r != c and kidx[r] == 2]
+            segs.append((c, "attack", rs, None, None, len(rs)))
     return segs
 
 
-def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], list[tuple], list[tuple]]:
+def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], list[tuple], list[tuple], int]:
     """A fire decision's legal actions in parts: the actors, then per actor (unit, fire targets, autokill
     targets): its fire actions, autokills and hold ("pass" first when there is no actor: only the A-bomb
-    window is open); then the support segments (see _support_segments) and the A-bomb plays."""
+    window is open); then the support segments (see _support_segments) and the A-bomb plays; last the
+    number of legal actions."""
     seat = fr["aggressor"] if fr["side"] == 0 else fr["defender"]
     asked = st.decision.seat
     if asked != seat:  # C8: the other seat's phase-2 A-bomb window (see _stage_phase): pass or bomb
-        return asked, [], [], [], _abomb_plays(st, fr, asked)
+        tail = _abomb_plays(st, fr, asked)
+        return asked, [], [], [], tail, 1 + len(tail)
     actors = _actors(st, fr, seat)
     abil = st.abil
     heads = []
+    n = 0 if actors else 1  # "pass" when there is no actor
     if actors:
         # the memo hit of _fire_targets inlined (the common case: the same shots, fired submarines,
         # intelligence and enemy units as when the list was built); anything else goes through it
-        vals = _vals(st, fr)
+        vals = st._vcache  # _actors just made sure it is this battle's
         memo = vals.ftargets[seat]
         shots_of = fr["shots"]
         nf = len(fr["fired"])
@@ -2018,10 +2024,23 @@ def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], l
                 targets = entry[3]
             else:
                 targets = _fire_targets(st, fr, seat, u)
-            heads.append((u, targets, _autokill_targets(st, fr, seat, u) if "autokill" in abil[u] else None))
-    segs = _support_segments(st, fr, seat)
-    tail = _abomb_plays(st, fr, seat) if fr["phase"] == 2 else []
-    return seat, actors, heads, segs, tail
+            if "autokill" in abil[u]:
+                autokills = _autokill_targets(st, fr, seat, u)
+                n += len(autokills)
+            else:
+                autokills = None
+            heads.append((u, targets, autokills))
+            n += len(targets) + 1  # its fire actions and hold
+    sp = st._vcache.umemo[seat].get("sp")  # _supporters' memo: known to be empty, no segments
+    segs = _support_segments(st, fr, seat) if sp is None or sp else []
+    for seg in segs:
+        n += seg[5]
+    if fr["phase"] == 2:
+        tail = _abomb_plays(st, fr, seat)
+        n += len(tail)
+    else:
+        tail = []
+    return seat, actors, heads, segs, tail, n
 
 
 def _abomb_plays(st: GameState, fr: dict, seat: str) -> list[tuple]:
@@ -2036,7 +2055,7 @@ def _abomb_plays(st: GameState, fr: dict, seat: str) -> list[tuple]:
 
 
 def legal_fire(st: GameState, fr: dict) -> list[tuple]:
-    seat, actors, heads, segs, tail = _fire_parts(st, fr)
+    seat, actors, heads, segs, tail, _ = _fire_parts(st, fr)
     acts: list[tuple] = [] if actors else [("pass", seat)]
     memo = _vals(st, fr).fkeys[seat]
     for u, targets, autokills in heads:
@@ -2056,7 +2075,7 @@ def legal_fire(st: GameState, fr: dict) -> list[tuple]:
             acts.extend(keys)
     if segs:
         memo = _vals(st, fr).umemo[seat]
-        for c, mode, recipients, excluded, key in segs:
+        for c, mode, recipients, excluded, key, _ in segs:
             if key is None:
                 acts.extend([("support", seat, c, r, mode) for r in recipients if r != excluded])
                 continue
@@ -2087,34 +2106,29 @@ def legal_key_at(st: GameState, pick: Any) -> tuple:
         keys = legal_keys(st)
         return keys[pick(len(keys))]
     fr = st.frames[-1]
-    seat, actors, heads, segs, tail = _fire_parts(st, fr)
-    n_head = 0 if actors else 1
-    for _, targets, autokills in heads:
-        n_head += len(targets) + 1 + (len(autokills) if autokills is not None else 0)
-    counts = [len(recipients) - (excluded is not None and excluded in recipients)
-              for _, _, recipients, excluded, _ in segs]
-    i = pick(n_head + sum(counts) + len(tail))
-    if i < n_head:
-        if not actors:
+    seat, actors, heads, segs, tail, n = _fire_parts(st, fr)
+    i = pick(n)
+    if not actors:
+        if i == 0:
             return ("pass", seat)
-        for u, targets, autokills in heads:
-            if i < len(targets):
-                return ("fire", seat, u, targets[i])
-            i -= len(targets)
-            if autokills is not None:
-                if i < len(autokills):
-                    return ("autokill", seat, u, autokills[i])
-                i -= len(autokills)
-            if i == 0:
-                return ("hold", seat, u)
-            i -= 1
-    i -= n_head
-    for (c, mode, recipients, excluded, _), n in zip(segs, counts, strict=True):
-        if i < n:
+        i -= 1
+    for u, targets, autokills in heads:
+        if i < len(targets):
+            return ("fire", seat, u, targets[i])
+        i -= len(targets)
+        if autokills is not None:
+            if i < len(autokills):
+                return ("autokill", seat, u, autokills[i])
+            i -= len(autokills)
+        if i == 0:
+            return ("hold", seat, u)
+        i -= 1
+    for c, mode, recipients, excluded, _, count in segs:
+        if i < count:
             if excluded is not None and excluded in recipients and i >= recipients.index(excluded):
                 i += 1
             return ("support", seat, c, recipients[i], mode)
-        i -= n
+        i -= count
     return tail[i]
 
 
@@ -2264,7 +2278,10 @@ def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
                              "number": n, "card": card, "hit": hit})
         if hit:
             _destroy(st, enemy, t, "shot")
-        if _exhausted(st, fr, seat, u):
+        ab = st.abil[u]
+        if "double_attack" not in ab and not ("big_guns" in ab or "heavy_guns" in ab or "ship_support" in ab):
+            fr["done"].append(u)  # _exhausted for a unit that fires once a round: it just did
+        elif _exhausted(st, fr, seat, u):
             fr["done"].append(u)
     if _check_battle_end(st, fr):
         return
