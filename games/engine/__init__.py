@@ -22,7 +22,7 @@ from .rules import (
 from .scenario import load_scenario
 from .setup import SEATS, GameSetup, Options, starter_setup
 from .state import Decision, GameState
-from .view import view
+from .view import bot_view, view
 
 __all__ = [
     "SEATS", "Action", "Catalog", "Decision", "EngineError", "Event", "GameSetup", "GameState",
@@ -63,7 +63,8 @@ def play_game(catalog: Catalog, setup: GameSetup, bots: dict[str, Any], max_plie
         bot = bots[seat]
         if needs_view[seat]:
             legal: Sequence[Action] = legal_actions(state)
-            action = bot.choose(view(state, seat), legal, seat)
+            # a HeuristicBot reads a few parts of the view: build those only (same values)
+            action = bot.choose((bot_view if type(bot) is HeuristicBot else view)(state, seat), legal, seat)
             handed = legal
         else:  # the bot reads only the ply and picks one action: build just that one
             lazy = _LazyActions(legal_keys(state))

@@ -1,6 +1,7 @@
 """Player views: everything a seat may know, nothing it may not (JSON-safe)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .cards import KINDS
@@ -106,19 +107,23 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
     }
 
 
-def view(st: GameState, seat: str) -> dict[str, Any]:
-    if seat not in SEATS:
-        raise ValueError("seat must be 'axis' or 'allies'")
+def _decision(st: GameState, seat: str) -> dict[str, Any] | None:
     from .actions import key_to_json
     from .rules import legal_keys
 
-    decision = None
-    if st.decision is not None:
-        d = st.decision
-        decision = {"seat": d.seat, "kind": d.kind}
-        if d.seat == seat:
-            decision["prompt"] = d.prompt
-            decision["legal_actions"] = [key_to_json(k) for k in legal_keys(st)]
+    d = st.decision
+    if d is None:
+        return None
+    decision: dict[str, Any] = {"seat": d.seat, "kind": d.kind}
+    if d.seat == seat:
+        decision["prompt"] = d.prompt
+        decision["legal_actions"] = [key_to_json(k) for k in legal_keys(st)]
+    return decision
+
+
+def view(st: GameState, seat: str) -> dict[str, Any]:
+    if seat not in SEATS:
+        raise ValueError("seat must be 'axis' or 'allies'")
     return {
         "seat": seat,
         "status": st.status,
@@ -131,11 +136,96 @@ def view(st: GameState, seat: str) -> dict[str, Any]:
         "max_action_number": st.max_action,
         "me": _own(st, seat),
         "opponent": _opponent(st, OTHER[seat], seat),
-        "conflict": {
-            "deck_size": len(st.conflict_deck),
-            "discard": _cards(st, st.conflict_discard),
-            "aside": _cards(st, st.aside),
-        },
+        "conflict": _conflict(st),
         "battle": _battle_view(st, seat),
-        "decision": decision,
+        "decision": _decision(st, seat),
     }
+
+
+def _conflict(st: GameState) -> dict[str, Any]:
+    return {"deck_size": len(st.conflict_deck), "discard": _cards(st, st.conflict_discard),
+            "aside": _cards(st, st.aside)}
+
+
+_ABSENT = object()
+
+
+class _LazyView(dict):
+    """view(st, seat) with each top-level part built when first read, with the value view() would give
+    at that moment (the same keys, in the same order). play_game hands one to a HeuristicBot, which reads
+    only a few parts and chooses before the state changes; it is never handed out otherwise. Whole-view
+    reads (keys/items/values, ==, repr) build every part first."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, parts: dict[str, Callable[[], Any]]) -> None:
+        super().__init__()
+        self._parts = parts
+
+    def __missing__(self, key: str) -> Any:
+        make = self._parts.get(key)
+        if make is None:
+            raise KeyError(key)
+        value = self[key] = make()
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        make = self._parts.get(key)
+        if make is None:
+            return default
+        return self[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._parts
+
+    def __bool__(self) -> bool:  # as the built dict (`view.get("decision") or {}`)
+        return bool(self._parts)
+
+    def _full(self) -> dict[str, Any]:
+        return {key: self[key] for key in self._parts}
+
+    def __iter__(self):
+        return iter(self._parts)
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    def keys(self):  # type: ignore[override]
+        return self._full().keys()
+
+    def values(self):  # type: ignore[override]
+        return self._full().values()
+
+    def items(self):  # type: ignore[override]
+        return self._full().items()
+
+    def __eq__(self, other: object) -> bool:
+        return self._full() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._full())
+
+
+def bot_view(st: GameState, seat: str) -> dict[str, Any]:
+    """view(st, seat), each part built on first read (see _LazyView; the keys are view()'s: keep them in
+    step). For a bot that reads a few parts and chooses at once: play_game uses it for HeuristicBot seats."""
+    if seat not in SEATS:
+        raise ValueError("seat must be 'axis' or 'allies'")
+    return _LazyView({
+        "seat": lambda: seat,
+        "status": lambda: st.status,
+        "winner": lambda: st.winner,
+        "result": lambda: st.result,
+        "turn": lambda: st.turn,
+        "ply": lambda: st.ply,
+        "active_seat": lambda: st.active_seat,
+        "victory_threshold": lambda: st.vp_threshold,
+        "max_action_number": lambda: st.max_action,
+        "me": lambda: _own(st, seat),
+        "opponent": lambda: _opponent(st, OTHER[seat], seat),
+        "conflict": lambda: _conflict(st),
+        "battle": lambda: _battle_view(st, seat),
+        "decision": lambda: _decision(st, seat),
+    })
