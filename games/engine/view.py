@@ -227,5 +227,17 @@ def bot_view(st: GameState, seat: str) -> dict[str, Any]:
         "opponent": lambda: _opponent(st, OTHER[seat], seat),
         "conflict": lambda: _conflict(st),
         "battle": lambda: _battle_view(st, seat),
-        "decision": lambda: _decision(st, seat),
+        "decision": lambda: _lazy_decision(st, seat),
     })
+
+
+def _lazy_decision(st: GameState, seat: str) -> dict[str, Any] | None:
+    """_decision(st, seat), its legal actions' JSON built on first read (a bot reads the Action list)."""
+    d = st.decision
+    if d is None:
+        return None
+    parts: dict[str, Callable[[], Any]] = {"seat": lambda: d.seat, "kind": lambda: d.kind}
+    if d.seat == seat:
+        parts["prompt"] = lambda: d.prompt
+        parts["legal_actions"] = lambda: _decision(st, seat)["legal_actions"]  # type: ignore[index]
+    return _LazyView(parts)
