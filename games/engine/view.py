@@ -147,48 +147,47 @@ def _conflict(st: GameState) -> dict[str, Any]:
             "aside": _cards(st, st.aside)}
 
 
-_ABSENT = object()
-
-
 class _LazyView(dict):
-    """view(st, seat) with each top-level part built when first read, with the value view() would give
-    at that moment (the same keys, in the same order). play_game hands one to a HeuristicBot, which reads
-    only a few parts and chooses before the state changes; it is never handed out otherwise. Whole-view
-    reads (keys/items/values, ==, repr) build every part first."""
+    """A view (or its decision part) whose parts in `makers` are built when first read, with the value
+    view() would give at that moment; `keys` are view()'s keys in view()'s order, the other values are
+    given at once. play_game hands one to a HeuristicBot, which reads only a few parts and chooses before
+    the state changes; it is never handed out otherwise. Whole-view reads (keys/items/values, ==, repr)
+    build every part first."""
 
-    __slots__ = ("_parts",)
+    __slots__ = ("_keys", "_makers")
 
-    def __init__(self, parts: dict[str, Callable[[], Any]]) -> None:
-        super().__init__()
-        self._parts = parts
+    def __init__(self, keys: tuple[str, ...], makers: dict[str, Callable[[], Any]], **values: Any) -> None:
+        super().__init__(values)
+        self._keys = keys
+        self._makers = makers
 
     def __missing__(self, key: str) -> Any:
-        make = self._parts.get(key)
+        make = self._makers.get(key)
         if make is None:
             raise KeyError(key)
         value = self[key] = make()
         return value
 
     def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
-        make = self._parts.get(key)
-        if make is None:
+        try:
+            return self[key]  # a value, else __missing__
+        except KeyError:
             return default
-        return self[key]
 
     def __contains__(self, key: object) -> bool:
-        return key in self._parts
+        return key in self._keys
 
     def __bool__(self) -> bool:  # as the built dict (`view.get("decision") or {}`)
-        return bool(self._parts)
+        return bool(self._keys)
 
     def _full(self) -> dict[str, Any]:
-        return {key: self[key] for key in self._parts}
+        return {key: self[key] for key in self._keys}
 
     def __iter__(self):
-        return iter(self._parts)
+        return iter(self._keys)
 
     def __len__(self) -> int:
-        return len(self._parts)
+        return len(self._keys)
 
     def keys(self):  # type: ignore[override]
         return self._full().keys()
@@ -208,27 +207,25 @@ class _LazyView(dict):
         return repr(self._full())
 
 
+# view()'s keys in view()'s order (keep in step with view())
+_VIEW_KEYS = ("seat", "status", "winner", "result", "turn", "ply", "active_seat", "victory_threshold",
+              "max_action_number", "me", "opponent", "conflict", "battle", "decision")
+
+
 def bot_view(st: GameState, seat: str) -> dict[str, Any]:
-    """view(st, seat), each part built on first read (see _LazyView; the keys are view()'s: keep them in
-    step). For a bot that reads a few parts and chooses at once: play_game uses it for HeuristicBot seats."""
+    """view(st, seat) with the card lists, the battle and the legal actions' JSON built on first read (see
+    _LazyView). For a bot that reads a few parts and chooses at once: play_game uses it for HeuristicBot
+    seats."""
     if seat not in SEATS:
         raise ValueError("seat must be 'axis' or 'allies'")
-    return _LazyView({
-        "seat": lambda: seat,
-        "status": lambda: st.status,
-        "winner": lambda: st.winner,
-        "result": lambda: st.result,
-        "turn": lambda: st.turn,
-        "ply": lambda: st.ply,
-        "active_seat": lambda: st.active_seat,
-        "victory_threshold": lambda: st.vp_threshold,
-        "max_action_number": lambda: st.max_action,
+    return _LazyView(_VIEW_KEYS, {
         "me": lambda: _own(st, seat),
         "opponent": lambda: _opponent(st, OTHER[seat], seat),
         "conflict": lambda: _conflict(st),
         "battle": lambda: _battle_view(st, seat),
         "decision": lambda: _lazy_decision(st, seat),
-    })
+    }, seat=seat, status=st.status, winner=st.winner, result=st.result, turn=st.turn, ply=st.ply,
+        active_seat=st.active_seat, victory_threshold=st.vp_threshold, max_action_number=st.max_action)
 
 
 def _lazy_decision(st: GameState, seat: str) -> dict[str, Any] | None:
@@ -236,8 +233,8 @@ def _lazy_decision(st: GameState, seat: str) -> dict[str, Any] | None:
     d = st.decision
     if d is None:
         return None
-    parts: dict[str, Callable[[], Any]] = {"seat": lambda: d.seat, "kind": lambda: d.kind}
-    if d.seat == seat:
-        parts["prompt"] = lambda: d.prompt
-        parts["legal_actions"] = lambda: _decision(st, seat)["legal_actions"]  # type: ignore[index]
-    return _LazyView(parts)
+    if d.seat != seat:
+        return {"seat": d.seat, "kind": d.kind}
+    return _LazyView(("seat", "kind", "prompt", "legal_actions"),
+                     {"legal_actions": lambda: _decision(st, seat)["legal_actions"]},  # type: ignore[index]
+                     seat=d.seat, kind=d.kind, prompt=d.prompt)
