@@ -63,8 +63,28 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-redis", action="store_true", help="per-process memory cache even if Redis runs")
 
 
+class Server(str):
+    """The base URL of the running server; `.pid` is gunicorn's master process."""
+
+    pid: int
+
+    def worker_pids(self) -> list[int]:
+        children = Path(f"/proc/{self.pid}/task/{self.pid}/children")
+        return [int(p) for p in children.read_text().split()] if children.exists() else []
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    """VmRSS (kB) and Threads of a process, from /proc."""
+    values = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "Threads"):
+            values[name] = int(value.split()[0])
+    return values
+
+
 @contextlib.contextmanager
-def running_server(args, extra_env: dict[str, str] | None = None) -> Iterator[str]:
+def running_server(args, extra_env: dict[str, str] | None = None) -> Iterator[Server]:
     """Yield the base URL of a freshly started server; stop it (its whole process group) afterwards."""
     tree = Path(args.tree).resolve()
     port = free_port()
@@ -123,7 +143,12 @@ def running_server(args, extra_env: dict[str, str] | None = None) -> Iterator[st
             if server.poll() is not None:
                 log.seek(0)
                 raise RuntimeError("the server stopped:\n" + log.read()[-3000:])
-            yield url
+            running = Server(url)
+            running.pid = server.pid
+            running.manage = lambda *command: subprocess.run(  # manage.py against the server's database
+                [py, "manage.py", *command], cwd=tree, env=env, check=False, capture_output=True, text=True
+            )
+            yield running
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(server.pid, 15)
