@@ -77,10 +77,14 @@ def game_list(*, user: Any, filters: Any = None, joinable: bool = False) -> Quer
     )
 
 
-def game_get(*, game_id: Any, user: Any) -> Game:
-    """A game the user may see (404 otherwise), with its seats."""
+BULKY_COLUMNS = ("catalog_snapshot", "setup", "state")  # the snapshot alone is about 54 KB
+
+
+def game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) -> Game:
+    """A game the user may see (404 otherwise), with its seats; of the bulky columns only `columns`."""
     game = (
         Game.objects.filter(visible_games_q(user), pk=_parse_id(game_id))
+        .defer(*(c for c in BULKY_COLUMNS if c not in columns))
         .prefetch_related(_seats_prefetch())
         .first()
     )
@@ -147,8 +151,10 @@ def game_state(*, game: Game) -> Any:
 
 
 def game_player_view(*, game_id: Any, user: Any) -> dict[str, Any]:
-    """The engine's view for the user's seat, the pending decision (with legal actions when it is theirs)."""
-    game = game_get(game_id=game_id, user=user)
+    """The engine's view for the user's seat, the pending decision (with legal actions when it is theirs).
+
+    Reads the state, not the catalog snapshot: the game's Catalog is cached per snapshot hash."""
+    game = game_get(game_id=game_id, user=user, columns=("state",))
     seat = _require_seat(game, user)
     if game.status == GameStatus.OPEN:
         # The deal exists already, but showing it before the other seat is taken would let a creator keep
@@ -232,7 +238,7 @@ def state_digest(state: dict[str, Any]) -> str:
 
 def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
     """Everything needed to re-run a finished game with games.engine.replay (409 before the end)."""
-    game = game_get(game_id=game_id, user=user)
+    game = game_get(game_id=game_id, user=user, columns=BULKY_COLUMNS)
     if game.status != GameStatus.FINISHED:
         raise Conflict("The replay is published when the game ends.", code="game_not_finished")
     log = list(game.actions.order_by("seq"))

@@ -43,9 +43,10 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def make_bot(kind: str) -> Any:
+def make_bot(kind: str, *, catalog: Catalog) -> Any:
+    """A bot for one game; a HeuristicBot judges cards from the game's catalog (never reloads the files)."""
     if kind == "heuristic":
-        return engine.HeuristicBot()
+        return engine.HeuristicBot(catalog=catalog)
     if kind == "random":
         return engine.RandomBot()
     raise ValueError(f"unknown bot {kind!r}; choose from {BOTS}")
@@ -63,7 +64,7 @@ def _init_worker(
 def _play_one(task: tuple[int, int]) -> dict[str, Any]:
     index, seed = task
     setup = dataclasses.replace(_worker["setup"], seed=seed)
-    bots = {seat: make_bot(kind) for seat, kind in _worker["bots"].items()}
+    bots = {seat: make_bot(kind, catalog=_worker["catalog"]) for seat, kind in _worker["bots"].items()}
     state = engine.play_game(_worker["catalog"], setup, bots, max_plies=_worker["max_plies"])
     result = state.result or {}
     return {
