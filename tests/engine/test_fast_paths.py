@@ -20,7 +20,7 @@ from games.engine import (
     new_game,
     view,
 )
-from games.engine import _random_pick as random_pick
+from games.engine.selfplay import random_pick
 from games.engine.setup import SEATS, starter_setup
 
 CATALOG = load_catalog_dir()
@@ -55,13 +55,13 @@ def _uncached(state: GameState) -> GameState:
 def test_legal_key_at_builds_the_key_legal_keys_lists(seed, bots, options):
     def check(state, _players):
         n_seen = []
-        state._legal_cache = None
+        state.drop_caches()
         first = legal_key_at(state, lambda n: n_seen.append(n) or 0)
         keys = legal_keys(state)
         assert n_seen == [len(keys)] and first == keys[0]
         step = max(1, len(keys) // 25)
         for i in list(range(0, len(keys), step)) + [len(keys) - 1]:
-            state._legal_cache = None
+            state.drop_caches()
             assert legal_key_at(state, lambda n, i=i: i) == keys[i]
 
     assert _walk(seed, bots, options, check) > 100
