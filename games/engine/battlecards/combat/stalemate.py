@@ -4,9 +4,9 @@ from __future__ import annotations
 from ...cards import KINDS
 from ...core.machine import emit
 from ...state import OTHER, GameState
-from ..common import SUPPORT_KINDS
+from .supports import SEA, offer_bonus, support_offers
 from .targeting import _autokill_targets, _targetable
-from .values import battle_values
+from .values import battle_values, hits
 
 
 def _stalemate(st: GameState, fr: dict) -> None:
@@ -18,7 +18,10 @@ def _stalemate(st: GameState, fr: dict) -> None:
 
 
 def _can_hit(st: GameState, fr: dict, seat: str) -> bool:
-    """Could any unit of `seat` hit any enemy unit with the best possible support and action number?"""
+    """Could any unit of `seat` hit any enemy unit with the best possible support and action number?
+
+    Checked at the start of a round (phase 0), when every support offer is open: the best action number
+    against an attack value is min(attack, the highest number in the conflict deck)."""
     enemy = OTHER[seat]
     targets = fr["units"][enemy]
     if not targets:
@@ -27,21 +30,15 @@ def _can_hit(st: GameState, fr: dict, seat: str) -> bool:
     kidx = st.kidx
     max_action = st.max_action
     chem = fr["chem"][seat]
-    if chem:
+    if chem:  # C11: chemical warfare attacks every enemy ground unit with this attack value
+        best = min(chem, max_action)
         for t in targets:
-            if kidx[t] == 0:
-                d = vals.defense(enemy, t, "air")
-                if d is not None and d < chem and d < max_action:
-                    return True
+            if kidx[t] == 0 and hits(vals.defense(enemy, t, "air"), best, chem):
+                return True
     units = fr["units"][seat]
-    pool = []  # (source, kind, bonus, target kinds)
-    for c in units:
-        ab = st.abil[c]
-        for k in SUPPORT_KINDS:
-            if k in ab:
-                pool.append((c, k, ab[k].get("bonus"), ab[k].get("target_kinds")))
-        if "carrier_bonus" in ab:
-            pool.append((None, "carrier", sum(ab["carrier_bonus"].get("bonuses")), None))
+    # the attack supports that could be allocated: (excluded recipient, bonus, need) (combat.supports)
+    pool = [(excluded, offer_bonus(st, fr, c), need)
+            for c, mode, _, excluded, need in support_offers(st, fr, seat, vals) if mode == "attack"]
     table_a, table_d = vals.A, vals.D
     abil = st.abil
     phases = st.phase
@@ -63,21 +60,14 @@ def _can_hit(st: GameState, fr: dict, seat: str) -> bool:
             dv = dt[ui] if dt is not None else vals.defense(enemy, t, ukind)
             if dv is None or dv >= max_action:
                 continue
-            if "submarine" in abil[t] and not _targetable(st, fr, seat, u, t):
+            if not _targetable(st, fr, seat, u, t):
                 continue  # S6: a hidden submarine (it fires only if its own side can hit: checked too)
             extra = extras.get(ti)
             if extra is None:
-                tk = KINDS[ti]
-                extra = 0
-                for src, k, bonus, tks in pool:
-                    if src == u:
-                        continue
-                    if k == "artillery_support" and tk not in tks:
-                        continue
-                    if k == "ship_support" and ukind != "sea":
-                        continue
-                    extra += bonus
-                extras[ti] = extra
-            if a + extra > dv:
+                bit = 1 << ti
+                extra = extras[ti] = sum(
+                    bonus for excluded, bonus, need in pool
+                    if excluded != u and (not need or (ui == 2 if need is SEA else need & bit)))
+            if hits(dv, min(a + extra, max_action), a + extra):
                 return True
     return False

@@ -1,13 +1,23 @@
-"""battlecards.combat.supports."""
+"""Supports (GU1, S3, carriers): who may still give which support to whom, described once.
+
+`support_offers` is the ONE description; the fire decision (`support_segments`), the defend window
+(`defense_supports`), the can-defend check (`can_defend`) and the stalemate check (combat.stalemate) all
+read it. `add_support` records an assigned support.
+"""
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
 
 from ...actions import Support
 from ...core.machine import emit
 from ...state import GameState
 from ..common import SUPPORT_KINDS
 from .values import BattleValues, battle_values
+
+# recipient pools of an offer
+SHOOTERS = "shooters"  # the seat's units that can still fire this round (attack support changes nothing else)
+UNITS = "units"        # every unit of the seat in the battle
+SEA = -1               # an offer's `need`: the recipient must be a sea unit (ship support); > 0: attack mask
 
 
 def _supporters(st: GameState, fr: dict, seat: str, vals: BattleValues) -> list[str]:
@@ -20,133 +30,104 @@ def _supporters(st: GameState, fr: dict, seat: str, vals: BattleValues) -> list[
     return out
 
 
-def _support_actions(st: GameState, fr: dict, seat: str, *, only_recipient: str | None = None,
-                     defense_vs: str | None = None) -> list[tuple]:
-    """Supports `seat` may still assign this round (GU1: any time before the supporter fires).
+def support_offers(st: GameState, fr: dict, seat: str, vals: BattleValues) -> Iterator[tuple]:
+    """The supports `seat` may still assign this round, as offers (supporter, mode, pool, excluded, need):
+    one support (supporter -> r, mode) for each r in the pool (SHOOTERS or UNITS) other than `excluded`
+    whose attack mask meets `need` (0: any; SEA: a sea unit; else artillery's target-kind mask).
 
-    Attack support is only offered to units that can still fire this round (it would change nothing else).
-    """
-    acts: list[tuple] = []
-    units = fr["units"][seat]
-    supp = st.supp
-    vals = battle_values(st, fr)
-    memo = vals.umemo[seat]
+    A carrier assigns its bonuses (attack, or air defense) besides its own fire until they are used up;
+    any other supporter gives one support instead of firing, until it has fired or held (GU1): infantry
+    attack or defense, artillery attack against its target kinds, a support ship attack to a sea unit."""
     supporters = _supporters(st, fr, seat, vals)
     if not supporters:
-        return acts
+        return
+    supp = st.supp
     done = vals.done()
     phase = fr["phase"]
     phases = st.phase
     used = fr["carrier_used"]
-    # the supporters that may still assign something (the loop below checks each one in full)
-    supporters = [c for c in supporters
-                  if (c not in done and (phases[c] is None or phases[c] >= phase))
-                  or (supp[c][3] and used.get(c, 0) < supp[c][3])]
-    if not supporters:
-        return acts
-    if only_recipient is not None:
-        recipients: Any = (only_recipient,)
-        shooters: Any = ()
-    else:
-        recipients = None  # all units: the per-supporter lists below are memoised
-        eligible = memo.get(("el", phase))  # units that fire in this phase or later
-        if eligible is None:
-            eligible = memo[("el", phase)] = [r for r in units if (phases[r] or 0) >= phase]
-        shooters = [r for r in eligible if r not in done]
-    amask = st.amask
-    kidx = st.kidx
-    attack = defense_vs is None
     for c in supporters:
         infantry, art_mask, ship, carriers = supp[c]
-        if carriers and fr["carrier_used"].get(c, 0) < carriers:
-            if attack:
-                acts.extend([("support", seat, c, r, "attack") for r in shooters])
-            if defense_vs in (None, "air"):
-                if recipients is None:
-                    keys = memo.get(("sa", c))
-                    if keys is None:
-                        keys = memo[("sa", c)] = [("support", seat, c, r, "air_defense") for r in units]
-                    acts.extend(keys)
-                else:
-                    acts.extend([("support", seat, c, r, "air_defense") for r in recipients])
-        if c in done:
-            continue
+        if carriers and used.get(c, 0) < carriers:
+            yield c, "attack", SHOOTERS, None, 0
+            yield c, "air_defense", UNITS, None, 0
         ph = phases[c]
-        if ph is not None and ph < phase:
+        if c in done or (ph is not None and ph < phase):
             continue
         if infantry:
-            if attack:
-                acts.extend([("support", seat, c, r, "attack") for r in shooters if r != c])
-            if recipients is None:
-                keys = memo.get(("sd", c))
-                if keys is None:
-                    keys = memo[("sd", c)] = [("support", seat, c, r, "defense") for r in units if r != c]
-                acts.extend(keys)
-            else:
-                acts.extend([("support", seat, c, r, "defense") for r in recipients if r != c])
-        if not attack:
-            continue
+            yield c, "attack", SHOOTERS, c, 0
+            yield c, "defense", UNITS, c, 0
         if art_mask:
-            acts.extend([("support", seat, c, r, "attack") for r in shooters
-                         if r != c and amask[r] & art_mask])
+            yield c, "attack", SHOOTERS, c, art_mask
         if ship:
-            acts.extend([("support", seat, c, r, "attack") for r in shooters if r != c and kidx[r] == 2])
-    return acts
+            yield c, "attack", SHOOTERS, c, SEA
 
 
-def _support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
-    """The supports of a fire decision (as _support_actions builds them) in segments
-    (supporter, mode, recipients, excluded, memo key, count): one action ("support", seat, supporter, r, mode)
-    per r in recipients other than `excluded`, in order (`count` of them). Lets the actions be counted
-    without building them."""
+def offer_bonus(st: GameState, fr: dict, supporter: str) -> int:
+    """The most an offer of `supporter` can add (a carrier: all its unused bonuses to one unit)."""
+    ab = st.abil[supporter]
+    if "carrier_bonus" in ab:
+        return sum(ab["carrier_bonus"].get("bonuses")[fr["carrier_used"].get(supporter, 0):])
+    return next(ab[k].get("bonus") for k in SUPPORT_KINDS if k in ab)
+
+
+def support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
+    """The supports of a fire decision as segments (supporter, mode, recipients, excluded, memo key, count):
+    one action ("support", seat, supporter, r, mode) per r in recipients other than `excluded`, in order
+    (`count` of them), so the actions can be counted without building them."""
     vals = st._vcache
     if vals is None or vals.fr is not fr:
         vals = battle_values(st, fr)
-    supporters = _supporters(st, fr, seat, vals)
-    if not supporters:
-        return []
-    supp = st.supp
-    done = vals.done()
-    phase = fr["phase"]
-    phases = st.phase
-    used = fr["carrier_used"]
     units = fr["units"][seat]
     shooters = None
     segs: list[tuple] = []
-    for c in supporters:
-        infantry, art_mask, ship, carriers = supp[c]
-        # a carrier assigns its bonuses besides its own fire; any other supporter until it fires (GU1)
-        carrier = carriers and used.get(c, 0) < carriers
-        ph = phases[c]
-        own = c not in done and (ph is None or ph >= phase)
-        if not (carrier or own):
+    for c, mode, pool, excluded, need in support_offers(st, fr, seat, vals):
+        if pool is UNITS:  # memoised per supporter until the units change
+            segs.append((c, mode, units, excluded, ("sa" if excluded is None else "sd", c),
+                         len(units) - (excluded is not None)))  # the excluded supporter is one of the units
             continue
         if shooters is None:
             memo = vals.umemo[seat]
+            phase = fr["phase"]
             eligible = memo.get(("el", phase))  # units that fire in this phase or later
             if eligible is None:
+                phases = st.phase
                 eligible = memo[("el", phase)] = [r for r in units if (phases[r] or 0) >= phase]
+            done = vals.done()
             shooters = [r for r in eligible if r not in done]
-        if carrier:
-            segs.append((c, "attack", shooters, None, None, len(shooters)))
-            segs.append((c, "air_defense", units, None, ("sa", c), len(units)))
-        if not own:
+        if not need:
+            segs.append((c, mode, shooters, excluded, None, len(shooters) - (excluded in shooters)))
             continue
-        if infantry:
-            segs.append((c, "attack", shooters, c, None, len(shooters) - (c in shooters)))
-            segs.append((c, "defense", units, c, ("sd", c), len(units) - 1))  # c is one of the units
-        if art_mask:
-            amask = st.amask
-            rs = [r for r in shooters if r != c and amask[r] & art_mask]
-            segs.append((c, "attack", rs, None, None, len(rs)))
-        if ship:
+        if need is SEA:
             kidx = st.kidx
-            rs = [r for r in shooters if r != c and kidx[r] == 2]
-            segs.append((c, "attack", rs, None, None, len(rs)))
+            rs = [r for r in shooters if r != excluded and kidx[r] == 2]
+        else:
+            amask = st.amask
+            rs = [r for r in shooters if r != excluded and amask[r] & need]
+        segs.append((c, mode, rs, None, None, len(rs)))
     return segs
 
 
-def _add_support(st: GameState, fr: dict, a: Support) -> None:
+def _defense_offers(st: GameState, fr: dict, seat: str, target: str, akind: str) -> Iterator[tuple]:
+    vals = st._vcache
+    if vals is None or vals.fr is not fr:
+        vals = battle_values(st, fr)
+    for c, mode, pool, excluded, _ in support_offers(st, fr, seat, vals):
+        if pool is UNITS and target != excluded and (mode == "defense" or akind == "air"):
+            yield c, mode
+
+
+def defense_supports(st: GameState, fr: dict, seat: str, target: str, akind: str) -> list[tuple]:
+    """The defend window (GU1): the supports `seat` may add to `target`'s defense against an `akind` shot."""
+    return [("support", seat, c, target, mode) for c, mode in _defense_offers(st, fr, seat, target, akind)]
+
+
+def can_defend(st: GameState, fr: dict, seat: str, target: str, akind: str) -> bool:
+    """Is there a defend window, i.e. any defense support for `target` (without building them)?"""
+    return any(True for _ in _defense_offers(st, fr, seat, target, akind))
+
+
+def add_support(st: GameState, fr: dict, a: Support) -> None:
     ab = st.abil[a.unit]
     if "carrier_bonus" in ab:
         n = fr["carrier_used"].get(a.unit, 0)
@@ -164,26 +145,3 @@ def _add_support(st: GameState, fr: dict, a: Support) -> None:
         vals.support_added(entry)
     if st.record_events:
         emit(st, "support", {"seat": a.seat, "unit": a.unit, "recipient": a.recipient, "mode": a.mode})
-
-
-def _can_defend(st: GameState, fr: dict, seat: str, target: str, akind: str) -> bool:
-    """Has `seat` unassigned support that could still shore up `target`'s defense (same as the defend
-    window's support actions, without building them)?"""
-    vals = st._vcache  # battle_values(st, fr), inlined on this hot path
-    if vals is None or vals.fr is not fr:
-        vals = battle_values(st, fr)
-    supporters = _supporters(st, fr, seat, vals)
-    if not supporters:
-        return False
-    done = vals.done()
-    phase = fr["phase"]
-    phases = st.phase
-    supp = st.supp
-    used = fr["carrier_used"]
-    for c in supporters:
-        infantry, _, _, carriers = supp[c]
-        if carriers and akind == "air" and used.get(c, 0) < carriers:
-            return True
-        if infantry and c != target and c not in done and (phases[c] or 9) >= phase:
-            return True
-    return False

@@ -80,7 +80,6 @@ def _compute_fire_targets(st: GameState, fr: dict, seat: str, u: str, vals: Batt
     table = vals.D
     kidx = st.kidx
     ki = kidx[u]
-    sub_hunter = None
     abil = st.abil
     out = []
     allowed = [_shot_allowed(st, fr, u, k) for k in KINDS] if shots else None
@@ -94,13 +93,8 @@ def _compute_fire_targets(st: GameState, fr: dict, seat: str, u: str, vals: Batt
         d = table[t][ki]
         if d is None or a < d:
             continue
-        if "submarine" in abil[t] and not intel and t not in fired:
-            # S6, S7: before a submarine fires only destroyers and submarines may target it
-            if sub_hunter is None:
-                classes = st.defs[u].classes
-                sub_hunter = "destroyer" in classes or "submarine" in classes
-            if not sub_hunter:
-                continue
+        if "submarine" in abil[t] and not _targetable(st, fr, seat, u, t):
+            continue
         out.append(t)
     return out
 

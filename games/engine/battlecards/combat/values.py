@@ -7,6 +7,12 @@ from ...state import OTHER, GameState
 from ..common import KIDX
 
 
+def hits(defense: int | None, number: int, attack: int | None) -> bool:
+    """The action-number rule, the one hit test of shots, chemical warfare and the stalemate check: a shot
+    hits when the target's defense < the action number <= the attack value."""
+    return defense is not None and attack is not None and defense < number <= attack
+
+
 class BattleValues:
     """Current attack and defense of every unit in the battle, every bonus included.
 

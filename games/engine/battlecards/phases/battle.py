@@ -10,7 +10,7 @@ from ...state import OTHER, Decision, GameState
 from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy, _withdraw
 from ..combat.stalemate import _can_hit, _stalemate
-from ..combat.values import _defense, _touch
+from ..combat.values import _defense, _touch, hits
 from ..common import AIR_RAID, KChoose, KPass, KWithdraw
 from ..effects.sabotage import _sabotage_targets
 from ..optional_rules import _occupied_defense
@@ -235,7 +235,7 @@ def _stage_phase0(st: GameState, fr: dict) -> Decision | None:
             for t in [t for t in fr["units"][enemy] if st.defs[t].kind == "ground"]:
                 d = _defense(st, fr, enemy, t, "air")
                 n, _ = _action_number(st)
-                hit = d is not None and d < n <= attack
+                hit = hits(d, n, attack)
                 if st.record_events:
                     emit(st, "chemical_attack", {"seat": seat, "target": t, "number": n, "hit": hit})
                 if hit:

@@ -8,9 +8,9 @@ from ...core.machine import emit
 from ...state import OTHER, Decision, GameState
 from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy, _withdraw
-from ..combat.supports import _add_support, _can_defend, _support_actions, _support_segments
+from ..combat.supports import add_support, can_defend, defense_supports, support_segments
 from ..combat.targeting import _autokill_targets, _exhausted, _fire_targets
-from ..combat.values import battle_values
+from ..combat.values import battle_values, hits
 from ..common import KAutokill, KFire, KHold, KPass, KWithdraw
 from ..effects.abomb import _a_bomb, _abomb_plays
 from ..zones import _action_number
@@ -140,7 +140,7 @@ def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], l
             heads.append((u, targets, autokills))
             n += len(targets) + 1  # its fire actions and hold
     sp = st._vcache.umemo[seat].get("sp")  # _supporters' memo: known to be empty, no segments
-    segs = _support_segments(st, fr, seat) if sp is None or sp else []
+    segs = support_segments(st, fr, seat) if sp is None or sp else []
     for seg in segs:
         n += seg[5]
     if fr["phase"] == 2:
@@ -224,7 +224,7 @@ def act_fire(st: GameState, fr: dict, a: Action) -> None:
     if kind == "fire" or kind == "autokill":
         _declare(st, fr, a)
     elif kind == "support":
-        _add_support(st, fr, a)
+        add_support(st, fr, a)
     elif kind == "hold":
         fr["done"].append(a.unit)
         if st.record_events:
@@ -242,7 +242,7 @@ def _declare(st: GameState, fr: dict, a: Fire | Autokill) -> None:
     """GU1: the target may strengthen its defense with unassigned support; then the shooter may switch."""
     enemy = OTHER[a.seat]
     akind = st.defs[a.unit].kind
-    if _can_defend(st, fr, enemy, a.target, akind):
+    if can_defend(st, fr, enemy, a.target, akind):
         fr["shot"] = {"seat": a.seat, "enemy": enemy, "unit": a.unit, "target": a.target, "type": a.type,
                       "stage": "defend", "assigned": False}
         if st.record_events:
@@ -254,14 +254,14 @@ def _declare(st: GameState, fr: dict, a: Fire | Autokill) -> None:
 def legal_defend(st: GameState, fr: dict) -> list[tuple]:
     shot = fr["shot"]
     enemy = shot["enemy"]
-    return [KPass(enemy)] + _support_actions(st, fr, enemy, only_recipient=shot["target"],
-                                            defense_vs=st.defs[shot["unit"]].kind)
+    return [KPass(enemy)] + defense_supports(st, fr, enemy, shot["target"],
+                                       st.defs[shot["unit"]].kind)
 
 
 def act_defend(st: GameState, fr: dict, a: Action) -> None:
     shot = fr["shot"]
     if isinstance(a, Support):
-        _add_support(st, fr, a)
+        add_support(st, fr, a)
         shot["assigned"] = True
         return
     if shot["assigned"]:
@@ -310,17 +310,14 @@ def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
         attack = vals.attack(seat, u, tk)
         defense = vals.defense(enemy, t, st.defs[u].kind)
         n, card = _action_number(st)
-        hit = defense < n <= attack  # the action-number rule
+        hit = hits(defense, n, attack)
         fr["shots"].setdefault(u, []).append(tk)
         if st.record_events:
             emit(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
                              "number": n, "card": card, "hit": hit})
         if hit:
             _destroy(st, enemy, t, "shot")
-        ab = st.abil[u]
-        if "double_attack" not in ab and not ("big_guns" in ab or "heavy_guns" in ab or "ship_support" in ab):
-            fr["done"].append(u)  # _exhausted for a unit that fires once a round: it just did
-        elif _exhausted(st, fr, seat, u):
+        if _exhausted(st, fr, seat, u):
             fr["done"].append(u)
     if _check_battle_end(st, fr):
         return
