@@ -18,6 +18,7 @@ from decks.rules import (
     DeckInput,
     nation_theaters,
     set_arsenal_counts,
+    validate_deck,
     validate_matchup,
 )
 from games.engine.cards import Catalog
@@ -58,7 +59,8 @@ def _deck_from_db(*, user: Any, deck_id: Any, catalog: Catalog) -> ResolvedDeck:
         side=catalog.side_of(nation),
         entries=entries,
         label=f"deck {deck.pk}: {getattr(deck, 'name', '')}".strip(),
-        source={"deck_id": deck.pk, "name": getattr(deck, "name", "")},
+        # "public": whether the deck was public when the game was made (decides what a replay shows).
+        source={"deck_id": deck.pk, "name": getattr(deck, "name", ""), "public": bool(deck.is_public)},
     )
 
 
@@ -161,4 +163,15 @@ def check_theater_playable(*, catalog: Catalog, theater: str, conflict_deck: Seq
             "in it. Decks of its nations can be built, validated and matched.",
             code="theater_not_playable",
             theater=theater,
+        )
+
+
+def validate_deck_alone(*, catalog: Catalog, deck: ResolvedDeck) -> None:
+    """One deck passes the deck rules (the matchup rule waits until the opponent's deck is known)."""
+    result = validate_deck(catalog, nation=deck.nation, entries=dict(deck.entries))
+    if not result.is_valid:
+        raise ValidationFailed(
+            "Your deck is not legal: " + "; ".join(v.message for v in result.violations[:5]),
+            code="illegal_matchup",
+            violations=[v.to_dict() for v in result.violations],
         )

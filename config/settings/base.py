@@ -114,7 +114,25 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://battlecards")
 # Largest request body accepted (oversized requests get a 413-style 400 in the common error shape).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024)
 
+# Deepest JSON body accepted (config.parsers); deeper is a 400 malformed_request.
+MAX_JSON_DEPTH = env.int("MAX_JSON_DEPTH", default=32)
+# A query string or form body with more fields is a 400 too_many_fields (Django's own limit).
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+# Longest value of one query parameter (search terms, filters): longer is a 400 query_value_too_long, on every
+# database (SQLite refuses LIKE patterns of 50,000 bytes).
+MAX_QUERY_VALUE_LENGTH = env.int("MAX_QUERY_VALUE_LENGTH", default=1000)
+
+# Games: how many open games (waiting for an opponent) one user may have at once, and how long an open game
+# waits before it expires (hidden from the lobby at once; `manage.py expire_open_games` cancels it).
+GAMES_MAX_OPEN_PER_USER = env.int("GAMES_MAX_OPEN_PER_USER", default=5)
+GAMES_OPEN_TTL_HOURS = env.float("GAMES_OPEN_TTL_HOURS", default=24.0)
+
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
