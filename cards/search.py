@@ -129,9 +129,7 @@ def _check_shape(tree: Tree | Token) -> None:
             terms += 1
             continue
         if depth > MAX_DEPTH:
-            raise SearchInvalid(
-                f"The query nests deeper than {MAX_DEPTH} levels.", code="query_too_complex"
-            )
+            raise SearchInvalid(f"The query nests deeper than {MAX_DEPTH} levels.", code="query_too_complex")
         stack.extend((child, depth + 1) for child in node.children)
     if terms > MAX_TERMS:
         raise SearchInvalid(f"The query has more than {MAX_TERMS} terms.", code="query_too_complex")
@@ -388,9 +386,7 @@ BATTLECARD_KEYS: dict[str, KeySpec] = {
     "aggressor": KeySpec(
         lambda op, value, ctx: (
             _equality_only(op, ctx["key"])
-            or _negate_if(
-                op, Q(aggressor=_choice(value, [*ctx["nations"](), "drawing-player"], ctx["key"]))
-            )
+            or _negate_if(op, Q(aggressor=_choice(value, [*ctx["nations"](), "drawing-player"], ctx["key"])))
         ),
         'stated aggressor: a nation code or "drawing-player"',
     ),
@@ -493,9 +489,7 @@ def compile_query(query: str, language: Language) -> Compiled:
     warnings: list[str] = []
     q = _compile(ast, language, _context(), warnings)
     if q is None:
-        raise SearchInvalid(
-            "No term of the query can be used.", code="query_unusable", warnings=warnings
-        )
+        raise SearchInvalid("No term of the query can be used.", code="query_unusable", warnings=warnings)
     return Compiled(q, warnings)
 
 
@@ -518,7 +512,7 @@ def syntax_help(language: Language) -> str:
 SYNTAX_HELP = (
     "?q= search language: terms `key:value` or `key<op>value` (op one of : = != < <= > >=), a bare word "
     "matches name or code; terms side by side (or joined with `and`) must all hold, `or` between them, "
-    "`-` negates, parentheses group; double quotes keep spaces (`name:\"tiger i\"`). Unusable terms are "
+    '`-` negates, parentheses group; double quotes keep spaces (`name:"tiger i"`). Unusable terms are '
     "ignored and reported in `warnings`; a query with no usable term is a 400 `query_unusable`; "
     f"syntax errors `query_syntax`; more than {MAX_LENGTH} characters `query_too_long`, more than "
     f"{MAX_TERMS} terms or {MAX_DEPTH} levels `query_too_complex`. Combines with the other filters and "
