@@ -26,8 +26,13 @@ def dispatch(*, job_id: Any, chunks: int) -> None:
     if how == "celery":
         from simulations.tasks import simulation_chunk_task
 
-        for index in range(chunks):
-            simulation_chunk_task.apply_async((str(job_id), index), queue=settings.SIMULATION_QUEUE)
+        app = simulation_chunk_task.app
+        # One broker connection for every chunk of the job, to the broker the settings name now.
+        with app.connection_for_write(settings.CELERY_BROKER_URL) as conn:
+            for index in range(chunks):
+                simulation_chunk_task.apply_async(
+                    (str(job_id), index), queue=settings.SIMULATION_QUEUE, connection=conn
+                )
     elif how == "inline":
         run_local(job_id=job_id, chunks=chunks)
     elif how == "none":  # queued only (tests, or chunks run by hand with simulation_chunk_run)
