@@ -370,6 +370,7 @@ def catalog_cache_clear() -> None:
     cache.set("catalog:generation", uuid.uuid4().hex, None)
     catalog_cache_forget_token()
 
+
 # ------------------------------------------------------------------------------------------------ rulings
 
 RULING_LINK_KEYS = ("cards", "classes", "abilities", "effects", "conflict", "battles")
