@@ -256,7 +256,8 @@ def catalog_dicts() -> CatalogDicts:
 
 
 def catalog_version_current() -> CatalogVersion | None:
-    return CatalogVersion.objects.order_by("-id").first()
+    """The newest version, without its (large) contents."""
+    return CatalogVersion.objects.defer("contents").order_by("-id").first()
 
 
 def catalog_content_hash() -> str:

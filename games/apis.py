@@ -37,6 +37,7 @@ from games.serializers import (
     ActionSubmitSerializer,
     EventsQuerySerializer,
     GameCreateSerializer,
+    GameJoinSerializer,
     GameListQuerySerializer,
     GameSerializer,
     StreamQuerySerializer,
@@ -150,7 +151,7 @@ class GameListCreateApi(APIView):
         game = services.game_create(
             user=request.user,
             my_deck=data["my_deck"],
-            opponent_deck=data["opponent_deck"],
+            opponent_deck=data.get("opponent_deck"),
             opponent=data["opponent"],
             options=data.get("options"),
             seed=data.get("seed"),
@@ -175,10 +176,13 @@ class GameJoinApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=None, responses={200: GameSerializer, 409: ERROR_SHAPE}, summary="Take the open seat"
+        request=GameJoinSerializer,
+        responses={200: GameSerializer, 400: ERROR_SHAPE, 404: ERROR_SHAPE, 409: ERROR_SHAPE},
+        summary="Take the open seat (with your own deck, or the one the creator chose for it)",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = services.game_join(game_id=game_id, user=request.user)
+        data = _input(GameJoinSerializer, request.data)
+        game = services.game_join(game_id=game_id, user=request.user, deck=data.get("deck"))
         game = selectors.game_get(game_id=game.pk, user=request.user)
         return Response(GameSerializer(game, context={"request": request}).data)
 

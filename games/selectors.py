@@ -11,9 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.utils import timezone
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from games import engine
@@ -60,7 +63,12 @@ def game_list(*, user: Any, filters: Any = None, joinable: bool = False) -> Quer
         free = GameSeat.objects.filter(game=OuterRef("pk"), kind=SeatKind.HUMAN, user__isnull=True).filter(
             Q(invited_user__isnull=True) | Q(invited_user=user)
         )
-        qs = Game.objects.filter(Exists(free), ~Exists(mine), status=GameStatus.OPEN)
+        qs = Game.objects.filter(
+            Exists(free),
+            ~Exists(mine),
+            status=GameStatus.OPEN,
+            created_at__gte=timezone.now() - open_game_ttl(),  # expired games leave the lobby at once
+        )
     else:
         qs = Game.objects.filter(Q(Exists(mine)) | Q(created_by=user))
     filterset = GameFilter(filters or {}, queryset=qs)
@@ -93,7 +101,25 @@ def game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) -> Game:
     return game
 
 
-def _user_may_see(game: Game, seats: list[GameSeat], user: Any) -> bool:
+def open_game_ttl() -> timedelta:
+    """How long an open game waits for an opponent (settings.GAMES_OPEN_TTL_HOURS) before it expires."""
+    return timedelta(hours=float(settings.GAMES_OPEN_TTL_HOURS))
+
+
+def open_game_expired(game: Game) -> bool:
+    """An open game nobody joined in time: hidden from the lobby, refused at join, cancelled by the
+    expire_open_games command."""
+    return game.status == GameStatus.OPEN and game.created_at < timezone.now() - open_game_ttl()
+
+
+def open_games_of(*, user: Any) -> QuerySet[Game]:
+    """The user's own open games that have not expired (they count against GAMES_MAX_OPEN_PER_USER)."""
+    return Game.objects.filter(
+        created_by=user, status=GameStatus.OPEN, created_at__gte=timezone.now() - open_game_ttl()
+    )
+
+
+def user_may_see_game(game: Game, seats: list[GameSeat], user: Any) -> bool:
     """Python twin of visible_games_q for a game already loaded with its seats."""
     if game.status == GameStatus.FINISHED:
         return True
@@ -106,8 +132,9 @@ def _user_may_see(game: Game, seats: list[GameSeat], user: Any) -> bool:
     )
 
 
-def game_get_for_update(*, game_id: Any, user: Any) -> Game:
-    """Lock the game row (inside the caller's transaction) and check the user may see it (else 404).
+def game_get_for_update(*, game_id: Any, user: Any, visible_only: bool = True) -> Game:
+    """Lock the game row (inside the caller's transaction) and check the user may see it (else 404;
+    visible_only=False leaves that check to the caller).
 
     The bulky columns (catalog snapshot, setup) are left out: the snapshot's Catalog is cached per hash.
     The seats come along (prefetched into game.seats.all()).
@@ -121,7 +148,7 @@ def game_get_for_update(*, game_id: Any, user: Any) -> Game:
     if game is None:
         raise NotFound("No such game.", code="game_not_found")
     prefetch_related_objects([game], _seats_prefetch())
-    if not _user_may_see(game, list(game.seats.all()), user):
+    if visible_only and not user_may_see_game(game, list(game.seats.all()), user):
         raise NotFound("No such game.", code="game_not_found")
     return game
 

@@ -52,20 +52,13 @@ def make_bot(kind: str, *, catalog: Catalog) -> Any:
     raise ValueError(f"unknown bot {kind!r}; choose from {BOTS}")
 
 
-def _init_worker(
-    catalog_dicts: dict[str, Any], setup_json: dict[str, Any], bots: dict[str, str], max_plies: int
-) -> None:
-    _worker["catalog"] = Catalog.from_dicts(**catalog_dicts)
-    _worker["setup"] = engine.GameSetup.from_json(setup_json)
-    _worker["bots"] = bots
-    _worker["max_plies"] = max_plies
-
-
-def _play_one(task: tuple[int, int]) -> dict[str, Any]:
-    index, seed = task
-    setup = dataclasses.replace(_worker["setup"], seed=seed)
-    bots = {seat: make_bot(kind, catalog=_worker["catalog"]) for seat, kind in _worker["bots"].items()}
-    state = engine.play_game(_worker["catalog"], setup, bots, max_plies=_worker["max_plies"])
+def play_game_outcome(
+    *, catalog: Catalog, setup: Any, bots: dict[str, str], index: int, seed: int, max_plies: int
+) -> dict[str, Any]:
+    """Play game `index` of a run (seed = game_seed(run seed, index)) and return its plain outcome."""
+    game_setup = dataclasses.replace(setup, seed=seed)
+    players = {seat: make_bot(kind, catalog=catalog) for seat, kind in bots.items()}
+    state = engine.play_game(catalog, game_setup, players, max_plies=max_plies)
     result = state.result or {}
     return {
         "index": index,
@@ -78,6 +71,51 @@ def _play_one(task: tuple[int, int]) -> dict[str, Any]:
     }
 
 
+def play_games(
+    *,
+    catalog: Catalog,
+    setup: Any,
+    bots: dict[str, str],
+    base_seed: int,
+    indices: Any,
+    max_plies: int = DEFAULT_MAX_PLIES,
+) -> list[dict[str, Any]]:
+    """Play the games `indices` of a run with base seed `base_seed`: the same outcomes wherever and in
+    whatever order they are played (a chunk of a distributed job, or the whole run on one core)."""
+    return [
+        play_game_outcome(
+            catalog=catalog,
+            setup=setup,
+            bots=bots,
+            index=index,
+            seed=game_seed(base_seed, index),
+            max_plies=max_plies,
+        )
+        for index in indices
+    ]
+
+
+def _init_worker(
+    catalog_dicts: dict[str, Any], setup_json: dict[str, Any], bots: dict[str, str], max_plies: int
+) -> None:
+    _worker["catalog"] = Catalog.from_dicts(**catalog_dicts)
+    _worker["setup"] = engine.GameSetup.from_json(setup_json)
+    _worker["bots"] = bots
+    _worker["max_plies"] = max_plies
+
+
+def _play_one(task: tuple[int, int]) -> dict[str, Any]:
+    index, seed = task
+    return play_game_outcome(
+        catalog=_worker["catalog"],
+        setup=_worker["setup"],
+        bots=_worker["bots"],
+        index=index,
+        seed=seed,
+        max_plies=_worker["max_plies"],
+    )
+
+
 @dataclass
 class SimulationReport:
     games: int
@@ -85,6 +123,7 @@ class SimulationReport:
     seconds: float
     bots: dict[str, str]
     wins: Counter = field(default_factory=Counter)
+    draws: int = 0
     unfinished: int = 0
     result_kinds: Counter = field(default_factory=Counter)
     total_turns: int = 0
@@ -105,6 +144,7 @@ class SimulationReport:
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 2),
             "bots": self.bots,
+            "draws": self.draws,
             "unfinished": self.unfinished,
             "result_kinds": dict(self.result_kinds),
             "average_turns": round(self.total_turns / self.games, 2) if self.games else 0.0,
@@ -141,13 +181,21 @@ def simulate(
         )
         with ctx.Pool(processes=workers, initializer=_init_worker, initargs=init_args) as pool:
             outcomes = list(pool.imap_unordered(_play_one, tasks, chunksize=max(1, games // (workers * 8))))
-    report = SimulationReport(
-        games=games, workers=workers, seconds=time.perf_counter() - started, bots=dict(bots)
-    )
+    return tally(outcomes, workers=workers, seconds=time.perf_counter() - started, bots=bots)
+
+
+def tally(
+    outcomes: Any, *, workers: int, seconds: float, bots: dict[str, str]
+) -> SimulationReport:
+    """Add up game outcomes (play_game_outcome's dicts, in any order) into a report."""
+    outcomes = list(outcomes)
+    report = SimulationReport(games=len(outcomes), workers=workers, seconds=seconds, bots=dict(bots))
     for outcome in outcomes:
         if outcome["finished"] and outcome["winner"]:
             report.wins[outcome["winner"]] += 1
-        elif not outcome["finished"]:
+        elif outcome["finished"]:
+            report.draws += 1
+        else:
             report.unfinished += 1
         report.result_kinds[outcome["kind"] or ("unfinished" if not outcome["finished"] else "none")] += 1
         report.total_turns += outcome["turns"]
