@@ -4,7 +4,8 @@ listeners attached, then the action-log invariants checked with `manage.py verif
     .venv/bin/python tests/bench/load_games.py                   # 50 games, 200 listeners, 1 worker
     .venv/bin/python tests/bench/load_games.py --workers 2 --games 50 --listeners 200 --moves 40
 
-Starts the real server (live_server.py), registers one player per game, creates `--games` games against the
+Starts the real server (live_server.py), registers `--players` players (password hashing is slow by
+design, so a player plays several games at once), creates `--games` games against the
 random bot, attaches `--listeners` streams spread over the games, and plays every game at once: each
 player reads its view and posts its first legal action, up to `--moves` actions, then resigns a game that
 is not over, so every game ends. Checked: 0 server errors (5xx) and 0 unexpected answers; every action
@@ -51,11 +52,14 @@ class Api:
         return status, data
 
 
-async def new_game(api: Api, index: int, tag: str) -> dict[str, Any]:
+async def new_player(api: Api, index: int, tag: str) -> dict[str, str]:
     status, data = await api.call("POST /auth/register/", "POST", "/api/auth/register/",
                                   body={"username": f"load{tag}x{index}", "password": PASSWORD})
     assert status == 201, data
-    headers = {"Authorization": f"Token {data['token']}"}
+    return {"Authorization": f"Token {data['token']}"}
+
+
+async def new_game(api: Api, index: int, headers: dict[str, str]) -> dict[str, Any]:
     body = {"my_deck": {"starter": "gb-we-starter" if index % 2 else "de-we-starter"},
             "opponent_deck": {"starter": "de-we-starter" if index % 2 else "gb-we-starter"},
             "opponent": {"kind": "bot", "bot": "random"}, "seed": 9000 + index}
@@ -97,7 +101,10 @@ async def run(args) -> dict[str, Any]:
         timeout = aiohttp.ClientTimeout(total=None, sock_read=args.stream_timeout + 30)
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
             api = Api(session, str(server))
-            games = await asyncio.gather(*(new_game(api, i, tag) for i in range(args.games)))
+            players = await asyncio.gather(*(new_player(api, i, tag) for i in range(args.players)))
+            games = await asyncio.gather(
+                *(new_game(api, i, players[i % len(players)]) for i in range(args.games))
+            )
             listeners = [Listener(session, str(server), games[i % len(games)], args.stream_timeout)
                          for i in range(args.listeners)]
             stop = asyncio.Event()
@@ -163,6 +170,7 @@ def main() -> int:
     add_arguments(parser)
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--listeners", type=int, default=200)
+    parser.add_argument("--players", type=int, default=25, help="each plays games/players games at once")
     parser.add_argument("--moves", type=int, default=40, help="actions per game before resigning")
     parser.add_argument("--stream-timeout", type=float, default=280)
     parser.add_argument("--output", default=str(ROOT / "tests/bench/results/load_games.json"))

@@ -4,9 +4,9 @@
     .venv/bin/python tests/bench/stream_bench.py --games 20 --listeners-per-game 5 --actions 3
 
 Starts the real server (live_server.py: gunicorn + one uvicorn worker, production settings, PostgreSQL) on
-127.0.0.1, creates `--games` games against a bot (one player each, through the API), opens
-`--listeners-per-game` streams on each game, then plays `--actions` moves in every game (`--concurrency`
-games at a time). Measured:
+127.0.0.1, creates `--games` games against a bot through the API (`--users` players, each playing several
+games), opens `--listeners-per-game` streams on each game, then plays `--actions` moves in every game
+(`--concurrency` games at a time). Measured:
   * the worker's memory (VmRSS) and thread count before the listeners connect and once all are waiting:
     memory per listener, and whether a waiting stream holds a thread;
   * latency from an action's commit to the event at each listener, p50 / p99 (commit time = the log
@@ -102,12 +102,15 @@ class Listener:
         return stop.is_set()
 
 
-async def make_game(session, url: str, index: int) -> dict[str, Any]:
+async def make_user(session, url: str, index: int) -> dict[str, str]:
     username = f"sb{int(time.time()) % 100000}x{index}"
     async with session.post(f"{url}/api/auth/register/",
                             json={"username": username, "password": PASSWORD}) as r:
         assert r.status == 201, await r.text()
-        headers = {"Authorization": f"Token {(await r.json())['token']}"}
+        return {"Authorization": f"Token {(await r.json())['token']}"}
+
+
+async def make_game(session, url: str, index: int, headers: dict[str, str]) -> dict[str, Any]:
     body = {"my_deck": {"starter": "gb-we-starter"}, "opponent_deck": {"starter": "de-we-starter"},
             "opponent": {"kind": "bot", "bot": "random"}, "seed": 7000 + index}
     async with session.post(f"{url}/api/games/", json=body, headers=headers) as r:
@@ -135,7 +138,10 @@ async def run(args) -> dict[str, Any]:
         connector = aiohttp.TCPConnector(limit=0)
         timeout = aiohttp.ClientTimeout(total=None, sock_read=args.stream_timeout + 30)
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-            games = [await make_game(session, url, i) for i in range(args.games)]
+            users = await asyncio.gather(*(make_user(session, url, i) for i in range(args.users)))
+            games = await asyncio.gather(
+                *(make_game(session, url, i, users[i % len(users)]) for i in range(args.games))
+            )
             worker = server.worker_pids()[0]
             await asyncio.sleep(1)
             before = proc_status(worker)
@@ -224,6 +230,7 @@ def main() -> int:
     add_arguments(parser)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--listeners-per-game", type=int, default=10)
+    parser.add_argument("--users", type=int, default=10, help="players (each plays games/users games)")
     parser.add_argument("--actions", type=int, default=3, help="moves per game")
     parser.add_argument("--concurrency", type=int, default=10, help="games moving at once")
     parser.add_argument("--stream-timeout", type=float, default=240)
