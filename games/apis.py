@@ -313,12 +313,31 @@ def _read_since(*, game_id: Any, seat: str, since: int) -> tuple[list[dict[str, 
         close_old_connections()
 
 
+_reads_in_flight: dict[tuple[str, str, int], asyncio.Future] = {}
+
+
+async def _shared_read(*, game_id: Any, seat: str, since: int) -> tuple[list[dict[str, Any]], str, int]:
+    """_read_since in a pooled thread, shared by the streams that ask the same (game, seat, since) at the
+    same time: the streams of a game wake together, and one read serves them all."""
+    key = (str(game_id), seat, since)
+    future = _reads_in_flight.get(key)
+    if future is None or future.get_loop() is not asyncio.get_running_loop():
+        future = asyncio.ensure_future(
+            sync_to_async(_read_since, thread_sensitive=False)(game_id=game_id, seat=seat, since=since)
+        )
+        _reads_in_flight[key] = future
+        future.add_done_callback(lambda done: _reads_in_flight.pop(key, None) if
+                                 _reads_in_flight.get(key) is done else None)
+    entries, game_status, last_seq = await asyncio.shield(future)
+    return entries, game_status, last_seq
+
+
 async def _pushed_event_stream(
     *, game_id: Any, seat: str, since: int, timeout: float, slot: _StreamSlot
 ) -> AsyncIterator[str]:
     """The ASGI stream: waits on the game's signal (PostgreSQL NOTIFY) or polls (SQLite), holding no
     thread while it waits; reads the new log rows in a pooled worker thread."""
-    read = sync_to_async(_read_since, thread_sensitive=False)
+    read = _shared_read
     try:
         bus = await event_bus.listener() if event_bus.pushes() else None
         loop = asyncio.get_running_loop()
