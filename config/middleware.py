@@ -108,6 +108,11 @@ class ApiErrorMiddleware:
         if isinstance(exception, SuspiciousOperation):
             body = suspicious_body(exception)
             return JsonResponse(body, status=body["status"])
+        if _pool_exhausted(exception):  # every pooled connection stayed busy for DB_POOL_TIMEOUT
+            logger.warning("Database pool exhausted on %s %s", request.method, request.path)
+            response = _json_error(503, "server_busy", "The server is busy; retry shortly.", retry_after=5)
+            response["Retry-After"] = "5"
+            return response
         logger.exception("Unhandled error on %s %s", request.method, request.path)
         return _json_error(500)
 
@@ -118,3 +123,17 @@ class ApiErrorMiddleware:
         except Resolver404:
             return False
         return True
+
+
+def _pool_exhausted(exception: BaseException) -> bool:
+    """True when the error comes from the database connection pool timing out (an overload, not a bug)."""
+    try:
+        from psycopg_pool import PoolTimeout
+    except ImportError:  # pragma: no cover - psycopg_pool is a dependency
+        return False
+    seen: BaseException | None = exception
+    while seen is not None:
+        if isinstance(seen, PoolTimeout):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

@@ -4,6 +4,7 @@ client address (X-Forwarded-For only through trusted proxies), the log-in forms,
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -174,3 +175,20 @@ def test_a_last_event_id_that_is_not_ascii_digits_is_a_400(active_game, player, 
     )
     assert response.status_code == 400
     assert response.json()["code"] == "invalid"
+
+
+def test_an_exhausted_connection_pool_is_a_503_with_retry_after(rf):
+    from django.db import OperationalError
+    from psycopg_pool import PoolTimeout
+
+    from config.middleware import ApiErrorMiddleware
+
+    try:
+        try:
+            raise PoolTimeout("couldn't get a connection after 30.00 sec")
+        except PoolTimeout as exc:
+            raise OperationalError(str(exc)) from exc
+    except OperationalError as error:
+        response = ApiErrorMiddleware(lambda r: None).process_exception(rf.get("/api/games/"), error)
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    assert json.loads(response.content)["code"] == "server_busy"

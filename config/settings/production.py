@@ -70,7 +70,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN_SIZE", default=2),
         "max_size": env.int("DB_POOL_MAX_SIZE", default=20),
-        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=30.0),  # then 503 server_busy with Retry-After
     }
 
 LOGGING = {

@@ -101,7 +101,7 @@ async def run(args) -> dict[str, Any]:
         timeout = aiohttp.ClientTimeout(total=None, sock_read=args.stream_timeout + 30)
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
             api = Api(session, str(server))
-            players = await asyncio.gather(*(new_player(api, i, tag) for i in range(args.players)))
+            players = [await new_player(api, i, tag) for i in range(args.players)]  # hashing: one by one
             games = await asyncio.gather(
                 *(new_game(api, i, players[i % len(players)]) for i in range(args.games))
             )
@@ -170,7 +170,7 @@ def main() -> int:
     add_arguments(parser)
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--listeners", type=int, default=200)
-    parser.add_argument("--players", type=int, default=25, help="each plays games/players games at once")
+    parser.add_argument("--players", type=int, default=10, help="each plays games/players games at once")
     parser.add_argument("--moves", type=int, default=40, help="actions per game before resigning")
     parser.add_argument("--stream-timeout", type=float, default=280)
     parser.add_argument("--output", default=str(ROOT / "tests/bench/results/load_games.json"))
