@@ -108,14 +108,14 @@ def test_an_action_is_pushed_on_commit_and_a_reconnect_misses_nothing(bot_game, 
         seen = []
         last_seq = (await sync_to_async(player.get)(f"/api/games/{gid}/")).json()["last_seq"]
         while not seen or int(seen[-1]["id"]) < last_seq:  # the entries so far
-            seen.append(await reader.next_message(timeout=10))
+            seen.append(await reader.next_message(timeout=60))
         listener = await event_bus.listener()
         before = listener.notifications
         for _ in range(3):
             result = await sync_to_async(_act)(player, gid)
             expected = [entry["seq"] for entry in result["entries"]]
             for seq in expected:  # pushed at commit: no poll happens within the hour
-                message = await reader.next_message(timeout=10)
+                message = await reader.next_message(timeout=60)
                 assert int(message["id"]) == seq == message["data"]["seq"]
                 seen.append(message)
         assert listener.notifications >= before + 3
@@ -131,7 +131,7 @@ def test_an_action_is_pushed_on_commit_and_a_reconnect_misses_nothing(bot_game, 
         )
         reader = Reader(again)
         now = (await sync_to_async(player.get)(f"/api/games/{gid}/")).json()["last_seq"]
-        resumed = [int((await reader.next_message(timeout=10))["id"]) for _ in range(now - resume_at)]
+        resumed = [int((await reader.next_message(timeout=60))["id"]) for _ in range(now - resume_at)]
         assert resumed == list(range(resume_at + 1, now + 1))
 
     _run(scenario())
@@ -150,6 +150,6 @@ def test_without_notify_the_async_stream_polls(bot_game, alice, settings, monkey
         reader = Reader(response)
         result = await sync_to_async(_act)(player, gid)
         for entry in result["entries"]:
-            assert int((await reader.next_message(timeout=10))["id"]) == entry["seq"]
+            assert int((await reader.next_message(timeout=60))["id"]) == entry["seq"]
 
     _run(scenario())
