@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from ...actions import Support
 from ...core.machine import emit
 from ...state import GameState
+from ..behaviour import ability
 from ..common import SUPPORT_KINDS
 from .values import BattleValues, battle_values
 
@@ -145,3 +146,8 @@ def add_support(st: GameState, fr: dict, a: Support) -> None:
         vals.support_added(entry)
     if st.record_events:
         emit(st, "support", {"seat": a.seat, "unit": a.unit, "recipient": a.recipient, "mode": a.mode})
+
+ability("infantry_support", support_offers, add_support, rulings="GU1, GP4")
+ability("artillery_support", support_offers, add_support, rulings="S5, GU2")
+ability("ship_support", support_offers, add_support, rulings="S3")
+ability("carrier_bonus", support_offers, add_support, rulings="S4, GP7")

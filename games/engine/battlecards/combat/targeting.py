@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...cards import KINDS
 from ...state import OTHER, GameState
+from ..behaviour import ability
 from .values import BattleValues, battle_values
 
 
@@ -134,3 +135,9 @@ def _autokill_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
             out.append(t)
     memo[("ak", u)] = (sig, out)
     return out
+
+ability("autokill", _autokill_targets, rulings="G2, GU4, GU5")
+ability("big_guns", _shot_allowed, _exhausted, rulings="S1, S3")
+ability("heavy_guns", _shot_allowed, _exhausted, rulings="S1")
+ability("submarine", _targetable, rulings="S6, S7; withdrawal after firing: phases.fire._resolve")
+ability("double_attack", _shot_allowed, _exhausted, rulings="C8 (the A-bomb delivery: effects.abomb)")

@@ -9,10 +9,6 @@ from ..common import KDeploy
 from ..zones import _stack
 
 
-def _deploy_frame(seat: str, count: int, cards: list[str] | None, reason: str) -> dict:
-    return {"kind": "deploy", "seat": seat, "count": count, "cards": cards, "reason": reason}
-
-
 def _deploy_options(st: GameState, seat: str, cands: list[str]) -> list[tuple]:
     stacks = st.players[seat]["stacks"]
     occupied = st.players[seat]["occupied"]
