@@ -1,4 +1,5 @@
-"""battlecards.combat.targeting."""
+"""Who may shoot at whom: fire targets (N/A values, attack against defense, big/heavy guns S1/S3, double
+attack), autokill targets (G2, GU4, GU5) and the one submarine-stealth rule (S6, S7)."""
 from __future__ import annotations
 
 from ...cards import KINDS

@@ -1,4 +1,5 @@
-"""battlecards.combat.values."""
+"""Current attack and defense of every unit in a battle, every bonus included (general auras G1/G3, radar
+C12, codebreaker C13, supports GU1/S3/S4/S5), memoised per battle situation; and the one hit test."""
 from __future__ import annotations
 
 from ...cards import KINDS

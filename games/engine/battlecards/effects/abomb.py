@@ -1,4 +1,4 @@
-"""battlecards.effects.abomb."""
+"""The A-bomb (G6, C8-C10) and the V-2 rocket (R1.2, C9): the one home of the A-bomb rule."""
 from __future__ import annotations
 
 from ...actions import Action, PlayCard

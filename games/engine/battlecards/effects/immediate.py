@@ -1,4 +1,5 @@
-"""battlecards.effects.immediate."""
+"""Cards resolved when drawn: build-up (with industry), replenish, Divide & Conquer (C1, C2), Reorganize
+Forces (C3, C4), Capture (C5, C7)."""
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,5 @@
-"""battlecards.effects.sabotage."""
+"""Sabotage: the victim picks which general/leader is destroyed (G4); OSS saboteurs choose a revealed
+enemy unit in phase 0 of the first round (GU4 note)."""
 from __future__ import annotations
 
 from ...actions import Action

@@ -1,4 +1,6 @@
-"""battlecards.phases.battle."""
+"""The battle as a declared table of stages (BATTLE_STAGES): optional forces (GP5, C7, C12) -> check (GU3)
+-> leaders (G5, C15) -> muster (C13) -> window -> phase0 (OSS sabotage, chemical warfare C11, stalemate)
+-> phase (phases.fire) -> withdraw -> settle -> scorch -> done (phases.settle)."""
 from __future__ import annotations
 
 from typing import Any

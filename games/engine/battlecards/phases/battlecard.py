@@ -1,4 +1,5 @@
-"""battlecards.phases.battlecard."""
+"""A battlecard comes up: prerequisites (CA3), the pre-emptive player's choice (C6, C16), fight or decline
+(R1.1), the defender's Delay Tactics / Misinformation (C20), emergency deployment."""
 from __future__ import annotations
 
 from ...actions import Action, EmergencyDeploy, Pass, PlayCard

@@ -1,4 +1,5 @@
-"""battlecards.phases.deploy."""
+"""Deploying reserve-hand cards onto own stacks (initial, build-up, replenish, emergency, leader draws, a
+V-2's replacement), forced deployment, Optional Rule 5.2 stacks under a battlecard."""
 from __future__ import annotations
 
 from ...actions import Action

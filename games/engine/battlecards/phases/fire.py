@@ -1,4 +1,5 @@
-"""battlecards.phases.fire."""
+"""Firing phases 1-4: the fire decision (fire, autokill, support, hold, the A-bomb window C8), the defend
+and retarget windows (GU1), shot resolution and a submarine's withdrawal after firing (S6)."""
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,5 @@
-"""battlecards.phases.settle."""
+"""Settling a battle: the battlecard to the winner (counterattacks CA1), the occupying force (Optional Rule
+5.1), Scorched Earth (C17), the victory check."""
 from __future__ import annotations
 
 from ...actions import Action, PlayCard

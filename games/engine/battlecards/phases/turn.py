@@ -1,4 +1,5 @@
-"""battlecards.phases.turn."""
+"""Game and turn frames: whose turn, the turn-start decision (draw, emergency deploy, Optional Rule 5.4
+transfer, or a kept card: effects.turn_start through the behaviour registry)."""
 from __future__ import annotations
 
 from ...actions import Action, Choose, Draw, EmergencyDeploy, PlayCard
