@@ -125,6 +125,9 @@ def defense_supports(st: GameState, fr: dict, seat: str, target: str, akind: str
 
 def can_defend(st: GameState, fr: dict, seat: str, target: str, akind: str) -> bool:
     """Is there a defend window, i.e. any defense support for `target` (without building them)?"""
+    vals = st._vcache
+    if vals is not None and vals.fr is fr and vals.umemo[seat].get("sp") == []:
+        return False  # the seat has no supporter in this battle (the common case: no generator needed)
     return any(True for _ in _defense_offers(st, fr, seat, target, akind))
 
 
