@@ -71,6 +71,7 @@ lint: venv
 	$(VENV)/bin/lint-imports
 
 bench: venv
+	@$(PY) -c 'import chess' 2>/dev/null || $(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) tests/bench/run_all.py
 
 clean:
