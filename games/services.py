@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import Conflict, DomainError, Forbidden, NotFound, ValidationFailed
-from games import engine
+from games import engine, event_bus
 from games.catalog_snapshot import catalog_from_snapshot, snapshot_dicts, snapshot_hash
 from games.decks_glue import resolve_deck, validate_deck_alone, validate_pairing
 from games.models import (
@@ -133,8 +133,10 @@ _CHANGING_FIELDS = [
 
 
 def _save_progress(game: Game) -> None:
-    """Write only what play changes (never the bulky, immutable snapshot and setup)."""
+    """Write only what play changes (never the bulky, immutable snapshot and setup); on commit, the game's
+    event streams are woken (games.event_bus)."""
     game.save(update_fields=_CHANGING_FIELDS)
+    event_bus.announce(game_id=game.pk)
 
 
 def _sync_game_from_state(game: Game, state: Any) -> None:

@@ -194,10 +194,13 @@ SPECTACULAR_SETTINGS = {
 # token at most every CATALOG_TOKEN_SECONDS, so a change made elsewhere shows within that delay.
 HTTP_CACHE_SECONDS = env.int("HTTP_CACHE_SECONDS", default=3600)
 HTTP_CACHE_MAX_AGE = env.int("HTTP_CACHE_MAX_AGE", default=60)
+HTTP_CACHE_LOCAL_ENTRIES = env.int("HTTP_CACHE_LOCAL_ENTRIES", default=2000)  # per-process copies (LRU)
 CATALOG_TOKEN_SECONDS = env.float("CATALOG_TOKEN_SECONDS", default=1.0)
 
 # Event streams (GET /api/games/{id}/events/stream/): at most this many open at once per user (429 beyond).
 GAMES_SSE_MAX_STREAMS_PER_USER = env.int("GAMES_SSE_MAX_STREAMS_PER_USER", default=8)
+GAMES_SSE_KEEPALIVE_SECONDS = env.float("GAMES_SSE_KEEPALIVE_SECONDS", default=15.0)  # comment line if idle
+GAMES_SSE_POLL_SECONDS = env.float("GAMES_SSE_POLL_SECONDS", default=0.5)  # without NOTIFY (SQLite)
 
 LOGGING = {
     "version": 1,
