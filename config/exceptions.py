@@ -75,7 +75,7 @@ def suspicious_body(exc: SuspiciousOperation) -> dict[str, Any]:
     if isinstance(exc, RequestDataTooBig):
         return error_body(413, "request_too_large", "The request body is too large.")
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
-        return error_body(400, "too_many_fields", "The request has too many query or form fields (at most 1000).")
+        return error_body(400, "too_many_fields", "The request has too many query or form fields.")
     return error_body(400, "bad_request", "Bad request.")
 
 

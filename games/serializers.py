@@ -149,7 +149,9 @@ class GameSerializer(serializers.ModelSerializer):
     current_seat = BlankAsNullChoiceField(
         choices=SeatName.choices, help_text="The seat whose decision it is; null unless the game is active."
     )
-    winner = BlankAsNullChoiceField(choices=SeatName.choices, help_text="null while playing and when nobody won.")
+    winner = BlankAsNullChoiceField(
+        choices=SeatName.choices, help_text="null while playing and when nobody won."
+    )
     end_reason = BlankAsNullChoiceField(choices=EndReason.choices, help_text="null until the end.")
     created_by = serializers.SerializerMethodField()
     my_seat = serializers.SerializerMethodField()
