@@ -111,6 +111,9 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 # database (SQLite refuses LIKE patterns of 50,000 bytes).
 MAX_QUERY_VALUE_LENGTH = env.int("MAX_QUERY_VALUE_LENGTH", default=1000)
 
+# API tokens expire this many hours after they were issued (0: never); POST /api/auth/logout/ revokes one.
+AUTH_TOKEN_TTL_HOURS = env.float("AUTH_TOKEN_TTL_HOURS", default=30 * 24)
+
 # Games: how many open games (waiting for an opponent) one user may have at once, and how long an open game
 # waits before it expires (hidden from the lobby at once; `manage.py expire_open_games` cancels it).
 GAMES_MAX_OPEN_PER_USER = env.int("GAMES_MAX_OPEN_PER_USER", default=5)
@@ -123,7 +126,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
