@@ -1,7 +1,9 @@
 """Reads of the games app: which games a user may see, a seat's view, its events, a finished game's replay.
 
-Visibility: a game's players (and its creator) always see it; a finished game is public (its replay reveals
-everything anyway); an open game is visible to whoever may take its free seat. Anything else answers 404.
+Visibility: a game's players (and its creator) always see it; a finished game that was played (it started)
+is public; a game cancelled or expired before anyone joined is never public; an open game is visible to
+whoever may take its free seat. Anything else answers 404. What a public replay shows to non-players:
+see game_replay (deck lists only when both decks were public or starters).
 Hidden information never leaves here: a seat's view comes from games.engine.view and events are filtered
 by their `visible_to`.
 """
@@ -33,8 +35,9 @@ def _parse_id(game_id: Any) -> uuid.UUID:
 
 
 def visible_games_q(user: Any) -> Q:
+    public = Q(status=GameStatus.FINISHED, started_at__isnull=False)  # played, not cancelled before start
     if user is None or not user.is_authenticated:
-        return Q(status=GameStatus.FINISHED)
+        return public
     mine = GameSeat.objects.filter(game=OuterRef("pk"), user=user)
     joinable = GameSeat.objects.filter(game=OuterRef("pk"), kind=SeatKind.HUMAN, user__isnull=True).filter(
         Q(invited_user__isnull=True) | Q(invited_user=user)
@@ -42,7 +45,7 @@ def visible_games_q(user: Any) -> Q:
     return (
         Q(Exists(mine))
         | Q(created_by=user)
-        | Q(status=GameStatus.FINISHED)
+        | public
         | Q(Exists(joinable), status=GameStatus.OPEN)
     )
 
@@ -117,7 +120,7 @@ def open_games_of(*, user: Any) -> QuerySet[Game]:
 
 def user_may_see_game(game: Game, seats: list[GameSeat], user: Any) -> bool:
     """Python twin of visible_games_q for a game already loaded with its seats."""
-    if game.status == GameStatus.FINISHED:
+    if game.status == GameStatus.FINISHED and game.started_at is not None:
         return True
     if user is None or not user.is_authenticated:
         return False
@@ -257,12 +260,44 @@ def state_digest(state: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
+def _deck_public(seat: GameSeat) -> bool:
+    """A starter, or a deck that was public when the game was made (games.decks_glue records it)."""
+    source = seat.deck_source or {}
+    return bool(source.get("starter")) or source.get("public") is True
+
+
 def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
-    """Everything needed to re-run a finished game with games.engine.replay (409 before the end)."""
+    """Everything needed to re-run a finished game with games.engine.replay (409 before the end).
+
+    Players always get the whole replay. Others get it whole only when both decks were public or
+    starters; otherwise the deck lists stay private: no `setup.decks`, no `catalog` (it names every card
+    of both decks), no `actions`, and each log entry carries only its public events (what both players
+    saw on the table); `deck_lists_public` says which it is. Games cancelled before they started are
+    never public (404, see visible_games_q)."""
     game = game_get(game_id=game_id, user=user)
     if game.status != GameStatus.FINISHED:
         raise Conflict("The replay is published when the game ends.", code="game_not_finished")
+    seats = list(game.seats.all())
+    full = seat_of_user(game=game, user=user) is not None or all(_deck_public(s) for s in seats)
     log = list(game.actions.order_by("seq"))
+    replay = _replay_payload(game, log)
+    replay["deck_lists_public"] = all(_deck_public(s) for s in seats)
+    if not full:
+        replay["setup"] = {k: v for k, v in (game.setup or {}).items() if k != "decks"}
+        replay["catalog"] = None
+        replay["actions"] = None
+        replay["log"] = [
+            {
+                **entry,
+                "action": entry["action"] if entry["kind"] != LogKind.ACTION else None,
+                "events": [e for e in entry["events"] if e.get("visible_to", "all") == "all"],
+            }
+            for entry in replay["log"]
+        ]
+    return replay
+
+
+def _replay_payload(game: Game, log: list[GameAction]) -> dict[str, Any]:
     return {
         "game": str(game.id),
         "setup": game.setup,
