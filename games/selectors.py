@@ -22,7 +22,13 @@ from django.utils import timezone
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from games import engine
-from games.catalog_snapshot import cached_catalog, catalog_from_snapshot
+from games.catalog_snapshot import (
+    arsenal_to_dict,
+    battlecard_to_dict,
+    cached_catalog,
+    catalog_from_snapshot,
+    conflict_to_dict,
+)
 from games.filters import GameFilter
 from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 
@@ -202,6 +208,7 @@ def seat_view_payload(*, game: Game, seat: str, state: Any = None) -> dict[str, 
         "status": game.status,
         "version": game.version,
         "last_seq": game.last_seq,
+        "cards": view_card_definitions(view, state.catalog),
         "seat": seat,
         "your_turn": game.status == GameStatus.ACTIVE and game.current_seat == seat,
         "waiting_on": game.current_seat or None,
@@ -209,6 +216,36 @@ def seat_view_payload(*, game: Game, seat: str, state: Any = None) -> dict[str, 
         "end_reason": game.end_reason or None,
         "view": view,
     }
+
+
+def view_card_definitions(view: Any, catalog: Any) -> dict[str, dict[str, Any]]:
+    """The frozen definition (name, kind, points, attack, defense, abilities, text...) of every card code the
+    view shows, keyed by code: a client needs no second request to know what a card instance does. Only
+    codes already in the view are described, so nothing hidden is revealed."""
+    codes: set[str] = set()
+    stack = [view]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            code = item.get("code")
+            if isinstance(code, str):
+                codes.add(code)
+            stack.extend(v for v in item.values() if isinstance(v, dict | list))
+        elif isinstance(item, list):
+            stack.extend(v for v in item if isinstance(v, dict | list))
+    cards: dict[str, dict[str, Any]] = {}
+    for code in sorted(codes):
+        if code in catalog.arsenal:
+            card = {"type": "arsenal", **arsenal_to_dict(catalog.arsenal[code])}
+        elif code in catalog.conflict:
+            card = {"type": "conflict", **conflict_to_dict(catalog.conflict[code])}
+        elif code in catalog.battlecards:
+            card = {"type": "battlecard", **battlecard_to_dict(catalog.battlecards[code])}
+        else:
+            continue
+        card.pop("provenance", None)
+        cards[code] = card
+    return cards
 
 
 def log_entry_for_seat(entry: GameAction, seat: str) -> dict[str, Any]:

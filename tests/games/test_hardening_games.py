@@ -125,3 +125,34 @@ def test_the_session_login_redirects_somewhere_real(client, alice):
     )
     assert response.status_code == 302
     assert client.get(response["Location"]).status_code == 200
+
+
+def test_the_view_carries_the_definition_of_every_card_it_shows(two_player_game, api, bob):
+    gid = two_player_game["id"]
+    view = api(bob).get(f"/api/games/{gid}/view/").json()
+    hand = view["view"]["me"]["hand"]
+    assert hand
+    for card in hand:
+        definition = view["cards"][card["code"]]
+        assert definition["code"] == card["code"] and definition["name"]
+        if definition["type"] == "arsenal":
+            assert {"attack", "defense", "points", "kind", "abilities"} <= set(definition)
+    shown = {c["code"] for c in hand} | {c["code"] for c in view["view"]["conflict"]["aside"]}
+    assert shown <= set(view["cards"])
+    stored = Game.objects.get(pk=gid).state
+    never_seen = set(stored["players"]["allies"]["deck"]) | set(stored["players"]["allies"]["hand"])
+    instance_codes = {c["id"]: c["code"] for c in view["view"]["me"]["hand"]}
+    assert not never_seen & set(instance_codes)  # (instances) and only shown codes are described:
+    assert set(view["cards"]) <= set(_codes_in(view["view"]))
+
+
+def _codes_in(value):
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if isinstance(item.get("code"), str):
+                yield item["code"]
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
