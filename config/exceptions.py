@@ -43,7 +43,9 @@ def error_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, A
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError):
-        return Response(exc.as_dict(), status=exc.status)
+        retry_after = exc.extra.get("retry_after")
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        return Response(exc.as_dict(), status=exc.status, headers=headers)
     if isinstance(exc, DjangoValidationError):
         exc = drf_exceptions.ValidationError(exc.messages)
     elif isinstance(exc, Http404):
@@ -66,6 +68,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, drf_exceptions.ValidationError):
         body = error_body(response.status_code, "invalid", _flatten_detail(exc.detail) or "Invalid input.",
                           errors=exc.detail)
+    elif isinstance(exc, drf_exceptions.Throttled):
+        body = error_body(response.status_code, code, _flatten_detail(exc.detail),
+                          retry_after=int(response.get("Retry-After", "1")))
     else:
         body = error_body(response.status_code, code, _flatten_detail(exc.detail))
     response.data = body
@@ -77,7 +82,9 @@ def suspicious_body(exc: SuspiciousOperation) -> dict[str, Any]:
     if isinstance(exc, RequestDataTooBig):
         return error_body(413, "request_too_large", "The request body is too large.")
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
-        return error_body(400, "too_many_fields", "The request has too many query or form fields.")
+        return error_body(
+            400, "too_many_fields", "The request has too many query or form fields (at most 1000)."
+        )
     return error_body(400, "bad_request", "Bad request.")
 
 

@@ -7,7 +7,7 @@ this module only gathers the inputs and turns violations into one 400 with every
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,7 +147,23 @@ def validate_pairing(
             code="illegal_matchup",
             violations=[v.to_dict() for v in result.violations],
         )
+    check_theater_playable(catalog=catalog, theater=choice.theater, conflict_deck=result.conflict_deck)
     return choice, tuple(result.conflict_deck)
+
+
+def check_theater_playable(*, catalog: Catalog, theater: str, conflict_deck: Sequence[str]) -> None:
+    """A game needs battles to fight: a conflict deck without battlecards can never be won.
+
+    The decks of such a theater can still be built, validated and matched (decks.rules); only a game
+    (or a simulation) is refused, before anything is written.
+    """
+    if not any(code in catalog.battlecards for code in conflict_deck):
+        raise ValidationFailed(
+            f"The {theater} theater has no conflict deck with battlecards yet, so no game can be played "
+            "in it. Decks of its nations can be built, validated and matched.",
+            code="theater_not_playable",
+            theater=theater,
+        )
 
 
 def validate_deck_alone(*, catalog: Catalog, deck: ResolvedDeck) -> None:

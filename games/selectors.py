@@ -88,16 +88,20 @@ def game_list(*, user: Any, filters: Any = None, joinable: bool = False) -> Quer
             errors=filterset.errors,
         )
     return (
-        filterset.qs.defer("state", "catalog_snapshot", "setup")
+        filterset.qs.defer("state", "setup")
         .prefetch_related(_seats_prefetch())
         .order_by("-created_at", "-pk")
     )
 
 
-def game_get(*, game_id: Any, user: Any) -> Game:
-    """A game the user may see (404 otherwise), with its seats."""
+BULKY_COLUMNS = ("setup", "state")  # the catalog snapshot (about 54 KB) has its own shared table
+
+
+def game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) -> Game:
+    """A game the user may see (404 otherwise), with its seats; of the bulky columns only `columns`."""
     game = (
         Game.objects.filter(visible_games_q(user), pk=_parse_id(game_id))
+        .defer(*(c for c in BULKY_COLUMNS if c not in columns))
         .prefetch_related(_seats_prefetch())
         .first()
     )
@@ -146,7 +150,7 @@ def game_get_for_update(*, game_id: Any, user: Any, visible_only: bool = True) -
     """
     game = (
         Game.objects.select_for_update(of=("self",))
-        .defer("catalog_snapshot", "setup")
+        .defer("setup")
         .filter(pk=_parse_id(game_id))
         .first()
     )
@@ -174,7 +178,7 @@ def _require_seat(game: Game, user: Any) -> GameSeat:
 def game_catalog(*, game: Game) -> Any:
     """The game's frozen Catalog; the snapshot column is read only when this process has not built it yet."""
     return cached_catalog(game.snapshot_hash) or catalog_from_snapshot(
-        game.catalog_snapshot, game.snapshot_hash
+        game.snapshot.data, game.snapshot_hash
     )
 
 
@@ -183,8 +187,10 @@ def game_state(*, game: Game) -> Any:
 
 
 def game_player_view(*, game_id: Any, user: Any) -> dict[str, Any]:
-    """The engine's view for the user's seat, the pending decision (with legal actions when it is theirs)."""
-    game = game_get(game_id=game_id, user=user)
+    """The engine's view for the user's seat, the pending decision (with legal actions when it is theirs).
+
+    Reads the state, not the catalog snapshot: the game's Catalog is cached per snapshot hash."""
+    game = game_get(game_id=game_id, user=user, columns=("state",))
     seat = _require_seat(game, user)
     if game.status == GameStatus.OPEN:
         # The deal exists already, but showing it before the other seat is taken would let a creator keep
@@ -311,7 +317,7 @@ def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
     of both decks), no `actions`, and each log entry carries only its public events (what both players
     saw on the table); `deck_lists_public` says which it is. Games cancelled before they started are
     never public (404, see visible_games_q)."""
-    game = game_get(game_id=game_id, user=user)
+    game = game_get(game_id=game_id, user=user, columns=BULKY_COLUMNS)
     if game.status != GameStatus.FINISHED:
         raise Conflict("The replay is published when the game ends.", code="game_not_finished")
     seats = list(game.seats.all())
@@ -345,7 +351,7 @@ def _replay_payload(game: Game, log: list[GameAction]) -> dict[str, Any]:
         "catalog_version": game.catalog_version,
         "catalog_hash": game.catalog_hash,
         "snapshot_hash": game.snapshot_hash,
-        "catalog": game.catalog_snapshot,
+        "catalog": game.snapshot.data if game.snapshot_id else None,
         "seats": [
             {
                 "seat": s.seat,
