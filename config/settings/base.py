@@ -192,6 +192,7 @@ SPECTACULAR_SETTINGS = {
         "SetKindEnum": "cards.models.SET_KIND_CHOICES",
         "SeatEnum": "games.models.SeatName",
         "SeatKindEnum": "games.models.SeatKind",
+        "SimulationBotEnum": "games.simulation.BOTS",
         "LogKindEnum": "games.models.LogKind",
     },
 }
