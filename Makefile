@@ -32,7 +32,9 @@ admin: migrate
 	$(PY) manage.py ensure_admin
 
 # Serve on SQLite (the embedded default) unless DATABASE_URL says otherwise.
-run: catalog admin
+# The admin password (first run only) is printed last, framed, right before the server starts.
+run: catalog
+	$(PY) manage.py ensure_admin
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production on one machine: gunicorn managing $(WORKERS) uvicorn (ASGI) workers, production settings (they

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from games.serializers import MAX_SEED, ConflictChoiceSerializer, DeckRefSerializer
@@ -124,6 +125,7 @@ class SimulationJobSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
+@extend_schema_serializer(component_name="SimulationError")  # "Error" is the games app's inline component
 class ErrorSerializer(serializers.Serializer):
     status = serializers.IntegerField()
     code = serializers.CharField()
