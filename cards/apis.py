@@ -30,6 +30,7 @@ from cards.serializers import (
     NationSerializer,
     TheaterSerializer,
 )
+from config.http_cache import VersionedCacheMixin
 
 NOT_FOUND = OpenApiResponse(
     description="No such code.",
@@ -197,12 +198,18 @@ def _docs(*, noun: str, plural: str, serializer, example: dict, filters_help: st
     )
 
 
-class CatalogViewSet(viewsets.ReadOnlyModelViewSet):
+class CatalogViewSet(VersionedCacheMixin, viewsets.ReadOnlyModelViewSet):
+    """Every catalog response is cached per catalog version and normalised query, with an ETag."""
+
+    cache_namespace = "catalog"
     lookup_field = "code"
     lookup_value_regex = "[^/]+"
     permission_classes = [AllowAny]
     filter_backends = [DjangoFilterBackend, filters.SearchFilter]
     search_fields = ["name", "code"]
+
+    def cache_token(self) -> str:
+        return selectors.catalog_cache_token()
 
 
 @_docs(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import ProtectedError
 
@@ -25,7 +27,7 @@ from cards.models import (
     UnitClass,
     provenance_is_estimated,
 )
-from cards.selectors import catalog_dicts
+from cards.selectors import catalog_cache_forget_token, catalog_dicts
 from config.errors import DomainError
 from games.engine.cards import UNIT_CLASSES, Catalog, CatalogError
 
@@ -309,6 +311,7 @@ def catalog_load(*, raw: Mapping[str, Any], source: str = "") -> CatalogLoadResu
             f"cannot delete catalog rows still in use: {used}", code="catalog_in_use"
         ) from exc
 
+    transaction.on_commit(catalog_cache_clear)
     version = CatalogVersion.objects.defer("contents").order_by("-id").first()
     version_created = version is None or version.content_hash != new_hash
     if version_created:
@@ -354,11 +357,18 @@ def _backfill_contents(version: CatalogVersion, data: CatalogDicts) -> None:
 @transaction.atomic
 def catalog_after_admin_edit(*, source: str) -> CatalogVersion:
     """After an edit in the admin: refresh the derived `estimated` flags, record the new content version."""
+    transaction.on_commit(catalog_cache_clear)
     for model in (ArsenalCard, ConflictCard, Battlecard):
         for pk, provenance, estimated in model.objects.values_list("pk", "provenance", "estimated"):
             if provenance_is_estimated(provenance) != estimated:
                 model.objects.filter(pk=pk).update(estimated=not estimated)
     return catalog_version_record(source=source)
+
+
+def catalog_cache_clear() -> None:
+    """Drop every cached catalog response (in every worker): a new generation makes a new version token."""
+    cache.set("catalog:generation", uuid.uuid4().hex, None)
+    catalog_cache_forget_token()
 
 
 # ------------------------------------------------------------------------------------------------ rulings
