@@ -18,6 +18,7 @@ class SearchPagination(StandardPagination):
             "type": "array",
             "items": {"type": "string"},
             "description": "Terms of ?q= that could not be used and were ignored (only with ?q=).",
+            "example": ['"colour:red": unknown key "colour"; term ignored'],
         }
         return result
 
