@@ -166,3 +166,53 @@ def test_submissions_are_throttled_per_user(api, alice, catalog_rows, settings):
         ScopedRateThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
         cache.clear()
     assert codes == [202, 202, 429]
+
+
+def test_manage_py_simulate_can_submit_a_job(transactional_db, catalog_rows, settings):
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    settings.SIMULATION_RUNNER = "inline"
+    out = io.StringIO()
+    call_command(
+        "simulate",
+        "--decks",
+        "gb-we-starter",
+        "de-we-starter",
+        "--games",
+        "3",
+        "--seed",
+        "4",
+        "--bots",
+        "random",
+        "random",
+        "--queue",
+        "--wait",
+        stdout=out,
+        stderr=io.StringIO(),
+    )
+    payload = json.loads(out.getvalue())
+    assert payload["status"] == "done" and payload["result"]["games"] == 3
+    job = SimulationJob.objects.get(pk=payload["id"])
+    assert job.owner is None and job.games_done == 3
+
+
+def test_without_a_broker_jobs_run_in_a_background_thread(
+    transactional_db, catalog_rows, settings, api, alice
+):
+    """The embedded default (`make run`, no CELERY_BROKER_URL): the request returns at once, a thread plays."""
+    import time
+
+    settings.SIMULATION_RUNNER = "auto"
+    settings.CELERY_BROKER_URL = ""
+    response = api(alice).post("/api/simulations/", sim_body(games=4), format="json")
+    assert response.status_code == 202
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        job = api(alice).get(f"/api/simulations/{response.json()['id']}/").json()
+        if job["status"] == "done":
+            break
+        time.sleep(0.05)
+    assert job["status"] == "done" and job["result"]["games"] == 4
