@@ -141,6 +141,7 @@ SPECTACULAR_SETTINGS = {
         "SeatEnum": "games.models.SeatName",
         "SeatKindEnum": "games.models.SeatKind",
         "LogKindEnum": "games.models.LogKind",
+        "SimulationBotEnum": "games.simulation.BOTS",
     },
 }
 

@@ -202,7 +202,7 @@ def test_manage_py_simulate_can_submit_a_job(transactional_db, catalog_rows, set
 def test_without_a_broker_jobs_run_in_a_background_thread(
     transactional_db, catalog_rows, settings, api, alice
 ):
-    """The embedded default (`make run`, no CELERY_BROKER_URL): the request returns at once, a thread plays."""
+    """The embedded default (`make run`, no CELERY_BROKER_URL): the request answers, a thread plays."""
     import time
 
     settings.SIMULATION_RUNNER = "auto"
