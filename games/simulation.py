@@ -43,9 +43,10 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def make_bot(kind: str) -> Any:
+def make_bot(kind: str, *, catalog: Catalog) -> Any:
+    """A bot for one game; a HeuristicBot judges cards from the game's catalog (never reloads the files)."""
     if kind == "heuristic":
-        return engine.HeuristicBot()
+        return engine.HeuristicBot(catalog=catalog)
     if kind == "random":
         return engine.RandomBot()
     raise ValueError(f"unknown bot {kind!r}; choose from {BOTS}")
@@ -56,7 +57,7 @@ def play_game_outcome(
 ) -> dict[str, Any]:
     """Play game `index` of a run (seed = game_seed(run seed, index)) and return its plain outcome."""
     game_setup = dataclasses.replace(setup, seed=seed)
-    players = {seat: make_bot(kind) for seat, kind in bots.items()}
+    players = {seat: make_bot(kind, catalog=catalog) for seat, kind in bots.items()}
     state = engine.play_game(catalog, game_setup, players, max_plies=max_plies)
     result = state.result or {}
     return {

@@ -45,6 +45,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.throttling.LoginThrottleMiddleware",  # the session and admin log-in forms (POST) are throttled
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -69,6 +70,10 @@ ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
+# Persistent connections with a health check before reuse (the WSGI development server and any threaded
+# server). The ASGI production server uses a connection pool instead (config/settings/production.py).
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves several clients at once: writers queue for the lock (IMMEDIATE + a busy
     # timeout) instead of failing with "database is locked", and WAL lets readers go on while one writes.
@@ -96,11 +101,39 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# The cache holds the throttles' counters, the per-user count of open event streams and the rendered
+# catalog responses. It must be shared by every worker process for the limits to hold across them:
+# CACHE_URL=redis://127.0.0.1:6379/0 (recommended) or dbcache://django_cache (run `manage.py
+# createcachetable`). The default, a per-process memory cache, suits the one-process development server.
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://battlecards")}
 
 # Largest request body accepted (oversized requests get a 413-style 400 in the common error shape).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024)
 
+# Deepest JSON body accepted (config.parsers); deeper is a 400 malformed_request.
+MAX_JSON_DEPTH = env.int("MAX_JSON_DEPTH", default=32)
+# A query string or form body with more fields is a 400 too_many_fields (Django's own limit).
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+# Longest value of one query parameter (search terms, filters): longer is a 400 query_value_too_long, on every
+# database (SQLite refuses LIKE patterns of 50,000 bytes).
+MAX_QUERY_VALUE_LENGTH = env.int("MAX_QUERY_VALUE_LENGTH", default=1000)
+
+# Games: how many open games (waiting for an opponent) one user may have at once, and how long an open game
+# waits before it expires (hidden from the lobby at once; `manage.py expire_open_games` cancels it).
+GAMES_MAX_OPEN_PER_USER = env.int("GAMES_MAX_OPEN_PER_USER", default=5)
+GAMES_OPEN_TTL_HOURS = env.float("GAMES_OPEN_TTL_HOURS", default=24.0)
+
 REST_FRAMEWORK = {
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
@@ -115,11 +148,23 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
+    # Scoped rates (config/throttling.py): each key is a throttle scope; "anon" and "user" are DRF's defaults.
     "DEFAULT_THROTTLE_RATES": {
-        "anon": "120/min",
-        "user": "600/min",
+        "anon": env("THROTTLE_ANON", default="120/min"),
+        "user": env("THROTTLE_USER", default="600/min"),
+        "game_create": env("THROTTLE_GAME_CREATE", default="30/min"),
+        "game_action": env("THROTTLE_GAME_ACTION", default="600/min"),
+        "deck_validate": env("THROTTLE_DECK_VALIDATE", default="120/min"),
+        "deck_import": env("THROTTLE_DECK_IMPORT", default="30/min"),
+        "register": env("THROTTLE_REGISTER", default="10/hour"),
+        "token": env("THROTTLE_TOKEN", default="20/min"),
+        "login": env("THROTTLE_LOGIN", default="10/min"),
         "simulations": env("SIMULATION_THROTTLE_RATE", default="30/hour"),  # job submissions per user
     },
+    # Throttles key anonymous clients on REMOTE_ADDR. Behind N reverse proxies that each append to
+    # X-Forwarded-For, set TRUSTED_PROXIES=N: the client is then the N-th address from the right. With 0
+    # (the default) X-Forwarded-For is ignored, so a client cannot pick its own throttle key.
+    "NUM_PROXIES": env.int("TRUSTED_PROXIES", default=0),
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
@@ -144,6 +189,16 @@ SPECTACULAR_SETTINGS = {
         "SimulationBotEnum": "games.simulation.BOTS",
     },
 }
+
+# Catalog responses (config/http_cache.py): kept in the cache this long, and clients may reuse them this long
+# without asking (they revalidate with If-None-Match afterwards). Each worker re-reads the catalog's version
+# token at most every CATALOG_TOKEN_SECONDS, so a change made elsewhere shows within that delay.
+HTTP_CACHE_SECONDS = env.int("HTTP_CACHE_SECONDS", default=3600)
+HTTP_CACHE_MAX_AGE = env.int("HTTP_CACHE_MAX_AGE", default=60)
+CATALOG_TOKEN_SECONDS = env.float("CATALOG_TOKEN_SECONDS", default=1.0)
+
+# Event streams (GET /api/games/{id}/events/stream/): at most this many open at once per user (429 beyond).
+GAMES_SSE_MAX_STREAMS_PER_USER = env.int("GAMES_SSE_MAX_STREAMS_PER_USER", default=8)
 
 LOGGING = {
     "version": 1,
