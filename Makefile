@@ -32,7 +32,9 @@ admin: migrate
 	$(PY) manage.py ensure_admin
 
 # Serve on SQLite (the embedded default) unless DATABASE_URL says otherwise.
-run: catalog admin
+# The admin password (first run only) is printed last, framed, right before the server starts.
+run: catalog
+	$(PY) manage.py ensure_admin
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production on one machine: gunicorn managing $(WORKERS) uvicorn (ASGI) workers, production settings (they
@@ -71,6 +73,7 @@ lint: venv
 	$(VENV)/bin/lint-imports
 
 bench: venv
+	@$(PY) -c 'import chess' 2>/dev/null || $(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) tests/bench/run_all.py
 
 # Load test against the real server (loopback): 50 games vs bots, 200 event-stream listeners, verify_games.

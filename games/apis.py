@@ -73,6 +73,10 @@ VIEW_SHAPE = inline_serializer(
         "status": serializers.CharField(),
         "version": serializers.IntegerField(),
         "last_seq": serializers.IntegerField(),
+        "cards": serializers.DictField(
+            child=serializers.DictField(),
+            help_text="The frozen definition (stats, abilities, text) of every card code the view shows.",
+        ),
         "seat": serializers.CharField(),
         "your_turn": serializers.BooleanField(),
         "waiting_on": serializers.CharField(allow_null=True),
