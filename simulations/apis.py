@@ -13,10 +13,10 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from config.pagination import StandardPagination
+from games.apis import ERROR_SHAPE
 from simulations import selectors, services
 from simulations.serializers import (
     BalanceCreateSerializer,
-    ErrorSerializer,
     SimulationCreateSerializer,
     SimulationJobSerializer,
 )
@@ -30,7 +30,7 @@ def _input(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
 
 def _error(description: str, code: str, detail: str, status_code: int) -> OpenApiResponse:
     return OpenApiResponse(
-        ErrorSerializer,
+        ERROR_SHAPE,
         description=description,
         examples=[OpenApiExample(code, value={"status": status_code, "code": code, "detail": detail})],
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from games.serializers import MAX_SEED, ConflictChoiceSerializer, DeckRefSerializer
@@ -114,17 +115,14 @@ class SimulationJobSerializer(serializers.Serializer):
     seed = serializers.IntegerField()
     progress = ProgressSerializer()
     request = serializers.DictField(help_text="What was asked: decks, bots, options, conflict.")
-    result = serializers.DictField(
+    result = PolymorphicProxySerializer(
+        component_name="SimulationJobResult",
+        serializers=[SimulationResultSerializer, BalanceResultSerializer],
+        resource_type_field_name=None,
         allow_null=True,
-        help_text="Once done: SimulationResult (kind simulation) or BalanceResult (kind balance).",
+        help_text="null until done; then SimulationResult (kind simulation) or BalanceResult (kind balance).",
     )
     error = serializers.CharField(allow_null=True)
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
-
-
-class ErrorSerializer(serializers.Serializer):
-    status = serializers.IntegerField()
-    code = serializers.CharField()
-    detail = serializers.CharField()

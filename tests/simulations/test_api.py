@@ -166,3 +166,81 @@ def test_submissions_are_throttled_per_user(api, alice, catalog_rows, settings):
         ScopedRateThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
         cache.clear()
     assert codes == [202, 202, 429]
+
+
+def test_manage_py_simulate_can_submit_a_job(transactional_db, catalog_rows, settings):
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    settings.SIMULATION_RUNNER = "inline"
+    out = io.StringIO()
+    call_command(
+        "simulate",
+        "--decks",
+        "gb-we-starter",
+        "de-we-starter",
+        "--games",
+        "3",
+        "--seed",
+        "4",
+        "--bots",
+        "random",
+        "random",
+        "--queue",
+        "--wait",
+        stdout=out,
+        stderr=io.StringIO(),
+    )
+    payload = json.loads(out.getvalue())
+    assert payload["status"] == "done" and payload["result"]["games"] == 3
+    job = SimulationJob.objects.get(pk=payload["id"])
+    assert job.owner is None and job.games_done == 3
+
+
+def test_without_a_broker_jobs_run_in_a_background_thread(
+    transactional_db, catalog_rows, settings, api, alice
+):
+    """The embedded default (`make run`, no CELERY_BROKER_URL): the request answers, a thread plays."""
+    import time
+
+    settings.SIMULATION_RUNNER = "auto"
+    settings.CELERY_BROKER_URL = ""
+    response = api(alice).post("/api/simulations/", sim_body(games=4), format="json")
+    assert response.status_code == 202
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        job = api(alice).get(f"/api/simulations/{response.json()['id']}/").json()
+        if job["status"] == "done":
+            break
+        time.sleep(0.05)
+    assert job["status"] == "done" and job["result"]["games"] == 4
+
+
+def test_decks_may_be_your_own_or_public_but_not_another_players_private_deck(
+    submit, alice, bob, catalog, api
+):
+    from decks.rules import set_arsenal_counts
+    from decks.services import deck_create
+
+    entries = set_arsenal_counts(catalog.sets["de-we-starter"], catalog, "DE")
+    public = deck_create(owner=bob, name="bob's public", nation="DE", entries=entries, is_public=True)
+    private = deck_create(owner=bob, name="bob's private", nation="DE", entries=entries)
+    ok = submit(alice, **sim_body(games=2, deck_b={"deck_id": public.pk}))
+    assert ok.status_code == 202, ok.json()
+    assert ok.json()["request"]["decks"]["axis"]["deck_id"] == public.pk
+    refused = submit(alice, **sim_body(games=2, deck_b={"deck_id": private.pk}))
+    assert refused.status_code == 404 and refused.json()["code"] == "deck_not_found"
+
+
+def test_the_admin_lists_jobs(submit, alice, client, django_user_model):
+    submit(alice, **sim_body(games=2))
+    admin = django_user_model.objects.create_superuser("root", "root@example.com", "x-admin-pass-1")
+    client.force_login(admin)
+    page = client.get("/admin/simulations/simulationjob/")
+    assert page.status_code == 200 and b"simulation" in page.content
+    job = SimulationJob.objects.get()
+    detail = client.get(f"/admin/simulations/simulationjob/{job.pk}/change/")
+    assert detail.status_code == 200
+    assert b"catalog_hash" not in detail.content  # the workers' input (spec) is not shown

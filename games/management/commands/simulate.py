@@ -90,12 +90,26 @@ class Command(BaseCommand):
             help="Card definitions from the database (auto falls back to fixtures/catalog).",
         )
         parser.add_argument("--json", action="store_true", help="Print the report as JSON.")
+        parser.add_argument(
+            "--queue",
+            action="store_true",
+            help=(
+                "Submit the run as a simulation job instead (stored in the database; played by the Celery "
+                "workers when CELERY_BROKER_URL is set, else in this process) and print its id."
+            ),
+        )
+        parser.add_argument(
+            "--wait", action="store_true", help="With --queue: wait for the job and print its result."
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["games"] < 1:
             raise CommandError("--games must be at least 1")
         if opts["workers"] < 1:
             raise CommandError("--workers must be at least 1")
+        if opts["queue"]:
+            self._submit(opts)
+            return
         catalog = _load_catalog(opts["catalog"])
         try:
             deck_a = resolve_deck(user=None, ref=_deck_ref(opts["decks"][0]), catalog=catalog)
@@ -145,3 +159,38 @@ class Command(BaseCommand):
             )
         self.stdout.write(f"  unfinished: {report.unfinished}; results: {dict(report.result_kinds)}")
         self.stdout.write(f"  average turns {data['average_turns']}, average actions {data['average_plies']}")
+
+    def _submit(self, opts: dict[str, Any]) -> None:
+        """--queue: the same run as a job of the simulations app (cards from the database)."""
+        import time
+
+        from simulations import runner
+        from simulations.models import ACTIVE_STATUSES, SimulationJob
+        from simulations.selectors import simulation_payload
+        from simulations.services import simulation_create
+
+        try:
+            job = simulation_create(
+                user=None,
+                deck_a=_deck_ref(opts["decks"][0]),
+                deck_b=_deck_ref(opts["decks"][1]),
+                bots=tuple(opts["bots"]),
+                games=opts["games"],
+                seed=opts["seed"],
+                options=dict.fromkeys(opts["option"], True),
+                conflict={"theater": opts["theater"], "mode": opts["conflict_mode"], "packs": opts["packs"]},
+                max_plies=opts["max_plies"],
+            )
+        except DomainError as exc:
+            raise CommandError(f"{exc.code}: {exc.detail}") from exc
+        wait = opts["wait"] or runner.mode() != "celery"  # a thread of this process ends with it: wait
+        self.stderr.write(
+            f"job {job.pk}: {job.games_total} games in {job.chunks_total} chunks ({runner.mode()})"
+        )
+        while wait:
+            job = SimulationJob.objects.get(pk=job.pk)
+            if job.status not in ACTIVE_STATUSES:
+                break
+            time.sleep(0.2)
+        payload = simulation_payload(job)
+        self.stdout.write(json.dumps(payload, indent=2) if (opts["json"] or wait) else str(job.pk))
