@@ -347,7 +347,7 @@ def simulation_chunk_run(*, job_id: Any, index: int) -> bool:
     )
     seconds = time.perf_counter() - started
     with transaction.atomic():
-        job = SimulationJob.objects.select_for_update().get(pk=job.pk)
+        job = SimulationJob.objects.select_for_update().defer("spec", "result").get(pk=job.pk)
         if job.status not in ACTIVE_STATUSES:
             return False
         _chunk, created = SimulationChunk.objects.get_or_create(

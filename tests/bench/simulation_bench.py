@@ -97,7 +97,7 @@ def _run_job(games: int, seed: int, bots: str, chunk: int, timeout: float = 900)
     running_at = first_at = None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        job = SimulationJob.objects.get(pk=job.pk)
+        job = SimulationJob.objects.only("status", "games_done").get(pk=job.pk)
         now = time.perf_counter()
         if running_at is None and job.status != JobStatus.QUEUED:
             running_at = now
@@ -105,8 +105,9 @@ def _run_job(games: int, seed: int, bots: str, chunk: int, timeout: float = 900)
             first_at = now
         if job.status in (JobStatus.DONE, JobStatus.FAILED, JobStatus.CANCELLED):
             break
-        time.sleep(0.01)
+        time.sleep(0.02)
     seconds = time.perf_counter() - started
+    job = SimulationJob.objects.get(pk=job.pk)
     assert job.status == JobStatus.DONE, (job.status, job.error)
     return {
         "seconds": round(seconds, 2),
