@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 WORKERS ?= 2
 PROD := DJANGO_SETTINGS_MODULE=config.settings.production
 
-.PHONY: run serve check-deploy test lint bench venv migrate catalog admin clean
+.PHONY: run serve check-deploy test lint bench load venv migrate catalog admin clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,7 +32,9 @@ admin: migrate
 	$(PY) manage.py ensure_admin
 
 # Serve on SQLite (the embedded default) unless DATABASE_URL says otherwise.
-run: catalog admin
+# The admin password (first run only) is printed last, framed, right before the server starts.
+run: catalog
+	$(PY) manage.py ensure_admin
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production on one machine: gunicorn managing $(WORKERS) uvicorn (ASGI) workers, production settings (they
@@ -71,7 +73,12 @@ lint: venv
 	$(VENV)/bin/lint-imports
 
 bench: venv
+	@$(PY) -c 'import chess' 2>/dev/null || $(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) tests/bench/run_all.py
+
+# Load test against the real server (loopback): 50 games vs bots, 200 event-stream listeners, verify_games.
+load: venv
+	$(PY) tests/bench/load_games.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 test.sqlite3 .pytest_cache

@@ -19,6 +19,16 @@ from cards import selectors
 from cards.bulk import bulk_catalog_file, catalog_changes
 from cards.faces import BUILDERS, face_svg, face_version
 from cards.models import Ruling
+from config.http_cache import VersionedCacheMixin
+
+
+class CatalogCached(VersionedCacheMixin):
+    """JSON answers cached per catalog version like the catalog lists (config.http_cache)."""
+
+    cache_namespace = "catalog-extra"
+
+    def cache_token(self) -> str:
+        return selectors.catalog_cache_token()
 
 
 class BinaryRenderer(BaseRenderer):
@@ -73,7 +83,7 @@ RULING_EXAMPLE = {
 RELATED = {"arsenal": "arsenal_cards", "conflict": "conflict_cards", "battlecard": "battlecards"}
 
 
-class CardRulingsApi(APIView):
+class CardRulingsApi(CatalogCached, APIView):
     """GET /api/<cards>/{code}/rulings/: the FAQ rulings and the engine's estimated rulings on one card."""
 
     permission_classes = [AllowAny]
@@ -161,7 +171,7 @@ class BulkListSerializer(serializers.Serializer):
     files = BulkFileSerializer(many=True)
 
 
-class BulkListApi(APIView):
+class BulkListApi(CatalogCached, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -233,7 +243,7 @@ class CatalogChangesSerializer(serializers.Serializer):
     )
 
 
-class CatalogChangesApi(APIView):
+class CatalogChangesApi(CatalogCached, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from django.db import connection
 from django.db.models import Q
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
@@ -317,6 +318,8 @@ def _set(op: str, value: str, ctx: dict) -> Q:
 def _ability(op: str, value: str, ctx: dict) -> Q:
     _equality_only(op, ctx["key"])
     kind = _choice(value, ABILITY_SCHEMA, ctx["key"])
+    if connection.vendor == "postgresql":  # JSON containment in SQL: no extra query
+        return _negate_if(op, Q(abilities__contains=[{"kind": kind}]))
     return _negate_if(op, Q(code__in=ctx["ability_codes"](kind)))
 
 

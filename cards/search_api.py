@@ -17,8 +17,8 @@ class SearchPagination(StandardPagination):
         result["properties"]["warnings"] = {
             "type": "array",
             "items": {"type": "string"},
-            "example": [],
             "description": "Terms of ?q= that could not be used and were ignored (only with ?q=).",
+            "example": ['"colour:red": unknown key "colour"; term ignored'],
         }
         return result
 

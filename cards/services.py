@@ -392,6 +392,7 @@ def rulings_load(*, rows: list[Mapping[str, Any]]) -> RulingLoadResult:
     battlecards by code. Codes that name no card are reported (not an error: a catalog loaded from another
     directory may lack them). Idempotent.
     """
+    transaction.on_commit(catalog_cache_clear)  # cached rulings answers (cards.extra_apis) are dropped
     arsenal = list(
         ArsenalCard.objects.prefetch_related("class_links__unit_class").only("id", "code", "abilities")
     )

@@ -21,6 +21,7 @@ ENDPOINTS = {
     "games": "game-list",
     "auth_token": "auth-token",
     "auth_register": "auth-register",
+    "auth_logout": "auth-logout",
     "schema": "schema",
     "docs": "swagger-ui",
 }

@@ -1,6 +1,43 @@
+"""ASGI entry point (`make serve`: gunicorn + uvicorn workers).
+
+Django runs each request's synchronous parts (middleware, sync views) in a thread of its own that lives
+until the response is sent. For an event stream that would be a thread held for minutes, so stream
+requests go to a handler without that per-request thread: its short synchronous parts share one thread,
+the stream's checks and reads run in the pooled threads of games.apis.game_event_stream, and while it
+waits a stream holds no thread at all.
+"""
+
 import os
+import re
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
-application = get_asgi_application()
+
+django_application = get_asgi_application()
+
+from django.core.handlers.asgi import ASGIHandler  # noqa: E402  (after django.setup())
+
+STREAM_PATH = re.compile(r"^/api/games/[^/]+/events/stream/?$")
+
+
+class StreamHandler(ASGIHandler):
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        await self.handle(scope, receive, send)  # no ThreadSensitiveContext: no thread per request
+
+
+stream_application = StreamHandler()
+
+
+async def application(scope, receive, send):
+    if scope["type"] == "http" and STREAM_PATH.match(scope.get("path", "")):
+        return await stream_application(scope, receive, send)
+    if scope["type"] == "lifespan":  # nothing to set up or tear down
+        message = await receive()
+        while message["type"] != "lifespan.shutdown":
+            await send({"type": message["type"] + ".complete"})
+            message = await receive()
+        return await send({"type": "lifespan.shutdown.complete"})
+    return await django_application(scope, receive, send)

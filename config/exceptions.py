@@ -11,9 +11,11 @@ from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_default_handler
 
+from config.authentication import TokenExpired
 from config.errors import DomainError
 
 _DRF_CODES: dict[type[Exception], str] = {
+    TokenExpired: "token_expired",  # before its base class AuthenticationFailed: the first match wins
     drf_exceptions.ParseError: "malformed_request",
     drf_exceptions.AuthenticationFailed: "authentication_failed",
     drf_exceptions.NotAuthenticated: "not_authenticated",

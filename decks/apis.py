@@ -242,6 +242,20 @@ class TokenApi(APIView):
         )
 
 
+class LogoutApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Revoke my API token (log out); POST /api/auth/token/ issues a new one",
+        request=None,
+        responses={204: None, 401: NOT_AUTHENTICATED},
+    )
+    def post(self, request: Request) -> Response:
+        services.auth_token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 # ---------------------------------------------------------------------------------------------- decks
 
 

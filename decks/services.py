@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
+from config.authentication import token_expired
 from config.errors import Conflict, DomainError, ValidationFailed
 from decks import selectors
 from decks.models import MAX_ENTRY_COUNT, Deck, DeckEntry, DeckVersion
@@ -71,7 +72,15 @@ def auth_token_obtain(*, username: str, password: str) -> str:
     if user is None or not user.is_active:
         raise InvalidCredentials()
     token, _ = Token.objects.get_or_create(user=user)
+    if token_expired(token):  # an expired token is replaced, never handed out again
+        token.delete()
+        token = Token.objects.create(user=user)
     return token.key
+
+
+def auth_token_revoke(*, user: Any) -> None:
+    """Log out of the API: the user's token stops working at once (POST /api/auth/token/ issues a new one)."""
+    Token.objects.filter(user=user).delete()
 
 
 # ---------------------------------------------------------------------------------------------- decks

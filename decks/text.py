@@ -25,7 +25,7 @@ MAX_LINE_COUNT = 99
 # MAX_SUGGEST_QUERY characters), and the first MAX_REPORTED_ERRORS line errors in the answer.
 MAX_IMPORT_LINES = 1000
 MAX_LINE_LENGTH = 200
-MAX_SUGGESTED_LINES = 20
+MAX_SUGGESTED_LINES = 10
 MAX_SUGGEST_QUERY = 60
 MAX_REPORTED_ERRORS = 50
 _LEADING = re.compile(r"^(?P<count>\d+)\s*[xX]?\s+(?P<name>.+)$")
@@ -101,17 +101,25 @@ class NameIndex:
 
     def suggest(self, text: str, nation: str | None, n: int = 3) -> tuple[str, ...]:
         query = _norm(text)[:MAX_SUGGEST_QUERY]
-        matcher = difflib.SequenceMatcher(a=query, autojunk=False)
+        # The query is the cached side (seq2), each key the varying one: difflib indexes seq2 once.
+        matcher = difflib.SequenceMatcher(b=query, autojunk=False)
+
+        cutoff = 0.6
+
+        def likeness(key: str, floor: float) -> float:
+            # difflib's cheap upper bounds first: most keys are dismissed without the quadratic ratio().
+            matcher.set_seq1(key)
+            if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
+                return 0.0
+            return matcher.ratio()
 
         def score(key: str) -> float:
             # Whole-name likeness, or likeness to the start of the name ("tigr 1" ~ "tiger i tank").
-            matcher.set_seq2(key)
-            whole = matcher.ratio()
-            matcher.set_seq2(key[: len(query) + 1])
-            return max(whole, 0.95 * matcher.ratio())
+            whole = likeness(key, cutoff)
+            return max(whole, 0.95 * likeness(key[: len(query) + 1], cutoff / 0.95))
 
         scored = sorted(((score(k), k) for k in self.by_key), reverse=True)
-        keys = [k for s, k in scored[: n * 3] if s >= 0.6]
+        keys = [k for s, k in scored[: n * 3] if s >= cutoff]
         out: list[str] = []
         own_first = sorted(
             keys, key=lambda k: not any(self.catalog.arsenal[c].nation == nation for c in self.by_key[k])

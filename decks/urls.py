@@ -6,6 +6,7 @@ from decks import apis, print_apis
 
 urlpatterns = [
     path("auth/token/", apis.TokenApi.as_view(), name="auth-token"),
+    path("auth/logout/", apis.LogoutApi.as_view(), name="auth-logout"),
     path("auth/register/", apis.RegisterApi.as_view(), name="auth-register"),
     path("auth/session/", include("rest_framework.urls")),  # log in/out of the browsable API
     path("decks/", apis.DeckListApi.as_view(), name="deck-list"),

@@ -69,7 +69,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "finished_at",
         "setup",
     ]
-    exclude = ["state", "catalog_snapshot"]  # hidden information and bulk data: see the replay after the end
+    exclude = ["state", "snapshot"]  # hidden information and bulk data: see the replay after the end
 
     def has_view_permission(self, request, obj=None) -> bool:
         return request.user.is_staff

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
@@ -27,7 +31,7 @@ from config.throttling import (
     stream_slot_acquire,
     stream_slot_release,
 )
-from games import selectors, services
+from games import event_bus, selectors, services
 from games.models import GameStatus
 from games.serializers import (
     ActionSubmitSerializer,
@@ -69,6 +73,10 @@ VIEW_SHAPE = inline_serializer(
         "status": serializers.CharField(),
         "version": serializers.IntegerField(),
         "last_seq": serializers.IntegerField(),
+        "cards": serializers.DictField(
+            child=serializers.DictField(),
+            help_text="The frozen definition (stats, abilities, text) of every card code the view shows.",
+        ),
         "seat": serializers.CharField(),
         "your_turn": serializers.BooleanField(),
         "waiting_on": serializers.CharField(allow_null=True),
@@ -278,6 +286,7 @@ def _sse(data: Any, *, event: str | None = None, event_id: int | None = None) ->
 
 
 def _event_stream(*, game_id: Any, seat: str, since: int, timeout: float) -> Iterator[str]:
+    """The polling stream (WSGI: the development server and the test client): holds its thread."""
     poll = float(getattr(settings, "GAMES_SSE_POLL_SECONDS", 0.5))
     deadline = time.monotonic() + timeout
     last = since
@@ -299,35 +308,111 @@ def _event_stream(*, game_id: Any, seat: str, since: int, timeout: float) -> Ite
         time.sleep(min(poll, max(0.0, deadline - time.monotonic())))
 
 
+def _read_since(*, game_id: Any, seat: str, since: int) -> tuple[list[dict[str, Any]], str, int]:
+    """One look at the log from a worker thread; its database connection goes back at once."""
+    try:
+        game_status, last_seq = selectors.game_status_now(game_id=game_id)
+        return selectors.game_events_since(game_id=game_id, seat=seat, since=since), game_status, last_seq
+    finally:
+        close_old_connections()
+
+
+_reads_in_flight: dict[tuple[str, str, int], asyncio.Future] = {}
+
+
+async def _shared_read(*, game_id: Any, seat: str, since: int) -> tuple[list[dict[str, Any]], str, int]:
+    """_read_since in a pooled thread, shared by the streams that ask the same (game, seat, since) at the
+    same time: the streams of a game wake together, and one read serves them all."""
+    key = (str(game_id), seat, since)
+    future = _reads_in_flight.get(key)
+    if future is None or future.get_loop() is not asyncio.get_running_loop():
+        future = asyncio.ensure_future(
+            sync_to_async(_read_since, thread_sensitive=False)(game_id=game_id, seat=seat, since=since)
+        )
+        _reads_in_flight[key] = future
+        future.add_done_callback(lambda done: _reads_in_flight.pop(key, None) if
+                                 _reads_in_flight.get(key) is done else None)
+    entries, game_status, last_seq = await asyncio.shield(future)
+    return entries, game_status, last_seq
+
+
+async def _pushed_event_stream(
+    *, game_id: Any, seat: str, since: int, timeout: float, slot: _StreamSlot
+) -> AsyncIterator[str]:
+    """The ASGI stream: waits on the game's signal (PostgreSQL NOTIFY) or polls (SQLite), holding no
+    thread while it waits; reads the new log rows in a pooled worker thread."""
+    read = _shared_read
+    try:
+        bus = await event_bus.listener() if event_bus.pushes() else None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        poll = float(getattr(settings, "GAMES_SSE_POLL_SECONDS", 0.5))
+        keepalive = float(settings.GAMES_SSE_KEEPALIVE_SECONDS)
+        last = since
+        yield "retry: 2000\n\n"
+        while True:
+            signal = bus.signal(game_id) if bus is not None else None  # before reading: no wake-up is lost
+            entries, game_status, last_seq = await read(game_id=game_id, seat=seat, since=last)
+            for entry in entries:
+                last = entry["seq"]
+                yield _sse(entry, event_id=entry["seq"])
+            if game_status == GameStatus.FINISHED and last >= last_seq:
+                yield _sse({"status": game_status, "last_seq": last}, event="end", event_id=last)
+                return
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                yield _sse(
+                    {"status": game_status, "last_seq": last, "reconnect": True}, event="timeout",
+                    event_id=last,
+                )
+                return
+            if signal is None:
+                await asyncio.sleep(min(poll, remaining))
+                yield ": keep-alive\n\n"
+                continue
+            try:
+                await asyncio.wait_for(signal.wait(), min(keepalive, remaining))
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+    finally:
+        slot.release()
+
+
 class TooManyStreams(DomainError):
     status = 429
     code = "too_many_streams"
 
 
-class _CountedStream:
-    """An event stream holding one of its user's stream slots until it is closed (ended or dropped)."""
+class _StreamSlot:
+    """One of the user's open-stream slots (GAMES_SSE_MAX_STREAMS_PER_USER), given back once."""
 
-    def __init__(self, stream: Iterator[str], *, user_id: int, timeout: float) -> None:
+    def __init__(self, *, user_id: int, timeout: float) -> None:
         limit = settings.GAMES_SSE_MAX_STREAMS_PER_USER
         if not stream_slot_acquire(user_id=user_id, limit=limit, ttl=int(timeout) + 60):
             raise TooManyStreams(
                 f"You have {limit} event streams open already; close one first.", retry_after=5
             )
-        self.stream = stream
         self.user_id = user_id
-        self.open = True
+        self.held = True
 
-    def __iter__(self) -> Iterator[str]:
-        return self
-
-    def __next__(self) -> str:
-        return next(self.stream)
-
-    def close(self) -> None:  # called by the server when the response ends or the client went away
-        if self.open:
-            self.open = False
+    def release(self) -> None:
+        if self.held:
+            self.held = False
             stream_slot_release(user_id=self.user_id)
-            self.stream.close()
+
+
+class EventStreamResponse(StreamingHttpResponse):
+    """text/event-stream that gives its slot back when the server closes it (ended or client gone)."""
+
+    def __init__(self, content: Any, *, slot: _StreamSlot) -> None:
+        super().__init__(content, content_type="text/event-stream")
+        self.slot = slot
+        self["Cache-Control"] = "no-cache"
+        self["X-Accel-Buffering"] = "no"
+
+    def close(self) -> None:
+        self.slot.release()
+        super().close()
 
 
 class GameEventStreamApi(APIView):
@@ -345,8 +430,11 @@ class GameEventStreamApi(APIView):
                 description="Resume after this seq (overrides ?since).",
             ),
         ],
-        responses={(200, "text/event-stream"): OpenApiTypes.STR},
+        responses={(200, "text/event-stream"): OpenApiTypes.STR, 429: ERROR_SHAPE},
         summary="Server-sent events: my seat's log entries as they happen (ends at game end or timeout)",
+        description="Under the ASGI server the stream is pushed when an action commits (PostgreSQL "
+        "LISTEN/NOTIFY) and holds no thread while it waits. At most GAMES_SSE_MAX_STREAMS_PER_USER streams "
+        "per user are open at once (429 too_many_streams beyond).",
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
         query = _input(StreamQuerySerializer, request.query_params)
@@ -357,14 +445,33 @@ class GameEventStreamApi(APIView):
                 raise ValidationFailed("Last-Event-ID must be a log seq number.", code="invalid")
             since = int(last_event_id)
         game, seat = selectors.game_seat_for_events(game_id=game_id, user=request.user)
-        stream = _event_stream(game_id=game.pk, seat=seat, since=since, timeout=query["timeout"])
-        response = StreamingHttpResponse(
-            _CountedStream(stream, user_id=request.user.pk, timeout=query["timeout"]),
-            content_type="text/event-stream",
-        )
-        response["Cache-Control"] = "no-cache"
-        response["X-Accel-Buffering"] = "no"
-        return response
+        slot = _StreamSlot(user_id=request.user.pk, timeout=query["timeout"])
+        plan = {"game_id": game.pk, "seat": seat, "since": since, "timeout": query["timeout"]}
+        if isinstance(request._request, ASGIRequest):
+            return EventStreamResponse(_pushed_event_stream(**plan, slot=slot), slot=slot)
+        return EventStreamResponse(_event_stream(**plan), slot=slot)
+
+
+_stream_view = GameEventStreamApi.as_view()
+
+
+def _stream_in_worker_thread(request: Any, game_id: str) -> Any:
+    try:
+        return _stream_view(request, game_id=game_id)
+    finally:
+        close_old_connections()
+
+
+async def game_event_stream(request: Any, game_id: str) -> Any:
+    """The URL's view: under ASGI the checks run in a pooled thread and the stream itself is async."""
+    if isinstance(request, ASGIRequest):
+        return await sync_to_async(_stream_in_worker_thread, thread_sensitive=False)(request, str(game_id))
+    return await sync_to_async(_stream_view)(request, game_id=str(game_id))
+
+
+game_event_stream.cls = GameEventStreamApi  # the OpenAPI schema documents the DRF view
+game_event_stream.initkwargs = {}
+game_event_stream.csrf_exempt = True
 
 
 class GameReplayApi(APIView):

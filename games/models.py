@@ -40,6 +40,18 @@ class EndReason(models.TextChoices):
     UNFINISHED = "unfinished", "Stopped without a winner"
 
 
+class CatalogSnapshot(models.Model):
+    """The frozen card definitions games are played with (games.catalog_snapshot.snapshot_dicts), stored once
+    per content hash and shared by every game dealt from the same cards (about 54 KB each)."""
+
+    hash = models.CharField(max_length=64, primary_key=True)  # games.catalog_snapshot.snapshot_hash(data)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Catalog snapshot {self.hash[:12]}"
+
+
 class Game(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     created_by = models.ForeignKey(
@@ -54,12 +66,14 @@ class Game(models.Model):
     seed_salt = models.CharField(max_length=64)
     seed_hash = models.CharField(max_length=64)
 
-    # The catalog the game was created with, and a snapshot of every definition it uses, so catalog
-    # edits never change a running or finished game.
+    # The catalog the game was dealt with, and the (shared) snapshot of every definition it uses, so catalog
+    # edits never change a running or finished game. Empty / null until the game is dealt.
     catalog_version = models.CharField(max_length=64, blank=True, default="")
     catalog_hash = models.CharField(max_length=64, blank=True, default="")
-    catalog_snapshot = models.JSONField()
-    snapshot_hash = models.CharField(max_length=64)
+    snapshot = models.ForeignKey(
+        CatalogSnapshot, on_delete=models.PROTECT, null=True, blank=True, related_name="games"
+    )
+    snapshot_hash = models.CharField(max_length=64, blank=True, default="")
 
     options = models.JSONField(default=dict, blank=True)  # the engine's optional rules
     conflict_choice = models.JSONField(default=dict, blank=True)  # {"theater", "mode", "packs"}

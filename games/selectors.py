@@ -1,7 +1,9 @@
 """Reads of the games app: which games a user may see, a seat's view, its events, a finished game's replay.
 
-Visibility: a game's players (and its creator) always see it; a finished game is public (its replay reveals
-everything anyway); an open game is visible to whoever may take its free seat. Anything else answers 404.
+Visibility: a game's players (and its creator) always see it; a finished game that was played (it started)
+is public; a game cancelled or expired before anyone joined is never public; an open game is visible to
+whoever may take its free seat. Anything else answers 404. What a public replay shows to non-players:
+see game_replay (deck lists only when both decks were public or starters).
 Hidden information never leaves here: a seat's view comes from games.engine.view and events are filtered
 by their `visible_to`.
 """
@@ -20,7 +22,13 @@ from django.utils import timezone
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from games import engine
-from games.catalog_snapshot import cached_catalog, catalog_from_snapshot
+from games.catalog_snapshot import (
+    arsenal_to_dict,
+    battlecard_to_dict,
+    cached_catalog,
+    catalog_from_snapshot,
+    conflict_to_dict,
+)
 from games.filters import GameFilter
 from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 
@@ -33,8 +41,9 @@ def _parse_id(game_id: Any) -> uuid.UUID:
 
 
 def visible_games_q(user: Any) -> Q:
+    public = Q(status=GameStatus.FINISHED, started_at__isnull=False)  # played, not cancelled before start
     if user is None or not user.is_authenticated:
-        return Q(status=GameStatus.FINISHED)
+        return public
     mine = GameSeat.objects.filter(game=OuterRef("pk"), user=user)
     joinable = GameSeat.objects.filter(game=OuterRef("pk"), kind=SeatKind.HUMAN, user__isnull=True).filter(
         Q(invited_user__isnull=True) | Q(invited_user=user)
@@ -42,7 +51,7 @@ def visible_games_q(user: Any) -> Q:
     return (
         Q(Exists(mine))
         | Q(created_by=user)
-        | Q(status=GameStatus.FINISHED)
+        | public
         | Q(Exists(joinable), status=GameStatus.OPEN)
     )
 
@@ -79,13 +88,13 @@ def game_list(*, user: Any, filters: Any = None, joinable: bool = False) -> Quer
             errors=filterset.errors,
         )
     return (
-        filterset.qs.defer("state", "catalog_snapshot", "setup")
+        filterset.qs.defer("state", "setup")
         .prefetch_related(_seats_prefetch())
         .order_by("-created_at", "-pk")
     )
 
 
-BULKY_COLUMNS = ("catalog_snapshot", "setup", "state")  # the snapshot alone is about 54 KB
+BULKY_COLUMNS = ("setup", "state")  # the catalog snapshot (about 54 KB) has its own shared table
 
 
 def game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) -> Game:
@@ -121,7 +130,7 @@ def open_games_of(*, user: Any) -> QuerySet[Game]:
 
 def user_may_see_game(game: Game, seats: list[GameSeat], user: Any) -> bool:
     """Python twin of visible_games_q for a game already loaded with its seats."""
-    if game.status == GameStatus.FINISHED:
+    if game.status == GameStatus.FINISHED and game.started_at is not None:
         return True
     if user is None or not user.is_authenticated:
         return False
@@ -141,7 +150,7 @@ def game_get_for_update(*, game_id: Any, user: Any, visible_only: bool = True) -
     """
     game = (
         Game.objects.select_for_update(of=("self",))
-        .defer("catalog_snapshot", "setup")
+        .defer("setup")
         .filter(pk=_parse_id(game_id))
         .first()
     )
@@ -169,7 +178,7 @@ def _require_seat(game: Game, user: Any) -> GameSeat:
 def game_catalog(*, game: Game) -> Any:
     """The game's frozen Catalog; the snapshot column is read only when this process has not built it yet."""
     return cached_catalog(game.snapshot_hash) or catalog_from_snapshot(
-        game.catalog_snapshot, game.snapshot_hash
+        game.snapshot.data, game.snapshot_hash
     )
 
 
@@ -205,6 +214,7 @@ def seat_view_payload(*, game: Game, seat: str, state: Any = None) -> dict[str, 
         "status": game.status,
         "version": game.version,
         "last_seq": game.last_seq,
+        "cards": view_card_definitions(view, state.catalog),
         "seat": seat,
         "your_turn": game.status == GameStatus.ACTIVE and game.current_seat == seat,
         "waiting_on": game.current_seat or None,
@@ -212,6 +222,36 @@ def seat_view_payload(*, game: Game, seat: str, state: Any = None) -> dict[str, 
         "end_reason": game.end_reason or None,
         "view": view,
     }
+
+
+def view_card_definitions(view: Any, catalog: Any) -> dict[str, dict[str, Any]]:
+    """The frozen definition (name, kind, points, attack, defense, abilities, text...) of every card code the
+    view shows, keyed by code: a client needs no second request to know what a card instance does. Only
+    codes already in the view are described, so nothing hidden is revealed."""
+    codes: set[str] = set()
+    stack = [view]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            code = item.get("code")
+            if isinstance(code, str):
+                codes.add(code)
+            stack.extend(v for v in item.values() if isinstance(v, dict | list))
+        elif isinstance(item, list):
+            stack.extend(v for v in item if isinstance(v, dict | list))
+    cards: dict[str, dict[str, Any]] = {}
+    for code in sorted(codes):
+        if code in catalog.arsenal:
+            card = {"type": "arsenal", **arsenal_to_dict(catalog.arsenal[code])}
+        elif code in catalog.conflict:
+            card = {"type": "conflict", **conflict_to_dict(catalog.conflict[code])}
+        elif code in catalog.battlecards:
+            card = {"type": "battlecard", **battlecard_to_dict(catalog.battlecards[code])}
+        else:
+            continue
+        card.pop("provenance", None)
+        cards[code] = card
+    return cards
 
 
 def log_entry_for_seat(entry: GameAction, seat: str) -> dict[str, Any]:
@@ -263,12 +303,44 @@ def state_digest(state: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
+def _deck_public(seat: GameSeat) -> bool:
+    """A starter, or a deck that was public when the game was made (games.decks_glue records it)."""
+    source = seat.deck_source or {}
+    return bool(source.get("starter")) or source.get("public") is True
+
+
 def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
-    """Everything needed to re-run a finished game with games.engine.replay (409 before the end)."""
+    """Everything needed to re-run a finished game with games.engine.replay (409 before the end).
+
+    Players always get the whole replay. Others get it whole only when both decks were public or
+    starters; otherwise the deck lists stay private: no `setup.decks`, no `catalog` (it names every card
+    of both decks), no `actions`, and each log entry carries only its public events (what both players
+    saw on the table); `deck_lists_public` says which it is. Games cancelled before they started are
+    never public (404, see visible_games_q)."""
     game = game_get(game_id=game_id, user=user, columns=BULKY_COLUMNS)
     if game.status != GameStatus.FINISHED:
         raise Conflict("The replay is published when the game ends.", code="game_not_finished")
+    seats = list(game.seats.all())
+    full = seat_of_user(game=game, user=user) is not None or all(_deck_public(s) for s in seats)
     log = list(game.actions.order_by("seq"))
+    replay = _replay_payload(game, log)
+    replay["deck_lists_public"] = all(_deck_public(s) for s in seats)
+    if not full:
+        replay["setup"] = {k: v for k, v in (game.setup or {}).items() if k != "decks"}
+        replay["catalog"] = None
+        replay["actions"] = None
+        replay["log"] = [
+            {
+                **entry,
+                "action": entry["action"] if entry["kind"] != LogKind.ACTION else None,
+                "events": [e for e in entry["events"] if e.get("visible_to", "all") == "all"],
+            }
+            for entry in replay["log"]
+        ]
+    return replay
+
+
+def _replay_payload(game: Game, log: list[GameAction]) -> dict[str, Any]:
     return {
         "game": str(game.id),
         "setup": game.setup,
@@ -279,7 +351,7 @@ def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
         "catalog_version": game.catalog_version,
         "catalog_hash": game.catalog_hash,
         "snapshot_hash": game.snapshot_hash,
-        "catalog": game.catalog_snapshot,
+        "catalog": game.snapshot.data if game.snapshot_id else None,
         "seats": [
             {
                 "seat": s.seat,

@@ -19,11 +19,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import Conflict, DomainError, Forbidden, NotFound, ValidationFailed
-from games import engine
+from games import engine, event_bus
 from games.catalog_snapshot import catalog_from_snapshot, snapshot_dicts, snapshot_hash
 from games.decks_glue import resolve_deck, validate_deck_alone, validate_pairing
 from games.models import (
     BotKind,
+    CatalogSnapshot,
     EndReason,
     Game,
     GameAction,
@@ -133,8 +134,10 @@ _CHANGING_FIELDS = [
 
 
 def _save_progress(game: Game) -> None:
-    """Write only what play changes (never the bulky, immutable snapshot and setup)."""
+    """Write only what play changes (never the bulky, immutable snapshot and setup); on commit, the game's
+    event streams are woken (games.event_bus)."""
     game.save(update_fields=_CHANGING_FIELDS)
+    event_bus.announce(game_id=game.pk)
 
 
 def _sync_game_from_state(game: Game, state: Any) -> None:
@@ -229,7 +232,7 @@ def _deal(
     except engine.EngineError as exc:
         raise ValidationFailed(f"The engine cannot set up this game: {exc.message}", code=exc.code) from exc
     game.catalog_version, game.catalog_hash = _live_catalog_version()
-    game.catalog_snapshot = snapshot
+    game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
     game.snapshot_hash = digest
     game.conflict_choice = choice.to_dict()
     game.setup = setup.to_json()
@@ -329,7 +332,7 @@ def game_create(
         seed=seed,
         seed_salt=salt,
         seed_hash=seed_commitment(seed, salt),
-        catalog_snapshot={},
+        snapshot=None,
         snapshot_hash="",
         options=options,
         conflict_choice=dict(conflict or {}),
@@ -436,7 +439,7 @@ def game_join(*, game_id: Any, user: Any, deck: dict[str, Any] | None = None) ->
         Game.objects.filter(pk=game.pk).update(
             catalog_version=game.catalog_version,
             catalog_hash=game.catalog_hash,
-            catalog_snapshot=game.catalog_snapshot,
+            snapshot=game.snapshot,
             snapshot_hash=game.snapshot_hash,
             conflict_choice=game.conflict_choice,
             setup=game.setup,
@@ -563,7 +566,7 @@ def game_action_submit(*, game_id: Any, user: Any, version: int, action: Any) ->
 
 def game_rebuild_state(*, game: Game) -> Any:
     """Re-run the game from its setup (seed) and its logged engine actions: equals the stored state."""
-    catalog = catalog_from_snapshot(game.catalog_snapshot, game.snapshot_hash)
+    catalog = catalog_from_snapshot(game.snapshot.data, game.snapshot_hash)
     actions = list(game.actions.filter(kind=LogKind.ACTION).order_by("seq").values_list("action", flat=True))
     return engine.replay(catalog, engine.GameSetup.from_json(game.setup), actions)
 

@@ -10,6 +10,6 @@ urlpatterns = [
     path("games/<uuid:game_id>/view/", apis.GameSeatViewApi.as_view(), name="game-view"),
     path("games/<uuid:game_id>/actions/", apis.GameActionSubmitApi.as_view(), name="game-actions"),
     path("games/<uuid:game_id>/events/", apis.GameEventsApi.as_view(), name="game-events"),
-    path("games/<uuid:game_id>/events/stream/", apis.GameEventStreamApi.as_view(), name="game-event-stream"),
+    path("games/<uuid:game_id>/events/stream/", apis.game_event_stream, name="game-event-stream"),
     path("games/<uuid:game_id>/replay/", apis.GameReplayApi.as_view(), name="game-replay"),
 ]

@@ -45,5 +45,8 @@ def _empty_cache():
     """Each test starts with an empty cache: no throttle counts, stream slots or catalog responses."""
     from django.core.cache import cache
 
+    from config.http_cache import local_bodies
+
     cache.clear()
+    local_bodies.clear()
     yield

@@ -201,3 +201,4 @@ def test_a_very_long_import_line_is_refused_per_line(catalog_rows):
     )
     body = _assert_error(response, 400, "import_failed")
     assert body["errors"][0]["code"] == "line_too_long"
+

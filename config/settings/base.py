@@ -99,6 +99,10 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# The browsable API's session login (/api/auth/session/login/) lands on the API root, not on a 404.
+LOGIN_REDIRECT_URL = "/api/"
+LOGOUT_REDIRECT_URL = "/api/"
+
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
@@ -123,6 +127,9 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 # database (SQLite refuses LIKE patterns of 50,000 bytes).
 MAX_QUERY_VALUE_LENGTH = env.int("MAX_QUERY_VALUE_LENGTH", default=1000)
 
+# API tokens expire this many hours after they were issued (0: never); POST /api/auth/logout/ revokes one.
+AUTH_TOKEN_TTL_HOURS = env.float("AUTH_TOKEN_TTL_HOURS", default=30 * 24)
+
 # Games: how many open games (waiting for an opponent) one user may have at once, and how long an open game
 # waits before it expires (hidden from the lobby at once; `manage.py expire_open_games` cancels it).
 GAMES_MAX_OPEN_PER_USER = env.int("GAMES_MAX_OPEN_PER_USER", default=5)
@@ -135,7 +142,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -185,8 +192,8 @@ SPECTACULAR_SETTINGS = {
         "SetKindEnum": "cards.models.SET_KIND_CHOICES",
         "SeatEnum": "games.models.SeatName",
         "SeatKindEnum": "games.models.SeatKind",
-        "LogKindEnum": "games.models.LogKind",
         "SimulationBotEnum": "games.simulation.BOTS",
+        "LogKindEnum": "games.models.LogKind",
     },
 }
 
@@ -195,10 +202,13 @@ SPECTACULAR_SETTINGS = {
 # token at most every CATALOG_TOKEN_SECONDS, so a change made elsewhere shows within that delay.
 HTTP_CACHE_SECONDS = env.int("HTTP_CACHE_SECONDS", default=3600)
 HTTP_CACHE_MAX_AGE = env.int("HTTP_CACHE_MAX_AGE", default=60)
+HTTP_CACHE_LOCAL_ENTRIES = env.int("HTTP_CACHE_LOCAL_ENTRIES", default=2000)  # per-process copies (LRU)
 CATALOG_TOKEN_SECONDS = env.float("CATALOG_TOKEN_SECONDS", default=1.0)
 
 # Event streams (GET /api/games/{id}/events/stream/): at most this many open at once per user (429 beyond).
 GAMES_SSE_MAX_STREAMS_PER_USER = env.int("GAMES_SSE_MAX_STREAMS_PER_USER", default=8)
+GAMES_SSE_KEEPALIVE_SECONDS = env.float("GAMES_SSE_KEEPALIVE_SECONDS", default=15.0)  # comment line if idle
+GAMES_SSE_POLL_SECONDS = env.float("GAMES_SSE_POLL_SECONDS", default=0.5)  # without NOTIFY (SQLite)
 
 LOGGING = {
     "version": 1,

@@ -79,6 +79,7 @@ class HeuristicBot:
     def __init__(self, catalog: Catalog | None = None, salt: str | int = "heuristic") -> None:
         self._catalog = catalog
         self.salt = str(salt)
+        self._bonuses: dict[str, int] = {}  # supporter code -> its bonus (from the catalog)
 
     @property
     def catalog(self) -> Catalog:
@@ -118,8 +119,8 @@ class HeuristicBot:
     def _on_turn_start(self, view, legal, seat, prompt):
         for a in legal:
             if isinstance(a, PlayCard) and a.target is None and a.option is None:
-                code = self._code_of(view, a.card)
-                if code and "industrial-complex" in code:
+                card = self.catalog.conflict.get(self._code_of(view, a.card) or "")
+                if card is not None and card.effect == "industrial-complex":
                     return a
         for a in legal:
             if isinstance(a, PlayCard) and a.option == "industry":
@@ -222,12 +223,27 @@ class HeuristicBot:
         holds = [a for a in legal if isinstance(a, Hold)]
         return holds[0] if holds else None
 
+    def _support_bonus(self, code: str) -> int:
+        """The bonus a supporter gives, from the catalog (a carrier: its largest bonus)."""
+        bonuses = self._bonuses
+        bonus = bonuses.get(code)
+        if bonus is None:
+            bonus = 0
+            card = self.catalog.arsenal.get(code)
+            for ab in card.abilities if card is not None else ():
+                if ab.kind in ("infantry_support", "artillery_support", "ship_support"):
+                    bonus = ab.get("bonus")
+                elif ab.kind == "carrier_bonus":
+                    bonus = max(ab.get("bonuses"), default=0)
+            bonuses[code] = bonus
+        return bonus
+
     def _support_value(self, view, units, a, legal, memo=None) -> float:
         """Worth it when it lifts the recipient's best shot from a likely miss to a likely hit."""
         rec = units.get(a.recipient)
         if rec is None or rec["done"]:
             return 0.0
-        bonus = 2 if "infantry" in units[a.unit]["code"] else 3
+        bonus = self._support_bonus(units[a.unit]["code"])
         if memo is None:
             memo = {}
         gain = memo.get((a.recipient, bonus))

@@ -1,17 +1,21 @@
 """Benchmark: full engine games between bots on one core, event logging off.
 
-    .venv/bin/python tests/bench/engine_bench.py [--random-games 400] [--heuristic-games 30] [--seed 0]
-        [--profile /tmp/engine.prof]
+    .venv/bin/python tests/bench/engine_bench.py [--random-games 400] [--heuristic-games 30]
+        [--match-games 200] [--chess-games 40] [--seed 0] [--json] [--profile /tmp/engine.prof]
 
 Prints games/s, actions/s and mean actions per game for random-vs-random and heuristic-vs-heuristic
 games (Western Europe starter decks), in wall time and in process CPU time (the fairer figure on a
-shared machine), plus the heuristic bot's win rate against the random bot with both seat orders.
---profile writes a cProfile of the random-vs-random games instead (read it with pstats, or use
-py-spy for lower overhead) and skips the rest.
+shared machine), the heuristic bot's win rate against the random bot with both seat orders, and, as a
+yardstick measured in the same run, python-chess random playouts (moves/s; the `bench` extra installs
+python-chess) with the ratio of time per action (engine random game action / chess random move).
+--json prints one JSON object instead (tests/bench/compare_engine.py reads it). --profile writes a
+cProfile of the random-vs-random games instead (read it with pstats) and skips the rest.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -22,7 +26,7 @@ from games.engine import HeuristicBot, RandomBot, load_catalog_dir, play_game  #
 from games.engine.setup import starter_setup  # noqa: E402
 
 
-def run(label: str, catalog, games: int, seed: int, make_bots) -> None:
+def run(catalog, games: int, seed: int, make_bots) -> dict:
     plies = 0
     finished = 0
     wall, cpu = time.perf_counter(), time.process_time()
@@ -31,8 +35,27 @@ def run(label: str, catalog, games: int, seed: int, make_bots) -> None:
         plies += state.ply
         finished += state.status == "finished"
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    print(f"{label:<24} {games:5d} games  {games / wall:8.1f} games/s wall  {games / cpu:8.1f} games/s cpu  "
-          f"{plies / cpu:9.0f} actions/s cpu  {plies / games:6.0f} actions/game  finished {finished}/{games}")
+    return {"games": games, "games_s_wall": games / wall, "games_s_cpu": games / cpu,
+            "actions_s_cpu": plies / cpu, "actions_per_game": plies / max(games, 1), "finished": finished}
+
+
+def chess_playouts(games: int, seed: int) -> dict | None:
+    """Uniformly random python-chess games from the initial position to the end (moves/s, CPU time)."""
+    try:
+        import chess
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    moves = 0
+    cpu = time.process_time()
+    for _ in range(games):
+        board = chess.Board()
+        while board.outcome() is None:
+            board.push(rng.choice(list(board.legal_moves)))
+            moves += 1
+    cpu = time.process_time() - cpu
+    return {"games": games, "games_s_cpu": games / cpu, "moves_s_cpu": moves / cpu,
+            "moves_per_game": moves / max(games, 1)}
 
 
 def main() -> int:
@@ -40,23 +63,27 @@ def main() -> int:
     parser.add_argument("--random-games", type=int, default=400)
     parser.add_argument("--heuristic-games", type=int, default=30)
     parser.add_argument("--match-games", type=int, default=200)
+    parser.add_argument("--chess-games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--profile", help="write a cProfile of the random games to this file")
     args = parser.parse_args()
     catalog = load_catalog_dir()
+    random_bots = lambda i: {"axis": RandomBot(i), "allies": RandomBot(i + 1)}  # noqa: E731
     if args.profile:
         import cProfile
         import pstats
 
-        cProfile.runctx("run('random vs random', catalog, n, seed, bots)", globals(), {
-            "run": run, "catalog": catalog, "n": args.random_games, "seed": args.seed,
-            "bots": lambda i: {"axis": RandomBot(i), "allies": RandomBot(i + 1)}}, args.profile)
+        cProfile.runctx("run(catalog, n, seed, bots)", globals(), {
+            "run": run, "catalog": catalog, "n": args.random_games, "seed": args.seed, "bots": random_bots},
+            args.profile)
         pstats.Stats(args.profile).sort_stats("tottime").print_stats(15)
         return 0
-    run("random vs random", catalog, args.random_games, args.seed,
-        lambda i: {"axis": RandomBot(i), "allies": RandomBot(i + 1)})
-    run("heuristic vs heuristic", catalog, args.heuristic_games, args.seed,
-        lambda i: {"axis": HeuristicBot(catalog), "allies": HeuristicBot(catalog)})
+    out: dict = {
+        "random": run(catalog, args.random_games, args.seed, random_bots),
+        "heuristic": run(catalog, args.heuristic_games, args.seed,
+                         lambda i: {"axis": HeuristicBot(catalog), "allies": HeuristicBot(catalog)}),
+    }
     wins = draws = 0
     for i in range(args.match_games):
         h = "axis" if i % 2 == 0 else "allies"
@@ -65,9 +92,29 @@ def main() -> int:
                           {h: HeuristicBot(catalog), r: RandomBot(i)})
         wins += state.winner == h
         draws += state.winner is None
+    out["match"] = {"games": args.match_games, "heuristic_wins": wins, "draws": draws}
+    out["chess"] = chess_playouts(args.chess_games, args.seed) if args.chess_games else None
+    if out["chess"]:
+        # time per engine action / time per chess move (both random playouts, CPU time, same run)
+        out["chess"]["us_per_action_ratio"] = out["chess"]["moves_s_cpu"] / out["random"]["actions_s_cpu"]
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    for label, key in (("random vs random", "random"), ("heuristic vs heuristic", "heuristic")):
+        r = out[key]
+        print(f"{label:<24} {r['games']:5d} games  {r['games_s_wall']:8.1f} games/s wall  "
+              f"{r['games_s_cpu']:8.1f} games/s cpu  {r['actions_s_cpu']:9.0f} actions/s cpu  "
+              f"{r['actions_per_game']:6.0f} actions/game  finished {r['finished']}/{r['games']}")
     n = args.match_games
     print(f"heuristic vs random: heuristic won {wins}/{n} ({100 * wins / max(n, 1):.1f}%), draws {draws}, "
           "seats alternated")
+    c = out["chess"]
+    if c:
+        print(f"python-chess random playouts {c['games']:3d} games  {c['moves_s_cpu']:9.0f} moves/s cpu  "
+              f"{c['moves_per_game']:6.0f} moves/game; an engine action takes "
+              f"{c['us_per_action_ratio']:.2f}x the time of a chess move")
+    elif args.chess_games:
+        print("python-chess not installed (pip install -e '.[bench]'): no chess yardstick")
     return 0
 
 

@@ -212,3 +212,18 @@ class TestEnsureAdmin:
         assert "already exists" in again.getvalue()
         assert password not in again.getvalue()
         assert django_user_model.objects.get(username="admin").check_password(password)
+
+    def test_the_password_is_printed_last_inside_a_frame(self, django_user_model):
+        out = io.StringIO()
+        call_command("ensure_admin", stdout=out, no_color=True)
+        lines = [line for line in out.getvalue().splitlines() if line.strip()]
+        assert set(lines[0]) == {"="} and set(lines[-1]) == {"="}  # the frame closes the output
+        assert any("password: " in line for line in lines[1:-1])
+
+    def test_make_run_creates_the_admin_right_before_serving(self):
+        from pathlib import Path
+
+        makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+        recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+        steps = [line.strip() for line in recipe.splitlines()[1:] if line.strip()]
+        assert "ensure_admin" in steps[-2] and "runserver" in steps[-1]

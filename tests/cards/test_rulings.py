@@ -61,7 +61,9 @@ def test_cards_named_by_the_faq(client, catalog_rows):
     tiger = keys(client, "/api/arsenal-cards/de-tiger-ii/rulings/")
     assert {"faq-ground-units-1", "faq-ground-units-5"} <= set(tiger)
     # every submarine gets the submarine rulings (Ships 6-7, Game Play 2) by class
-    subs = ArsenalCard.objects.filter(class_links__unit_class__code="submarine").values_list("code", flat=1)
+    subs = ArsenalCard.objects.filter(class_links__unit_class__code="submarine").values_list(
+        "code", flat=True
+    )
     assert subs
     for code in subs:
         assert {"faq-ships-6", "faq-ships-7", "faq-game-play-2"} <= set(

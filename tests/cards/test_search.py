@@ -362,3 +362,26 @@ class TestOtherCatalogs:
     def test_keys_are_per_catalog(self, client, catalog_rows):
         body = client.get("/api/battlecards/", {"q": "points<10"}).json()
         assert body["code"] == "query_unusable"
+
+
+@pytest.mark.parametrize(
+    ("url", "query"),
+    [
+        (ARSENAL, "nation:de (class:tank or ability:autokill) set:de-we-starter max<=3 -is:estimated"),
+        ("/api/conflict-cards/", "category:kept or set:we-conflict-starter"),
+        ("/api/battlecards/", "aggressor:gb or homeland:de"),
+    ],
+)
+def test_query_count_does_not_grow_with_page_size(client, catalog_rows, url, query):
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for size in (2, 200):
+        cache.clear()  # measure the work, not the response cache
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.get(url, {"q": query, "page_size": size})
+        assert response.status_code == 200, response.content
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1], counts

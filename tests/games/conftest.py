@@ -146,7 +146,7 @@ class HiddenInfoOracle:
 
         game = Game.objects.get(pk=self.game_id)
         if self.state is None:
-            catalog = catalog_from_snapshot(game.catalog_snapshot)
+            catalog = catalog_from_snapshot(game.snapshot.data)
             self.state = engine.new_game(catalog, engine.GameSetup.from_json(game.setup))
             self._observe(self.state.to_json())
         for seq, action in (

@@ -140,7 +140,7 @@ def test_an_illegal_action_is_400_with_the_engines_code_and_changes_nothing(two_
         {"type": "pass", "seat": seat},
     ]
     action = next(a for a in candidates if a not in legal)
-    state = engine.GameState.from_json(game.state, catalog_from_snapshot(game.catalog_snapshot))
+    state = engine.GameState.from_json(game.state, catalog_from_snapshot(game.snapshot.data))
     with pytest.raises(engine.IllegalAction) as refused:
         engine.apply(state, engine.Action.from_json(action))
     before = _snapshot(gid)

@@ -30,9 +30,9 @@ def test_a_game_records_its_setup_seed_commitment_and_catalog(catalog_rows, api,
     assert game.setup["nations"] == {"axis": "DE", "allies": "GB"}
     assert len(game.setup["decks"]["allies"]) == 47 and len(game.setup["decks"]["axis"]) == 47
     assert game.conflict_choice["theater"] == "WE"
-    assert game.snapshot_hash == snapshot_hash(game.catalog_snapshot)
+    assert game.snapshot_hash == snapshot_hash(game.snapshot.data)
     used = set(game.setup["decks"]["allies"]) | set(game.setup["decks"]["axis"])
-    assert {c["code"] for c in game.catalog_snapshot["arsenal"]} == used
+    assert {c["code"] for c in game.snapshot.data["arsenal"]} == used
 
 
 def test_without_a_seed_the_server_draws_one_and_two_games_differ(catalog_rows, api, alice):
@@ -58,10 +58,10 @@ def test_choosing_the_seed_does_not_let_a_player_reproduce_the_deal(catalog_rows
 def test_editing_the_catalog_never_changes_an_existing_game(catalog_rows, api, alice):
     game = Game.objects.get(pk=api(alice).post("/api/games/", game_body(), format="json").json()["id"])
     code = game.setup["decks"]["allies"][0]
-    before = catalog_from_snapshot(game.catalog_snapshot).arsenal[code]
+    before = catalog_from_snapshot(game.snapshot.data).arsenal[code]
     ArsenalCard.objects.filter(code=code).update(points=99, attack_ground=1)
     game.refresh_from_db()
-    after = catalog_from_snapshot(game.catalog_snapshot, game.snapshot_hash).arsenal[code]
+    after = catalog_from_snapshot(game.snapshot.data, game.snapshot_hash).arsenal[code]
     assert after == before and after.points != 99
 
 

@@ -24,5 +24,17 @@ class Command(BaseCommand):
                 return
             password = secrets.token_urlsafe(18)
             user_model.objects.create_superuser(username=username, email="", password=password)
-        self.stdout.write(self.style.SUCCESS(f'created superuser "{username}" with password: {password}'))
-        self.stdout.write("(shown once: store it now; reset with `manage.py changepassword admin`)")
+        # Framed and last (make run calls this right before the server starts), so it is not lost in the
+        # output of the install, the migrations and the catalog load.
+        rule = "=" * 72
+        lines = [
+            "",
+            rule,
+            f'  Created the superuser "{username}" for /admin/ (shown once: store it now)',
+            f"      username: {username}",
+            f"      password: {password}",
+            f"  Reset it with: python manage.py changepassword {username}",
+            rule,
+            "",
+        ]
+        self.stdout.write(self.style.SUCCESS("\n".join(lines)))

@@ -1,4 +1,5 @@
-"""battlecards.optional_rules."""
+"""Optional Rule 5 (occupying force): transfers between stacks (5.4) and the defence of an occupied
+battlecard (5.3). Larger standing armies (Optional Rule 1) is setup.Options.initial_draw/initial_deploy."""
 from __future__ import annotations
 
 from ..actions import Action, Pass

@@ -1,4 +1,5 @@
-"""battlecards.outcome."""
+"""How a game ends: total victory, standard victory (half the deck's VPs), or on points when every
+battle is decided or at the turn limit."""
 from __future__ import annotations
 
 from ..core.machine import emit

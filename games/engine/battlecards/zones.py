@@ -1,4 +1,5 @@
-"""battlecards.zones."""
+"""Where cards are (python-chess BaseBoard's role): decks, hands, stacks, kept cards, the battle frame;
+drawing, flipping, moving and discarding helpers, prerequisites (CA3) and the stated aggressor. No combat."""
 from __future__ import annotations
 
 from typing import Any

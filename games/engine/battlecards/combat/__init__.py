@@ -1,0 +1,1 @@
+"""Combat rules: values, targeting, supports, casualties, stalemate."""

@@ -1,4 +1,5 @@
-"""battlecards.combat.casualties."""
+"""Units leaving a battle: destroyed (to the OWNER's arsenal discard, C5), withdrawn (GP1, GP2), supports
+vanishing with them (GP7), and the end-of-battle check (CA2 special victory)."""
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,5 @@
-"""battlecards.combat.stalemate."""
+"""Stalemate: no unit of either side can hit any enemy unit even with the best support and action number;
+the aggressor withdraws and the defender wins (air raids simply end)."""
 from __future__ import annotations
 
 from ...cards import KINDS

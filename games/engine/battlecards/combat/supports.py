@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from ...actions import Support
 from ...core.machine import emit
 from ...state import GameState
+from ..behaviour import ability
 from ..common import SUPPORT_KINDS
 from .values import BattleValues, battle_values
 
@@ -124,6 +125,9 @@ def defense_supports(st: GameState, fr: dict, seat: str, target: str, akind: str
 
 def can_defend(st: GameState, fr: dict, seat: str, target: str, akind: str) -> bool:
     """Is there a defend window, i.e. any defense support for `target` (without building them)?"""
+    vals = st._vcache
+    if vals is not None and vals.fr is fr and vals.umemo[seat].get("sp") == []:
+        return False  # the seat has no supporter in this battle (the common case: no generator needed)
     return any(True for _ in _defense_offers(st, fr, seat, target, akind))
 
 
@@ -145,3 +149,8 @@ def add_support(st: GameState, fr: dict, a: Support) -> None:
         vals.support_added(entry)
     if st.record_events:
         emit(st, "support", {"seat": a.seat, "unit": a.unit, "recipient": a.recipient, "mode": a.mode})
+
+ability("infantry_support", support_offers, add_support, rulings="GU1, GP4")
+ability("artillery_support", support_offers, add_support, rulings="S5, GU2")
+ability("ship_support", support_offers, add_support, rulings="S3")
+ability("carrier_bonus", support_offers, add_support, rulings="S4, GP7")

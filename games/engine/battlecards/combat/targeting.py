@@ -1,8 +1,10 @@
-"""battlecards.combat.targeting."""
+"""Who may shoot at whom: fire targets (N/A values, attack against defense, big/heavy guns S1/S3, double
+attack), autokill targets (G2, GU4, GU5) and the one submarine-stealth rule (S6, S7)."""
 from __future__ import annotations
 
 from ...cards import KINDS
 from ...state import OTHER, GameState
+from ..behaviour import ability
 from .values import BattleValues, battle_values
 
 
@@ -134,3 +136,9 @@ def _autokill_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
             out.append(t)
     memo[("ak", u)] = (sig, out)
     return out
+
+ability("autokill", _autokill_targets, rulings="G2, GU4, GU5")
+ability("big_guns", _shot_allowed, _exhausted, rulings="S1, S3")
+ability("heavy_guns", _shot_allowed, _exhausted, rulings="S1")
+ability("submarine", _targetable, rulings="S6, S7; withdrawal after firing: phases.fire._resolve")
+ability("double_attack", _shot_allowed, _exhausted, rulings="C8 (the A-bomb delivery: effects.abomb)")

@@ -1,9 +1,11 @@
-"""battlecards.combat.values."""
+"""Current attack and defense of every unit in a battle, every bonus included (general auras G1/G3, radar
+C12, codebreaker C13, supports GU1/S3/S4/S5), memoised per battle situation; and the one hit test."""
 from __future__ import annotations
 
 from ...cards import KINDS
 from ...setup import SEATS
 from ...state import OTHER, GameState
+from ..behaviour import ability
 from ..common import KIDX
 
 
@@ -178,3 +180,7 @@ def _touch(st: GameState) -> None:
 
 def _defense(st: GameState, fr: dict, seat: str, t: str, akind: str) -> int | None:
     return battle_values(st, fr).defense(seat, t, akind)
+
+ability("general_aura", BattleValues._compute, rulings="G1, G3")
+ability("radar", BattleValues.__init__, rulings="C12, GP5; optional forces: phases.battle._optional_units")
+ability("codebreaker", BattleValues._compute, rulings="C13; counted in phases.battle._stage_muster")

@@ -1,0 +1,1 @@
+"""Card behaviour, registered in battlecards.behaviour by the data vocabulary keys."""

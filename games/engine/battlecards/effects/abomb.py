@@ -1,13 +1,14 @@
-"""battlecards.effects.abomb."""
+"""The A-bomb (G6, C8-C10) and the V-2 rocket (R1.2, C9): the one home of the A-bomb rule."""
 from __future__ import annotations
 
 from ...actions import Action, PlayCard
 from ...core.machine import emit
 from ...state import OTHER, Decision, GameState
+from ..behaviour import PHASE_2, V2, Window, ability, card_effect, window_of, window_options
 from ..book import RULES
 from ..combat.casualties import _destroy
-from ..common import _A_BOMB, KChoose, KPlayCard
-from ..phases.deploy import _deploy_frame
+from ..common import KChoose, KPlayCard
+from ..frames import _deploy_frame
 from ..zones import (
     _discard_kept,
     _draw_arsenal,
@@ -17,10 +18,6 @@ from ..zones import (
     _remove_deployed,
     _stack,
 )
-
-
-def _abombs(st: GameState, seat: str) -> list[str]:
-    return _kept_with(st, seat, _A_BOMB)
 
 
 def step_v2(st: GameState, fr: dict) -> Decision | None:
@@ -67,16 +64,12 @@ def _v2_effect(st: GameState, seat: str) -> None:
 
 def legal_v2_effect(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["seat"]
-    acts: list[tuple] = [KChoose(seat, "v2")]
-    for bomb in _abombs(st, seat):
-        for ref in _nonempty_refs(st, OTHER[seat]):
-            acts.append(KPlayCard(seat, bomb, target=ref))
-    return acts
+    return [KChoose(seat, "v2")] + window_options(st, fr, seat, V2)
 
 
 def act_v2_effect(st: GameState, fr: dict, a: Action) -> None:
     if isinstance(a, PlayCard):
-        _a_bomb(st, a.seat, a.card, a.target)  # C9: the A-bomb in place of the V-2's effect
+        window_of(st, a.card, V2).resolve(st, fr, a)  # C9: the A-bomb in place of the V-2's effect
     else:
         _v2_effect(st, a.seat)
     fr["stage"] = "replace"
@@ -106,14 +99,30 @@ def _abomb_ok(st: GameState, fr: dict, seat: str) -> bool:
 
 def _abomb_plays(st: GameState, fr: dict, seat: str) -> list[tuple]:
     """C8, C10: `seat`'s A-bomb plays in phase 2, on any non-empty enemy stack."""
-    tail: list[tuple] = []
-    if st.players[seat]["kept"]:
-        bombs = _abombs(st, seat)
-        if bombs and _abomb_ok(st, fr, seat):
-            for bomb in bombs:
-                tail.extend(KPlayCard(seat, bomb, target=ref) for ref in _nonempty_refs(st, OTHER[seat]))
-    return tail
+    return window_options(st, fr, seat, PHASE_2) if st.players[seat]["kept"] else []
+
+
+def _phase_2_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    if not _abomb_ok(st, fr, seat):
+        return []
+    return [KPlayCard(seat, cid, target=ref) for ref in _nonempty_refs(st, OTHER[seat])]
+
+
+def _v2_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    """C9: the German A-bomb may replace the V-2's "remove the top enemy card" part (no bomber needed)."""
+    return [KPlayCard(seat, cid, target=ref) for ref in _nonempty_refs(st, OTHER[seat])]
+
+
+def _drop(st: GameState, fr: dict, a: PlayCard) -> None:
+    _a_bomb(st, a.seat, a.card, a.target)
+
+
+card_effect("a-bomb", kept=True, rulings="G6, C8-C10",
+            phase_2=Window(_phase_2_options, _drop, discard=False),
+            v2=Window(_v2_options, _drop, discard=False))
 
 
 RULES.frame("v2", step_v2)
 RULES.decision("v2_effect", legal=legal_v2_effect, act=act_v2_effect)
+
+ability("v2_rocket", step_v2, rulings="R1.2, C9; triggered by phases.deploy._do_deploy")

@@ -1,59 +1,92 @@
-"""battlecards.effects.battle_window."""
+"""Kept cards played at the start of every battle round, aggressor first, before phase 0: Mine Fields
+(first round only, C13), Lack of Valor (C14), Military Intelligence / Stolen Plans (S6, S7), Chemical
+Warfare (C11). Each is discarded after use (C14)."""
 from __future__ import annotations
 
-from ...actions import Action, Pass
+from ...actions import Action, Pass, PlayCard
 from ...core.machine import emit
 from ...state import OTHER, GameState
+from ..behaviour import BATTLE_WINDOW, Window, card_effect, window_of, window_options
 from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy, _withdraw
 from ..common import KPass, KPlayCard
 from ..zones import _discard_kept
 
 
-def _window_cards(st: GameState, fr: dict, seat: str) -> list[tuple]:
-    enemy = OTHER[seat]
-    acts: list[tuple] = []
-    enemy_units = fr["units"][enemy]
-    for c in st.players[seat]["kept"]:
-        eff = st.defs[c].effect
-        if eff == "mine-fields" and fr["round"] == 1:
-            acts.extend(KPlayCard(seat, c, target=t) for t in enemy_units if st.defs[t].kind == "ground")
-        elif eff == "lack-of-valor":
-            acts.extend(KPlayCard(seat, c, target=t) for t in enemy_units)
-        elif ((eff in ("military-intelligence", "stolen-plans") and not fr["intel_played"][seat])
-              or (eff == "chemical-warfare" and not fr["chem"][seat]
-                  and any(st.defs[t].kind == "ground" for t in enemy_units))):
-            acts.append(KPlayCard(seat, c))
-    return acts
+def _window_seat(fr: dict) -> str:
+    return (fr["aggressor"], fr["defender"])[fr["side"]]
 
 
 def legal_battle_window(st: GameState, fr: dict) -> list[tuple]:
-    seat = (fr["aggressor"], fr["defender"])[fr["side"]]
-    return [KPass(seat)] + _window_cards(st, fr, seat)
+    seat = _window_seat(fr)
+    return [KPass(seat)] + window_options(st, fr, seat, BATTLE_WINDOW)
 
 
 def act_battle_window(st: GameState, fr: dict, a: Action) -> None:
     if isinstance(a, Pass):
         fr["side"] += 1
         return
-    seat = a.seat
-    enemy = OTHER[seat]
-    eff = st.defs[a.card].effect
-    _discard_kept(st, seat, a.card)  # C14: discarded after use
-    if eff == "mine-fields":  # C13: the player chooses the ground unit (never a leader)
-        _destroy(st, enemy, a.target, "mine-fields")
-    elif eff == "lack-of-valor":
-        _withdraw(st, fr, enemy, a.target, "lack-of-valor")
-    elif eff in ("military-intelligence", "stolen-plans"):
-        fr["intel"][seat] = True
-        fr["intel_played"][seat] = True
-        if st.record_events:
-            emit(st, "intelligence", {"enemy_hand": [st.code[c] for c in st.players[enemy]["hand"]]}, seat)
-        if eff == "stolen-plans" and st.record_events:
-            emit(st, "intelligence", {"enemy_kept": [st.code[c] for c in st.players[enemy]["kept"]]}, seat)
-    elif eff == "chemical-warfare":
-        fr["chem"][seat] = st.defs[a.card].param("attack", 13)
+    _discard_kept(st, a.seat, a.card)  # C14: discarded after use
+    window_of(st, a.card, BATTLE_WINDOW).resolve(st, fr, a)
     _check_battle_end(st, fr)
 
+
+# ---- Mine Fields (C13): the player chooses an enemy ground unit (never a leader), first round only ---------
+def _mine_fields_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    if fr["round"] != 1:
+        return []
+    return [KPlayCard(seat, cid, target=t) for t in fr["units"][OTHER[seat]] if st.defs[t].kind == "ground"]
+
+
+def _mine_fields(st: GameState, fr: dict, a: PlayCard) -> None:
+    _destroy(st, OTHER[a.seat], a.target, "mine-fields")
+
+
+# ---- Lack of Valor (C14): one enemy unit must withdraw -----------------------------------------------------
+def _lack_of_valor_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    return [KPlayCard(seat, cid, target=t) for t in fr["units"][OTHER[seat]]]
+
+
+def _lack_of_valor(st: GameState, fr: dict, a: PlayCard) -> None:
+    _withdraw(st, fr, OTHER[a.seat], a.target, "lack-of-valor")
+
+
+# ---- Military Intelligence / Stolen Plans: the rest of the battle, and the enemy hand (kept cards) shown ---
+def _intelligence_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    return [] if fr["intel_played"][seat] else [KPlayCard(seat, cid)]
+
+
+def _intelligence(st: GameState, fr: dict, a: PlayCard) -> None:
+    seat = a.seat
+    enemy = OTHER[seat]
+    fr["intel"][seat] = True
+    fr["intel_played"][seat] = True
+    if st.record_events:
+        emit(st, "intelligence", {"enemy_hand": [st.code[c] for c in st.players[enemy]["hand"]]}, seat)
+    if st.defs[a.card].effect == "stolen-plans" and st.record_events:
+        emit(st, "intelligence", {"enemy_kept": [st.code[c] for c in st.players[enemy]["kept"]]}, seat)
+
+
+# ---- Chemical Warfare (C11): attacks every enemy ground unit in phase 0 of every round (phases.battle) -----
+def _chemical_warfare_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    if fr["chem"][seat] or not any(st.defs[t].kind == "ground" for t in fr["units"][OTHER[seat]]):
+        return []
+    return [KPlayCard(seat, cid)]
+
+
+def _chemical_warfare(st: GameState, fr: dict, a: PlayCard) -> None:
+    fr["chem"][a.seat] = st.defs[a.card].param("attack", 13)
+
+
+card_effect("mine-fields", kept=True, rulings="C13",
+            battle_window=Window(_mine_fields_options, _mine_fields))
+card_effect("lack-of-valor", kept=True, rulings="C14",
+            battle_window=Window(_lack_of_valor_options, _lack_of_valor))
+card_effect("military-intelligence", kept=True, rulings="S6, S7, C8",
+            battle_window=Window(_intelligence_options, _intelligence))
+card_effect("stolen-plans", kept=True, rulings="S6, S7, C8",
+            battle_window=Window(_intelligence_options, _intelligence))
+card_effect("chemical-warfare", kept=True, rulings="C11",
+            battle_window=Window(_chemical_warfare_options, _chemical_warfare))
 
 RULES.decision("battle_window", legal=legal_battle_window, act=act_battle_window)

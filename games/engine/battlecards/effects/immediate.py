@@ -1,13 +1,18 @@
-"""battlecards.effects.immediate."""
+"""Cards resolved when drawn: build-up (with industry), replenish, Divide & Conquer (C1, C2), Reorganize
+Forces (C3, C4), Capture (C5, C7)."""
 from __future__ import annotations
+
+from typing import Any
 
 from ...actions import Action, Pass, Retrieve
 from ...core.machine import emit
 from ...state import OTHER, Decision, GameState
+from ..behaviour import ability, card_effect
 from ..book import RULES
 from ..common import KChoose, KPass, KRetrieve, KSplit, KTake
+from ..frames import _deploy_frame
 from ..phases.deploy import _deploy_options, _do_deploy
-from ..zones import _deployed, _draw_n, _nonempty_refs, _remove_deployed, _stack
+from ..zones import _deployed, _draw_n, _industry_extra, _nonempty_refs, _remove_deployed, _stack
 
 
 def step_divide(st: GameState, fr: dict) -> Decision | None:
@@ -159,3 +164,36 @@ RULES.decision("reorganize", legal=legal_reorganize, act=act_reorganize)
 RULES.decision("reorganize_swap", legal=legal_reorganize_swap, act=act_reorganize_swap)
 RULES.decision("capture_browse", legal=legal_capture_browse, act=act_capture_browse)
 RULES.decision("capture_pick", legal=legal_capture_pick, act=act_capture_pick)
+
+
+# ---- cards resolved when drawn (military build-up and immediate cards) -------------------------------------
+def _build_up(st: GameState, seat: str, d: Any) -> None:
+    """Draw N (plus industry extras) into the reserve hand, then deploy as many."""
+    n = d.param("draw", 0) + _industry_extra(st, seat)
+    drawn = _draw_n(st, seat, n)
+    st.frames.append(_deploy_frame(seat, min(drawn, d.param("deploy", 0) + (n - d.param("draw", 0))),
+                                   None, "build-up"))
+
+
+def _replenish(st: GameState, seat: str, d: Any) -> None:
+    """An empty reserve hand: draw N (3); otherwise draw 1 and deploy 1."""
+    if not st.players[seat]["hand"]:
+        _draw_n(st, seat, d.param("draw", 3))
+    elif _draw_n(st, seat, 1):
+        st.frames.append(_deploy_frame(seat, 1, None, "replenish"))
+
+
+def _push(kind: str, stage: str):
+    def on_draw(st: GameState, seat: str, d: Any) -> None:
+        st.frames.append({"kind": kind, "seat": seat, "stage": stage})
+    return on_draw
+
+
+card_effect("battlecard-list", kept=False, rulings="set aside face up at set-up; never in play")
+card_effect("build-up", kept=False, on_draw=_build_up, rulings="industry")
+card_effect("replenish", kept=False, on_draw=_replenish)
+card_effect("divide-and-conquer", kept=False, on_draw=_push("divide", "choose"), rulings="C1, C2")
+card_effect("reorganize-forces", kept=False, on_draw=_push("reorganize", "choose"), rulings="C3, C4")
+card_effect("capture", kept=False, on_draw=_push("capture", "browse"), rulings="C5, C7")
+
+ability("industry", _build_up, rulings="build-ups draw and deploy `extra` more (zones._industry_extra)")

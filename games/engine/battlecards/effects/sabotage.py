@@ -1,9 +1,11 @@
-"""battlecards.effects.sabotage."""
+"""Sabotage: the victim picks which general/leader is destroyed (G4); OSS saboteurs choose a revealed
+enemy unit in phase 0 of the first round (GU4 note)."""
 from __future__ import annotations
 
 from ...actions import Action
 from ...core.machine import emit
 from ...state import OTHER, Decision, GameState
+from ..behaviour import ability
 from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy
 from ..common import KChoose
@@ -53,3 +55,5 @@ def act_sabotage_target(st: GameState, fr: dict, a: Action) -> None:
 RULES.frame("sabotage", step_sabotage)
 RULES.decision("sabotage_victim", legal=legal_sabotage_victim, act=act_sabotage_victim)
 RULES.decision("sabotage_target", legal=legal_sabotage_target, act=act_sabotage_target)
+
+ability("sabotage", _sabotage_targets, act_sabotage_target, rulings="GU4 note, G4")

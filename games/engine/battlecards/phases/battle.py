@@ -1,4 +1,6 @@
-"""battlecards.phases.battle."""
+"""The battle as a declared table of stages (BATTLE_STAGES): optional forces (GP5, C7, C12) -> check (GU3)
+-> leaders (G5, C15) -> muster (C13) -> window -> phase0 (OSS sabotage, chemical warfare C11, stalemate)
+-> phase (phases.fire) -> withdraw -> settle -> scorch -> done (phases.settle)."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,42 +9,18 @@ from ...actions import Action, Pass
 from ...core.machine import emit
 from ...setup import SEATS
 from ...state import OTHER, Decision, GameState
+from ..behaviour import ability
 from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy, _withdraw
 from ..combat.stalemate import _can_hit, _stalemate
 from ..combat.values import _defense, _touch, hits
-from ..common import AIR_RAID, KChoose, KPass, KWithdraw
+from ..common import KChoose, KPass, KWithdraw
 from ..effects.sabotage import _sabotage_targets
+from ..frames import _deploy_frame
 from ..optional_rules import _occupied_defense
 from ..zones import _action_number, _deployed, _draw_arsenal
-from .deploy import _deploy_frame
 from .fire import _side_seat, _stage_phase
 from .settle import _stage_done, _stage_scorch, _stage_settle
-
-
-def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str, counter: bool) -> dict:
-    defender = OTHER[aggressor]
-    if mode == "battle":
-        d = st.defs[card]
-        forces = {aggressor: d.aggressor_forces, defender: d.defender_forces}
-        special = d.special_victory
-    else:
-        forces = {aggressor: AIR_RAID, defender: AIR_RAID}
-        special = None
-    return {
-        "kind": "battle", "mode": mode, "card": card, "aggressor": aggressor, "defender": defender,
-        "counter": counter, "special": special, "stage": "optional",
-        "kinds": {s: list(forces[s].kinds()) for s in SEATS},
-        "opt_classes": {s: list(forces[s].optional_ground_classes) for s in SEATS},
-        "need_infantry_free": {s: forces[s].non_artillery_ground_required for s in SEATS},
-        "include": dict.fromkeys(SEATS, False), "asked": [],
-        "units": {s: [] for s in SEATS}, "present": {s: [] for s in SEATS},
-        "withdrawn": {s: [] for s in SEATS},
-        "round": 1, "phase": 0, "side": 0, "done": [], "shots": {}, "fired": [], "supports": [],
-        "carrier_used": {}, "intel": dict.fromkeys(SEATS, False), "intel_played": dict.fromkeys(SEATS, False),
-        "chem": dict.fromkeys(SEATS, 0), "codebreak": dict.fromkeys(SEATS, 0), "had_ground": False,
-        "shot": None, "sub_wd": None, "sab_queue": [], "p0": False, "winner": None, "p2_passed": [],
-    }
 
 
 def _optional_units(st: GameState, fr: dict, seat: str) -> list[str]:
@@ -305,3 +283,6 @@ BATTLE_STAGES = {
 RULES.frame("battle", stages=BATTLE_STAGES)
 RULES.decision("commit_optional", legal=legal_commit_optional, act=act_commit_optional)
 RULES.decision("withdraw", legal=legal_withdraw, act=act_withdraw, key_at=withdraw_key_at)
+
+ability("leader", _stage_leaders, rulings="G5, C15")
+ability("intelligence", _stage_muster, rulings="standing intelligence (also effects.abomb._abomb_ok, view)")

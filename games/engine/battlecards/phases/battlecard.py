@@ -1,15 +1,16 @@
-"""battlecards.phases.battlecard."""
+"""A battlecard comes up: prerequisites (CA3), the pre-emptive player's choice (C6, C16), fight or decline
+(R1.1), the defender's Delay Tactics / Misinformation (C20), emergency deployment."""
 from __future__ import annotations
 
-from ...actions import Action, EmergencyDeploy, Pass
+from ...actions import Action, EmergencyDeploy, Pass, PlayCard
 from ...core.machine import emit
 from ...state import OTHER, Decision, GameState
+from ..behaviour import RESPONSE, Window, card_effect, window_of, window_options
 from ..book import RULES
-from ..common import RESPONSE_EFFECTS, KChoose, KEmergencyDeploy, KPass, KPlayCard
-from ..zones import _discard_kept, _flip_conflict, _kept_with, _prereqs_met, _stated_aggressor
-from .battle import _battle_frame
+from ..common import KChoose, KEmergencyDeploy, KPass, KPlayCard
+from ..frames import _battle_frame, _deploy_frame
+from ..zones import _discard_kept, _flip_conflict, _prereqs_met, _stated_aggressor
 from .conflict import _push_card
-from .deploy import _deploy_frame
 
 
 def step_battlecard(st: GameState, fr: dict) -> Decision | None:
@@ -65,7 +66,7 @@ def act_fight_or_decline(st: GameState, fr: dict, a: Action) -> None:
 
 def legal_battlecard_response(st: GameState, fr: dict) -> list[tuple]:
     seat = OTHER[fr["aggressor"]]
-    return [KPass(seat)] + [KPlayCard(seat, c) for c in _kept_with(st, seat, RESPONSE_EFFECTS)]
+    return [KPass(seat)] + window_options(st, fr, seat, RESPONSE)
 
 
 def act_battlecard_response(st: GameState, fr: dict, a: Action) -> None:
@@ -73,20 +74,36 @@ def act_battlecard_response(st: GameState, fr: dict, a: Action) -> None:
         fr["stage"] = "emergency"
         return
     _discard_kept(st, a.seat, a.card)
-    card = fr["card"]
     st.frames.pop()
-    if st.defs[a.card].effect == "delay-tactics":
-        st.conflict_deck.insert(st.rng.randrange(len(st.conflict_deck) + 1), card)
-        if st.record_events:
-            emit(st, "delay_tactics", {"seat": a.seat, "card": card, "code": st.code[card]})
-        return
-    # misinformation: the battlecard is discarded, the next card is drawn; the drawing player stays (C20)
+    window_of(st, a.card, RESPONSE).resolve(st, fr, a)
+
+
+def _respond_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    return [KPlayCard(seat, cid)]
+
+
+def _delay_tactics(st: GameState, fr: dict, a: PlayCard) -> None:
+    """The battlecard goes back at a random place in the conflict deck; the turn ends."""
+    card = fr["card"]
+    st.conflict_deck.insert(st.rng.randrange(len(st.conflict_deck) + 1), card)
+    if st.record_events:
+        emit(st, "delay_tactics", {"seat": a.seat, "card": card, "code": st.code[card]})
+
+
+def _misinformation(st: GameState, fr: dict, a: PlayCard) -> None:
+    """The battlecard is discarded and the next card is drawn; the drawing player stays (C20)."""
+    card = fr["card"]
     st.conflict_discard.append(card)
     if st.record_events:
         emit(st, "misinformation", {"seat": a.seat, "card": card, "code": st.code[card]})
     nxt = _flip_conflict(st)
     if nxt is not None:
         _push_card(st, fr["seat"], nxt)
+
+
+card_effect("delay-tactics", kept=True, rulings="play windows",
+            response=Window(_respond_options, _delay_tactics))
+card_effect("misinformation", kept=True, rulings="C20", response=Window(_respond_options, _misinformation))
 
 
 def legal_emergency_deploy(st: GameState, fr: dict) -> list[tuple]:

@@ -1,4 +1,5 @@
-"""battlecards.phases.deploy."""
+"""Deploying reserve-hand cards onto own stacks (initial, build-up, replenish, emergency, leader draws, a
+V-2's replacement), forced deployment, Optional Rule 5.2 stacks under a battlecard."""
 from __future__ import annotations
 
 from ...actions import Action
@@ -7,10 +8,6 @@ from ...state import Decision, GameState
 from ..book import RULES
 from ..common import KDeploy
 from ..zones import _stack
-
-
-def _deploy_frame(seat: str, count: int, cards: list[str] | None, reason: str) -> dict:
-    return {"kind": "deploy", "seat": seat, "count": count, "cards": cards, "reason": reason}
 
 
 def _deploy_options(st: GameState, seat: str, cands: list[str]) -> list[tuple]:

@@ -1,4 +1,5 @@
-"""battlecards.phases.fire."""
+"""Firing phases 1-4: the fire decision (fire, autokill, support, hold, the A-bomb window C8), the defend
+and retarget windows (GU1), shot resolution and a submarine's withdrawal after firing (S6)."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,13 +7,14 @@ from typing import Any
 from ...actions import Action, Autokill, Fire, Hold, PlayCard, Support, Withdraw
 from ...core.machine import emit
 from ...state import OTHER, Decision, GameState
+from ..behaviour import PHASE_2, window_of
 from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy, _withdraw
 from ..combat.supports import add_support, can_defend, defense_supports, support_segments
 from ..combat.targeting import _autokill_targets, _exhausted, _fire_targets
 from ..combat.values import battle_values, hits
 from ..common import KAutokill, KFire, KHold, KPass, KWithdraw
-from ..effects.abomb import _a_bomb, _abomb_plays
+from ..effects.abomb import _abomb_plays
 from ..zones import _action_number
 
 
@@ -234,7 +236,7 @@ def act_fire(st: GameState, fr: dict, a: Action) -> None:
         out = seat != (fr["aggressor"] if fr["side"] == 0 else fr["defender"])
         fr["p2_passed"].append("out:" + seat if out else seat)
     elif isinstance(a, PlayCard):
-        _a_bomb(st, seat, a.card, a.target)
+        window_of(st, a.card, PHASE_2).resolve(st, fr, a)  # the A-bomb (effects.abomb)
         _check_battle_end(st, fr)
 
 

@@ -1,13 +1,15 @@
-"""battlecards.phases.settle."""
+"""Settling a battle: the battlecard to the winner (counterattacks CA1), the occupying force (Optional Rule
+5.1), Scorched Earth (C17), the victory check."""
 from __future__ import annotations
 
 from ...actions import Action, PlayCard
 from ...core.machine import emit
 from ...state import OTHER, Decision, GameState
+from ..behaviour import SCORCHED, Window, card_effect, window_of, window_options
 from ..book import RULES
 from ..common import KPass, KPlayCard
 from ..outcome import _check_victory
-from ..zones import _discard_kept, _kept_with, _remove_deployed, _stated_aggressor
+from ..zones import _discard_kept, _remove_deployed, _stated_aggressor
 
 
 def _stage_settle(st: GameState, fr: dict) -> Decision | None:
@@ -55,17 +57,27 @@ def _stage_scorch(st: GameState, fr: dict) -> Decision | None:
 
 def legal_scorched_earth(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["loser"]
-    cards = _kept_with(st, seat, {"scorched-earth"})
-    return [KPass(seat)] + [KPlayCard(seat, c, target=fr["card"]) for c in cards]
+    return [KPass(seat)] + window_options(st, fr, seat, SCORCHED)
 
 
 def act_scorched_earth(st: GameState, fr: dict, a: Action) -> None:
     if isinstance(a, PlayCard):
         _discard_kept(st, a.seat, a.card)
-        st.scorched.append(fr["card"])  # C17: stays scorched when re-fought
-        if st.record_events:
-            emit(st, "scorched_earth", {"seat": a.seat, "card": fr["card"]})
+        window_of(st, a.card, SCORCHED).resolve(st, fr, a)
     fr["stage"] = "done"
+
+
+def _scorch_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    return [KPlayCard(seat, cid, target=fr["card"])]
+
+
+def _scorch(st: GameState, fr: dict, a: PlayCard) -> None:
+    st.scorched.append(fr["card"])  # C17: stays scorched when re-fought
+    if st.record_events:
+        emit(st, "scorched_earth", {"seat": a.seat, "card": fr["card"]})
+
+
+card_effect("scorched-earth", kept=True, rulings="C17", scorched_earth=Window(_scorch_options, _scorch))
 
 
 def _stage_done(st: GameState, fr: dict) -> Decision | None:

@@ -1,18 +1,18 @@
-"""battlecards.phases.turn."""
+"""Game and turn frames: whose turn, the turn-start decision (draw, emergency deploy, Optional Rule 5.4
+transfer, or a kept card: effects.turn_start through the behaviour registry)."""
 from __future__ import annotations
 
 from ...actions import Action, Choose, Draw, EmergencyDeploy, PlayCard
-from ...cards import BattlecardDef
 from ...core.machine import emit
 from ...state import OTHER, Decision, GameState
+from ..behaviour import TURN_START, window_of, window_options
 from ..book import RULES
-from ..common import KChoose, KDraw, KEmergencyDeploy, KPlayCard
+from ..common import KChoose, KDraw, KEmergencyDeploy
+from ..frames import _deploy_frame
 from ..optional_rules import _can_transfer
 from ..outcome import _finish_on_points
-from ..zones import _destroy_industry, _discard_kept, _flip_conflict, _prereqs_met
-from .battle import _battle_frame
+from ..zones import _discard_kept, _flip_conflict
 from .conflict import _push_card
-from .deploy import _deploy_frame
 
 
 def step_game(st: GameState, fr: dict) -> Decision | None:
@@ -44,40 +44,18 @@ def step_turn(st: GameState, fr: dict) -> Decision | None:
 
 def legal_turn_start(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["seat"]
-    enemy = OTHER[seat]
     p = st.players[seat]
     acts: list[tuple] = [KDraw(seat)]
     if p["hand"]:
         acts.append(KEmergencyDeploy(seat))
     if st.setup.options.occupying_force and _can_transfer(st, seat):
         acts.append(KChoose(seat, "transfer"))  # Optional Rule 5.4: between any two stacks
-    enemy_ic = bool(st.players[enemy]["industry"])
-    for cid in p["kept"]:
-        eff = st.defs[cid].effect
-        if eff == "counterattack":
-            for bc in st.players[enemy]["won"]:
-                if _prereqs_met(st, bc):
-                    acts.append(KPlayCard(seat, cid, target=bc))
-        elif eff in ("pre-emptive-strike", "industrial-complex"):
-            acts.append(KPlayCard(seat, cid))
-        elif eff == "air-raid":
-            acts.append(KPlayCard(seat, cid, option="battle"))
-            if enemy_ic:
-                acts.append(KPlayCard(seat, cid, option="industry"))
-        elif eff == "industrial-strike":
-            if enemy_ic:
-                acts.append(KPlayCard(seat, cid))
-        elif eff == "sabotage":
-            acts.append(KPlayCard(seat, cid, option="general"))
-            acts.append(KPlayCard(seat, cid, option="leader"))
-            if enemy_ic:
-                acts.append(KPlayCard(seat, cid, option="industry"))
+    acts.extend(window_options(st, fr, seat, TURN_START))  # kept cards (effects.turn_start)
     return acts
 
 
 def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
     seat = fr["seat"]
-    enemy = OTHER[seat]
     if isinstance(a, Draw):
         fr["stage"] = "end"
         cid = _flip_conflict(st)
@@ -95,50 +73,10 @@ def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
             emit(st, "emergency_deploy", {"seat": seat, "cards": len(st.players[seat]["hand"])})
         st.frames.append(_deploy_frame(seat, len(st.players[seat]["hand"]), None, "emergency"))
     elif isinstance(a, PlayCard):
-        eff = st.defs[a.card].effect
-        if eff != "industrial-complex":
+        window = window_of(st, a.card, TURN_START)
+        if window.discard:
             _discard_kept(st, seat, a.card)
-        if eff == "counterattack":
-            fr["stage"] = "end"
-            st.frames.append({"kind": "battlecard", "seat": seat, "card": a.target, "stage": "emergency",
-                              "aggressor": seat, "counter": True, "pre": False})
-            if st.record_events:
-                emit(st, "counterattack", {"seat": seat, "battlecard": a.target, "code": st.code[a.target]})
-        elif eff == "pre-emptive-strike":
-            fr["stage"] = "end"
-            limit = len(st.conflict_deck) + len(st.conflict_discard) + 1
-            for _ in range(limit):
-                cid = _flip_conflict(st)
-                if cid is None:
-                    break
-                if isinstance(st.defs[cid], BattlecardDef):
-                    if st.record_events:
-                        emit(st, "conflict_drawn", {"seat": seat, "card": cid, "code": st.code[cid]})
-                    st.frames.append({"kind": "battlecard", "seat": seat, "card": cid, "stage": "check",
-                                      "aggressor": seat, "counter": False, "pre": True})
-                    break
-                st.conflict_discard.append(cid)
-                if st.record_events:
-                    emit(st, "conflict_turned", {"card": cid, "code": st.code[cid]})
-        elif eff == "air-raid":
-            if a.option == "industry":
-                _destroy_industry(st, enemy)  # C18: at any time, not in lieu of drawing
-            else:
-                fr["stage"] = "end"
-                st.frames.append(_battle_frame(st, card=None, aggressor=seat, mode="air_raid",
-                                               counter=False))
-        elif eff == "industrial-complex":
-            st.players[seat]["kept"].remove(a.card)
-            st.players[seat]["industry"].append(a.card)
-            if st.record_events:
-                emit(st, "industry_built", {"seat": seat, "card": a.card, "code": st.code[a.card]})
-        elif eff == "industrial-strike":
-            _destroy_industry(st, enemy)
-        elif eff == "sabotage":
-            if a.option == "industry":
-                _destroy_industry(st, enemy)
-            else:
-                st.frames.append({"kind": "sabotage", "seat": enemy, "cls": a.option})
+        window.resolve(st, fr, a)
 
 
 RULES.frame("game", step_game)

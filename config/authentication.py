@@ -1,0 +1,38 @@
+"""API token authentication with an expiry (settings.AUTH_TOKEN_TTL_HOURS; 0 = tokens never expire).
+
+An expired token answers 401 `token_expired` (in the common error shape); POST /api/auth/token/ then issues a
+new one, and POST /api/auth/logout/ revokes the current one at any time.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.exceptions import AuthenticationFailed
+
+
+class TokenExpired(AuthenticationFailed):
+    default_detail = "This token has expired: ask POST /api/auth/token/ for a new one."
+    default_code = "token_expired"
+
+
+def token_ttl() -> timedelta | None:
+    hours = float(getattr(settings, "AUTH_TOKEN_TTL_HOURS", 0) or 0)
+    return timedelta(hours=hours) if hours > 0 else None
+
+
+def token_expired(token: Any) -> bool:
+    ttl = token_ttl()
+    return ttl is not None and token.created < timezone.now() - ttl
+
+
+class ExpiringTokenAuthentication(TokenAuthentication):
+    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+        user, token = super().authenticate_credentials(key)
+        if token_expired(token):
+            raise TokenExpired()
+        return user, token

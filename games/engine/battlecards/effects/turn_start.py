@@ -1,0 +1,115 @@
+"""Kept cards played at the start of a turn, before drawing (see the README's play windows): Counterattack,
+Pre-emptive Strike and an Air Raid battle replace the draw; Industrial Complex, Industrial Strike, Sabotage
+and an Air Raid on an Industrial Complex do not (C18)."""
+from __future__ import annotations
+
+from ...actions import PlayCard
+from ...cards import BattlecardDef
+from ...core.machine import emit
+from ...state import OTHER, GameState
+from ..behaviour import TURN_START, Window, card_effect
+from ..common import KPlayCard
+from ..frames import _battle_frame, _battlecard_frame
+from ..zones import _destroy_industry, _flip_conflict, _prereqs_met
+
+
+def _enemy_ic(st: GameState, seat: str) -> bool:
+    return bool(st.players[OTHER[seat]]["industry"])
+
+
+# ---- Counterattack (CA1-CA3) ---------------------------------------------------------------------------
+def _counterattack_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    return [KPlayCard(seat, cid, target=bc) for bc in st.players[OTHER[seat]]["won"] if _prereqs_met(st, bc)]
+
+
+def _counterattack(st: GameState, fr: dict, a: PlayCard) -> None:
+    fr["stage"] = "end"
+    st.frames.append(_battlecard_frame(a.seat, a.target, "emergency", counter=True))
+    if st.record_events:
+        emit(st, "counterattack", {"seat": a.seat, "battlecard": a.target, "code": st.code[a.target]})
+
+
+# ---- Pre-emptive Strike (C6, C16) --------------------------------------------------------------------------
+def _plain_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    return [KPlayCard(seat, cid)]
+
+
+def _preemptive_strike(st: GameState, fr: dict, a: PlayCard) -> None:
+    """Turn conflict cards over (discarding non-battlecards unresolved) until a battlecard."""
+    fr["stage"] = "end"
+    limit = len(st.conflict_deck) + len(st.conflict_discard) + 1
+    for _ in range(limit):
+        cid = _flip_conflict(st)
+        if cid is None:
+            break
+        if isinstance(st.defs[cid], BattlecardDef):
+            if st.record_events:
+                emit(st, "conflict_drawn", {"seat": a.seat, "card": cid, "code": st.code[cid]})
+            st.frames.append(_battlecard_frame(a.seat, cid, "check", pre=True))
+            break
+        st.conflict_discard.append(cid)
+        if st.record_events:
+            emit(st, "conflict_turned", {"card": cid, "code": st.code[cid]})
+
+
+# ---- Air Raid (C15, C18) -----------------------------------------------------------------------------------
+def _air_raid_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    acts = [KPlayCard(seat, cid, option="battle")]
+    if _enemy_ic(st, seat):
+        acts.append(KPlayCard(seat, cid, option="industry"))
+    return acts
+
+
+def _air_raid(st: GameState, fr: dict, a: PlayCard) -> None:
+    if a.option == "industry":
+        _destroy_industry(st, OTHER[a.seat])  # C18: at any time, not in lieu of drawing
+        return
+    fr["stage"] = "end"  # a one-round air battle (C15)
+    st.frames.append(_battle_frame(st, card=None, aggressor=a.seat, mode="air_raid", counter=False))
+
+
+# ---- Industrial Complex / Industrial Strike (C18) ----------------------------------------------------------
+def _industrial_complex(st: GameState, fr: dict, a: PlayCard) -> None:
+    """Put into play face up: build-ups draw and deploy `extra` more (zones._industry_extra)."""
+    st.players[a.seat]["kept"].remove(a.card)
+    st.players[a.seat]["industry"].append(a.card)
+    if st.record_events:
+        emit(st, "industry_built", {"seat": a.seat, "card": a.card, "code": st.code[a.card]})
+
+
+def _industrial_strike_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    return [KPlayCard(seat, cid)] if _enemy_ic(st, seat) else []
+
+
+def _industrial_strike(st: GameState, fr: dict, a: PlayCard) -> None:
+    _destroy_industry(st, OTHER[a.seat])
+
+
+# ---- Sabotage (G4): names "general" or "leader" unseen; the victim picks (effects.sabotage) ----------------
+def _sabotage_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    acts = [KPlayCard(seat, cid, option="general"), KPlayCard(seat, cid, option="leader")]
+    if _enemy_ic(st, seat):
+        acts.append(KPlayCard(seat, cid, option="industry"))
+    return acts
+
+
+def _sabotage(st: GameState, fr: dict, a: PlayCard) -> None:
+    enemy = OTHER[a.seat]
+    if a.option == "industry":
+        _destroy_industry(st, enemy)
+    else:
+        st.frames.append({"kind": "sabotage", "seat": enemy, "cls": a.option})
+
+
+card_effect("counterattack", kept=True, rulings="CA1-CA3",
+            turn_start=Window(_counterattack_options, _counterattack))
+card_effect("pre-emptive-strike", kept=True, rulings="C6, C16",
+            turn_start=Window(_plain_options, _preemptive_strike))
+card_effect("air-raid", kept=True, rulings="C15, C18", turn_start=Window(_air_raid_options, _air_raid))
+card_effect("industrial-complex", kept=True, rulings="C18",
+            turn_start=Window(_plain_options, _industrial_complex, discard=False))
+card_effect("industrial-strike", kept=True, rulings="C18",
+            turn_start=Window(_industrial_strike_options, _industrial_strike))
+card_effect("sabotage", kept=True, rulings="G4", turn_start=Window(_sabotage_options, _sabotage))
+
+__all__ = ["TURN_START"]

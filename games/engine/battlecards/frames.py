@@ -1,0 +1,42 @@
+"""Frame constructors: the deploy, battlecard and battle frames the phases push (state.frames)."""
+from __future__ import annotations
+
+from ..setup import SEATS
+from ..state import OTHER, GameState
+from .common import AIR_RAID
+
+
+def _deploy_frame(seat: str, count: int, cards: list[str] | None, reason: str) -> dict:
+    return {"kind": "deploy", "seat": seat, "count": count, "cards": cards, "reason": reason}
+
+
+
+def _battlecard_frame(seat: str, card: str, stage: str, *, counter: bool = False, pre: bool = False) -> dict:
+    """A battlecard comes up (drawn, turned over by a pre-emptive strike, or counterattacked)."""
+    return {"kind": "battlecard", "seat": seat, "card": card, "stage": stage, "aggressor": seat,
+            "counter": counter, "pre": pre}
+
+
+def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str, counter: bool) -> dict:
+    defender = OTHER[aggressor]
+    if mode == "battle":
+        d = st.defs[card]
+        forces = {aggressor: d.aggressor_forces, defender: d.defender_forces}
+        special = d.special_victory
+    else:
+        forces = {aggressor: AIR_RAID, defender: AIR_RAID}
+        special = None
+    return {
+        "kind": "battle", "mode": mode, "card": card, "aggressor": aggressor, "defender": defender,
+        "counter": counter, "special": special, "stage": "optional",
+        "kinds": {s: list(forces[s].kinds()) for s in SEATS},
+        "opt_classes": {s: list(forces[s].optional_ground_classes) for s in SEATS},
+        "need_infantry_free": {s: forces[s].non_artillery_ground_required for s in SEATS},
+        "include": dict.fromkeys(SEATS, False), "asked": [],
+        "units": {s: [] for s in SEATS}, "present": {s: [] for s in SEATS},
+        "withdrawn": {s: [] for s in SEATS},
+        "round": 1, "phase": 0, "side": 0, "done": [], "shots": {}, "fired": [], "supports": [],
+        "carrier_used": {}, "intel": dict.fromkeys(SEATS, False), "intel_played": dict.fromkeys(SEATS, False),
+        "chem": dict.fromkeys(SEATS, 0), "codebreak": dict.fromkeys(SEATS, 0), "had_ground": False,
+        "shot": None, "sub_wd": None, "sab_queue": [], "p0": False, "winner": None, "p2_passed": [],
+    }
