@@ -55,6 +55,7 @@ DeckImportThrottle = scoped("deck_import", methods={"POST"})
 RegisterThrottle = scoped("register", methods={"POST"})
 TokenThrottle = scoped("token", methods={"POST"})
 LoginThrottle = scoped("login", methods={"POST"})
+SimulationSubmitThrottle = scoped("simulations", methods={"POST"})  # simulation and balance jobs
 
 
 def throttled_response(wait: float | None) -> JsonResponse:

@@ -9,10 +9,10 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from config.pagination import StandardPagination
+from config.throttling import SimulationSubmitThrottle
 from games.apis import ERROR_SHAPE
 from simulations import selectors, services
 from simulations.serializers import (
@@ -63,12 +63,7 @@ def _job_out(job: Any, *, code: int = 200) -> Response:
 class SimulationListCreateApi(APIView):
     permission_classes = [IsAuthenticated]
     pagination_class = StandardPagination
-
-    def get_throttles(self) -> list[Any]:
-        if self.request.method == "POST":
-            self.throttle_scope = "simulations"
-            return [ScopedRateThrottle()]
-        return super().get_throttles()
+    throttle_classes = [SimulationSubmitThrottle]  # POST only
 
     @extend_schema(
         summary="Your simulation jobs, newest first",
@@ -133,8 +128,7 @@ class SimulationDetailApi(APIView):
 
 class DeckBalanceApi(APIView):
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "simulations"
+    throttle_classes = [SimulationSubmitThrottle]
 
     @extend_schema(
         summary="Propose swaps that make a matchup legal and even, ranked by simulated win rate",

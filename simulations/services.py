@@ -23,7 +23,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from config.errors import DomainError, NotFound, ValidationFailed
-from decks.rules import DeckInput, validate_matchup
+from decks.rules import Code, DeckInput, validate_matchup
 from games import engine
 from games.catalog_snapshot import catalog_from_snapshot, snapshot_dicts, snapshot_hash
 from games.decks_glue import ResolvedDeck, conflict_choice, resolve_deck, validate_pairing
@@ -223,13 +223,13 @@ def balance_create(
     deck_input = DeckInput(mine.nation, dict(mine.entries))
     opp_input = DeckInput(theirs.nation, dict(theirs.entries))
     now = validate_matchup(catalog, deck_input, opp_input, choice)
-    if now.deck_b.violations and not now.deck_b.is_valid:
+    if not now.deck_b.is_valid:
         raise ValidationFailed(
             "The opponent's deck is not a legal deck.",
             code="opponent_deck_invalid",
             violations=[v.to_dict() for v in now.deck_b.violations],
         )
-    if any(v.code.value == "same_side" for v in now.violations):
+    if any(v.code == Code.SAME_SIDE for v in now.violations):
         raise ValidationFailed("A deck needs an opponent of the other side.", code="same_side")
     found = propose_swaps(catalog, deck_input, opp_input, choice, limit=proposals)
     variants: list[dict[str, Any]] = []
@@ -347,7 +347,7 @@ def simulation_chunk_run(*, job_id: Any, index: int) -> bool:
     )
     seconds = time.perf_counter() - started
     with transaction.atomic():
-        job = SimulationJob.objects.select_for_update().get(pk=job.pk)
+        job = SimulationJob.objects.select_for_update().defer("spec", "result").get(pk=job.pk)
         if job.status not in ACTIVE_STATUSES:
             return False
         _chunk, created = SimulationChunk.objects.get_or_create(

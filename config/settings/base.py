@@ -166,7 +166,7 @@ REST_FRAMEWORK = {
         "register": env("THROTTLE_REGISTER", default="10/hour"),
         "token": env("THROTTLE_TOKEN", default="20/min"),
         "login": env("THROTTLE_LOGIN", default="10/min"),
-        "simulations": env("SIMULATION_THROTTLE_RATE", default="30/hour"),  # job submissions per user
+        "simulations": env("THROTTLE_SIMULATIONS", default="30/hour"),  # simulation/balance job submissions
     },
     # Throttles key anonymous clients on REMOTE_ADDR. Behind N reverse proxies that each append to
     # X-Forwarded-For, set TRUSTED_PROXIES=N: the client is then the N-th address from the right. With 0

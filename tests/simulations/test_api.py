@@ -143,29 +143,28 @@ def test_quotas_bound_active_jobs_and_games_per_day(api, alice, catalog_rows, se
     assert api(alice).post("/api/simulations/", sim_body(games=5), format="json").status_code == 202
 
 
-def test_submissions_are_throttled_per_user(api, alice, catalog_rows, settings):
+def test_submissions_are_throttled_per_user(api, alice, bob, catalog_rows, settings):
+    import copy
+
     from django.core.cache import cache
 
     cache.clear()
     settings.SIMULATION_RUNNER = "none"
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"simulations": "2/hour", "anon": None, "user": None},
-    }
-    from rest_framework.throttling import ScopedRateThrottle
-
-    ScopedRateThrottle.THROTTLE_RATES = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    rest = copy.deepcopy(settings.REST_FRAMEWORK)
+    rest["DEFAULT_THROTTLE_RATES"]["simulations"] = "2/hour"
+    settings.REST_FRAMEWORK = rest
     try:
         codes = [
             api(alice).post("/api/simulations/", sim_body(games=1), format="json").status_code
             for _ in range(3)
         ]
+        throttled = api(alice).post("/api/simulations/", sim_body(games=1), format="json").json()
+        other = api(bob).post("/api/simulations/", sim_body(games=1), format="json").status_code
+        listing = api(alice).get("/api/simulations/").status_code
     finally:
-        from rest_framework.settings import api_settings
-
-        ScopedRateThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
         cache.clear()
-    assert codes == [202, 202, 429]
+    assert codes == [202, 202, 429] and throttled["code"] == "throttled"
+    assert other == 202 and listing == 200  # per user, and reading is not a submission
 
 
 def test_manage_py_simulate_can_submit_a_job(transactional_db, catalog_rows, settings):
