@@ -236,7 +236,7 @@ def deck_import_text(
         raise ValidationFailed(
             f"{len(parsed.errors)} line(s) could not be read; nothing was saved.",
             code="import_failed",
-            errors=[e.to_dict() for e in parsed.errors],
+            lines=[e.to_dict() for e in parsed.errors],
         )
     if not parsed.entries:
         raise ValidationFailed("The list names no card.", code="import_empty")

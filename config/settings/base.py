@@ -112,7 +112,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.StandardPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
+    # JSON bodies only: several inputs are nested objects, which forms cannot carry
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"anon": "120/min", "user": "600/min"},
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
@@ -136,6 +138,10 @@ SPECTACULAR_SETTINGS = {
         "SeatEnum": "games.models.SeatName",
         "SeatKindEnum": "games.models.SeatKind",
         "LogKindEnum": "games.models.LogKind",
+        "GameStatusEnum": "games.models.GameStatus",
+        "ShotTypeEnum": ["fire", "autokill"],
+        "EngineStatusEnum": ["active", "finished"],
+        "ResultKindEnum": ["total", "standard", "all-battles-decided", "turn-limit"],
     },
 }
 
