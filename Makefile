@@ -9,7 +9,10 @@ PORT ?= 8000
 PG_URL := postgres://postgres@127.0.0.1:5432/battlecards
 PYTEST_ARGS ?=
 
-.PHONY: run test lint bench venv migrate catalog admin clean
+WORKERS ?= 2
+PROD := DJANGO_SETTINGS_MODULE=config.settings.production
+
+.PHONY: run serve check-deploy test lint bench venv migrate catalog admin clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,6 +34,25 @@ admin: migrate
 # Serve on SQLite (the embedded default) unless DATABASE_URL says otherwise.
 run: catalog admin
 	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# Production on one machine: gunicorn managing $(WORKERS) uvicorn (ASGI) workers, production settings (they
+# fail closed: SECRET_KEY and ALLOWED_HOSTS must be set, e.g. in .env), static files collected for WhiteNoise.
+# See README "Running in production".
+serve: venv
+	$(PROD) $(PY) manage.py check --deploy
+	$(PY) -m config.createdb
+	$(PROD) $(PY) manage.py migrate --noinput
+	$(PROD) $(PY) manage.py createcachetable
+	$(PROD) $(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PROD) $(PY) manage.py load_catalog
+	$(PROD) $(VENV)/bin/gunicorn config.asgi:application -c config/gunicorn.conf.py \
+	  --bind $(HOST):$(PORT) --workers $(WORKERS)
+
+# Django's deployment checklist against the production settings (a throwaway secret and host, no database).
+check-deploy: venv
+	$(PROD) SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))') \
+	  ALLOWED_HOSTS=$${ALLOWED_HOSTS:-battlecards.example.org} \
+	  $(PY) manage.py check --deploy --fail-level WARNING
 
 # PostgreSQL when DATABASE_URL is set or a server answers at 127.0.0.1:5432; otherwise SQLite.
 test: venv

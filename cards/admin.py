@@ -12,6 +12,7 @@ from django.contrib import admin
 from django.db.models import Prefetch
 from django.utils.html import format_html, format_html_join
 
+from cards.admin_faces import FaceAdminMixin
 from cards.models import (
     ArsenalCard,
     ArsenalCardClass,
@@ -163,8 +164,10 @@ class CardSetAdmin(CatalogAdmin):
 
 
 @admin.register(ArsenalCard)
-class ArsenalCardAdmin(CatalogAdmin):
+class ArsenalCardAdmin(FaceAdminMixin, CatalogAdmin):
+    face_view_name = "arsenalcard-face"
     list_display = [
+        "face_thumbnail",
         "code",
         "name",
         "nation",
@@ -186,7 +189,7 @@ class ArsenalCardAdmin(CatalogAdmin):
     list_select_related = ["nation"]
     search_fields = ["code", "name"]
     autocomplete_fields = ["variant_of"]
-    readonly_fields = ["estimated", "provenance_table", "abilities_pretty"]
+    readonly_fields = ["estimated", "provenance_table", "abilities_pretty", "face_preview", "rulings_list"]
     inlines = [ArsenalCardClassInline, SetMembershipInlineForCard]
     fieldsets = [
         (
@@ -209,6 +212,7 @@ class ArsenalCardAdmin(CatalogAdmin):
         ("Defense (empty: N/A)", {"fields": [("defense_ground", "defense_air", "defense_sea")]}),
         ("Abilities", {"fields": ["abilities", "abilities_pretty"]}),
         ("Provenance", {"fields": ["estimated", "provenance_table", "provenance"]}),
+        ("Face and rulings", {"fields": ["face_preview", "rulings_list"]}),
     ]
 
     def get_queryset(self, request):
@@ -252,8 +256,10 @@ class ArsenalCardClassAdmin(CatalogAdmin):
 
 
 @admin.register(ConflictCard)
-class ConflictCardAdmin(CatalogAdmin):
+class ConflictCardAdmin(FaceAdminMixin, CatalogAdmin):
+    face_view_name = "conflictcard-face"
     list_display = [
+        "face_thumbnail",
         "code",
         "name",
         "theater",
@@ -267,7 +273,7 @@ class ConflictCardAdmin(CatalogAdmin):
     list_filter = ["theater", "card_set", "category", "effect", ProvenanceListFilter]
     list_select_related = ["theater", "card_set"]
     search_fields = ["code", "name", "text"]
-    readonly_fields = ["estimated", "provenance_table"]
+    readonly_fields = ["estimated", "provenance_table", "face_preview", "rulings_list"]
 
     @admin.display(description="provenance")
     def provenance_table(self, obj: ConflictCard) -> str:
@@ -275,8 +281,10 @@ class ConflictCardAdmin(CatalogAdmin):
 
 
 @admin.register(Battlecard)
-class BattlecardAdmin(CatalogAdmin):
+class BattlecardAdmin(FaceAdminMixin, CatalogAdmin):
+    face_view_name = "battlecard-face"
     list_display = [
+        "face_thumbnail",
         "code",
         "name",
         "theater",
@@ -298,7 +306,7 @@ class BattlecardAdmin(CatalogAdmin):
     ]
     list_select_related = ["theater", "card_set", "homeland_of"]
     search_fields = ["code", "name", "text"]
-    readonly_fields = ["estimated", "provenance_table"]
+    readonly_fields = ["estimated", "provenance_table", "face_preview", "rulings_list"]
     inlines = [PrerequisiteInline]
 
     @admin.display(description="provenance")
@@ -321,6 +329,9 @@ class CatalogVersionAdmin(admin.ModelAdmin):
     list_display = ["id", "content_hash", "loaded_at", "source"]
     search_fields = ["content_hash", "source"]
     readonly_fields = ["content_hash", "loaded_at", "source", "counts"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("contents")
 
     def has_add_permission(self, request):
         return False

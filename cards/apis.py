@@ -20,6 +20,8 @@ from cards.filters import (
     NationFilter,
     TheaterFilter,
 )
+from cards.search import ARSENAL, BATTLECARD, CONFLICT
+from cards.search_api import BAD_QUERY, QuerySearchMixin, search_parameter
 from cards.serializers import (
     ArsenalCardSerializer,
     BattlecardSerializer,
@@ -28,6 +30,7 @@ from cards.serializers import (
     NationSerializer,
     TheaterSerializer,
 )
+from config.http_cache import VersionedCacheMixin
 from config.schema import ErrorSerializer
 
 NOT_FOUND = OpenApiResponse(
@@ -179,13 +182,15 @@ BATTLECARD_EXAMPLE = {
 }
 
 
-def _docs(*, noun: str, plural: str, serializer, example: dict, filters_help: str):
+def _docs(*, noun: str, plural: str, serializer, example: dict, filters_help: str, search=None):
     return extend_schema_view(
         list=extend_schema(
             summary=f"List {plural}",
             description=f"Paginated list of {plural} (?page, ?page_size up to 500). {filters_help} "
-            "?search= matches name and code; ?ordering= takes comma-separated fields, '-' descending.",
-            responses={200: serializer, 400: BAD_FILTER},
+            "?search= matches name and code; ?ordering= takes comma-separated fields, '-' descending."
+            + (" ?q= is the search language (see the parameter)." if search else ""),
+            parameters=[search_parameter(*search)] if search else None,
+            responses={200: serializer, 400: BAD_QUERY if search else BAD_FILTER},
             examples=[OpenApiExample(noun, value=example, response_only=True)],
         ),
         retrieve=extend_schema(
@@ -196,12 +201,18 @@ def _docs(*, noun: str, plural: str, serializer, example: dict, filters_help: st
     )
 
 
-class CatalogViewSet(viewsets.ReadOnlyModelViewSet):
+class CatalogViewSet(VersionedCacheMixin, viewsets.ReadOnlyModelViewSet):
+    """Every catalog response is cached per catalog version and normalised query, with an ETag."""
+
+    cache_namespace = "catalog"
     lookup_field = "code"
     lookup_value_regex = "[^/]+"
     permission_classes = [AllowAny]
     filter_backends = [DjangoFilterBackend, filters.SearchFilter]
     search_fields = ["name", "code"]
+
+    def cache_token(self) -> str:
+        return selectors.catalog_cache_token()
 
 
 @_docs(
@@ -248,6 +259,7 @@ class CardSetViewSet(CatalogViewSet):
 
 @_docs(
     noun="arsenal card",
+    search=(ARSENAL, "nation:de kind:air points<15"),
     plural="arsenal cards",
     serializer=ArsenalCardSerializer,
     example=ARSENAL_EXAMPLE,
@@ -255,7 +267,8 @@ class CardSetViewSet(CatalogViewSet):
     "attack_<ground|air|sea>_min/max, defense_<ground|air|sea>_min/max, max_per_deck "
     "(a number or unlimited), provenance (estimated|seed), ukrainian, variant_of.",
 )
-class ArsenalCardViewSet(CatalogViewSet):
+class ArsenalCardViewSet(QuerySearchMixin, CatalogViewSet):
+    search_language = ARSENAL
     serializer_class = ArsenalCardSerializer
     filterset_class = ArsenalCardFilter
 
@@ -265,12 +278,14 @@ class ArsenalCardViewSet(CatalogViewSet):
 
 @_docs(
     noun="conflict card",
+    search=(CONFLICT, "category:kept -is:estimated"),
     plural="conflict cards",
     serializer=ConflictCardSerializer,
     example=CONFLICT_EXAMPLE,
     filters_help="Filters: theater, set, category, effect, action_number, provenance.",
 )
-class ConflictCardViewSet(CatalogViewSet):
+class ConflictCardViewSet(QuerySearchMixin, CatalogViewSet):
+    search_language = CONFLICT
     serializer_class = ConflictCardSerializer
     filterset_class = ConflictCardFilter
 
@@ -280,13 +295,15 @@ class ConflictCardViewSet(CatalogViewSet):
 
 @_docs(
     noun="battlecard",
+    search=(BATTLECARD, "aggressor:GB vp>=5"),
     plural="battlecards",
     serializer=BattlecardSerializer,
     example=BATTLECARD_EXAMPLE,
     filters_help="Filters: theater, set, aggressor, homeland (nation code), is_homeland, "
     "victory_points_min/max, emergency_deployment, provenance.",
 )
-class BattlecardViewSet(CatalogViewSet):
+class BattlecardViewSet(QuerySearchMixin, CatalogViewSet):
+    search_language = BATTLECARD
     serializer_class = BattlecardSerializer
     filterset_class = BattlecardFilter
 

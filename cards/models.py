@@ -301,6 +301,12 @@ class CatalogVersion(models.Model):
     loaded_at = models.DateTimeField(auto_now_add=True)
     source = models.CharField(max_length=200, blank=True, help_text="Where it was loaded from.")
     counts = models.JSONField(default=dict, blank=True)
+    contents = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The catalog dicts of this version (for /api/catalog/changes/); empty for older rows.",
+    )
 
     class Meta:
         ordering = ["-id"]
@@ -308,3 +314,37 @@ class CatalogVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.content_hash[:12]} @ {self.loaded_at:%Y-%m-%d %H:%M}"
+
+
+RULING_SOURCE_CHOICES = [("faq", "FAQ v1.6"), ("engine", "engine README (estimated)")]
+
+
+class Ruling(models.Model):
+    """A ruling on cards: an FAQ question and answer, or one of the engine README's estimated rulings.
+
+    Loaded by load_catalog from fixtures/catalog/rulings.json (texts verbatim, see
+    fixtures/tools/extract_rulings.py); the card links are resolved from codes, classes, abilities,
+    effects.
+    """
+
+    key = models.CharField(max_length=80, unique=True)
+    source = models.CharField(max_length=10, choices=RULING_SOURCE_CHOICES)
+    section = models.CharField(max_length=120)
+    number = models.CharField(max_length=10)
+    title = models.CharField(max_length=200, blank=True)
+    question = models.TextField(blank=True)
+    answer = models.TextField()
+    estimated = models.BooleanField(
+        default=False, help_text="Not stated by the documents: the engine's reading."
+    )
+    position = models.PositiveIntegerField(default=0)
+    links = models.JSONField(default=dict, blank=True, help_text="How the cards were chosen (fixture data).")
+    arsenal_cards = models.ManyToManyField(ArsenalCard, blank=True, related_name="rulings")
+    conflict_cards = models.ManyToManyField(ConflictCard, blank=True, related_name="rulings")
+    battlecards = models.ManyToManyField(Battlecard, blank=True, related_name="rulings")
+
+    class Meta:
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return f"{self.section} {self.number}" + (f": {self.title}" if self.title else "")

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import threading
+import time
+import uuid
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, F, Prefetch, Q, QuerySet, Sum
 
 from cards.canonical import CatalogDicts, content_hash
@@ -252,7 +256,8 @@ def catalog_dicts() -> CatalogDicts:
 
 
 def catalog_version_current() -> CatalogVersion | None:
-    return CatalogVersion.objects.order_by("-id").first()
+    """The newest version, without its (large) contents."""
+    return CatalogVersion.objects.defer("contents").order_by("-id").first()
 
 
 def catalog_content_hash() -> str:
@@ -283,3 +288,35 @@ def catalog_definitions() -> Catalog:
         _cache.clear()
         _cache[key] = catalog
     return catalog
+
+
+# ------------------------------------------------------------------------------------ HTTP response cache
+
+_GENERATION_KEY = "catalog:generation"
+_token_memo: dict[str, Any] = {"token": None, "at": 0.0}
+
+
+def catalog_cache_token() -> str:
+    """The version token of every catalog response (config.http_cache): changes whenever the catalog does.
+
+    It is the current CatalogVersion id (a new one after load_catalog or an admin edit, in any process)
+    plus a generation kept in the shared cache, renewed by cards.services.catalog_cache_clear (also after
+    admin edits that leave the content hash alone). Each process re-reads it at most every
+    CATALOG_TOKEN_SECONDS (one tiny query and one cache read), and at once after a change it made itself.
+    """
+    now = time.monotonic()
+    token = _token_memo["token"]
+    if token is not None and now - _token_memo["at"] < settings.CATALOG_TOKEN_SECONDS:
+        return token
+    version_id = CatalogVersion.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    generation = cache.get(_GENERATION_KEY)
+    if generation is None:
+        cache.add(_GENERATION_KEY, uuid.uuid4().hex, None)
+        generation = cache.get(_GENERATION_KEY, "none")
+    token = f"{version_id}.{generation}"
+    _token_memo.update(token=token, at=now)
+    return token
+
+
+def catalog_cache_forget_token() -> None:
+    _token_memo.update(token=None, at=0.0)

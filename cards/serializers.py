@@ -161,6 +161,12 @@ class CardSetCountSerializer(serializers.ModelSerializer):
 
 class ArsenalCardSerializer(serializers.ModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="arsenalcard-detail", **LOOKUP)
+    face_url = serializers.HyperlinkedIdentityField(
+        view_name="arsenalcard-face", help_text="The card drawn as SVG.", **LOOKUP
+    )
+    rulings_url = serializers.HyperlinkedIdentityField(
+        view_name="arsenalcard-rulings", help_text="FAQ and estimated rulings on this card.", **LOOKUP
+    )
     nation = serializers.CharField(source="nation.code", read_only=True)
     side = serializers.CharField(source="nation.side", read_only=True)
     classes = serializers.SerializerMethodField()
@@ -180,6 +186,8 @@ class ArsenalCardSerializer(serializers.ModelSerializer):
         fields = [
             "code",
             "url",
+            "face_url",
+            "rulings_url",
             "name",
             "nation",
             "side",
@@ -218,6 +226,12 @@ class ArsenalCardSerializer(serializers.ModelSerializer):
 
 class ConflictCardSerializer(serializers.ModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="conflictcard-detail", **LOOKUP)
+    face_url = serializers.HyperlinkedIdentityField(
+        view_name="conflictcard-face", help_text="The card drawn as SVG.", **LOOKUP
+    )
+    rulings_url = serializers.HyperlinkedIdentityField(
+        view_name="conflictcard-rulings", help_text="FAQ and estimated rulings on this card.", **LOOKUP
+    )
     theater = serializers.SlugRelatedField(slug_field="code", read_only=True)
     set = serializers.SlugRelatedField(source="card_set", slug_field="code", read_only=True)
     params = serializers.DictField(read_only=True, help_text="Parameters of the effect, e.g. {draw, deploy}.")
@@ -228,6 +242,8 @@ class ConflictCardSerializer(serializers.ModelSerializer):
         fields = [
             "code",
             "url",
+            "face_url",
+            "rulings_url",
             "name",
             "theater",
             "set",
@@ -249,6 +265,12 @@ class PrerequisiteSerializer(serializers.Serializer):
 
 class BattlecardSerializer(serializers.ModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="battlecard-detail", **LOOKUP)
+    face_url = serializers.HyperlinkedIdentityField(
+        view_name="battlecard-face", help_text="The card drawn as SVG.", **LOOKUP
+    )
+    rulings_url = serializers.HyperlinkedIdentityField(
+        view_name="battlecard-rulings", help_text="FAQ and estimated rulings on this card.", **LOOKUP
+    )
     theater = serializers.SlugRelatedField(slug_field="code", read_only=True)
     set = serializers.SlugRelatedField(source="card_set", slug_field="code", read_only=True)
     aggressor_forces = ForcesSerializer(read_only=True)
@@ -262,6 +284,8 @@ class BattlecardSerializer(serializers.ModelSerializer):
         fields = [
             "code",
             "url",
+            "face_url",
+            "rulings_url",
             "name",
             "theater",
             "set",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import ProtectedError
 
@@ -19,12 +21,13 @@ from cards.models import (
     CatalogVersion,
     ConflictCard,
     Nation,
+    Ruling,
     SetMembership,
     Theater,
     UnitClass,
     provenance_is_estimated,
 )
-from cards.selectors import catalog_dicts
+from cards.selectors import catalog_cache_forget_token, catalog_dicts
 from config.errors import DomainError
 from games.engine.cards import UNIT_CLASSES, Catalog, CatalogError
 
@@ -308,14 +311,18 @@ def catalog_load(*, raw: Mapping[str, Any], source: str = "") -> CatalogLoadResu
             f"cannot delete catalog rows still in use: {used}", code="catalog_in_use"
         ) from exc
 
-    version = CatalogVersion.objects.order_by("-id").first()
+    transaction.on_commit(catalog_cache_clear)
+    version = CatalogVersion.objects.defer("contents").order_by("-id").first()
     version_created = version is None or version.content_hash != new_hash
     if version_created:
         version = CatalogVersion.objects.create(
             content_hash=new_hash,
             source=source,
             counts={table: len(data[table]) for table in TABLES},
+            contents=data,
         )
+    else:
+        _backfill_contents(version, data)
     return CatalogLoadResult(
         content_hash=new_hash,
         version=version,
@@ -330,19 +337,106 @@ def catalog_version_record(*, source: str) -> CatalogVersion:
     """Record the rows' current content as a new CatalogVersion if it differs (after edits in the admin)."""
     data = catalog_dicts()
     new_hash = content_hash(data)
-    version = CatalogVersion.objects.select_for_update().order_by("-id").first()
+    version = CatalogVersion.objects.select_for_update().defer("contents").order_by("-id").first()
     if version is not None and version.content_hash == new_hash:
+        _backfill_contents(version, data)
         return version
     return CatalogVersion.objects.create(
-        content_hash=new_hash, source=source, counts={table: len(data[table]) for table in TABLES}
+        content_hash=new_hash,
+        source=source,
+        counts={table: len(data[table]) for table in TABLES},
+        contents=data,
     )
+
+
+def _backfill_contents(version: CatalogVersion, data: CatalogDicts) -> None:
+    """Versions recorded before CatalogVersion.contents existed get their contents when seen again."""
+    CatalogVersion.objects.filter(pk=version.pk, contents__isnull=True).update(contents=data)
 
 
 @transaction.atomic
 def catalog_after_admin_edit(*, source: str) -> CatalogVersion:
     """After an edit in the admin: refresh the derived `estimated` flags, record the new content version."""
+    transaction.on_commit(catalog_cache_clear)
     for model in (ArsenalCard, ConflictCard, Battlecard):
         for pk, provenance, estimated in model.objects.values_list("pk", "provenance", "estimated"):
             if provenance_is_estimated(provenance) != estimated:
                 model.objects.filter(pk=pk).update(estimated=not estimated)
     return catalog_version_record(source=source)
+
+
+def catalog_cache_clear() -> None:
+    """Drop every cached catalog response (in every worker): a new generation makes a new version token."""
+    cache.set("catalog:generation", uuid.uuid4().hex, None)
+    catalog_cache_forget_token()
+
+
+# ------------------------------------------------------------------------------------------------ rulings
+
+RULING_LINK_KEYS = ("cards", "classes", "abilities", "effects", "conflict", "battles")
+
+
+@dataclass
+class RulingLoadResult:
+    total: int
+    created: list[str]
+    deleted: list[str]
+    unknown: list[str]
+
+
+@transaction.atomic
+def rulings_load(*, rows: list[Mapping[str, Any]]) -> RulingLoadResult:
+    """Upsert the rulings (fixtures/catalog/rulings.json) by key; resolve their links to the cards loaded.
+
+    A link names arsenal cards by code, unit class or ability kind, conflict cards by effect or code, and
+    battlecards by code. Codes that name no card are reported (not an error: a catalog loaded from another
+    directory may lack them). Idempotent.
+    """
+    arsenal = list(
+        ArsenalCard.objects.prefetch_related("class_links__unit_class").only("id", "code", "abilities")
+    )
+    conflict = list(ConflictCard.objects.only("id", "code", "effect"))
+    battles = {b.code: b.pk for b in Battlecard.objects.only("id", "code")}
+    arsenal_codes = {a.code for a in arsenal}
+    conflict_codes = {c.code for c in conflict}
+    existing = set(Ruling.objects.values_list("key", flat=True))
+    unknown: list[str] = []
+    keys = []
+    for position, row in enumerate(rows):
+        links = {k: list(row.get("links", {}).get(k, [])) for k in RULING_LINK_KEYS}
+        for key_name, known in (("cards", arsenal_codes), ("conflict", conflict_codes), ("battles", battles)):
+            unknown.extend(f"{row['key']}: {code}" for code in links[key_name] if code not in known)
+        ruling, _ = Ruling.objects.update_or_create(
+            key=row["key"],
+            defaults={
+                "source": row["source"],
+                "section": row["section"],
+                "number": row["number"],
+                "title": row.get("title", ""),
+                "question": row.get("question", ""),
+                "answer": row["answer"],
+                "estimated": bool(row.get("estimated")),
+                "position": position,
+                "links": links,
+            },
+        )
+        classes, abilities = set(links["classes"]), set(links["abilities"])
+        ruling.arsenal_cards.set(
+            [
+                a.pk
+                for a in arsenal
+                if a.code in links["cards"]
+                or classes & {link.unit_class.code for link in a.class_links.all()}
+                or abilities & {ab.get("kind") for ab in a.abilities or () if isinstance(ab, dict)}
+            ]
+        )
+        ruling.conflict_cards.set(
+            [c.pk for c in conflict if c.code in links["conflict"] or c.effect in links["effects"]]
+        )
+        ruling.battlecards.set([battles[code] for code in links["battles"] if code in battles])
+        keys.append(row["key"])
+    deleted = sorted(existing - set(keys))
+    Ruling.objects.filter(key__in=deleted).delete()
+    return RulingLoadResult(
+        total=len(keys), created=sorted(set(keys) - existing), deleted=deleted, unknown=unknown
+    )

@@ -1,8 +1,9 @@
 """Routes of the catalog API under /api/ (names like arsenalcard-list, arsenalcard-detail)."""
 
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from cards import apis
+from cards import apis, extra_apis
 
 router = SimpleRouter()
 router.register("nations", apis.NationViewSet, basename="nation")
@@ -12,4 +13,23 @@ router.register("arsenal-cards", apis.ArsenalCardViewSet, basename="arsenalcard"
 router.register("conflict-cards", apis.ConflictCardViewSet, basename="conflictcard")
 router.register("battlecards", apis.BattlecardViewSet, basename="battlecard")
 
-urlpatterns = router.urls
+extra = [
+    ("arsenal-cards", "arsenalcard", extra_apis.ArsenalFaceApi, extra_apis.ArsenalRulingsApi),
+    ("conflict-cards", "conflictcard", extra_apis.ConflictFaceApi, extra_apis.ConflictRulingsApi),
+    ("battlecards", "battlecard", extra_apis.BattlecardFaceApi, extra_apis.BattlecardRulingsApi),
+]
+
+urlpatterns = [
+    *(
+        path(f"{prefix}/<str:code>/face.svg", face.as_view(), name=f"{name}-face")
+        for prefix, name, face, _ in extra
+    ),
+    *(
+        path(f"{prefix}/<str:code>/rulings/", rulings.as_view(), name=f"{name}-rulings")
+        for prefix, name, _, rulings in extra
+    ),
+    path("bulk/", extra_apis.BulkListApi.as_view(), name="bulk-list"),
+    path("bulk/catalog.json.gz", extra_apis.BulkCatalogApi.as_view(), name="bulk-catalog"),
+    path("catalog/changes/", extra_apis.CatalogChangesApi.as_view(), name="catalog-changes"),
+    *router.urls,
+]

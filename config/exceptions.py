@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent, TooManyFilesSent
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf_exceptions
@@ -83,7 +83,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         body = exc.as_dict()
         if "errors" in body:
             body["errors"] = field_errors(body["errors"])
-        return Response(body, status=exc.status)
+        retry_after = exc.extra.get("retry_after")
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        return Response(body, status=exc.status, headers=headers)
     if isinstance(exc, DjangoValidationError):
         exc = drf_exceptions.ValidationError(exc.messages)
     elif isinstance(exc, Http404):
@@ -92,6 +94,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         exc = drf_exceptions.PermissionDenied()
     elif isinstance(exc, RequestDataTooBig):
         return Response(error_body(413, "request_too_large", "The request body is too large."), status=413)
+    elif isinstance(exc, SuspiciousOperation):
+        body = suspicious_body(exc)
+        return Response(body, status=body["status"])
 
     response = drf_default_handler(exc, context)
     if response is None or not isinstance(exc, drf_exceptions.APIException):
@@ -104,8 +109,22 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     code = next((c for t, c in _DRF_CODES.items() if isinstance(exc, t)), None) or str(
         getattr(exc, "default_code", "error")
     )
-    response.data = error_body(response.status_code, code, _flatten_detail(exc.detail))
+    extra: dict[str, Any] = {}
+    if isinstance(exc, drf_exceptions.Throttled):
+        extra["retry_after"] = int(response.get("Retry-After", "1"))
+    response.data = error_body(response.status_code, code, _flatten_detail(exc.detail), **extra)
     return response
+
+
+def suspicious_body(exc: SuspiciousOperation) -> dict[str, Any]:
+    """A request Django refuses to read (too many fields or files, ...): a 400, never a 500."""
+    if isinstance(exc, RequestDataTooBig):
+        return error_body(413, "request_too_large", "The request body is too large.")
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return error_body(
+            400, "too_many_fields", "The request has too many query or form fields (at most 1000)."
+        )
+    return error_body(400, "bad_request", "Bad request.")
 
 
 def json_404(request, exception=None):  # noqa: ARG001 - Django handler signature

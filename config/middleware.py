@@ -2,6 +2,9 @@
 
 For paths under /api/:
   * a path or query string with a NUL byte is a 400 (PostgreSQL cannot even compare such text);
+  * more than DATA_UPLOAD_MAX_NUMBER_FIELDS query parameters is a 400 `too_many_fields`, and a query value
+    longer than MAX_QUERY_VALUE_LENGTH a 400 `query_value_too_long` (bounded the same on every database);
+  * an unreadable request (Django's SuspiciousOperation, e.g. too many form fields) is a 400, not a 500;
   * a URL that only lacks its trailing slash answers 308 to the slashed URL (308 keeps the method and
     body, unlike APPEND_SLASH's 301, which loses a POST body or raises under DEBUG);
   * any other non-JSON error response (Django's HTML 404 and the DEBUG pages) becomes
@@ -13,10 +16,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from django.conf import settings
+from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.urls import Resolver404, resolve
 
-from config.exceptions import error_body
+from config.exceptions import error_body, suspicious_body
 
 logger = logging.getLogger("config.api")
 
@@ -64,6 +69,9 @@ class ApiErrorMiddleware:
         query = request.META.get("QUERY_STRING", "")
         if "\x00" in request.path or "%00" in query:
             return _json_error(400, "invalid_characters", "The URL contains a NUL character.")
+        refused = self._refuse_query(request)
+        if refused is not None:
+            return refused
         if not request.path.endswith("/") and self._resolves(request.path_info + "/"):
             target = request.path + "/" + (f"?{query}" if query else "")
             return HttpResponsePermanentRedirectKeepMethod(target)
@@ -76,9 +84,30 @@ class ApiErrorMiddleware:
             return _json_error(response.status_code)
         return response
 
+    @staticmethod
+    def _refuse_query(request: HttpRequest) -> HttpResponse | None:
+        try:
+            params = request.GET
+        except SuspiciousOperation as exc:
+            body = suspicious_body(exc)
+            return JsonResponse(body, status=body["status"])
+        limit = int(getattr(settings, "MAX_QUERY_VALUE_LENGTH", 1000))
+        for name, values in params.lists():
+            if len(name) > limit or any(len(v) > limit for v in values):
+                return _json_error(
+                    400,
+                    "query_value_too_long",
+                    f"Query parameter {name[:40]!r} is longer than {limit} characters.",
+                    parameter=name[:40],
+                )
+        return None
+
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not request.path.startswith(API_PREFIX):
             return None
+        if isinstance(exception, SuspiciousOperation):
+            body = suspicious_body(exception)
+            return JsonResponse(body, status=body["status"])
         logger.exception("Unhandled error on %s %s", request.method, request.path)
         return _json_error(500)
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/", include("cards.urls")),
     path("api/", include("decks.urls")),
     path("api/", include("games.urls")),
+    path("api/", include("simulations.urls")),
 ]
 
 handler400 = "config.exceptions.json_400"

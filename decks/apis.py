@@ -12,12 +12,17 @@ from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from config.errors import ValidationFailed
 from config.pagination import StandardPagination
 from config.schema import ErrorSerializer
+from config.throttling import (
+    DeckImportThrottle,
+    DeckValidateThrottle,
+    RegisterThrottle,
+    TokenThrottle,
+)
 from decks import rules, selectors, services
 from decks.filters import DeckFilter
 from decks.serializers import (
@@ -169,7 +174,7 @@ VALIDATION_EXAMPLE = {
 class RegisterApi(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
-    throttle_classes = [AnonRateThrottle]  # settings "anon" rate, even where throttling is off by default
+    throttle_classes = [RegisterThrottle]
 
     @extend_schema(
         tags=["auth"],
@@ -207,7 +212,7 @@ class RegisterApi(APIView):
 class TokenApi(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
-    throttle_classes = [AnonRateThrottle]  # slows password guessing
+    throttle_classes = [TokenThrottle]  # slows password guessing
 
     @extend_schema(
         tags=["auth"],
@@ -389,6 +394,7 @@ class DeckEntriesApi(APIView):
 
 
 class DeckValidateApi(APIView):
+    throttle_classes = [DeckValidateThrottle]
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -415,6 +421,7 @@ class DeckValidateApi(APIView):
 
 
 class DeckValidationApi(APIView):
+    throttle_classes = [DeckValidateThrottle]
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -454,6 +461,7 @@ class DeckStatsApi(APIView):
 
 
 class DeckMatchupApi(APIView):
+    throttle_classes = [DeckValidateThrottle]
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -509,6 +517,7 @@ class DeckExportApi(APIView):
 
 
 class DeckImportApi(APIView):
+    throttle_classes = [DeckImportThrottle]
     permission_classes = [IsAuthenticated]
 
     @extend_schema(

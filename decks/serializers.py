@@ -166,9 +166,12 @@ class DeckListQuerySerializer(serializers.Serializer):
     mine = serializers.BooleanField(required=False, default=False, help_text="Only my own decks")
 
 
+MAX_VERSION_NUMBER = 2**31 - 1  # the largest version any database stores; bigger is a 400 everywhere
+
+
 class VersionDiffQuerySerializer(serializers.Serializer):
-    from_ = serializers.IntegerField(min_value=1)
-    to = serializers.IntegerField(min_value=1)
+    from_ = serializers.IntegerField(min_value=1, max_value=MAX_VERSION_NUMBER)
+    to = serializers.IntegerField(min_value=1, max_value=MAX_VERSION_NUMBER)
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         data = {"from_": data.get("from"), "to": data.get("to")}

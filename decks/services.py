@@ -19,7 +19,7 @@ from rest_framework.authtoken.models import Token
 from config.errors import Conflict, DomainError, ValidationFailed
 from decks import selectors
 from decks.models import MAX_ENTRY_COUNT, Deck, DeckEntry, DeckVersion
-from decks.text import parse_deck_text
+from decks.text import MAX_IMPORT_LINES, MAX_REPORTED_ERRORS, count_lines, parse_deck_text
 from games.engine.cards import Catalog
 
 MAX_ENTRIES = 500
@@ -221,22 +221,35 @@ def deck_clone_starter(
     )
 
 
-@transaction.atomic
 def deck_import_text(
     *, owner: Any, name: str, nation: str, text: str, description: str = "", is_public: bool = False
 ) -> Deck:
     """Create a deck from a text list. Any line that names no card (or is ambiguous) fails the whole import
-    with per-line errors and suggestions: nothing is saved."""
+    with per-line errors and suggestions: nothing is saved.
+
+    The text is parsed (and close names suggested, a bounded amount of work: decks.text) before any
+    transaction opens: a bad list never holds the database's write lock; only deck_create writes."""
     if len(text.encode("utf-8")) > MAX_IMPORT_TEXT_BYTES:
         raise TextTooLarge()
+    lines = count_lines(text)
+    if lines > MAX_IMPORT_LINES:
+        raise ValidationFailed(
+            f"A deck list may have at most {MAX_IMPORT_LINES} lines; this one has {lines}.",
+            code="too_many_lines",
+            limit=MAX_IMPORT_LINES,
+            actual=lines,
+        )
     cat = selectors.catalog()
     _check_nation(cat, nation)
     parsed = parse_deck_text(cat, text, nation=nation, index=selectors.name_index(cat))
     if parsed.errors:
+        shown = parsed.errors[:MAX_REPORTED_ERRORS]
         raise ValidationFailed(
-            f"{len(parsed.errors)} line(s) could not be read; nothing was saved.",
+            f"{len(parsed.errors)} line(s) could not be read; nothing was saved"
+            + (f" (the first {len(shown)} are listed)." if len(shown) < len(parsed.errors) else "."),
             code="import_failed",
-            lines=[e.to_dict() for e in parsed.errors],
+            error_count=len(parsed.errors),
+            lines=[e.to_dict() for e in shown],
         )
     if not parsed.entries:
         raise ValidationFailed("The list names no card.", code="import_empty")

@@ -19,6 +19,15 @@ from dataclasses import dataclass, field
 from games.engine.cards import ArsenalCardDef, Catalog
 
 MAX_LINE_COUNT = 99
+# Bounds of the work one import may cost (a hostile list of 16,000 unreadable lines took 85 s of close-name
+# suggestions): at most MAX_IMPORT_LINES non-blank lines, lines of at most MAX_LINE_LENGTH characters,
+# suggestions for the first MAX_SUGGESTED_LINES unknown names only (each compares at most
+# MAX_SUGGEST_QUERY characters), and the first MAX_REPORTED_ERRORS line errors in the answer.
+MAX_IMPORT_LINES = 1000
+MAX_LINE_LENGTH = 200
+MAX_SUGGESTED_LINES = 20
+MAX_SUGGEST_QUERY = 60
+MAX_REPORTED_ERRORS = 50
 _LEADING = re.compile(r"^(?P<count>\d+)\s*[xX]?\s+(?P<name>.+)$")
 _TRAILING = re.compile(r"^(?P<name>.+?)\s+[xX]\s*(?P<count>\d+)$")
 
@@ -31,7 +40,7 @@ def _norm(text: str) -> str:
 class LineError:
     line: int
     text: str
-    code: str  # unknown_card / ambiguous_card / invalid_count
+    code: str  # unknown_card / ambiguous_card / invalid_count / line_too_long
     message: str
     suggestions: tuple[str, ...] = ()
 
@@ -91,7 +100,7 @@ class NameIndex:
         return None, tuple(sorted(ranked))
 
     def suggest(self, text: str, nation: str | None, n: int = 3) -> tuple[str, ...]:
-        query = _norm(text)
+        query = _norm(text)[:MAX_SUGGEST_QUERY]
         matcher = difflib.SequenceMatcher(a=query, autojunk=False)
 
         def score(key: str) -> float:
@@ -116,15 +125,31 @@ class NameIndex:
         return tuple(out[:n])
 
 
+def count_lines(text: str) -> int:
+    """Non-blank lines of a deck list (compare with MAX_IMPORT_LINES before parsing)."""
+    return sum(1 for line in text.splitlines() if line.strip())
+
+
 def parse_deck_text(
     catalog: Catalog, text: str, *, nation: str | None = None, index: NameIndex | None = None
 ) -> ParsedDeck:
     index = index or NameIndex(catalog)
     parsed = ParsedDeck()
     counts: Counter[str] = Counter()
+    suggested = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith(("#", "//")):
+            continue
+        if len(line) > MAX_LINE_LENGTH:
+            parsed.errors.append(
+                LineError(
+                    number,
+                    raw[:MAX_LINE_LENGTH],
+                    "line_too_long",
+                    f"A line may be at most {MAX_LINE_LENGTH} characters.",
+                )
+            )
             continue
         match = _LEADING.match(line) or _TRAILING.match(line)
         if match:
@@ -151,13 +176,14 @@ def parse_deck_text(
                     )
                 )
             else:
+                suggested += 1
                 parsed.errors.append(
                     LineError(
                         number,
                         raw,
                         "unknown_card",
                         f"No card is called {name!r}.",
-                        index.suggest(name, nation),
+                        index.suggest(name, nation) if suggested <= MAX_SUGGESTED_LINES else (),
                     )
                 )
             continue

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from decks import apis
+from decks import apis, print_apis
 
 urlpatterns = [
     path("auth/token/", apis.TokenApi.as_view(), name="auth-token"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("decks/<int:pk>/validation/", apis.DeckValidationApi.as_view(), name="deck-validation"),
     path("decks/<int:pk>/stats/", apis.DeckStatsApi.as_view(), name="deck-stats"),
     path("decks/<int:pk>/export/", apis.DeckExportApi.as_view(), name="deck-export"),
+    path("decks/<int:pk>/print.pdf", print_apis.DeckPrintApi.as_view(), name="deck-print"),
     path("decks/<int:pk>/versions/", apis.DeckVersionListApi.as_view(), name="deck-version-list"),
     path("decks/<int:pk>/versions/diff/", apis.DeckVersionDiffApi.as_view(), name="deck-version-diff"),
     path(
@@ -26,5 +27,6 @@ urlpatterns = [
     ),
     path("starters/", apis.StarterListApi.as_view(), name="starter-list"),
     path("starters/<str:code>/", apis.StarterDetailApi.as_view(), name="starter-detail"),
+    path("starters/<str:code>/print.pdf", print_apis.StarterPrintApi.as_view(), name="starter-print"),
     path("starters/<str:code>/clone/", apis.StarterCloneApi.as_view(), name="starter-clone"),
 ]

@@ -19,15 +19,22 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import ValidationFailed
+from config.errors import DomainError, ValidationFailed
 from config.pagination import StandardPagination
 from config.schema import SSE_EVENT, ErrorSerializer
+from config.throttling import (
+    GameActionThrottle,
+    GameCreateThrottle,
+    stream_slot_acquire,
+    stream_slot_release,
+)
 from games import selectors, services
 from games.models import GameStatus
 from games.serializers import (
     ActionSubmitSerializer,
     EventsQuerySerializer,
     GameCreateSerializer,
+    GameJoinSerializer,
     GameListQuerySerializer,
     GameSerializer,
     StreamQuerySerializer,
@@ -64,6 +71,7 @@ def _input(serializer_class: type[serializers.Serializer], data: Any) -> dict:
 class GameListCreateApi(APIView):
     permission_classes = [IsAuthenticated]
     pagination_class = StandardPagination  # documents the list as a page (count, next, previous, results)
+    throttle_classes = [GameCreateThrottle]  # POST only
 
     @extend_schema(
         parameters=[
@@ -96,7 +104,7 @@ class GameListCreateApi(APIView):
         game = services.game_create(
             user=request.user,
             my_deck=data["my_deck"],
-            opponent_deck=data["opponent_deck"],
+            opponent_deck=data.get("opponent_deck"),
             opponent=data["opponent"],
             options=data.get("options"),
             seed=data.get("seed"),
@@ -121,10 +129,13 @@ class GameJoinApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=None, responses={200: GameSerializer}, summary="Take the open seat"
+        request=GameJoinSerializer,
+        responses={200: GameSerializer},
+        summary="Take the open seat (with your own deck, or the one the creator chose for it)",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = services.game_join(game_id=game_id, user=request.user)
+        data = _input(GameJoinSerializer, request.data)
+        game = services.game_join(game_id=game_id, user=request.user, deck=data.get("deck"))
         game = selectors.game_get(game_id=game.pk, user=request.user)
         return Response(GameSerializer(game, context={"request": request}).data)
 
@@ -157,6 +168,7 @@ class GameSeatViewApi(APIView):
 class GameActionSubmitApi(APIView):
     permission_classes = [IsAuthenticated]
     invalid_input_code = "malformed_action"  # the code of a 400 for a body that fails the serializer
+    throttle_classes = [GameActionThrottle]
 
     @extend_schema(
         request=ActionSubmitSerializer,
@@ -242,6 +254,37 @@ def _event_stream(*, game_id: Any, seat: str, since: int, timeout: float) -> Ite
         time.sleep(min(poll, max(0.0, deadline - time.monotonic())))
 
 
+class TooManyStreams(DomainError):
+    status = 429
+    code = "too_many_streams"
+
+
+class _CountedStream:
+    """An event stream holding one of its user's stream slots until it is closed (ended or dropped)."""
+
+    def __init__(self, stream: Iterator[str], *, user_id: int, timeout: float) -> None:
+        limit = settings.GAMES_SSE_MAX_STREAMS_PER_USER
+        if not stream_slot_acquire(user_id=user_id, limit=limit, ttl=int(timeout) + 60):
+            raise TooManyStreams(
+                f"You have {limit} event streams open already; close one first.", retry_after=5
+            )
+        self.stream = stream
+        self.user_id = user_id
+        self.open = True
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        return next(self.stream)
+
+    def close(self) -> None:  # called by the server when the response ends or the client went away
+        if self.open:
+            self.open = False
+            stream_slot_release(user_id=self.user_id)
+            self.stream.close()
+
+
 class GameEventStreamApi(APIView):
     permission_classes = [IsAuthenticated]
     renderer_classes = [JSONRenderer, EventStreamRenderer]
@@ -269,12 +312,13 @@ class GameEventStreamApi(APIView):
         since = query["since"]
         last_event_id = request.headers.get("Last-Event-ID", "").strip()
         if last_event_id:
-            if not last_event_id.isdigit():
+            if not (last_event_id.isascii() and last_event_id.isdigit()):  # "²".isdigit() is True
                 raise ValidationFailed("Last-Event-ID must be a log seq number.", code="invalid")
             since = int(last_event_id)
         game, seat = selectors.game_seat_for_events(game_id=game_id, user=request.user)
+        stream = _event_stream(game_id=game.pk, seat=seat, since=since, timeout=query["timeout"])
         response = StreamingHttpResponse(
-            _event_stream(game_id=game.pk, seat=seat, since=since, timeout=query["timeout"]),
+            _CountedStream(stream, user_id=request.user.pk, timeout=query["timeout"]),
             content_type="text/event-stream",
         )
         response["Cache-Control"] = "no-cache"

@@ -7,7 +7,7 @@ this module only gathers the inputs and turns violations into one 400 with every
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ from decks.rules import (
     DeckInput,
     nation_theaters,
     set_arsenal_counts,
+    validate_deck,
     validate_matchup,
 )
 from games.engine.cards import Catalog
@@ -58,7 +59,8 @@ def _deck_from_db(*, user: Any, deck_id: Any, catalog: Catalog) -> ResolvedDeck:
         side=catalog.side_of(nation),
         entries=entries,
         label=f"deck {deck.pk}: {getattr(deck, 'name', '')}".strip(),
-        source={"deck_id": deck.pk, "name": getattr(deck, "name", "")},
+        # "public": whether the deck was public when the game was made (decides what a replay shows).
+        source={"deck_id": deck.pk, "name": getattr(deck, "name", ""), "public": bool(deck.is_public)},
     )
 
 
@@ -145,4 +147,31 @@ def validate_pairing(
             code="illegal_matchup",
             violations=[v.to_dict() for v in result.violations],
         )
+    check_theater_playable(catalog=catalog, theater=choice.theater, conflict_deck=result.conflict_deck)
     return choice, tuple(result.conflict_deck)
+
+
+def check_theater_playable(*, catalog: Catalog, theater: str, conflict_deck: Sequence[str]) -> None:
+    """A game needs battles to fight: a conflict deck without battlecards can never be won.
+
+    The decks of such a theater can still be built, validated and matched (decks.rules); only a game
+    (or a simulation) is refused, before anything is written.
+    """
+    if not any(code in catalog.battlecards for code in conflict_deck):
+        raise ValidationFailed(
+            f"The {theater} theater has no conflict deck with battlecards yet, so no game can be played "
+            "in it. Decks of its nations can be built, validated and matched.",
+            code="theater_not_playable",
+            theater=theater,
+        )
+
+
+def validate_deck_alone(*, catalog: Catalog, deck: ResolvedDeck) -> None:
+    """One deck passes the deck rules (the matchup rule waits until the opponent's deck is known)."""
+    result = validate_deck(catalog, nation=deck.nation, entries=dict(deck.entries))
+    if not result.is_valid:
+        raise ValidationFailed(
+            "Your deck is not legal: " + "; ".join(v.message for v in result.violations[:5]),
+            code="illegal_matchup",
+            violations=[v.to_dict() for v in result.violations],
+        )

@@ -11,9 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.utils import timezone
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from games import engine
@@ -60,7 +63,12 @@ def game_list(*, user: Any, filters: Any = None, joinable: bool = False) -> Quer
         free = GameSeat.objects.filter(game=OuterRef("pk"), kind=SeatKind.HUMAN, user__isnull=True).filter(
             Q(invited_user__isnull=True) | Q(invited_user=user)
         )
-        qs = Game.objects.filter(Exists(free), ~Exists(mine), status=GameStatus.OPEN)
+        qs = Game.objects.filter(
+            Exists(free),
+            ~Exists(mine),
+            status=GameStatus.OPEN,
+            created_at__gte=timezone.now() - open_game_ttl(),  # expired games leave the lobby at once
+        )
     else:
         qs = Game.objects.filter(Q(Exists(mine)) | Q(created_by=user))
     filterset = GameFilter(filters or {}, queryset=qs)
@@ -77,10 +85,14 @@ def game_list(*, user: Any, filters: Any = None, joinable: bool = False) -> Quer
     )
 
 
-def game_get(*, game_id: Any, user: Any) -> Game:
-    """A game the user may see (404 otherwise), with its seats."""
+BULKY_COLUMNS = ("catalog_snapshot", "setup", "state")  # the snapshot alone is about 54 KB
+
+
+def game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) -> Game:
+    """A game the user may see (404 otherwise), with its seats; of the bulky columns only `columns`."""
     game = (
         Game.objects.filter(visible_games_q(user), pk=_parse_id(game_id))
+        .defer(*(c for c in BULKY_COLUMNS if c not in columns))
         .prefetch_related(_seats_prefetch())
         .first()
     )
@@ -89,7 +101,25 @@ def game_get(*, game_id: Any, user: Any) -> Game:
     return game
 
 
-def _user_may_see(game: Game, seats: list[GameSeat], user: Any) -> bool:
+def open_game_ttl() -> timedelta:
+    """How long an open game waits for an opponent (settings.GAMES_OPEN_TTL_HOURS) before it expires."""
+    return timedelta(hours=float(settings.GAMES_OPEN_TTL_HOURS))
+
+
+def open_game_expired(game: Game) -> bool:
+    """An open game nobody joined in time: hidden from the lobby, refused at join, cancelled by the
+    expire_open_games command."""
+    return game.status == GameStatus.OPEN and game.created_at < timezone.now() - open_game_ttl()
+
+
+def open_games_of(*, user: Any) -> QuerySet[Game]:
+    """The user's own open games that have not expired (they count against GAMES_MAX_OPEN_PER_USER)."""
+    return Game.objects.filter(
+        created_by=user, status=GameStatus.OPEN, created_at__gte=timezone.now() - open_game_ttl()
+    )
+
+
+def user_may_see_game(game: Game, seats: list[GameSeat], user: Any) -> bool:
     """Python twin of visible_games_q for a game already loaded with its seats."""
     if game.status == GameStatus.FINISHED:
         return True
@@ -102,8 +132,9 @@ def _user_may_see(game: Game, seats: list[GameSeat], user: Any) -> bool:
     )
 
 
-def game_get_for_update(*, game_id: Any, user: Any) -> Game:
-    """Lock the game row (inside the caller's transaction) and check the user may see it (else 404).
+def game_get_for_update(*, game_id: Any, user: Any, visible_only: bool = True) -> Game:
+    """Lock the game row (inside the caller's transaction) and check the user may see it (else 404;
+    visible_only=False leaves that check to the caller).
 
     The bulky columns (catalog snapshot, setup) are left out: the snapshot's Catalog is cached per hash.
     The seats come along (prefetched into game.seats.all()).
@@ -117,7 +148,7 @@ def game_get_for_update(*, game_id: Any, user: Any) -> Game:
     if game is None:
         raise NotFound("No such game.", code="game_not_found")
     prefetch_related_objects([game], _seats_prefetch())
-    if not _user_may_see(game, list(game.seats.all()), user):
+    if visible_only and not user_may_see_game(game, list(game.seats.all()), user):
         raise NotFound("No such game.", code="game_not_found")
     return game
 
@@ -147,8 +178,10 @@ def game_state(*, game: Game) -> Any:
 
 
 def game_player_view(*, game_id: Any, user: Any) -> dict[str, Any]:
-    """The engine's view for the user's seat, the pending decision (with legal actions when it is theirs)."""
-    game = game_get(game_id=game_id, user=user)
+    """The engine's view for the user's seat, the pending decision (with legal actions when it is theirs).
+
+    Reads the state, not the catalog snapshot: the game's Catalog is cached per snapshot hash."""
+    game = game_get(game_id=game_id, user=user, columns=("state",))
     seat = _require_seat(game, user)
     if game.status == GameStatus.OPEN:
         # The deal exists already, but showing it before the other seat is taken would let a creator keep
@@ -232,7 +265,7 @@ def state_digest(state: dict[str, Any]) -> str:
 
 def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
     """Everything needed to re-run a finished game with games.engine.replay (409 before the end)."""
-    game = game_get(game_id=game_id, user=user)
+    game = game_get(game_id=game_id, user=user, columns=BULKY_COLUMNS)
     if game.status != GameStatus.FINISHED:
         raise Conflict("The replay is published when the game ends.", code="game_not_finished")
     log = list(game.actions.order_by("seq"))

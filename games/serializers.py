@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import BotKind, Game, GameSeat, GameStatus, SeatKind
+from games.models import BotKind, EndReason, Game, GameSeat, GameStatus, SeatKind, SeatName
 from games.view_serializers import action_schema
 
 MAX_SEED = 2**63 - 1
@@ -46,7 +46,10 @@ class ConflictChoiceSerializer(serializers.Serializer):
 
 class GameCreateSerializer(serializers.Serializer):
     my_deck = DeckRefSerializer()
-    opponent_deck = DeckRefSerializer()
+    opponent_deck = DeckRefSerializer(
+        required=False,
+        help_text="Required against a bot. Against a human it may be left out: the joiner brings his deck.",
+    )
     opponent = OpponentSerializer()
     options = serializers.DictField(
         child=serializers.JSONField(),
@@ -64,6 +67,16 @@ class GameCreateSerializer(serializers.Serializer):
         ),
     )
     conflict = ConflictChoiceSerializer(required=False)
+
+
+class GameJoinSerializer(serializers.Serializer):
+    deck = DeckRefSerializer(
+        required=False,
+        help_text=(
+            "The deck you bring (checked by the matchup rule against the creator's deck); required when the "
+            "creator left the opponent deck out, else it replaces the deck the creator chose for your seat."
+        ),
+    )
 
 
 class ActionSubmitSerializer(serializers.Serializer):
@@ -93,6 +106,16 @@ class GameListQuerySerializer(serializers.Serializer):
     joinable = serializers.BooleanField(
         required=False, default=False, help_text="Open games you may join instead of your own games."
     )
+
+
+class BlankAsNullChoiceField(serializers.ChoiceField):
+    """A read-only choice column whose empty value ("") is sent as null: no winner, nobody's turn."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(read_only=True, allow_null=True, **kwargs)
+
+    def to_representation(self, value: Any) -> Any:
+        return value or None
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -127,6 +150,13 @@ class SeatSerializer(serializers.ModelSerializer):
 
 class GameSerializer(serializers.ModelSerializer):
     seats = SeatSerializer(many=True, read_only=True)
+    current_seat = BlankAsNullChoiceField(
+        choices=SeatName.choices, help_text="The seat whose decision it is; null unless the game is active."
+    )
+    winner = BlankAsNullChoiceField(
+        choices=SeatName.choices, help_text="null while playing and when nobody won."
+    )
+    end_reason = BlankAsNullChoiceField(choices=EndReason.choices, help_text="null until the end.")
     created_by = serializers.SerializerMethodField()
     my_seat = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField()

@@ -10,16 +10,18 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import Conflict, DomainError, Forbidden, ValidationFailed
+from config.errors import Conflict, DomainError, Forbidden, NotFound, ValidationFailed
 from games import engine
 from games.catalog_snapshot import catalog_from_snapshot, snapshot_dicts, snapshot_hash
-from games.decks_glue import resolve_deck, validate_pairing
+from games.decks_glue import resolve_deck, validate_deck_alone, validate_pairing
 from games.models import (
     BotKind,
     EndReason,
@@ -30,7 +32,15 @@ from games.models import (
     LogKind,
     SeatKind,
 )
-from games.selectors import game_catalog, game_get_for_update, seat_of_user
+from games.selectors import (
+    game_catalog,
+    game_get_for_update,
+    open_game_expired,
+    open_game_ttl,
+    open_games_of,
+    seat_of_user,
+    user_may_see_game,
+)
 
 MAX_BOT_PLIES_PER_REQUEST = 20_000  # a safety net: the engine's own turn limit ends games far sooner
 SEED_BITS = 62
@@ -131,7 +141,9 @@ def _sync_game_from_state(game: Game, state: Any) -> None:
     game.state = state.to_json()
     game.turn = state.turn
     game.ply = state.ply
-    game.current_seat = _decision_seat(state) if state.status == "active" else ""
+    # Nobody is "current" while a seat is still open (or after the end).
+    playing = state.status == "active" and game.status == GameStatus.ACTIVE
+    game.current_seat = _decision_seat(state) if playing else ""
     if state.status == "finished" and game.status != GameStatus.FINISHED:
         game.status = GameStatus.FINISHED
         game.winner = state.winner or ""
@@ -196,12 +208,82 @@ def _run_bots(*, game: Game, state: Any, seats: dict[str, GameSeat], log: _Log) 
             raise Conflict("The bots did not reach a human decision.", code="bot_stuck")
 
 
+def _deal(
+    *, game: Game, live: Any, mine: Any, theirs: Any, conflict: dict[str, Any] | None
+) -> Any:
+    """Check the pairing, then set the game up (setup, frozen catalog snapshot, engine state) from its seed.
+
+    Called at creation when both decks are known, else when the second player joins with his deck."""
+    choice, conflict_codes = validate_pairing(catalog=live, first=mine, second=theirs, conflict=conflict)
+    setup = engine.GameSetup(
+        seed=deal_seed(game.seed, game.seed_salt),
+        decks={mine.side: tuple(mine.codes), theirs.side: tuple(theirs.codes)},
+        nations={mine.side: mine.nation, theirs.side: theirs.nation},
+        conflict_deck=tuple(conflict_codes),
+        options=game_options(game.options),
+    )
+    snapshot = snapshot_dicts(live, set(mine.codes) | set(theirs.codes) | set(conflict_codes))
+    digest = snapshot_hash(snapshot)
+    try:
+        state = engine.new_game(catalog_from_snapshot(snapshot, digest), setup)
+    except engine.EngineError as exc:
+        raise ValidationFailed(f"The engine cannot set up this game: {exc.message}", code=exc.code) from exc
+    game.catalog_version, game.catalog_hash = _live_catalog_version()
+    game.catalog_snapshot = snapshot
+    game.snapshot_hash = digest
+    game.conflict_choice = choice.to_dict()
+    game.setup = setup.to_json()
+    _sync_game_from_state(game, state)
+    return state
+
+
+def _check_open_game_cap(user: Any) -> None:
+    """At most settings.GAMES_MAX_OPEN_PER_USER open (not yet expired) games per user: 409 beyond.
+
+    The user's row is locked so that simultaneous creations cannot both slip under the cap."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    cap = int(settings.GAMES_MAX_OPEN_PER_USER)
+    if open_games_of(user=user).count() >= cap:
+        raise Conflict(
+            f"You already have {cap} open games waiting for an opponent: cancel one (resign) first.",
+            code="too_many_open_games",
+            limit=cap,
+        )
+
+
+@transaction.atomic
+def games_expire_open(*, older_than: timedelta | None = None) -> int:
+    """Cancel open games nobody joined within settings.GAMES_OPEN_TTL (or `older_than`): they end without
+    a winner (result kind "expired"). Returns how many were cancelled."""
+    cutoff = timezone.now() - (older_than if older_than is not None else open_game_ttl())
+    expired = 0
+    for game in Game.objects.select_for_update().filter(status=GameStatus.OPEN, created_at__lt=cutoff):
+        seat = game.seats.filter(user=game.created_by_id).first()
+        game.status = GameStatus.FINISHED
+        game.winner = ""
+        game.current_seat = ""
+        game.end_reason = EndReason.UNFINISHED
+        game.result = {"kind": "expired"}
+        game.finished_at = timezone.now()
+        log = _Log(game=game, rows=[])
+        log.add(
+            kind=LogKind.RESIGN,
+            seat=seat.seat if seat else "",
+            action={"type": "expire"},
+            events=[{"type": "expired", "data": {}, "visible_to": "all"}],
+        )
+        log.flush()
+        _save_progress(game)
+        expired += 1
+    return expired
+
+
 @transaction.atomic
 def game_create(
     *,
     user: Any,
     my_deck: dict[str, Any],
-    opponent_deck: dict[str, Any],
+    opponent_deck: dict[str, Any] | None,
     opponent: dict[str, Any],
     options: dict[str, Any] | None = None,
     seed: int | None = None,
@@ -210,15 +292,19 @@ def game_create(
     """Create a game between two legal, matched decks; `opponent` is {"kind": "bot", "bot": "random" |
     "heuristic"} or {"kind": "human", "username": optional invitee}; `conflict` is {"theater", "mode":
     "thin" | "fat" | "packs", "packs"} (theater defaults to the one both nations fight in). Bots move at
-    once when it is their turn."""
+    once when it is their turn. Against a human, `opponent_deck` may be left out: the player who joins
+    brings his own deck, and the game is dealt then."""
     from cards.selectors import catalog_definitions  # the live catalog, read once at creation
 
+    opponent_kind = opponent.get("kind")
+    if opponent_deck is None and opponent_kind != SeatKind.HUMAN:
+        raise ValidationFailed(
+            "A bot needs a deck: give opponent_deck.", code="opponent_deck_required", field="opponent_deck"
+        )
     live = catalog_definitions()
     mine = resolve_deck(user=user, ref=my_deck, catalog=live)
-    theirs = resolve_deck(user=user, ref=opponent_deck, catalog=live)
-    choice, conflict_codes = validate_pairing(catalog=live, first=mine, second=theirs, conflict=conflict)
+    theirs = resolve_deck(user=user, ref=opponent_deck, catalog=live) if opponent_deck is not None else None
 
-    opponent_kind = opponent.get("kind")
     invitee = None
     if opponent_kind == SeatKind.HUMAN and opponent.get("username"):
         invitee = get_user_model().objects.filter(username=opponent["username"]).first()
@@ -228,52 +314,40 @@ def game_create(
             )
         if invitee.pk == user.pk:
             raise ValidationFailed("You cannot invite yourself.", code="invalid_opponent")
+    if opponent_kind == SeatKind.HUMAN:
+        _check_open_game_cap(user)
 
     options = dict(options or {})
-    engine_options = game_options(options)
+    game_options(options)  # unknown or ill-typed options are refused now, not at the deal
 
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     salt = secrets.token_hex(16)
-    decks = {mine.side: tuple(mine.codes), theirs.side: tuple(theirs.codes)}
-    nations = {mine.side: mine.nation, theirs.side: theirs.nation}
-    setup = engine.GameSetup(
-        seed=deal_seed(seed, salt),
-        decks=decks,
-        nations=nations,
-        conflict_deck=tuple(conflict_codes),
-        options=engine_options,
-    )
-    snapshot = snapshot_dicts(live, set(mine.codes) | set(theirs.codes) | set(conflict_codes))
-    digest = snapshot_hash(snapshot)
-    catalog = catalog_from_snapshot(snapshot, digest)
-    try:
-        state = engine.new_game(catalog, setup)
-    except engine.EngineError as exc:
-        raise ValidationFailed(f"The engine cannot set up this game: {exc.message}", code=exc.code) from exc
-
-    version, catalog_hash = _live_catalog_version()
     game = Game(
         created_by=user,
         status=GameStatus.OPEN,
         seed=seed,
         seed_salt=salt,
         seed_hash=seed_commitment(seed, salt),
-        catalog_version=version,
-        catalog_hash=catalog_hash,
-        catalog_snapshot=snapshot,
-        snapshot_hash=digest,
+        catalog_snapshot={},
+        snapshot_hash="",
         options=options,
-        conflict_choice=choice.to_dict(),
-        setup=setup.to_json(),
+        conflict_choice=dict(conflict or {}),
+        setup={},
+        state={},
     )
-    _sync_game_from_state(game, state)
     if opponent_kind == SeatKind.BOT:
         game.status = GameStatus.ACTIVE
         game.started_at = timezone.now()
+    if theirs is not None:
+        state = _deal(game=game, live=live, mine=mine, theirs=theirs, conflict=conflict)
+    else:
+        validate_deck_alone(catalog=live, deck=mine)
+        state = None
     game.save()
 
     now = timezone.now()
+    other_side = "allies" if mine.side == "axis" else "axis"
     seats = {
         mine.side: GameSeat(
             game=game,
@@ -286,14 +360,18 @@ def game_create(
             joined_at=now,
         ),
     }
-    deck_fields = {"nation": theirs.nation, "deck_label": theirs.label, "deck_source": theirs.source}
+    deck_fields = (
+        {"nation": theirs.nation, "deck_label": theirs.label, "deck_source": theirs.source}
+        if theirs is not None
+        else {"nation": "", "deck_label": "", "deck_source": {}}
+    )
     if opponent_kind == SeatKind.BOT:
         seats[theirs.side] = GameSeat(
             game=game, seat=theirs.side, kind=SeatKind.BOT, bot=opponent["bot"], joined_at=now, **deck_fields
         )
     else:
-        seats[theirs.side] = GameSeat(
-            game=game, seat=theirs.side, kind=SeatKind.HUMAN, invited_user=invitee, **deck_fields
+        seats[other_side] = GameSeat(
+            game=game, seat=other_side, kind=SeatKind.HUMAN, invited_user=invitee, **deck_fields
         )
     GameSeat.objects.bulk_create(seats.values())
 
@@ -317,11 +395,19 @@ def _live_catalog_version() -> tuple[str, str]:
 
 
 @transaction.atomic
-def game_join(*, game_id: Any, user: Any) -> Game:
-    game = game_get_for_update(game_id=game_id, user=user)
-    if game.status != GameStatus.OPEN:
-        raise Conflict("This game is not waiting for a player.", code="game_not_open")
+def game_join(*, game_id: Any, user: Any, deck: dict[str, Any] | None = None) -> Game:
+    """Take the open seat of a human game, with `deck` ({"deck_id"} or {"starter"}: checked by the matchup
+    rule against the creator's deck) or with the deck the creator chose for that seat. The game is dealt
+    when it had no opponent deck yet or the joiner brings his own."""
+    game = game_get_for_update(game_id=game_id, user=user, visible_only=False)
     seats = {s.seat: s for s in game.seats.all()}  # the game row lock guards its seats too
+    if game.status != GameStatus.OPEN and any(s.user_id == user.pk for s in seats.values()):
+        raise Conflict("You already sit at this game.", code="already_joined")
+    if game.status != GameStatus.OPEN or open_game_expired(game):
+        # Also the answer to the losers of a join race: the seat was free when they looked.
+        raise Conflict("This game is not waiting for a player.", code="game_not_open")
+    if not user_may_see_game(game, list(seats.values()), user):
+        raise NotFound("No such game.", code="game_not_found")
     if any(s.user_id == user.pk for s in seats.values()):
         raise Conflict("You already sit at this game.", code="already_joined")
     open_seat = next((s for s in seats.values() if s.kind == SeatKind.HUMAN and s.user_id is None), None)
@@ -329,12 +415,39 @@ def game_join(*, game_id: Any, user: Any) -> Game:
         raise Conflict("No seat is free.", code="game_full")
     if open_seat.invited_user_id is not None and open_seat.invited_user_id != user.pk:
         raise Forbidden("This seat is reserved for another player.", code="not_invited")
+
+    if deck is not None or not game.setup:
+        from cards.selectors import catalog_definitions
+
+        if deck is None:
+            raise ValidationFailed(
+                "Bring your deck: {\"deck\": {\"deck_id\": id} or {\"starter\": code}}.",
+                code="deck_required",
+                field="deck",
+            )
+        live = catalog_definitions()
+        creator_seat = next(s for s in seats.values() if s.pk != open_seat.pk)
+        creator_deck = resolve_deck(user=creator_seat.user, ref=creator_seat.deck_source, catalog=live)
+        theirs = resolve_deck(user=user, ref=deck, catalog=live)
+        _deal(game=game, live=live, mine=creator_deck, theirs=theirs, conflict=game.conflict_choice)
+        open_seat.nation = theirs.nation
+        open_seat.deck_label = theirs.label
+        open_seat.deck_source = theirs.source
+        Game.objects.filter(pk=game.pk).update(
+            catalog_version=game.catalog_version,
+            catalog_hash=game.catalog_hash,
+            catalog_snapshot=game.catalog_snapshot,
+            snapshot_hash=game.snapshot_hash,
+            conflict_choice=game.conflict_choice,
+            setup=game.setup,
+        )
     open_seat.user = user
     open_seat.joined_at = timezone.now()
-    open_seat.save(update_fields=["user", "joined_at"])
+    open_seat.save(update_fields=["user", "joined_at", "nation", "deck_label", "deck_source"])
 
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
+    _sync_game_from_state(game, engine.GameState.from_json(game.state, game_catalog(game=game)))
     log = _Log(game=game, rows=[])
     log.add(
         kind=LogKind.JOIN,
@@ -462,6 +575,7 @@ __all__ = [
     "game_options",
     "game_create",
     "game_join",
+    "games_expire_open",
     "game_rebuild_state",
     "game_resign",
     "seed_commitment",

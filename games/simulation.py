@@ -43,12 +43,56 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def make_bot(kind: str) -> Any:
+def make_bot(kind: str, *, catalog: Catalog) -> Any:
+    """A bot for one game; a HeuristicBot judges cards from the game's catalog (never reloads the files)."""
     if kind == "heuristic":
-        return engine.HeuristicBot()
+        return engine.HeuristicBot(catalog=catalog)
     if kind == "random":
         return engine.RandomBot()
     raise ValueError(f"unknown bot {kind!r}; choose from {BOTS}")
+
+
+def play_game_outcome(
+    *, catalog: Catalog, setup: Any, bots: dict[str, str], index: int, seed: int, max_plies: int
+) -> dict[str, Any]:
+    """Play game `index` of a run (seed = game_seed(run seed, index)) and return its plain outcome."""
+    game_setup = dataclasses.replace(setup, seed=seed)
+    players = {seat: make_bot(kind, catalog=catalog) for seat, kind in bots.items()}
+    state = engine.play_game(catalog, game_setup, players, max_plies=max_plies)
+    result = state.result or {}
+    return {
+        "index": index,
+        "seed": seed,
+        "winner": state.winner if state.status == "finished" else None,
+        "finished": state.status == "finished",
+        "turns": state.turn,
+        "plies": state.ply,
+        "kind": result.get("kind") if isinstance(result, dict) else None,
+    }
+
+
+def play_games(
+    *,
+    catalog: Catalog,
+    setup: Any,
+    bots: dict[str, str],
+    base_seed: int,
+    indices: Any,
+    max_plies: int = DEFAULT_MAX_PLIES,
+) -> list[dict[str, Any]]:
+    """Play the games `indices` of a run with base seed `base_seed`: the same outcomes wherever and in
+    whatever order they are played (a chunk of a distributed job, or the whole run on one core)."""
+    return [
+        play_game_outcome(
+            catalog=catalog,
+            setup=setup,
+            bots=bots,
+            index=index,
+            seed=game_seed(base_seed, index),
+            max_plies=max_plies,
+        )
+        for index in indices
+    ]
 
 
 def _init_worker(
@@ -62,19 +106,14 @@ def _init_worker(
 
 def _play_one(task: tuple[int, int]) -> dict[str, Any]:
     index, seed = task
-    setup = dataclasses.replace(_worker["setup"], seed=seed)
-    bots = {seat: make_bot(kind) for seat, kind in _worker["bots"].items()}
-    state = engine.play_game(_worker["catalog"], setup, bots, max_plies=_worker["max_plies"])
-    result = state.result or {}
-    return {
-        "index": index,
-        "seed": seed,
-        "winner": state.winner if state.status == "finished" else None,
-        "finished": state.status == "finished",
-        "turns": state.turn,
-        "plies": state.ply,
-        "kind": result.get("kind") if isinstance(result, dict) else None,
-    }
+    return play_game_outcome(
+        catalog=_worker["catalog"],
+        setup=_worker["setup"],
+        bots=_worker["bots"],
+        index=index,
+        seed=seed,
+        max_plies=_worker["max_plies"],
+    )
 
 
 @dataclass
@@ -84,6 +123,7 @@ class SimulationReport:
     seconds: float
     bots: dict[str, str]
     wins: Counter = field(default_factory=Counter)
+    draws: int = 0
     unfinished: int = 0
     result_kinds: Counter = field(default_factory=Counter)
     total_turns: int = 0
@@ -104,6 +144,7 @@ class SimulationReport:
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 2),
             "bots": self.bots,
+            "draws": self.draws,
             "unfinished": self.unfinished,
             "result_kinds": dict(self.result_kinds),
             "average_turns": round(self.total_turns / self.games, 2) if self.games else 0.0,
@@ -140,13 +181,21 @@ def simulate(
         )
         with ctx.Pool(processes=workers, initializer=_init_worker, initargs=init_args) as pool:
             outcomes = list(pool.imap_unordered(_play_one, tasks, chunksize=max(1, games // (workers * 8))))
-    report = SimulationReport(
-        games=games, workers=workers, seconds=time.perf_counter() - started, bots=dict(bots)
-    )
+    return tally(outcomes, workers=workers, seconds=time.perf_counter() - started, bots=bots)
+
+
+def tally(
+    outcomes: Any, *, workers: int, seconds: float, bots: dict[str, str]
+) -> SimulationReport:
+    """Add up game outcomes (play_game_outcome's dicts, in any order) into a report."""
+    outcomes = list(outcomes)
+    report = SimulationReport(games=len(outcomes), workers=workers, seconds=seconds, bots=dict(bots))
     for outcome in outcomes:
         if outcome["finished"] and outcome["winner"]:
             report.wins[outcome["winner"]] += 1
-        elif not outcome["finished"]:
+        elif outcome["finished"]:
+            report.draws += 1
+        else:
             report.unfinished += 1
         report.result_kinds[outcome["kind"] or ("unfinished" if not outcome["finished"] else "none")] += 1
         report.total_turns += outcome["turns"]

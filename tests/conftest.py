@@ -38,3 +38,12 @@ def catalog_rows(catalog_db, db) -> str:
     if not CatalogVersion.objects.filter(content_hash=catalog_db).exists():
         call_command("load_catalog", stdout=io.StringIO())
     return catalog_db
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache: no throttle counts, stream slots or catalog responses."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "cards.apps.CardsConfig",
     "decks.apps.DecksConfig",
     "games.apps.GamesConfig",
+    "simulations.apps.SimulationsConfig",
 ]
 
 MIDDLEWARE = [
@@ -44,6 +45,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.throttling.LoginThrottleMiddleware",  # the session and admin log-in forms (POST) are throttled
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -68,6 +70,10 @@ ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
+# Persistent connections with a health check before reuse (the WSGI development server and any threaded
+# server). The ASGI production server uses a connection pool instead (config/settings/production.py).
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves several clients at once: writers queue for the lock (IMMEDIATE + a busy
     # timeout) instead of failing with "database is locked", and WAL lets readers go on while one writes.
@@ -95,11 +101,37 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# The cache holds the throttles' counters, the per-user count of open event streams and the rendered
+# catalog responses. It must be shared by every worker process for the limits to hold across them:
+# CACHE_URL=redis://127.0.0.1:6379/0 (recommended) or dbcache://django_cache (run `manage.py
+# createcachetable`). The default, a per-process memory cache, suits the one-process development server.
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://battlecards")}
 
 # Largest request body accepted (oversized requests get a 413-style 400 in the common error shape).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024)
 
+# Deepest JSON body accepted (config.parsers); deeper is a 400 malformed_request.
+MAX_JSON_DEPTH = env.int("MAX_JSON_DEPTH", default=32)
+# A query string or form body with more fields is a 400 too_many_fields (Django's own limit).
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+# Longest value of one query parameter (search terms, filters): longer is a 400 query_value_too_long, on every
+# database (SQLite refuses LIKE patterns of 50,000 bytes).
+MAX_QUERY_VALUE_LENGTH = env.int("MAX_QUERY_VALUE_LENGTH", default=1000)
+
+# Games: how many open games (waiting for an opponent) one user may have at once, and how long an open game
+# waits before it expires (hidden from the lobby at once; `manage.py expire_open_games` cancels it).
+GAMES_MAX_OPEN_PER_USER = env.int("GAMES_MAX_OPEN_PER_USER", default=5)
+GAMES_OPEN_TTL_HOURS = env.float("GAMES_OPEN_TTL_HOURS", default=24.0)
+
 REST_FRAMEWORK = {
+    # JSON bodies only (bounded depth): several inputs are nested objects, which forms cannot carry, and the
+    # schema advertises exactly what the server reads
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.BoundedJSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
@@ -113,10 +145,24 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "config.pagination.StandardPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
-    # JSON bodies only: several inputs are nested objects, which forms cannot carry
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"anon": "120/min", "user": "600/min"},
+    # Scoped rates (config/throttling.py): each key is a throttle scope; "anon" and "user" are DRF's defaults.
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env("THROTTLE_ANON", default="120/min"),
+        "user": env("THROTTLE_USER", default="600/min"),
+        "game_create": env("THROTTLE_GAME_CREATE", default="30/min"),
+        "game_action": env("THROTTLE_GAME_ACTION", default="600/min"),
+        "deck_validate": env("THROTTLE_DECK_VALIDATE", default="120/min"),
+        "deck_import": env("THROTTLE_DECK_IMPORT", default="30/min"),
+        "register": env("THROTTLE_REGISTER", default="10/hour"),
+        "token": env("THROTTLE_TOKEN", default="20/min"),
+        "login": env("THROTTLE_LOGIN", default="10/min"),
+        "simulations": env("SIMULATION_THROTTLE_RATE", default="30/hour"),  # job submissions per user
+    },
+    # Throttles key anonymous clients on REMOTE_ADDR. Behind N reverse proxies that each append to
+    # X-Forwarded-For, set TRUSTED_PROXIES=N: the client is then the N-th address from the right. With 0
+    # (the default) X-Forwarded-For is ignored, so a client cannot pick its own throttle key.
+    "NUM_PROXIES": env.int("TRUSTED_PROXIES", default=0),
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
@@ -139,11 +185,22 @@ SPECTACULAR_SETTINGS = {
         "SeatKindEnum": "games.models.SeatKind",
         "LogKindEnum": "games.models.LogKind",
         "GameStatusEnum": "games.models.GameStatus",
+        "BotEnum": "games.simulation.BOTS",
         "ShotTypeEnum": ["fire", "autokill"],
         "EngineStatusEnum": ["active", "finished"],
         "ResultKindEnum": ["total", "standard", "all-battles-decided", "turn-limit"],
     },
 }
+
+# Catalog responses (config/http_cache.py): kept in the cache this long, and clients may reuse them this long
+# without asking (they revalidate with If-None-Match afterwards). Each worker re-reads the catalog's version
+# token at most every CATALOG_TOKEN_SECONDS, so a change made elsewhere shows within that delay.
+HTTP_CACHE_SECONDS = env.int("HTTP_CACHE_SECONDS", default=3600)
+HTTP_CACHE_MAX_AGE = env.int("HTTP_CACHE_MAX_AGE", default=60)
+CATALOG_TOKEN_SECONDS = env.float("CATALOG_TOKEN_SECONDS", default=1.0)
+
+# Event streams (GET /api/games/{id}/events/stream/): at most this many open at once per user (429 beyond).
+GAMES_SSE_MAX_STREAMS_PER_USER = env.int("GAMES_SSE_MAX_STREAMS_PER_USER", default=8)
 
 LOGGING = {
     "version": 1,
@@ -151,3 +208,26 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="WARNING")},
 }
+
+# Simulation jobs (simulations/). With CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0) chunks go to Celery
+# workers (`celery -A config worker -Q simulations`); without it they run in a background thread of the web
+# process (the embedded default). SIMULATION_RUNNER: auto | celery | thread | inline.
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
+SIMULATION_RUNNER = env("SIMULATION_RUNNER", default="auto")
+SIMULATION_QUEUE = env("SIMULATION_QUEUE", default="simulations")
+CELERY_TASK_DEFAULT_QUEUE = SIMULATION_QUEUE
+CELERY_TASK_ACKS_LATE = True  # a chunk's message is acknowledged only once its outcomes are recorded
+CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a worker process killed mid-chunk: the chunk is delivered again
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # one chunk at a time per worker process: fair over many workers
+CELERY_TASK_IGNORE_RESULT = True  # results live in the database, not in a result backend
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # A message not acknowledged within this many seconds (its worker machine died) is delivered again.
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+    "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": 1,
+}
+SIMULATION_CHUNK_GAMES = env.int("SIMULATION_CHUNK_GAMES", default=10)
+SIMULATION_MAX_GAMES_PER_JOB = env.int("SIMULATION_MAX_GAMES_PER_JOB", default=2000)
+SIMULATION_MAX_ACTIVE_JOBS = env.int("SIMULATION_MAX_ACTIVE_JOBS", default=3)
+SIMULATION_MAX_GAMES_PER_DAY = env.int("SIMULATION_MAX_GAMES_PER_DAY", default=20000)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from .errors import MalformedAction
+from .core.errors import MalformedAction
 
 SEATS = ("axis", "allies")
 

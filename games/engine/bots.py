@@ -26,14 +26,16 @@ from .actions import (
     Withdraw,
 )
 from .cards import Catalog, load_catalog_dir
+from .core.rng import hashed_index
 
-_MASK = (1 << 64) - 1
 _SALTS: dict[str, int] = {}
 
 
 def _salt_base(salt: str) -> int:
     base = _SALTS.get(salt)
     if base is None:
+        if len(_SALTS) >= 10_000:  # bounded: salts are a few per process
+            _SALTS.clear()
         base = _SALTS[salt] = int.from_bytes(hashlib.blake2b(salt.encode(), digest_size=8).digest(), "big")
     return base
 
@@ -44,10 +46,7 @@ def _pick(salt: str, ply: int, seat: str, n: int) -> int:
 
 
 def _pick_base(base: int, ply: int, seat: str, n: int) -> int:
-    z = (base + (ply * 2 + (seat == "axis")) * 0x9E3779B97F4A7C15) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return (z ^ (z >> 31)) % n
+    return hashed_index(base, ply, seat == "axis", n)
 
 
 class RandomBot:

@@ -24,13 +24,14 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import KINDS, Catalog
-from .errors import EngineError
+from .core.errors import SetupError
 from .setup import SEATS, GameSetup, Options
 from .state import OTHER, GameState, new_player
 
 
 def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
-    from .rules import _push_card, advance
+    from .battlecards.machine import advance
+    from .battlecards.phases.conflict import _push_card
 
     counter = iter(range(1, 100000))
     st_codes: dict[str, str] = {}
@@ -38,7 +39,7 @@ def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
 
     def make(code: str, owner: str | None = None) -> str:
         if code not in catalog.arsenal and code not in catalog.conflict and code not in catalog.battlecards:
-            raise EngineError("bad_scenario", f"unknown card code {code!r}")
+            raise SetupError(f"unknown card code {code!r}", code="bad_scenario")
         cid = f"c{next(counter)}"
         st_codes[cid] = code
         if owner:
@@ -109,7 +110,7 @@ def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
         from .actions import PlayCard
 
         advance(st)
-        from .rules import apply
+        from .battlecards.machine import apply
 
         apply(st, PlayCard(seat, kept, target=target))
         return st

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .errors import MalformedAction
+from .core.errors import MalformedAction
 
 SEATS = ("axis", "allies")
 

@@ -7,13 +7,14 @@ deep copy and `from_json` loses nothing. Per-card definitions are looked up thro
 from __future__ import annotations
 
 import copy
-import random
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from .cards import KINDS, ArsenalCardDef, BattlecardDef, Catalog, ConflictCardDef
-from .errors import EngineError
+from .core.errors import EngineError, StateError
+from .core.rng import new_rng, rng_from_json, rng_to_json
 from .setup import SEATS, GameSetup
 
 OTHER = {"axis": "allies", "allies": "axis"}
@@ -62,10 +63,10 @@ def _per_code(cat: Catalog) -> dict[str, tuple]:
         carrier = abil.get("carrier_bonus")
         info = ("infantry_support" in abil, tkmask or 0, "ship_support" in abil,
                 len(carrier.get("bonuses")) if carrier is not None else 0)
-        # (definition, abilities by kind, kind index, phase, attack mask, artillery target-kind mask,
+        # (definition, abilities by kind, kind index, phase, attack mask,
         #  supporter info: (infantry, artillery target-kind mask, ship support, carrier bonuses),
         #  a unit in a battle: a combat unit, not a leader)
-        out[code] = (d, abil, KINDS.index(d.kind), d.phase, amask, tkmask, info if any(info) else None,
+        out[code] = (d, abil, KINDS.index(d.kind), d.phase, amask, info if any(info) else None,
                      d.is_combat_unit and not d.is_leader)
     for table in (cat.battlecards, cat.conflict):  # a code in both: conflict wins, as in a lookup order
         for code, d in table.items():
@@ -80,10 +81,14 @@ def _per_code(cat: Catalog) -> dict[str, tuple]:
 class GameState:
     """The whole game. Mutated only through `games.engine.apply`."""
 
+    # recomputes the pending decision of a loaded state (decisions are derived, not serialised); set by
+    # games.engine.battlecards.machine to its `advance`, so this module needs no rules import
+    resume: ClassVar[Callable[[GameState], None]]
+
     def __init__(self, catalog: Catalog, setup: GameSetup) -> None:
         self.catalog = catalog
         self.setup = setup
-        self.rng = random.Random(setup.seed)
+        self.rng = new_rng(setup.seed)
         self.code: dict[str, str] = {}
         self.owner: dict[str, str] = {}
         self.players: dict[str, dict[str, Any]] = {}
@@ -107,15 +112,15 @@ class GameState:
         self.kidx: dict[str, int] = {}
         self.phase: dict[str, int | None] = {}
         self.amask: dict[str, int] = {}
-        self.tkmask: dict[str, int] = {}
         self.supp: dict[str, tuple] = {}
         self.unit_ids: set[str] = set()
         self.max_action = 0
         self.n_battlecards = 0
+        # rule caches (derived, never serialised; dropped by rebuild_derived): the legal keys of the
+        # current ply (core.machine) and the combat values of the battle in progress (combat.values)
         self._legal_cache: tuple[int, list] | None = None
         self._events: list = []
-        self._vgen = 0
-        self._vcache: Any = None  # rules._Vals of the battle in progress
+        self._vcache: Any = None
 
     # ---- derived ----------------------------------------------------------------------------
     def rebuild_derived(self) -> None:
@@ -125,22 +130,19 @@ class GameState:
         kidx: dict[str, int] = {}
         phase: dict[str, int | None] = {}
         amask: dict[str, int] = {}
-        tkmask: dict[str, int] = {}
         supp: dict[str, tuple] = {}
         unit_ids: set[str] = set()
         max_action = 0
         for cid, code in self.code.items():
             entry = per_code.get(code)
             if entry is None:
-                raise EngineError("unknown_card", f"card code {code!r} is not in the catalog")
+                raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card")
             d = entry[0]
             defs[cid] = d
             if len(entry) > 1:
-                _, abil[cid], kidx[cid], phase[cid], amask[cid], tk, info, is_unit = entry
+                _, abil[cid], kidx[cid], phase[cid], amask[cid], info, is_unit = entry
                 if is_unit:
                     unit_ids.add(cid)
-                if tk is not None:
-                    tkmask[cid] = tk
                 if info is not None:
                     supp[cid] = info
             elif d.action_number > max_action:
@@ -150,12 +152,16 @@ class GameState:
         self.kidx = kidx
         self.phase = phase
         self.amask = amask
-        self.tkmask = tkmask
         self.supp = supp
         self.unit_ids = unit_ids  # cards that fight in a battle: combat units, not leaders
         self.n_battlecards = sum(1 for d in defs.values() if isinstance(d, BattlecardDef))
         self.max_action = max_action
+        self.drop_caches()
+
+    def drop_caches(self) -> None:
+        """Forget the derived rule caches (they are rebuilt on demand; tests compare against this)."""
         self._legal_cache = None
+        self._vcache = None
 
     @property
     def current_seat(self) -> str | None:
@@ -184,10 +190,9 @@ class GameState:
 
     # ---- serialisation ----------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        st = self.rng.getstate()
         return {
             "setup": self.setup.to_json(),
-            "rng": [st[0], list(st[1]), st[2]],
+            "rng": rng_to_json(self.rng),
             "cards": dict(self.code),
             "owners": dict(self.owner),
             "players": copy.deepcopy(self.players),
@@ -212,15 +217,12 @@ class GameState:
         except EngineError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise EngineError("bad_state", f"not a serialised game state: {exc!r}") from exc
+            raise StateError(f"not a serialised game state: {exc!r}") from exc
 
     @classmethod
     def _from_json(cls, data: dict[str, Any], catalog: Catalog) -> GameState:
-        from .rules import advance
-
         state = cls(catalog, GameSetup.from_json(data["setup"]))
-        rng = data["rng"]
-        state.rng.setstate((rng[0], tuple(rng[1]), rng[2]))
+        rng_from_json(state.rng, data["rng"])
         state.code = dict(data["cards"])
         state.owner = dict(data["owners"])
         state.players = copy.deepcopy(data["players"])
@@ -237,7 +239,7 @@ class GameState:
         state.result = copy.deepcopy(data["result"])
         state.vp_threshold = data["vp_threshold"]
         state.rebuild_derived()
-        advance(state)
+        cls.resume(state)
         return state
 
     def __eq__(self, other: object) -> bool:

@@ -4,6 +4,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .actions import key_to_json
+from .battlecards.inspect import battle_frame, current_values
+from .battlecards.machine import legal_keys
 from .cards import KINDS
 from .setup import SEATS
 from .state import OTHER, GameState
@@ -59,9 +62,7 @@ def _opponent(st: GameState, seat: str, viewer: str) -> dict[str, Any]:
 
 
 def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
-    from .rules import _battle, _vals
-
-    fr = _battle(st)
+    fr = battle_frame(st)
     if fr is None or fr["stage"] in ("optional", "check"):
         if fr is None:
             return None
@@ -69,7 +70,7 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
                 "mode": fr["mode"], "aggressor": fr["aggressor"], "defender": fr["defender"],
                 "stage": fr["stage"]}
     sides = {}
-    vals = _vals(st, fr)
+    values = current_values(st, fr)
     done = set(fr["done"])
     fired = set(fr["fired"])
     for s in SEATS:
@@ -77,16 +78,13 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
         in_battle = set(fr["units"][s])
         for c in fr["present"][s]:
             d = st.defs[c]
-            atk, dfn = vals.A.get(c), vals.D.get(c)
+            atk, dfn = values.unit(c)  # (ground, air, sea) each
             units.append({
                 "id": c, "code": st.code[c], "kind": d.kind, "phase": d.phase,
                 "in_battle": c in in_battle, "done": c in done,
                 "hidden_submarine": "submarine" in st.abil[c] and c not in fired,
-                # the values tables are in KINDS order (ground, air, sea)
-                "attack": ({"ground": atk[0], "air": atk[1], "sea": atk[2]} if atk is not None
-                           else {k: vals.attack(s, c, k) for k in KINDS}),
-                "defense": ({"ground": dfn[0], "air": dfn[1], "sea": dfn[2]} if dfn is not None
-                            else {k: vals.defense(s, c, k) for k in KINDS}),
+                "attack": {"ground": atk[0], "air": atk[1], "sea": atk[2]},
+                "defense": {"ground": dfn[0], "air": dfn[1], "sea": dfn[2]},
             })
         withdrawn = fr["withdrawn"][s]
         sides[s] = {
@@ -108,9 +106,6 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
 
 
 def _decision(st: GameState, seat: str) -> dict[str, Any] | None:
-    from .actions import key_to_json
-    from .rules import legal_keys
-
     d = st.decision
     if d is None:
         return None

@@ -13,6 +13,9 @@ What it shows (see the "Client guide" in README.md):
   5. follow what happened: GET /api/games/{id}/events/?since=<last seq seen>
   6. after the end: GET /api/games/{id}/replay/ (seed, salt and the whole log)
 
+Exit status: 0 when the game was played to its end and its replay checks out (whoever won), 1 when the
+revealed seed does not match its commitment, 3 on an API error.
+
 The player here is deliberately simple: it fires whenever it can, deploys what it draws, and otherwise
 takes the first legal action the server offers. It never needs to know the rules: the server is the
 only authority and always lists what is legal.
@@ -153,7 +156,9 @@ def play(args: argparse.Namespace) -> int:
     verified = check == game["seed_hash"] and deal == replay["setup"]["seed"]
     verdict = "verified" if verified else "MISMATCH"
     print(f"seed {replay['seed']} revealed; commitment {verdict}; {len(replay['actions'])} engine actions")
-    return 0 if final["winner"] == final["my_seat"] else 1 if final["winner"] else 2
+    # A game that ended normally is a success whoever won (the bot often does); only a replay whose seed
+    # does not match the commitment published at creation is a failure.
+    return 0 if verified else 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,17 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
-import schemathesis
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from config.wsgi import application
-from games.engine import Action
+from games.engine import DECISION_KINDS, Action
 from games.engine.actions import ACTION_TYPES
-from games.engine.rules import DECISION_KINDS
+from tests.contract.conftest import CHECKS
 from tests.decks.factories import UserFactory
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
@@ -106,21 +102,8 @@ def test_only_json_bodies_are_advertised_and_accepted(schema, db):
 # -------------------------------------------------------- real answers of a whole game match the schema
 
 
-@pytest.fixture
-def live_schema(catalog_rows):
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    try:
-        yield schemathesis.openapi.from_wsgi("/api/schema/", application)
-    finally:
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)
-
-
 def test_every_answer_of_a_whole_game_matches_the_schema(live_schema):
     """Two players (random legal choices) play a whole game; every answer passes schemathesis' checks."""
-    from tests.contract.test_schemathesis import CHECKS
-
     rng = random.Random(7)
     tokens = {}
     for name in ("ann", "ben"):

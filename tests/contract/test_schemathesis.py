@@ -10,42 +10,18 @@ from __future__ import annotations
 
 import os
 
-import pytest
-import schemathesis
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from rest_framework.authtoken.models import Token
 from schemathesis import GenerationMode
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
 
-from config.wsgi import application
+from tests.contract.conftest import CHECKS
 from tests.decks.factories import UserFactory
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "6"))
 
 # Operations left out, each with the issue item that fixes it (remove once that fix is merged).
 EXCLUDED: dict[str, str] = {}
-
-
-@pytest.fixture
-def live_schema(catalog_rows):
-    # The WSGI handler would close the test's database connection at each request's end; as Django's
-    # test client does, keep it open (the whole run is one test transaction).
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    try:
-        yield schemathesis.openapi.from_wsgi("/api/schema/", application)
-    finally:
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)
 
 
 def _run(operation, mode: GenerationMode, headers: dict[str, str]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import Action, Catalog, GameState, apply, legal_actions, load_scenario
+from games.engine.battlecards.inspect import battle_frame
 from games.engine.cards import Catalog as _Catalog
 
 NONE = {"ground": None, "air": None, "sea": None}
@@ -602,8 +603,6 @@ def pass_until(st: GameState, kind: str, limit: int = 50) -> list:
 
 
 def battle(st: GameState) -> dict:
-    from games.engine.rules import _battle
-
-    fr = _battle(st)
+    fr = battle_frame(st)
     assert fr is not None
     return fr

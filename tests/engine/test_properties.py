@@ -26,7 +26,7 @@ from games.engine import (
     replay,
     view,
 )
-from games.engine.rules import _battle, _Vals, _vals
+from games.engine.battlecards.inspect import battle_frame, current_values, fresh_values
 from games.engine.setup import SEATS, starter_setup
 from games.engine.state import OTHER
 
@@ -67,7 +67,7 @@ def hidden_from(state: GameState, seat: str) -> set[str]:
     """Ids `seat` may not see: its own deck order, the enemy deck, hand, kept cards and face-down cards."""
     enemy = state.players[OTHER[seat]]
     hidden = set(state.players[seat]["deck"]) | set(enemy["deck"]) | set(enemy["hand"]) | set(enemy["kept"])
-    fr = _battle(state)
+    fr = battle_frame(state)
     revealed = set(fr["present"][OTHER[seat]]) | set(fr["withdrawn"][OTHER[seat]]) if fr else set()
     for stacks in enemy["stacks"].values():
         for s in stacks:
@@ -102,9 +102,10 @@ def test_every_random_game_ends_and_no_card_is_lost_or_duplicated(seed, opts):
     total = Counter(state.code)
 
     def check(s, _events, _before=None):
-        fr = _battle(s)
+        fr = battle_frame(s)
         if fr is not None and fr["stage"] in ("window", "phase0", "phase", "withdraw"):
-            cached, fresh = _vals(s, fr), _Vals(s, fr)  # the incrementally kept values are exact
+            # the incrementally kept values are exact
+            cached, fresh = current_values(s, fr), fresh_values(s, fr)
             assert (cached.A, cached.D) == (fresh.A, fresh.D)
         z = zones(s)
         assert max(z.values()) == 1, [c for c, n in z.items() if n > 1]

@@ -29,6 +29,9 @@ def test_a_stranger_cannot_see_read_a_seat_or_act_in_a_running_game(two_player_g
         response = stranger.post(
             f"/api/games/{gid}/{verb}", {"version": before, "action": {"type": "draw"}}, format="json"
         )
+        if verb == "join/":  # the answer of a join race's losers (issue 11): the seat is no longer free
+            assert (response.status_code, response.json()["code"]) == (409, "game_not_open"), verb
+            continue
         assert response.status_code == 404, verb
         assert response.json()["code"] == "game_not_found"
     assert stranger.get("/api/games/").json()["count"] == 0
@@ -70,7 +73,9 @@ def test_an_open_game_can_be_joined_once_and_players_cannot_join_twice(create_ga
     joined = api(bob).post(f"/api/games/{gid}/join/")
     assert joined.status_code == 200
     assert joined.json()["status"] == "active" and joined.json()["my_seat"] == "axis"
-    assert api(carol).post(f"/api/games/{gid}/join/").status_code == 404  # running games are private
+    late = api(carol).post(f"/api/games/{gid}/join/")  # too late: 409, and the game stays private
+    assert (late.status_code, late.json()["code"]) == (409, "game_not_open")
+    assert api(carol).get(f"/api/games/{gid}/").status_code == 404
     entry = GameAction.objects.get(game_id=gid, kind="join")
     assert entry.seat == "axis" and entry.events[0]["type"] == "player_joined"
 

@@ -100,3 +100,22 @@ def test_a_full_conflict_deck_with_expansions_can_be_chosen(catalog_rows, api, a
     thin = Game.objects.get(pk=api(alice).post("/api/games/", game_body(), format="json").json()["id"])
     fat = Game.objects.get(pk=response.json()["id"])
     assert len(fat.setup["conflict_deck"]) > len(thin.setup["conflict_deck"])
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs"),
+    [("us-starter", "jp-starter"), ("ru-starter", "de-ef-starter")],
+)
+def test_a_theater_without_battlecards_cannot_host_a_game(catalog_rows, api, alice, mine, theirs):
+    """No Pacific or Eastern Front conflict deck survives: such a game could never be won, so it is refused
+    (before, it was accepted and ran 400 empty turns with a victory threshold of 0)."""
+    body = game_body(my_deck={"starter": mine}, opponent_deck={"starter": theirs})
+    response = api(alice).post("/api/games/", body, format="json")
+    assert response.status_code == 400, response.json()
+    assert response.json()["code"] == "theater_not_playable"
+    assert not Game.objects.exists()
+    # the decks themselves stay a legal matchup: only the game is refused
+    matchup = api(alice).post(
+        "/api/decks/matchup/", {"a": {"starter": mine}, "b": {"starter": theirs}}, format="json"
+    )
+    assert matchup.status_code == 200 and matchup.json()["is_legal"] is True, matchup.json()

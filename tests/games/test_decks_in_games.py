@@ -32,7 +32,7 @@ def test_my_own_deck_against_a_public_deck(catalog_rows, api, alice, bob):
     )
     assert response.status_code == 201, response.json()
     seats = {s["seat"]: s for s in response.json()["seats"]}
-    assert seats["allies"]["deck_source"] == {"deck_id": mine.pk, "name": mine.name}
+    assert seats["allies"]["deck_source"] == {"deck_id": mine.pk, "name": mine.name, "public": False}
     game = Game.objects.get(pk=response.json()["id"])
     assert sorted(game.setup["decks"]["axis"]) == sorted(
         code for code, n in _starter_entries(DE).items() for _ in range(n)

@@ -38,7 +38,7 @@ def test_the_example_client_plays_a_full_game_against_the_bot(live_server, catal
         ]
     )
     out = capsys.readouterr().out
-    assert status in (0, 1, 2), out
+    assert status == 0, out  # a normal end is a success, whoever won
     assert "commitment verified" in out
     game = Game.objects.get()
     assert game.status == "finished" and game.end_reason == "victory"

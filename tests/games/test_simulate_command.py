@@ -76,3 +76,28 @@ def test_simulate_reads_the_fixture_catalog_without_a_database():
 def test_simulate_refuses_bad_arguments(args):
     with pytest.raises(CommandError):
         _run(*args, "--catalog", "fixtures", "--workers", "1")
+
+
+def test_heuristic_bots_judge_cards_from_the_games_catalog_not_the_files(catalog_rows, monkeypatch):
+    """With --catalog db a HeuristicBot never reloads the fixture files: it reads the catalog it is given."""
+    from games.engine import bots as engine_bots
+    from games.engine.cards import load_catalog_dir
+    from games.simulation import make_bot
+
+    def no_files(*args, **kwargs):
+        raise AssertionError("a bot reloaded the catalog from the fixture files")
+
+    monkeypatch.setattr(engine_bots, "load_catalog_dir", no_files)
+    data = json.loads(
+        _run(
+            "--decks", "gb-we-starter", "de-we-starter", "--games", "2", "--workers", "1",
+            "--bots", "heuristic", "heuristic", "--catalog", "db", "--json",
+        )
+    )
+    assert data["games"] == 2 and data["bots"] == {"axis": "heuristic", "allies": "heuristic"}
+
+    catalog = load_catalog_dir()
+    bot = make_bot("heuristic", catalog=catalog)
+    assert bot.catalog is catalog
+    code = next(iter(catalog.arsenal))
+    assert bot.points(code) == catalog.arsenal[code].points

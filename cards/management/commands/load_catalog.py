@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cards.services import TABLES, CatalogInvalid, catalog_load
+from cards.services import TABLES, CatalogInvalid, catalog_load, rulings_load
 from games.engine.cards import DEFAULT_CATALOG_DIR, read_fixture_dicts
 
 
@@ -55,3 +56,20 @@ class Command(BaseCommand):
                     f"catalog loaded (hash {result.content_hash[:12]}, version {result.version.pk})"
                 )
             )
+        self._load_rulings(root)
+
+    def _load_rulings(self, root: Path) -> None:
+        """rulings.json (optional in other directories): the FAQ and estimated rulings per card."""
+        path = root / "rulings.json"
+        if not path.exists():
+            return
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise CommandError(f"rulings.json is not valid JSON: {exc}") from exc
+        result = rulings_load(rows=rows)
+        for problem in result.unknown:
+            self.stderr.write(self.style.WARNING(f"warning: ruling links an unknown card: {problem}"))
+        self.stdout.write(
+            f"rulings: {result.total} ({len(result.created)} created, {len(result.deleted)} deleted)"
+        )

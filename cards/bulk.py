@@ -1,0 +1,146 @@
+"""Bulk data and catalog sync (reads): the gzipped catalog file per version, changes between versions.
+
+The bulk file is the catalog dicts of the current CatalogVersion (fixture shape, see cards.canonical) wrapped
+with the version hash and time, as compact JSON, gzipped deterministically (mtime 0): the same catalog gives
+the same bytes. It is built once per catalog version and kept in memory; a new version (load_catalog, admin
+edit) is a new file.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from cards.canonical import content_hash
+from cards.models import CatalogVersion
+from cards.selectors import catalog_dicts, catalog_version_current
+from config.errors import DomainError, NotFound, ValidationFailed
+
+TABLES = ("nations", "theaters", "sets", "arsenal", "conflict_cards", "battlecards")
+MIN_PREFIX = 8
+
+
+@dataclass(frozen=True)
+class BulkFile:
+    name: str
+    version: str
+    updated_at: datetime | None
+    data: bytes
+    etag: str
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    @property
+    def filename(self) -> str:
+        return f"battlecards-catalog-{self.version[:12]}.json.gz"
+
+
+_lock = threading.Lock()
+_files: dict[str, BulkFile] = {}
+
+
+def _build(version: str, updated_at: datetime | None, contents: dict[str, Any]) -> BulkFile:
+    document = {
+        "object": "catalog",
+        "version": version,
+        "updated_at": updated_at.isoformat() if updated_at else None,
+        **{table: contents[table] for table in TABLES},
+    }
+    raw = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    data = gzip.compress(raw, compresslevel=9, mtime=0)
+    return BulkFile("catalog", version, updated_at, data, f'"{hashlib.sha256(data).hexdigest()[:32]}"')
+
+
+def bulk_catalog_file() -> BulkFile:
+    """The gzipped catalog of the current version (built on first use per version)."""
+    version = catalog_version_current()
+    if version is None:  # rows never loaded through load_catalog: the rows as they are, uncached
+        data = catalog_dicts()
+        return _build(content_hash(data), None, data)
+    with _lock:
+        cached = _files.get(version.content_hash)
+    if cached is not None:
+        return cached
+    contents = (
+        CatalogVersion.objects.filter(pk=version.pk).values_list("contents", flat=True).first()
+        or catalog_dicts()
+    )
+    built = _build(version.content_hash, version.loaded_at, contents)
+    with _lock:
+        _files.clear()
+        _files[version.content_hash] = built
+    return built
+
+
+# ------------------------------------------------------------------------------------------------ changes
+
+
+class VersionContentsUnavailable(DomainError):
+    status = 410
+    code = "version_contents_unavailable"
+    default_detail = "The contents of that catalog version were not kept; download the bulk file instead."
+
+
+def _version_by_hash(since: str) -> CatalogVersion:
+    since = (since or "").strip().lower()
+    if len(since) < MIN_PREFIX or any(c not in "0123456789abcdef" for c in since):
+        raise ValidationFailed(
+            f"since must be a catalog version hash (at least {MIN_PREFIX} hex digits).",
+            code="invalid",
+            errors={"since": ["A catalog version hash is required."]},
+        )
+    hashes = list(
+        CatalogVersion.objects.filter(content_hash__startswith=since)
+        .values_list("content_hash", flat=True)
+        .distinct()[:2]
+    )
+    if not hashes:
+        raise NotFound(f"No catalog version {since!r}.", code="unknown_version")
+    if len(hashes) > 1:
+        raise ValidationFailed(f"{since!r} names several catalog versions; give more digits.", code="invalid")
+    return CatalogVersion.objects.filter(content_hash=hashes[0]).order_by("-id").first()
+
+
+def _table_changes(before: list[dict], after: list[dict]) -> dict[str, Any]:
+    old = {row["code"]: row for row in before}
+    new = {row["code"]: row for row in after}
+    changed = {
+        code: sorted(k for k in set(old[code]) | set(new[code]) if old[code].get(k) != new[code].get(k))
+        for code in sorted(set(old) & set(new))
+        if old[code] != new[code]
+    }
+    return {
+        "added": sorted(set(new) - set(old)),
+        "changed": changed,
+        "removed": sorted(set(old) - set(new)),
+    }
+
+
+def catalog_changes(*, since: str) -> dict[str, Any]:
+    """What changed from version `since` (a hash or a prefix of one) to the current version, per table."""
+    old = _version_by_hash(since)
+    current = catalog_version_current()
+    if old.contents is None:
+        raise VersionContentsUnavailable()
+    if current is None or current.content_hash == old.content_hash:
+        after, to_hash = old.contents, old.content_hash
+    else:
+        after = (
+            CatalogVersion.objects.filter(pk=current.pk).values_list("contents", flat=True).first()
+            or catalog_dicts()
+        )
+        to_hash = current.content_hash
+    tables = {table: _table_changes(old.contents.get(table, []), after.get(table, [])) for table in TABLES}
+    return {
+        "from_version": old.content_hash,
+        "to_version": to_hash,
+        "changed": any(t["added"] or t["changed"] or t["removed"] for t in tables.values()),
+        "tables": tables,
+    }

@@ -1,0 +1,64 @@
+"""Printable proxies: card faces (cards.faces) laid out nine to a page at playing-card size in a PDF.
+
+reportlab writes the PDF; svglib turns each face's SVG into reportlab drawing commands, kept once per card
+as a PDF form XObject and placed for every copy (so a 50-card deck costs one drawing per distinct card).
+"""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.graphics import renderPDF
+from reportlab.lib.pagesizes import A4, letter
+from reportlab.lib.units import inch
+from reportlab.pdfgen import canvas
+from svglib.svglib import svg2rlg
+
+from cards.faces import faces_for
+from cards.selectors import arsenal_card_list
+
+CARD_WIDTH = 2.5 * inch  # a poker-size playing card, 2.5 x 3.5 inches
+CARD_HEIGHT = 3.5 * inch
+FACE_VIEWBOX = (250, 350)  # cards/templates/cards/faces/*.svg
+PER_ROW, PER_COLUMN = 3, 3
+PAGE_SIZES = {"letter": letter, "a4": A4}
+
+
+def _face_form(pdf: canvas.Canvas, name: str, svg: str) -> None:
+    drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
+    pdf.beginForm(name, lowerx=0, lowery=0, upperx=CARD_WIDTH, uppery=CARD_HEIGHT)
+    pdf.scale(CARD_WIDTH / FACE_VIEWBOX[0], CARD_HEIGHT / FACE_VIEWBOX[1])
+    renderPDF.draw(drawing, pdf, 0, 0)
+    pdf.endForm()
+
+
+def deck_pdf(*, title: str, codes: list[str], paper: str = "letter") -> bytes:
+    """A PDF with one face per card copy in `codes` (arsenal card codes, in order), nine to a page."""
+    page_width, page_height = PAGE_SIZES[paper]
+    margin_x = (page_width - PER_ROW * CARD_WIDTH) / 2
+    margin_y = (page_height - PER_COLUMN * CARD_HEIGHT) / 2
+    faces = faces_for("arsenal", arsenal_card_list().filter(code__in=set(codes)))
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=(page_width, page_height), pageCompression=1, invariant=1)
+    pdf.setTitle(title)
+    pdf.setCreator("Battlecards server")
+    forms: dict[str, str] = {}
+    per_page = PER_ROW * PER_COLUMN
+    printable = [code for code in codes if code in faces]
+    for index, code in enumerate(printable):
+        slot = index % per_page
+        if index and slot == 0:
+            pdf.showPage()
+        if code not in forms:
+            forms[code] = f"face{len(forms)}"
+            _face_form(pdf, forms[code], faces[code])
+        column, row = slot % PER_ROW, slot // PER_ROW
+        pdf.saveState()
+        pdf.translate(margin_x + column * CARD_WIDTH, page_height - margin_y - (row + 1) * CARD_HEIGHT)
+        pdf.doForm(forms[code])
+        pdf.restoreState()
+    if not printable:
+        pdf.drawString(72, page_height - 72, f"{title}: no cards")
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()

@@ -1,0 +1,82 @@
+"""Production settings (`make serve`: gunicorn managing uvicorn ASGI workers). They fail closed.
+
+Required: SECRET_KEY (50+ random characters) and ALLOWED_HOSTS; DEBUG is always off; cookies are secure,
+HTTPS is enforced (SECURE_SSL_REDIRECT, HSTS) and TLS is expected to end at a reverse proxy that sets
+X-Forwarded-Proto. See README "Running in production".
+"""
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+from .base import *  # noqa: F403
+from .base import DATABASES, MIDDLEWARE, env
+
+
+def _required(name: str) -> str:
+    value = os.environ.get(name, "").strip() or env.str(name, default="").strip()
+    if not value:
+        raise ImproperlyConfigured(f"{name} must be set in the environment for production settings.")
+    return value
+
+
+DEBUG = False
+SECRET_KEY = _required("SECRET_KEY")
+if SECRET_KEY.startswith(("dev-only-", "django-insecure-")) or len(SECRET_KEY) < 50:
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be a real secret of 50+ characters, e.g. "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
+ALLOWED_HOSTS = [h.strip() for h in _required("ALLOWED_HOSTS").split(",") if h.strip()]
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# HTTPS: the reverse proxy ends TLS and says so in X-Forwarded-Proto (it must overwrite a client's value).
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+SESSION_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+SILENCED_SYSTEM_CHECKS = [
+    # security.W021 (HSTS preload not set): submitting a domain to the browsers' preload list is a one-way
+    # decision of the domain's owner, not of this project; set SECURE_HSTS_PRELOAD=true once that is done.
+    "security.W021",
+]
+
+# Static files (admin, browsable API, Swagger UI): collected by `make serve`, served by WhiteNoise.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+MIDDLEWARE = [
+    *MIDDLEWARE[: MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1],
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    *MIDDLEWARE[MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1 :],
+]
+
+# Database connections. Under ASGI each request's synchronous part runs in its own thread, so Django's
+# per-thread persistent connections (CONN_MAX_AGE) would never be reused: PostgreSQL gets a psycopg
+# connection pool per worker process instead, whose connections are checked before each reuse
+# (CONN_HEALTH_CHECKS=True becomes the pool's `check`). DB_POOL=false falls back to persistent
+# connections (CONN_MAX_AGE) with CONN_HEALTH_CHECKS.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool("DB_POOL", default=True):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DB_POOL_MIN_SIZE", default=2),
+        "max_size": env.int("DB_POOL_MAX_SIZE", default=20),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+    }
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}

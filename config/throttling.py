@@ -1,0 +1,126 @@
+"""Throttles: DRF scoped rates from settings, counted in the shared cache so they hold across workers.
+
+Each scope's rate is REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope] (env THROTTLE_<SCOPE>), read when the
+throttle runs. An authenticated user is counted by user id, anyone else by client address: REMOTE_ADDR, or
+with TRUSTED_PROXIES=N the N-th address from the right of X-Forwarded-For (never a value the client
+chose). A throttled request is a 429 in the common error shape with a Retry-After header.
+
+Also here: the log-in forms that are plain Django views (the browsable API's session log-in and the admin's)
+are throttled by a middleware, and the open event streams are counted per user.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from rest_framework.settings import api_settings
+from rest_framework.throttling import SimpleRateThrottle
+
+from config.exceptions import error_body
+
+
+class ScopedThrottle(SimpleRateThrottle):
+    """A fixed scope (the class attribute), optionally only for some HTTP methods."""
+
+    scope: str = ""
+    methods: Iterable[str] | None = None  # None: every method
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_cache_key(self, request, view) -> str | None:
+        if self.methods is not None and request.method not in self.methods:
+            return None
+        user = getattr(request, "user", None)
+        ident = f"user:{user.pk}" if user is not None and user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def scoped(scope: str, *, methods: Iterable[str] | None = None) -> type[ScopedThrottle]:
+    """The throttle class of one scope (for a view's throttle_classes)."""
+    return type(
+        f"{scope.title().replace('_', '')}Throttle",
+        (ScopedThrottle,),
+        {"scope": scope, "methods": frozenset(methods) if methods else None},
+    )
+
+
+GameCreateThrottle = scoped("game_create", methods={"POST"})
+GameActionThrottle = scoped("game_action", methods={"POST"})
+DeckValidateThrottle = scoped("deck_validate")
+DeckImportThrottle = scoped("deck_import", methods={"POST"})
+RegisterThrottle = scoped("register", methods={"POST"})
+TokenThrottle = scoped("token", methods={"POST"})
+LoginThrottle = scoped("login", methods={"POST"})
+
+
+def throttled_response(wait: float | None) -> JsonResponse:
+    retry_after = max(1, math.ceil(wait or 1))
+    response = JsonResponse(
+        error_body(
+            429, "throttled", f"Request was throttled. Expected available in {retry_after} seconds.",
+            retry_after=retry_after,
+        ),
+        status=429,
+    )
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+class LoginThrottleMiddleware:
+    """Throttle POSTs to the log-in forms that are not DRF views (session log-in of the API, admin log-in)."""
+
+    VIEW_NAMES = frozenset({"rest_framework:login", "admin:login"})
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs) -> HttpResponse | None:
+        match = request.resolver_match
+        if request.method != "POST" or match is None or match.view_name not in self.VIEW_NAMES:
+            return None
+        throttle = LoginThrottle()
+        if throttle.allow_request(request, None):
+            return None
+        return throttled_response(throttle.wait())
+
+
+# ------------------------------------------------------------------------------------ open streams per user
+
+
+def _streams_key(user_id: int) -> str:
+    return f"sse_streams:user:{user_id}"
+
+
+def stream_slot_acquire(*, user_id: int, limit: int, ttl: int) -> bool:
+    """Count one more open stream of the user; False (and nothing counted) when `limit` are open already.
+
+    The counter lives in the shared cache and expires `ttl` seconds after the last change, so the slots of
+    a process that died are given back at the latest when its streams would have timed out.
+    """
+    key = _streams_key(user_id)
+    cache.add(key, 0, ttl)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, ttl)
+        count = 1
+    if count > limit:
+        stream_slot_release(user_id=user_id)
+        return False
+    cache.touch(key, ttl)
+    return True
+
+
+def stream_slot_release(*, user_id: int) -> None:
+    try:
+        if cache.decr(_streams_key(user_id)) < 0:
+            cache.set(_streams_key(user_id), 0)
+    except ValueError:  # already expired
+        pass

@@ -1,0 +1,105 @@
+"""Printable proxies: GET /api/decks/{id}/print.pdf and /api/starters/{code}/print.pdf."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from cards.extra_apis import BinaryRenderer
+from cards.printing import PAGE_SIZES, deck_pdf
+from config.errors import ValidationFailed
+from decks import selectors
+
+PAPER = OpenApiParameter(
+    "paper",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    enum=sorted(PAGE_SIZES),
+    description="Page size: letter (default) or a4. Cards are 2.5 x 3.5 inches, nine to a page.",
+)
+
+
+def _not_found(code: str, detail: str) -> OpenApiResponse:
+    return OpenApiResponse(
+        response=OpenApiTypes.OBJECT,
+        description=detail,
+        examples=[OpenApiExample(code, value={"status": 404, "code": code, "detail": detail})],
+    )
+
+
+BAD_PAPER = OpenApiResponse(
+    response=OpenApiTypes.OBJECT,
+    description="Unknown paper size.",
+    examples=[OpenApiExample("invalid", value={"status": 400, "code": "invalid", "detail": "paper: ..."})],
+)
+
+
+def _paper(request: Request) -> str:
+    paper = request.query_params.get("paper", "letter").lower()
+    if paper not in PAGE_SIZES:
+        raise ValidationFailed(
+            f"paper must be one of {', '.join(sorted(PAGE_SIZES))}.",
+            errors={"paper": [f"Choose one of {', '.join(sorted(PAGE_SIZES))}."]},
+        )
+    return paper
+
+
+def _pdf_response(data: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+def _copies(entries: dict[str, int]) -> list[str]:
+    return [code for code in sorted(entries) for _ in range(entries[code])]
+
+
+class DeckPrintApi(APIView):
+    permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer, BinaryRenderer]
+
+    @extend_schema(
+        tags=["decks"],
+        summary="The deck as printable proxies (PDF)",
+        description="Every card copy of the deck as its face (see /api/arsenal-cards/{code}/face.svg), nine "
+        "to a page at playing-card size. Private decks of other players are a 404, like the deck itself.",
+        parameters=[PAPER],
+        responses={
+            (200, "application/pdf"): OpenApiTypes.BINARY,
+            400: BAD_PAPER,
+            404: _not_found("deck_not_found", "No such deck."),
+        },
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        paper = _paper(request)
+        deck = selectors.deck_get(user=request.user, deck_id=pk)
+        data = deck_pdf(title=deck.name, codes=_copies(selectors.deck_entries(deck)), paper=paper)
+        return _pdf_response(data, f"deck-{deck.pk}.pdf")
+
+
+class StarterPrintApi(APIView):
+    permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer, BinaryRenderer]
+
+    @extend_schema(
+        tags=["starters"],
+        summary="A starter deck as printable proxies (PDF)",
+        description="Every card copy of the official starter, nine to a page at playing-card size.",
+        parameters=[PAPER],
+        responses={
+            (200, "application/pdf"): OpenApiTypes.BINARY,
+            400: BAD_PAPER,
+            404: _not_found("starter_not_found", "No starter deck has the code 'xx'."),
+        },
+    )
+    def get(self, request: Request, code: str) -> HttpResponse:
+        paper = _paper(request)
+        cat = selectors.catalog()
+        card_set = selectors.starter_get(code=code, cat=cat)
+        codes = _copies(selectors.starter_entries(card_set, cat))
+        return _pdf_response(deck_pdf(title=card_set.name, codes=codes, paper=paper), f"{card_set.code}.pdf")

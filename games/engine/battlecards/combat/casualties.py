@@ -1,0 +1,81 @@
+"""battlecards.combat.casualties."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.machine import emit
+from ...state import GameState
+from ..common import GROUND_SPECIALS
+from ..zones import _battle, _remove_deployed
+from .values import _touch
+
+
+def _destroy(st: GameState, holder: str, cid: str, cause: str) -> None:
+    """A deployed unit is destroyed: to its OWNER's arsenal discard (C5)."""
+    _remove_deployed(st, holder, cid)
+    st.players[st.owner[cid]]["discard"].append(cid)
+    fr = _battle(st)
+    if fr is not None:
+        _leave_battle(st, fr, holder, cid)
+    if st.record_events:
+        emit(st, "destroyed", {"seat": holder, "card": cid, "code": st.code[cid], "cause": cause})
+
+
+def _leave_battle(st: GameState, fr: dict[str, Any], seat: str, cid: str) -> None:
+    units = fr["units"][seat]
+    if cid in units:
+        units.remove(cid)
+    present = fr["present"][seat]
+    if cid in present:
+        present.remove(cid)
+    affected: set[str] = set()
+    if fr["supports"]:
+        # GP7: support vanishes the moment its source (or recipient) leaves
+        affected = {s[1] for s in fr["supports"] if s[0] == cid}
+        fr["supports"] = [s for s in fr["supports"] if s[0] != cid and s[1] != cid]
+    vals = st._vcache
+    if vals is None or vals.fr is not fr:
+        return
+    ab = st.abil[cid]
+    if "general_aura" in ab or "radar" in ab:
+        _touch(st)
+        return
+    vals.umemo[seat].clear()
+    vals.ftargets[seat].pop(cid, None)  # cid as a shooter
+    vals.fkeys[seat].pop(cid, None)
+    vals.gone[seat].append(cid)  # cid as a target: dropped from the enemy's target lists (_fire_targets)
+    for table in (vals.side, vals.A, vals.D, vals.sup):
+        table.pop(cid, None)
+    for r in affected:
+        if r in vals.side:
+            vals.sup[r] = [s for s in vals.sup.get(r, ()) if s[0] != cid]
+            vals.refresh(r)
+
+
+def _withdraw(st: GameState, fr: dict, seat: str, unit: str, cause: str) -> None:
+    """GP1: withdrawn units stay deployed but are out of this battle (GP2: for good)."""
+    _leave_battle(st, fr, seat, unit)
+    fr["withdrawn"][seat].append(unit)
+    if st.record_events:
+        emit(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
+
+
+def _check_battle_end(st: GameState, fr: dict) -> bool:
+    if fr["stage"] == "settle":
+        return True
+    agg, dfd = fr["aggressor"], fr["defender"]
+    winner = None
+    if not fr["units"][dfd]:
+        winner = agg
+    elif not fr["units"][agg]:
+        winner = dfd
+    elif fr["special"] in GROUND_SPECIALS and fr["had_ground"] and not any(
+            st.defs[c].kind == "ground" for c in fr["units"][agg] + fr["withdrawn"][agg]):
+        winner = dfd  # CA2: applies to whoever is the aggressor of this battle
+    else:
+        return False
+    fr["winner"] = winner if fr["mode"] == "battle" else None
+    fr["stage"] = "settle"
+    fr["shot"] = None
+    fr["sub_wd"] = None
+    return True

@@ -1,0 +1,180 @@
+"""battlecards.combat.values."""
+from __future__ import annotations
+
+from ...cards import KINDS
+from ...setup import SEATS
+from ...state import OTHER, GameState
+from ..common import KIDX
+
+
+def hits(defense: int | None, number: int, attack: int | None) -> bool:
+    """The action-number rule, the one hit test of shots, chemical warfare and the stalemate check: a shot
+    hits when the target's defense < the action number <= the attack value."""
+    return defense is not None and attack is not None and defense < number <= attack
+
+
+class BattleValues:
+    """Current attack and defense of every unit in the battle, every bonus included.
+
+    Tables per unit: A[u] = (vs ground, vs air, vs sea) attack, D[u] = defense against ground/air/sea
+    attackers. Built once per battle situation; a new support refreshes only its recipient
+    (see battle_values)."""
+
+    __slots__ = ("st", "fr", "aura", "radar", "sup", "A", "D", "side", "umemo", "ftargets", "fkeys",
+                 "gone", "done_src", "done_n", "done_set")
+
+    def __init__(self, st: GameState, fr: dict) -> None:
+        self.st = st
+        self.fr = fr
+        abil = st.abil
+        self.aura = {}
+        self.radar = {}
+        self.side = {}
+        for s in SEATS:
+            auras = []
+            for g in fr["units"][s]:
+                self.side[g] = s
+                ab = abil[g].get("general_aura")
+                if ab is not None:
+                    auras.append((g, ab.get("attack"), ab.get("defense")))
+            self.aura[s] = auras
+            self.radar[s] = sum(abil[r]["radar"].get("air_defense_bonus") for r in fr["present"][s]
+                                if "radar" in abil[r])
+        sup: dict[str, list] = {}
+        for entry in fr["supports"]:
+            sup.setdefault(entry[1], []).append(entry)
+        self.sup = sup
+        self.A: dict[str, tuple] = {}
+        self.D: dict[str, tuple] = {}
+        # legal-move pieces, per seat: umemo from the units in the battle only (dropped when one of the
+        # seat's units leaves); ftargets: shooter -> (shots, fired, intel, its fire targets, len(gone of
+        # the enemy)), dropped when the values they read change (see refresh and _leave_battle) and
+        # lazily stripped of the enemy units gone since; fkeys: shooter -> (that target list, its fire and
+        # hold keys); gone: per seat, its units that left the battle, in order
+        self.gone: dict[str, list[str]] = {s: [] for s in SEATS}
+        self.umemo: dict[str, dict] = {s: {} for s in SEATS}
+        self.done_src: list | None = None  # fr["done"] as a set (the list only grows within a round)
+        self.done_n = 0
+        self.done_set: set[str] = set()
+        self.ftargets: dict[str, dict] = {s: {} for s in SEATS}
+        self.fkeys: dict[str, dict] = {s: {} for s in SEATS}
+        for u in self.side:
+            self._compute(u)
+
+    def refresh(self, u: str) -> None:
+        """u's values changed: u's own fire targets and every enemy shooter's (u's defense) are stale."""
+        seat = self.side[u]
+        before = self.D.get(u)
+        self._compute(u)
+        if self.D[u] != before:  # an attack support leaves u's defense, so the enemy's targets, as they were
+            enemy = OTHER[seat]
+            self.ftargets[enemy].clear()
+            self.fkeys[enemy].clear()
+        self.ftargets[seat].pop(u, None)
+        self.fkeys[seat].pop(u, None)
+
+    def _compute(self, u: str) -> None:
+        seat = self.side[u]
+        d = self.st.defs[u]
+        sups = self.sup.get(u, ())
+        ground = d.kind == "ground"
+        aura_a = aura_d = 0
+        if ground:
+            for g, atk, dfn in self.aura[seat]:
+                if g != u:  # G1, G3: other friendly ground units
+                    aura_a += atk
+                    aura_d += dfn
+        cb = self.fr["codebreak"][seat]
+        if not sups:  # the common case, without the per-kind support loops below
+            add = aura_a + cb
+            a0, a1, a2 = d.attack.ground, d.attack.air, d.attack.sea
+            self.A[u] = (None if a0 is None else a0 + add, None if a1 is None else a1 + add,
+                         None if a2 is None else a2 + add)
+            d0, d1, d2 = d.defense.ground, d.defense.air, d.defense.sea
+            self.D[u] = (None if d0 is None else d0 + aura_d,
+                         None if d1 is None else d1 + aura_d + self.radar[seat],
+                         None if d2 is None else d2 + aura_d)
+            return
+        atk = []
+        for tk in KINDS:
+            v = getattr(d.attack, tk)
+            if v is not None:
+                for s in sups:
+                    if s[2] == "attack" and (s[4] is None or tk in s[4]):
+                        v += s[3]
+                v += aura_a + cb
+            atk.append(v)
+        dfn = []
+        for ak in KINDS:
+            v = getattr(d.defense, ak)
+            if v is not None:
+                for s in sups:
+                    if s[2] == "defense" or (s[2] == "air_defense" and ak == "air"):
+                        v += s[3]
+                v += aura_d
+                if ak == "air":
+                    v += self.radar[seat]
+            dfn.append(v)
+        self.A[u] = tuple(atk)
+        self.D[u] = tuple(dfn)
+
+    def done(self) -> set[str]:
+        done = self.fr["done"]
+        n = len(done)
+        if done is not self.done_src or n < self.done_n:
+            self.done_src = done
+            self.done_set = set(done)
+        elif n != self.done_n:
+            self.done_set.update(done[self.done_n:])
+        self.done_n = n
+        return self.done_set
+
+    def new_round(self) -> None:
+        """A new round of the same battle: the supports are gone (fr["supports"], "shots" and "done" are new
+        empty lists). Only the units that had support change values; every other memo stays valid (units
+        and values are the same, and fire-target entries record the shot count, 0 again for every unit)."""
+        supported = [u for u in self.sup if u in self.side]
+        self.sup = {}
+        for u in supported:
+            self.refresh(u)
+
+    def support_added(self, entry: list) -> None:
+        self.sup.setdefault(entry[1], []).append(entry)
+        if entry[1] in self.side:
+            self.refresh(entry[1])
+
+    def unit(self, u: str) -> tuple[tuple, tuple]:
+        """u's current (attack, defense), each (vs / against ground, air, sea), every bonus included; a
+        card not fighting in the battle (a leader) has its printed values."""
+        atk, dfn = self.A.get(u), self.D.get(u)
+        d = self.st.defs[u]
+        if atk is None:
+            atk = (d.attack.ground, d.attack.air, d.attack.sea)
+        if dfn is None:
+            dfn = (d.defense.ground, d.defense.air, d.defense.sea)
+        return atk, dfn
+
+    def attack(self, seat: str, u: str, tkind: str) -> int | None:
+        values = self.A.get(u)
+        return values[KIDX[tkind]] if values is not None else getattr(self.st.defs[u].attack, tkind)
+
+    def defense(self, seat: str, t: str, akind: str) -> int | None:
+        values = self.D.get(t)
+        return values[KIDX[akind]] if values is not None else getattr(self.st.defs[t].defense, akind)
+
+
+def battle_values(st: GameState, fr: dict) -> BattleValues:
+    """Valid until the battle changes (units leave, round ends): _touch() drops it."""
+    vals = st._vcache
+    if vals is not None and vals.fr is fr:
+        return vals
+    vals = st._vcache = BattleValues(st, fr)
+    return vals
+
+
+def _touch(st: GameState) -> None:
+    st._vcache = None
+
+
+def _defense(st: GameState, fr: dict, seat: str, t: str, akind: str) -> int | None:
+    return battle_values(st, fr).defense(seat, t, akind)

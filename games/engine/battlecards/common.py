@@ -1,0 +1,72 @@
+"""battlecards.common."""
+from __future__ import annotations
+
+from ..cards import Forces
+
+
+# Legal actions are enumerated as compact keys (type, seat, *fields), which are cheap to build, and
+# turned into Action values only when asked for (legal_actions) or chosen.
+def KDraw(seat): return ("draw", seat)  # noqa: E704
+
+
+def KEmergencyDeploy(seat): return ("emergency_deploy", seat)  # noqa: E704
+
+
+def KDeploy(seat, card, stack): return ("deploy", seat, card, stack)  # noqa: E704
+
+
+def KPlayCard(seat, card, target=None, option=None): return ("play_card", seat, card, target, option)  # noqa: E704
+
+
+def KChoose(seat, option): return ("choose", seat, option)  # noqa: E704
+
+
+def KPass(seat): return ("pass", seat)  # noqa: E704
+
+
+def KFire(seat, unit, target): return ("fire", seat, unit, target)  # noqa: E704
+
+
+def KAutokill(seat, unit, target): return ("autokill", seat, unit, target)  # noqa: E704
+
+
+def KHold(seat, unit): return ("hold", seat, unit)  # noqa: E704
+
+
+def KWithdraw(seat, unit): return ("withdraw", seat, unit)  # noqa: E704
+
+
+def KSplit(seat, card): return ("split", seat, card)  # noqa: E704
+
+
+def KRetrieve(seat, card): return ("retrieve", seat, card)  # noqa: E704
+
+
+def KTake(seat, card, stack): return ("take", seat, card, stack)  # noqa: E704
+
+
+KEPT_EFFECTS = frozenset({
+    "counterattack", "delay-tactics", "misinformation", "military-intelligence", "stolen-plans",
+    "pre-emptive-strike", "a-bomb", "chemical-warfare", "mine-fields", "lack-of-valor", "air-raid",
+    "scorched-earth", "industrial-complex", "industrial-strike", "sabotage",
+})
+
+
+RESPONSE_EFFECTS = frozenset({"delay-tactics", "misinformation"})
+
+
+SUPPORT_KINDS = ("infantry_support", "artillery_support", "ship_support")
+
+
+AIR_RAID = Forces(air=True)
+
+
+# Special victory conditions: "if all <aggressor> ground units are destroyed, the defender wins" (Normandy).
+# CA2: it always concerns the aggressor of THIS battle, so a counterattack by the other side reverses it.
+GROUND_SPECIALS = frozenset({"defender-wins-if-aggressor-ground-destroyed", "aggressor-loses-if-no-ground"})
+
+
+_A_BOMB = frozenset({"a-bomb"})
+
+
+KIDX = {"ground": 0, "air": 1, "sea": 2}

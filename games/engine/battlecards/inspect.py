@@ -1,0 +1,26 @@
+"""A small read-only API on a game in progress, for views and tests (no private tables needed)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..state import GameState
+from .combat.values import BattleValues, battle_values
+from .zones import _battle
+
+
+def battle_frame(st: GameState) -> dict[str, Any] | None:
+    """The battle in progress (the innermost battle frame), or None."""
+    return _battle(st)
+
+
+def current_values(st: GameState, fr: dict[str, Any]) -> BattleValues:
+    """The battle's current unit values (memoised, kept up to date as supports and units change)."""
+    return battle_values(st, fr)
+
+
+def fresh_values(st: GameState, fr: dict[str, Any]) -> BattleValues:
+    """The same values computed from scratch (tests compare the two)."""
+    return BattleValues(st, fr)
+
+
+__all__ = ["BattleValues", "battle_frame", "current_values", "fresh_values"]

@@ -1,0 +1,66 @@
+"""battlecards.optional_rules."""
+from __future__ import annotations
+
+from ..actions import Action, Pass
+from ..core.machine import emit
+from ..state import Decision, GameState
+from .book import RULES
+from .common import KPass
+from .phases.deploy import _deploy_options
+from .zones import _deployed, _ref_of, _stack
+
+
+def _can_transfer(st: GameState, seat: str) -> bool:
+    """Is there a transfer move (bool(_transfer_moves(st, seat, None, None)), without building them)?"""
+    p = st.players[seat]
+    if any(p["occupied"].values()):
+        return True  # a card under a battlecard may always go back to the usual stack of its kind
+    for kind, lst in p["stacks"].items():
+        if any(lst) and (len(lst) > 1
+                         or any(getattr(st.defs[bc].aggressor_forces, kind) for bc in p["occupied"])):
+            return True  # another stack of the kind (divided), or a battlecard calling for it
+    return False
+
+
+def _transfer_moves(st: GameState, seat: str, src: str | None, dst: str | None) -> list[tuple]:
+    acts: list[tuple] = []
+    for c in (_stack(st, seat, src) or []) if src else _deployed(st, seat):
+        here = src or _ref_of(st, seat, c)
+        for a in _deploy_options(st, seat, [c]):
+            if a[3] != here and (dst is None or a[3] == dst):
+                acts.append(a)
+    return acts
+
+
+def step_transfer(st: GameState, fr: dict) -> Decision | None:
+    if fr["moved"] >= 3 or (fr["moved"] and not _transfer_moves(st, fr["seat"], fr["src"], fr["dst"])):
+        st.frames.pop()
+        return None
+    return Decision(fr["seat"], "transfer", {"moved": fr["moved"], "from": fr["src"], "to": fr["dst"]})
+
+
+def legal_transfer(st: GameState, fr: dict) -> list[tuple]:
+    return [KPass(fr["seat"])] + _transfer_moves(st, fr["seat"], fr["src"], fr["dst"])
+
+
+def act_transfer(st: GameState, fr: dict, a: Action) -> None:
+    if isinstance(a, Pass):
+        st.frames.pop()
+        return
+    seat = a.seat
+    if fr["src"] is None:
+        fr["src"] = _ref_of(st, seat, a.card)
+        fr["dst"] = a.stack
+    _stack(st, seat, fr["src"]).remove(a.card)
+    _stack(st, seat, a.stack).append(a.card)
+    fr["moved"] += 1
+    if st.record_events:
+        emit(st, "transferred", {"seat": seat, "from": fr["src"], "to": a.stack})
+
+
+def _occupied_defense(st: GameState, fr: dict, seat: str) -> bool:
+    return fr["counter"] and seat == fr["defender"] and fr["card"] in st.players[seat]["occupied"]
+
+
+RULES.frame("transfer", step_transfer)
+RULES.decision("transfer", legal=legal_transfer, act=act_transfer)

@@ -1,0 +1,307 @@
+"""battlecards.phases.battle."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...actions import Action, Pass
+from ...core.machine import emit
+from ...setup import SEATS
+from ...state import OTHER, Decision, GameState
+from ..book import RULES
+from ..combat.casualties import _check_battle_end, _destroy, _withdraw
+from ..combat.stalemate import _can_hit, _stalemate
+from ..combat.values import _defense, _touch, hits
+from ..common import AIR_RAID, KChoose, KPass, KWithdraw
+from ..effects.sabotage import _sabotage_targets
+from ..optional_rules import _occupied_defense
+from ..zones import _action_number, _deployed, _draw_arsenal
+from .deploy import _deploy_frame
+from .fire import _side_seat, _stage_phase
+from .settle import _stage_done, _stage_scorch, _stage_settle
+
+
+def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str, counter: bool) -> dict:
+    defender = OTHER[aggressor]
+    if mode == "battle":
+        d = st.defs[card]
+        forces = {aggressor: d.aggressor_forces, defender: d.defender_forces}
+        special = d.special_victory
+    else:
+        forces = {aggressor: AIR_RAID, defender: AIR_RAID}
+        special = None
+    return {
+        "kind": "battle", "mode": mode, "card": card, "aggressor": aggressor, "defender": defender,
+        "counter": counter, "special": special, "stage": "optional",
+        "kinds": {s: list(forces[s].kinds()) for s in SEATS},
+        "opt_classes": {s: list(forces[s].optional_ground_classes) for s in SEATS},
+        "need_infantry_free": {s: forces[s].non_artillery_ground_required for s in SEATS},
+        "include": dict.fromkeys(SEATS, False), "asked": [],
+        "units": {s: [] for s in SEATS}, "present": {s: [] for s in SEATS},
+        "withdrawn": {s: [] for s in SEATS},
+        "round": 1, "phase": 0, "side": 0, "done": [], "shots": {}, "fired": [], "supports": [],
+        "carrier_used": {}, "intel": dict.fromkeys(SEATS, False), "intel_played": dict.fromkeys(SEATS, False),
+        "chem": dict.fromkeys(SEATS, 0), "codebreak": dict.fromkeys(SEATS, 0), "had_ground": False,
+        "shot": None, "sub_wd": None, "sab_queue": [], "p0": False, "winner": None, "p2_passed": [],
+    }
+
+
+def _optional_units(st: GameState, fr: dict, seat: str) -> list[str]:
+    """C7, C12, GP5: classes a battlecard makes optional, and radar in battles without ground forces
+    (Optional Rule 5.3: radar may also help defend an occupied battlecard)."""
+    occupied = _occupied_defense(st, fr, seat)
+    if "ground" in fr["kinds"][seat] and not occupied:
+        return []
+    classes = () if occupied else fr["opt_classes"][seat]
+    out = []
+    for s in st.players[seat]["stacks"]["ground"]:
+        for c in s:
+            d = st.defs[c]
+            if "radar" in st.abil[c] or any(cl in d.classes for cl in classes):
+                out.append(c)
+    return out
+
+
+def _present(st: GameState, fr: dict, seat: str) -> list[str]:
+    if _occupied_defense(st, fr, seat):  # Optional Rule 5.3: only the units under the battlecard
+        out = list(st.players[seat]["occupied"][fr["card"]])
+        if fr["include"][seat]:
+            out.extend(_optional_units(st, fr, seat))
+        return out
+    stacks = st.players[seat]["stacks"]
+    out: list[str] = []
+    for kind in fr["kinds"][seat]:
+        for s in stacks[kind]:
+            out.extend(s)
+    if fr["include"][seat]:
+        out.extend(_optional_units(st, fr, seat))
+    return out
+
+
+def _has_forces(st: GameState, fr: dict, seat: str, present: list[str]) -> bool:
+    unit_ids = st.unit_ids
+    units = [c for c in present if c in unit_ids]
+    if not units:
+        return False
+    if fr["need_infantry_free"][seat]:
+        # GU3: a non-artillery ground unit (not a leader, radar or special device) is needed to start
+        return any(
+            st.defs[c].kind == "ground" and not st.defs[c].is_artillery
+            and "special" not in st.defs[c].classes and "radar" not in st.abil[c]
+            for c in units
+        )
+    return True
+
+
+def _stage_optional(st: GameState, fr: dict) -> Decision | None:
+    for seat in (fr["aggressor"], fr["defender"]):
+        # asked on public facts (a non-empty ground stack): what the stack holds stays secret
+        optional = "ground" not in fr["kinds"][seat] or _occupied_defense(st, fr, seat)
+        if seat not in fr["asked"] and optional and any(st.players[seat]["stacks"]["ground"]):
+            fr["asking"] = seat
+            return Decision(seat, "commit_optional", {"classes": fr["opt_classes"][seat] + ["radar"]})
+    fr["stage"] = "check"
+    return None
+
+
+def legal_commit_optional(st: GameState, fr: dict) -> list[tuple]:
+    seat = fr["asking"]
+    return [KChoose(seat, "include"), KChoose(seat, "exclude")]
+
+
+def act_commit_optional(st: GameState, fr: dict, a: Action) -> None:
+    fr["asked"].append(a.seat)
+    fr["include"][a.seat] = a.option == "include"
+
+
+def _stage_check(st: GameState, fr: dict) -> Decision | None:
+    agg, dfd = fr["aggressor"], fr["defender"]
+    has = {s: _has_forces(st, fr, s, _present(st, fr, s)) for s in SEATS}
+    if not has[agg] or not has[dfd]:
+        if not has[agg] and not has[dfd]:
+            if st.record_events:
+                emit(st, "battle_ignored", {"card": fr["card"]})
+            fr["winner"] = None
+            fr["stage"] = "settle"
+            fr["ignored"] = True
+            return None
+        fr["winner"] = agg if has[agg] else dfd
+        if fr["mode"] == "air_raid":
+            fr["winner"] = None
+        if st.record_events:
+            emit(st, "battle_uncontested", {"card": fr["card"], "winner": fr["winner"]})
+        fr["stage"] = "settle"
+        return None
+    fr["stage"] = "leaders"
+    _reveal(st, fr)
+    return None
+
+
+def _reveal(st: GameState, fr: dict) -> None:
+    _touch(st)
+    for seat in SEATS:
+        fr["present"][seat] = _present(st, fr, seat)
+    emit(st, "battle_revealed", {
+        "card": fr["card"], "code": st.code.get(fr["card"]) if fr["card"] else None, "mode": fr["mode"],
+        "aggressor": fr["aggressor"],
+        "forces": {s: [[c, st.code[c]] for c in fr["present"][s]] for s in SEATS},
+    })
+
+
+def _stage_leaders(st: GameState, fr: dict) -> Decision | None:
+    """G5, C15: each deployed leader draws and deploys cards at the start of any battle."""
+    fr["stage"] = "muster"
+    pushes = []
+    for seat in (fr["aggressor"], fr["defender"]):
+        for c in _deployed(st, seat):
+            ab = st.abil[c].get("leader")
+            if ab is None:
+                continue
+            drawn = []
+            for _ in range(ab.get("draw")):
+                new = _draw_arsenal(st, seat)
+                if new is None:
+                    break
+                st.players[seat]["hand"].append(new)
+                drawn.append(new)
+            if drawn:
+                if st.record_events:
+                    emit(st, "leader_draw", {"seat": seat, "count": len(drawn)})
+                pushes.append(_deploy_frame(seat, len(drawn), drawn, "leader"))
+    st.frames.extend(reversed(pushes))
+    return None
+
+
+def _stage_muster(st: GameState, fr: dict) -> Decision | None:
+    _touch(st)
+    sea = False
+    for seat in SEATS:
+        present = _present(st, fr, seat)
+        fr["present"][seat] = present
+        fr["units"][seat] = [c for c in present if c in st.unit_ids]
+        sea = sea or any(st.defs[c].kind == "sea" for c in fr["units"][seat])
+    for seat in SEATS:
+        deployed = _deployed(st, seat)
+        cb = sum(st.abil[c]["codebreaker"].get("attack_bonus")
+                 for c in deployed if "codebreaker" in st.abil[c])
+        if sea and cb:  # C13: any battle with a sea unit
+            fr["codebreak"][seat] = cb
+            fr["intel"][seat] = True
+        if any("intelligence" in st.abil[c] for c in deployed):
+            fr["intel"][seat] = True
+    agg = fr["aggressor"]
+    fr["had_ground"] = any(st.defs[c].kind == "ground" for c in fr["units"][agg])
+    for seat in (agg, fr["defender"]):
+        for c in fr["units"][seat]:
+            if "sabotage" in st.abil[c]:
+                fr["sab_queue"].append([seat, c])
+    fr["stage"] = "window"
+    fr["side"] = 0
+    emit(st, "battle_started", {"card": fr["card"], "units": {s: [[c, st.code[c]] for c in fr["present"][s]]
+                                                             for s in SEATS}})
+    return None
+
+
+def _stage_window(st: GameState, fr: dict) -> Decision | None:
+    while fr["side"] < 2:
+        seat = (fr["aggressor"], fr["defender"])[fr["side"]]
+        if st.players[seat]["kept"]:
+            return Decision(seat, "battle_window", {"round": fr["round"]})
+        fr["side"] += 1
+    fr["stage"] = "phase0"
+    fr["p0"] = False
+    return None
+
+
+def _stage_phase0(st: GameState, fr: dict) -> Decision | None:
+    """Phase 0: OSS sabotage before the first round (GU4 note), chemical warfare every round (C11)."""
+    if fr["round"] == 1:
+        while fr["sab_queue"]:
+            seat, unit = fr["sab_queue"][0]
+            targets = _sabotage_targets(st, fr, seat, unit)
+            if len(targets) > 1:
+                return Decision(seat, "sabotage_target", {"unit": unit})
+            fr["sab_queue"].pop(0)
+            if targets:
+                _destroy(st, OTHER[seat], targets[0], "sabotage")
+                if _check_battle_end(st, fr):
+                    return None
+    if not fr["p0"]:
+        fr["p0"] = True
+        for seat in (fr["aggressor"], fr["defender"]):
+            attack = fr["chem"][seat]
+            if not attack:
+                continue
+            enemy = OTHER[seat]
+            for t in [t for t in fr["units"][enemy] if st.defs[t].kind == "ground"]:
+                d = _defense(st, fr, enemy, t, "air")
+                n, _ = _action_number(st)
+                hit = hits(d, n, attack)
+                if st.record_events:
+                    emit(st, "chemical_attack", {"seat": seat, "target": t, "number": n, "hit": hit})
+                if hit:
+                    _destroy(st, enemy, t, "chemical-warfare")
+                    if _check_battle_end(st, fr):
+                        return None
+    if not _can_hit(st, fr, fr["aggressor"]) and not _can_hit(st, fr, fr["defender"]):
+        _stalemate(st, fr)
+        return None
+    fr.update(stage="phase", phase=1, side=0)
+    return None
+
+
+def _stage_withdraw(st: GameState, fr: dict) -> Decision | None:
+    while fr["side"] < 2:
+        seat = _side_seat(fr)
+        if fr["units"][seat]:
+            prev = st.decision  # the same question again: reuse the (immutable) decision
+            if prev is not None and prev.kind == "withdraw" and prev.seat == seat \
+                    and prev.prompt.get("round") == fr["round"] and len(prev.prompt) == 1:
+                return prev
+            return Decision(seat, "withdraw", {"round": fr["round"]})
+        fr["side"] += 1
+    if _check_battle_end(st, fr):
+        return None
+    fr["round"] += 1
+    if fr["round"] > st.setup.options.max_battle_rounds:
+        _stalemate(st, fr)
+        return None
+    fr.update(stage="window", side=0, phase=0, done=[], shots={}, supports=[], carrier_used={}, p2_passed=[])
+    vals = st._vcache
+    if vals is not None and vals.fr is fr:
+        vals.new_round()  # keeps the values of the units without support (see BattleValues.new_round)
+    return None
+
+
+def legal_withdraw(st: GameState, fr: dict) -> list[tuple]:
+    seat = _side_seat(fr)
+    return [KPass(seat)] + [KWithdraw(seat, u) for u in fr["units"][seat]]
+
+
+
+def withdraw_key_at(st: GameState, fr: dict, pick: Any) -> tuple:
+    """legal_withdraw(st, fr)[pick(n)] without building the list: pass, then one per unit."""
+    seat = _side_seat(fr)
+    units = fr["units"][seat]
+    i = pick(1 + len(units))
+    return ("pass", seat) if i == 0 else ("withdraw", seat, units[i - 1])
+
+
+def act_withdraw(st: GameState, fr: dict, a: Action) -> None:
+    if isinstance(a, Pass):
+        fr["side"] += 1
+        return
+    _withdraw(st, fr, a.seat, a.unit, "withdrawal")
+    if _check_battle_end(st, fr):
+        return
+
+
+BATTLE_STAGES = {
+    "optional": _stage_optional, "check": _stage_check, "leaders": _stage_leaders, "muster": _stage_muster,
+    "window": _stage_window, "phase0": _stage_phase0, "phase": _stage_phase, "withdraw": _stage_withdraw,
+    "settle": _stage_settle, "scorch": _stage_scorch, "done": _stage_done,
+}
+
+
+RULES.frame("battle", stages=BATTLE_STAGES)
+RULES.decision("commit_optional", legal=legal_commit_optional, act=act_commit_optional)
+RULES.decision("withdraw", legal=legal_withdraw, act=act_withdraw, key_at=withdraw_key_at)

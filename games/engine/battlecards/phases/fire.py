@@ -1,0 +1,343 @@
+"""battlecards.phases.fire."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...actions import Action, Autokill, Fire, Hold, PlayCard, Support, Withdraw
+from ...core.machine import emit
+from ...state import OTHER, Decision, GameState
+from ..book import RULES
+from ..combat.casualties import _check_battle_end, _destroy, _withdraw
+from ..combat.supports import add_support, can_defend, defense_supports, support_segments
+from ..combat.targeting import _autokill_targets, _exhausted, _fire_targets
+from ..combat.values import battle_values, hits
+from ..common import KAutokill, KFire, KHold, KPass, KWithdraw
+from ..effects.abomb import _a_bomb, _abomb_plays
+from ..zones import _action_number
+
+
+def _side_seat(fr: dict) -> str:
+    return fr["aggressor"] if fr["side"] == 0 else fr["defender"]
+
+
+def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
+    vals = st._vcache
+    if vals is None or vals.fr is not fr:
+        vals = battle_values(st, fr)
+    memo = vals.umemo[seat]
+    phase = fr["phase"]
+    done_list = fr["done"]
+    cached = memo.get(("a", phase))  # (done list, its length, actors): the done list only grows
+    if cached is not None and cached[0] is done_list and cached[1] == len(done_list):
+        return cached[2]
+    units = memo.get(phase)  # `seat`'s units that fire in this phase (memoised until the units change)
+    if units is None:
+        phases = st.phase
+        units = memo[phase] = [u for u in fr["units"][seat] if phases[u] == phase]
+    if not units:
+        return units
+    done = vals.done()
+    out = [u for u in units if u not in done]
+    memo[("a", phase)] = (done_list, len(done_list), out)
+    return out
+
+
+def _p2_out_window(st: GameState, fr: dict, seat: str) -> bool:
+    """C8 (the A-bomb any time in phase 2): is `seat`'s window outside its own phase-2 turn open? The
+    defender's comes before the aggressor's phase-2 turn, the aggressor's after the defender's, each only
+    when that other turn takes place. Opened on public facts like every play window (the seat holds any
+    kept card; the units' phases), until the seat passes; `pass` is always legal.
+    fr["p2_passed"] holds seat (own window passed), "out:<seat>" (this window passed) and "turn:<seat>"
+    (the seat acted in its own phase-2 turn)."""
+    passed = fr["p2_passed"]
+    if not st.players[seat]["kept"] or "out:" + seat in passed:
+        return False
+    other = OTHER[seat]
+    if seat == fr["defender"]:
+        return bool(_actors(st, fr, other)) or (other not in passed and bool(st.players[other]["kept"]))
+    return "turn:" + other in passed
+
+
+def _stage_phase(st: GameState, fr: dict) -> Decision | None:
+    if fr["sub_wd"] is not None:
+        seat, unit = fr["sub_wd"]
+        return Decision(seat, "sub_withdraw", {"unit": unit})
+    shot = fr["shot"]
+    if shot is not None:
+        if shot["stage"] == "defend":
+            return Decision(shot["enemy"], "defend", {"unit": shot["unit"], "target": shot["target"],
+                                                      "type": shot["type"]})
+        return Decision(shot["seat"], "retarget", {"unit": shot["unit"], "target": shot["target"],
+                                                   "type": shot["type"]})
+    while True:
+        seat = fr["aggressor"] if fr["side"] == 0 else fr["defender"]
+        if fr["phase"] == 2 and fr["side"] == 0 and _p2_out_window(st, fr, fr["defender"]):
+            # C8: the A-bomb any time in phase 2: the defender before the aggressor's phase-2 shots
+            return Decision(fr["defender"], "fire", {"round": fr["round"], "phase": 2})
+        if _actors(st, fr, seat) or (
+                fr["phase"] == 2 and seat not in fr["p2_passed"] and st.players[seat]["kept"]):
+            prev = st.decision  # the same question again: reuse the (immutable) decision
+            if prev is not None and prev.kind == "fire" and prev.seat == seat:
+                p = prev.prompt
+                if p.get("round") == fr["round"] and p.get("phase") == fr["phase"] and len(p) == 2:
+                    return prev
+            return Decision(seat, "fire", {"round": fr["round"], "phase": fr["phase"]})
+        if fr["side"] == 0:
+            fr["side"] = 1
+            continue
+        if fr["phase"] == 2 and _p2_out_window(st, fr, fr["aggressor"]):
+            # C8: ... and the aggressor after the defender's phase-2 shots
+            return Decision(fr["aggressor"], "fire", {"round": fr["round"], "phase": 2})
+        if fr["phase"] < 4:
+            fr["phase"] += 1
+            fr["side"] = 0
+            continue
+        break
+    if fr["mode"] == "air_raid":  # C15: a one-round air battle
+        fr["winner"] = None
+        fr["stage"] = "settle"
+        return None
+    fr.update(stage="withdraw", side=0)
+    return None
+
+
+def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], list[tuple], list[tuple], int]:
+    """A fire decision's legal actions in parts: the actors, then per actor (unit, fire targets, autokill
+    targets): its fire actions, autokills and hold ("pass" first when there is no actor: only the A-bomb
+    window is open); then the support segments (see _support_segments) and the A-bomb plays; last the
+    number of legal actions."""
+    seat = fr["aggressor"] if fr["side"] == 0 else fr["defender"]
+    asked = st.decision.seat
+    if asked != seat:  # C8: the other seat's phase-2 A-bomb window (see _stage_phase): pass or bomb
+        tail = _abomb_plays(st, fr, asked)
+        return asked, [], [], [], tail, 1 + len(tail)
+    actors = _actors(st, fr, seat)
+    abil = st.abil
+    heads = []
+    n = 0 if actors else 1  # "pass" when there is no actor
+    if actors:
+        # the memo hit of _fire_targets inlined (the common case: the same shots, fired submarines,
+        # intelligence and enemy units as when the list was built); anything else goes through it
+        vals = st._vcache  # _actors just made sure it is this battle's
+        memo = vals.ftargets[seat]
+        shots_of = fr["shots"]
+        nf = len(fr["fired"])
+        intel = fr["intel"][seat]
+        ngone = len(vals.gone[OTHER[seat]])
+        for u in actors:
+            entry = memo.get(u)
+            shots = shots_of.get(u)
+            if (entry is not None and entry[0] == (len(shots) if shots else 0) and entry[1] == nf
+                    and entry[2] == intel and entry[4] == ngone):
+                targets = entry[3]
+            else:
+                targets = _fire_targets(st, fr, seat, u)
+            if "autokill" in abil[u]:
+                autokills = _autokill_targets(st, fr, seat, u)
+                n += len(autokills)
+            else:
+                autokills = None
+            heads.append((u, targets, autokills))
+            n += len(targets) + 1  # its fire actions and hold
+    sp = st._vcache.umemo[seat].get("sp")  # _supporters' memo: known to be empty, no segments
+    segs = support_segments(st, fr, seat) if sp is None or sp else []
+    for seg in segs:
+        n += seg[5]
+    if fr["phase"] == 2:
+        tail = _abomb_plays(st, fr, seat)
+        n += len(tail)
+    else:
+        tail = []
+    return seat, actors, heads, segs, tail, n
+
+
+def legal_fire(st: GameState, fr: dict) -> list[tuple]:
+    seat, actors, heads, segs, tail, _ = _fire_parts(st, fr)
+    acts: list[tuple] = [] if actors else [("pass", seat)]
+    memo = battle_values(st, fr).fkeys[seat]
+    for u, targets, autokills in heads:
+        # the fire actions of u and its hold, memoised with its target list
+        entry = memo.get(u)
+        if entry is not None and entry[0] is targets:
+            keys = entry[1]
+        else:
+            keys = [("fire", seat, u, t) for t in targets]
+            keys.append(("hold", seat, u))
+            memo[u] = (targets, keys)
+        if autokills is not None:
+            acts.extend(keys[:-1])
+            acts.extend(("autokill", seat, u, t) for t in autokills)
+            acts.append(keys[-1])
+        else:
+            acts.extend(keys)
+    if segs:
+        memo = battle_values(st, fr).umemo[seat]
+        for c, mode, recipients, excluded, key, _ in segs:
+            if key is None:
+                acts.extend([("support", seat, c, r, mode) for r in recipients if r != excluded])
+                continue
+            keys = memo.get(key)
+            if keys is None:
+                keys = memo[key] = [("support", seat, c, r, mode) for r in recipients if r != excluded]
+            acts.extend(keys)
+    if tail:
+        acts.extend(tail)
+    return acts
+
+
+
+def fire_key_at(st: GameState, fr: dict, pick: Any) -> tuple:
+    """legal_fire(st, fr)[pick(n)] building only that key (n = the number of legal actions)."""
+    seat, actors, heads, segs, tail, n = _fire_parts(st, fr)
+    i = pick(n)
+    if not actors:
+        if i == 0:
+            return ("pass", seat)
+        i -= 1
+    for u, targets, autokills in heads:
+        if i < len(targets):
+            return ("fire", seat, u, targets[i])
+        i -= len(targets)
+        if autokills is not None:
+            if i < len(autokills):
+                return ("autokill", seat, u, autokills[i])
+            i -= len(autokills)
+        if i == 0:
+            return ("hold", seat, u)
+        i -= 1
+    for c, mode, recipients, excluded, _, count in segs:
+        if i < count:
+            if excluded is not None and excluded in recipients and i >= recipients.index(excluded):
+                i += 1
+            return ("support", seat, c, recipients[i], mode)
+        i -= count
+    return tail[i]
+
+
+def act_fire(st: GameState, fr: dict, a: Action) -> None:
+    seat = a.seat
+    kind = a.type
+    if fr["phase"] == 2 and fr["side"] == 1 and seat == fr["defender"]:
+        mark = "turn:" + seat
+        if mark not in fr["p2_passed"]:
+            fr["p2_passed"].append(mark)  # C8: the aggressor's A-bomb window follows this turn
+    if kind == "fire" or kind == "autokill":
+        _declare(st, fr, a)
+    elif kind == "support":
+        add_support(st, fr, a)
+    elif kind == "hold":
+        fr["done"].append(a.unit)
+        if st.record_events:
+            emit(st, "hold", {"seat": seat, "unit": a.unit})
+    elif kind == "pass":
+        # the seat's own phase-2 window, or (C8) its A-bomb window in the other seat's phase-2 turn
+        out = seat != (fr["aggressor"] if fr["side"] == 0 else fr["defender"])
+        fr["p2_passed"].append("out:" + seat if out else seat)
+    elif isinstance(a, PlayCard):
+        _a_bomb(st, seat, a.card, a.target)
+        _check_battle_end(st, fr)
+
+
+def _declare(st: GameState, fr: dict, a: Fire | Autokill) -> None:
+    """GU1: the target may strengthen its defense with unassigned support; then the shooter may switch."""
+    enemy = OTHER[a.seat]
+    akind = st.defs[a.unit].kind
+    if can_defend(st, fr, enemy, a.target, akind):
+        fr["shot"] = {"seat": a.seat, "enemy": enemy, "unit": a.unit, "target": a.target, "type": a.type,
+                      "stage": "defend", "assigned": False}
+        if st.record_events:
+            emit(st, "target_declared", {"seat": a.seat, "unit": a.unit, "target": a.target, "type": a.type})
+        return
+    _resolve(st, fr, a)
+
+
+def legal_defend(st: GameState, fr: dict) -> list[tuple]:
+    shot = fr["shot"]
+    enemy = shot["enemy"]
+    return [KPass(enemy)] + defense_supports(st, fr, enemy, shot["target"],
+                                       st.defs[shot["unit"]].kind)
+
+
+def act_defend(st: GameState, fr: dict, a: Action) -> None:
+    shot = fr["shot"]
+    if isinstance(a, Support):
+        add_support(st, fr, a)
+        shot["assigned"] = True
+        return
+    if shot["assigned"]:
+        shot["stage"] = "retarget"
+        return
+    fr["shot"] = None
+    cls = Fire if shot["type"] == "fire" else Autokill
+    _resolve(st, fr, cls(shot["seat"], shot["unit"], shot["target"]))
+
+
+def legal_retarget(st: GameState, fr: dict) -> list[tuple]:
+    shot = fr["shot"]
+    seat, unit = shot["seat"], shot["unit"]
+    if shot["type"] == "fire":
+        acts: list[tuple] = [KFire(seat, unit, t) for t in _fire_targets(st, fr, seat, unit)]
+    else:
+        acts = [KAutokill(seat, unit, t) for t in _autokill_targets(st, fr, seat, unit)]
+    return acts + [KHold(seat, unit)]
+
+
+def act_retarget(st: GameState, fr: dict, a: Action) -> None:
+    fr["shot"] = None
+    if isinstance(a, Hold):
+        fr["done"].append(a.unit)
+        return
+    # GU1: no card is pulled yet, so the new target may in turn be shored up by unassigned support
+    _declare(st, fr, a)
+
+
+def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
+    seat, u, t = a.seat, a.unit, a.target
+    enemy = OTHER[seat]
+    if u not in fr["fired"] and "submarine" in st.abil[u]:
+        fr["fired"].append(u)  # S7: a submarine that has fired is no longer hidden
+    if isinstance(a, Autokill):
+        fr["shots"][u] = ["autokill"]
+        fr["done"].append(u)
+        if st.record_events:
+            emit(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
+        _destroy(st, enemy, t, "autokill")
+    else:
+        tk = st.defs[t].kind
+        vals = st._vcache  # battle_values(st, fr), inlined on this hot path
+        if vals is None or vals.fr is not fr:
+            vals = battle_values(st, fr)
+        attack = vals.attack(seat, u, tk)
+        defense = vals.defense(enemy, t, st.defs[u].kind)
+        n, card = _action_number(st)
+        hit = hits(defense, n, attack)
+        fr["shots"].setdefault(u, []).append(tk)
+        if st.record_events:
+            emit(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
+                             "number": n, "card": card, "hit": hit})
+        if hit:
+            _destroy(st, enemy, t, "shot")
+        if _exhausted(st, fr, seat, u):
+            fr["done"].append(u)
+    if _check_battle_end(st, fr):
+        return
+    if "submarine" in st.abil[u] and u in fr["units"][seat]:
+        fr["sub_wd"] = [seat, u]  # S6: may withdraw right after firing
+
+
+def legal_sub_withdraw(st: GameState, fr: dict) -> list[tuple]:
+    seat, unit = fr["sub_wd"]
+    return [KWithdraw(seat, unit), KPass(seat)]
+
+
+def act_sub_withdraw(st: GameState, fr: dict, a: Action) -> None:
+    fr["sub_wd"] = None
+    if isinstance(a, Withdraw):
+        _withdraw(st, fr, a.seat, a.unit, "submarine")
+        _check_battle_end(st, fr)
+
+
+RULES.decision("fire", legal=legal_fire, act=act_fire, key_at=fire_key_at)
+RULES.decision("defend", legal=legal_defend, act=act_defend)
+RULES.decision("retarget", legal=legal_retarget, act=act_retarget)
+RULES.decision("sub_withdraw", legal=legal_sub_withdraw, act=act_sub_withdraw)

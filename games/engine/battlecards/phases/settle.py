@@ -1,0 +1,80 @@
+"""battlecards.phases.settle."""
+from __future__ import annotations
+
+from ...actions import Action, PlayCard
+from ...core.machine import emit
+from ...state import OTHER, Decision, GameState
+from ..book import RULES
+from ..common import KPass, KPlayCard
+from ..outcome import _check_victory
+from ..zones import _discard_kept, _kept_with, _remove_deployed, _stated_aggressor
+
+
+def _stage_settle(st: GameState, fr: dict) -> Decision | None:
+    card, winner = fr["card"], fr["winner"]
+    fr["stage"] = "done"
+    if fr["mode"] != "battle":
+        return None
+    if fr.get("ignored"):
+        if not fr["counter"]:
+            st.conflict_discard.append(card)
+        return None
+    agg, dfd = fr["aggressor"], fr["defender"]
+    if fr["counter"]:
+        if winner == agg:  # the counterattacker takes the card from the holder
+            st.players[dfd]["won"].remove(card)
+            st.players[agg]["won"].append(card)
+            left = st.players[dfd]["occupied"].pop(card, None)
+            if left:  # units that withdrew from the lost occupied stack go back to the usual stacks
+                for c in left:
+                    st.players[dfd]["stacks"][st.defs[c].kind][0].append(c)
+    else:
+        st.players[winner]["won"].append(card)
+    if st.setup.options.occupying_force and winner == agg and _stated_aggressor(st, card) == winner \
+            and card not in st.players[winner]["occupied"]:
+        # Optional Rule 5.1: the battlecard becomes a deployed stack holding the victorious units
+        survivors = list(fr["units"][winner])
+        for c in survivors:
+            _remove_deployed(st, winner, c)
+        st.players[winner]["occupied"][card] = survivors
+        if st.record_events:
+            emit(st, "occupied", {"seat": winner, "card": card,
+                                  "units": [[c, st.code[c]] for c in survivors]})
+    loser = OTHER[winner]
+    emit(st, "battle_won", {"winner": winner, "card": card, "code": st.code[card],
+                           "victory_points": 0 if card in st.scorched else st.defs[card].victory_points})
+    if card not in st.scorched and st.players[loser]["kept"]:
+        fr["stage"] = "scorch"
+        fr["loser"] = loser
+    return None
+
+
+def _stage_scorch(st: GameState, fr: dict) -> Decision | None:
+    return Decision(fr["loser"], "scorched_earth", {"battlecard": fr["card"], "code": st.code[fr["card"]]})
+
+
+def legal_scorched_earth(st: GameState, fr: dict) -> list[tuple]:
+    seat = fr["loser"]
+    cards = _kept_with(st, seat, {"scorched-earth"})
+    return [KPass(seat)] + [KPlayCard(seat, c, target=fr["card"]) for c in cards]
+
+
+def act_scorched_earth(st: GameState, fr: dict, a: Action) -> None:
+    if isinstance(a, PlayCard):
+        _discard_kept(st, a.seat, a.card)
+        st.scorched.append(fr["card"])  # C17: stays scorched when re-fought
+        if st.record_events:
+            emit(st, "scorched_earth", {"seat": a.seat, "card": fr["card"]})
+    fr["stage"] = "done"
+
+
+def _stage_done(st: GameState, fr: dict) -> Decision | None:
+    st.frames.pop()
+    if st.record_events:
+        emit(st, "battle_over", {"winner": fr["winner"], "card": fr["card"]})
+    if fr["mode"] == "battle" and fr["winner"] is not None:
+        _check_victory(st, fr["winner"])
+    return None
+
+
+RULES.decision("scorched_earth", legal=legal_scorched_earth, act=act_scorched_earth)

@@ -1,0 +1,185 @@
+"""battlecards.zones."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import KINDS, ArsenalCardDef
+from ..core.machine import emit
+from ..setup import SEATS
+from ..state import GameState
+
+
+def _draw_arsenal(st: GameState, seat: str) -> str | None:
+    p = st.players[seat]
+    if not p["deck"]:
+        if not p["discard"]:
+            return None  # GP6: a fully deployed arsenal ignores further deployment
+        p["deck"] = p["discard"]
+        p["discard"] = []
+        st.rng.shuffle(p["deck"])
+        if st.record_events:
+            emit(st, "arsenal_reshuffled", {"seat": seat, "cards": len(p["deck"])})
+    return p["deck"].pop()
+
+
+def _flip_conflict(st: GameState) -> str | None:
+    if not st.conflict_deck:
+        if not st.conflict_discard:
+            return None
+        st.conflict_deck = st.conflict_discard
+        st.conflict_discard = []
+        st.rng.shuffle(st.conflict_deck)
+        if st.record_events:
+            emit(st, "conflict_reshuffled", {"cards": len(st.conflict_deck)})
+    return st.conflict_deck.pop()
+
+
+def _action_number(st: GameState) -> tuple[int, str | None]:
+    cid = _flip_conflict(st)
+    if cid is None:
+        return 0, None
+    st.conflict_discard.append(cid)
+    return st.defs[cid].action_number, cid
+
+
+def _stack(st: GameState, seat: str, ref: str) -> list[str] | None:
+    if ref.startswith("bc:"):
+        return st.players[seat]["occupied"].get(ref[3:])
+    try:
+        kind, idx = ref.split(":")
+        stacks = st.players[seat]["stacks"][kind]
+        i = int(idx)
+    except (ValueError, KeyError):
+        return None
+    return stacks[i] if 0 <= i < len(stacks) else None
+
+
+def _nonempty_refs(st: GameState, seat: str, min_size: int = 1, occupied: bool = True) -> list[str]:
+    out = []
+    for kind in KINDS:
+        for i, s in enumerate(st.players[seat]["stacks"][kind]):
+            if len(s) >= min_size:
+                out.append(f"{kind}:{i}")
+    if occupied:
+        out.extend(f"bc:{bc}" for bc, s in st.players[seat]["occupied"].items() if len(s) >= min_size)
+    return out
+
+
+def _deployed(st: GameState, seat: str) -> list[str]:
+    out: list[str] = []
+    for kind in KINDS:
+        for s in st.players[seat]["stacks"][kind]:
+            out.extend(s)
+    for s in st.players[seat]["occupied"].values():
+        out.extend(s)
+    return out
+
+
+def _remove_deployed(st: GameState, seat: str, cid: str) -> bool:
+    p = st.players[seat]
+    for s in p["occupied"].values():
+        if cid in s:
+            s.remove(cid)
+            return True
+    d = st.defs[cid]
+    stacks = p["stacks"]
+    lst = stacks.get(d.kind) if isinstance(d, ArsenalCardDef) else None
+    if lst is not None:  # a card sits in a stack of its own kind: look there first
+        for i, s in enumerate(lst):
+            if cid in s:
+                s.remove(cid)
+                if not s and len(lst) > 1:
+                    del lst[i]  # C1: a divided stack ends when it is completely destroyed
+                return True
+    for lst in stacks.values():
+        for i, s in enumerate(lst):
+            if cid in s:
+                s.remove(cid)
+                if not s and len(lst) > 1:
+                    del lst[i]  # C1: a divided stack ends when it is completely destroyed
+                return True
+    return False
+
+
+def _kept_with(st: GameState, seat: str, effects: frozenset[str] | set[str]) -> list[str]:
+    return [c for c in st.players[seat]["kept"] if st.defs[c].effect in effects]
+
+
+def _battle(st: GameState) -> dict[str, Any] | None:
+    for fr in reversed(st.frames):
+        if fr["kind"] == "battle":
+            return fr
+    return None
+
+
+def _industry_extra(st: GameState, seat: str) -> int:
+    p = st.players[seat]
+    extra = sum(st.defs[c].param("extra", 0) for c in p["industry"])
+    for cid in _deployed(st, seat):
+        ab = st.abil[cid].get("industry")
+        if ab is not None:
+            extra += ab.get("extra")
+    return extra
+
+
+def _has_ability_deployed(st: GameState, seat: str, kind: str) -> bool:
+    return any(kind in st.abil[c] for c in _deployed(st, seat))
+
+
+def _prereqs_met(st: GameState, bc: str) -> bool:
+    """FAQ CA3: each prerequisite names who must hold which battlecard, whoever attacks."""
+    for pr in st.defs[bc].prerequisites:
+        seat = pr.holder if pr.holder in SEATS else st.side_of_nation(pr.holder)
+        if seat is None:
+            return False
+        if not any(st.code[w] == pr.battlecard for w in st.players[seat]["won"]):
+            return False
+    return True
+
+
+def _stated_aggressor(st: GameState, bc: str) -> str | None:
+    agg = st.defs[bc].aggressor
+    if agg == "drawing-player":
+        return None
+    return st.side_of_nation(agg)
+
+
+def _discard_kept(st: GameState, seat: str, cid: str) -> None:
+    st.players[seat]["kept"].remove(cid)
+    st.conflict_discard.append(cid)
+    if st.record_events:
+        emit(st, "card_played", {"seat": seat, "card": cid, "code": st.code[cid]})
+
+
+def _destroy_industry(st: GameState, seat: str) -> None:
+    ic = st.players[seat]["industry"].pop(0)
+    st.conflict_discard.append(ic)
+    if st.record_events:
+        emit(st, "industry_destroyed", {"seat": seat, "card": ic, "code": st.code[ic]})
+
+
+def _ref_of(st: GameState, seat: str, cid: str) -> str | None:
+    for bc, s in st.players[seat]["occupied"].items():
+        if cid in s:
+            return f"bc:{bc}"
+    for kind in KINDS:
+        for i, s in enumerate(st.players[seat]["stacks"][kind]):
+            if cid in s:
+                return f"{kind}:{i}"
+    return None
+
+
+def _draw_n(st: GameState, seat: str, n: int) -> int:
+    got = 0
+    hand = st.players[seat]["hand"]
+    for _ in range(n):
+        cid = _draw_arsenal(st, seat)
+        if cid is None:
+            break
+        hand.append(cid)
+        got += 1
+        if st.record_events:
+            emit(st, "drawn_card", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
+    if got and st.record_events:
+        emit(st, "drawn", {"seat": seat, "count": got})
+    return got

@@ -1,0 +1,44 @@
+"""Engine errors: one constructor, `Error(message, *, code=None)`, and one class per case a caller handles.
+
+Every error carries a stable machine `code` (rendered by the games app) and a message; a subclass has its
+default code, which a raise site may make more specific (e.g. IllegalAction(..., code="not_your_turn")).
+"""
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    code = "engine_error"
+
+    def __init__(self, message: str = "", *, code: str | None = None) -> None:
+        if code:
+            self.code = code
+        self.message = message or self.code
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+class MalformedAction(EngineError):
+    """Bad shape, unknown type or missing/mistyped fields (also a malformed setup: code malformed_setup)."""
+
+    code = "malformed_action"
+
+
+class IllegalAction(EngineError):
+    """Well-formed, but not allowed now (codes: illegal_action, not_your_turn, game_over)."""
+
+    code = "illegal_action"
+
+
+class SetupError(EngineError):
+    """A game setup the catalog cannot play: unknown cards or nations, a card on the wrong side, a second
+    copy of a general or leader in one arsenal deck, a bad scenario."""
+
+    code = "bad_setup"
+
+
+class StateError(EngineError):
+    """Not a serialised game state of this catalog (codes: bad_state, unknown_card)."""
+
+    code = "bad_state"

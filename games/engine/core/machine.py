@@ -1,0 +1,139 @@
+"""The decision machine: a stack of frames advanced until one needs a decision, and ONE registry in which
+each decision kind declares its legal-action and act functions together.
+
+A game builds one `RuleBook`, its rule modules register their frame steps and decisions in it, and the
+book then drives any state that has `frames` (a list of dicts with a "kind"), `decision`, `status`, `ply`,
+`record_events` and the two derived slots `_legal_cache` / `_events`:
+
+* a frame step `step(state, frame) -> Decision | None` either mutates and returns None, or returns a
+  Decision without mutating, so a serialised state always resumes at the same decision; a frame kind may
+  instead declare a table of stages (`frame["stage"]` -> step), read from one place;
+* a decision kind declares `legal(state, frame) -> list[key]` (keys are tuples `(type, seat, *fields)`),
+  `act(state, frame, action)` and optionally `key_at(state, frame, pick) -> key`, a cheaper
+  `legal(...)[pick(len(legal(...)))]` that builds only the chosen key (self-play; an equivalence test
+  checks it against `legal`).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from .errors import IllegalAction, MalformedAction
+from .events import Event
+
+Step = Callable[[Any, dict], Any]
+
+
+class DecisionSpec(NamedTuple):
+    kind: str
+    legal: Callable[[Any, dict], list[tuple]]
+    act: Callable[[Any, dict, Any], None]
+    key_at: Callable[[Any, dict, Callable[[int], int]], tuple] | None = None
+
+
+def emit(st: Any, type_: str, data: dict[str, Any], vis: str = "all") -> None:
+    """Record an event of the action being applied (`vis`: "all" or the one seat that may see it)."""
+    if st.record_events:
+        st._events.append(Event(type_, data, vis))
+
+
+class RuleBook:
+    """One game's frames and decisions, and the machine that runs them."""
+
+    def __init__(self, name: str, action_types: dict[str, type], action_base: type) -> None:
+        self.name = name
+        self.frames: dict[str, Step | dict[str, Step]] = {}
+        self.decisions: dict[str, DecisionSpec] = {}
+        self._action_types = action_types
+        self._action_base = action_base
+        self._actions: dict[tuple, Any] = {}  # actions are immutable values: one object per key, reused
+
+    # ---- registration ------------------------------------------------------------------------
+    def frame(self, kind: str, step: Step | None = None, *, stages: dict[str, Step] | None = None) -> None:
+        if kind in self.frames or (step is None) == (stages is None):
+            raise ValueError(f"frame {kind!r}: register once, with a step or a stage table")
+        self.frames[kind] = stages if stages is not None else step  # type: ignore[assignment]
+
+    def decision(self, kind: str, *, legal: Callable, act: Callable, key_at: Callable | None = None) -> None:
+        if kind in self.decisions:
+            raise ValueError(f"decision {kind!r} is registered twice")
+        self.decisions[kind] = DecisionSpec(kind, legal, act, key_at)
+
+    # ---- the machine -------------------------------------------------------------------------
+    def advance(self, st: Any) -> None:
+        """Run the top frame's step until one needs a decision (or the game is over)."""
+        st._legal_cache = None
+        frames = self.frames
+        while st.status == "active":
+            fr = st.frames[-1]
+            step = frames[fr["kind"]]
+            d = (step[fr["stage"]] if type(step) is dict else step)(st, fr)
+            if d is not None:
+                st.decision = d
+                return
+        st.decision = None
+
+    def legal_keys(self, st: Any) -> list[tuple]:
+        """The legal actions as keys (type, seat, *fields); cached until the next action."""
+        if st.decision is None:
+            return []
+        cache = st._legal_cache
+        if cache is not None and cache[0] == st.ply:
+            return cache[1]
+        keys = self.decisions[st.decision.kind].legal(st, st.frames[-1])
+        st._legal_cache = (st.ply, keys)
+        return keys
+
+    def legal_key_at(self, st: Any, pick: Callable[[int], int]) -> tuple:
+        """legal_keys(st)[pick(len(legal_keys(st)))], building only the chosen key where the decision
+        knows how (self-play with index-picking bots)."""
+        cache = st._legal_cache
+        if cache is None or cache[0] != st.ply:
+            key_at = self.decisions[st.decision.kind].key_at
+            if key_at is not None:
+                return key_at(st, st.frames[-1], pick)
+        keys = self.legal_keys(st)
+        return keys[pick(len(keys))]
+
+    def materialize(self, key: tuple) -> Any:
+        actions = self._actions
+        action = actions.get(key)
+        if action is None:
+            if len(actions) >= 100_000:  # bounded: the keys of one game are a few thousand
+                actions.clear()
+            action = actions[key] = self._action_types[key[0]](*key[1:])
+        return action
+
+    def legal_actions(self, st: Any) -> list[Any]:
+        return [self.materialize(k) for k in self.legal_keys(st)]
+
+    def apply(self, st: Any, action: Any) -> list[Event]:
+        """Validate `action` (an Action or its JSON), then apply it; returns the events it caused.
+
+        Raises MalformedAction (code "malformed_action") for a bad shape, IllegalAction with code
+        "game_over" when the game has ended, "not_your_turn" when another seat must decide, and
+        "illegal_action" when the action is not among the legal actions. On any error the state is
+        unchanged.
+        """
+        if isinstance(action, dict):
+            action = self._action_base.from_json(action)
+        if not isinstance(action, self._action_base):
+            raise MalformedAction("not an action")
+        if st.status != "active" or st.decision is None:
+            raise IllegalAction("the game is over", code="game_over")
+        if action.seat != st.decision.seat:
+            raise IllegalAction(f"it is {st.decision.seat}'s decision", code="not_your_turn")
+        if action.key() not in self.legal_keys(st):
+            raise IllegalAction(f"{action} is not legal now ({st.decision.kind})")
+        return self.apply_legal(st, action)
+
+    def apply_legal(self, st: Any, action: Any) -> list[Event]:
+        """Apply an action taken as-is from legal_actions(st) for the current decision, without checking
+        it again (self-play loops). Anything else must go through apply()."""
+        st._events = []
+        self.decisions[st.decision.kind].act(st, st.frames[-1], action)
+        st.ply += 1
+        self.advance(st)
+        events = st._events
+        st._events = []
+        return events

@@ -1,0 +1,94 @@
+"""Catalog responses are cached per catalog version and normalised query: ETag, 304, Cache-Control, and a
+change of the catalog (load_catalog, an admin edit) gives new answers at once."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from cards.models import ArsenalCard
+from cards.services import catalog_after_admin_edit
+
+URLS = [
+    "/api/nations/",
+    "/api/theaters/",
+    "/api/sets/",
+    "/api/sets/gb-we-starter/",
+    "/api/arsenal-cards/?page_size=50",
+    "/api/arsenal-cards/gb-montgomery/",
+    "/api/conflict-cards/",
+    "/api/battlecards/",
+]
+
+
+@pytest.fixture
+def client() -> APIClient:
+    return APIClient()
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_every_catalog_response_has_an_etag_and_answers_304_to_it(catalog_rows, client, url):
+    first = client.get(url)
+    assert first.status_code == 200
+    etag = first["ETag"]
+    assert etag.startswith('"')
+    assert "max-age=" in first["Cache-Control"] and "public" in first["Cache-Control"]
+    assert "Accept" in first["Vary"]
+    again = client.get(url)
+    assert again.json() == first.json() and again["ETag"] == etag
+    not_modified = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert not_modified.status_code == 304 and not_modified.content == b""
+    assert not_modified["ETag"] == etag
+    assert client.get(url, HTTP_IF_NONE_MATCH='"something-else"').status_code == 200
+
+
+def test_a_cached_answer_costs_no_catalog_query(catalog_rows, client, django_assert_max_num_queries):
+    url = "/api/arsenal-cards/?nation=GB&page_size=20"
+    body = client.get(url).json()
+    with django_assert_max_num_queries(1):  # the version token only (re-read every request in the tests)
+        assert client.get(url).json() == body
+
+
+def test_the_same_query_in_another_order_is_the_same_entry(catalog_rows, client):
+    one = client.get("/api/arsenal-cards/?nation=GB&kind=ground&page_size=5")
+    two = client.get("/api/arsenal-cards/?page_size=5&kind=ground&nation=GB")
+    three = client.get("/api/arsenal-cards/?page_size=5&kind=air&nation=GB")
+    assert one["ETag"] == two["ETag"] != three["ETag"]
+    assert one.json() == two.json() != three.json()
+
+
+def test_an_admin_edit_drops_the_cached_answers(catalog_rows, client, django_capture_on_commit_callbacks):
+    url = "/api/arsenal-cards/gb-montgomery/"
+    before = client.get(url)
+    listed = client.get("/api/arsenal-cards/?search=montgomery")
+    with django_capture_on_commit_callbacks(execute=True):
+        ArsenalCard.objects.filter(code="gb-montgomery").update(name="Monty")
+        catalog_after_admin_edit(source="test")
+    after = client.get(url)
+    assert after.json()["name"] == "Monty" != before.json()["name"]
+    assert after["ETag"] != before["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=before["ETag"]).status_code == 200
+    assert client.get("/api/arsenal-cards/?search=montgomery")["ETag"] != listed["ETag"]
+
+
+def test_load_catalog_drops_the_cached_answers(catalog_rows, client, django_capture_on_commit_callbacks):
+    url = "/api/arsenal-cards/gb-montgomery/"
+    before = client.get(url)
+    ArsenalCard.objects.filter(code="gb-montgomery").update(points=99)  # the rows drift from the files
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("load_catalog", stdout=io.StringIO())  # ... and loading the files restores them
+    after = client.get(url)
+    assert after.json() == before.json()
+    assert after["ETag"] != before["ETag"]
+
+
+def test_errors_and_the_browsable_api_are_not_cached(catalog_rows, client):
+    bad = client.get("/api/arsenal-cards/?points_min=lots")
+    assert bad.status_code == 400 and "ETag" not in bad
+    assert client.get("/api/arsenal-cards/no-such-card/").status_code == 404
+    html = client.get("/api/nations/", HTTP_ACCEPT="text/html")
+    assert html.status_code == 200 and html["Content-Type"].startswith("text/html") and "ETag" not in html
+    assert client.get("/api/nations/")["Content-Type"].startswith("application/json")

@@ -1,0 +1,211 @@
+"""Jobs on real Celery workers with a Redis broker: end to end through the API, any number of workers,
+and a worker killed mid-job loses nothing (acks_late: its chunk is delivered again and counted once).
+
+Needs Redis (TEST_REDIS_URL, default redis://127.0.0.1:6379/15) and PostgreSQL (the worker processes
+share the test database); skipped only when one of them does not answer. CI (.ci/run) starts both.
+Each worker is a subprocess with a short timeout, always killed at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from simulations.models import JobStatus, SimulationChunk, SimulationJob
+from tests.simulations.conftest import sim_body
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+JOB_TIMEOUT = 120  # seconds: a test that waits longer fails (and its workers are killed)
+
+
+def _redis_answers() -> bool:
+    try:
+        import redis
+
+        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
+    except Exception:
+        return False
+
+
+pytestmark = [
+    pytest.mark.skipif(not _redis_answers(), reason=f"no Redis answers at {REDIS_URL}"),
+]
+
+
+@pytest.fixture
+def broker(settings, transactional_db, catalog_rows) -> dict[str, Any]:
+    """This test's queue on the Redis broker; the API process sends chunks there."""
+    if connection.vendor != "postgresql":
+        pytest.skip("Celery workers share the test database: PostgreSQL only")
+    queue = f"test-simulations-{uuid.uuid4().hex[:10]}"
+    settings.CELERY_BROKER_URL = REDIS_URL
+    settings.SIMULATION_RUNNER = "celery"
+    settings.SIMULATION_QUEUE = queue
+    settings.SIMULATION_CHUNK_GAMES = 5
+    db = connection.settings_dict
+    database_url = (
+        f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    )
+    workers: list[subprocess.Popen] = []
+    info = {"queue": queue, "database_url": database_url, "workers": workers}
+    yield info
+    for proc in workers:
+        _kill(proc)
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    client.delete(queue)
+
+
+def _start_worker(broker: dict[str, Any], name: str, concurrency: int = 1) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": broker["database_url"],
+        "CELERY_BROKER_URL": REDIS_URL,
+        "SIMULATION_QUEUE": broker["queue"],
+        "CELERY_VISIBILITY_TIMEOUT": "4",  # a dead worker's chunk is delivered again after 4 s
+        "CELERY_RESTORE_INTERVAL": "1",
+        "PYTHONPATH": str(ROOT),
+    }
+    cmd = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "-Q",
+        broker["queue"],
+        "-c",
+        str(concurrency),
+        "-P",
+        "prefork",
+        "-n",
+        f"{name}-{broker['queue']}@%h",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "-l",
+        "warning",
+    ]
+    proc = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,  # noqa: S603
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    broker["workers"].append(proc)
+    return proc
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the worker and its pool processes
+    proc.wait(timeout=10)
+
+
+def _wait(job_id: str, predicate, timeout: float = JOB_TIMEOUT) -> SimulationJob:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = SimulationJob.objects.get(pk=job_id)
+        if predicate(job):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} did not get there in {timeout}s: {job.status} {job.games_done}")
+
+
+def _inline_result(alice, body: dict[str, Any], settings) -> dict[str, Any]:
+    """The same job played in this process, chunk by chunk: the reference result."""
+    from simulations.runner import run_local
+    from simulations.services import simulation_create
+
+    settings.SIMULATION_RUNNER = "none"
+    job = simulation_create(
+        user=None,
+        deck_a=body["deck_a"],
+        deck_b=body["deck_b"],
+        bots=(body["bots"]["a"], body["bots"]["b"]),
+        games=body["games"],
+        seed=body["seed"],
+        chunk_games=settings.SIMULATION_CHUNK_GAMES,
+    )
+    run_local(job_id=job.pk, chunks=job.chunks_total)
+    job.refresh_from_db()
+    settings.SIMULATION_RUNNER = "celery"
+    return {k: v for k, v in job.result.items() if k != "timing"}
+
+
+def test_a_job_runs_end_to_end_on_two_workers_and_matches_the_local_result(broker, api, alice, settings):
+    _start_worker(broker, "a")
+    _start_worker(broker, "b")
+    body = sim_body(games=20, seed=77)
+    response = api(alice).post("/api/simulations/", body, format="json")
+    assert response.status_code == 202, response.json()
+    job_id = response.json()["id"]
+    _wait(job_id, lambda j: j.status == JobStatus.DONE)
+    done = api(alice).get(f"/api/simulations/{job_id}/").json()
+    assert done["progress"]["games_done"] == 20
+    assert SimulationChunk.objects.filter(job_id=job_id).count() == 4
+    result = {k: v for k, v in done["result"].items() if k != "timing"}
+    assert result == _inline_result(alice, body, settings)
+
+
+def test_a_balance_request_runs_end_to_end_on_a_worker(broker, api, alice, catalog):
+    from decks.services import deck_create
+    from tests.simulations.test_balance import EXPENSIVE, _gb_plus
+
+    deck = deck_create(owner=alice, name="heavy", nation="GB", entries=_gb_plus(catalog, EXPENSIVE))
+    _start_worker(broker, "a")
+    response = api(alice).post(
+        f"/api/decks/{deck.pk}/balance/",
+        {
+            "opponent": {"starter": "de-we-starter"},
+            "games": 5,
+            "seed": 1,
+            "proposals": 2,
+            "bots": {"a": "random", "b": "random"},
+        },
+        format="json",
+    )
+    assert response.status_code == 202, response.json()
+    job_id = response.json()["id"]
+    _wait(job_id, lambda j: j.status == JobStatus.DONE)
+    result = api(alice).get(f"/api/simulations/{job_id}/").json()["result"]
+    assert len(result["proposals"]) == 2 and result["ranking"]
+
+
+def test_a_worker_killed_mid_job_loses_nothing_and_the_result_is_identical(broker, api, alice, settings):
+    settings.SIMULATION_CHUNK_GAMES = 8
+    body = sim_body(games=32, seed=123, bots={"a": "heuristic", "b": "heuristic"})
+    first = _start_worker(broker, "doomed")
+    response = api(alice).post("/api/simulations/", body, format="json")
+    job_id = response.json()["id"]
+    # one chunk recorded, the next one being played: kill the whole worker (no warm shutdown, no ack)
+    job = _wait(job_id, lambda j: j.games_done >= 8)
+    assert job.games_done < 32, "the job finished before the worker could be killed"
+    _kill(first)
+    at_kill = SimulationJob.objects.get(pk=job_id).games_done
+    assert at_kill < 32
+    _start_worker(broker, "rescuer")
+    job = _wait(job_id, lambda j: j.status == JobStatus.DONE)
+    assert job.games_done == 32
+    chunks = SimulationChunk.objects.filter(job_id=job_id)
+    assert chunks.count() == 4 and sorted(chunks.values_list("index", flat=True)) == [0, 1, 2, 3]
+    assert len({c.worker for c in chunks}) == 2  # some chunks by the killed worker, the rest by the rescuer
+    result = {k: v for k, v in job.result.items() if k != "timing"}
+    assert result == _inline_result(alice, body, settings)
