@@ -31,14 +31,17 @@ from cards.serializers import (
     TheaterSerializer,
 )
 from config.http_cache import VersionedCacheMixin
+from config.schema import ErrorSerializer
 
 NOT_FOUND = OpenApiResponse(
+    ErrorSerializer,
     description="No such code.",
     examples=[
         OpenApiExample("not found", value={"status": 404, "code": "not_found", "detail": "Not found."})
     ],
 )
 BAD_FILTER = OpenApiResponse(
+    ErrorSerializer,
     description="A filter, ordering or page parameter is invalid.",
     examples=[
         OpenApiExample(
@@ -46,7 +49,7 @@ BAD_FILTER = OpenApiResponse(
             value={
                 "status": 400,
                 "code": "invalid",
-                "detail": "points_min: Enter a number.",
+                "detail": "Invalid input: points_min: Enter a number.",
                 "errors": {"points_min": ["Enter a number."]},
             },
         )

@@ -7,6 +7,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 
 from cards.search import SYNTAX_HELP, Language, compile_query, syntax_help
 from config.pagination import StandardPagination
+from config.schema import ErrorSerializer
 
 
 class SearchPagination(StandardPagination):
@@ -60,6 +61,7 @@ def search_parameter(language: Language, example: str) -> OpenApiParameter:
 
 
 BAD_QUERY = OpenApiResponse(
+    ErrorSerializer,
     description="A filter, ordering, page parameter or the ?q= query is invalid (codes: invalid, "
     "query_syntax, query_unusable, query_too_long, query_too_complex).",
     examples=[

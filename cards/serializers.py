@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -102,8 +101,10 @@ class SetEntrySerializer(serializers.ModelSerializer):
 
 class CardSetSerializer(serializers.ModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="cardset-detail", **LOOKUP)
-    nation = serializers.SlugRelatedField(slug_field="code", read_only=True)
-    theater = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    nation = serializers.SlugRelatedField(
+        slug_field="code", read_only=True, allow_null=True, help_text="Null for a set of no one nation."
+    )
+    theater = serializers.SlugRelatedField(slug_field="code", read_only=True, allow_null=True)
     computed_cards = serializers.IntegerField(
         read_only=True, allow_null=True, help_text="Sum of the entries' counts (unknown counts skipped)."
     )
@@ -137,13 +138,13 @@ class CardSetSerializer(serializers.ModelSerializer):
             "entries",
         ]
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_cards_difference(self, obj: CardSet) -> int | None:
         if obj.printed_cards is None:
             return None
         return (obj.computed_cards or 0) - obj.printed_cards
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_points_difference(self, obj: CardSet) -> int | None:
         if obj.printed_points is None:
             return None
@@ -210,7 +211,7 @@ class ArsenalCardSerializer(serializers.ModelSerializer):
     def get_classes(self, obj: ArsenalCard) -> list[str]:
         return [link.unit_class.code for link in obj.class_links.all()]
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_effective_max_per_deck(self, obj: ArsenalCard) -> int | None:
         return arsenal_card_effective_max(obj)
 
@@ -275,7 +276,7 @@ class BattlecardSerializer(serializers.ModelSerializer):
     aggressor_forces = ForcesSerializer(read_only=True)
     defender_forces = ForcesSerializer(read_only=True)
     prerequisites = PrerequisiteSerializer(source="prerequisite_links", many=True, read_only=True)
-    homeland_of = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    homeland_of = serializers.SlugRelatedField(slug_field="code", read_only=True, allow_null=True)
     provenance = ProvenanceField(read_only=True)
 
     class Meta:

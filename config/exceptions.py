@@ -9,10 +9,13 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_default_handler
 
 from config.authentication import TokenExpired
 from config.errors import DomainError
+
+NON_FIELD_ERRORS = api_settings.NON_FIELD_ERRORS_KEY
 
 _DRF_CODES: dict[type[Exception], str] = {
     TokenExpired: "token_expired",  # before its base class AuthenticationFailed: the first match wins
@@ -37,15 +40,54 @@ def _flatten_detail(detail: Any) -> str:
     return str(detail)
 
 
+def field_errors(detail: Any) -> dict[str, list[str]]:
+    """DRF's nested error detail as one flat map: dotted field path -> messages.
+
+    {"my_deck": {"non_field_errors": ["..."]}, "packs": {0: ["..."]}} becomes
+    {"my_deck": ["..."], "packs.0": ["..."]}; errors of no one field are under "non_field_errors".
+    """
+    out: dict[str, list[str]] = {}
+
+    def walk(value: Any, path: str) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                key = str(key)
+                walk(inner, path if key == NON_FIELD_ERRORS and path else f"{path}.{key}" if path else key)
+        elif isinstance(value, list | tuple) and any(isinstance(v, dict | list | tuple) for v in value):
+            for index, inner in enumerate(value):
+                walk(inner, f"{path}.{index}" if path else str(index))
+        elif isinstance(value, list | tuple):
+            out.setdefault(path or NON_FIELD_ERRORS, []).extend(str(v) for v in value)
+        else:
+            out.setdefault(path or NON_FIELD_ERRORS, []).append(str(value))
+
+    walk(detail, "")
+    return out
+
+
 def error_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
     return {"status": status, "code": code, "detail": detail, **extra}
 
 
+def invalid_input_body(status: int, code: str, errors: Any) -> dict[str, Any]:
+    """The one shape of a field-level validation failure: a readable summary in `detail`, the messages
+    per field in `errors` ({field: [messages]})."""
+    flat = field_errors(errors)
+    summary = "; ".join(
+        " ".join(messages) if field == NON_FIELD_ERRORS else f"{field}: {' '.join(messages)}"
+        for field, messages in flat.items()
+    )
+    return error_body(status, code, f"Invalid input: {summary}" if summary else "Invalid input.", errors=flat)
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError):
+        body = exc.as_dict()
+        if "errors" in body:
+            body["errors"] = field_errors(body["errors"])
         retry_after = exc.extra.get("retry_after")
         headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
-        return Response(exc.as_dict(), status=exc.status, headers=headers)
+        return Response(body, status=exc.status, headers=headers)
     if isinstance(exc, DjangoValidationError):
         exc = drf_exceptions.ValidationError(exc.messages)
     elif isinstance(exc, Http404):
@@ -61,19 +103,18 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     response = drf_default_handler(exc, context)
     if response is None or not isinstance(exc, drf_exceptions.APIException):
         return response
+    if isinstance(exc, drf_exceptions.ValidationError):
+        # a view may name the code of its bad input (e.g. the action endpoint: "malformed_action")
+        code = getattr(context.get("view"), "invalid_input_code", "invalid")
+        response.data = invalid_input_body(response.status_code, code, exc.detail)
+        return response
     code = next((c for t, c in _DRF_CODES.items() if isinstance(exc, t)), None) or str(
         getattr(exc, "default_code", "error")
     )
-    body: dict[str, Any]
-    if isinstance(exc, drf_exceptions.ValidationError):
-        body = error_body(response.status_code, "invalid", _flatten_detail(exc.detail) or "Invalid input.",
-                          errors=exc.detail)
-    elif isinstance(exc, drf_exceptions.Throttled):
-        body = error_body(response.status_code, code, _flatten_detail(exc.detail),
-                          retry_after=int(response.get("Retry-After", "1")))
-    else:
-        body = error_body(response.status_code, code, _flatten_detail(exc.detail))
-    response.data = body
+    extra: dict[str, Any] = {}
+    if isinstance(exc, drf_exceptions.Throttled):
+        extra["retry_after"] = int(response.get("Retry-After", "1"))
+    response.data = error_body(response.status_code, code, _flatten_detail(exc.detail), **extra)
     return response
 
 

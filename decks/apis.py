@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from config.errors import ValidationFailed
 from config.pagination import StandardPagination
+from config.schema import ErrorSerializer
 from config.throttling import (
     DeckImportThrottle,
     DeckValidateThrottle,
@@ -26,7 +27,6 @@ from decks import rules, selectors, services
 from decks.filters import DeckFilter
 from decks.serializers import (
     DeckCreateInputSerializer,
-    DeckErrorSerializer,
     DeckImportInputSerializer,
     DeckListQuerySerializer,
     DeckOutputSerializer,
@@ -65,7 +65,7 @@ def _deck_out(request: Request, deck: Any, *, code: int = 200) -> Response:
 
 def _error(description: str, code: str, detail: str, status_code: int = 400, **extra: Any) -> OpenApiResponse:
     return OpenApiResponse(
-        DeckErrorSerializer,
+        ErrorSerializer,
         description=description,
         examples=[
             OpenApiExample(code, value={"status": status_code, "code": code, "detail": detail, **extra})
@@ -545,7 +545,7 @@ class DeckImportApi(APIView):
                 "Lines naming no card, with close-name suggestions.",
                 "import_failed",
                 "1 line(s) could not be read; nothing was saved.",
-                errors=[
+                lines=[
                     {
                         "line": 2,
                         "text": "3 Tiger 1 Tank",

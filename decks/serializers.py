@@ -432,9 +432,3 @@ class ImportLineErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
     suggestions = serializers.ListField(child=serializers.CharField())
-
-
-class DeckErrorSerializer(serializers.Serializer):
-    status = serializers.IntegerField()
-    code = serializers.CharField()
-    detail = serializers.CharField()

@@ -258,7 +258,7 @@ def deck_import_text(
             + (f" (the first {len(shown)} are listed)." if len(shown) < len(parsed.errors) else "."),
             code="import_failed",
             error_count=len(parsed.errors),
-            errors=[e.to_dict() for e in shown],
+            lines=[e.to_dict() for e in shown],
         )
     if not parsed.entries:
         raise ValidationFailed("The list names no card.", code="import_empty")

@@ -14,7 +14,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ParseError
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from config.errors import DomainError, ValidationFailed
 from config.pagination import StandardPagination
+from config.schema import SSE_EVENT, ErrorSerializer
 from config.throttling import (
     GameActionThrottle,
     GameCreateThrottle,
@@ -42,6 +43,11 @@ from games.serializers import (
     GameSerializer,
     StreamQuerySerializer,
 )
+from games.view_serializers import (
+    ActionResultSerializer,
+    EventsPageSerializer,
+    SeatViewSerializer,
+)
 
 CREATE_EXAMPLE = OpenApiExample(
     "Play a starter deck against the heuristic bot",
@@ -55,73 +61,20 @@ CREATE_EXAMPLE = OpenApiExample(
 )
 ACTION_EXAMPLE = OpenApiExample(
     "Submit one of your legal actions",
-    value={"version": 7, "action": {"type": "draw_conflict"}},
+    value={"version": 7, "action": {"type": "draw", "seat": "axis"}},
     request_only=True,
 )
-ERROR_SHAPE = inline_serializer(
-    "Error",
-    {
-        "status": serializers.IntegerField(),
-        "code": serializers.CharField(),
-        "detail": serializers.CharField(),
-    },
-)
-VIEW_SHAPE = inline_serializer(
-    "SeatView",
-    {
-        "game": serializers.UUIDField(),
-        "status": serializers.CharField(),
-        "version": serializers.IntegerField(),
-        "last_seq": serializers.IntegerField(),
-        "cards": serializers.DictField(
-            child=serializers.DictField(),
-            help_text="The frozen definition (stats, abilities, text) of every card code the view shows.",
-        ),
-        "seat": serializers.CharField(),
-        "your_turn": serializers.BooleanField(),
-        "waiting_on": serializers.CharField(allow_null=True),
-        "winner": serializers.CharField(allow_null=True),
-        "end_reason": serializers.CharField(allow_null=True),
-        "view": serializers.DictField(),
-    },
-)
-ENTRY_SHAPE = inline_serializer(
-    "LogEntry",
-    {
-        "seq": serializers.IntegerField(),
-        "version": serializers.IntegerField(),
-        "kind": serializers.CharField(),
-        "seat": serializers.CharField(),
-        "by_bot": serializers.BooleanField(),
-        "action": serializers.DictField(allow_null=True),
-        "events": serializers.ListField(),
-        "created_at": serializers.DateTimeField(),
-    },
-)
 
-EVENTS_PAGE = inline_serializer(
-    "EventsPage",
-    {
-        "game": serializers.UUIDField(),
-        "seat": serializers.CharField(),
-        "status": serializers.CharField(),
-        "version": serializers.IntegerField(),
-        "last_seq": serializers.IntegerField(),
-        "entries": ENTRY_SHAPE.__class__(many=True),
-    },
-)
 
-def _input(serializer_class: type[serializers.Serializer], data: Any, *, code: str = "invalid") -> dict:
+def _input(serializer_class: type[serializers.Serializer], data: Any) -> dict:
     serializer = serializer_class(data=data)
-    if not serializer.is_valid():
-        raise ValidationFailed(
-            "Invalid input: " + json.dumps(serializer.errors), code=code, errors=serializer.errors
-        )
+    serializer.is_valid(raise_exception=True)  # the exception handler shapes the per-field errors
     return serializer.validated_data
 
 
 class GameListCreateApi(APIView):
     permission_classes = [IsAuthenticated]
+    pagination_class = StandardPagination  # documents the list as a page (count, next, previous, results)
     throttle_classes = [GameCreateThrottle]  # POST only
 
     @extend_schema(
@@ -130,7 +83,7 @@ class GameListCreateApi(APIView):
             OpenApiParameter("status", str, enum=[c for c, _ in GameStatus.choices], required=False),
             OpenApiParameter("winner", str, enum=["axis", "allies"], required=False),
         ],
-        responses={200: GameSerializer(many=True)},
+        responses={200: GameSerializer(many=True)},  # paginated: pagination_class above
         summary="My games (or ?joinable=true: open games I may join), newest first",
     )
     def get(self, request: Request) -> Response:
@@ -138,7 +91,7 @@ class GameListCreateApi(APIView):
         games = selectors.game_list(
             user=request.user, filters=request.query_params, joinable=query["joinable"]
         )
-        paginator = StandardPagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response(
             GameSerializer(page, many=True, context={"request": request}).data
@@ -146,7 +99,7 @@ class GameListCreateApi(APIView):
 
     @extend_schema(
         request=GameCreateSerializer,
-        responses={201: GameSerializer, 400: ERROR_SHAPE},
+        responses={201: GameSerializer},
         examples=[CREATE_EXAMPLE],
         summary="Create a game from two legal, matched decks",
     )
@@ -170,7 +123,7 @@ class GameListCreateApi(APIView):
 class GameDetailApi(APIView):
     permission_classes = [AllowAny]  # finished games are public; the selector answers 404 for the rest
 
-    @extend_schema(responses={200: GameSerializer, 404: ERROR_SHAPE}, summary="One game")
+    @extend_schema(responses={200: GameSerializer}, summary="One game")
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id=game_id, user=request.user)
         return Response(GameSerializer(game, context={"request": request}).data)
@@ -181,7 +134,7 @@ class GameJoinApi(APIView):
 
     @extend_schema(
         request=GameJoinSerializer,
-        responses={200: GameSerializer, 400: ERROR_SHAPE, 404: ERROR_SHAPE, 409: ERROR_SHAPE},
+        responses={200: GameSerializer},
         summary="Take the open seat (with your own deck, or the one the creator chose for it)",
     )
     def post(self, request: Request, game_id: str) -> Response:
@@ -194,7 +147,7 @@ class GameJoinApi(APIView):
 class GameResignApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: GameSerializer, 403: ERROR_SHAPE}, summary="Resign")
+    @extend_schema(request=None, responses={200: GameSerializer}, summary="Resign")
     def post(self, request: Request, game_id: str) -> Response:
         game = services.game_resign(game_id=game_id, user=request.user)
         game = selectors.game_get(game_id=game.pk, user=request.user)
@@ -205,7 +158,11 @@ class GameSeatViewApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        responses={200: VIEW_SHAPE, 403: ERROR_SHAPE, 404: ERROR_SHAPE},
+        responses={
+            200: SeatViewSerializer,
+            403: OpenApiResponse(ErrorSerializer, description="You do not sit at this game."),
+            409: OpenApiResponse(ErrorSerializer, description="game_not_active: a seat is still open."),
+        },
         summary="My seat's view: what I may see, the pending decision and my legal actions",
     )
     def get(self, request: Request, game_id: str) -> Response:
@@ -214,19 +171,13 @@ class GameSeatViewApi(APIView):
 
 class GameActionSubmitApi(APIView):
     permission_classes = [IsAuthenticated]
+    invalid_input_code = "malformed_action"  # the code of a 400 for a body that fails the serializer
     throttle_classes = [GameActionThrottle]
 
     @extend_schema(
         request=ActionSubmitSerializer,
         examples=[ACTION_EXAMPLE],
-        responses={
-            200: inline_serializer(
-                "ActionResult", {"entries": ENTRY_SHAPE.__class__(many=True), "state": VIEW_SHAPE}
-            ),
-            400: ERROR_SHAPE,
-            403: ERROR_SHAPE,
-            409: ERROR_SHAPE,
-        },
+        responses={200: ActionResultSerializer},
         summary="Act for my seat at the version I saw (bots answer in the same request)",
     )
     def post(self, request: Request, game_id: str) -> Response:
@@ -234,7 +185,7 @@ class GameActionSubmitApi(APIView):
             body = request.data
         except ParseError as exc:  # not JSON at all: still a malformed action for this endpoint
             raise ValidationFailed(f"The body is not JSON: {exc.detail}", code="malformed_action") from exc
-        data = _input(ActionSubmitSerializer, body, code="malformed_action")
+        data = _input(ActionSubmitSerializer, body)
         outcome = services.game_action_submit(
             game_id=game_id, user=request.user, version=data["version"], action=data["action"]
         )
@@ -253,7 +204,7 @@ class GameEventsApi(APIView):
 
     @extend_schema(
         parameters=[EventsQuerySerializer],
-        responses={200: EVENTS_PAGE},
+        responses={200: EventsPageSerializer, 403: ErrorSerializer},
         summary="Log entries after ?since=seq, with only the events my seat may see",
     )
     def get(self, request: Request, game_id: str) -> Response:
@@ -430,7 +381,12 @@ class GameEventStreamApi(APIView):
                 description="Resume after this seq (overrides ?since).",
             ),
         ],
-        responses={(200, "text/event-stream"): OpenApiTypes.STR, 429: ERROR_SHAPE},
+        responses={
+            (200, "text/event-stream"): SSE_EVENT,
+            (403, "application/json"): ErrorSerializer,
+            (403, "text/event-stream"): SSE_EVENT,  # the same error as an `error` event
+            (429, "application/json"): ErrorSerializer,
+        },
         summary="Server-sent events: my seat's log entries as they happen (ends at game end or timeout)",
         description="Under the ASGI server the stream is pushed when an action commits (PostgreSQL "
         "LISTEN/NOTIFY) and holds no thread while it waits. At most GAMES_SSE_MAX_STREAMS_PER_USER streams "
@@ -478,7 +434,10 @@ class GameReplayApi(APIView):
     permission_classes = [AllowAny]  # a finished game is public
 
     @extend_schema(
-        responses={200: OpenApiTypes.OBJECT, 404: ERROR_SHAPE, 409: ERROR_SHAPE},
+        responses={
+            200: OpenApiTypes.OBJECT,
+            409: OpenApiResponse(ErrorSerializer, description="The game is not finished yet."),
+        },
         summary="After the end: setup, seed and salt, catalog snapshot and the full action log",
     )
     def get(self, request: Request, game_id: str) -> Response:

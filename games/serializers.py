@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import BotKind, EndReason, Game, GameSeat, GameStatus, SeatKind, SeatName
+from games.view_serializers import action_schema
 
 MAX_SEED = 2**63 - 1
 
@@ -79,7 +81,9 @@ class GameJoinSerializer(serializers.Serializer):
 
 class ActionSubmitSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=0, help_text="The game version your view showed.")
-    action = serializers.JSONField(help_text='One of the legal actions of your view, e.g. {"type": "pass"}.')
+    action = extend_schema_field(action_schema())(type("ActionField", (serializers.JSONField,), {}))(
+        help_text="One of the legal actions of your view, exactly as listed there."
+    )
 
 
 class EventsQuerySerializer(serializers.Serializer):

@@ -12,8 +12,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.pagination import StandardPagination
+from config.schema import ErrorSerializer
 from config.throttling import SimulationSubmitThrottle
-from games.apis import ERROR_SHAPE
 from simulations import selectors, services
 from simulations.serializers import (
     BalanceCreateSerializer,
@@ -30,7 +30,7 @@ def _input(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
 
 def _error(description: str, code: str, detail: str, status_code: int) -> OpenApiResponse:
     return OpenApiResponse(
-        ERROR_SHAPE,
+        ErrorSerializer,
         description=description,
         examples=[OpenApiExample(code, value={"status": status_code, "code": code, "detail": detail})],
     )

@@ -136,11 +136,9 @@ GAMES_MAX_OPEN_PER_USER = env.int("GAMES_MAX_OPEN_PER_USER", default=5)
 GAMES_OPEN_TTL_HOURS = env.float("GAMES_OPEN_TTL_HOURS", default=24.0)
 
 REST_FRAMEWORK = {
-    "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON bodies only (bounded depth): several inputs are nested objects, which forms cannot carry, and the
+    # schema advertises exactly what the server reads
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.BoundedJSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "config.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
@@ -153,7 +151,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.StandardPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
     # Scoped rates (config/throttling.py): each key is a throttle scope; "anon" and "user" are DRF's defaults.
     "DEFAULT_THROTTLE_RATES": {
@@ -194,6 +192,11 @@ SPECTACULAR_SETTINGS = {
         "SeatKindEnum": "games.models.SeatKind",
         "SimulationBotEnum": "games.simulation.BOTS",
         "LogKindEnum": "games.models.LogKind",
+        "GameStatusEnum": "games.models.GameStatus",
+        "BotEnum": "games.simulation.BOTS",
+        "ShotTypeEnum": ["fire", "autokill"],
+        "EngineStatusEnum": ["active", "finished"],
+        "ResultKindEnum": ["total", "standard", "all-battles-decided", "turn-limit"],
     },
 }
 

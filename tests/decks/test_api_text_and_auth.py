@@ -58,7 +58,7 @@ def test_import_errors_come_back_per_line_with_suggestions_and_nothing_is_saved(
     assert r.status_code == 400
     body = r.json()
     assert body["code"] == "import_failed"
-    errors = {e["line"]: e for e in body["errors"]}
+    errors = {e["line"]: e for e in body["lines"]}
     assert set(errors) == {2, 3, 4}
     assert (
         errors[2]["code"] == "unknown_card" and "Panzer III Tank (de-panzer-iii)" in errors[2]["suggestions"]
