@@ -20,6 +20,7 @@ from cards.bulk import bulk_catalog_file, catalog_changes
 from cards.faces import BUILDERS, face_svg, face_version
 from cards.models import Ruling
 from config.http_cache import VersionedCacheMixin
+from config.schema import ErrorSerializer
 
 
 class CatalogCached(VersionedCacheMixin):
@@ -47,7 +48,7 @@ class BinaryRenderer(BaseRenderer):
 
 def _error(code: str, detail: str, status: int, description: str) -> OpenApiResponse:
     return OpenApiResponse(
-        response=OpenApiTypes.OBJECT,
+        response=ErrorSerializer,
         description=description,
         examples=[OpenApiExample(code, value={"status": status, "code": code, "detail": detail})],
     )

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from cards.extra_apis import BinaryRenderer
 from cards.printing import PAGE_SIZES, deck_pdf
 from config.errors import ValidationFailed
+from config.schema import ErrorSerializer
 from decks import selectors
 
 PAPER = OpenApiParameter(
@@ -26,14 +27,14 @@ PAPER = OpenApiParameter(
 
 def _not_found(code: str, detail: str) -> OpenApiResponse:
     return OpenApiResponse(
-        response=OpenApiTypes.OBJECT,
+        response=ErrorSerializer,
         description=detail,
         examples=[OpenApiExample(code, value={"status": 404, "code": code, "detail": detail})],
     )
 
 
 BAD_PAPER = OpenApiResponse(
-    response=OpenApiTypes.OBJECT,
+    response=ErrorSerializer,
     description="Unknown paper size.",
     examples=[OpenApiExample("invalid", value={"status": 400, "code": "invalid", "detail": "paper: ..."})],
 )
