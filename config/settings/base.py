@@ -190,7 +190,6 @@ SPECTACULAR_SETTINGS = {
         "SetKindEnum": "cards.models.SET_KIND_CHOICES",
         "SeatEnum": "games.models.SeatName",
         "SeatKindEnum": "games.models.SeatKind",
-        "SimulationBotEnum": "games.simulation.BOTS",
         "LogKindEnum": "games.models.LogKind",
         "GameStatusEnum": "games.models.GameStatus",
         "BotEnum": "games.simulation.BOTS",
