@@ -3,7 +3,6 @@ and never hold a write transaction while the server does slow work."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -157,14 +156,14 @@ def test_importing_16000_unreadable_lines_is_a_quick_400_outside_any_transaction
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(deck_text.NameIndex, "suggest", spy)
-    started = time.monotonic()
     response = _client(user).post(
         "/api/decks/import/", {"name": "x", "nation": "DE", "text": text}, format="json"
     )
-    elapsed = time.monotonic() - started
     body = _assert_error(response, 400, "too_many_lines")
     assert "1000" in body["detail"]
-    assert elapsed < 10, elapsed  # a guard against the 85 s of the report, not a benchmark
+    # the work is bounded (the report's 85 s were 16,000 close-name searches): at most the first 10 unknown
+    # names get suggestions, and none inside a transaction (tests/bench/hostile_input_bench.py times it)
+    assert len(in_transaction) <= 10
     assert not any(in_transaction)
     assert len(text.encode()) < 64 * 1024  # within the text size limit: the line bound answers
     assert Deck.objects.count() == 0
