@@ -55,6 +55,11 @@ SSE_EVENT: dict[str, Any] = {
 }
 
 
+# How an error looks in a media type other than JSON: an event stream sends an `error` event; the binary
+# downloads (faces, PDFs, the bulk file: cards.extra_apis.BinaryRenderer, "*/*") still send the JSON error.
+OTHER_MEDIA_ERRORS: dict[str, Any] = {"text/event-stream": SSE_EVENT, "*/*": ErrorSerializer}
+
+
 class AutoSchema(openapi.AutoSchema):
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
@@ -70,7 +75,7 @@ class AutoSchema(openapi.AutoSchema):
             response = OpenApiResponse(ErrorSerializer, description=ERROR_STATUSES[status])
             responses[status] = self._get_response_for_code(response, status, json_types, direction)
             for media_type in other_types:  # e.g. an event stream renders the error as an `error` event
-                body = SSE_EVENT if media_type == "text/event-stream" else OpenApiTypes.STR
+                body = OTHER_MEDIA_ERRORS.get(media_type, OpenApiTypes.STR)
                 text = OpenApiResponse(body, description=ERROR_STATUSES[status])
                 other = self._get_response_for_code(text, status, [media_type], direction)
                 responses[status]["content"].update(other["content"])
