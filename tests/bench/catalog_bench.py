@@ -13,7 +13,6 @@ and the face render cached (per catalog version) and uncached.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import statistics
 import sys
@@ -23,6 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+
+from tests.bench.bench_db import catalog_test_database  # noqa: E402
+
 os.environ.setdefault("DATABASE_URL", "sqlite://:memory:")
 
 # (label, plain filters, equivalent ?q=): the same cards either way (checked before timing)
@@ -71,20 +73,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=200)
     args, _ = parser.parse_known_args()
 
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connection
-    from django.test.utils import override_settings, setup_test_environment
-    from rest_framework.test import APIClient
-
-    setup_test_environment()
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    dummy = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
-    try:
-        call_command("load_catalog", stdout=io.StringIO())
+    with catalog_test_database():
+        from django.db import connection
+        from django.test.utils import override_settings
+        from rest_framework.test import APIClient
+        dummy = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
         from cards.faces import face_svg, face_version, render_face
         from cards.models import ArsenalCard
         from cards.selectors import arsenal_card_list
@@ -151,8 +144,6 @@ def main() -> int:
             _report("face_svg, cached per catalog version", _timed(cached_face, args.runs * 5))
             _report("face render from the row (template, uncached)", _timed(uncached_face, args.runs))
             _report("GET /api/arsenal-cards/{code}/face.svg (cached face)", _timed(http_face, args.runs))
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     return 0
 
 

@@ -12,7 +12,6 @@ GET /api/decks/{id}/validation/ (saved deck) are timed. The pure rules call is t
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import statistics
 import sys
@@ -22,6 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+
+from tests.bench.bench_db import catalog_test_database  # noqa: E402
+
 os.environ.setdefault("DATABASE_URL", "sqlite://:memory:")
 
 
@@ -63,22 +65,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=500)
     args, _ = parser.parse_known_args()
 
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-    from django.urls import reverse
-    from rest_framework.authtoken.models import Token
-    from rest_framework.test import APIClient
-
-    setup_test_environment()
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
-        call_command("load_catalog", stdout=io.StringIO())
+    with catalog_test_database():
         from django.contrib.auth import get_user_model
+        from django.db import connection
+        from django.urls import reverse
+        from rest_framework.authtoken.models import Token
+        from rest_framework.test import APIClient
 
         from decks import rules, selectors, services
 
@@ -114,8 +106,6 @@ def main() -> int:
         _report("GET /api/decks/{id}/validation/ (saved)", _timed(get_validation, args.runs))
         _report("decks.rules.validate_deck (pure, no HTTP)",
                 _timed(lambda: rules.validate_deck(catalog, nation="DE", entries=entries), args.runs))
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     return 0
 
 

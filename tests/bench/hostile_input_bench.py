@@ -13,7 +13,6 @@ Before the bounds, the 16,000-line import ran 85-90 s inside a write transaction
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import statistics
 import sys
@@ -23,6 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+
+from tests.bench.bench_db import catalog_test_database  # noqa: E402
+
 os.environ.setdefault("DATABASE_URL", "sqlite://:memory:")
 
 
@@ -31,21 +33,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     args, _ = parser.parse_known_args()
 
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-    from rest_framework.authtoken.models import Token
-    from rest_framework.test import APIClient
-
-    setup_test_environment()
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
-        call_command("load_catalog", stdout=io.StringIO())
+    with catalog_test_database():
         from django.contrib.auth import get_user_model
+        from django.db import connection
+        from rest_framework.authtoken.models import Token
+        from rest_framework.test import APIClient
 
         user = get_user_model().objects.create_user(username="bench", password="Bench-Pa55word")
         client = APIClient()
@@ -81,8 +73,6 @@ def main() -> int:
                 assert response.status_code == expected, (label, response.status_code)
             print(f"{label:<38} median {statistics.median(samples):9.1f} ms   max {max(samples):9.1f} ms   "
                   f"n={len(samples)}")
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     return 0
 
 
