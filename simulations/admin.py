@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from simulations.models import SimulationChunk, SimulationJob
+from simulations.selectors import PUBLIC_FIELDS
 
 
 class SimulationChunkInline(admin.TabularInline):
@@ -25,24 +26,8 @@ class SimulationJobAdmin(admin.ModelAdmin):
     list_filter = ["kind", "status"]
     search_fields = ["id", "owner__username"]
     list_select_related = ["owner"]
-    readonly_fields = [
-        "id",
-        "owner",
-        "kind",
-        "status",
-        "games",
-        "seed",
-        "chunk_games",
-        "chunks_total",
-        "games_total",
-        "games_done",
-        "request",
-        "result",
-        "error",
-        "created_at",
-        "started_at",
-        "finished_at",
-    ]
+    # every column a job's JSON shows (the selectors' list), owner as the user
+    readonly_fields = [name.removesuffix("_id") if name == "owner_id" else name for name in PUBLIC_FIELDS]
     exclude = ["spec"]
     inlines = [SimulationChunkInline]
 
