@@ -13,6 +13,7 @@ from django.db.models import Prefetch
 from django.utils.html import format_html, format_html_join
 
 from cards.admin_faces import FaceAdminMixin
+from cards.battlefront import admin as battlefront_admin  # noqa: F401 - registers the Battlefront admin
 from cards.models import (
     ArsenalCard,
     ArsenalCardClass,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
 
 from games.engine.cards import (
     ABILITY_SCHEMA,
@@ -348,3 +349,199 @@ class Ruling(models.Model):
 
     def __str__(self) -> str:
         return f"{self.section} {self.number}" + (f": {self.title}" if self.title else "")
+
+
+# ------------------------------------------------------------------------------------------------ Battlefront
+# The second game's cards (fixtures/battlefront/cards.json, every value printed in battlefront-rules.txt):
+# 70 cards in one shared deck, the five optional "Special" cards and each nationality's printed uses of them.
+# Notes are kept verbatim and as structured ability rows, so "has scout" or "negates tanks" is a query.
+
+BATTLEFRONT_TYPES = {
+    "L": "Leader",
+    "I": "Infantry",
+    "P": "Plane",
+    "T": "Tank",
+    "A": "Artillery",
+    "S": "Strategy",
+    "F": "Fortification",
+    "X": "Special",
+}
+BATTLEFRONT_TYPE_CHOICES = list(BATTLEFRONT_TYPES.items())
+BATTLEFRONT_TARGET_TYPE_CHOICES = [(c, n) for c, n in BATTLEFRONT_TYPES.items() if c != "X"]
+BATTLEFRONT_FORCE_MIN, BATTLEFRONT_FORCE_MAX = 1, 10
+# kind -> the parameters it takes (and no other): "Scout", "Play an Extra <Type>",
+# "Opposing <Type> Negated" / "Negate Opposing <Type>" (wording kept apart), and the Americans'
+# "Discard & draw 2 cards" use of a Special card.
+BATTLEFRONT_ABILITY_PARAMS: dict[str, tuple[str, ...]] = {
+    "scout": (),
+    "extra": ("type",),
+    "negate": ("type", "wording"),
+    "discard_and_draw": ("count",),
+}
+BATTLEFRONT_ABILITY_CHOICES = [(k, k) for k in BATTLEFRONT_ABILITY_PARAMS]
+BATTLEFRONT_WORDING_CHOICES = [
+    ("opposing_negated", 'printed "Opposing <Type> Negated"'),
+    ("negate_opposing", 'printed "Negate Opposing <Type>"'),
+]
+BATTLEFRONT_NATIONALITIES = {
+    "DE": "Germans",
+    "RU": "Russians",
+    "US": "Americans",
+    "GB": "British",
+    "JP": "Japanese",
+}
+BATTLEFRONT_NATIONALITY_CHOICES = list(BATTLEFRONT_NATIONALITIES.items())
+BATTLEFRONT_OPTIONAL_RULE_CHOICES = [("special_cards", "Optional special cards rules")]
+
+
+def battlefront_ability_problem(ability) -> str | None:
+    """Why a fixture-shaped ability dict is not valid ({kind, ...its params}), or None when it is."""
+    if not isinstance(ability, dict):
+        return "an ability must be an object {kind, ...params}"
+    kind = ability.get("kind")
+    if kind not in BATTLEFRONT_ABILITY_PARAMS:
+        return f"unknown ability kind {kind!r} (one of {', '.join(BATTLEFRONT_ABILITY_PARAMS)})"
+    params = BATTLEFRONT_ABILITY_PARAMS[kind]
+    if set(ability) != {"kind", *params}:
+        return f"ability {kind} takes exactly {sorted(params) or 'no parameters'}"
+    if "type" in params and ability["type"] not in dict(BATTLEFRONT_TARGET_TYPE_CHOICES):
+        return f"ability {kind}: unknown card type {ability['type']!r}"
+    if "wording" in params and ability["wording"] not in dict(BATTLEFRONT_WORDING_CHOICES):
+        return f"ability {kind}: unknown wording {ability['wording']!r}"
+    if "count" in params and (
+        not isinstance(ability["count"], int) or isinstance(ability["count"], bool) or ability["count"] < 1
+    ):
+        return f"ability {kind}: count must be a positive whole number"
+    return None
+
+
+class BattlefrontCard(models.Model):
+    """One card of the Battlefront deck (the printed CARD LIST), or one of the five optional Special cards."""
+
+    code = models.CharField(max_length=60, unique=True)
+    name = models.CharField(max_length=200)
+    card_type = models.CharField(max_length=1, choices=BATTLEFRONT_TYPE_CHOICES, db_index=True)
+    force = models.PositiveSmallIntegerField(
+        null=True, blank=True, db_index=True, help_text="1-10; empty for a Special card (its use says)."
+    )
+    notes = models.CharField(max_length=200, blank=True, help_text="The printed notes, verbatim.")
+    is_special = models.BooleanField(default=False, db_index=True)
+    optional_rule = models.CharField(
+        max_length=20,
+        blank=True,
+        choices=BATTLEFRONT_OPTIONAL_RULE_CHOICES,
+        help_text="The optional rule that puts the card in the deck; empty: always in the deck.",
+    )
+    position = models.PositiveSmallIntegerField(default=0, help_text="Order of the printed card list.")
+
+    class Meta:
+        ordering = ["position", "code"]
+        verbose_name = "Battlefront card"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(force__isnull=True)
+                | Q(force__gte=BATTLEFRONT_FORCE_MIN, force__lte=BATTLEFRONT_FORCE_MAX),
+                name="bf_card_force_1_10",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_special=True, card_type="X") | (Q(is_special=False) & ~Q(card_type="X")),
+                name="bf_card_special_is_type_x",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        force = "-" if self.force is None else self.force
+        return f"{self.name} ({self.card_type} {force})"
+
+
+class BattlefrontSpecialUse(models.Model):
+    """What a nationality may use a Special card as (OPTIONAL SPECIAL CARDS RULES), one row per use."""
+
+    code = models.CharField(max_length=60, unique=True)
+    nationality = models.CharField(max_length=2, choices=BATTLEFRONT_NATIONALITY_CHOICES, db_index=True)
+    name = models.CharField(max_length=200)
+    card_type = models.CharField(
+        max_length=1,
+        choices=BATTLEFRONT_TARGET_TYPE_CHOICES,
+        blank=True,
+        help_text="The type it is played as; empty: not played as a card (e.g. discard & draw).",
+    )
+    force = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.CharField(max_length=300, help_text="The printed line, verbatim.")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "code"]
+        verbose_name = "Battlefront special card use"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(force__isnull=True)
+                | Q(force__gte=BATTLEFRONT_FORCE_MIN, force__lte=BATTLEFRONT_FORCE_MAX),
+                name="bf_use_force_1_10",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_nationality_display()}: {self.name}"
+
+
+class BattlefrontAbilityBase(models.Model):
+    """A structured ability: kind plus its parameters (a target card type, the negation wording, a count)."""
+
+    position = models.PositiveSmallIntegerField(default=0)
+    kind = models.CharField(max_length=20, choices=BATTLEFRONT_ABILITY_CHOICES, db_index=True)
+    card_type = models.CharField(
+        max_length=1,
+        choices=BATTLEFRONT_TARGET_TYPE_CHOICES,
+        blank=True,
+        db_index=True,
+        help_text="extra: the type of the extra card allowed; negate: the opposing type negated.",
+    )
+    wording = models.CharField(max_length=20, choices=BATTLEFRONT_WORDING_CHOICES, blank=True)
+    count = models.PositiveSmallIntegerField(null=True, blank=True, help_text="discard_and_draw: how many.")
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        params = self.as_dict()
+        params.pop("kind")
+        return self.kind + (f" {params}" if params else "")
+
+    def as_dict(self) -> dict:
+        """The fixture shape: {"kind"} plus exactly the parameters of the kind."""
+        values = {"type": self.card_type, "wording": self.wording, "count": self.count}
+        return {"kind": self.kind, **{p: values[p] for p in BATTLEFRONT_ABILITY_PARAMS.get(self.kind, ())}}
+
+    def clean(self) -> None:
+        problem = battlefront_ability_problem(self.as_dict())
+        if problem is None:
+            unused = {"type": self.card_type, "wording": self.wording, "count": self.count}
+            params = BATTLEFRONT_ABILITY_PARAMS[self.kind]
+            extra = sorted(p for p, v in unused.items() if p not in params and v not in ("", None))
+            if extra:
+                problem = f"ability {self.kind} takes no {', '.join(extra)}"
+        if problem is not None:
+            raise ValidationError(problem)
+
+
+class BattlefrontCardAbility(BattlefrontAbilityBase):
+    card = models.ForeignKey(BattlefrontCard, on_delete=models.CASCADE, related_name="abilities")
+
+    class Meta:
+        ordering = ["card", "position"]
+        verbose_name = "Battlefront card ability"
+        verbose_name_plural = "Battlefront card abilities"
+        constraints = [models.UniqueConstraint(fields=["card", "position"], name="uniq_bf_card_ability")]
+
+
+class BattlefrontSpecialUseAbility(BattlefrontAbilityBase):
+    special_use = models.ForeignKey(BattlefrontSpecialUse, on_delete=models.CASCADE, related_name="abilities")
+
+    class Meta:
+        ordering = ["special_use", "position"]
+        verbose_name = "Battlefront special use ability"
+        verbose_name_plural = "Battlefront special use abilities"
+        constraints = [
+            models.UniqueConstraint(fields=["special_use", "position"], name="uniq_bf_use_ability")
+        ]

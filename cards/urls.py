@@ -4,6 +4,7 @@ from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from cards import apis, extra_apis
+from cards.battlefront import apis as battlefront_apis
 
 router = SimpleRouter()
 router.register("nations", apis.NationViewSet, basename="nation")
@@ -12,6 +13,12 @@ router.register("sets", apis.CardSetViewSet, basename="cardset")
 router.register("arsenal-cards", apis.ArsenalCardViewSet, basename="arsenalcard")
 router.register("conflict-cards", apis.ConflictCardViewSet, basename="conflictcard")
 router.register("battlecards", apis.BattlecardViewSet, basename="battlecard")
+router.register("battlefront/cards", battlefront_apis.BattlefrontCardViewSet, basename="battlefrontcard")
+router.register(
+    "battlefront/special-uses",
+    battlefront_apis.BattlefrontSpecialUseViewSet,
+    basename="battlefrontspecialuse",
+)
 
 extra = [
     ("arsenal-cards", "arsenalcard", extra_apis.ArsenalFaceApi, extra_apis.ArsenalRulingsApi),

@@ -14,6 +14,8 @@ ENDPOINTS = {
     "arsenal_cards": "arsenalcard-list",
     "conflict_cards": "conflictcard-list",
     "battlecards": "battlecard-list",
+    "battlefront_cards": "battlefrontcard-list",
+    "battlefront_special_uses": "battlefrontspecialuse-list",
     "decks": "deck-list",
     "deck_validate": "deck-validate",
     "deck_matchup": "deck-matchup",

@@ -1,4 +1,5 @@
-"""manage.py load_catalog [--path DIR]: validate fixtures/catalog/ and upsert it into the database."""
+"""manage.py load_catalog [--path DIR] [--battlefront FILE | --skip-battlefront]: validate fixtures/catalog/
+and upsert it into the database, then the Battlefront cards (fixtures/battlefront/cards.json) the same way."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from cards.battlefront.services import BATTLEFRONT_FIXTURE, BATTLEFRONT_TABLES, battlefront_load
 from cards.services import TABLES, CatalogInvalid, catalog_load, rulings_load
 from games.engine.cards import DEFAULT_CATALOG_DIR, read_fixture_dicts
 
@@ -20,6 +22,14 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument(
             "--path", default=str(DEFAULT_CATALOG_DIR), help="Catalog directory (fixture format)."
+        )
+        parser.add_argument(
+            "--battlefront",
+            default=str(BATTLEFRONT_FIXTURE),
+            help="The Battlefront cards file (default fixtures/battlefront/cards.json).",
+        )
+        parser.add_argument(
+            "--skip-battlefront", action="store_true", help="Leave the Battlefront cards alone."
         )
 
     def handle(self, *args, **options):
@@ -57,6 +67,8 @@ class Command(BaseCommand):
                 )
             )
         self._load_rulings(root)
+        if not options["skip_battlefront"]:
+            self._load_battlefront(Path(options["battlefront"]))
 
     def _load_rulings(self, root: Path) -> None:
         """rulings.json (optional in other directories): the FAQ and estimated rulings per card."""
@@ -73,3 +85,22 @@ class Command(BaseCommand):
         self.stdout.write(
             f"rulings: {result.total} ({len(result.created)} created, {len(result.deleted)} deleted)"
         )
+
+    def _load_battlefront(self, path: Path) -> None:
+        """The Battlefront cards and special uses (cards.battlefront.services.battlefront_load), by code."""
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError as exc:
+            raise CommandError(f"Battlefront file missing: {path}") from exc
+        except ValueError as exc:
+            raise CommandError(f"{path.name} is not valid JSON: {exc}") from exc
+        try:
+            result = battlefront_load(raw=raw)
+        except CatalogInvalid as exc:
+            raise CommandError(f"invalid Battlefront cards: {exc.detail}") from exc
+        for table in BATTLEFRONT_TABLES:
+            c = result.changes[table]
+            self.stdout.write(
+                f"{table}: {c.total} ({len(c.created)} created, {len(c.updated)} updated, "
+                f"{len(c.deleted)} deleted)"
+            )

@@ -1,0 +1,79 @@
+"""Read-only Battlefront card API (/api/battlefront/): list + detail by code, as the Battlecards catalog.
+
+Same envelope, pagination, django-filter filters (invalid values: a 400 in the common error shape),
+ordering, ?search=, ?q= (cards on the list) and per-catalog-version ETag caching (config.http_cache).
+"""
+
+from __future__ import annotations
+
+from cards.apis import CatalogViewSet, _docs
+from cards.battlefront import selectors
+from cards.battlefront.filters import BattlefrontCardFilter, BattlefrontSpecialUseFilter
+from cards.battlefront.search import BATTLEFRONT
+from cards.battlefront.serializers import BattlefrontCardSerializer, BattlefrontSpecialUseSerializer
+from cards.search_api import QuerySearchMixin
+
+CARD_EXAMPLE = {
+    "code": "bf-tank-destroyers",
+    "url": "http://testserver/api/battlefront/cards/bf-tank-destroyers/",
+    "name": "Tank Destroyers",
+    "type": "T",
+    "type_name": "Tank",
+    "force": 7,
+    "notes": "Opposing Tank Negated",
+    "abilities": [{"kind": "negate", "type": "T", "wording": "opposing_negated"}],
+    "is_special": False,
+    "optional_rule": "",
+    "position": 7,
+}
+SPECIAL_USE_EXAMPLE = {
+    "code": "bf-use-gb-intelligence",
+    "url": "http://testserver/api/battlefront/special-uses/bf-use-gb-intelligence/",
+    "nationality": "GB",
+    "nationality_name": "British",
+    "name": "Intelligence",
+    "type": "L",
+    "type_name": "Leader",
+    "force": 7,
+    "abilities": [{"kind": "scout"}, {"kind": "extra", "type": "L"}],
+    "text": "Intelligence (L) Force = 7 & Scout & play an extra Leader",
+    "position": 5,
+}
+
+
+@_docs(
+    noun="Battlefront card",
+    search=(BATTLEFRONT, "type:tank force>=7 -is:special"),
+    plural="Battlefront cards",
+    serializer=BattlefrontCardSerializer,
+    example=CARD_EXAMPLE,
+    filters_help="The 70 cards of Battlefront's one shared deck in printed order, then the five optional "
+    "Special cards (type X, no force of their own: see special-uses). Filters: type (L I P T A S F X), "
+    "force, force_min/max, ability (scout, extra, negate, discard_and_draw, none), extra (type of the extra "
+    "card allowed), negates (opposing type negated), wording (of the negation), special, name, notes.",
+)
+class BattlefrontCardViewSet(QuerySearchMixin, CatalogViewSet):
+    search_language = BATTLEFRONT
+    serializer_class = BattlefrontCardSerializer
+    filterset_class = BattlefrontCardFilter
+    search_fields = ["name", "code", "notes"]
+
+    def get_queryset(self):
+        return selectors.battlefront_card_list()
+
+
+@_docs(
+    noun="Battlefront special card use",
+    plural="Battlefront special card uses",
+    serializer=BattlefrontSpecialUseSerializer,
+    example=SPECIAL_USE_EXAMPLE,
+    filters_help="What each nationality may use a Special card as (optional special cards rules), one "
+    "entry per printed use. Filters: nationality (DE RU US GB JP), type (or none), force_min/max, "
+    "ability, extra, negates, wording.",
+)
+class BattlefrontSpecialUseViewSet(CatalogViewSet):
+    serializer_class = BattlefrontSpecialUseSerializer
+    filterset_class = BattlefrontSpecialUseFilter
+
+    def get_queryset(self):
+        return selectors.battlefront_special_use_list()

@@ -1,0 +1,81 @@
+"""Reads of the Battlefront cards: the API querysets and the rows in the fixture shape (for the loader)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from cards.models import (
+    BattlefrontCard,
+    BattlefrontCardAbility,
+    BattlefrontSpecialUse,
+    BattlefrontSpecialUseAbility,
+)
+
+
+def _abilities(model) -> Prefetch:
+    return Prefetch("abilities", queryset=model.objects.order_by("position", "id"))
+
+
+def battlefront_card_list() -> QuerySet[BattlefrontCard]:
+    """Every card with its abilities: two queries whatever the page size."""
+    return BattlefrontCard.objects.prefetch_related(_abilities(BattlefrontCardAbility)).order_by(
+        "position", "code"
+    )
+
+
+def battlefront_special_use_list() -> QuerySet[BattlefrontSpecialUse]:
+    return BattlefrontSpecialUse.objects.prefetch_related(_abilities(BattlefrontSpecialUseAbility)).order_by(
+        "position", "code"
+    )
+
+
+def battlefront_codes_among(codes) -> list[str]:
+    """Which of `codes` are Battlefront card codes (one query; none when `codes` is empty)."""
+    codes = sorted(set(codes))
+    if not codes:
+        return []
+    found = BattlefrontCard.objects.filter(code__in=codes).order_by("code")
+    return list(found.values_list("code", flat=True))
+
+
+def battlefront_card_dict(card: BattlefrontCard) -> dict[str, Any]:
+    """A card in the shape of fixtures/battlefront/cards.json (uses the prefetched abilities)."""
+    row: dict[str, Any] = {
+        "code": card.code,
+        "name": card.name,
+        "type": card.card_type,
+        "force": card.force,
+        "notes": card.notes,
+        "abilities": [a.as_dict() for a in card.abilities.all()],
+    }
+    if card.is_special or card.optional_rule:
+        row["optional_rule"] = card.optional_rule
+    return row
+
+
+def battlefront_special_use_dict(use: BattlefrontSpecialUse) -> dict[str, Any]:
+    return {
+        "code": use.code,
+        "nationality": use.nationality,
+        "nationality_name": use.get_nationality_display(),
+        "name": use.name,
+        "type": use.card_type or None,
+        "force": use.force,
+        "abilities": [a.as_dict() for a in use.abilities.all()],
+        "text": use.text,
+    }
+
+
+def battlefront_dicts() -> dict[str, list[dict[str, Any]]]:
+    """The rows as the fixture's "cards", "special_cards" and "special_uses" lists, in printed order.
+
+    Four queries whatever the number of rows.
+    """
+    cards = list(battlefront_card_list())
+    return {
+        "cards": [battlefront_card_dict(c) for c in cards if not c.is_special],
+        "special_cards": [battlefront_card_dict(c) for c in cards if c.is_special],
+        "special_uses": [battlefront_special_use_dict(u) for u in battlefront_special_use_list()],
+    }
