@@ -89,11 +89,23 @@ NOT_AUTHENTICATED = _error(
 BAD_ENTRIES = _error(
     "Bad input: unknown nation or card codes, counts outside 1..99, a card listed twice, "
     "more than 500 entries, "
-    "wrong types.",
+    "wrong types; a Battlefront card (battlefront_card_in_deck: Battlefront has one shared deck).",
     "unknown_card",
     "Unknown arsenal card code(s): gb-me-262.",
     cards=["gb-me-262"],
 )
+BATTLEFRONT_IN_DECK = OpenApiExample(
+    selectors.BATTLEFRONT_IN_DECK,
+    value={
+        "status": 400,
+        "code": selectors.BATTLEFRONT_IN_DECK,
+        "detail": "Battlefront card(s) in a Battlecards deck: bf-tank-brigade (Tank Brigade). Battlefront "
+        "has no deck building: its two players draw from one shared deck of its 70 cards, so its cards "
+        "cannot go in a deck. Decks hold Battlecards arsenal cards only (see /api/arsenal-cards/).",
+        "cards": ["bf-tank-brigade"],
+    },
+)
+BAD_ENTRIES.examples.append(BATTLEFRONT_IN_DECK)
 STALE = _error(
     "The version you edited is not the latest.",
     "stale_version",
@@ -417,7 +429,21 @@ class DeckValidateApi(APIView):
         request=DeckValidateInputSerializer,
         responses={
             200: ValidationOutputSerializer,
-            400: _error("Malformed entries.", "invalid_count", "Counts must be between 1 and 99."),
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="Malformed entries, or a Battlefront card (Battlefront has no deck building).",
+                examples=[
+                    OpenApiExample(
+                        "invalid_count",
+                        value={
+                            "status": 400,
+                            "code": "invalid_count",
+                            "detail": "Counts must be between 1 and 99.",
+                        },
+                    ),
+                    BATTLEFRONT_IN_DECK,
+                ],
+            ),
         },
         examples=[
             OpenApiExample(
@@ -430,7 +456,7 @@ class DeckValidateApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _input(DeckValidateInputSerializer, request.data)
-        result = rules.validate_deck(selectors.catalog(), nation=data["nation"], entries=data["entries"])
+        result = selectors.deck_validate(nation=data["nation"], entries=data["entries"])
         return Response(result.to_dict())
 
 

@@ -23,6 +23,37 @@ def catalog() -> Catalog:
     return catalog_definitions()
 
 
+BATTLEFRONT_IN_DECK = "battlefront_card_in_deck"
+
+
+def battlefront_cards_refuse(codes) -> None:
+    """A 400 `battlefront_card_in_deck` if any of `codes` is a Battlefront card: Battlefront has no deck
+    building (its two players share one deck of its 70 cards), so its cards never go in a Battlecards deck.
+
+    Call it with the codes that are not arsenal cards only: one query then, and none for a legal deck.
+    """
+    from cards.battlefront.selectors import battlefront_card_names
+
+    found = battlefront_card_names(codes)
+    if not found:
+        return
+    named = ", ".join(f"{code} ({name})" for code, name in found.items())
+    raise ValidationFailed(
+        f"Battlefront card(s) in a Battlecards deck: {named}. Battlefront has no deck building: its two "
+        "players draw from one shared deck of its 70 cards, so its cards cannot go in a deck. Decks hold "
+        "Battlecards arsenal cards only (see /api/arsenal-cards/).",
+        code=BATTLEFRONT_IN_DECK,
+        cards=sorted(found),
+    )
+
+
+def deck_validate(*, nation: str, entries: Mapping[str, int]) -> rules.DeckValidation:
+    """Validate an unsaved deck (unknown arsenal codes are violations); Battlefront cards are refused."""
+    cat = catalog()
+    battlefront_cards_refuse(code for code in entries if code not in cat.arsenal)
+    return rules.validate_deck(cat, nation=nation, entries=entries)
+
+
 _index_lock = threading.Lock()
 _index_cache: dict[int, tuple[Catalog, NameIndex]] = {}
 
@@ -199,7 +230,9 @@ def deck_ref_resolve(*, user: Any, ref: Mapping[str, Any], cat: Catalog) -> tupl
             "name": card_set.name,
         }
     if ref.get("nation"):
-        return rules.DeckInput(ref["nation"], dict(ref.get("entries") or {})), {"inline": True}
+        entries = dict(ref.get("entries") or {})
+        battlefront_cards_refuse(code for code in entries if code not in cat.arsenal)
+        return rules.DeckInput(ref["nation"], entries), {"inline": True}
     raise ValidationFailed(
         'Each deck is {"deck_id": id}, {"starter": set code} or {"nation": code, "entries": [...]}.',
         code="invalid_deck_ref",

@@ -104,6 +104,7 @@ def _check_entries(cat: Catalog, entries: Mapping[str, int]) -> None:
             f"Counts must be between 1 and {MAX_ENTRY_COUNT}.", code="invalid_count", cards=bad_counts
         )
     unknown = sorted(code for code in entries if code not in cat.arsenal)
+    selectors.battlefront_cards_refuse(unknown)
     if unknown:
         raise ValidationFailed(
             f"Unknown arsenal card code(s): {', '.join(unknown[:10])}.", code="unknown_card", cards=unknown

@@ -31,15 +31,6 @@ def battlefront_special_use_list() -> QuerySet[BattlefrontSpecialUse]:
     )
 
 
-def battlefront_codes_among(codes) -> list[str]:
-    """Which of `codes` are Battlefront card codes (one query; none when `codes` is empty)."""
-    codes = sorted(set(codes))
-    if not codes:
-        return []
-    found = BattlefrontCard.objects.filter(code__in=codes).order_by("code")
-    return list(found.values_list("code", flat=True))
-
-
 def battlefront_card_dict(card: BattlefrontCard) -> dict[str, Any]:
     """A card in the shape of fixtures/battlefront/cards.json (uses the prefetched abilities)."""
     row: dict[str, Any] = {
@@ -79,3 +70,11 @@ def battlefront_dicts() -> dict[str, list[dict[str, Any]]]:
         "special_cards": [battlefront_card_dict(c) for c in cards if c.is_special],
         "special_uses": [battlefront_special_use_dict(u) for u in battlefront_special_use_list()],
     }
+
+
+def battlefront_card_names(codes) -> dict[str, str]:
+    """{code: name} of those of `codes` that are Battlefront cards (one query; none when `codes` is empty)."""
+    codes = sorted(set(codes))
+    if not codes:
+        return {}
+    return dict(BattlefrontCard.objects.filter(code__in=codes).order_by("code").values_list("code", "name"))
