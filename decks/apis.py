@@ -568,7 +568,8 @@ class DeckImportApi(APIView):
         responses={
             201: DeckOutputSerializer,
             400: _error(
-                "Lines naming no card, with close-name suggestions.",
+                "Lines naming no card, with close-name suggestions (a line naming a Battlefront card: "
+                "code battlefront_card_in_deck, no suggestions).",
                 "import_failed",
                 "1 line(s) could not be read; nothing was saved.",
                 lines=[

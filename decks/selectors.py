@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Mapping
 from typing import Any
@@ -45,6 +46,29 @@ def battlefront_cards_refuse(codes) -> None:
         code=BATTLEFRONT_IN_DECK,
         cards=sorted(found),
     )
+
+
+def battlefront_lines_mark(errors: list) -> list:
+    """Unreadable lines of a text import that name a Battlefront card (by code or name) get the code
+    `battlefront_card_in_deck` and say why, instead of `unknown_card` with close arsenal names."""
+    from cards.battlefront.selectors import battlefront_cards_named
+
+    found = battlefront_cards_named(e.name for e in errors if e.code == "unknown_card")
+    if not found:
+        return errors
+    marked = []
+    for error in errors:
+        hit = found.get(error.name.strip().lower()) if error.code == "unknown_card" else None
+        if hit is not None:
+            error = dataclasses.replace(
+                error,
+                code=BATTLEFRONT_IN_DECK,
+                message=f"{hit[1]} ({hit[0]}) is a Battlefront card: Battlefront has no deck building (its "
+                "players share one deck), so its cards cannot go in a deck.",
+                suggestions=(),
+            )
+        marked.append(error)
+    return marked
 
 
 def deck_validate(*, nation: str, entries: Mapping[str, int]) -> rules.DeckValidation:

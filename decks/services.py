@@ -253,6 +253,7 @@ def deck_import_text(
     _check_nation(cat, nation)
     parsed = parse_deck_text(cat, text, nation=nation, index=selectors.name_index(cat))
     if parsed.errors:
+        parsed.errors = selectors.battlefront_lines_mark(parsed.errors)
         shown = parsed.errors[:MAX_REPORTED_ERRORS]
         raise ValidationFailed(
             f"{len(parsed.errors)} line(s) could not be read; nothing was saved"

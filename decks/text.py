@@ -43,6 +43,7 @@ class LineError:
     code: str  # unknown_card / ambiguous_card / invalid_count / line_too_long
     message: str
     suggestions: tuple[str, ...] = ()
+    name: str = ""  # the card name or code the line gives (unknown_card), not part of the answer
 
     def to_dict(self) -> dict:
         return {
@@ -192,6 +193,7 @@ def parse_deck_text(
                         "unknown_card",
                         f"No card is called {name!r}.",
                         index.suggest(name, nation) if suggested <= MAX_SUGGESTED_LINES else (),
+                        name,
                     )
                 )
             continue

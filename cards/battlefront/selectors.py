@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
+from django.db.models.functions import Lower
 
 from cards.models import (
     BattlefrontCard,
@@ -78,3 +79,18 @@ def battlefront_card_names(codes) -> dict[str, str]:
     if not codes:
         return {}
     return dict(BattlefrontCard.objects.filter(code__in=codes).order_by("code").values_list("code", "name"))
+
+
+def battlefront_cards_named(names) -> dict[str, tuple[str, str]]:
+    """{lowercased name or code: (code, name)} of the Battlefront cards that `names` give by code or by name
+    (any case); one query, none when `names` is empty."""
+    keys = sorted({str(n).strip().lower() for n in names} - {""})
+    if not keys:
+        return {}
+    found: dict[str, tuple[str, str]] = {}
+    rows = BattlefrontCard.objects.annotate(lower_name=Lower("name")).filter(
+        Q(code__in=keys) | Q(lower_name__in=keys)
+    )
+    for code, name, lower_name in rows.values_list("code", "name", "lower_name"):
+        found[code] = found[lower_name] = (code, name)
+    return found

@@ -83,3 +83,19 @@ def test_a_legal_deck_costs_no_battlefront_query(owner_client, gb_entries):
         r = owner_client.post(LIST, payload, format="json")
     assert r.status_code == 201
     assert not any("battlefront" in q["sql"] for q in ctx.captured_queries)
+
+
+def test_a_text_import_naming_battlefront_cards_says_so_per_line(owner_client):
+    text = "6 German Infantry\n2 Tank Brigade\nbf-armored-cars x1\n1 Tiger 1 Tank\n"
+    r = owner_client.post(reverse("deck-import"), {"name": "x", "nation": "DE", "text": text}, format="json")
+    assert r.status_code == 400
+    body = r.json()
+    assert body["code"] == "import_failed"
+    lines = {line["line"]: line for line in body["lines"]}
+    assert set(lines) == {2, 3, 4}
+    for number, label in ((2, "Tank Brigade (bf-tank-brigade)"), (3, "Armored Cars (bf-armored-cars)")):
+        assert lines[number]["code"] == "battlefront_card_in_deck"
+        assert lines[number]["message"].startswith(f"{label} is a Battlefront card")
+        assert "no deck building" in lines[number]["message"] and lines[number]["suggestions"] == []
+    assert lines[4]["code"] == "unknown_card" and lines[4]["suggestions"]  # an arsenal typo, as before
+    assert Deck.objects.count() == 0
