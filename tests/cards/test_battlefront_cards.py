@@ -181,6 +181,15 @@ def test_the_api_serves_exactly_the_committed_fixture(client, catalog_rows):
     assert [{k: u[k] for k in FIXTURE["special_uses"][0]} for u in uses] == FIXTURE["special_uses"]
 
 
+def test_the_rows_round_trip_to_the_committed_fixture(catalog_rows, django_assert_max_num_queries):
+    """What the database holds, in the file's shape, is the file (four queries whatever the size)."""
+    from cards.battlefront.selectors import battlefront_dicts
+
+    with django_assert_max_num_queries(4):
+        rows = battlefront_dicts()
+    assert rows == {k: FIXTURE[k] for k in ("cards", "special_cards", "special_uses")}
+
+
 def test_the_fixture_is_the_deck_the_rules_describe():
     """"The deck contains 1 copy of every card in the card list": seven types (CARD LIST NOTATION), and in
     the printed list each type has one card of each force 1-10; "Include 5 'Special' cards (Type = X)"."""
