@@ -12,7 +12,7 @@ from typing import Any
 from ..core.errors import SetupError
 from ..core.machine import Decision, RuleBook, emit
 from .actions import ACTION_CLASSES, Action
-from .cards import BattlefrontCatalog, Card, SpecialUse
+from .cards import TYPES, BattlefrontCatalog, Card, SpecialUse
 from .setup import (
     CAPTURE_LEAD,
     FRONTS,
@@ -101,15 +101,34 @@ def front_forces(st: BattlefrontState, front: str) -> tuple[dict[str, int], dict
     return resolve_front(front_cards(st, front))
 
 
-def may_assign(mine: list[tuple], t: str) -> bool:
-    """The per-front type limit: 1 of each type, plus one more per card of yours at that front that says
-    "Play an Extra <t>"."""
-    have = extra = 0
+_ALLOWED: dict[tuple, frozenset[str]] = {}
+
+
+def allowed_types(mine: list[tuple] | tuple) -> frozenset[str]:
+    """The types a player may still assign to a front holding his cards `mine` (profiles): "a maximum of:
+    1 Leader ... 1 Fortification", plus one more of a type per card of his there that says "Play an Extra
+    <type>". Memoised on the profiles (bounded)."""
+    key = tuple(mine)
+    hit = _ALLOWED.get(key)
+    if hit is None:
+        if len(_ALLOWED) >= 50_000:
+            _ALLOWED.clear()
+        hit = _ALLOWED[key] = _allowed_types(key)
+    return hit
+
+
+def _allowed_types(mine: tuple) -> frozenset[str]:
+    have: dict[str | None, int] = {}
+    extra: dict[str, int] = {}
     for p in mine:
-        if p[0] == t:
-            have += 1
-        extra += p[3].count(t)
-    return have < 1 + extra
+        have[p[0]] = have.get(p[0], 0) + 1
+        for t in p[3]:
+            extra[t] = extra.get(t, 0) + 1
+    return frozenset(t for t in TYPES if have.get(t, 0) < 1 + extra.get(t, 0))
+
+
+def may_assign(mine: list[tuple], t: str) -> bool:
+    return t in allowed_types(mine)
 
 
 def blocked_type(st: BattlefrontState, seat: str, t: str | None) -> bool:
@@ -197,28 +216,35 @@ def _step_deploy(st: BattlefrontState, fr: dict) -> Decision | None:
 
 
 def legal_deploy(st: BattlefrontState, fr: dict) -> list[tuple]:
+    """Every hand card (a Special card: each use of the player's nationality) onto every front it may go to
+    now, in hand order then front order; then pass."""
     seat = fr["seat"]
     table = profiles(st.catalog)
-    placed = fr["placed"][seat]
-    open_fronts = [f for f in FRONTS if st.captured[f] is None and placed.get(f, 0) < MAX_PER_FRONT_PER_TURN]
-    mine = {f: [profile_of(st, seat, c) for c in st.fronts[f][seat]] for f in open_fronts}
-    keys: list[tuple] = []
     nat = st.nationality(seat)
+    uses = st.uses
+    placed = fr["placed"][seat]
+    captured = st.captured
+    fronts = st.fronts
+    allowed: list[tuple[str, frozenset[str]]] = []
+    for f in FRONTS:
+        if captured[f] is None and placed.get(f, 0) < MAX_PER_FRONT_PER_TURN:
+            mine = tuple(table[(nat, uses[c])] if c in uses else table[c] for c in fronts[f][seat])
+            allowed.append((f, allowed_types(mine)))
+    blocked = {t for t in ("F", "P") if blocked_type(st, seat, t)}
+    keys: list[tuple] = []
     for code in st.hands[seat]:
         p = table.get(code)
         if p is not None:
-            options = [(p[0], None)]
-        else:  # a Special card: one option per use of the player's nationality
-            options = [(u.type, u.id) for u in st.catalog.special_uses.get(nat or "", ())]
-        for t, use in options:
-            if t is None:
-                keys.append(("play_special", seat, code, use))
-                continue
-            if blocked_type(st, seat, t):
-                continue
-            for f in open_fronts:
-                if may_assign(mine[f], t):
-                    keys.append(("play", seat, code, f, use))
+            if p[0] not in blocked:
+                t = p[0]
+                keys += [("play", seat, code, f, None) for f, ok in allowed if t in ok]
+            continue
+        for u in st.catalog.special_uses.get(nat or "", ()):  # a Special card: one option per use
+            if u.type is None:
+                keys.append(("play_special", seat, code, u.id))
+            elif u.type not in blocked:
+                t = u.type
+                keys += [("play", seat, code, f, u.id) for f, ok in allowed if t in ok]
     keys.append(("pass", seat))
     return keys
 
