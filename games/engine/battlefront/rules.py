@@ -215,9 +215,12 @@ def _step_deploy(st: BattlefrontState, fr: dict) -> Decision | None:
                                      "placed": dict(fr["placed"][seat]), "opponent_passed": fr["passes"] > 0})
 
 
-def legal_deploy(st: BattlefrontState, fr: dict) -> list[tuple]:
-    """Every hand card (a Special card: each use of the player's nationality) onto every front it may go to
-    now, in hand order then front order; then pass."""
+_UNSET: Any = object()
+
+
+def _deploy_options(st: BattlefrontState, fr: dict) -> list[tuple[str, str | None, tuple[str, ...] | None]]:
+    """(card, use, the fronts it may go to now | None for a use without a front), in hand order: every hand
+    card, a Special card once per use of the player's nationality."""
     seat = fr["seat"]
     table = profiles(st.catalog)
     nat = st.nationality(seat)
@@ -230,23 +233,57 @@ def legal_deploy(st: BattlefrontState, fr: dict) -> list[tuple]:
         if captured[f] is None and placed.get(f, 0) < MAX_PER_FRONT_PER_TURN:
             mine = tuple(table[(nat, uses[c])] if c in uses else table[c] for c in fronts[f][seat])
             allowed.append((f, allowed_types(mine)))
-    blocked = {t for t in ("F", "P") if blocked_type(st, seat, t)}
-    keys: list[tuple] = []
+    blocked = [t for t in ("F", "P") if blocked_type(st, seat, t)]
+    to: dict[str | None, tuple[str, ...] | None] = dict.fromkeys(blocked, ())
+    to[None] = None
+    out: list[tuple[str, str | None, tuple[str, ...] | None]] = []
     for code in st.hands[seat]:
         p = table.get(code)
         if p is not None:
-            if p[0] not in blocked:
-                t = p[0]
-                keys += [("play", seat, code, f, None) for f, ok in allowed if t in ok]
+            t = p[0]
+            fs = to.get(t, _UNSET)
+            if fs is _UNSET:
+                fs = to[t] = tuple([f for f, ok in allowed if t in ok])
+            out.append((code, None, fs))
             continue
         for u in st.catalog.special_uses.get(nat or "", ()):  # a Special card: one option per use
-            if u.type is None:
-                keys.append(("play_special", seat, code, u.id))
-            elif u.type not in blocked:
-                t = u.type
-                keys += [("play", seat, code, f, u.id) for f, ok in allowed if t in ok]
+            t = u.type
+            fs = to.get(t, _UNSET)
+            if fs is _UNSET:
+                fs = to[t] = tuple([f for f, ok in allowed if t in ok])
+            out.append((code, u.id, fs))
+    return out
+
+
+def legal_deploy(st: BattlefrontState, fr: dict) -> list[tuple]:
+    """Every hand card (a Special card: each use of the player's nationality) onto every front it may go to
+    now, in hand order then front order; then pass."""
+    seat = fr["seat"]
+    keys: list[tuple] = []
+    for code, use, fs in _deploy_options(st, fr):
+        if fs is None:
+            keys.append(("play_special", seat, code, use))
+        else:
+            keys += [("play", seat, code, f, use) for f in fs]
     keys.append(("pass", seat))
     return keys
+
+
+def key_at_deploy(st: BattlefrontState, fr: dict, pick) -> tuple:
+    """legal_deploy(st, fr)[pick(n)], building only that key (self-play with index-picking bots)."""
+    seat = fr["seat"]
+    options = _deploy_options(st, fr)
+    i = pick(sum(1 if fs is None else len(fs) for _c, _u, fs in options) + 1)
+    for code, use, fs in options:
+        if fs is None:
+            if i == 0:
+                return ("play_special", seat, code, use)
+            i -= 1
+        elif i < len(fs):
+            return ("play", seat, code, fs[i], use)
+        else:
+            i -= len(fs)
+    return ("pass", seat)
 
 
 def act_deploy(st: BattlefrontState, fr: dict, action: Action) -> None:
@@ -392,7 +429,7 @@ def _stage_end_turn(st: BattlefrontState, fr: dict) -> None:
 RULES.frame("game", stages={"logistics": _stage_logistics, "battle": _stage_battle,
                             "hand_limit": _stage_hand_limit, "end_turn": _stage_end_turn})
 RULES.frame("deploy", _step_deploy)
-RULES.decision("deploy", legal=legal_deploy, act=act_deploy)
+RULES.decision("deploy", legal=legal_deploy, act=act_deploy, key_at=key_at_deploy)
 RULES.decision("discard", legal=legal_discard, act=act_discard)
 
 advance = RULES.advance

@@ -50,3 +50,23 @@ def test_heuristic_bot_discards_its_weakest_cards(catalog):
     bot = bf.HeuristicBot(catalog)
     first = bot.choose(bf.view(st, W), bf.legal_actions(st), W)
     assert first == bf.Discard(W, "bf-mortars")  # force 1
+
+
+def test_legal_key_at_builds_the_key_legal_keys_has_at_that_index(catalog):
+    """The RandomBot fast path (RuleBook.legal_key_at -> rules.key_at_deploy) at every ply of seeded games,
+    with every option set: the same key as legal_keys()[pick(n)], for several picks."""
+    picks = (lambda n: 0, lambda n: n - 1, lambda n: n // 2, lambda n: (7 * n) // 9)
+    for seed, opts in enumerate([bf.Options(), bf.Options(blitzkrieg_attacker="west"),
+                                 bf.Options(special_cards={"west": "US", "east": "RU"},
+                                            blitzkrieg_attacker="east"),
+                                 bf.Options(special_cards={"west": "JP", "east": "GB"})]):
+        st = bf.new_game(catalog, bf.GameSetup(seed, opts))
+        bot = bf.RandomBot(seed)
+        while st.decision is not None:
+            for pick in picks:
+                st.drop_caches()
+                fast = bf.legal_key_at(st, pick)
+                st.drop_caches()
+                keys = bf.legal_keys(st)
+                assert fast == keys[pick(len(keys))]
+            bf.apply(st, bot.choose({"ply": st.ply}, bf.legal_actions(st), st.decision.seat))
