@@ -5,7 +5,6 @@ reproducible from the setup alone.
 """
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from .actions import (
@@ -27,17 +26,7 @@ from .actions import (
 )
 from .cards import Catalog, load_catalog_dir
 from .core.rng import hashed_index
-
-_SALTS: dict[str, int] = {}
-
-
-def _salt_base(salt: str) -> int:
-    base = _SALTS.get(salt)
-    if base is None:
-        if len(_SALTS) >= 10_000:  # bounded: salts are a few per process
-            _SALTS.clear()
-        base = _SALTS[salt] = int.from_bytes(hashlib.blake2b(salt.encode(), digest_size=8).digest(), "big")
-    return base
+from .core.rng import salt_base as _salt_base
 
 
 def _pick(salt: str, ply: int, seat: str, n: int) -> int:

@@ -9,25 +9,15 @@ from __future__ import annotations
 import copy
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .cards import KINDS, ArsenalCardDef, BattlecardDef, Catalog, ConflictCardDef
 from .core.errors import EngineError, StateError
+from .core.machine import Decision
 from .core.rng import new_rng, rng_from_json, rng_to_json
 from .setup import SEATS, GameSetup
 
 OTHER = {"axis": "allies", "allies": "axis"}
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    seat: str
-    kind: str
-    prompt: dict[str, Any]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt}
 
 
 def new_player(nation: str) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 class Event:
     type: str
     data: dict[str, Any] = field(default_factory=dict)
-    visible_to: str = "all"  # "all" | "axis" | "allies"
+    visible_to: str = "all"  # "all" or one seat ("axis" | "allies"; Battlefront: "west" | "east")
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "data": self.data, "visible_to": self.visible_to}

@@ -16,12 +16,25 @@ book then drives any state that has `frames` (a list of dicts with a "kind"), `d
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import IllegalAction, MalformedAction
 from .events import Event
 
 Step = Callable[[Any, dict], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Who must decide what now: a frame step's answer (derived from the frames, never serialised)."""
+
+    seat: str
+    kind: str
+    prompt: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt}
 
 
 class DecisionSpec(NamedTuple):

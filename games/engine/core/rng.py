@@ -4,6 +4,7 @@ Every shuffle, reshuffle and random insertion goes through the game's `rng` (bot
 """
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
@@ -31,3 +32,16 @@ def hashed_index(base: int, ply: int, first_seat: bool, n: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
     return (z ^ (z >> 31)) % n
+
+
+_SALTS: dict[str, int] = {}
+
+
+def salt_base(salt: str) -> int:
+    """A bot's salt as a 64-bit number (blake2b), memoised (bounded: salts are a few per process)."""
+    base = _SALTS.get(salt)
+    if base is None:
+        if len(_SALTS) >= 10_000:
+            _SALTS.clear()
+        base = _SALTS[salt] = int.from_bytes(hashlib.blake2b(salt.encode(), digest_size=8).digest(), "big")
+    return base

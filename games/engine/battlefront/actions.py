@@ -1,0 +1,143 @@
+"""Battlefront actions: small immutable values with a "type" and a "seat" (JSON and a short text form).
+
+Cards are named by their code (the shared deck holds one copy of each card, so a code names one card).
+
+    play          {"card", "front", "use"?}  deploy a hand card onto a front ("use": how a Special card is
+                                             used, e.g. "panzer-tanks"); text "play bf-major C"
+    play_special  {"card", "use"}            a Special card used without a front (Industrial Giant)
+    pass          {}                         play no card now (deployment ends after two passes in a row)
+    discard       {"card"}                   hand limit: discard one excess card at the end of the turn
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from ..core.errors import MalformedAction
+from .setup import FRONTS, SEATS
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    type: ClassVar[str] = ""
+    _names: ClassVar[tuple[str, ...]] = ()
+    seat: str
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for name in self._names:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+    def key(self) -> tuple:
+        """(type, seat, *fields): the compact form legal actions are enumerated in."""
+        return (self.type, *[getattr(self, n) for n in self._names])
+
+    def to_text(self) -> str:
+        """The short text form: "<type> <field>..." without the seat, e.g. "play bf-major C"."""
+        return " ".join([self.type, *[str(getattr(self, n)) for n in self._names[1:]
+                                      if getattr(self, n) is not None]])
+
+    def __str__(self) -> str:
+        return f"{self.seat} {self.to_text()}"
+
+    @staticmethod
+    def from_text(seat: str, text: str) -> Action:
+        """Parse the text form (`to_text`) for `seat`."""
+        if not isinstance(text, str):
+            raise MalformedAction("an action text is a string")
+        parts = text.split()
+        cls = ACTION_CLASSES.get(parts[0]) if parts else None
+        if cls is None:
+            raise MalformedAction(f"unknown action {text!r}")
+        names = cls._names[1:]
+        if len(parts) - 1 > len(names):
+            raise MalformedAction(f"{cls.type}: too many fields in {text!r}")
+        return Action.from_json({"type": cls.type, "seat": seat, **dict(zip(names, parts[1:], strict=False))})
+
+    @staticmethod
+    def from_json(data: Any) -> Action:
+        if not isinstance(data, dict):
+            raise MalformedAction("an action is a JSON object")
+        cls = ACTION_CLASSES.get(data.get("type")) if isinstance(data.get("type"), str) else None
+        if cls is None:
+            raise MalformedAction(f"unknown action type {data.get('type')!r}")
+        kwargs: dict[str, Any] = {}
+        for f in fields(cls):
+            value = data.get(f.name)
+            if value is None:
+                if f.default is not None:
+                    raise MalformedAction(f"{cls.type}: missing field {f.name!r}")
+                continue
+            if not isinstance(value, str) or not value or len(value) > 64:
+                raise MalformedAction(f"{cls.type}: field {f.name!r} must be a short string")
+            kwargs[f.name] = value
+        extra = set(data) - {f.name for f in fields(cls)} - {"type"}
+        if extra:
+            raise MalformedAction(f"{cls.type}: unexpected fields {sorted(extra)}")
+        if kwargs["seat"] not in SEATS:
+            raise MalformedAction(f"seat must be one of {list(SEATS)}")
+        if "front" in kwargs and kwargs["front"] not in FRONTS:
+            raise MalformedAction(f"front must be one of {list(FRONTS)}")
+        return cls(**kwargs)
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """Deploy `card` from the hand onto `front` (a Special card: `use` names how it is used)."""
+
+    type: ClassVar[str] = "play"
+    card: str
+    front: str
+    use: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySpecial(Action):
+    """Use a Special card without a front (US Industrial Giant: discard it & draw 2 cards)."""
+
+    type: ClassVar[str] = "play_special"
+    card: str
+    use: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Play no card now; deployment ends when both players pass in a row."""
+
+    type: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """End of turn, hand above 8 cards: discard `card`."""
+
+    type: ClassVar[str] = "discard"
+    card: str
+
+
+ACTION_CLASSES: dict[str, type[Action]] = {cls.type: cls for cls in (Play, PlaySpecial, Pass, Discard)}
+for _cls in ACTION_CLASSES.values():
+    _cls._names = tuple(f.name for f in fields(_cls))
+
+
+def _schema() -> list[dict[str, Any]]:
+    out = []
+    for t, cls in ACTION_CLASSES.items():
+        props: dict[str, Any] = {}
+        for f in fields(cls):
+            prop: dict[str, Any] = {"type": "string", "required": f.default is not None}
+            if f.name == "seat":
+                prop["enum"] = list(SEATS)
+            elif f.name == "front":
+                prop["enum"] = list(FRONTS)
+            props[f.name] = prop
+        out.append({"type": t, "description": (cls.__doc__ or "").strip(), "fields": props})
+    return out
+
+
+# The action types and their fields (for OpenAPI): [{"type", "description", "fields": {name: {"type":
+# "string", "required": bool, "enum"?: [...]}}}], one entry per type.
+ACTION_TYPES: list[dict[str, Any]] = _schema()

@@ -1,0 +1,117 @@
+"""Battlefront bots, with the engine's bot protocol (games/engine/bots.py): `choose(view, legal, seat)`
+returns one of `legal`; `needs_view` False means the bot reads only view["ply"]. No second RNG: a "random"
+choice is a hash of (salt, ply, seat) (core.rng), so a game is reproducible from its setup alone.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.rng import hashed_index, salt_base
+from .actions import Action
+from .cards import BattlefrontCatalog, load_cards
+from .rules import profiles, resolve_front
+from .setup import FRONTS, OTHER, SEATS
+
+
+class RandomBot:
+    """Uniform over the legal actions (deterministic per salt, ply and seat)."""
+
+    needs_view = False  # reads only view["ply"]
+
+    def __init__(self, salt: str | int = "random") -> None:
+        self.salt = str(salt)
+
+    @property
+    def salt(self) -> str:
+        return self._salt
+
+    @salt.setter
+    def salt(self, value: str) -> None:
+        self._salt = value
+        self._base = salt_base(value)
+
+    def choose(self, view: dict[str, Any], legal: list[Action], seat: str) -> Action:
+        return legal[hashed_index(self._base, view["ply"], seat == SEATS[0], len(legal))]
+
+
+def _score(margin: int) -> float:
+    """How good a front's Force margin is: winning it matters most, a bigger lead a little."""
+    if margin > 0:
+        return 1.0 + 0.03 * min(margin, 12)
+    if margin < 0:
+        return -1.0 + 0.03 * max(margin, -12)
+    return 0.0
+
+
+class HeuristicBot:
+    """Concentrates on the three open fronts closest to capture (its markers lead, then its Force lead),
+    playing each card where it turns a front or adds the most there, the weakest card that does it first;
+    discards its weakest cards at the hand limit."""
+
+    needs_view = True
+
+    def __init__(self, catalog: BattlefrontCatalog | None = None, salt: str | int = "heuristic") -> None:
+        self._catalog = catalog
+        self.salt = str(salt)
+
+    @property
+    def catalog(self) -> BattlefrontCatalog:
+        if self._catalog is None:
+            self._catalog = load_cards()
+        return self._catalog
+
+    def _fallback(self, view: dict[str, Any], legal: list[Action], seat: str) -> Action:
+        return legal[hashed_index(salt_base(self.salt), view["ply"], seat == SEATS[0], len(legal))]
+
+    def choose(self, view: dict[str, Any], legal: list[Action], seat: str) -> Action:
+        kind = (view.get("decision") or {}).get("kind")
+        if kind == "discard":
+            return min(legal, key=lambda a: (self._worth(view, a.card), a.card))
+        if kind == "deploy":
+            return self._deploy(view, legal, seat) or self._fallback(view, legal, seat)
+        return self._fallback(view, legal, seat)
+
+    def _worth(self, view: dict[str, Any], code: str) -> int:
+        card = self.catalog.card(code)
+        if card.force is not None:
+            return card.force
+        nat = view["me"]["nationality"]
+        return max((u.force or 3 for u in self.catalog.special_uses.get(nat or "", ())), default=0)
+
+    def _deploy(self, view: dict[str, Any], legal: list[Action], seat: str) -> Action | None:
+        table = profiles(self.catalog)
+        nats = {seat: view["me"]["nationality"], OTHER[seat]: view["opponent"]["nationality"]}
+
+        def prof(s: str, entry: dict[str, Any]) -> tuple:
+            use = entry.get("use")
+            return table[(nats[s], use)] if use else table[entry["code"]]
+
+        fronts = {f["front"]: f for f in view["fronts"]}
+        cards = {f: {s: [prof(s, e) for e in fronts[f]["cards"][s]] for s in SEATS} for f in FRONTS}
+        margins = {}
+        for f in FRONTS:
+            forces, _ = resolve_front(cards[f])
+            margins[f] = forces[seat] - forces[OTHER[seat]]
+        open_fronts = [f for f in FRONTS if fronts[f]["captured_by"] is None]
+        lead = {f: fronts[f]["markers"][seat] - fronts[f]["markers"][OTHER[seat]] for f in open_fronts}
+        mine_captured = len(view["me"]["captured"])
+        ranked = sorted(open_fronts, key=lambda f: (-lead[f], -margins[f], FRONTS.index(f)))
+        targets = set(ranked[:max(1, 3 - mine_captured)])
+        best, best_value = None, 0.0
+        for a in legal:
+            if a.type == "play":
+                p = table[(nats[seat], a.use)] if a.use else table[a.card]
+                trial = {seat: [*cards[a.front][seat], p], OTHER[seat]: cards[a.front][OTHER[seat]]}
+                forces, _ = resolve_front(trial)
+                m1 = forces[seat] - forces[OTHER[seat]]
+                weight = 1.0 if a.front in targets else 0.25
+                value = weight * (_score(m1) - _score(margins[a.front])) - 0.004 * p[1]
+            elif a.type == "play_special":
+                value = 0.05
+            else:
+                continue
+            if value > best_value:
+                best, best_value = a, value
+        if best is None:
+            return next((a for a in legal if a.type == "pass"), None)
+        return best

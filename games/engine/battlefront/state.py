@@ -1,0 +1,148 @@
+"""BattlefrontState: the shared deck, hands, fronts, markers, captures, the frame stack and the one RNG.
+
+All mutable data is plain JSON (dicts, lists, str, int, None), so `to_json` is a deep copy and `from_json`
+loses nothing (the RNG state included). The pending decision is derived from the frames (core.machine).
+"""
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from ..core.errors import EngineError, StateError
+from ..core.machine import Decision
+from ..core.rng import new_rng, rng_from_json, rng_to_json
+from .cards import BattlefrontCatalog
+from .setup import FRONTS, SEATS, GameSetup
+
+
+class BattlefrontState:
+    """The whole game. Mutated only through `apply`."""
+
+    # recomputes the pending decision of a loaded state; set by battlefront.rules (no rules import here)
+    resume: ClassVar[Callable[[BattlefrontState], None]]
+
+    def __init__(self, catalog: BattlefrontCatalog, setup: GameSetup) -> None:
+        self.catalog = catalog
+        self.setup = setup
+        self.rng = new_rng(setup.seed)
+        self.deck: list[str] = []                      # the shared deck, top = last
+        self.hands: dict[str, list[str]] = {s: [] for s in SEATS}
+        self.discards: dict[str, list[str]] = {s: [] for s in SEATS}   # face down, own only
+        # front -> seat -> the cards that seat assigned there (in play order); stays between turns
+        self.fronts: dict[str, dict[str, list[str]]] = {f: {s: [] for s in SEATS} for f in FRONTS}
+        self.uses: dict[str, str] = {}                 # a Special card on a front -> the use it was played as
+        self.markers: dict[str, dict[str, int]] = {f: dict.fromkeys(SEATS, 0) for f in FRONTS}
+        self.captured: dict[str, str | None] = dict.fromkeys(FRONTS)
+        self.scouted: dict[str, list[str] | None] = dict.fromkeys(SEATS)  # what a scout showed, this turn
+        self.last_battle: dict[str, Any] | None = None
+        self.first_seat: str | None = None            # who deploys first this turn (the coin flip)
+        self.frames: list[dict[str, Any]] = []
+        self.turn = 0
+        self.ply = 0
+        self.status = "active"
+        self.winner: str | None = None
+        self.result: dict[str, Any] = {}
+        # derived, not serialised
+        self.record_events = True
+        self.decision: Decision | None = None
+        self._legal_cache: tuple[int, list] | None = None
+        self._events: list = []
+
+    @property
+    def current_seat(self) -> str | None:
+        return self.decision.seat if self.decision else None
+
+    @property
+    def options(self):
+        return self.setup.options
+
+    def nationality(self, seat: str) -> str | None:
+        sc = self.setup.options.special_cards
+        return sc[seat] if sc else None
+
+    def drop_caches(self) -> None:
+        self._legal_cache = None
+
+    # ---- serialisation ----------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "battlefront",
+            "setup": self.setup.to_json(),
+            "rng": rng_to_json(self.rng),
+            "deck": list(self.deck),
+            "hands": copy.deepcopy(self.hands),
+            "discards": copy.deepcopy(self.discards),
+            "fronts": copy.deepcopy(self.fronts),
+            "uses": dict(self.uses),
+            "markers": copy.deepcopy(self.markers),
+            "captured": dict(self.captured),
+            "scouted": copy.deepcopy(self.scouted),
+            "last_battle": copy.deepcopy(self.last_battle),
+            "first_seat": self.first_seat,
+            "frames": copy.deepcopy(self.frames),
+            "turn": self.turn,
+            "ply": self.ply,
+            "status": self.status,
+            "winner": self.winner,
+            "result": copy.deepcopy(self.result),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], catalog: BattlefrontCatalog) -> BattlefrontState:
+        try:
+            return cls._from_json(data, catalog)
+        except EngineError as exc:
+            if isinstance(exc, StateError):
+                raise
+            raise StateError(f"not a serialised Battlefront state: {exc.message}") from exc
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise StateError(f"not a serialised Battlefront state: {exc!r}") from exc
+
+    @classmethod
+    def _from_json(cls, data: dict[str, Any], catalog: BattlefrontCatalog) -> BattlefrontState:
+        if data.get("game") != "battlefront":
+            raise StateError("not a Battlefront state")
+        st = cls(catalog, GameSetup.from_json(data["setup"]))
+        rng_from_json(st.rng, data["rng"])
+        st.deck = [str(c) for c in data["deck"]]
+        st.hands = {s: [str(c) for c in data["hands"][s]] for s in SEATS}
+        st.discards = {s: [str(c) for c in data["discards"][s]] for s in SEATS}
+        st.fronts = {f: {s: [str(c) for c in data["fronts"][f][s]] for s in SEATS} for f in FRONTS}
+        st.uses = {str(k): str(v) for k, v in data["uses"].items()}
+        st.markers = {f: {s: int(data["markers"][f][s]) for s in SEATS} for f in FRONTS}
+        st.captured = {f: data["captured"][f] for f in FRONTS}
+        scouted = data["scouted"]
+        st.scouted = {s: (list(scouted[s]) if scouted[s] is not None else None) for s in SEATS}
+        st.last_battle = copy.deepcopy(data["last_battle"])
+        st.first_seat = data["first_seat"]
+        st.frames = copy.deepcopy(data["frames"])
+        st.turn = int(data["turn"])
+        st.ply = int(data["ply"])
+        st.status = data["status"]
+        st.winner = data["winner"]
+        st.result = copy.deepcopy(data["result"])
+        for code in st.all_cards():
+            try:
+                catalog.card(code)
+            except KeyError:
+                raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card") from None
+        cls.resume(st)
+        return st
+
+    def all_cards(self) -> list[str]:
+        out = list(self.deck)
+        for s in SEATS:
+            out += self.hands[s] + self.discards[s]
+            for f in FRONTS:
+                out += self.fronts[f][s]
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BattlefrontState) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"<BattlefrontState turn={self.turn} ply={self.ply} status={self.status} "
+                f"decision={self.decision}>")
