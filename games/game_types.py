@@ -106,6 +106,21 @@ class GameType:
     def play_game(self, catalog: Any, setup: Any, bots: Mapping[str, Any], *, max_plies: int) -> Any:
         return self.engine.play_game(catalog, setup, dict(bots), max_plies=max_plies)
 
+    def card_codes(self, view: Any) -> set[str]:
+        """The card codes a view shows (the values of its "code" keys)."""
+        codes: set[str] = set()
+        stack = [view]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                code = item.get("code")
+                if isinstance(code, str):
+                    codes.add(code)
+                stack.extend(v for v in item.values() if isinstance(v, dict | list))
+            elif isinstance(item, list):
+                stack.extend(v for v in item if isinstance(v, dict | list))
+        return codes
+
     def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
         """The frozen definition of each card code (only codes the view already shows)."""
         raise NotImplementedError
@@ -171,11 +186,66 @@ class Battlecards(GameType):
         return cards
 
 
+class Battlefront(GameType):
+    """Battlefront (battlefront-rules.txt): one shared 70-card deck (75 with the Special cards), seats
+    west and east, five fronts. The cards are frozen per game from fixtures/battlefront/cards.json."""
+
+    name = "battlefront"
+    label = "Battlefront"
+    seats = ("west", "east")
+    uses_decks = False
+    engine_module = "games.engine.battlefront"
+    state_class = "BattlefrontState"
+
+    def catalog_from_dicts(self, data: Mapping[str, Any]) -> Any:
+        return self.engine.BattlefrontCatalog.from_dicts(**data)
+
+    def live_snapshot(self) -> dict[str, Any]:
+        catalog = self.engine.load_cards()
+        return {
+            "cards": [card.to_dict() for card in catalog.cards.values()],
+            "special_cards": [card.to_dict() for card in catalog.special_cards.values()],
+            "special_uses": [use.to_dict() for uses in catalog.special_uses.values() for use in uses],
+        }
+
+    def new_setup(self, *, seed: int, options: Any) -> Any:
+        return self.engine.GameSetup(seed=seed, options=options)
+
+    def seat_nations(self, options: Any) -> dict[str, str]:
+        return dict(options.special_cards or {})
+
+    def card_codes(self, view: Any) -> set[str]:
+        """Every string of the view that is a card code (hand and fronts name cards in {"code"} objects,
+        discards, scouted hands and battle reports as bare codes): only what the seat already sees."""
+        codes: set[str] = set()
+        stack = [view]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, str):
+                codes.add(item)  # card_definitions keeps the catalog's codes only
+        return codes
+
+    def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
+        cards: dict[str, dict[str, Any]] = {}
+        for code in sorted(codes):
+            card = catalog.cards.get(code) or catalog.special_cards.get(code)
+            if card is None:
+                continue
+            cards[code] = card.to_dict()
+            if card.type == "X":  # a Special card: how each nationality may use it
+                cards[code]["uses"] = [u.to_dict() for uses in catalog.special_uses.values() for u in uses]
+        return cards
+
+
 def _message(exc: Exception) -> str:
     return getattr(exc, "message", None) or str(exc)
 
 
-GAME_TYPES: dict[str, GameType] = {t.name: t for t in (Battlecards(),)}
+GAME_TYPES: dict[str, GameType] = {t.name: t for t in (Battlecards(), Battlefront())}
 DEFAULT_GAME_TYPE = "battlecards"
 
 

@@ -224,22 +224,11 @@ def view_card_definitions(view: Any, catalog: Any, *, kind: Any = None) -> dict[
     """The frozen definition (name, kind, points, attack, defense, abilities, text...) of every card code the
     view shows, keyed by code: a client needs no second request to know what a card instance does. Only
     codes already in the view are described, so nothing hidden is revealed."""
-    codes: set[str] = set()
-    stack = [view]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            code = item.get("code")
-            if isinstance(code, str):
-                codes.add(code)
-            stack.extend(v for v in item.values() if isinstance(v, dict | list))
-        elif isinstance(item, list):
-            stack.extend(v for v in item if isinstance(v, dict | list))
     if kind is None:
         from games.game_types import get_game_type
 
         kind = get_game_type(None)
-    return kind.card_definitions(codes, catalog)
+    return kind.card_definitions(kind.card_codes(view), catalog)
 
 
 def log_entry_for_seat(entry: GameAction, seat: str) -> dict[str, Any]:
