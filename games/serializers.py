@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import BotKind, EndReason, Game, GameSeat, GameStatus, GameType, SeatKind, SeatName
-from games.view_serializers import action_schema
+from games.view_serializers import any_action_schema
 
 MAX_SEED = 2**63 - 1
 
@@ -110,7 +110,7 @@ class GameJoinSerializer(serializers.Serializer):
 
 class ActionSubmitSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=0, help_text="The game version your view showed.")
-    action = extend_schema_field(action_schema())(type("ActionField", (serializers.JSONField,), {}))(
+    action = extend_schema_field(any_action_schema())(type("ActionField", (serializers.JSONField,), {}))(
         help_text="One of the legal actions of your view, exactly as listed there."
     )
 
