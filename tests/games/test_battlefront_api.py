@@ -381,3 +381,56 @@ def test_the_game_list_takes_the_same_number_of_queries_whatever_the_number_of_g
     joined = create_bf(client, seed=9)
     api(bob).post(f"/api/games/{joined['id']}/join/", {}, format="json")
     assert queries() == few
+
+
+# ------------------------------------------------------------------------------------ manage.py simulate
+
+
+def _simulate(*args: str) -> str:
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("simulate", "--game", "battlefront", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_simulate_plays_battlefront_reproducibly_whatever_the_worker_count_and_writes_nothing(db):
+    import json
+
+    args = ["--games", "6", "--seed", "3", "--bots", "heuristic", "random", "--json"]
+    one = json.loads(_simulate(*args, "--workers", "1"))
+    two = json.loads(_simulate(*args, "--workers", "2"))
+    assert one["game"] == "battlefront" and one["bots"] == {"west": "heuristic", "east": "random"}
+    assert one["games"] == 6 and one["unfinished"] == 0
+    assert one["seats"]["west"]["wins"] + one["seats"]["east"]["wins"] + one["draws"] == 6
+    for key in ("seats", "draws", "result_kinds", "average_turns", "average_plies"):
+        assert one[key] == two[key], key
+    options = {"special_cards": {"west": "DE", "east": "RU"}, "two_front_victory": True}
+    with_rules = json.loads(_simulate("--games", "2", "--workers", "1", "--json", "--options-json",
+                                      json.dumps(options)))
+    assert with_rules["options"]["special_cards"] == options["special_cards"]
+    assert not Game.objects.exists()
+
+
+def test_simulate_refuses_decks_and_bad_options_for_battlefront(db):
+    from django.core.management import CommandError
+
+    with pytest.raises(CommandError, match="shared deck"):
+        _simulate("--decks", "gb-we-starter", "de-we-starter")
+    with pytest.raises(CommandError, match="invalid_options"):
+        _simulate("--options-json", '{"blitzkrieg_attacker": "north"}')
+
+
+def test_the_admin_shows_and_filters_the_game_type(catalog_rows, client, api, alice, create_game):
+    from tests.decks.factories import UserFactory
+
+    battlefront = create_bf(api(alice), opponent={"kind": "bot", "bot": "random"})
+    battlecards = create_game(alice)
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    page = client.get("/admin/games/game/?game_type__exact=battlefront")
+    assert page.status_code == 200
+    assert battlefront["id"].encode() in page.content and battlecards["id"].encode() not in page.content
+    detail = client.get(f"/admin/games/game/{battlefront['id']}/change/")
+    assert detail.status_code == 200 and b"Battlefront" in detail.content
