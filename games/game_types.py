@@ -15,8 +15,6 @@ from typing import Any
 
 from config.errors import ValidationFailed
 
-MAX_OPTION_INT = 10_000
-
 
 class GameType:
     """What the service needs of one game's engine. Engines share the contract of games.engine.core:
@@ -148,25 +146,11 @@ class Battlecards(GameType):
     engine_module = "games.engine"
 
     def options(self, data: Mapping[str, Any]) -> Any:
-        """Known names only, each of its default's type (booleans, or integers 1..MAX_OPTION_INT)."""
-        engine = self.engine
-        defaults = engine.Options()
-        for name, value in data.items():
-            if not hasattr(defaults, name) or name.startswith("_"):
-                raise ValidationFailed(f"Unknown game option {name!r}.", code="invalid_options", option=name)
-            default = getattr(defaults, name)
-            if isinstance(default, bool):
-                ok = isinstance(value, bool)
-            else:
-                ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_OPTION_INT
-            if not ok:
-                raise ValidationFailed(
-                    f"Option {name!r} must be like {default!r}.", code="invalid_options", option=name
-                )
-        try:
-            return engine.Options.from_json(dict(data))
-        except engine.EngineError as exc:
-            raise ValidationFailed(exc.message, code="invalid_options") from exc
+        """Known names only, each of its default's type: games.services.game_options, the one home of the
+        Battlecards option checks (imported here when called: services imports this module)."""
+        from games.services import game_options
+
+        return game_options(dict(data))
 
     def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
         from games.catalog_snapshot import arsenal_to_dict, battlecard_to_dict, conflict_to_dict

@@ -45,6 +45,7 @@ from games.selectors import (
 
 MAX_BOT_PLIES_PER_REQUEST = 20_000  # a safety net: the engine's own turn limit ends games far sooner
 SEED_BITS = 62
+MAX_OPTION_INT = 10_000
 
 
 class EngineRejected(DomainError):
@@ -54,9 +55,25 @@ class EngineRejected(DomainError):
     code = "illegal_action"
 
 
-def game_options(options: dict[str, Any], *, game_type: str = DEFAULT_GAME_TYPE) -> Any:
-    """The engine Options of `game_type` from a request's JSON (400 invalid_options otherwise)."""
-    return get_game_type(game_type).options(options)
+def game_options(options: dict[str, Any]) -> Any:
+    """The engine Options from a request's JSON: known names only, each of its default's type."""
+    defaults = engine.Options()
+    for name, value in options.items():
+        if not hasattr(defaults, name) or name.startswith("_"):
+            raise ValidationFailed(f"Unknown game option {name!r}.", code="invalid_options", option=name)
+        default = getattr(defaults, name)
+        if isinstance(default, bool):
+            ok = isinstance(value, bool)
+        else:
+            ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_OPTION_INT
+        if not ok:
+            raise ValidationFailed(
+                f"Option {name!r} must be like {default!r}.", code="invalid_options", option=name
+            )
+    try:
+        return engine.Options.from_json(options)
+    except engine.EngineError as exc:
+        raise ValidationFailed(exc.message, code="invalid_options") from exc
 
 
 def seed_commitment(seed: int, salt: str) -> str:

@@ -94,7 +94,8 @@ class Command(BaseCommand):
             "--options-json",
             default=None,
             metavar="JSON",
-            help='The optional rules as JSON, e.g. \'{"special_cards": {"west": "DE", "east": "RU"}}\'.',
+            help="Battlefront: its optional rules as JSON, e.g. "
+            '\'{"special_cards": {"west": "DE", "east": "RU"}}\'.',
         )
         parser.add_argument(
             "--catalog",
@@ -132,6 +133,8 @@ class Command(BaseCommand):
         opts["options"] = options
         if opts["game"] == DEFAULT_GAME_TYPE and not opts["decks"]:
             raise CommandError("--decks A B is required for Battlecards")
+        if opts["game"] == DEFAULT_GAME_TYPE and opts["options_json"]:
+            raise CommandError("--options-json is for Battlefront; turn Battlecards rules on with --option")
         if opts["queue"]:
             self._submit(opts)
             return
@@ -146,7 +149,7 @@ class Command(BaseCommand):
             _choice, conflict_codes = validate_pairing(
                 catalog=catalog, first=deck_a, second=deck_b, conflict=conflict
             )
-            rules = game_options(opts["options"])
+            rules = game_options(dict.fromkeys(opts["option"], True))
         except DomainError as exc:
             raise CommandError(f"{exc.code}: {exc.detail}") from exc
 
