@@ -49,6 +49,8 @@ class HeuristicBot:
     discards its weakest cards at the hand limit."""
 
     needs_view = True
+    off_target = 0.5   # how much a front outside the three targets counts
+    card_cost = 0.05   # per point of Force spent: the weakest card that does the job first
 
     def __init__(self, catalog: BattlefrontCatalog | None = None, salt: str | int = "heuristic") -> None:
         self._catalog = catalog
@@ -104,8 +106,8 @@ class HeuristicBot:
                 trial = {seat: [*cards[a.front][seat], p], OTHER[seat]: cards[a.front][OTHER[seat]]}
                 forces, _ = resolve_front(trial)
                 m1 = forces[seat] - forces[OTHER[seat]]
-                weight = 1.0 if a.front in targets else 0.25
-                value = weight * (_score(m1) - _score(margins[a.front])) - 0.004 * p[1]
+                weight = 1.0 if a.front in targets else self.off_target
+                value = weight * (_score(m1) - _score(margins[a.front])) - self.card_cost * p[1]
             elif a.type == "play_special":
                 value = 0.05
             else:

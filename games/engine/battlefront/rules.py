@@ -12,7 +12,7 @@ from typing import Any
 from ..core.errors import SetupError
 from ..core.machine import Decision, RuleBook, emit
 from .actions import ACTION_CLASSES, Action
-from .cards import BattlefrontCatalog, Card, SpecialUse
+from .cards import TYPES, BattlefrontCatalog, Card, SpecialUse
 from .setup import (
     CAPTURE_LEAD,
     FRONTS,
@@ -101,15 +101,34 @@ def front_forces(st: BattlefrontState, front: str) -> tuple[dict[str, int], dict
     return resolve_front(front_cards(st, front))
 
 
-def may_assign(mine: list[tuple], t: str) -> bool:
-    """The per-front type limit: 1 of each type, plus one more per card of yours at that front that says
-    "Play an Extra <t>"."""
-    have = extra = 0
+_ALLOWED: dict[tuple, frozenset[str]] = {}
+
+
+def allowed_types(mine: list[tuple] | tuple) -> frozenset[str]:
+    """The types a player may still assign to a front holding his cards `mine` (profiles): "a maximum of:
+    1 Leader ... 1 Fortification", plus one more of a type per card of his there that says "Play an Extra
+    <type>". Memoised on the profiles (bounded)."""
+    key = tuple(mine)
+    hit = _ALLOWED.get(key)
+    if hit is None:
+        if len(_ALLOWED) >= 50_000:
+            _ALLOWED.clear()
+        hit = _ALLOWED[key] = _allowed_types(key)
+    return hit
+
+
+def _allowed_types(mine: tuple) -> frozenset[str]:
+    have: dict[str | None, int] = {}
+    extra: dict[str, int] = {}
     for p in mine:
-        if p[0] == t:
-            have += 1
-        extra += p[3].count(t)
-    return have < 1 + extra
+        have[p[0]] = have.get(p[0], 0) + 1
+        for t in p[3]:
+            extra[t] = extra.get(t, 0) + 1
+    return frozenset(t for t in TYPES if have.get(t, 0) < 1 + extra.get(t, 0))
+
+
+def may_assign(mine: list[tuple], t: str) -> bool:
+    return t in allowed_types(mine)
 
 
 def blocked_type(st: BattlefrontState, seat: str, t: str | None) -> bool:
@@ -196,31 +215,75 @@ def _step_deploy(st: BattlefrontState, fr: dict) -> Decision | None:
                                      "placed": dict(fr["placed"][seat]), "opponent_passed": fr["passes"] > 0})
 
 
-def legal_deploy(st: BattlefrontState, fr: dict) -> list[tuple]:
+_UNSET: Any = object()
+
+
+def _deploy_options(st: BattlefrontState, fr: dict) -> list[tuple[str, str | None, tuple[str, ...] | None]]:
+    """(card, use, the fronts it may go to now | None for a use without a front), in hand order: every hand
+    card, a Special card once per use of the player's nationality."""
     seat = fr["seat"]
     table = profiles(st.catalog)
-    placed = fr["placed"][seat]
-    open_fronts = [f for f in FRONTS if st.captured[f] is None and placed.get(f, 0) < MAX_PER_FRONT_PER_TURN]
-    mine = {f: [profile_of(st, seat, c) for c in st.fronts[f][seat]] for f in open_fronts}
-    keys: list[tuple] = []
     nat = st.nationality(seat)
+    uses = st.uses
+    placed = fr["placed"][seat]
+    captured = st.captured
+    fronts = st.fronts
+    allowed: list[tuple[str, frozenset[str]]] = []
+    for f in FRONTS:
+        if captured[f] is None and placed.get(f, 0) < MAX_PER_FRONT_PER_TURN:
+            mine = tuple(table[(nat, uses[c])] if c in uses else table[c] for c in fronts[f][seat])
+            allowed.append((f, allowed_types(mine)))
+    blocked = [t for t in ("F", "P") if blocked_type(st, seat, t)]
+    to: dict[str | None, tuple[str, ...] | None] = dict.fromkeys(blocked, ())
+    to[None] = None
+    out: list[tuple[str, str | None, tuple[str, ...] | None]] = []
     for code in st.hands[seat]:
         p = table.get(code)
         if p is not None:
-            options = [(p[0], None)]
-        else:  # a Special card: one option per use of the player's nationality
-            options = [(u.type, u.id) for u in st.catalog.special_uses.get(nat or "", ())]
-        for t, use in options:
-            if t is None:
-                keys.append(("play_special", seat, code, use))
-                continue
-            if blocked_type(st, seat, t):
-                continue
-            for f in open_fronts:
-                if may_assign(mine[f], t):
-                    keys.append(("play", seat, code, f, use))
+            t = p[0]
+            fs = to.get(t, _UNSET)
+            if fs is _UNSET:
+                fs = to[t] = tuple([f for f, ok in allowed if t in ok])
+            out.append((code, None, fs))
+            continue
+        for u in st.catalog.special_uses.get(nat or "", ()):  # a Special card: one option per use
+            t = u.type
+            fs = to.get(t, _UNSET)
+            if fs is _UNSET:
+                fs = to[t] = tuple([f for f, ok in allowed if t in ok])
+            out.append((code, u.id, fs))
+    return out
+
+
+def legal_deploy(st: BattlefrontState, fr: dict) -> list[tuple]:
+    """Every hand card (a Special card: each use of the player's nationality) onto every front it may go to
+    now, in hand order then front order; then pass."""
+    seat = fr["seat"]
+    keys: list[tuple] = []
+    for code, use, fs in _deploy_options(st, fr):
+        if fs is None:
+            keys.append(("play_special", seat, code, use))
+        else:
+            keys += [("play", seat, code, f, use) for f in fs]
     keys.append(("pass", seat))
     return keys
+
+
+def key_at_deploy(st: BattlefrontState, fr: dict, pick) -> tuple:
+    """legal_deploy(st, fr)[pick(n)], building only that key (self-play with index-picking bots)."""
+    seat = fr["seat"]
+    options = _deploy_options(st, fr)
+    i = pick(sum(1 if fs is None else len(fs) for _c, _u, fs in options) + 1)
+    for code, use, fs in options:
+        if fs is None:
+            if i == 0:
+                return ("play_special", seat, code, use)
+            i -= 1
+        elif i < len(fs):
+            return ("play", seat, code, fs[i], use)
+        else:
+            i -= len(fs)
+    return ("pass", seat)
 
 
 def act_deploy(st: BattlefrontState, fr: dict, action: Action) -> None:
@@ -366,7 +429,7 @@ def _stage_end_turn(st: BattlefrontState, fr: dict) -> None:
 RULES.frame("game", stages={"logistics": _stage_logistics, "battle": _stage_battle,
                             "hand_limit": _stage_hand_limit, "end_turn": _stage_end_turn})
 RULES.frame("deploy", _step_deploy)
-RULES.decision("deploy", legal=legal_deploy, act=act_deploy)
+RULES.decision("deploy", legal=legal_deploy, act=act_deploy, key_at=key_at_deploy)
 RULES.decision("discard", legal=legal_discard, act=act_discard)
 
 advance = RULES.advance
