@@ -1,10 +1,11 @@
 """The game types the service plays, each an adapter around its pure engine (games.engine.*).
 
-The services, selectors and APIs never import a game's engine directly for play: they ask
-`get_game_type(name)` (or `game_type_of(game)`) for the adapter and call the same methods whatever the game:
-load a state, parse and apply an action, list the legal actions, build a seat's view, make a bot, replay
-a log. What differs between games (seats, options, how the frozen card snapshot is built, which card
-definitions a view names, whether players bring decks) lives here, one class per game.
+The services, selectors and APIs play every game through its adapter: they ask `get_game_type(name)` (or
+`game_type_of(game)`) and call the same methods whatever the game: load a state, parse and apply an action,
+list the legal actions, build a seat's view, make a bot, replay a log, simulate. What differs between games
+(seats, options, how the frozen card snapshot is built, which card definitions a view names, whether players
+bring decks) lives here, one class per game. Only dealing a Battlecards game from two matched decks stays
+Battlecards code in games.services (_deal, with games.decks_glue).
 """
 
 from __future__ import annotations

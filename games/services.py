@@ -24,6 +24,7 @@ from games.catalog_snapshot import snapshot_dicts, snapshot_hash
 from games.decks_glue import resolve_deck, validate_deck_alone, validate_pairing
 from games.game_types import DEFAULT_GAME_TYPE, GameType, game_type_of, get_game_type
 from games.models import (
+    BotKind,
     CatalogSnapshot,
     EndReason,
     Game,
@@ -486,14 +487,14 @@ def _shared_deck_game_create(
     shared = {"deck_label": f"the shared {kind.label} deck", "deck_source": dict(SHARED_DECK_SOURCE)}
     nations = kind.seat_nations(rules)
     seats = {
-        seat: GameSeat(
-            game=game, seat=seat, kind=SeatKind.HUMAN, user=user, joined_at=now, nation=nations.get(seat, ""),
-            **shared,
-        ),
-        other: GameSeat(game=game, seat=other, nation=nations.get(other, ""), **shared)
+        seat: GameSeat(game=game, seat=seat, kind=SeatKind.HUMAN, user=user, joined_at=now, **shared),
+        other: GameSeat(game=game, seat=other, **shared),
     }
+    for name, seat_row in seats.items():
+        seat_row.nation = nations.get(name, "")  # Battlefront: the Special cards nationality, if any
     if bot_game:
-        seats[other].kind, seats[other].bot, seats[other].joined_at = SeatKind.BOT, opponent["bot"], now
+        seats[other].kind, seats[other].joined_at = SeatKind.BOT, now
+        seats[other].bot = opponent.get("bot") or BotKind.HEURISTIC
     else:
         seats[other].kind, seats[other].invited_user = SeatKind.HUMAN, invitee
     GameSeat.objects.bulk_create(seats.values())
