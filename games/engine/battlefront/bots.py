@@ -9,7 +9,7 @@ from typing import Any
 from ..core.rng import hashed_index, salt_base
 from .actions import Action
 from .cards import BattlefrontCatalog, load_cards
-from .rules import profiles, resolve_front
+from .rules import TWO_FRONT_VICTORIES, profiles, resolve_front
 from .setup import FRONTS, OTHER, SEATS
 
 
@@ -99,6 +99,14 @@ class HeuristicBot:
         mine_captured = len(view["me"]["captured"])
         ranked = sorted(open_fronts, key=lambda f: (-lead[f], -margins[f], FRONTS.index(f)))
         targets = set(ranked[:max(1, 3 - mine_captured)])
+        if view["options"]["two_front_victory"]:  # aim at the most promising winning pair first
+            mine = set(view["me"]["captured"])
+            order = {f: i for i, f in enumerate(ranked)}
+            pairs = [p for _kind, ps in TWO_FRONT_VICTORIES for p in ps
+                     if all(f in mine or f in order for f in p)]
+            if pairs:
+                pair = min(pairs, key=lambda p: sum(-1 if f in mine else order[f] for f in p))
+                targets = {f for f in pair if f not in mine} | set(ranked[:1])
         best, best_value = None, 0.0
         for a in legal:
             if a.type == "play":

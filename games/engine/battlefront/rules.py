@@ -127,10 +127,6 @@ def _allowed_types(mine: tuple) -> frozenset[str]:
     return frozenset(t for t in TYPES if have.get(t, 0) < 1 + extra.get(t, 0))
 
 
-def may_assign(mine: list[tuple], t: str) -> bool:
-    return t in allowed_types(mine)
-
-
 def blocked_type(st: BattlefrontState, seat: str, t: str | None) -> bool:
     """OPTIONAL BLITZKRIEG RULES: "The Attacker cannot use Fortification cards. The Defender cannot use Plane
     cards." """
