@@ -12,6 +12,7 @@ from rest_framework.authtoken.models import Token
 
 from games.engine import battlefront as bf
 from tests.contract.conftest import CHECKS
+from tests.contract.test_generated_client import generated_client  # noqa: F401 (a fixture)
 from tests.decks.factories import UserFactory
 
 
@@ -116,3 +117,51 @@ def test_every_answer_of_a_whole_battlefront_game_matches_the_schema(live_schema
     call("/api/games/{game_id}/events/", "GET", tokens["ben"], path_parameters=gid)
     call("/api/games/{game_id}/", "GET", tokens["ben"], path_parameters=gid)
     call("/api/games/{game_id}/replay/", "GET", tokens["ben"], path_parameters=gid)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_generated_client_plays_a_whole_battlefront_game_against_the_bot(
+    generated_client, live_server, catalog_rows  # noqa: F811 (the fixture imported above)
+):
+    """The typed client generated from the live schema parses Battlefront answers into Battlefront models."""
+    import importlib
+
+    from games.models import Game
+
+    models = importlib.import_module("bc_generated_client.models")
+
+    def call(package: str, name: str, *args, **kwargs):
+        return importlib.import_module(f"bc_generated_client.api.{package}.{name}").sync(*args, **kwargs)
+
+    anonymous = generated_client.Client(base_url=live_server.url, raise_on_unexpected_status=True)
+    login = {"username": "front", "password": "Generated-pass-1940"}
+    call("auth", "auth_register_create", client=anonymous, body=models.RegisterInputRequest(**login))
+    token = call("auth", "auth_token_create", client=anonymous, body=models.TokenInputRequest(**login))
+    client = generated_client.AuthenticatedClient(
+        base_url=live_server.url, token=token.token, prefix="Token", raise_on_unexpected_status=True
+    )
+    create = models.GameCreateRequest.from_dict(
+        {"game_type": "battlefront", "opponent": {"kind": "bot", "bot": "random"}, "seed": 1941}
+    )
+    game = call("games", "games_create", client=client, body=create)
+    assert isinstance(game, models.Game) and game.game_type == models.GameTypeEnum.BATTLEFRONT
+
+    rng = random.Random(41)
+    state = call("games", "games_view_retrieve", game.id, client=client)
+    kinds, actions = set(), 0
+    while actions < 1000:
+        assert isinstance(state, models.SeatView) and isinstance(state.view, models.BattlefrontView)
+        if state.status == models.GameStatusEnum.FINISHED:
+            break
+        decision = state.view.decision
+        kinds.add(type(decision).__name__)
+        chosen = rng.choice(decision.legal_actions)  # a typed Battlefront action
+        assert type(chosen).__name__.startswith("Battlefront")
+        body = models.ActionSubmitRequest.from_dict({"version": state.version, "action": chosen.to_dict()})
+        result = call("games", "games_actions_create", game.id, client=client, body=body)
+        assert isinstance(result, models.ActionResult), result
+        state = result.state
+        actions += 1
+    assert state.status == models.GameStatusEnum.FINISHED, actions
+    assert "BattlefrontDeployDecision" in kinds
+    assert Game.objects.get(pk=game.id).status == "finished"
