@@ -521,11 +521,41 @@ class BattlefrontFrontSerializer(serializers.Serializer):
     captured_by = _bf_seat(allow_null=True)
 
 
+BattlefrontSeatCodesSerializer = type(
+    "BattlefrontSeatCodesSerializer",
+    (serializers.Serializer,),
+    _per_bf_seat(lambda: serializers.ListField(child=serializers.CharField())),
+)
+
+
+class BattlefrontBattleFrontSerializer(serializers.Serializer):
+    force = BattlefrontSeatCountsSerializer()
+    marker = _bf_seat(allow_null=True, help_text="Who gained a Victory Marker (null: equal force).")
+    negated = BattlefrontSeatCodesSerializer(help_text="The negated cards per seat.")
+    captured_by = _bf_seat(required=False, help_text="Present when this battle captured the front.")
+
+
 class BattlefrontBattleSerializer(serializers.Serializer):
     turn = serializers.IntegerField()
     fronts = serializers.DictField(
-        child=serializers.DictField(), help_text="Front -> {force, marker, negated, captured_by?}."
+        child=BattlefrontBattleFrontSerializer(),
+        help_text="Front -> its battle (captured fronts fight no more).",
     )
+
+
+class BattlefrontResultSerializer(serializers.Serializer):
+    """How the game ended (an empty object while it goes on)."""
+
+    kind = serializers.CharField(
+        required=False,
+        help_text="three_fronts; breakthrough, outflank or envelopment (two-front victories); stalled; "
+        "simultaneous.",
+    )
+    winner = _bf_seat(required=False, allow_null=True)
+    captured = BattlefrontSeatCodesSerializer(required=False, help_text="The fronts each seat captured.")
+    markers = BattlefrontSeatCountsSerializer(required=False, help_text="Victory markers per seat.")
+    turns = serializers.IntegerField(required=False)
+    first_player = _bf_seat(required=False, allow_null=True)
 
 
 class BattlefrontMeSerializer(serializers.Serializer):
@@ -565,7 +595,7 @@ class BattlefrontViewSerializer(serializers.Serializer):
     seat = _bf_seat()
     status = _enum("active", "finished")
     winner = _bf_seat(allow_null=True)
-    result = serializers.DictField(help_text="How the game ended (empty while it goes on).")
+    result = BattlefrontResultSerializer()
     turn = serializers.IntegerField()
     ply = serializers.IntegerField()
     first_seat = _bf_seat(allow_null=True)
