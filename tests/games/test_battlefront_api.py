@@ -434,3 +434,15 @@ def test_the_admin_shows_and_filters_the_game_type(catalog_rows, client, api, al
     assert battlefront["id"].encode() in page.content and battlecards["id"].encode() not in page.content
     detail = client.get(f"/admin/games/game/{battlefront['id']}/change/")
     assert detail.status_code == 200 and b"Battlefront" in detail.content
+
+
+def test_an_invited_player_finds_and_takes_the_open_battlefront_seat(catalog_rows, api, alice, bob, carol):
+    game = create_bf(api(alice), opponent={"kind": "human", "username": "bob"}, seat="east")
+    joinable = lambda user: [g["id"] for g in api(user).get("/api/games/?joinable=true").json()["results"]]  # noqa: E731
+    assert joinable(bob) == [game["id"]] and joinable(carol) == []
+    assert api(carol).post(f"/api/games/{game['id']}/join/", {}, format="json").status_code in (403, 404)
+    joined = api(bob).post(f"/api/games/{game['id']}/join/", {}, format="json").json()
+    assert joined["status"] == "active" and joined["my_seat"] == "west"
+    seats = {s["seat"]: s["player"] for s in joined["seats"]}
+    assert seats == {"east": "alice", "west": "bob"}
+    assert api(bob).get(f"/api/games/{game['id']}/view/").json()["seat"] == "west"
