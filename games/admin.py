@@ -29,6 +29,7 @@ class GameSeatInline(ReadOnlyMixin, admin.TabularInline):
 class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = [
         "id",
+        "game_type",
         "status",
         "created_by",
         "turn",
@@ -38,13 +39,14 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "end_reason",
         "created_at",
     ]
-    list_filter = ["status", "end_reason", "winner"]
+    list_filter = ["game_type", "status", "end_reason", "winner"]
     search_fields = ["id", "created_by__username", "seats__user__username"]
     date_hierarchy = "created_at"
     list_select_related = ["created_by"]
     inlines = [GameSeatInline]
     readonly_fields = [
         "id",
+        "game_type",
         "created_by",
         "status",
         "seed_hash",

@@ -33,7 +33,7 @@ from config.throttling import (
     stream_slot_release,
 )
 from games import event_bus, selectors, services
-from games.models import GameStatus
+from games.models import GameStatus, GameType, SeatName
 from games.serializers import (
     ActionSubmitSerializer,
     EventsQuerySerializer,
@@ -81,7 +81,8 @@ class GameListCreateApi(APIView):
         parameters=[
             GameListQuerySerializer,
             OpenApiParameter("status", str, enum=[c for c, _ in GameStatus.choices], required=False),
-            OpenApiParameter("winner", str, enum=["axis", "allies"], required=False),
+            OpenApiParameter("winner", str, enum=[c for c, _ in SeatName.choices], required=False),
+            OpenApiParameter("game_type", str, enum=[c for c, _ in GameType.choices], required=False),
         ],
         responses={200: GameSerializer(many=True)},  # paginated: pagination_class above
         summary="My games (or ?joinable=true: open games I may join), newest first",
@@ -107,7 +108,9 @@ class GameListCreateApi(APIView):
         data = _input(GameCreateSerializer, request.data)
         game = services.game_create(
             user=request.user,
-            my_deck=data["my_deck"],
+            game_type=data["game_type"],
+            seat=data.get("seat"),
+            my_deck=data.get("my_deck"),
             opponent_deck=data.get("opponent_deck"),
             opponent=data["opponent"],
             options=data.get("options"),

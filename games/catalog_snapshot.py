@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from games.engine.cards import (
@@ -140,12 +140,17 @@ def cached_catalog(digest: str) -> Catalog | None:
     return catalog
 
 
-def catalog_from_snapshot(snapshot: dict[str, Any], digest: str | None = None) -> Catalog:
-    """Rebuild the frozen Catalog a game was created with (cached per snapshot hash: it never changes)."""
+def catalog_from_snapshot(
+    snapshot: dict[str, Any], digest: str | None = None, *, build: Callable[[Any], Any] | None = None
+) -> Catalog:
+    """Rebuild the frozen Catalog a game was created with (cached per snapshot hash: it never changes).
+
+    `build` turns the snapshot into a catalog (default: the Battlecards Catalog.from_dicts; another game
+    type passes its own, see games.game_types)."""
     digest = digest or snapshot_hash(snapshot)
     catalog = _CACHE.get(digest)
     if catalog is None:
-        catalog = Catalog.from_dicts(**snapshot)
+        catalog = build(snapshot) if build is not None else Catalog.from_dicts(**snapshot)
         _CACHE[digest] = catalog
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import django_filters
 
-from games.models import EndReason, Game, GameStatus, SeatName
+from games.models import EndReason, Game, GameStatus, GameType, SeatName
 
 
 class GameFilter(django_filters.FilterSet):
+    game_type = django_filters.ChoiceFilter(choices=GameType.choices)
     status = django_filters.ChoiceFilter(choices=GameStatus.choices)
     winner = django_filters.ChoiceFilter(choices=SeatName.choices)
     end_reason = django_filters.ChoiceFilter(choices=EndReason.choices)
@@ -16,4 +17,4 @@ class GameFilter(django_filters.FilterSet):
 
     class Meta:
         model = Game
-        fields = ["status", "winner", "end_reason"]
+        fields = ["game_type", "status", "winner", "end_reason"]

@@ -19,9 +19,20 @@ class GameStatus(models.TextChoices):
     FINISHED = "finished", "Finished"
 
 
+class GameType(models.TextChoices):
+    """Which rules a game is played by (games.game_types maps each to its engine)."""
+
+    BATTLECARDS = "battlecards", "BATTLECARDS: World Conflict"
+    BATTLEFRONT = "battlefront", "Battlefront"
+
+
 class SeatName(models.TextChoices):
+    """Every seat of every game type: Battlecards has axis/allies, Battlefront west/east."""
+
     AXIS = "axis", "Axis"
     ALLIES = "allies", "Allies"
+    WEST = "west", "West"
+    EAST = "east", "East"
 
 
 class SeatKind(models.TextChoices):
@@ -54,6 +65,9 @@ class CatalogSnapshot(models.Model):
 
 class Game(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game_type = models.CharField(
+        max_length=16, choices=GameType.choices, default=GameType.BATTLECARDS, db_index=True
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
     )
@@ -149,7 +163,7 @@ class GameAction(models.Model):
     seat = models.CharField(max_length=8, choices=SeatName.choices)
     by_bot = models.BooleanField(default=False)
     action = models.JSONField()
-    # [{"type", "data", "visible_to": "all" | "axis" | "allies"}]: filtered per seat before it leaves.
+    # [{"type", "data", "visible_to": "all" | a seat name}]: filtered per seat before it leaves.
     events = models.JSONField(default=list)
     version = models.PositiveIntegerField()  # the game version right after this entry
     created_at = models.DateTimeField(auto_now_add=True)

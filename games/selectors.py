@@ -21,15 +21,9 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_r
 from django.utils import timezone
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
-from games import engine
-from games.catalog_snapshot import (
-    arsenal_to_dict,
-    battlecard_to_dict,
-    cached_catalog,
-    catalog_from_snapshot,
-    conflict_to_dict,
-)
+from games.catalog_snapshot import cached_catalog
 from games.filters import GameFilter
+from games.game_types import game_type_of
 from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 
 
@@ -177,13 +171,13 @@ def _require_seat(game: Game, user: Any) -> GameSeat:
 
 def game_catalog(*, game: Game) -> Any:
     """The game's frozen Catalog; the snapshot column is read only when this process has not built it yet."""
-    return cached_catalog(game.snapshot_hash) or catalog_from_snapshot(
+    return cached_catalog(game.snapshot_hash) or game_type_of(game).catalog_from_snapshot(
         game.snapshot.data, game.snapshot_hash
     )
 
 
 def game_state(*, game: Game) -> Any:
-    return engine.GameState.from_json(game.state, game_catalog(game=game))
+    return game_type_of(game).state_from_json(game.state, game_catalog(game=game))
 
 
 def game_player_view(*, game_id: Any, user: Any) -> dict[str, Any]:
@@ -202,8 +196,9 @@ def game_player_view(*, game_id: Any, user: Any) -> dict[str, Any]:
 
 def seat_view_payload(*, game: Game, seat: str, state: Any = None) -> dict[str, Any]:
     """The JSON a seat gets: `state` is the engine state when the caller already holds it."""
+    kind = game_type_of(game)
     state = state if state is not None else game_state(game=game)
-    view = engine.view(state, seat)
+    view = kind.view(state, seat)
     if game.status != GameStatus.ACTIVE and isinstance(view.get("decision"), dict):
         # open: nobody may act until the seat is taken; finished by resignation: nobody acts any more.
         view = {**view, "decision": {**view["decision"], "legal_actions": []}}
@@ -211,10 +206,11 @@ def seat_view_payload(*, game: Game, seat: str, state: Any = None) -> dict[str, 
         view = {**view, "status": "finished", "winner": game.winner or None}  # ended by resignation
     return {
         "game": str(game.id),
+        "game_type": kind.name,
         "status": game.status,
         "version": game.version,
         "last_seq": game.last_seq,
-        "cards": view_card_definitions(view, state.catalog),
+        "cards": view_card_definitions(view, state.catalog, kind=kind),
         "seat": seat,
         "your_turn": game.status == GameStatus.ACTIVE and game.current_seat == seat,
         "waiting_on": game.current_seat or None,
@@ -224,34 +220,15 @@ def seat_view_payload(*, game: Game, seat: str, state: Any = None) -> dict[str, 
     }
 
 
-def view_card_definitions(view: Any, catalog: Any) -> dict[str, dict[str, Any]]:
+def view_card_definitions(view: Any, catalog: Any, *, kind: Any = None) -> dict[str, dict[str, Any]]:
     """The frozen definition (name, kind, points, attack, defense, abilities, text...) of every card code the
     view shows, keyed by code: a client needs no second request to know what a card instance does. Only
     codes already in the view are described, so nothing hidden is revealed."""
-    codes: set[str] = set()
-    stack = [view]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            code = item.get("code")
-            if isinstance(code, str):
-                codes.add(code)
-            stack.extend(v for v in item.values() if isinstance(v, dict | list))
-        elif isinstance(item, list):
-            stack.extend(v for v in item if isinstance(v, dict | list))
-    cards: dict[str, dict[str, Any]] = {}
-    for code in sorted(codes):
-        if code in catalog.arsenal:
-            card = {"type": "arsenal", **arsenal_to_dict(catalog.arsenal[code])}
-        elif code in catalog.conflict:
-            card = {"type": "conflict", **conflict_to_dict(catalog.conflict[code])}
-        elif code in catalog.battlecards:
-            card = {"type": "battlecard", **battlecard_to_dict(catalog.battlecards[code])}
-        else:
-            continue
-        card.pop("provenance", None)
-        cards[code] = card
-    return cards
+    if kind is None:
+        from games.game_types import get_game_type
+
+        kind = get_game_type(None)
+    return kind.card_definitions(kind.card_codes(view), catalog)
 
 
 def log_entry_for_seat(entry: GameAction, seat: str) -> dict[str, Any]:
@@ -343,6 +320,7 @@ def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
 def _replay_payload(game: Game, log: list[GameAction]) -> dict[str, Any]:
     return {
         "game": str(game.id),
+        "game_type": game.game_type,
         "setup": game.setup,
         "seed": game.seed,
         "seed_salt": game.seed_salt,

@@ -7,8 +7,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import BotKind, EndReason, Game, GameSeat, GameStatus, SeatKind, SeatName
-from games.view_serializers import action_schema
+from games.models import BotKind, EndReason, Game, GameSeat, GameStatus, GameType, SeatKind, SeatName
+from games.view_serializers import any_action_schema
 
 MAX_SEED = 2**63 - 1
 
@@ -26,14 +26,25 @@ class DeckRefSerializer(serializers.Serializer):
 
 
 class OpponentSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=SeatKind.choices)
-    bot = serializers.ChoiceField(choices=BotKind.choices, required=False, default=BotKind.HEURISTIC)
+    kind = serializers.ChoiceField(
+        choices=SeatKind.choices, required=False, help_text="Defaults to bot when `bot` is given."
+    )
+    bot = serializers.ChoiceField(choices=BotKind.choices, required=False)
     username = serializers.CharField(
         required=False,
         allow_blank=True,
         max_length=150,
         help_text="Human opponent only: reserve the seat for this user.",
     )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "kind" not in attrs:
+            if "bot" not in attrs:
+                raise serializers.ValidationError({"kind": ["This field is required."]})
+            attrs["kind"] = SeatKind.BOT
+        if attrs["kind"] == SeatKind.BOT:
+            attrs.setdefault("bot", BotKind.HEURISTIC)
+        return attrs
 
 
 class ConflictChoiceSerializer(serializers.Serializer):
@@ -45,7 +56,19 @@ class ConflictChoiceSerializer(serializers.Serializer):
 
 
 class GameCreateSerializer(serializers.Serializer):
-    my_deck = DeckRefSerializer()
+    game_type = serializers.ChoiceField(
+        choices=GameType.choices,
+        required=False,
+        default=GameType.BATTLECARDS,
+        help_text="Which game: battlecards (each player brings a deck) or battlefront (one shared deck: "
+        "no my_deck, opponent_deck nor conflict).",
+    )
+    seat = serializers.ChoiceField(
+        choices=[SeatName.WEST, SeatName.EAST],
+        required=False,
+        help_text="Battlefront only: the seat you take (default west). In Battlecards your deck decides.",
+    )
+    my_deck = DeckRefSerializer(required=False, help_text="Battlecards only, and required there.")
     opponent_deck = DeckRefSerializer(
         required=False,
         help_text="Required against a bot. Against a human it may be left out: the joiner brings his deck.",
@@ -55,7 +78,8 @@ class GameCreateSerializer(serializers.Serializer):
         child=serializers.JSONField(),
         required=False,
         default=dict,
-        help_text='Optional rules, e.g. {"larger_standing_armies": true}.',
+        help_text='Optional rules, e.g. {"larger_standing_armies": true} (Battlecards) or '
+        '{"two_front_victory": true} (Battlefront).',
     )
     seed = serializers.IntegerField(
         required=False,
@@ -67,6 +91,11 @@ class GameCreateSerializer(serializers.Serializer):
         ),
     )
     conflict = ConflictChoiceSerializer(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("game_type", GameType.BATTLECARDS) == GameType.BATTLECARDS and "my_deck" not in attrs:
+            raise serializers.ValidationError({"my_deck": ["This field is required."]})
+        return attrs
 
 
 class GameJoinSerializer(serializers.Serializer):
@@ -81,7 +110,7 @@ class GameJoinSerializer(serializers.Serializer):
 
 class ActionSubmitSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=0, help_text="The game version your view showed.")
-    action = extend_schema_field(action_schema())(type("ActionField", (serializers.JSONField,), {}))(
+    action = extend_schema_field(any_action_schema())(type("ActionField", (serializers.JSONField,), {}))(
         help_text="One of the legal actions of your view, exactly as listed there."
     )
 
@@ -168,6 +197,7 @@ class GameSerializer(serializers.ModelSerializer):
         fields = [
             "id",
             "url",
+            "game_type",
             "status",
             "created_by",
             "seats",

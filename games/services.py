@@ -20,8 +20,9 @@ from django.utils import timezone
 
 from config.errors import Conflict, DomainError, Forbidden, NotFound, ValidationFailed
 from games import engine, event_bus
-from games.catalog_snapshot import catalog_from_snapshot, snapshot_dicts, snapshot_hash
+from games.catalog_snapshot import snapshot_dicts, snapshot_hash
 from games.decks_glue import resolve_deck, validate_deck_alone, validate_pairing
+from games.game_types import DEFAULT_GAME_TYPE, GameType, game_type_of, get_game_type
 from games.models import (
     BotKind,
     CatalogSnapshot,
@@ -93,13 +94,6 @@ def deal_seed(seed: int, salt: str) -> int:
 def bot_salt(salt: str) -> str:
     """Bots' choices hash this secret (revealed with the seed at the end), so nobody can predict them."""
     return hashlib.sha256(f"bot:{salt}".encode()).hexdigest()[:16]
-
-
-def _bot(kind: str, *, catalog: Any, salt: str) -> Any:
-    """A bot that sees only its seat's view; its choices hash (salt, ply, seat): no second RNG."""
-    if kind == BotKind.HEURISTIC:
-        return engine.HeuristicBot(catalog=catalog, salt=salt)
-    return engine.RandomBot(salt=salt)
 
 
 def _event_json(event: Any) -> dict[str, Any]:
@@ -185,6 +179,7 @@ class _Log:
 
 def _run_bots(*, game: Game, state: Any, seats: dict[str, GameSeat], log: _Log) -> None:
     """Bot seats act until the game waits on a human (or ends)."""
+    kind = game_type_of(game)
     plies = 0
     bots: dict[str, Any] = {}
     while state.status == "active" and game.status == GameStatus.ACTIVE:
@@ -194,11 +189,12 @@ def _run_bots(*, game: Game, state: Any, seats: dict[str, GameSeat], log: _Log) 
             return
         bot = bots.get(seat_name)
         if bot is None:
-            bot = bots[seat_name] = _bot(seat.bot, catalog=state.catalog, salt=bot_salt(game.seed_salt))
-        legal = engine.legal_actions(state)
-        seen = engine.view(state, seat_name) if getattr(bot, "needs_view", True) else {"ply": state.ply}
+            # A bot sees only its seat's view; its choices hash (salt, ply, seat): no second RNG.
+            bot = bots[seat_name] = kind.bot(seat.bot, catalog=state.catalog, salt=bot_salt(game.seed_salt))
+        legal = kind.legal_actions(state)
+        seen = kind.view(state, seat_name) if getattr(bot, "needs_view", True) else {"ply": state.ply}
         action = bot.choose(seen, legal, seat_name)
-        events = engine.apply(state, action)
+        events = kind.apply(state, action)
         log.add(
             kind=LogKind.ACTION,
             seat=seat_name,
@@ -228,7 +224,7 @@ def _deal(
     snapshot = snapshot_dicts(live, set(mine.codes) | set(theirs.codes) | set(conflict_codes))
     digest = snapshot_hash(snapshot)
     try:
-        state = engine.new_game(catalog_from_snapshot(snapshot, digest), setup)
+        state = engine.new_game(game_type_of(game).catalog_from_snapshot(snapshot, digest), setup)
     except engine.EngineError as exc:
         raise ValidationFailed(f"The engine cannot set up this game: {exc.message}", code=exc.code) from exc
     game.catalog_version, game.catalog_hash = _live_catalog_version()
@@ -285,20 +281,44 @@ def games_expire_open(*, older_than: timedelta | None = None) -> int:
 def game_create(
     *,
     user: Any,
-    my_deck: dict[str, Any],
-    opponent_deck: dict[str, Any] | None,
+    my_deck: dict[str, Any] | None = None,
+    opponent_deck: dict[str, Any] | None = None,
     opponent: dict[str, Any],
     options: dict[str, Any] | None = None,
     seed: int | None = None,
     conflict: dict[str, Any] | None = None,
+    game_type: str = DEFAULT_GAME_TYPE,
+    seat: str | None = None,
 ) -> Game:
     """Create a game between two legal, matched decks; `opponent` is {"kind": "bot", "bot": "random" |
     "heuristic"} or {"kind": "human", "username": optional invitee}; `conflict` is {"theater", "mode":
     "thin" | "fat" | "packs", "packs"} (theater defaults to the one both nations fight in). Bots move at
     once when it is their turn. Against a human, `opponent_deck` may be left out: the player who joins
-    brings his own deck, and the game is dealt then."""
+    brings his own deck, and the game is dealt then.
+
+    A game type without decks (Battlefront: one shared deck) takes no deck nor conflict (400
+    deck_not_allowed) and lets the creator pick `seat` (default: the type's first seat)."""
     from cards.selectors import catalog_definitions  # the live catalog, read once at creation
 
+    kind = get_game_type(game_type)
+    if not kind.uses_decks:
+        return _shared_deck_game_create(
+            user=user,
+            kind=kind,
+            refused={"my_deck": my_deck, "opponent_deck": opponent_deck, "conflict": conflict},
+            opponent=opponent,
+            options=options,
+            seed=seed,
+            seat=seat,
+        )
+    if seat is not None:
+        raise ValidationFailed(
+            f"In {kind.label} your deck's nation decides your seat: leave seat out.",
+            code="seat_not_choosable",
+            field="seat",
+        )
+    if my_deck is None:
+        raise ValidationFailed("Give my_deck.", code="deck_required", field="my_deck")
     opponent_kind = opponent.get("kind")
     if opponent_deck is None and opponent_kind != SeatKind.HUMAN:
         raise ValidationFailed(
@@ -308,25 +328,16 @@ def game_create(
     mine = resolve_deck(user=user, ref=my_deck, catalog=live)
     theirs = resolve_deck(user=user, ref=opponent_deck, catalog=live) if opponent_deck is not None else None
 
-    invitee = None
-    if opponent_kind == SeatKind.HUMAN and opponent.get("username"):
-        invitee = get_user_model().objects.filter(username=opponent["username"]).first()
-        if invitee is None:
-            raise ValidationFailed(
-                "No user has this username.", code="unknown_user", field="opponent.username"
-            )
-        if invitee.pk == user.pk:
-            raise ValidationFailed("You cannot invite yourself.", code="invalid_opponent")
-    if opponent_kind == SeatKind.HUMAN:
-        _check_open_game_cap(user)
+    invitee = _invitee(user=user, opponent=opponent)
 
     options = dict(options or {})
-    game_options(options)  # unknown or ill-typed options are refused now, not at the deal
+    kind.options(options)  # unknown or ill-typed options are refused now, not at the deal
 
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     salt = secrets.token_hex(16)
     game = Game(
+        game_type=kind.name,
         created_by=user,
         status=GameStatus.OPEN,
         seed=seed,
@@ -378,12 +389,116 @@ def game_create(
         )
     GameSeat.objects.bulk_create(seats.values())
 
+    _start_if_active(game=game, state=state, seats=seats)
+    return game
+
+
+def _start_if_active(*, game: Game, state: Any, seats: dict[str, GameSeat]) -> None:
+    """Against a bot the game starts at creation: the bot moves at once when the first decision is its."""
     if game.status == GameStatus.ACTIVE:
         log = _Log(game=game, rows=[])
         _run_bots(game=game, state=state, seats=seats, log=log)
         _sync_game_from_state(game, state)
         log.flush()
         _save_progress(game)
+
+
+def _invitee(*, user: Any, opponent: dict[str, Any]) -> Any:
+    """The user a human opponent's seat is reserved for (None: anyone), after the open-game cap check."""
+    invitee = None
+    opponent_kind = opponent.get("kind")
+    if opponent_kind == SeatKind.HUMAN and opponent.get("username"):
+        invitee = get_user_model().objects.filter(username=opponent["username"]).first()
+        if invitee is None:
+            raise ValidationFailed(
+                "No user has this username.", code="unknown_user", field="opponent.username"
+            )
+        if invitee.pk == user.pk:
+            raise ValidationFailed("You cannot invite yourself.", code="invalid_opponent")
+    if opponent_kind == SeatKind.HUMAN:
+        _check_open_game_cap(user)
+    return invitee
+
+
+SHARED_DECK_SOURCE = {"shared": True, "public": True}  # "public": the replay shows everything after the end
+
+
+def _shared_deck_game_create(
+    *,
+    user: Any,
+    kind: GameType,
+    refused: dict[str, Any],
+    opponent: dict[str, Any],
+    options: dict[str, Any] | None,
+    seed: int | None,
+    seat: str | None,
+) -> Game:
+    """A game of a type where both players draw from one shared deck (Battlefront): dealt at creation
+    from the game's frozen card snapshot; the joiner brings nothing."""
+    given = sorted(name for name, value in refused.items() if value)
+    if given:
+        raise ValidationFailed(
+            f"{kind.label} is played with one shared deck: leave {', '.join(given)} out.",
+            code="deck_not_allowed",
+            field=given[0],
+        )
+    seat = seat or kind.seats[0]
+    if seat not in kind.seats:
+        raise ValidationFailed(
+            f"A {kind.label} seat is one of {list(kind.seats)}.", code="invalid_seat", field="seat"
+        )
+    invitee = _invitee(user=user, opponent=opponent)
+    options = dict(options or {})
+    rules = kind.options(options)
+    if seed is None:
+        seed = secrets.randbits(SEED_BITS)
+    salt = secrets.token_hex(16)
+    snapshot = kind.live_snapshot()
+    digest = snapshot_hash(snapshot)
+    setup = kind.new_setup(seed=deal_seed(seed, salt), options=rules)
+    try:
+        state = kind.new_state(kind.catalog_from_snapshot(snapshot, digest), setup)
+    except kind.errors as exc:
+        raise ValidationFailed(
+            f"The engine cannot set up this game: {getattr(exc, 'message', exc)}",
+            code=getattr(exc, "code", "invalid_options"),
+        ) from exc
+    bot_game = opponent.get("kind") == SeatKind.BOT
+    game = Game(
+        game_type=kind.name,
+        created_by=user,
+        status=GameStatus.ACTIVE if bot_game else GameStatus.OPEN,
+        started_at=timezone.now() if bot_game else None,
+        seed=seed,
+        seed_salt=salt,
+        seed_hash=seed_commitment(seed, salt),
+        options=options,
+        conflict_choice={},
+        setup=setup.to_json(),
+        state={},
+    )
+    game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
+    game.snapshot_hash = digest
+    _sync_game_from_state(game, state)
+    game.save()
+
+    now = timezone.now()
+    other = kind.other_seat(seat)
+    shared = {"deck_label": f"the shared {kind.label} deck", "deck_source": dict(SHARED_DECK_SOURCE)}
+    nations = kind.seat_nations(rules)
+    seats = {
+        seat: GameSeat(game=game, seat=seat, kind=SeatKind.HUMAN, user=user, joined_at=now, **shared),
+        other: GameSeat(game=game, seat=other, **shared),
+    }
+    for name, seat_row in seats.items():
+        seat_row.nation = nations.get(name, "")  # Battlefront: the Special cards nationality, if any
+    if bot_game:
+        seats[other].kind, seats[other].joined_at = SeatKind.BOT, now
+        seats[other].bot = opponent.get("bot") or BotKind.HEURISTIC
+    else:
+        seats[other].kind, seats[other].invited_user = SeatKind.HUMAN, invitee
+    GameSeat.objects.bulk_create(seats.values())
+    _start_if_active(game=game, state=state, seats=seats)
     return game
 
 
@@ -418,6 +533,13 @@ def game_join(*, game_id: Any, user: Any, deck: dict[str, Any] | None = None) ->
         raise Conflict("No seat is free.", code="game_full")
     if open_seat.invited_user_id is not None and open_seat.invited_user_id != user.pk:
         raise Forbidden("This seat is reserved for another player.", code="not_invited")
+    kind = game_type_of(game)
+    if deck is not None and not kind.uses_decks:
+        raise ValidationFailed(
+            f"{kind.label} is played with one shared deck: join without a deck.",
+            code="deck_not_allowed",
+            field="deck",
+        )
 
     if deck is not None or not game.setup:
         from cards.selectors import catalog_definitions
@@ -450,7 +572,7 @@ def game_join(*, game_id: Any, user: Any, deck: dict[str, Any] | None = None) ->
 
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
-    _sync_game_from_state(game, engine.GameState.from_json(game.state, game_catalog(game=game)))
+    _sync_game_from_state(game, kind.state_from_json(game.state, game_catalog(game=game)))
     log = _Log(game=game, rows=[])
     log.add(
         kind=LogKind.JOIN,
@@ -478,7 +600,7 @@ def game_resign(*, game_id: Any, user: Any) -> Game:
         raise Forbidden("You do not sit at this game.", code="not_a_player")
     if game.status == GameStatus.FINISHED:
         raise Conflict("The game is over.", code="game_finished")
-    other = "allies" if seat.seat == "axis" else "axis"
+    other = game_type_of(game).other_seat(seat.seat)
     cancelled = game.status == GameStatus.OPEN
     game.status = GameStatus.FINISHED
     game.winner = "" if cancelled else other
@@ -539,17 +661,18 @@ def game_action_submit(*, game_id: Any, user: Any, version: int, action: Any) ->
     if action.get("seat") is None:
         action = {**action, "seat": seat.seat}  # the seat is implied by who asks
 
-    state = engine.GameState.from_json(game.state, game_catalog(game=game))
+    kind = game_type_of(game)
+    state = kind.state_from_json(game.state, game_catalog(game=game))
     try:
-        parsed = engine.Action.from_json(action)
-    except engine.EngineError as exc:
+        parsed = kind.parse_action(action)
+    except kind.errors as exc:
         raise EngineRejected(exc.message if hasattr(exc, "message") else str(exc), code=exc.code) from exc
     actor = getattr(parsed, "seat", None)
     if actor not in (None, seat.seat):
         raise Forbidden("This action belongs to the other seat.", code="not_your_seat")
     try:
-        events = engine.apply(state, parsed)
-    except engine.EngineError as exc:
+        events = kind.apply(state, parsed)
+    except kind.errors as exc:
         raise EngineRejected(exc.message if hasattr(exc, "message") else str(exc), code=exc.code) from exc
 
     log = _Log(game=game, rows=[])
@@ -566,9 +689,10 @@ def game_action_submit(*, game_id: Any, user: Any, version: int, action: Any) ->
 
 def game_rebuild_state(*, game: Game) -> Any:
     """Re-run the game from its setup (seed) and its logged engine actions: equals the stored state."""
-    catalog = catalog_from_snapshot(game.snapshot.data, game.snapshot_hash)
+    kind = game_type_of(game)
+    catalog = kind.catalog_from_snapshot(game.snapshot.data, game.snapshot_hash)
     actions = list(game.actions.filter(kind=LogKind.ACTION).order_by("seq").values_list("action", flat=True))
-    return engine.replay(catalog, engine.GameSetup.from_json(game.setup), actions)
+    return kind.replay(catalog, game.setup, actions)
 
 
 __all__ = [

@@ -17,10 +17,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import engine
 from games.engine.cards import Catalog
+from games.game_types import DEFAULT_GAME_TYPE, get_game_type
 
-SEATS = ("axis", "allies")
+SEATS = ("axis", "allies")  # Battlecards; another game type's seats come from games.game_types
 BOTS = ("random", "heuristic")
 DEFAULT_MAX_PLIES = 20_000
 
@@ -43,22 +43,27 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def make_bot(kind: str, *, catalog: Catalog) -> Any:
+def make_bot(kind: str, *, catalog: Catalog, game_type: str = DEFAULT_GAME_TYPE) -> Any:
     """A bot for one game; a HeuristicBot judges cards from the game's catalog (never reloads the files)."""
-    if kind == "heuristic":
-        return engine.HeuristicBot(catalog=catalog)
-    if kind == "random":
-        return engine.RandomBot()
-    raise ValueError(f"unknown bot {kind!r}; choose from {BOTS}")
+    if kind not in BOTS:
+        raise ValueError(f"unknown bot {kind!r}; choose from {BOTS}")
+    return get_game_type(game_type).bot(kind, catalog=catalog)
 
 
 def play_game_outcome(
-    *, catalog: Catalog, setup: Any, bots: dict[str, str], index: int, seed: int, max_plies: int
+    *,
+    catalog: Catalog,
+    setup: Any,
+    bots: dict[str, str],
+    index: int,
+    seed: int,
+    max_plies: int,
+    game_type: str = DEFAULT_GAME_TYPE,
 ) -> dict[str, Any]:
     """Play game `index` of a run (seed = game_seed(run seed, index)) and return its plain outcome."""
     game_setup = dataclasses.replace(setup, seed=seed)
-    players = {seat: make_bot(kind, catalog=catalog) for seat, kind in bots.items()}
-    state = engine.play_game(catalog, game_setup, players, max_plies=max_plies)
+    players = {seat: make_bot(kind, catalog=catalog, game_type=game_type) for seat, kind in bots.items()}
+    state = get_game_type(game_type).play_game(catalog, game_setup, players, max_plies=max_plies)
     result = state.result or {}
     return {
         "index": index,
@@ -79,6 +84,7 @@ def play_games(
     base_seed: int,
     indices: Any,
     max_plies: int = DEFAULT_MAX_PLIES,
+    game_type: str = DEFAULT_GAME_TYPE,
 ) -> list[dict[str, Any]]:
     """Play the games `indices` of a run with base seed `base_seed`: the same outcomes wherever and in
     whatever order they are played (a chunk of a distributed job, or the whole run on one core)."""
@@ -90,18 +96,25 @@ def play_games(
             index=index,
             seed=game_seed(base_seed, index),
             max_plies=max_plies,
+            game_type=game_type,
         )
         for index in indices
     ]
 
 
 def _init_worker(
-    catalog_dicts: dict[str, Any], setup_json: dict[str, Any], bots: dict[str, str], max_plies: int
+    catalog_dicts: dict[str, Any],
+    setup_json: dict[str, Any],
+    bots: dict[str, str],
+    max_plies: int,
+    game_type: str = DEFAULT_GAME_TYPE,
 ) -> None:
-    _worker["catalog"] = Catalog.from_dicts(**catalog_dicts)
-    _worker["setup"] = engine.GameSetup.from_json(setup_json)
+    kind = get_game_type(game_type)
+    _worker["catalog"] = kind.catalog_from_dicts(catalog_dicts)
+    _worker["setup"] = kind.setup_from_json(setup_json)
     _worker["bots"] = bots
     _worker["max_plies"] = max_plies
+    _worker["game_type"] = game_type
 
 
 def _play_one(task: tuple[int, int]) -> dict[str, Any]:
@@ -113,6 +126,7 @@ def _play_one(task: tuple[int, int]) -> dict[str, Any]:
         index=index,
         seed=seed,
         max_plies=_worker["max_plies"],
+        game_type=_worker["game_type"],
     )
 
 
@@ -128,6 +142,7 @@ class SimulationReport:
     result_kinds: Counter = field(default_factory=Counter)
     total_turns: int = 0
     total_plies: int = 0
+    seats: tuple[str, ...] = SEATS
 
     @property
     def games_per_second(self) -> float:
@@ -151,7 +166,7 @@ class SimulationReport:
             "average_plies": round(self.total_plies / self.games, 1) if self.games else 0.0,
             "seats": {
                 seat: {"wins": self.wins[seat], "rate": round(rate, 4), "ci95": [round(lo, 4), round(hi, 4)]}
-                for seat in SEATS
+                for seat in self.seats
                 for rate, lo, hi in [self.win_rate(seat)]
             },
         }
@@ -166,11 +181,12 @@ def simulate(
     seed: int,
     workers: int | None = None,
     max_plies: int = DEFAULT_MAX_PLIES,
+    game_type: str = DEFAULT_GAME_TYPE,
 ) -> SimulationReport:
     """Play `games` bot games (seat -> bot kind) from `setup` with derived seeds, on `workers` processes."""
     workers = max(1, min(workers or os.cpu_count() or 1, games or 1))
     tasks = [(i, game_seed(seed, i)) for i in range(games)]
-    init_args = (catalog_dicts, setup.to_json(), dict(bots), max_plies)
+    init_args = (catalog_dicts, setup.to_json(), dict(bots), max_plies, game_type)
     started = time.perf_counter()
     if workers == 1:
         _init_worker(*init_args)
@@ -181,15 +197,28 @@ def simulate(
         )
         with ctx.Pool(processes=workers, initializer=_init_worker, initargs=init_args) as pool:
             outcomes = list(pool.imap_unordered(_play_one, tasks, chunksize=max(1, games // (workers * 8))))
-    return tally(outcomes, workers=workers, seconds=time.perf_counter() - started, bots=bots)
+    return tally(
+        outcomes, workers=workers, seconds=time.perf_counter() - started, bots=bots, game_type=game_type
+    )
 
 
 def tally(
-    outcomes: Any, *, workers: int, seconds: float, bots: dict[str, str]
+    outcomes: Any,
+    *,
+    workers: int,
+    seconds: float,
+    bots: dict[str, str],
+    game_type: str | None = DEFAULT_GAME_TYPE,
 ) -> SimulationReport:
     """Add up game outcomes (play_game_outcome's dicts, in any order) into a report."""
     outcomes = list(outcomes)
-    report = SimulationReport(games=len(outcomes), workers=workers, seconds=seconds, bots=dict(bots))
+    report = SimulationReport(
+        games=len(outcomes),
+        workers=workers,
+        seconds=seconds,
+        bots=dict(bots),
+        seats=get_game_type(game_type).seats,
+    )
     for outcome in outcomes:
         if outcome["finished"] and outcome["winner"]:
             report.wins[outcome["winner"]] += 1

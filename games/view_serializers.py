@@ -15,10 +15,15 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from games.engine.actions import ACTION_TYPES
+from games.engine.battlefront import ACTION_TYPES as BATTLEFRONT_ACTION_TYPES
+from games.engine.battlefront import DECISION_KINDS as BATTLEFRONT_DECISION_KINDS
+from games.engine.battlefront import FRONTS as BATTLEFRONT_FRONTS
+from games.engine.battlefront import SEATS as BATTLEFRONT_SEATS
 from games.engine.cards import KINDS
-from games.models import GameStatus, LogKind, SeatName
+from games.models import GameStatus, GameType, LogKind, SeatName
 
-SEATS = [c for c, _ in SeatName.choices]
+SEATS = [c for c, _ in SeatName.choices]  # every game's seats (log entries, events, game rows)
+BATTLECARDS_SEATS = [SeatName.AXIS, SeatName.ALLIES]
 
 
 def _camel(name: str) -> str:
@@ -45,6 +50,12 @@ def _documented(schema: Any, base: type[serializers.Field], **kwargs: Any) -> se
 
 
 def _seat(**kwargs: Any) -> serializers.ChoiceField:
+    """A Battlecards seat (axis/allies)."""
+    return serializers.ChoiceField(choices=BATTLECARDS_SEATS, **kwargs)
+
+
+def _any_seat(**kwargs: Any) -> serializers.ChoiceField:
+    """A seat of any game type (log entries and events are shaped alike in every game)."""
     return serializers.ChoiceField(choices=SeatName.choices, **kwargs)
 
 
@@ -367,17 +378,259 @@ class ViewSerializer(serializers.Serializer):
     decision = _documented(Decision, serializers.JSONField, allow_null=True)
 
 
+# ------------------------------------------------------------------------------ Battlefront view
+
+
+def _bf_seat(**kwargs: Any) -> serializers.ChoiceField:
+    """A Battlefront seat (west/east)."""
+    return serializers.ChoiceField(choices=list(BATTLEFRONT_SEATS), **kwargs)
+
+
+def _per_bf_seat(field_factory: Any) -> dict[str, serializers.Field]:
+    return {seat: field_factory() for seat in BATTLEFRONT_SEATS}
+
+
+def _bf_action_serializer(spec: dict[str, Any]) -> type[serializers.Serializer]:
+    """One Battlefront action type, from the engine's ACTION_TYPES description (it cannot drift)."""
+    type_name = spec["type"]
+    attrs: dict[str, Any] = {"__doc__": spec["description"] or f"The {type_name} action.",
+                             "type": _enum(type_name, role="battlefront-action")}
+    for name, field in spec["fields"].items():
+        if name == "seat":
+            attrs[name] = _bf_seat(help_text="The seat that acts (yours).")
+        elif name == "front":
+            attrs[name] = serializers.ChoiceField(
+                choices=list(BATTLEFRONT_FRONTS), required=field["required"], help_text="A front."
+            )
+        else:
+            attrs[name] = serializers.CharField(required=field["required"], max_length=64)
+    return type(f"Battlefront{_camel(type_name)}Action", (serializers.Serializer,), attrs)
+
+
+BATTLEFRONT_ACTION_SERIALIZERS = {
+    spec["type"]: _bf_action_serializer(spec) for spec in BATTLEFRONT_ACTION_TYPES
+}
+
+
+def battlefront_action_schema(*, many: bool = False) -> PolymorphicProxySerializer:
+    """The BattlefrontAction component: one of the Battlefront action types, told apart by `type`."""
+    return PolymorphicProxySerializer(
+        component_name="BattlefrontAction",
+        serializers=BATTLEFRONT_ACTION_SERIALIZERS,
+        resource_type_field_name="type",
+        many=many,
+    )
+
+
+def any_action_schema() -> PolymorphicProxySerializer:
+    """What a client may send: an action of its game (Battlecards Action or BattlefrontAction)."""
+    return PolymorphicProxySerializer(
+        component_name="AnyAction",
+        serializers=[action_schema(), battlefront_action_schema()],
+        resource_type_field_name=None,
+        many=False,
+    )
+
+
+BATTLEFRONT_PROMPTS: dict[str, type[serializers.Serializer]] = {
+    "deploy": type(
+        "_BattlefrontDeployPrompt",
+        (serializers.Serializer,),
+        {
+            "turn": serializers.IntegerField(),
+            "first": _bf_seat(help_text="Who deploys first this turn (the coin flip)."),
+            "placed": serializers.DictField(
+                child=serializers.IntegerField(), help_text="Front -> cards you assigned there this turn."
+            ),
+            "opponent_passed": serializers.BooleanField(help_text="Two passes in a row end the deployment."),
+        },
+    ),
+    "discard": type(
+        "_BattlefrontDiscardPrompt",
+        (serializers.Serializer,),
+        {"excess": serializers.IntegerField(), "hand_limit": serializers.IntegerField()},
+    ),
+}
+
+
+def _bf_decision_serializer(kind: str, prompt: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    doc = f"The prompt of a Battlefront {kind} decision."
+    return type(
+        f"Battlefront{_camel(kind)}Decision",
+        (serializers.Serializer,),
+        {
+            "__doc__": f"A pending Battlefront {kind} decision (prompt and legal actions only for the "
+            "deciding seat).",
+            "seat": _bf_seat(help_text="The seat that decides."),
+            "kind": _enum(kind, role="battlefront-decision"),
+            "prompt": type(f"Battlefront{_camel(kind)}Prompt", (prompt,), {"__doc__": doc})(required=False),
+            "legal_actions": _documented(
+                battlefront_action_schema(many=True),
+                serializers.JSONField,
+                required=False,
+                help_text="Send exactly one of these (empty: nobody may act).",
+            ),
+        },
+    )
+
+
+BATTLEFRONT_DECISION_SERIALIZERS = {
+    kind: _bf_decision_serializer(kind, BATTLEFRONT_PROMPTS[kind]) for kind in BATTLEFRONT_DECISION_KINDS
+}
+
+BattlefrontDecision = PolymorphicProxySerializer(
+    component_name="BattlefrontDecision",
+    serializers=BATTLEFRONT_DECISION_SERIALIZERS,
+    resource_type_field_name="kind",
+    many=False,
+)
+
+
+class BattlefrontHandCardSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="The card's code (the shared deck holds one of each).")
+    type = serializers.CharField(help_text="L, I, P, T, A, S, F, or X (a Special card).")
+    force = serializers.IntegerField(allow_null=True, help_text="null for a Special card.")
+
+
+class BattlefrontFrontCardSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    type = serializers.CharField(help_text="As played (a Special card: the type of its use).")
+    force = serializers.IntegerField()
+    negated = serializers.BooleanField(help_text="A negated card adds no force.")
+    use = serializers.CharField(required=False, help_text="How a Special card was used.")
+
+
+BattlefrontFrontCardsSerializer = type(
+    "BattlefrontFrontCardsSerializer",
+    (serializers.Serializer,),
+    _per_bf_seat(lambda: BattlefrontFrontCardSerializer(many=True)),
+)
+BattlefrontSeatCountsSerializer = type(
+    "BattlefrontSeatCountsSerializer",
+    (serializers.Serializer,),
+    _per_bf_seat(lambda: serializers.IntegerField()),
+)
+
+
+class BattlefrontFrontSerializer(serializers.Serializer):
+    front = serializers.ChoiceField(choices=list(BATTLEFRONT_FRONTS))
+    name = serializers.CharField()
+    cards = BattlefrontFrontCardsSerializer(help_text="Per seat, in play order (face up).")
+    force = BattlefrontSeatCountsSerializer(help_text="Force per seat now (negated cards excluded).")
+    markers = BattlefrontSeatCountsSerializer(help_text="Victory markers per seat.")
+    captured_by = _bf_seat(allow_null=True)
+
+
+BattlefrontSeatCodesSerializer = type(
+    "BattlefrontSeatCodesSerializer",
+    (serializers.Serializer,),
+    _per_bf_seat(lambda: serializers.ListField(child=serializers.CharField())),
+)
+
+
+class BattlefrontBattleFrontSerializer(serializers.Serializer):
+    force = BattlefrontSeatCountsSerializer()
+    marker = _bf_seat(allow_null=True, help_text="Who gained a Victory Marker (null: equal force).")
+    negated = BattlefrontSeatCodesSerializer(help_text="The negated cards per seat.")
+    captured_by = _bf_seat(required=False, help_text="Present when this battle captured the front.")
+
+
+class BattlefrontBattleSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    fronts = serializers.DictField(
+        child=BattlefrontBattleFrontSerializer(),
+        help_text="Front -> its battle (captured fronts fight no more).",
+    )
+
+
+class BattlefrontResultSerializer(serializers.Serializer):
+    """How the game ended (an empty object while it goes on)."""
+
+    kind = serializers.CharField(
+        required=False,
+        help_text="three_fronts; breakthrough, outflank or envelopment (two-front victories); stalled; "
+        "simultaneous.",
+    )
+    winner = _bf_seat(required=False, allow_null=True)
+    captured = BattlefrontSeatCodesSerializer(required=False, help_text="The fronts each seat captured.")
+    markers = BattlefrontSeatCountsSerializer(required=False, help_text="Victory markers per seat.")
+    turns = serializers.IntegerField(required=False)
+    first_player = _bf_seat(required=False, allow_null=True)
+
+
+class BattlefrontMeSerializer(serializers.Serializer):
+    seat = _bf_seat()
+    nationality = serializers.CharField(allow_null=True, help_text="With the Special cards rule.")
+    hand = BattlefrontHandCardSerializer(many=True)
+    discards = serializers.ListField(child=serializers.CharField(), help_text="Your own discards.")
+    captured = serializers.ListField(child=serializers.CharField())
+    scouted = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text="The opponent's hand as your scout showed it this turn (you only).",
+    )
+
+
+class BattlefrontOpponentSerializer(serializers.Serializer):
+    seat = _bf_seat()
+    nationality = serializers.CharField(allow_null=True)
+    hand_size = serializers.IntegerField()
+    discard_size = serializers.IntegerField()
+    captured = serializers.ListField(child=serializers.CharField())
+
+
+class BattlefrontOptionsSerializer(serializers.Serializer):
+    two_front_victory = serializers.BooleanField()
+    blitzkrieg_attacker = _bf_seat(allow_null=True)
+    special_cards = serializers.DictField(
+        child=serializers.CharField(), allow_null=True, help_text="Seat -> nationality."
+    )
+
+
+class BattlefrontViewSerializer(serializers.Serializer):
+    """What one Battlefront seat may see: never the opponent's hand or discards, the deck order or the
+    RNG state (a scout's look at the opponent's hand goes to the scout's owner only)."""
+
+    game = _enum(GameType.BATTLEFRONT, role="game")
+    seat = _bf_seat()
+    status = _enum("active", "finished")
+    winner = _bf_seat(allow_null=True)
+    result = BattlefrontResultSerializer()
+    turn = serializers.IntegerField()
+    ply = serializers.IntegerField()
+    first_seat = _bf_seat(allow_null=True)
+    options = BattlefrontOptionsSerializer()
+    hand_limit = serializers.IntegerField()
+    deck_size = serializers.IntegerField()
+    fronts = BattlefrontFrontSerializer(many=True)
+    last_battle = BattlefrontBattleSerializer(allow_null=True)
+    me = BattlefrontMeSerializer()
+    opponent = BattlefrontOpponentSerializer()
+    decision = _documented(BattlefrontDecision, serializers.JSONField, allow_null=True)
+
+
+GameView = PolymorphicProxySerializer(
+    component_name="GameView",
+    serializers=[ViewSerializer, BattlefrontViewSerializer],
+    resource_type_field_name=None,
+    many=False,
+)
+
+
 class SeatViewSerializer(serializers.Serializer):
     game = serializers.UUIDField()
+    game_type = serializers.ChoiceField(choices=GameType.choices, help_text="Which view `view` is.")
     status = serializers.ChoiceField(choices=GameStatus.choices)
     version = serializers.IntegerField(help_text="Send it back with your action.")
     last_seq = serializers.IntegerField()
-    seat = _seat()
+    seat = _any_seat()
     your_turn = serializers.BooleanField()
-    waiting_on = _seat(allow_null=True)
-    winner = _seat(allow_null=True)
+    waiting_on = _any_seat(allow_null=True)
+    winner = _any_seat(allow_null=True)
     end_reason = serializers.CharField(allow_null=True)
-    view = ViewSerializer()
+    view = _documented(
+        GameView, serializers.JSONField, help_text="A View (battlecards) or a BattlefrontView (battlefront)."
+    )
 
 
 class EventSerializer(serializers.Serializer):
@@ -390,7 +643,7 @@ class LogEntrySerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     version = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=LogKind.choices)
-    seat = _seat()
+    seat = _any_seat()
     by_bot = serializers.BooleanField()
     action = serializers.DictField(allow_null=True, help_text="Null for the other seat's engine actions.")
     events = EventSerializer(many=True, help_text="Only the events your seat may see.")
@@ -404,7 +657,7 @@ class ActionResultSerializer(serializers.Serializer):
 
 class EventsPageSerializer(serializers.Serializer):
     game = serializers.UUIDField()
-    seat = _seat()
+    seat = _any_seat()
     status = serializers.ChoiceField(choices=GameStatus.choices)
     version = serializers.IntegerField()
     last_seq = serializers.IntegerField()

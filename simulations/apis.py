@@ -95,13 +95,14 @@ class SimulationListCreateApi(APIView):
         data = _input(SimulationCreateSerializer, request.data)
         job = services.simulation_create(
             user=request.user,
-            deck_a=dict(data["deck_a"]),
-            deck_b=dict(data["deck_b"]),
+            game_type=data["game_type"],
+            deck_a=dict(data["deck_a"]) if "deck_a" in data else None,
+            deck_b=dict(data["deck_b"]) if "deck_b" in data else None,
             bots=(data["bots"].get("a", "heuristic"), data["bots"].get("b", "heuristic")),
             games=data["games"],
             seed=data.get("seed"),
             options=data["options"],
-            conflict=dict(data["conflict"]),
+            conflict=dict(data["conflict"]) or None,
         )
         return _job_out(job, code=status.HTTP_202_ACCEPTED)
 

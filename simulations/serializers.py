@@ -5,14 +5,19 @@ from __future__ import annotations
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
+from games.models import GameType
 from games.serializers import MAX_SEED, ConflictChoiceSerializer, DeckRefSerializer
 from games.simulation import BOTS
 from simulations.models import JobKind, JobStatus
 
 
 class BotsSerializer(serializers.Serializer):
-    a = serializers.ChoiceField(choices=BOTS, default="heuristic", help_text="The bot playing deck a.")
-    b = serializers.ChoiceField(choices=BOTS, default="heuristic", help_text="The bot playing deck b.")
+    a = serializers.ChoiceField(
+        choices=BOTS, default="heuristic", help_text="The bot playing deck a (Battlefront: west)."
+    )
+    b = serializers.ChoiceField(
+        choices=BOTS, default="heuristic", help_text="The bot playing deck b (Battlefront: east)."
+    )
 
 
 class _JobInputSerializer(serializers.Serializer):
@@ -36,8 +41,21 @@ class _JobInputSerializer(serializers.Serializer):
 
 
 class SimulationCreateSerializer(_JobInputSerializer):
-    deck_a = DeckRefSerializer(help_text="Your deck, a public deck or a starter.")
-    deck_b = DeckRefSerializer(help_text="A deck of the other side.")
+    game_type = serializers.ChoiceField(
+        choices=GameType.choices,
+        required=False,
+        default=GameType.BATTLECARDS,
+        help_text="battlecards (two decks) or battlefront (one shared deck: no decks nor conflict).",
+    )
+    deck_a = DeckRefSerializer(required=False, help_text="Your deck, a public deck or a starter.")
+    deck_b = DeckRefSerializer(required=False, help_text="A deck of the other side.")
+
+    def validate(self, attrs: dict) -> dict:
+        if attrs.get("game_type", GameType.BATTLECARDS) == GameType.BATTLECARDS:
+            missing = {n: ["This field is required."] for n in ("deck_a", "deck_b") if n not in attrs}
+            if missing:
+                raise serializers.ValidationError(missing)
+        return attrs
 
 
 class BalanceCreateSerializer(_JobInputSerializer):

@@ -25,8 +25,9 @@ from django.utils import timezone
 from config.errors import DomainError, NotFound, ValidationFailed
 from decks.rules import Code, DeckInput, validate_matchup
 from games import engine
-from games.catalog_snapshot import catalog_from_snapshot, snapshot_dicts, snapshot_hash
+from games.catalog_snapshot import snapshot_dicts, snapshot_hash
 from games.decks_glue import ResolvedDeck, conflict_choice, resolve_deck, validate_pairing
+from games.game_types import DEFAULT_GAME_TYPE, get_game_type
 from games.services import game_options
 from games.simulation import DEFAULT_MAX_PLIES, play_games, tally, wilson_interval
 from simulations import runner
@@ -117,8 +118,11 @@ def _job_new(
     bots: dict[str, str],
     variants: list[dict[str, Any]],
     max_plies: int,
+    game_type: str = DEFAULT_GAME_TYPE,
+    snapshot: dict[str, Any] | None = None,
 ) -> SimulationJob:
-    snapshot = snapshot_dicts(catalog, codes)
+    if snapshot is None:
+        snapshot = snapshot_dicts(catalog, codes)
     chunk_games = max(1, min(chunk_games or settings.SIMULATION_CHUNK_GAMES, games))
     per_variant = -(-games // chunk_games)
     games_total = games * len(variants)
@@ -133,6 +137,7 @@ def _job_new(
         games_total=games_total,
         request=request,
         spec={
+            "game_type": game_type,
             "catalog": snapshot,
             "catalog_hash": snapshot_hash(snapshot),
             "bots": bots,
@@ -149,8 +154,8 @@ def _job_new(
 def simulation_create(
     *,
     user: Any,
-    deck_a: dict[str, Any],
-    deck_b: dict[str, Any],
+    deck_a: dict[str, Any] | None = None,
+    deck_b: dict[str, Any] | None = None,
     bots: tuple[str, str] = ("heuristic", "heuristic"),
     games: int,
     seed: int | None = None,
@@ -158,8 +163,39 @@ def simulation_create(
     conflict: dict[str, Any] | None = None,
     chunk_games: int | None = None,
     max_plies: int = DEFAULT_MAX_PLIES,
+    game_type: str = DEFAULT_GAME_TYPE,
 ) -> SimulationJob:
-    """Queue `games` bot games between two legal, matched decks (own, public or starters)."""
+    """Queue `games` bot games between two legal, matched decks (own, public or starters).
+
+    A game type without decks (Battlefront) takes no decks nor conflict: `bots` are its two seats' bots."""
+    kind = get_game_type(game_type)
+    if not kind.uses_decks:
+        given = sorted(n for n, v in (("deck_a", deck_a), ("deck_b", deck_b), ("conflict", conflict)) if v)
+        if given:
+            raise ValidationFailed(
+                f"{kind.label} is played with one shared deck: leave {', '.join(given)} out.",
+                code="deck_not_allowed",
+                field=given[0],
+            )
+        rules = kind.options(dict(options or {}))
+        seat_bots = dict(zip(kind.seats, bots, strict=True))
+        return _job_new(
+            user=user,
+            kind=JobKind.SIMULATION,
+            games=games,
+            seed=seed,
+            chunk_games=chunk_games,
+            request={"game_type": kind.name, "bots": seat_bots, "options": dict(options or {})},
+            catalog=None,
+            codes=set(),
+            bots=seat_bots,
+            variants=[{"label": "as given", "setup": kind.new_setup(seed=0, options=rules).to_json()}],
+            max_plies=max_plies,
+            game_type=kind.name,
+            snapshot=kind.live_snapshot(),
+        )
+    if deck_a is None or deck_b is None:
+        raise ValidationFailed("Give deck_a and deck_b.", code="deck_required", field="deck_a")
     catalog = _live_catalog()
     first = resolve_deck(user=user, ref=deck_a, catalog=catalog)
     second = resolve_deck(user=user, ref=deck_b, catalog=catalog)
@@ -333,9 +369,10 @@ def simulation_chunk_run(*, job_id: Any, index: int) -> bool:
             status=JobStatus.RUNNING, started_at=timezone.now()
         )
     spec = job.spec
-    catalog = catalog_from_snapshot(spec["catalog"], spec["catalog_hash"])
+    kind = get_game_type(spec.get("game_type"))
+    catalog = kind.catalog_from_snapshot(spec["catalog"], spec["catalog_hash"])
     variant, start, end = job.chunk_bounds(index)
-    setup = engine.GameSetup.from_json(spec["variants"][variant]["setup"])
+    setup = kind.setup_from_json(spec["variants"][variant]["setup"])
     started = time.perf_counter()
     outcomes = play_games(
         catalog=catalog,
@@ -344,6 +381,7 @@ def simulation_chunk_run(*, job_id: Any, index: int) -> bool:
         base_seed=job.seed,
         indices=range(start, end),
         max_plies=spec["max_plies"],
+        game_type=kind.name,
     )
     seconds = time.perf_counter() - started
     with transaction.atomic():
@@ -383,7 +421,9 @@ def simulation_fail(*, job_id: Any, error: str) -> None:
 
 
 def _report(job: SimulationJob, variant: int, outcomes: list[dict[str, Any]]) -> dict[str, Any]:
-    data = tally(outcomes, workers=1, seconds=0.0, bots=job.spec["bots"]).to_dict()
+    data = tally(
+        outcomes, workers=1, seconds=0.0, bots=job.spec["bots"], game_type=job.spec.get("game_type")
+    ).to_dict()
     for key in ("workers", "seconds", "games_per_second"):
         data.pop(key)
     data["end_reasons"] = data.pop("result_kinds")

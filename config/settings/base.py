@@ -188,7 +188,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "UnitKindEnum": "cards.models.KIND_CHOICES",
         "SetKindEnum": "cards.models.SET_KIND_CHOICES",
-        "SeatEnum": "games.models.SeatName",
+        "SeatEnum": "games.models.SeatName",  # every game's seats
+        "BattlecardsSeatEnum": ["axis", "allies"],
+        "BattlefrontSeatEnum": ["west", "east"],
+        "BattlefrontFrontEnum": ["R", "CR", "C", "CL", "L"],
         "SeatKindEnum": "games.models.SeatKind",
         "LogKindEnum": "games.models.LogKind",
         "GameStatusEnum": "games.models.GameStatus",

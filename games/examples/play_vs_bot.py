@@ -4,9 +4,13 @@
     python games/examples/play_vs_bot.py --server http://127.0.0.1:8000 --username alice --password secret \
         --register --deck gb-we-starter --bot-deck de-we-starter --bot heuristic
 
+    # Battlefront (one shared deck: no decks to choose; optional rules as JSON):
+    python games/examples/play_vs_bot.py --username alice --password secret --game battlefront \
+        --options '{"two_front_victory": true, "special_cards": {"west": "GB", "east": "DE"}}'
+
 What it shows (see the "Client guide" in README.md):
   1. authenticate: POST /api/auth/token/ -> {"token": ...}, then send "Authorization: Token <token>"
-  2. create a game against a bot: POST /api/games/
+  2. create a game against a bot: POST /api/games/ ({"game_type": "battlefront", ...} for Battlefront)
   3. read my seat's view: GET /api/games/{id}/view/ (pending decision + my legal actions + version)
   4. act: POST /api/games/{id}/actions/ {"version": n, "action": one of the legal actions}
      (409 stale_version: someone moved first; re-read the view and try again)
@@ -93,9 +97,26 @@ def authenticate(client: Client, args: argparse.Namespace) -> None:
     client.token = client.post("/api/auth/token/", credentials)["token"]
 
 
-def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
+def choose(legal: list[dict[str, Any]], view: dict[str, Any] | None = None) -> dict[str, Any]:
+    if view is not None and view.get("game") == "battlefront":
+        return choose_battlefront(legal, view)
     rank = {name: i for i, name in enumerate(PREFERENCE)}
     return min(legal, key=lambda a: rank.get(a.get("type"), len(PREFERENCE)))
+
+
+def choose_battlefront(legal: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any]:
+    """Battlefront: play my strongest card onto the front where I trail the most; discard my weakest card
+    at the hand limit; pass when nothing is worth playing. Forces come from my view (hand and fronts)."""
+    force = {card["code"]: card["force"] or 0 for card in view["me"]["hand"]}
+    me, them = view["seat"], view["opponent"]["seat"]
+    margin = {front["front"]: front["force"][me] - front["force"][them] for front in view["fronts"]}
+    plays = [a for a in legal if a["type"] == "play"]
+    if plays:
+        return max(plays, key=lambda a: (force.get(a["card"], 0), -margin.get(a["front"], 0)))
+    discards = [a for a in legal if a["type"] == "discard"]
+    if discards:
+        return min(discards, key=lambda a: force.get(a["card"], 0))
+    return next((a for a in legal if a["type"] == "pass"), legal[0])
 
 
 def describe(entry: dict[str, Any]) -> str:
@@ -107,12 +128,20 @@ def describe(entry: dict[str, Any]) -> str:
 def play(args: argparse.Namespace) -> int:
     client = Client(args.server)
     authenticate(client, args)
-    body: dict[str, Any] = {
-        "my_deck": {"starter": args.deck},
-        "opponent_deck": {"starter": args.bot_deck},
-        "opponent": {"kind": "bot", "bot": args.bot},
-        "options": {"larger_standing_armies": args.larger_standing_armies},
-    }
+    if args.game == "battlefront":  # one shared deck: no deck to choose
+        body: dict[str, Any] = {
+            "game_type": "battlefront",
+            "opponent": {"kind": "bot", "bot": args.bot},
+            "options": json.loads(args.options or "{}"),
+        }
+    else:
+        body = {
+            "my_deck": {"starter": args.deck},
+            "opponent_deck": {"starter": args.bot_deck},
+            "opponent": {"kind": "bot", "bot": args.bot},
+            "options": json.loads(args.options or "{}")
+            or {"larger_standing_armies": args.larger_standing_armies},
+        }
     if args.seed is not None:
         body["seed"] = args.seed
     game = client.post("/api/games/", body)
@@ -134,7 +163,7 @@ def play(args: argparse.Namespace) -> int:
             time.sleep(1)  # a human opponent is thinking (against a bot this does not happen)
             continue
         legal = state["view"]["decision"]["legal_actions"]
-        action = choose(legal)
+        action = choose(legal, state["view"])
         try:
             client.post(f"/api/games/{gid}/actions/", {"version": state["version"], "action": action})
             actions += 1
@@ -168,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--username")
     parser.add_argument("--password")
     parser.add_argument("--register", action="store_true", help="Create the account first.")
+    parser.add_argument("--game", choices=["battlecards", "battlefront"], default="battlecards")
+    parser.add_argument("--options", help="The optional rules as a JSON object.")
     parser.add_argument("--deck", default="gb-we-starter", help="My starter set code.")
     parser.add_argument("--bot-deck", default="de-we-starter", help="The bot's starter set code.")
     parser.add_argument("--bot", choices=["random", "heuristic"], default="heuristic")

@@ -174,3 +174,74 @@ class HiddenInfoOracle:
         assert not leaked, f"{seat} received hidden card instances {sorted(leaked)[:5]}"
         assert "rng" not in strings, f"{seat} received RNG state"
         return len(secret)
+
+
+class BattlefrontOracle:
+    """The hidden-information oracle of a Battlefront game (one shared deck, seats west and east).
+
+    A seat must never receive a card code that is in the undrawn deck, in the opponent's hand or among the
+    opponent's (face-down) discards, unless that seat saw it legitimately: it was played face up on a
+    front or used openly (a Special card's Industrial Giant), or the seat's own scout showed the opponent's
+    hand ("If you play a Scout card, you may look at your opponent's hand": to the scout's owner only).
+    Like HiddenInfoOracle it re-applies the log action by action, so every intermediate state (bots move
+    several times inside one request) is accounted for, and it checks the stored state is the log re-run.
+    """
+
+    SEATS = ("west", "east")
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.public: set[str] = set()  # seen by both seats
+        self.seen_by: dict[str, set[str]] = {seat: set() for seat in self.SEATS}
+        self.state: Any = None
+        self.seq = 0
+        self.scout_reveals: dict[str, int] = dict.fromkeys(self.SEATS, 0)
+
+    def _observe(self, state: dict[str, Any]) -> None:
+        for front in state["fronts"].values():
+            for cards in front.values():
+                self.public.update(cards)
+        for seat in self.SEATS:
+            self.seen_by[seat].update(state["hands"][seat], state["discards"][seat])
+            if state["scouted"][seat]:
+                self.seen_by[seat].update(state["scouted"][seat])
+
+    def _sync(self) -> dict[str, Any]:
+        from games.engine import battlefront as bf
+        from games.models import Game, GameAction
+
+        game = Game.objects.get(pk=self.game_id)
+        if self.state is None:
+            catalog = bf.BattlefrontCatalog.from_dicts(**game.snapshot.data)
+            self.state = bf.new_game(catalog, bf.GameSetup.from_json(game.setup))
+            self._observe(self.state.to_json())
+        for seq, action in (
+            GameAction.objects.filter(game=game, kind="action", seq__gt=self.seq)
+            .order_by("seq")
+            .values_list("seq", "action")
+        ):
+            events = bf.apply(self.state, bf.Action.from_json(action))
+            for event in events:
+                if event.type == "special_used":  # used openly: the card is named to both seats
+                    self.public.add(event.data["card"])
+                if event.type == "scouted_hand":
+                    self.scout_reveals[event.visible_to] += 1
+            self._observe(self.state.to_json())
+            self.seq = seq
+        assert self.state.to_json() == game.state, "the stored state is the log re-applied"
+        return game.state
+
+    def secret_for(self, seat: str) -> set[str]:
+        state = self._sync()
+        other = next(s for s in self.SEATS if s != seat)
+        never_shown = set(state["deck"]) | set(state["hands"][other]) | set(state["discards"][other])
+        return never_shown - self.public - self.seen_by[seat]
+
+    def check(self, payload: Any, seat: str) -> int:
+        """Assert nothing secret is in `payload`; returns how many secret cards were checked."""
+        strings = json_strings(payload)
+        secret = self.secret_for(seat)
+        leaked = secret & strings
+        assert not leaked, f"{seat} received hidden cards {sorted(leaked)[:5]}"
+        assert "rng" not in strings, f"{seat} received RNG state"
+        return len(secret)

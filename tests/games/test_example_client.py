@@ -43,3 +43,32 @@ def test_the_example_client_plays_a_full_game_against_the_bot(live_server, catal
     game = Game.objects.get()
     assert game.status == "finished" and game.end_reason == "victory"
     assert f"winner {game.winner}" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_example_client_plays_a_full_battlefront_game_against_the_bot(live_server, catalog_rows, capsys):
+    example = _load_example()
+    status = example.main(
+        [
+            "--server",
+            live_server.url,
+            "--username",
+            "front-user",
+            "--password",
+            "Example-pass-1940",
+            "--register",
+            "--game",
+            "battlefront",
+            "--options",
+            '{"special_cards": {"west": "GB", "east": "DE"}}',
+            "--seed",
+            "1940",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "commitment verified" in out
+    game = Game.objects.get()
+    assert game.game_type == "battlefront" and game.status == "finished"
+    assert game.options == {"special_cards": {"west": "GB", "east": "DE"}}
+    assert f"winner {game.winner or None}" in out

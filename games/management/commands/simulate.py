@@ -12,6 +12,7 @@ from config.errors import DomainError
 from games import engine
 from games.catalog_snapshot import snapshot_dicts
 from games.decks_glue import resolve_deck, validate_pairing
+from games.game_types import DEFAULT_GAME_TYPE, GAME_TYPES, get_game_type
 from games.services import game_options
 from games.simulation import BOTS, DEFAULT_MAX_PLIES, SEATS, simulate
 
@@ -37,16 +38,22 @@ class Command(BaseCommand):
     help = (
         "Play N bot-vs-bot games between two decks (deck ids or starter set codes) with the rules engine, "
         "over all cores by default, and print win rates per seat (95% Wilson interval), average turns "
-        "and games per second. Nothing is written to the database."
+        "and games per second. Nothing is written to the database. --game battlefront plays Battlefront "
+        "(one shared deck: no --decks; --bots are west, east)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
+            "--game",
+            choices=sorted(GAME_TYPES),
+            default=DEFAULT_GAME_TYPE,
+            help="Which game (default battlecards).",
+        )
+        parser.add_argument(
             "--decks",
             nargs=2,
             metavar=("A", "B"),
-            required=True,
-            help="Two decks: deck ids or starter set codes (one of each side).",
+            help="Battlecards: two decks, deck ids or starter set codes (one of each side).",
         )
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument(
@@ -84,6 +91,13 @@ class Command(BaseCommand):
             help="Turn on an optional rule, e.g. --option larger_standing_armies.",
         )
         parser.add_argument(
+            "--options-json",
+            default=None,
+            metavar="JSON",
+            help="Battlefront: its optional rules as JSON, e.g. "
+            '\'{"special_cards": {"west": "DE", "east": "RU"}}\'.',
+        )
+        parser.add_argument(
             "--catalog",
             choices=["auto", "db", "fixtures"],
             default="auto",
@@ -107,8 +121,25 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1")
         if opts["workers"] < 1:
             raise CommandError("--workers must be at least 1")
+        options = dict.fromkeys(opts["option"], True)
+        if opts["options_json"]:
+            try:
+                extra = json.loads(opts["options_json"])
+            except ValueError as exc:
+                raise CommandError(f"--options-json is not JSON: {exc}") from exc
+            if not isinstance(extra, dict):
+                raise CommandError("--options-json must be a JSON object")
+            options.update(extra)
+        opts["options"] = options
+        if opts["game"] == DEFAULT_GAME_TYPE and not opts["decks"]:
+            raise CommandError("--decks A B is required for Battlecards")
+        if opts["game"] == DEFAULT_GAME_TYPE and opts["options_json"]:
+            raise CommandError("--options-json is for Battlefront; turn Battlecards rules on with --option")
         if opts["queue"]:
             self._submit(opts)
+            return
+        if opts["game"] != DEFAULT_GAME_TYPE:
+            self._shared_deck_game(opts)
             return
         catalog = _load_catalog(opts["catalog"])
         try:
@@ -160,6 +191,45 @@ class Command(BaseCommand):
         self.stdout.write(f"  unfinished: {report.unfinished}; results: {dict(report.result_kinds)}")
         self.stdout.write(f"  average turns {data['average_turns']}, average actions {data['average_plies']}")
 
+    def _shared_deck_game(self, opts: dict[str, Any]) -> None:
+        """A game type without decks (Battlefront): the shared deck from its card fixtures."""
+        kind = get_game_type(opts["game"])
+        if opts["decks"]:
+            raise CommandError(f"{kind.label} has one shared deck: drop --decks")
+        try:
+            rules = kind.options(opts["options"])
+        except DomainError as exc:
+            raise CommandError(f"{exc.code}: {exc.detail}") from exc
+        bots = dict(zip(kind.seats, opts["bots"], strict=True))
+        report = simulate(
+            catalog_dicts=kind.live_snapshot(),
+            setup=kind.new_setup(seed=opts["seed"], options=rules),
+            bots=bots,
+            games=opts["games"],
+            seed=opts["seed"],
+            workers=opts["workers"],
+            max_plies=opts["max_plies"],
+            game_type=kind.name,
+        )
+        data = {"game": kind.name, **report.to_dict(), "options": rules.to_json()}
+        if opts["json"]:
+            self.stdout.write(json.dumps(data, indent=2))
+            return
+        self.stdout.write(
+            f"{kind.label}: {report.games} games, {report.workers} worker(s), seed {opts['seed']}, "
+            f"{report.seconds:.2f}s: {report.games_per_second:.2f} games/s"
+        )
+        for seat in kind.seats:
+            info = data["seats"][seat]
+            low, high = info["ci95"]
+            self.stdout.write(
+                f"  {seat:<6} ({bots[seat]} bot): {info['wins']} wins, "
+                f"{info['rate'] * 100:.1f}% [95% CI {low * 100:.1f}-{high * 100:.1f}%]"
+            )
+        self.stdout.write(f"  draws: {report.draws}; unfinished: {report.unfinished}; "
+                          f"results: {dict(report.result_kinds)}")
+        self.stdout.write(f"  average turns {data['average_turns']}, average actions {data['average_plies']}")
+
     def _submit(self, opts: dict[str, Any]) -> None:
         """--queue: the same run as a job of the simulations app (cards from the database)."""
         import time
@@ -170,15 +240,21 @@ class Command(BaseCommand):
         from simulations.services import simulation_create
 
         try:
+            decks = opts["decks"] or [None, None]
             job = simulation_create(
                 user=None,
-                deck_a=_deck_ref(opts["decks"][0]),
-                deck_b=_deck_ref(opts["decks"][1]),
+                game_type=opts["game"],
+                deck_a=_deck_ref(decks[0]) if decks[0] else None,
+                deck_b=_deck_ref(decks[1]) if decks[1] else None,
                 bots=tuple(opts["bots"]),
                 games=opts["games"],
                 seed=opts["seed"],
-                options=dict.fromkeys(opts["option"], True),
-                conflict={"theater": opts["theater"], "mode": opts["conflict_mode"], "packs": opts["packs"]},
+                options=opts["options"],
+                conflict=(
+                    {"theater": opts["theater"], "mode": opts["conflict_mode"], "packs": opts["packs"]}
+                    if opts["game"] == DEFAULT_GAME_TYPE
+                    else None
+                ),
                 max_plies=opts["max_plies"],
             )
         except DomainError as exc:

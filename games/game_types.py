@@ -1,0 +1,251 @@
+"""The game types the service plays, each an adapter around its pure engine (games.engine.*).
+
+The services, selectors and APIs play every game through its adapter: they ask `get_game_type(name)` (or
+`game_type_of(game)`) and call the same methods whatever the game: load a state, parse and apply an action,
+list the legal actions, build a seat's view, make a bot, replay a log, simulate. What differs between games
+(seats, options, how the frozen card snapshot is built, which card definitions a view names, whether players
+bring decks) lives here, one class per game. Only dealing a Battlecards game from two matched decks stays
+Battlecards code in games.services (_deal, with games.decks_glue).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from config.errors import ValidationFailed
+
+
+class GameType:
+    """What the service needs of one game's engine. Engines share the contract of games.engine.core:
+    `new_game(catalog, setup)`, `apply(state, action)` (EngineError with a code, state unchanged on error),
+    `legal_actions(state)`, `view(state, seat)`, `replay(catalog, setup, actions)` and two bots."""
+
+    name: str = ""
+    label: str = ""
+    seats: tuple[str, str] = ("", "")
+    uses_decks: bool = True  # players bring decks (Battlecards) or share one deck (Battlefront)
+    engine_module: str = ""
+    state_class: str = "GameState"
+    setup_class: str = "GameSetup"
+
+    @property
+    def engine(self) -> Any:
+        return importlib.import_module(self.engine_module)
+
+    @property
+    def errors(self) -> tuple[type[Exception], ...]:
+        """The engine's error classes (caught and turned into 400s with the engine's code)."""
+        from games.engine.core.errors import EngineError
+
+        own = getattr(self.engine, "EngineError", EngineError)
+        return (EngineError,) if own is EngineError else (EngineError, own)
+
+    def other_seat(self, seat: str) -> str:
+        first, second = self.seats
+        return second if seat == first else first
+
+    # ------------------------------------------------------------------------------------ set-up
+
+    def options(self, data: Mapping[str, Any]) -> Any:
+        """The engine's Options from a request's JSON (400 invalid_options when the engine refuses it)."""
+        try:
+            return self.engine.Options.from_json(dict(data))
+        except self.errors as exc:
+            raise ValidationFailed(_message(exc), code="invalid_options") from exc
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            raise ValidationFailed(f"Invalid options: {exc}", code="invalid_options") from exc
+
+    def setup_from_json(self, data: Mapping[str, Any]) -> Any:
+        return getattr(self.engine, self.setup_class).from_json(data)
+
+    def catalog_from_dicts(self, data: Mapping[str, Any]) -> Any:
+        return self.engine.Catalog.from_dicts(**data)
+
+    def catalog_from_snapshot(self, data: Mapping[str, Any], digest: str | None = None) -> Any:
+        """The frozen catalog of a game (cached per snapshot hash by games.catalog_snapshot)."""
+        from games.catalog_snapshot import catalog_from_snapshot
+
+        return catalog_from_snapshot(data, digest, build=self.catalog_from_dicts)
+
+    def new_state(self, catalog: Any, setup: Any) -> Any:
+        return self.engine.new_game(catalog, setup)
+
+    # -------------------------------------------------------------------------------------- play
+
+    def state_from_json(self, data: Mapping[str, Any], catalog: Any) -> Any:
+        return getattr(self.engine, self.state_class).from_json(data, catalog)
+
+    def parse_action(self, data: Mapping[str, Any]) -> Any:
+        """The engine's Action (raises the engine's error, code malformed_action, for a bad one)."""
+        return self.engine.Action.from_json(data)
+
+    def apply(self, state: Any, action: Any) -> list[Any]:
+        return self.engine.apply(state, action)
+
+    def legal_actions(self, state: Any) -> list[Any]:
+        return self.engine.legal_actions(state)
+
+    def view(self, state: Any, seat: str) -> dict[str, Any]:
+        return self.engine.view(state, seat)
+
+    def bot(self, kind: str, *, catalog: Any, salt: str | None = None) -> Any:
+        """A bot that sees only its seat's view; its choices hash `salt` (no second RNG)."""
+        kwargs = {} if salt is None else {"salt": salt}
+        if kind == "heuristic":
+            return self.engine.HeuristicBot(catalog=catalog, **kwargs)
+        if kind == "random":
+            return self.engine.RandomBot(**kwargs)
+        raise ValueError(f"unknown bot {kind!r}")
+
+    def replay(self, catalog: Any, setup_json: Mapping[str, Any], actions: list[Any]) -> Any:
+        return self.engine.replay(catalog, self.setup_from_json(setup_json), actions)
+
+    def play_game(self, catalog: Any, setup: Any, bots: Mapping[str, Any], *, max_plies: int) -> Any:
+        return self.engine.play_game(catalog, setup, dict(bots), max_plies=max_plies)
+
+    def card_codes(self, view: Any) -> set[str]:
+        """The card codes a view shows (the values of its "code" keys)."""
+        codes: set[str] = set()
+        stack = [view]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                code = item.get("code")
+                if isinstance(code, str):
+                    codes.add(code)
+                stack.extend(v for v in item.values() if isinstance(v, dict | list))
+            elif isinstance(item, list):
+                stack.extend(v for v in item if isinstance(v, dict | list))
+        return codes
+
+    def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
+        """The frozen definition of each card code (only codes the view already shows)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ shared-deck games (uses_decks False)
+
+    def live_snapshot(self) -> dict[str, Any]:
+        """The card definitions a new game is dealt with, as the JSON its frozen snapshot stores."""
+        raise NotImplementedError
+
+    def new_setup(self, *, seed: int, options: Any) -> Any:
+        """The engine's setup of a new game from its (mixed) seed and its Options."""
+        raise NotImplementedError
+
+    def seat_nations(self, options: Any) -> dict[str, str]:  # noqa: ARG002
+        """What each seat plays as, shown on the seat (empty: nothing to show)."""
+        return {}
+
+
+class Battlecards(GameType):
+    name = "battlecards"
+    label = "BATTLECARDS: World Conflict"
+    seats = ("axis", "allies")
+    uses_decks = True
+    engine_module = "games.engine"
+
+    def options(self, data: Mapping[str, Any]) -> Any:
+        """Known names only, each of its default's type: games.services.game_options, the one home of the
+        Battlecards option checks (imported here when called: services imports this module)."""
+        from games.services import game_options
+
+        return game_options(dict(data))
+
+    def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
+        from games.catalog_snapshot import arsenal_to_dict, battlecard_to_dict, conflict_to_dict
+
+        cards: dict[str, dict[str, Any]] = {}
+        for code in sorted(codes):
+            if code in catalog.arsenal:
+                card = {"type": "arsenal", **arsenal_to_dict(catalog.arsenal[code])}
+            elif code in catalog.conflict:
+                card = {"type": "conflict", **conflict_to_dict(catalog.conflict[code])}
+            elif code in catalog.battlecards:
+                card = {"type": "battlecard", **battlecard_to_dict(catalog.battlecards[code])}
+            else:
+                continue
+            card.pop("provenance", None)
+            cards[code] = card
+        return cards
+
+
+class Battlefront(GameType):
+    """Battlefront (battlefront-rules.txt): one shared 70-card deck (75 with the Special cards), seats
+    west and east, five fronts. The cards are frozen per game from fixtures/battlefront/cards.json."""
+
+    name = "battlefront"
+    label = "Battlefront"
+    seats = ("west", "east")
+    uses_decks = False
+    engine_module = "games.engine.battlefront"
+    state_class = "BattlefrontState"
+
+    def catalog_from_dicts(self, data: Mapping[str, Any]) -> Any:
+        return self.engine.BattlefrontCatalog.from_dicts(**data)
+
+    def live_snapshot(self) -> dict[str, Any]:
+        catalog = self.engine.load_cards()
+        return {
+            "cards": [card.to_dict() for card in catalog.cards.values()],
+            "special_cards": [card.to_dict() for card in catalog.special_cards.values()],
+            "special_uses": [use.to_dict() for uses in catalog.special_uses.values() for use in uses],
+        }
+
+    def new_setup(self, *, seed: int, options: Any) -> Any:
+        return self.engine.GameSetup(seed=seed, options=options)
+
+    def seat_nations(self, options: Any) -> dict[str, str]:
+        return dict(options.special_cards or {})
+
+    def card_codes(self, view: Any) -> set[str]:
+        """Every string of the view that is a card code (hand and fronts name cards in {"code"} objects,
+        discards, scouted hands and battle reports as bare codes): only what the seat already sees."""
+        codes: set[str] = set()
+        stack = [view]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, str):
+                codes.add(item)  # card_definitions keeps the catalog's codes only
+        return codes
+
+    def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
+        cards: dict[str, dict[str, Any]] = {}
+        for code in sorted(codes):
+            card = catalog.cards.get(code) or catalog.special_cards.get(code)
+            if card is None:
+                continue
+            cards[code] = card.to_dict()
+            if card.type == "X":  # a Special card: how each nationality may use it
+                cards[code]["uses"] = [u.to_dict() for uses in catalog.special_uses.values() for u in uses]
+        return cards
+
+
+def _message(exc: Exception) -> str:
+    return getattr(exc, "message", None) or str(exc)
+
+
+GAME_TYPES: dict[str, GameType] = {t.name: t for t in (Battlecards(), Battlefront())}
+DEFAULT_GAME_TYPE = "battlecards"
+
+
+def get_game_type(name: str | None) -> GameType:
+    """The adapter of a game type by name (400 unknown_game_type for any other name)."""
+    found = GAME_TYPES.get(name or DEFAULT_GAME_TYPE)
+    if found is None:
+        raise ValidationFailed(
+            f"Unknown game type {name!r}: choose one of {sorted(GAME_TYPES)}.",
+            code="unknown_game_type",
+            field="game_type",
+        )
+    return found
+
+
+def game_type_of(game: Any) -> GameType:
+    """The adapter of a stored game (games.models.Game.game_type)."""
+    return get_game_type(getattr(game, "game_type", None) or DEFAULT_GAME_TYPE)
