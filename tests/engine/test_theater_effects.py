@@ -71,3 +71,15 @@ def test_russian_winter_cannot_be_played_without_enemy_armour_in_the_battle():
     while kinds(st) == "battle_window":
         assert all(a["type"] == "pass" for a in legal_json(st))
         do(st, "pass")
+
+
+def test_the_axis_player_starts_in_every_theater(real_catalog):
+    """Estimated ruling "First player in every theater": "Starting with the German player" (rules: PLAYING
+    THE GAME) is the Axis player in every theater: Japan in the Pacific, Germany on the Eastern Front."""
+    from games.engine import apply, legal_actions, new_game, starter_setup
+
+    for theater, nation in (("WE", "DE"), ("PAC", "JP"), ("EF", "DE")):
+        st = new_game(real_catalog, starter_setup(real_catalog, 5, theater=theater))
+        while st.decision.kind != "turn_start":  # the initial deployments
+            apply(st, legal_actions(st)[0])
+        assert st.decision.seat == "axis" and st.players["axis"]["nation"] == nation and st.turn == 1
