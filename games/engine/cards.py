@@ -135,6 +135,12 @@ CONFLICT_EFFECTS: dict[str, dict[str, type]] = {
     "industrial-strike": {},                    # kept: destroys the enemy Industrial Complex (FAQ C18)
     # kept: destroy an enemy deployed general or leader (FAQ G4) or an IC
     "sabotage": {},
+    # kept (Pacific, estimated): battle round start: one of your air units in the battle and one enemy ship in
+    # it are destroyed
+    "kamikaze": {},
+    # kept (Eastern Front, estimated): battle round start: every enemy tank / self-propelled gun / tank
+    # destroyer / armored car in the battle withdraws
+    "russian-winter": {},
 }
 
 

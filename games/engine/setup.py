@@ -75,14 +75,34 @@ class GameSetup:
             raise MalformedAction(f"bad game setup: {exc}", code="malformed_setup") from exc
 
 
-def starter_setup(catalog: Any, seed: int, *, axis_set: str = "de-we-starter",
-                  allies_set: str = "gb-we-starter",
-                  conflict_sets: tuple[str, ...] = ("we-conflict-starter",), theater: str = "WE",
+def theater_starters(catalog: Any, theater: str) -> dict[str, str]:
+    """The starter arsenal set of each side in a theater (the first by code when there are several)."""
+    out: dict[str, str] = {}
+    for code in sorted(catalog.sets):
+        s = catalog.sets[code]
+        if s.kind == "starter" and s.theater == theater and s.nation is not None:
+            out.setdefault(catalog.side_of(s.nation), code)
+    return out
+
+
+def starter_setup(catalog: Any, seed: int, *, axis_set: str | None = None,
+                  allies_set: str | None = None,
+                  conflict_sets: tuple[str, ...] | None = None, theater: str = "WE",
                   options: Options | None = None) -> GameSetup:
-    """The standard game: two starter decks (counts from the catalog) and a theater's conflict deck."""
+    """The standard game: two starter decks (counts from the catalog) and a theater's conflict deck.
+
+    Any theater: the starters and the starter conflict deck default to the theater's own (Western Europe:
+    de-we-starter, gb-we-starter, we-conflict-starter)."""
+    starters = theater_starters(catalog, theater)
+    if conflict_sets is None:
+        conflict_sets = tuple(sorted(c for c, s in catalog.sets.items()
+                                     if s.kind == "conflict" and s.theater == theater))
     decks = {}
     nations = {}
-    for seat, code in (("axis", axis_set), ("allies", allies_set)):
+    chosen = {"axis": axis_set or starters.get("axis"), "allies": allies_set or starters.get("allies")}
+    for seat, code in chosen.items():
+        if code is None:
+            raise MalformedAction(f"theater {theater!r} has no {seat} starter deck", code="malformed_setup")
         s = catalog.sets[code]
         decks[seat] = tuple(c for c, n in sorted(s.arsenal_counts().items()) for _ in range(n))
         nations[seat] = s.nation

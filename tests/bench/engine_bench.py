@@ -22,16 +22,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from bench_theaters import add_theater_argument  # noqa: E402
+
 from games.engine import HeuristicBot, RandomBot, load_catalog_dir, play_game  # noqa: E402
 from games.engine.setup import starter_setup  # noqa: E402
 
 
-def run(catalog, games: int, seed: int, make_bots) -> dict:
+def run(catalog, games: int, seed: int, make_bots, theater: str = "WE") -> dict:
     plies = 0
     finished = 0
     wall, cpu = time.perf_counter(), time.process_time()
     for i in range(games):
-        state = play_game(catalog, starter_setup(catalog, seed + i), make_bots(i))
+        state = play_game(catalog, starter_setup(catalog, seed + i, theater=theater), make_bots(i))
         plies += state.ply
         finished += state.status == "finished"
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -67,6 +69,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--profile", help="write a cProfile of the random games to this file")
+    add_theater_argument(parser)
     args = parser.parse_args()
     catalog = load_catalog_dir()
     random_bots = lambda i: {"axis": RandomBot(i), "allies": RandomBot(i + 1)}  # noqa: E731
@@ -74,21 +77,23 @@ def main() -> int:
         import cProfile
         import pstats
 
-        cProfile.runctx("run(catalog, n, seed, bots)", globals(), {
-            "run": run, "catalog": catalog, "n": args.random_games, "seed": args.seed, "bots": random_bots},
-            args.profile)
+        cProfile.runctx("run(catalog, n, seed, bots, theater)", globals(), {
+            "run": run, "catalog": catalog, "n": args.random_games, "seed": args.seed, "bots": random_bots,
+            "theater": args.theater}, args.profile)
         pstats.Stats(args.profile).sort_stats("tottime").print_stats(15)
         return 0
     out: dict = {
-        "random": run(catalog, args.random_games, args.seed, random_bots),
+        "theater": args.theater,
+        "random": run(catalog, args.random_games, args.seed, random_bots, args.theater),
         "heuristic": run(catalog, args.heuristic_games, args.seed,
-                         lambda i: {"axis": HeuristicBot(catalog), "allies": HeuristicBot(catalog)}),
+                         lambda i: {"axis": HeuristicBot(catalog), "allies": HeuristicBot(catalog)},
+                         args.theater),
     }
     wins = draws = 0
     for i in range(args.match_games):
         h = "axis" if i % 2 == 0 else "allies"
         r = "allies" if h == "axis" else "axis"
-        state = play_game(catalog, starter_setup(catalog, args.seed + 10_000 + i),
+        state = play_game(catalog, starter_setup(catalog, args.seed + 10_000 + i, theater=args.theater),
                           {h: HeuristicBot(catalog), r: RandomBot(i)})
         wins += state.winner == h
         draws += state.winner is None

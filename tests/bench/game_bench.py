@@ -24,6 +24,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
+
+from bench_theaters import STARTERS, add_theater_argument  # noqa: E402
+
+# the starters played (allies, axis): --theater (main() sets them before any game or fork)
+ALLIES_STARTER, AXIS_STARTER = STARTERS["WE"]
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bc_bench")
 
@@ -60,8 +66,8 @@ def bench_submit(n_actions: int, seed: int) -> dict[str, Any]:
     def new_game(index: int) -> Any:
         game = game_create(
             user=alice,
-            my_deck={"starter": "gb-we-starter"},
-            opponent_deck={"starter": "de-we-starter"},
+            my_deck={"starter": ALLIES_STARTER},
+            opponent_deck={"starter": AXIS_STARTER},
             opponent={"kind": "human"},
             seed=seed + index,
         )
@@ -138,8 +144,8 @@ def bench_simulate(n_games: int, seed: int, workers_all: int) -> dict[str, Any]:
     from games.simulation import simulate
 
     catalog = load_catalog_dir()
-    deck_a = resolve_deck(user=None, ref={"starter": "gb-we-starter"}, catalog=catalog)
-    deck_b = resolve_deck(user=None, ref={"starter": "de-we-starter"}, catalog=catalog)
+    deck_a = resolve_deck(user=None, ref={"starter": ALLIES_STARTER}, catalog=catalog)
+    deck_b = resolve_deck(user=None, ref={"starter": AXIS_STARTER}, catalog=catalog)
     _, conflict = validate_pairing(catalog=catalog, first=deck_a, second=deck_b, conflict=None)
     setup = engine.GameSetup(
         seed=seed,
@@ -174,7 +180,10 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    add_theater_argument(parser)
     args, _unknown = parser.parse_known_args()
+    global ALLIES_STARTER, AXIS_STARTER
+    ALLIES_STARTER, AXIS_STARTER = STARTERS[args.theater]
 
     import django
 

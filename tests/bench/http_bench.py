@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 import aiohttp  # noqa: E402
+from bench_theaters import bench_starters  # noqa: E402
 from live_server import ROOT, add_arguments, running_server  # noqa: E402
 
 PASSWORD = "Bench-Password-1942"
@@ -53,8 +53,8 @@ async def setup_data(session: aiohttp.ClientSession, url: str) -> dict[str, Any]
         assert r.status == 201, await r.text()
         deck_id = (await r.json())["id"]
     game_body = {
-        "my_deck": {"starter": "gb-we-starter"},
-        "opponent_deck": {"starter": "de-we-starter"},
+        "my_deck": {"starter": bench_starters()[0]},
+        "opponent_deck": {"starter": bench_starters()[1]},
         "opponent": {"kind": "bot", "bot": "random"},
         "seed": 1942,
     }

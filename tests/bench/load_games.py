@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 import aiohttp  # noqa: E402
+from bench_theaters import bench_starters  # noqa: E402
 from live_server import ROOT, add_arguments, running_server  # noqa: E402
 from stream_bench import Listener, percentile  # noqa: E402
 
@@ -60,8 +60,9 @@ async def new_player(api: Api, index: int, tag: str) -> dict[str, str]:
 
 
 async def new_game(api: Api, index: int, headers: dict[str, str]) -> dict[str, Any]:
-    body = {"my_deck": {"starter": "gb-we-starter" if index % 2 else "de-we-starter"},
-            "opponent_deck": {"starter": "de-we-starter" if index % 2 else "gb-we-starter"},
+    allies, axis = bench_starters()
+    body = {"my_deck": {"starter": allies if index % 2 else axis},
+            "opponent_deck": {"starter": axis if index % 2 else allies},
             "opponent": {"kind": "bot", "bot": "random"}, "seed": 9000 + index}
     status, data = await api.call("POST /games/", "POST", "/api/games/", headers=headers, body=body)
     assert status == 201, data

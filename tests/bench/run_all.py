@@ -1,6 +1,7 @@
 """`make bench`: run every benchmark script in tests/bench/ in turn (each prints its own figures).
 
 Benchmarks are scripts, not tests: rerun them to measure; nothing here asserts a time.
+`--theater WE|PAC|EF` (default WE) picks the theater whose starter decks the game benchmarks play.
 """
 from __future__ import annotations
 
@@ -15,6 +16,14 @@ ROOT = HERE.parent.parent
 
 def main() -> int:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = sys.argv[1:]
+    if "--theater" in args:  # every benchmark that plays games reads it (tests/bench/bench_theaters.py)
+        i = args.index("--theater")
+        if i + 1 >= len(args) or args[i + 1] not in ("WE", "PAC", "EF"):
+            print("--theater takes WE, PAC or EF")
+            return 2
+        env["BENCH_THEATER"] = args[i + 1]
+        args = args[:i] + args[i + 2:]
     scripts = sorted(p for p in HERE.glob("*_bench.py"))
     if not scripts:
         print("no benchmarks found")
@@ -22,7 +31,7 @@ def main() -> int:
     failed = 0
     for script in scripts:
         print(f"=== {script.relative_to(ROOT)} ===", flush=True)
-        result = subprocess.run([sys.executable, str(script), *sys.argv[1:]], cwd=ROOT, env=env, check=False)
+        result = subprocess.run([sys.executable, str(script), *args], cwd=ROOT, env=env, check=False)
         failed += result.returncode != 0
     return 1 if failed else 0
 

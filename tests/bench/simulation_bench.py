@@ -32,6 +32,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
+
+from bench_theaters import STARTERS, add_theater_argument  # noqa: E402
+
+# the starters played (allies, axis): --theater (main() sets them before any game or fork)
+ALLIES_STARTER, AXIS_STARTER = STARTERS["WE"]
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bc_bench")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
@@ -80,8 +86,8 @@ def _submit(games: int, seed: int, bots: str, chunk: int) -> Any:
 
     return simulation_create(
         user=None,
-        deck_a={"starter": "gb-we-starter"},
-        deck_b={"starter": "de-we-starter"},
+        deck_a={"starter": ALLIES_STARTER},
+        deck_b={"starter": AXIS_STARTER},
         bots=(bots, bots),
         games=games,
         seed=seed,
@@ -127,8 +133,8 @@ def _local_pool(games: int, seed: int, bots: str, workers: int) -> dict[str, Any
     from games.simulation import simulate
 
     catalog = catalog_definitions()
-    deck_a = resolve_deck(user=None, ref={"starter": "gb-we-starter"}, catalog=catalog)
-    deck_b = resolve_deck(user=None, ref={"starter": "de-we-starter"}, catalog=catalog)
+    deck_a = resolve_deck(user=None, ref={"starter": ALLIES_STARTER}, catalog=catalog)
+    deck_b = resolve_deck(user=None, ref={"starter": AXIS_STARTER}, catalog=catalog)
     _, conflict = validate_pairing(catalog=catalog, first=deck_a, second=deck_b, conflict=None)
     setup = engine.GameSetup(
         seed=0,
@@ -155,7 +161,10 @@ def main() -> int:
     parser.add_argument("--chunk", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bots", default="heuristic", choices=["heuristic", "random"])
+    add_theater_argument(parser)
     args, _unknown = parser.parse_known_args()
+    global ALLIES_STARTER, AXIS_STARTER
+    ALLIES_STARTER, AXIS_STARTER = STARTERS[args.theater]
     if not _redis_answers():
         print(f"simulation bench: no Redis answers at {REDIS_URL}; nothing measured")
         return 0

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 import aiohttp  # noqa: E402
+from bench_theaters import bench_starters  # noqa: E402
 from live_server import ROOT, add_arguments, proc_status, running_server  # noqa: E402
 
 PASSWORD = "Bench-Password-1942"
@@ -111,7 +111,7 @@ async def make_user(session, url: str, index: int) -> dict[str, str]:
 
 
 async def make_game(session, url: str, index: int, headers: dict[str, str]) -> dict[str, Any]:
-    body = {"my_deck": {"starter": "gb-we-starter"}, "opponent_deck": {"starter": "de-we-starter"},
+    body = {"my_deck": {"starter": bench_starters()[0]}, "opponent_deck": {"starter": bench_starters()[1]},
             "opponent": {"kind": "bot", "bot": "random"}, "seed": 7000 + index}
     async with session.post(f"{url}/api/games/", json=body, headers=headers) as r:
         assert r.status == 201, await r.text()

@@ -714,7 +714,10 @@ def test_starter_battlecards_are_worth_76_victory_points(catalog):
 
 def test_every_named_conflict_card_is_in_the_starter_deck(catalog):
     effects = {c.effect for c in catalog.conflict.values() if c.set_code == "we-conflict-starter"}
-    assert effects == set(CONFLICT_EFFECTS)
+    # Kamikaze and Russian Winter are the Pacific and Eastern Front decks' own (estimated) cards
+    assert effects == set(CONFLICT_EFFECTS) - {"kamikaze", "russian-winter"}
+    starters = ("we-conflict-starter", "pac-conflict-starter", "ef-conflict-starter")
+    assert {c.effect for c in catalog.conflict.values() if c.set_code in starters} == set(CONFLICT_EFFECTS)
     chem = catalog.conflict["we-chemical-warfare"]
     assert chem.param("attack") == 13
     build_ups = {

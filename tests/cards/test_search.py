@@ -354,9 +354,17 @@ class TestOtherCatalogs:
         assert found(client, "aggressor:gb vp>=5", "/api/battlecards/") == {
             b["code"] for b in data if b["aggressor"] == "GB" and b["victory_points"] >= 5
         }
-        assert found(client, "is:homeland", "/api/battlecards/") == {
+        assert found(client, "is:homeland theater:we", "/api/battlecards/") == {
             "we-invasion-of-britain",
             "we-battle-for-germany",
+        }
+        assert found(client, "is:homeland", "/api/battlecards/") == {  # one per side in every theater
+            "we-invasion-of-britain",
+            "we-battle-for-germany",
+            "pac-invasion-of-the-united-states",
+            "pac-invasion-of-japan",
+            "ef-battle-for-moscow",
+            "ef-battle-of-berlin",
         }
 
     def test_keys_are_per_catalog(self, client, catalog_rows):

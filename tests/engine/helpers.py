@@ -292,6 +292,8 @@ KEPT = [
     "scorched-earth",
     "industrial-strike",
     "sabotage",
+    "kamikaze",
+    "russian-winter",
 ]
 
 

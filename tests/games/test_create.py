@@ -103,19 +103,16 @@ def test_a_full_conflict_deck_with_expansions_can_be_chosen(catalog_rows, api, a
 
 
 @pytest.mark.parametrize(
-    ("mine", "theirs"),
-    [("us-starter", "jp-starter"), ("ru-starter", "de-ef-starter")],
+    ("mine", "theirs", "theater"),
+    [("us-starter", "jp-starter", "PAC"), ("ru-starter", "de-ef-starter", "EF")],
 )
-def test_a_theater_without_battlecards_cannot_host_a_game(catalog_rows, api, alice, mine, theirs):
-    """No Pacific or Eastern Front conflict deck survives: such a game could never be won, so it is refused
-    (before, it was accepted and ran 400 empty turns with a victory threshold of 0)."""
+def test_every_theater_can_host_a_game(catalog_rows, api, alice, mine, theirs, theater):
+    """The Pacific and Eastern Front conflict decks (estimated, fixtures/README.md) make these theaters
+    playable: before them, such a game was refused with 400 theater_not_playable."""
     body = game_body(my_deck={"starter": mine}, opponent_deck={"starter": theirs})
     response = api(alice).post("/api/games/", body, format="json")
-    assert response.status_code == 400, response.json()
-    assert response.json()["code"] == "theater_not_playable"
-    assert not Game.objects.exists()
-    # the decks themselves stay a legal matchup: only the game is refused
-    matchup = api(alice).post(
-        "/api/decks/matchup/", {"a": {"starter": mine}, "b": {"starter": theirs}}, format="json"
+    assert response.status_code == 201, response.json()
+    game = Game.objects.get(pk=response.json()["id"])
+    assert game.setup["conflict_deck"] and all(
+        c.startswith(theater.lower() + "-") for c in game.setup["conflict_deck"]
     )
-    assert matchup.status_code == 200 and matchup.json()["is_legal"] is True, matchup.json()

@@ -101,3 +101,16 @@ def test_heuristic_bots_judge_cards_from_the_games_catalog_not_the_files(catalog
     assert bot.catalog is catalog
     code = next(iter(catalog.arsenal))
     assert bot.points(code) == catalog.arsenal[code].points
+
+
+@pytest.mark.parametrize(
+    ("decks", "theater"), [(("us-starter", "jp-starter"), "PAC"), (("ru-starter", "de-ef-starter"), "EF")]
+)
+def test_simulate_plays_any_theater(decks, theater):
+    """`--theater PAC` / `--theater EF`: the Pacific and Eastern Front conflict decks (fixtures/README.md)."""
+    data = json.loads(
+        _run("--decks", *decks, "--theater", theater, "--games", "2", "--workers", "1",
+             "--catalog", "fixtures", "--bots", "heuristic", "heuristic", "--json")
+    )
+    assert data["games"] == 2 and data["unfinished"] == 0
+    assert data["seats"]["axis"]["wins"] + data["seats"]["allies"]["wins"] + data.get("draws", 0) == 2

@@ -243,3 +243,18 @@ def test_the_admin_lists_jobs(submit, alice, client, django_user_model):
     detail = client.get(f"/admin/simulations/simulationjob/{job.pk}/change/")
     assert detail.status_code == 200
     assert b"catalog_hash" not in detail.content  # the workers' input (spec) is not shown
+
+
+def test_a_job_plays_the_pacific_and_eastern_front_theaters(submit, alice):
+    """Simulation jobs accept any theater: conflict.theater, or the one the two starters share."""
+    pairs = (("us-starter", "jp-starter", "PAC"), ("ru-starter", "de-ef-starter", "EF"))
+    for deck_a, deck_b, theater in pairs:
+        response = submit(
+            alice, **sim_body(deck_a={"starter": deck_a}, deck_b={"starter": deck_b}, games=2,
+                              conflict={"theater": theater})
+        )
+        assert response.status_code == 202, response.json()
+        job = SimulationJob.objects.get(pk=response.json()["id"])
+        assert job.status == JobStatus.DONE, job.status
+        assert job.request["conflict"]["theater"] == theater
+        assert job.result["games"] == 2

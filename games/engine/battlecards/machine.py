@@ -12,7 +12,7 @@ from ..setup import SEATS, GameSetup
 from ..state import GameState, new_player
 from . import optional_rules  # noqa: F401  (registers its frames and decisions)
 from .book import RULES
-from .effects import abomb, battle_window, immediate, sabotage, turn_start  # noqa: F401
+from .effects import abomb, battle_window, immediate, sabotage, theater, turn_start  # noqa: F401
 from .frames import _deploy_frame
 from .phases import battle, battlecard, fire, settle, turn  # noqa: F401
 from .zones import _draw_arsenal
