@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('cards', '0003_rulings_and_version_contents'),
+        ('cards', '0004_battlefront_cards'),
     ]
 
     operations = [
