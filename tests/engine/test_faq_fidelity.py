@@ -8,8 +8,13 @@ from __future__ import annotations
 
 from games.engine.battlecards.combat.stalemate import _can_hit
 
-from .helpers import battle, fight, load, numbers, one
+from .helpers import battle, do, fight, kinds, load, numbers, one
 from .test_faq import has, hold_until
+
+
+def units(st, seat):
+    """The codes of a side's units in the battle in progress."""
+    return [st.code[c] for c in battle(st)["units"][seat]]
 
 
 # ---- FAQ S6 and its NOTE: an aggressor's submarine ------------------------------------------------------
@@ -60,3 +65,41 @@ def test_faq_s6_the_stalemate_check_leaves_an_aggressors_hidden_submarine_out_of
     fr = battle(st)
     assert not _can_hit(st, fr, "allies")  # the destroyer cannot reach the German sub before it fires
     assert _can_hit(st, fr, "axis")
+
+
+# ---- FAQ C7: Baltic Sea / Battle of Britain in a counterattack -----------------------------------------
+def _counter(axis, allies, seat):
+    st = load(axis=axis, allies=allies, seat=seat)
+    kept = one(st, "t-counterattack")
+    held = st.players["allies" if seat == "axis" else "axis"]["won"][0]
+    do(st, "play_card", card=kept, target=held)
+    while kinds(st) == "commit_optional":
+        do(st, "choose", option="include")
+    return st
+
+
+def test_faq_c7_baltic_artillery_belongs_to_the_germans_even_when_they_counterattack():
+    """FAQ C7: "it would not be possible for the Allies to get barrage cover into the Baltic Sea, so no, you
+    can't use your captured 128 in the Battle of the Baltic sea" -- the right belongs to the nation the
+    card names (German artillery), whichever side is the aggressor."""
+    st = _counter(
+        axis={"stacks": {"ground": ["de-art"], "sea": ["de-destroyer"]}, "kept": ["t-counterattack"]},
+        allies={"stacks": {"ground": ["gb-art"], "sea": ["gb-destroyer"]}, "won": ["t-baltic"]},
+        seat="axis",
+    )
+    assert battle(st)["aggressor"] == "axis" and battle(st)["counter"]
+    assert sorted(units(st, "axis")) == ["de-art", "de-destroyer"]
+    assert units(st, "allies") == ["gb-destroyer"]  # no barrage cover for the Allies in the Baltic
+
+
+def test_faq_c7_battle_of_britain_aa_belongs_to_the_british_even_when_they_counterattack():
+    """FAQ C7: "The Germans can't use captured British AA guns in that battle either, but the British are
+    more than welcome to defend their skies with any AA guns in their ground stack." """
+    st = _counter(
+        axis={"stacks": {"ground": ["de-flak"], "air": ["de-fighter"]}, "won": ["t-britain"]},
+        allies={"stacks": {"ground": ["gb-flak"], "air": ["gb-fighter"]}, "kept": ["t-counterattack"]},
+        seat="allies",
+    )
+    assert battle(st)["aggressor"] == "allies" and battle(st)["counter"]
+    assert sorted(units(st, "allies")) == ["gb-fighter", "gb-flak"]
+    assert units(st, "axis") == ["de-fighter"]
