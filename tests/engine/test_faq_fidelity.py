@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from games.engine.battlecards.combat.stalemate import _can_hit
 
-from .helpers import battle, do, fight, kinds, load, numbers, one
+from .helpers import battle, do, fight, kinds, legal_json, load, numbers, one
 from .test_faq import has, hold_until
 
 
@@ -103,3 +103,39 @@ def test_faq_c7_battle_of_britain_aa_belongs_to_the_british_even_when_they_count
     assert battle(st)["aggressor"] == "allies" and battle(st)["counter"]
     assert sorted(units(st, "allies")) == ["gb-fighter", "gb-flak"]
     assert units(st, "axis") == ["de-fighter"]
+
+
+# ---- FAQ C2, C3, C4: Reorganize Forces without a reserve hand --------------------------------------------
+def test_faq_c2_c4_reorganize_without_a_reserve_hand_may_pull_cards_and_redeploy_them():
+    """FAQ C2: "If you get the reorganize forces card, you may pull cards from the weak stack, into your
+    hand, and redeploy them into your strong stack, in effect 'undividing' the forces." C4: "As long as you
+    end up with the same number of arsenal cards in your hand as you started you can continually move stuff
+    through your hand." An empty hand (0 cards) is such a start: pull, then redeploy."""
+    st = load(
+        axis={"hand": [], "deck": ["de-sub"] * 5, "stacks": {"ground": [["de-tank"], ["de-tiger"]]}},
+        deck=["t-reorganize-forces"],
+    )
+    do(st, "draw")
+    assert {a["option"] for a in legal_json(st)} == {"draw", "swap"}  # C3: either/or, never both
+    do(st, "choose", option="swap")
+    assert has(st, "pass")  # nothing moved yet: the hand is at its starting size (0)
+    tiger = one(st, "de-tiger")
+    do(st, "retrieve", card=tiger)
+    assert not has(st, "pass")  # the hand must end with as many cards as it started with: none
+    do(st, "deploy", card=tiger, stack="ground:0")
+    do(st, "pass")
+    assert [sorted(st.code[c] for c in s) for s in st.players["axis"]["stacks"]["ground"]] == [
+        ["de-tank", "de-tiger"]
+    ]
+    assert st.players["axis"]["hand"] == [] and len(st.players["axis"]["deck"]) == 5  # no card drawn
+
+
+def test_faq_c3_reorganize_without_a_reserve_hand_may_still_draw_three():
+    """FAQ C3: "You may only draw 3 new cards if you have no reserve hand ... you may not draw cards AND swap
+    cards with your deployed forces. It is clearly stated as an either/or proposition." """
+    st = load(axis={"hand": [], "deck": ["de-sub"] * 5, "stacks": {"ground": ["de-tank"]}},
+              deck=["t-reorganize-forces"])
+    do(st, "draw")
+    do(st, "choose", option="draw")
+    assert [st.code[c] for c in st.players["axis"]["hand"]] == ["de-sub"] * 3
+    assert kinds(st) == "turn_start" and st.decision.seat == "allies"  # no swap after the draw
