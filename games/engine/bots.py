@@ -29,6 +29,7 @@ from .cards import Catalog, load_catalog_dir
 from .core.rng import hashed_index
 
 _SALTS: dict[str, int] = {}
+LONG_BATTLE = 20  # rounds after which HeuristicBot withdraws (see _on_withdraw)
 
 
 def _salt_base(salt: str) -> int:
@@ -295,6 +296,10 @@ class HeuristicBot:
     def _on_withdraw(self, view, legal, seat, prompt):
         units = self._units(view)
         mine = [u for u in units.values() if u["seat"] == seat and u["in_battle"]]
+        if mine and (view.get("battle") or {}).get("round", 0) >= LONG_BATTLE:
+            # a battle this long goes nowhere ("it is wise to withdraw forces"): pull out, one unit at a
+            # time. This is what ends every battle with a heuristic seat: games have no round limit.
+            return Withdraw(seat, mine[0]["id"])
         theirs = [u for u in units.values() if u["seat"] != seat and u["in_battle"]]
         my_threat = sum(max((self._hit_chance(view, units, u["id"], t["id"]) for t in theirs), default=0)
                         for u in mine)

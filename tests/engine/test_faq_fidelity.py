@@ -6,9 +6,11 @@ listed in games/engine/README.md's ruling table.
 
 from __future__ import annotations
 
+from games.engine import GameState, HeuristicBot, Options, apply, legal_actions, load_scenario, view
 from games.engine.battlecards.combat.stalemate import _can_hit
+from games.engine.battlecards.inspect import battle_frame
 
-from .helpers import battle, do, fight, kinds, legal_json, load, numbers, one
+from .helpers import CAT, battle, do, fight, kinds, legal_json, load, numbers, one, scenario
 from .test_faq import has, hold_until
 
 
@@ -139,3 +141,70 @@ def test_faq_c3_reorganize_without_a_reserve_hand_may_still_draw_three():
     do(st, "choose", option="draw")
     assert [st.code[c] for c in st.players["axis"]["hand"]] == ["de-sub"] * 3
     assert kinds(st) == "turn_start" and st.decision.seat == "allies"  # no swap after the draw
+
+
+# ---- STALEMATE: no round limit ------------------------------------------------------------------------
+def _missing_battle(**options):
+    """Two tanks that can hit each other (so no stalemate) but every action number misses."""
+    sc = scenario(
+        axis={"stacks": {"ground": ["de-tank"]}},
+        allies={"stacks": {"ground": ["gb-tank"]}},
+        drawn="t-ground",
+        deck=numbers(*([1] * 20)),
+    )
+    sc["options"] = options
+    st = load_scenario(CAT, sc)
+    fight(st)
+    return st
+
+
+def _play_rounds(st, rounds):
+    while st.status == "active" and battle_frame(st) is not None and battle(st)["round"] <= rounds:
+        legal = legal_json(st)
+        choice = next((a for a in legal if a["type"] == "fire"), None) or next(
+            a for a in legal if a["type"] in ("pass", "hold"))
+        do(st, choice["type"], **{k: v for k, v in choice.items() if k not in ("type", "seat")})
+
+
+def test_stalemate_rule_a_battle_has_no_round_limit():
+    """Rulebook: "A battle ends when all of the involved forces on one side have been destroyed or
+    withdrawn"; STALEMATE only "If none of the units remaining on either side in a battle can hit the enemy
+    regardless of what action number is pulled". Units that can hit keep fighting: 40 rounds and on."""
+    assert Options().max_battle_rounds is None
+    st = _missing_battle()
+    _play_rounds(st, 40)
+    fr = battle(st)
+    assert fr["round"] == 41 and fr["winner"] is None and st.players["axis"]["won"] == []
+
+
+def test_the_round_cap_is_an_explicit_self_play_option_and_counted():
+    """Options.max_battle_rounds (self-play and simulations only) settles a battle still running after that
+    many rounds as a stalemate, and the result counts how often it did."""
+    st = _missing_battle(max_battle_rounds=3)
+    events = []
+    while battle_frame(st) is not None:
+        legal = legal_json(st)
+        choice = next((a for a in legal if a["type"] == "fire"), None) or next(
+            a for a in legal if a["type"] in ("pass", "hold"))
+        events += do(st, choice["type"], **{k: v for k, v in choice.items() if k not in ("type", "seat")})
+    stalemate = next(e for e in events if e.type == "stalemate")
+    assert stalemate.data == {"round": 4, "round_cap": True}
+    assert [st.code[c] for c in st.players["allies"]["won"]] == ["t-ground"]  # the defender wins
+    assert st.round_cap_battles == 1
+    assert GameState.from_json(st.to_json(), CAT).round_cap_battles == 1
+
+
+def test_heuristic_aggressor_withdraws_from_a_long_battle_so_bot_games_end():
+    """Rulebook: "When none of your units in a given battle can hit any of the opponent's units ... it is
+    wise to withdraw forces": the heuristic bot pulls out of a battle still running at round 20, which is
+    what makes every battle with a heuristic seat end without a round cap."""
+    st = _missing_battle()
+    _play_rounds(st, 19)
+    bot = HeuristicBot(CAT)
+    for _ in range(500):
+        if battle_frame(st) is None:
+            break
+        seat = st.decision.seat
+        apply(st, bot.choose(view(st, seat), legal_actions(st), seat))
+    assert battle_frame(st) is None
+    assert [st.code[c] for c in st.players["allies"]["won"]] == ["t-ground"]

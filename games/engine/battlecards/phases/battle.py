@@ -240,8 +240,10 @@ def _stage_withdraw(st: GameState, fr: dict) -> Decision | None:
     if _check_battle_end(st, fr):
         return None
     fr["round"] += 1
-    if fr["round"] > st.setup.options.max_battle_rounds:
-        _stalemate(st, fr)
+    cap = st.setup.options.max_battle_rounds
+    if cap is not None and fr["round"] > cap:  # an explicit self-play / simulation option, never the rules
+        st.round_cap_battles += 1
+        _stalemate(st, fr, round_cap=True)
         return None
     fr.update(stage="window", side=0, phase=0, done=[], shots={}, supports=[], carrier_used={}, p2_passed=[])
     vals = st._vcache
