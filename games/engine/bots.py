@@ -176,6 +176,17 @@ class HeuristicBot:
     def _on_commit_optional(self, view, legal, seat, prompt):
         return Choose(seat, "include")
 
+    def _on_battle_stack(self, view, legal, seat, prompt):
+        """A divided side fights with one stack of the kind: the one with the most combat points."""
+        stacks = view["me"]["stacks"]
+
+        def strength(action) -> int:
+            kind, _, idx = action.option.partition(":")
+            return sum(self.points(c["code"]) for c in stacks[kind][int(idx)]
+                       if self.catalog.arsenal[c["code"]].is_combat_unit)
+
+        return max((a for a in legal if isinstance(a, Choose)), key=strength)
+
     def _on_battle_window(self, view, legal, seat, prompt):
         plays = [a for a in legal if isinstance(a, PlayCard)]
         if not plays:

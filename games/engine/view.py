@@ -63,7 +63,7 @@ def _opponent(st: GameState, seat: str, viewer: str) -> dict[str, Any]:
 
 def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
     fr = battle_frame(st)
-    if fr is None or fr["stage"] in ("optional", "check"):
+    if fr is None or fr["stage"] in ("optional", "stacks", "check"):
         if fr is None:
             return None
         return {"card": fr["card"], "code": st.code.get(fr["card"]) if fr["card"] else None,

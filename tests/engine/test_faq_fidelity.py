@@ -6,7 +6,16 @@ listed in games/engine/README.md's ruling table.
 
 from __future__ import annotations
 
-from games.engine import GameState, HeuristicBot, Options, apply, legal_actions, load_scenario, view
+from games.engine import (
+    GameState,
+    HeuristicBot,
+    Options,
+    apply,
+    events_for,
+    legal_actions,
+    load_scenario,
+    view,
+)
 from games.engine.battlecards.combat.stalemate import _can_hit
 from games.engine.battlecards.inspect import battle_frame
 
@@ -208,3 +217,70 @@ def test_heuristic_aggressor_withdraws_from_a_long_battle_so_bot_games_end():
         apply(st, bot.choose(view(st, seat), legal_actions(st), seat))
     assert battle_frame(st) is None
     assert [st.code[c] for c in st.players["allies"]["won"]] == ["t-ground"]
+
+
+# ---- Divide & Conquer: which of a side's stacks of a called kind fight (FAQ G5, C1, C2, C4) --------------
+def _divided(**kw):
+    st = load(
+        axis={"stacks": {"ground": [["de-tank"], ["de-tiger", "de-inf"]]}},
+        allies={"stacks": {"ground": [["gb-tank"], ["gb-inf", "gb-leader"]]}, "deck": ["gb-art"]},
+        drawn="t-ground",
+        **kw,
+    )
+    do(st, "choose", option="fight")
+    return st
+
+
+def test_faq_c2_a_divided_side_fights_with_one_stack_of_each_called_kind_of_its_choice():
+    """FAQ C2: "The Divide and Conquer card permanently creates 2 stacks out of 1. These are forevermore
+    treated as separate stacks ... you can ignore the 'weak' stack and only deploy to the 'strong' stack".
+    Estimated reading: a battle calling a kind is fought by ONE stack of that kind, which its owner chooses
+    when the forces are revealed."""
+    st = _divided()
+    assert kinds(st) == "battle_stack" and st.decision.seat == "axis"
+    assert {a["option"] for a in legal_json(st)} == {"ground:0", "ground:1"}
+    do(st, "choose", option="ground:1")
+    assert kinds(st) == "battle_stack" and st.decision.seat == "allies"
+    do(st, "choose", option="ground:0")
+    fr = battle(st)
+    assert sorted(st.code[c] for c in fr["present"]["axis"]) == ["de-inf", "de-tiger"]  # not the weak stack
+    assert [st.code[c] for c in fr["present"]["allies"]] == ["gb-tank"]
+
+
+def test_faq_c2_the_stack_choice_is_secret_until_both_sides_chose():
+    """The choice is made when the forces are revealed, secretly: the defender chooses without seeing the
+    aggressor's choice (no event, view or legal action shows it before both chose)."""
+    st = _divided()
+    other = _divided()
+    events = do(st, "choose", option="ground:1")
+    do(other, "choose", option="ground:0")
+    assert events_for(events, "allies") == []  # the axis choice is private
+    # the British see exactly the same whichever stack the Germans chose
+    assert view(st, "allies") == view(other, "allies") and legal_json(st) == legal_json(other)
+    assert view(st, "allies")["battle"]["stage"] == "stacks" and "sides" not in view(st, "allies")["battle"]
+    events = do(st, "choose", option="ground:1")
+    shown = [e for e in events_for(events, "allies") if e.type == "battle_stacks"]
+    both = {"axis": {"ground": "ground:1"}, "allies": {"ground": "ground:1"}}
+    assert shown and shown[0].data["stacks"] == both
+
+
+def test_faq_g5_a_leader_in_the_stack_left_out_still_draws_for_the_battle():
+    """FAQ G5: "A deployed leader ALWAYS affects the battle involving any of his stacks. Since this is the
+    case, more often than not, he will be placed in the weaker stack to make room for a more powerful combat
+    unit in the strong stack." """
+    st = _divided()
+    do(st, "choose", option="ground:1")
+    events = do(st, "choose", option="ground:0")  # the British leader sits in the stack left out
+    assert "leader_draw" in [e.type for e in events]
+    assert one(st, "gb-leader") not in battle(st)["present"]["allies"]
+    art = one(st, "gb-art")
+    assert kinds(st) == "deploy" and art in st.players["allies"]["hand"]
+    do(st, "deploy", card=art, stack="ground:0")  # into the stack that fights: it joins the battle
+    assert art in battle(st)["units"]["allies"]
+
+
+def test_the_heuristic_bot_fights_with_its_strongest_divided_stack():
+    st = _divided()
+    bot = HeuristicBot(CAT)
+    action = bot.choose(view(st, "axis"), legal_actions(st), "axis")
+    assert action.option == "ground:1"  # Tiger and infantry, not the lone tank
