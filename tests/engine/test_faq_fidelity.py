@@ -284,3 +284,58 @@ def test_the_heuristic_bot_fights_with_its_strongest_divided_stack():
     bot = HeuristicBot(CAT)
     action = bot.choose(view(st, "axis"), legal_actions(st), "axis")
     assert action.option == "ground:1"  # Tiger and infantry, not the lone tank
+
+
+# ---- Secret initial deployment ("Secretly look at your hands, and Deploy 3") ------------------------------
+def _setup_game(first_choices):
+    """A real starter game; the Germans deploy their set-up cards by the given rule, then it is the British
+    decision."""
+    from games.engine import new_game, starter_setup
+
+    cat = _real()
+    st = new_game(cat, starter_setup(cat, 12))
+    events = []
+    while st.decision.seat == "axis":
+        legal = legal_actions(st)
+        events += apply(st, first_choices(legal))
+    return st, events
+
+
+_CATALOG = []
+
+
+def _real():
+    from games.engine import load_catalog_dir
+
+    if not _CATALOG:
+        _CATALOG.append(load_catalog_dir())
+    return _CATALOG[0]
+
+
+def test_setup_deployment_is_secret_until_both_seats_have_deployed():
+    """Rulebook, TO SET UP THE GAME: "Secretly look at your hands, and 'Deploy' 3 of your 6 cards."
+    Estimated reading: the set-up deployment is simultaneous -- the second seat decides without seeing
+    anything of the first seat's choices (views, events and legal actions are the same whatever the first
+    seat deployed)."""
+    a, a_events = _setup_game(lambda legal: legal[0])
+    b, b_events = _setup_game(lambda legal: legal[-1])
+    assert a.decision.kind == b.decision.kind == "initial_deploy" and a.decision.seat == "allies"
+    assert a.players["axis"]["stacks"] != b.players["axis"]["stacks"]  # the Germans chose differently
+    assert view(a, "allies") == view(b, "allies")
+    assert legal_actions(a) == legal_actions(b)
+    assert events_for(a_events, "allies") == events_for(b_events, "allies") == []
+    opponent = view(a, "allies")["opponent"]
+    assert opponent["hand_size"] == 6 and opponent["stacks"] == {"ground": [0], "air": [0], "sea": [0]}
+
+
+def test_setup_stacks_are_revealed_together_once_both_seats_deployed():
+    st, _ = _setup_game(lambda legal: legal[0])
+    events = []
+    while st.decision.kind == "initial_deploy":
+        events += apply(st, legal_actions(st)[0])
+    revealed = [e for e in events_for(events, "axis") if e.type == "setup_revealed"]
+    assert revealed and revealed[0].data["stacks"]["axis"] == {
+        k: [len(s) for s in st.players["axis"]["stacks"][k]] for k in ("ground", "air", "sea")}
+    assert sum(sum(v) for v in view(st, "allies")["opponent"]["stacks"].values()) == 3
+    assert view(st, "allies")["opponent"]["hand_size"] == 3
+
