@@ -339,3 +339,96 @@ def test_setup_stacks_are_revealed_together_once_both_seats_deployed():
     assert sum(sum(v) for v in view(st, "allies")["opponent"]["stacks"].values()) == 3
     assert view(st, "allies")["opponent"]["hand_size"] == 3
 
+
+# ---- FAQ C18: "You may play the appropriate card to destroy the complex at any time" -----------------------
+def test_faq_c18_the_industrial_complex_may_be_struck_in_a_battle_of_the_opponents_turn():
+    """FAQ C18: "When getting rid of this card (through use of an Industrial Strike, Air Raid, or Sabotage)
+    is the card used to destroy the Industrial Complex played in lieu of drawing an event card? A: No. You
+    may play the appropriate card to destroy the complex at any time." Estimated reading: at the start of
+    the holder's own turn (before drawing) AND in every battle-round window, whoever's turn it is."""
+    plays = (("t-industrial-strike", None), ("t-sabotage", "industry"), ("t-air-raid", "industry"))
+    for kept, option in plays:
+        st = load(
+            axis={"stacks": {"ground": ["de-tank"]}, "industry": ["t-industrial-complex"]},
+            allies={"stacks": {"ground": ["gb-tank"]}, "kept": [kept]},
+            drawn="t-ground",  # the Germans' turn
+        )
+        fight(st)
+        assert kinds(st) == "battle_window" and st.decision.seat == "allies"
+        card = one(st, kept)
+        assert has(st, "play_card", card=card, option=option)
+        do(st, "play_card", card=card, **({"option": option} if option else {}))
+        assert st.players["axis"]["industry"] == [] and card in st.conflict_discard
+
+
+def test_faq_c18_only_the_industry_plays_open_in_a_battle_window():
+    st = load(
+        axis={"stacks": {"ground": ["de-tank"]}},
+        allies={"stacks": {"ground": ["gb-tank"]}, "kept": ["t-sabotage", "t-industrial-strike"]},
+        drawn="t-ground",
+    )
+    fight(st)
+    assert kinds(st) == "battle_window"
+    assert [a["type"] for a in legal_json(st)] == ["pass"]  # no enemy complex: nothing to strike
+
+
+# ---- GU3 unmet: no non-artillery ground unit to begin a ground battle (reading kept) ----------------------
+def test_faq_gu3_an_aggressor_without_a_non_artillery_ground_unit_loses_the_battle_he_chose_to_fight():
+    """FAQ GU3: "just because a battle requires a non-artillery ground unit to begin, the attacker does not
+    have to have one left to win it". Kept reading: the requirement qualifies the forces the battlecard
+    calls for, so an aggressor without one "has none of the deployed forces indicated on the BATTLECARD,
+    the other player wins that battle" (rulebook, FIGHTING A BATTLE). The "discards the BATTLECARD and loses
+    his turn" outcome stays his own choice: Rule 1.1 lets him decline "prior to players exposing their
+    deployed forces", and he knows his own stacks."""
+    st = load(
+        axis={"stacks": {"ground": ["de-art"], "air": ["de-fighter"]}},
+        allies={"stacks": {"ground": ["gb-tank"]}},
+        drawn="t-invasion",
+    )
+    assert {a["option"] for a in legal_json(st)} == {"fight", "decline"}
+    fight(st)
+    assert [st.code[c] for c in st.players["allies"]["won"]] == ["t-invasion"]
+    assert st.vp("allies") == 6 and st.players["axis"]["stacks"]["ground"][0]  # nothing was destroyed
+
+
+# ---- The end of the game (reading kept: all battles held, else the turn limit) -----------------------------
+def test_the_game_ends_on_points_when_every_battle_has_been_fought():
+    """Rulebook: "The BATTLECARD LIST tells each player what battles are contained in the CONFLICT deck, so
+    they will know when all of the battles have been fought" and the objective is "the most victory points"
+    at the end: once every battlecard is held the game ends on points."""
+    st = load(
+        axis={"stacks": {"ground": ["de-tank"]}, "won": ["t-land"]},
+        allies={"stacks": {"ground": ["gb-inf"]}},
+        drawn="t-ground",
+        deck=numbers(*([5] * 20)),  # the tank (7) hits the infantry (3) at once
+        victory_threshold=38,  # as in the Western Europe deck: 11 points are no standard victory
+    )
+    fight(st)
+    for _ in range(100):
+        if st.status != "active" or battle_frame(st) is None:
+            break
+        legal = legal_json(st)
+        choice = next((a for a in legal if a["type"] == "fire"), None) or next(
+            a for a in legal if a["type"] in ("pass", "hold"))
+        do(st, choice["type"], **{k: v for k, v in choice.items() if k not in ("type", "seat")})
+    assert st.status == "finished" and st.result["kind"] == "all-battles-decided"
+
+
+def test_a_game_whose_last_battle_can_never_be_fought_ends_on_points_at_the_turn_limit():
+    """A declined battle or one with unmet prerequisites is discarded ("the Drawing Player discards the
+    BATTLECARD and loses his turn") and comes back when the conflict deck is reshuffled, so the rules
+    never end such a game; the engine ends it on points at Options.max_turns (400 by default, estimated)."""
+    sc = scenario(
+        axis={"stacks": {"ground": ["de-tank"]}},
+        allies={"stacks": {"ground": ["gb-tank"]}, "won": ["t-invasion"]},
+        deck=["t-followup"] + numbers(*([5] * 5)),  # needs the Germans to hold t-invasion: never met
+    )
+    sc["options"] = {"max_turns": 20}
+    st = load_scenario(CAT, sc)
+    for _ in range(200):
+        if st.status != "active":
+            break
+        legal = legal_json(st)
+        choice = next((a for a in legal if a["type"] == "draw"), None) or legal[0]
+        do(st, choice["type"], **{k: v for k, v in choice.items() if k not in ("type", "seat")})
+    assert st.status == "finished" and st.result["kind"] == "turn-limit" and st.winner == "allies"
