@@ -56,12 +56,22 @@ class EngineRejected(DomainError):
     code = "illegal_action"
 
 
-def game_options(options: dict[str, Any]) -> Any:
-    """The engine Options from a request's JSON: known names only, each of its default's type."""
+SIMULATION_ONLY_OPTIONS = frozenset({"max_battle_rounds"})  # a self-play guard, not a rule (engine README)
+
+
+def game_options(options: dict[str, Any], *, simulation: bool = False) -> Any:
+    """The engine Options from a request's JSON: known names only, each of its default's type (an int
+    where the default is None). The battle round cap is for simulations only: games follow the rulebook."""
     defaults = engine.Options()
     for name, value in options.items():
         if not hasattr(defaults, name) or name.startswith("_"):
             raise ValidationFailed(f"Unknown game option {name!r}.", code="invalid_options", option=name)
+        if name in SIMULATION_ONLY_OPTIONS and not simulation:
+            raise ValidationFailed(
+                f"Option {name!r} is for simulations only: games have no round limit.",
+                code="invalid_options",
+                option=name,
+            )
         default = getattr(defaults, name)
         if isinstance(default, bool):
             ok = isinstance(value, bool)

@@ -73,6 +73,8 @@ def play_game_outcome(
         "turns": state.turn,
         "plies": state.ply,
         "kind": result.get("kind") if isinstance(result, dict) else None,
+        # battles settled by the Options.max_battle_rounds cap (a self-play guard, off unless asked for)
+        "round_cap_battles": getattr(state, "round_cap_battles", 0),  # Battlefront states have none
     }
 
 
@@ -143,6 +145,7 @@ class SimulationReport:
     total_turns: int = 0
     total_plies: int = 0
     seats: tuple[str, ...] = SEATS
+    round_cap_battles: int = 0
 
     @property
     def games_per_second(self) -> float:
@@ -164,6 +167,7 @@ class SimulationReport:
             "result_kinds": dict(self.result_kinds),
             "average_turns": round(self.total_turns / self.games, 2) if self.games else 0.0,
             "average_plies": round(self.total_plies / self.games, 1) if self.games else 0.0,
+            "round_cap_battles": self.round_cap_battles,
             "seats": {
                 seat: {"wins": self.wins[seat], "rate": round(rate, 4), "ci95": [round(lo, 4), round(hi, 4)]}
                 for seat in self.seats
@@ -229,4 +233,5 @@ def tally(
         report.result_kinds[outcome["kind"] or ("unfinished" if not outcome["finished"] else "none")] += 1
         report.total_turns += outcome["turns"]
         report.total_plies += outcome["plies"]
+        report.round_cap_battles += outcome.get("round_cap_battles", 0)  # absent in chunks played before it
     return report

@@ -175,6 +175,11 @@ PROMPTS: dict[str, type[serializers.Serializer]] = {
         (serializers.Serializer,),
         {"classes": serializers.ListField(child=serializers.CharField())},
     ),
+    "battle_stack": type(
+        "_BattleStackPrompt",
+        (serializers.Serializer,),
+        {"kind": serializers.CharField(help_text="ground/air/sea: choose which of your stacks of it fights")},
+    ),
     "battle_window": _RoundPrompt,
     "withdraw": _RoundPrompt,
     "sabotage_target": _UnitPrompt,

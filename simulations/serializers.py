@@ -98,6 +98,10 @@ class SimulationResultSerializer(serializers.Serializer):
     end_reasons = serializers.DictField(child=serializers.IntegerField())
     average_turns = serializers.FloatField()
     average_plies = serializers.FloatField()
+    round_cap_battles = serializers.IntegerField(
+        help_text="Battles settled as a stalemate by the max_battle_rounds option (0 without it: no round "
+        "limit)."
+    )
     outcomes_digest = serializers.CharField(help_text="sha256 of every game's outcome, in game order.")
     timing = TimingSerializer()
 

@@ -200,7 +200,7 @@ def simulation_create(
     first = resolve_deck(user=user, ref=deck_a, catalog=catalog)
     second = resolve_deck(user=user, ref=deck_b, catalog=catalog)
     choice, conflict_codes = validate_pairing(catalog=catalog, first=first, second=second, conflict=conflict)
-    engine_options = game_options(dict(options or {}))
+    engine_options = game_options(dict(options or {}), simulation=True)
     variant = {
         "label": "as given",
         "setup": _setup_json(
@@ -255,7 +255,7 @@ def balance_create(
     mine = resolve_deck(user=user, ref={"deck_id": deck_id}, catalog=catalog)
     theirs = resolve_deck(user=user, ref=opponent, catalog=catalog)
     choice = conflict_choice(catalog=catalog, first=mine, second=theirs, conflict=conflict)
-    engine_options = game_options(dict(options or {}))
+    engine_options = game_options(dict(options or {}), simulation=True)
     deck_input = DeckInput(mine.nation, dict(mine.entries))
     opp_input = DeckInput(theirs.nation, dict(theirs.entries))
     now = validate_matchup(catalog, deck_input, opp_input, choice)

@@ -151,7 +151,13 @@ def test_a_seat_never_receives_the_other_seats_hand_or_face_down_stacks(players)
             oracle.check(clients[seat].get(f"/api/games/{game_id}/events/").json(), seat)
             opponent = views[seat]["view"]["opponent"]
             assert "hand" not in opponent
-            assert opponent["hand_size"] == len(views[other]["view"]["me"]["hand"])
+            theirs = views[other]["view"]["me"]
+            if views[seat]["view"]["decision"]["kind"] == "initial_deploy":
+                # issue 12, secret set-up: until both seats have deployed, the opponent is shown as dealt
+                dealt = len(theirs["hand"]) + sum(len(s) for k in theirs["stacks"].values() for s in k)
+                assert opponent["hand_size"] == dealt and not any(sum(c) for c in opponent["stacks"].values())
+            else:
+                assert opponent["hand_size"] == len(theirs["hand"])
             assert all(isinstance(n, int) for counts in opponent["stacks"].values() for n in counts)
         mover = next(seat for seat, v in views.items() if v["your_turn"])
         view = views[mover]

@@ -28,6 +28,8 @@ from .cards import Catalog, load_catalog_dir
 from .core.rng import hashed_index
 from .core.rng import salt_base as _salt_base
 
+LONG_BATTLE = 20  # rounds after which HeuristicBot withdraws (see _on_withdraw)
+
 
 def _pick(salt: str, ply: int, seat: str, n: int) -> int:
     """A deterministic index in range(n) from (salt, ply, seat): splitmix64 over a hashed salt."""
@@ -164,6 +166,17 @@ class HeuristicBot:
     def _on_commit_optional(self, view, legal, seat, prompt):
         return Choose(seat, "include")
 
+    def _on_battle_stack(self, view, legal, seat, prompt):
+        """A divided side fights with one stack of the kind: the one with the most combat points."""
+        stacks = view["me"]["stacks"]
+
+        def strength(action) -> int:
+            kind, _, idx = action.option.partition(":")
+            return sum(self.points(c["code"]) for c in stacks[kind][int(idx)]
+                       if self.catalog.arsenal[c["code"]].is_combat_unit)
+
+        return max((a for a in legal if isinstance(a, Choose)), key=strength)
+
     def _on_battle_window(self, view, legal, seat, prompt):
         plays = [a for a in legal if isinstance(a, PlayCard)]
         if not plays:
@@ -284,6 +297,10 @@ class HeuristicBot:
     def _on_withdraw(self, view, legal, seat, prompt):
         units = self._units(view)
         mine = [u for u in units.values() if u["seat"] == seat and u["in_battle"]]
+        if mine and (view.get("battle") or {}).get("round", 0) >= LONG_BATTLE:
+            # a battle this long goes nowhere ("it is wise to withdraw forces"): pull out, one unit at a
+            # time. This is what ends every battle with a heuristic seat: games have no round limit.
+            return Withdraw(seat, mine[0]["id"])
         theirs = [u for u in units.values() if u["seat"] != seat and u["in_battle"]]
         my_threat = sum(max((self._hit_chance(view, units, u["id"], t["id"]) for t in theirs), default=0)
                         for u in mine)

@@ -15,10 +15,12 @@ class Options:
     larger_standing_armies: bool = False
     # FAQ Optional Rule 5 (Advanced Battlecards): won battlecards become deployed stacks.
     occupying_force: bool = False
-    # Termination guards (estimated; see README): the game ends on points after this many turns,
-    # and a battle still undecided after this many rounds is treated as a stalemate.
+    # Termination guard (estimated; see README): the game ends on points after this many turns.
     max_turns: int = 400
-    max_battle_rounds: int = 25
+    # No round limit by the rules (STALEMATE; "A battle ends when all of the involved forces on one side have
+    # been destroyed or withdrawn"). Self-play and simulations MAY cap a battle at this many rounds (then
+    # settled as a stalemate, counted in result["round_cap_battles"]); games created through the API never do.
+    max_battle_rounds: int | None = None
 
     @property
     def initial_draw(self) -> int:

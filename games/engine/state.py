@@ -94,6 +94,7 @@ class GameState:
         self.winner: str | None = None
         self.result: dict[str, Any] = {}
         self.vp_threshold = 0
+        self.round_cap_battles = 0  # battles settled by the Options.max_battle_rounds cap (self-play only)
         # derived, not serialised
         self.record_events = True
         self.decision: Decision | None = None
@@ -198,6 +199,7 @@ class GameState:
             "winner": self.winner,
             "result": copy.deepcopy(self.result),
             "vp_threshold": self.vp_threshold,
+            "round_cap_battles": self.round_cap_battles,
         }
 
     @classmethod
@@ -228,6 +230,7 @@ class GameState:
         state.winner = data["winner"]
         state.result = copy.deepcopy(data["result"])
         state.vp_threshold = data["vp_threshold"]
+        state.round_cap_battles = int(data.get("round_cap_battles", 0))  # absent in states saved before it
         state.rebuild_derived()
         cls.resume(state)
         return state

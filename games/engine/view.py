@@ -5,7 +5,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .actions import key_to_json
-from .battlecards.inspect import battle_frame, current_values
+from .battlecards.inspect import battle_frame, current_values, setup_pending
 from .battlecards.machine import legal_keys
 from .cards import KINDS
 from .setup import SEATS
@@ -42,10 +42,18 @@ def _won(st: GameState, seat: str) -> list[dict[str, Any]]:
 
 def _opponent(st: GameState, seat: str, viewer: str) -> dict[str, Any]:
     p = st.players[seat]
+    if setup_pending(st):
+        # "Secretly look at your hands, and Deploy": until both seats have deployed, the opponent is shown as
+        # dealt (every card in the reserve hand, no stacks), whatever he has deployed already
+        hand_size = len(p["hand"]) + sum(len(s) for k in KINDS for s in p["stacks"][k])
+        stacks = {k: [0] * len(p["stacks"][k]) for k in KINDS}
+    else:
+        hand_size = len(p["hand"])
+        stacks = {k: [len(s) for s in p["stacks"][k]] for k in KINDS}
     out = {
         "nation": p["nation"],
-        "hand_size": len(p["hand"]),
-        "stacks": {k: [len(s) for s in p["stacks"][k]] for k in KINDS},
+        "hand_size": hand_size,
+        "stacks": stacks,
         "occupied": {bc: len(s) for bc, s in p["occupied"].items()},
         "kept_count": len(p["kept"]),
         "industry": _cards(st, p["industry"]),
@@ -63,7 +71,7 @@ def _opponent(st: GameState, seat: str, viewer: str) -> dict[str, Any]:
 
 def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
     fr = battle_frame(st)
-    if fr is None or fr["stage"] in ("optional", "check"):
+    if fr is None or fr["stage"] in ("optional", "stacks", "check"):
         if fr is None:
             return None
         return {"card": fr["card"], "code": st.code.get(fr["card"]) if fr["card"] else None,

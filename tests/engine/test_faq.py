@@ -201,7 +201,7 @@ def test_faq_ships_3_a_support_ship_adds_to_all_attack_values_instead_of_firing(
 def test_faq_ships_1_support_ships_firing_alone_fire_like_big_guns():
     st = load(
         axis={"stacks": {"sea": ["de-destroyer"]}},
-        allies={"stacks": {"air": ["gb-fighter"], "sea": ["gb-sub"]}},
+        allies={"stacks": {"air": ["gb-fighter"], "sea": ["gb-carrier"]}},
         drawn="t-sea",
         deck=numbers(*([1] * 20)),
         seat="allies",
@@ -210,7 +210,8 @@ def test_faq_ships_1_support_ships_firing_alone_fire_like_big_guns():
     hold_until(st, 2, "axis")
     destroyer = one(st, "de-destroyer")
     do(st, "fire", unit=destroyer, target=one(st, "gb-fighter"))
-    assert has(st, "fire", unit=destroyer, target=one(st, "gb-sub"))
+    # (a sea target that is not the aggressor's hidden submarine: S6 NOTE)
+    assert has(st, "fire", unit=destroyer, target=one(st, "gb-carrier"))
 
 
 def test_faq_ships_4_carrier_bonuses_go_to_attack_or_air_defense_of_any_unit_itself_included():

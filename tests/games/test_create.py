@@ -77,6 +77,8 @@ def test_editing_the_catalog_never_changes_an_existing_game(catalog_rows, api, a
         ({"opponent": {"kind": "bot", "bot": "genius"}}, 400, "invalid"),
         ({"options": {"no_such_rule": True}}, 400, "invalid_options"),
         ({"options": {"larger_standing_armies": "yes"}}, 400, "invalid_options"),
+        # issue 12: games follow the rulebook, which has no round limit (the cap is for simulations only)
+        ({"options": {"max_battle_rounds": 25}}, 400, "invalid_options"),
         ({"seed": -1}, 400, "invalid"),
         ({"conflict": {"theater": "PAC"}}, 400, "illegal_matchup"),
         ({"conflict": {"mode": "thin", "packs": ["de-we-expansion"]}}, 400, "illegal_matchup"),

@@ -258,3 +258,13 @@ def test_a_job_plays_the_pacific_and_eastern_front_theaters(submit, alice):
         assert job.status == JobStatus.DONE, job.status
         assert job.request["conflict"]["theater"] == theater
         assert job.result["games"] == 2
+
+
+def test_a_simulation_may_cap_battle_rounds_and_counts_the_capped_battles(submit, alice, api):
+    """Issue 12: the round cap is an explicit simulation option (the rulebook has no round limit); the
+    result counts the battles it settled."""
+    capped = submit(alice, **sim_body(games=3, seed=4, options={"max_battle_rounds": 1})).json()
+    result = api(alice).get(f"/api/simulations/{capped['id']}/").json()["result"]
+    assert result["round_cap_battles"] > 0  # random bots rarely end a battle in one round
+    plain = submit(alice, **sim_body(games=3, seed=4)).json()
+    assert api(alice).get(f"/api/simulations/{plain['id']}/").json()["result"]["round_cap_battles"] == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..setup import SEATS
 from ..state import OTHER, GameState
 from .common import AIR_RAID
+from .zones import _stated_aggressor
 
 
 def _deploy_frame(seat: str, count: int, cards: list[str] | None, reason: str) -> dict:
@@ -23,16 +24,23 @@ def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str,
         d = st.defs[card]
         forces = {aggressor: d.aggressor_forces, defender: d.defender_forces}
         special = d.special_victory
+        # C7: the optional classes (Baltic artillery, Battle of Britain AA) belong to the nation the card
+        # names, its stated defender, whichever side is the aggressor (a counterattack does not move them)
+        stated = _stated_aggressor(st, card)
+        named = OTHER[stated] if stated in SEATS else defender
+        opt = {s: list((d.defender_forces if s == named else d.aggressor_forces).optional_ground_classes)
+               for s in SEATS}
     else:
         forces = {aggressor: AIR_RAID, defender: AIR_RAID}
         special = None
+        opt = {s: [] for s in SEATS}
     return {
         "kind": "battle", "mode": mode, "card": card, "aggressor": aggressor, "defender": defender,
         "counter": counter, "special": special, "stage": "optional",
         "kinds": {s: list(forces[s].kinds()) for s in SEATS},
-        "opt_classes": {s: list(forces[s].optional_ground_classes) for s in SEATS},
+        "opt_classes": opt,
         "need_infantry_free": {s: forces[s].non_artillery_ground_required for s in SEATS},
-        "include": dict.fromkeys(SEATS, False), "asked": [],
+        "include": dict.fromkeys(SEATS, False), "asked": [], "stacks": {s: {} for s in SEATS},
         "units": {s: [] for s in SEATS}, "present": {s: [] for s in SEATS},
         "withdrawn": {s: [] for s in SEATS},
         "round": 1, "phase": 0, "side": 0, "done": [], "shots": {}, "fired": [], "supports": [],

@@ -5,6 +5,7 @@ from typing import Any
 
 from ..state import GameState
 from .combat.values import BattleValues, battle_values
+from .phases.deploy import setup_pending
 from .zones import _battle
 
 
@@ -23,4 +24,4 @@ def fresh_values(st: GameState, fr: dict[str, Any]) -> BattleValues:
     return BattleValues(st, fr)
 
 
-__all__ = ["BattleValues", "battle_frame", "current_values", "fresh_values"]
+__all__ = ["BattleValues", "battle_frame", "current_values", "fresh_values", "setup_pending"]

@@ -87,8 +87,12 @@ def new_game(catalog: Catalog, setup: GameSetup) -> GameState:
             cid = _draw_arsenal(st, seat)
             if cid is not None:
                 st.players[seat]["hand"].append(cid)
+    # "Secretly look at your hands, and Deploy 3": the set-up deployment is simultaneous in effect. The
+    # seats deploy in turn, but every initial deployment is private (phases.deploy) and the views show the
+    # opponent as dealt (view._opponent) until the setup_reveal frame reveals both (phases.deploy).
     st.frames = [
         {"kind": "game", "next": "axis"},
+        {"kind": "setup_reveal"},
         _deploy_frame("allies", opts.initial_deploy, None, "initial"),
         _deploy_frame("axis", opts.initial_deploy, None, "initial"),
     ]

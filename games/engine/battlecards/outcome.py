@@ -11,6 +11,8 @@ def _finish(st: GameState, winner: str | None, kind: str) -> None:
     st.status = "finished"
     st.winner = winner
     st.result = {"kind": kind, "points": {seat: st.vp(seat) for seat in SEATS}, "turns": st.turn}
+    if st.setup.options.max_battle_rounds is not None:  # self-play with the round cap: how often it bit
+        st.result["round_cap_battles"] = st.round_cap_battles
     st.frames = []
     st.decision = None
     if st.record_events:

@@ -34,6 +34,13 @@ def _load_catalog(source: str) -> Any:
     return catalog
 
 
+def _options(opts: dict[str, Any]) -> dict[str, Any]:
+    options: dict[str, Any] = dict.fromkeys(opts["option"], True)
+    if opts.get("max_battle_rounds") is not None:
+        options["max_battle_rounds"] = opts["max_battle_rounds"]
+    return options
+
+
 class Command(BaseCommand):
     help = (
         "Play N bot-vs-bot games between two decks (deck ids or starter set codes) with the rules engine, "
@@ -98,6 +105,14 @@ class Command(BaseCommand):
             '\'{"special_cards": {"west": "DE", "east": "RU"}}\'.',
         )
         parser.add_argument(
+            "--max-battle-rounds",
+            type=int,
+            default=None,
+            metavar="N",
+            help="Settle a battle still running after N rounds as a stalemate (a self-play guard, not a "
+            "rule; counted as round_cap_battles). Default: no limit, as the rulebook.",
+        )
+        parser.add_argument(
             "--catalog",
             choices=["auto", "db", "fixtures"],
             default="auto",
@@ -149,7 +164,7 @@ class Command(BaseCommand):
             _choice, conflict_codes = validate_pairing(
                 catalog=catalog, first=deck_a, second=deck_b, conflict=conflict
             )
-            rules = game_options(dict.fromkeys(opts["option"], True))
+            rules = game_options(_options(opts), simulation=True)
         except DomainError as exc:
             raise CommandError(f"{exc.code}: {exc.detail}") from exc
 
@@ -190,6 +205,10 @@ class Command(BaseCommand):
             )
         self.stdout.write(f"  unfinished: {report.unfinished}; results: {dict(report.result_kinds)}")
         self.stdout.write(f"  average turns {data['average_turns']}, average actions {data['average_plies']}")
+        if rules.max_battle_rounds is not None:
+            self.stdout.write(
+                f"  battles settled by the {rules.max_battle_rounds}-round cap: {report.round_cap_battles}"
+            )
 
     def _shared_deck_game(self, opts: dict[str, Any]) -> None:
         """A game type without decks (Battlefront): the shared deck from its card fixtures."""
@@ -249,7 +268,7 @@ class Command(BaseCommand):
                 bots=tuple(opts["bots"]),
                 games=opts["games"],
                 seed=opts["seed"],
-                options=opts["options"],
+                options=_options(opts) if opts["game"] == DEFAULT_GAME_TYPE else opts["options"],
                 conflict=(
                     {"theater": opts["theater"], "mode": opts["conflict_mode"], "packs": opts["packs"]}
                     if opts["game"] == DEFAULT_GAME_TYPE

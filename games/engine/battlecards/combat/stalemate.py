@@ -10,10 +10,12 @@ from .targeting import _autokill_targets, _targetable
 from .values import battle_values, hits
 
 
-def _stalemate(st: GameState, fr: dict) -> None:
-    """Stalemate: the aggressor must withdraw and the defender wins (air raids simply end)."""
+def _stalemate(st: GameState, fr: dict, *, round_cap: bool = False) -> None:
+    """Stalemate: the aggressor must withdraw and the defender wins (air raids simply end). `round_cap`:
+    settled the same way by the Options.max_battle_rounds cap of self-play (not a rule; see the README)."""
     if st.record_events:
-        emit(st, "stalemate", {"round": fr["round"]})
+        data = {"round": fr["round"], "round_cap": True} if round_cap else {"round": fr["round"]}
+        emit(st, "stalemate", data)
     fr["winner"] = fr["defender"] if fr["mode"] == "battle" else None
     fr["stage"] = "settle"
 

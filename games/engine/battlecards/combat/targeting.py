@@ -9,8 +9,12 @@ from .values import BattleValues, battle_values
 
 
 def _targetable(st: GameState, fr: dict, seat: str, u: str, t: str) -> bool:
-    """S6, S7: before a submarine fires only destroyers and submarines may target it, unless intelligence."""
+    """S6, S7: before a submarine fires only destroyers and submarines may target it, unless intelligence;
+    an aggressor's submarine not even they (S6 NOTE: "If the submarine is the aggressor, it may fire and
+    retreat from battle without fear of enemy reprisal")."""
     if "submarine" in st.abil[t] and t not in fr["fired"] and not fr["intel"][seat]:
+        if fr["aggressor"] != seat:  # t belongs to the aggressor
+            return False
         classes = st.defs[u].classes
         return "destroyer" in classes or "submarine" in classes
     return True

@@ -66,6 +66,10 @@ def legal_reorganize(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["seat"]
     if st.players[seat]["hand"]:
         return [KChoose(seat, "swap"), KChoose(seat, "discard_draw")]
+    # C3: without a reserve hand, draw 3; or (C2, C4) swap through the empty hand: pull cards from the
+    # stacks and redeploy them, ending with no hand again (either/or, never both)
+    if _deployed(st, seat):
+        return [KChoose(seat, "draw"), KChoose(seat, "swap")]
     return [KChoose(seat, "draw")]
 
 

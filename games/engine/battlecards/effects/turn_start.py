@@ -1,6 +1,7 @@
 """Kept cards played at the start of a turn, before drawing (see the README's play windows): Counterattack,
 Pre-emptive Strike and an Air Raid battle replace the draw; Industrial Complex, Industrial Strike, Sabotage
-and an Air Raid on an Industrial Complex do not (C18)."""
+and an Air Raid on an Industrial Complex do not (C18). The plays that destroy an Industrial Complex are open
+"at any time" (C18): also in every battle-round window (effects.battle_window), whoever's turn it is."""
 from __future__ import annotations
 
 from ...actions import PlayCard
@@ -101,15 +102,29 @@ def _sabotage(st: GameState, fr: dict, a: PlayCard) -> None:
         st.frames.append({"kind": "sabotage", "seat": enemy, "cls": a.option})
 
 
+# ---- C18 "at any time": the industry plays in a battle-round window (any battle, either seat's turn) -------
+def _industry_only_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+    """Only the plays that destroy the enemy Industrial Complex (a Sabotage on a general or leader, or an Air
+    Raid battle, keep their turn-start window)."""
+    if not _enemy_ic(st, seat):
+        return []
+    if st.defs[cid].effect == "industrial-strike":
+        return [KPlayCard(seat, cid)]
+    return [KPlayCard(seat, cid, option="industry")]
+
+
 card_effect("counterattack", kept=True, rulings="CA1-CA3",
             turn_start=Window(_counterattack_options, _counterattack))
 card_effect("pre-emptive-strike", kept=True, rulings="C6, C16",
             turn_start=Window(_plain_options, _preemptive_strike))
-card_effect("air-raid", kept=True, rulings="C15, C18", turn_start=Window(_air_raid_options, _air_raid))
+card_effect("air-raid", kept=True, rulings="C15, C18", turn_start=Window(_air_raid_options, _air_raid),
+            battle_window=Window(_industry_only_options, _air_raid))
 card_effect("industrial-complex", kept=True, rulings="C18",
             turn_start=Window(_plain_options, _industrial_complex, discard=False))
 card_effect("industrial-strike", kept=True, rulings="C18",
-            turn_start=Window(_industrial_strike_options, _industrial_strike))
-card_effect("sabotage", kept=True, rulings="G4", turn_start=Window(_sabotage_options, _sabotage))
+            turn_start=Window(_industrial_strike_options, _industrial_strike),
+            battle_window=Window(_industry_only_options, _industrial_strike))
+card_effect("sabotage", kept=True, rulings="G4, C18", turn_start=Window(_sabotage_options, _sabotage),
+            battle_window=Window(_industry_only_options, _sabotage))
 
 __all__ = ["TURN_START"]

@@ -1,4 +1,5 @@
-"""The battle as a declared table of stages (BATTLE_STAGES): optional forces (GP5, C7, C12) -> check (GU3)
+"""The battle as a declared table of stages (BATTLE_STAGES): optional forces (GP5, C7, C12) -> stacks (which
+of a divided side's stacks fight, C1, C2) -> check (GU3)
 -> leaders (G5, C15) -> muster (C13) -> window -> phase0 (OSS sabotage, chemical warfare C11, stalemate)
 -> phase (phases.fire) -> withdraw -> settle -> scorch -> done (phases.settle)."""
 from __future__ import annotations
@@ -46,8 +47,13 @@ def _present(st: GameState, fr: dict, seat: str) -> list[str]:
             out.extend(_optional_units(st, fr, seat))
         return out
     stacks = st.players[seat]["stacks"]
+    chosen = fr.get("stacks", {}).get(seat, {})
     out: list[str] = []
     for kind in fr["kinds"][seat]:
+        i = chosen.get(kind)
+        if i is not None and i < len(stacks[kind]):
+            out.extend(stacks[kind][i])  # C2: a divided side fights with the stack it chose
+            continue
         for s in stacks[kind]:
             out.extend(s)
     if fr["include"][seat]:
@@ -77,7 +83,7 @@ def _stage_optional(st: GameState, fr: dict) -> Decision | None:
         if seat not in fr["asked"] and optional and any(st.players[seat]["stacks"]["ground"]):
             fr["asking"] = seat
             return Decision(seat, "commit_optional", {"classes": fr["opt_classes"][seat] + ["radar"]})
-    fr["stage"] = "check"
+    fr["stage"] = "stacks"
     return None
 
 
@@ -89,6 +95,53 @@ def legal_commit_optional(st: GameState, fr: dict) -> list[tuple]:
 def act_commit_optional(st: GameState, fr: dict, a: Action) -> None:
     fr["asked"].append(a.seat)
     fr["include"][a.seat] = a.option == "include"
+
+
+def _stack_choices(st: GameState, fr: dict, seat: str, kind: str) -> list[int]:
+    """The non-empty stacks of `kind` a side may fight with (sizes are public: a choice between one says
+    nothing)."""
+    return [i for i, s in enumerate(st.players[seat]["stacks"][kind]) if s]
+
+
+def _pending_stack(st: GameState, fr: dict) -> tuple[str, str] | None:
+    """The next (seat, kind) whose owner must choose which of his divided stacks fights (aggressor first)."""
+    chosen = fr.setdefault("stacks", {s: {} for s in SEATS})
+    for seat in (fr["aggressor"], fr["defender"]):
+        if _occupied_defense(st, fr, seat):
+            continue  # Optional Rule 5.3: only the units under the battlecard defend
+        for kind in fr["kinds"][seat]:
+            if kind not in chosen[seat] and len(_stack_choices(st, fr, seat, kind)) > 1:
+                return seat, kind
+    return None
+
+
+def _stage_stacks(st: GameState, fr: dict) -> Decision | None:
+    """C1, C2 (estimated reading): divided stacks are "forevermore treated as separate stacks", so a battle
+    calling a kind is fought by ONE stack of it: each side with several non-empty stacks of a called kind
+    chooses one, secretly (the choice is a private event; the views show no battle forces before both
+    chose), aggressor first. The leader still draws from any stack (G5: phases.battle._stage_leaders)."""
+    pending = _pending_stack(st, fr)
+    if pending is not None:
+        return Decision(pending[0], "battle_stack", {"kind": pending[1]})
+    chosen = fr["stacks"]
+    if any(chosen.values()) and st.record_events:
+        emit(st, "battle_stacks", {"card": fr["card"], "stacks": {
+            s: {k: f"{k}:{i}" for k, i in chosen[s].items()} for s in SEATS if chosen[s]}})
+    fr["stage"] = "check"
+    return None
+
+
+def legal_battle_stack(st: GameState, fr: dict) -> list[tuple]:
+    seat, kind = _pending_stack(st, fr)  # type: ignore[misc]
+    return [KChoose(seat, f"{kind}:{i}") for i in _stack_choices(st, fr, seat, kind)]
+
+
+def act_battle_stack(st: GameState, fr: dict, a: Action) -> None:
+    kind, _, idx = a.option.partition(":")
+    fr["stacks"][a.seat][kind] = int(idx)
+    if st.record_events:
+        # secret until both chose (then the public battle_stacks event)
+        emit(st, "battle_stack_chosen", {"seat": a.seat, "stack": a.option}, a.seat)
 
 
 def _stage_check(st: GameState, fr: dict) -> Decision | None:
@@ -240,8 +293,10 @@ def _stage_withdraw(st: GameState, fr: dict) -> Decision | None:
     if _check_battle_end(st, fr):
         return None
     fr["round"] += 1
-    if fr["round"] > st.setup.options.max_battle_rounds:
-        _stalemate(st, fr)
+    cap = st.setup.options.max_battle_rounds
+    if cap is not None and fr["round"] > cap:  # an explicit self-play / simulation option, never the rules
+        st.round_cap_battles += 1
+        _stalemate(st, fr, round_cap=True)
         return None
     fr.update(stage="window", side=0, phase=0, done=[], shots={}, supports=[], carrier_used={}, p2_passed=[])
     vals = st._vcache
@@ -274,7 +329,8 @@ def act_withdraw(st: GameState, fr: dict, a: Action) -> None:
 
 
 BATTLE_STAGES = {
-    "optional": _stage_optional, "check": _stage_check, "leaders": _stage_leaders, "muster": _stage_muster,
+    "optional": _stage_optional, "stacks": _stage_stacks, "check": _stage_check, "leaders": _stage_leaders,
+    "muster": _stage_muster,
     "window": _stage_window, "phase0": _stage_phase0, "phase": _stage_phase, "withdraw": _stage_withdraw,
     "settle": _stage_settle, "scorch": _stage_scorch, "done": _stage_done,
 }
@@ -282,6 +338,7 @@ BATTLE_STAGES = {
 
 RULES.frame("battle", stages=BATTLE_STAGES)
 RULES.decision("commit_optional", legal=legal_commit_optional, act=act_commit_optional)
+RULES.decision("battle_stack", legal=legal_battle_stack, act=act_battle_stack)
 RULES.decision("withdraw", legal=legal_withdraw, act=act_withdraw, key_at=withdraw_key_at)
 
 ability("leader", _stage_leaders, rulings="G5, C15")

@@ -3,7 +3,9 @@ V-2's replacement), forced deployment, Optional Rule 5.2 stacks under a battleca
 from __future__ import annotations
 
 from ...actions import Action
+from ...cards import KINDS
 from ...core.machine import emit
+from ...setup import SEATS
 from ...state import Decision, GameState
 from ..book import RULES
 from ..common import KDeploy
@@ -56,13 +58,15 @@ def _do_deploy(st: GameState, fr: dict | None, seat: str, cid: str, ref: str) ->
     p = st.players[seat]
     p["hand"].remove(cid)
     _stack(st, seat, ref).append(cid)  # type: ignore[union-attr]
+    initial = fr is not None and fr["kind"] == "deploy" and fr["reason"] == "initial"
     if fr is not None and fr["kind"] == "deploy":
         fr["count"] -= 1
     if st.record_events:
-        emit(st, "deployed", {"seat": seat, "stack": ref})
+        # a set-up deployment is secret until both seats are done (step_setup_reveal)
+        emit(st, "deployed", {"seat": seat, "stack": ref}, seat if initial else "all")
     if st.record_events:
         emit(st, "deployed_card", {"seat": seat, "stack": ref, "card": cid, "code": st.code[cid]}, seat)
-    if "v2_rocket" in st.abil[cid]:
+    if "v2_rocket" in st.abil[cid] and not initial:  # a V-2 deployed at set-up fires at the reveal
         st.frames.append({"kind": "v2", "seat": seat, "card": cid, "stage": "start"})
 
 
@@ -70,6 +74,26 @@ def act_deploy(st: GameState, fr: dict, a: Action) -> None:
     _do_deploy(st, fr, a.seat, a.card, a.stack)
 
 
+def step_setup_reveal(st: GameState, fr: dict) -> Decision | None:
+    """Both seats have deployed at set-up: the stacks are revealed (face down: their sizes) together, then
+    any V-2 deployed at set-up takes effect (the German seat's first, in stack order)."""
+    st.frames.pop()
+    if st.record_events:
+        emit(st, "setup_revealed", {"stacks": {s: {k: [len(x) for x in st.players[s]["stacks"][k]]
+                                                   for k in KINDS} for s in SEATS}})
+    v2s = [(s, c) for s in SEATS for k in KINDS for x in st.players[s]["stacks"][k] for c in x
+           if "v2_rocket" in st.abil[c]]
+    for s, c in reversed(v2s):  # frames are a stack: the first V-2 is resolved first
+        st.frames.append({"kind": "v2", "seat": s, "card": c, "stage": "start"})
+    return None
+
+
+def setup_pending(st: GameState) -> bool:
+    """True while the set-up deployment is still secret (some seat has not finished deploying)."""
+    return any(f["kind"] == "setup_reveal" for f in st.frames)
+
+
 RULES.frame("deploy", step_deploy)
+RULES.frame("setup_reveal", step_setup_reveal)
 RULES.decision("initial_deploy", legal=legal_deploy, act=act_deploy)
 RULES.decision("deploy", legal=legal_deploy, act=act_deploy)
