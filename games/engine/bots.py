@@ -25,6 +25,7 @@ from .actions import (
     Withdraw,
 )
 from .cards import Catalog, load_catalog_dir
+from .core.bots import SaltedRandomBot
 from .core.rng import hashed_index
 from .core.rng import salt_base as _salt_base
 
@@ -40,25 +41,10 @@ def _pick_base(base: int, ply: int, seat: str, n: int) -> int:
     return hashed_index(base, ply, seat == "axis", n)
 
 
-class RandomBot:
+class RandomBot(SaltedRandomBot):
     """Uniform over the legal actions (deterministic per salt, ply and seat)."""
 
-    needs_view = False  # only reads view["ply"]
-
-    def __init__(self, salt: str | int = "random") -> None:
-        self.salt = str(salt)
-
-    @property
-    def salt(self) -> str:
-        return self._salt
-
-    @salt.setter
-    def salt(self, value: str) -> None:
-        self._salt = value
-        self._base = _salt_base(value)
-
-    def choose(self, view: dict[str, Any], legal: list[Action], seat: str) -> Action:
-        return legal[_pick_base(self._base, view["ply"], seat, len(legal))]
+    first_seat = "axis"
 
 
 class HeuristicBot:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.bots import SaltedRandomBot
 from ..core.rng import hashed_index, salt_base
 from .actions import Action
 from .cards import BattlefrontCatalog, load_cards
@@ -13,25 +14,10 @@ from .rules import TWO_FRONT_VICTORIES, profiles, resolve_front
 from .setup import FRONTS, OTHER, SEATS
 
 
-class RandomBot:
+class RandomBot(SaltedRandomBot):
     """Uniform over the legal actions (deterministic per salt, ply and seat)."""
 
-    needs_view = False  # reads only view["ply"]
-
-    def __init__(self, salt: str | int = "random") -> None:
-        self.salt = str(salt)
-
-    @property
-    def salt(self) -> str:
-        return self._salt
-
-    @salt.setter
-    def salt(self, value: str) -> None:
-        self._salt = value
-        self._base = salt_base(value)
-
-    def choose(self, view: dict[str, Any], legal: list[Action], seat: str) -> Action:
-        return legal[hashed_index(self._base, view["ply"], seat == SEATS[0], len(legal))]
+    first_seat = SEATS[0]
 
 
 def _score(margin: int) -> float:
