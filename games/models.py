@@ -46,7 +46,11 @@ class BotKind(models.TextChoices):
 
 
 class EndReason(models.TextChoices):
+    """Why a finished game ended. DRAW: the engine finished it without a winner (equal points at the end);
+    UNFINISHED: stopped before the engine finished it (expired or cancelled)."""
+
     VICTORY = "victory", "Victory by the rules"
+    DRAW = "draw", "Draw by the rules"
     RESIGNATION = "resignation", "Resignation"
     UNFINISHED = "unfinished", "Stopped without a winner"
 

@@ -155,7 +155,8 @@ def _sync_game_from_state(game: Game, state: Any) -> None:
         game.status = GameStatus.FINISHED
         game.winner = state.winner or ""
         game.result = dict(state.result or {})
-        game.end_reason = EndReason.VICTORY if state.winner else EndReason.UNFINISHED
+        # The engine finished it: a win, or a draw by the rules (equal points); never "unfinished".
+        game.end_reason = EndReason.VICTORY if state.winner else EndReason.DRAW
         game.finished_at = timezone.now()
 
 

@@ -19,3 +19,11 @@ def test_the_whole_schema_generates_without_warnings():
 def test_every_error_response_documents_the_common_shape(client):
     body = client.get("/api/no-such-endpoint/").json()
     assert set(body) >= {"status", "code", "detail"} and body["status"] == 404
+
+
+@pytest.mark.django_db
+def test_the_schema_lists_every_end_reason_including_a_draw():
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    assert schema["components"]["schemas"]["EndReasonEnum"]["enum"] == [
+        "victory", "draw", "resignation", "unfinished"
+    ]

@@ -147,7 +147,7 @@ def test_two_players_play_battlefront_to_the_end_through_the_api_never_seeing_hi
     stored = Game.objects.get(pk=gid)
     assert stored.status == "finished" and stored.game_type == "battlefront"
     assert stored.winner in ("west", "east", "")
-    assert stored.end_reason == ("victory" if stored.winner else "unfinished")
+    assert stored.end_reason == ("victory" if stored.winner else "draw")
     assert counts["actions"] == GameAction.objects.filter(game=stored, kind="action").count()
     assert stored.turn >= 2 and counts["actions"] >= 14, counts  # a real game: 7 cards a seat a turn
     assert stored.version == stored.last_seq == GameAction.objects.filter(game=stored).count()

@@ -143,6 +143,7 @@ def test_user_against_the_bot_plays_a_complete_game(create_game, api, alice):
     if not finished.winner:  # a draw: the game ended on points and both sides had the same
         points = finished.state["result"]["points"]
         assert len(set(points.values())) == 1, finished.state["result"]
+        assert finished.end_reason == "draw"
     else:
         assert finished.winner in ("axis", "allies") and finished.end_reason == "victory"
     bot_moves = GameAction.objects.filter(game=finished, seat=bots_seat)
