@@ -7,6 +7,7 @@ import json
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db.utils import OperationalError, ProgrammingError
 
 from games.models import Game
 
@@ -114,3 +115,48 @@ def test_simulate_plays_any_theater(decks, theater):
     )
     assert data["games"] == 2 and data["unfinished"] == 0
     assert data["seats"]["axis"]["wins"] + data["seats"]["allies"]["wins"] + data.get("draws", 0) == 2
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        OperationalError("no such table: cards_catalogversion"),  # SQLite
+        ProgrammingError('relation "cards_catalogversion" does not exist'),  # PostgreSQL
+    ],
+)
+def test_simulate_on_an_unmigrated_database_falls_back_to_the_fixtures_with_a_notice(error, monkeypatch):
+    """`--catalog auto` (the default) on a database without the card tables plays from fixtures/catalog."""
+
+    def unmigrated() -> None:
+        raise error
+
+    monkeypatch.setattr("cards.selectors.catalog_definitions", unmigrated)
+    out, err = io.StringIO(), io.StringIO()
+    call_command(
+        "simulate", "--decks", "gb-we-starter", "de-we-starter", "--games", "2", "--workers", "1", "--json",
+        stdout=out, stderr=err,
+    )
+    assert json.loads(out.getvalue())["games"] == 2  # stdout stays pure JSON
+    notice = err.getvalue()
+    assert notice.count("\n") == 1 and "fixtures" in notice and "migrate" in notice, notice
+
+
+@pytest.mark.parametrize(
+    "error", [OperationalError("no such table: cards_catalogversion"), ProgrammingError("no relation")]
+)
+def test_simulate_with_the_database_catalog_on_an_unmigrated_database_says_what_to_run(error, monkeypatch):
+    def unmigrated() -> None:
+        raise error
+
+    monkeypatch.setattr("cards.selectors.catalog_definitions", unmigrated)
+    with pytest.raises(CommandError, match="make migrate.*load_catalog"):
+        _run("--decks", "gb-we-starter", "de-we-starter", "--games", "2", "--workers", "1", "--catalog", "db")
+
+
+def test_simulate_with_deck_ids_on_an_unmigrated_database_says_what_to_run(monkeypatch):
+    def unmigrated(**kwargs) -> None:
+        raise OperationalError("no such table: decks_deck")
+
+    monkeypatch.setattr("games.management.commands.simulate.resolve_deck", unmigrated)
+    with pytest.raises(CommandError, match="deck ids need the database.*make migrate"):
+        _run("--decks", "1", "2", "--games", "2", "--workers", "1", "--catalog", "fixtures")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.utils import OperationalError, ProgrammingError
 
 from config.errors import DomainError
 from games import engine
@@ -21,14 +23,26 @@ def _deck_ref(value: str) -> dict[str, Any]:
     return {"deck_id": int(value)} if value.isdigit() else {"starter": value}
 
 
-def _load_catalog(source: str) -> Any:
+NO_CATALOG_TABLES = "the database has no card tables: run `make migrate` and `manage.py load_catalog`"
+
+
+def _load_catalog(source: str, *, notice: Callable[[str], Any]) -> Any:
+    """The card definitions: fixtures/catalog, or the database's (`db`), or the database's when it has cards
+    and else the fixtures (`auto`). An unmigrated database (a fresh SQLite file) is no catalog: `auto` says
+    so in one line through `notice` and plays from the fixtures, `db` stops with what to run."""
     from games.engine.cards import load_catalog_dir
 
     if source == "fixtures":
         return load_catalog_dir()
-    from cards.selectors import catalog_definitions
+    from cards import selectors
 
-    catalog = catalog_definitions()
+    try:
+        catalog = selectors.catalog_definitions()
+    except (OperationalError, ProgrammingError) as exc:
+        if source == "db":
+            raise CommandError(f"--catalog db: {NO_CATALOG_TABLES}.") from exc
+        notice(f"simulate: {NO_CATALOG_TABLES}; using the fixture catalog (fixtures/catalog).")
+        return load_catalog_dir()
     if source == "auto" and not catalog.arsenal:
         return load_catalog_dir()
     return catalog
@@ -156,7 +170,7 @@ class Command(BaseCommand):
         if opts["game"] != DEFAULT_GAME_TYPE:
             self._shared_deck_game(opts)
             return
-        catalog = _load_catalog(opts["catalog"])
+        catalog = _load_catalog(opts["catalog"], notice=self.stderr.write)
         try:
             deck_a = resolve_deck(user=None, ref=_deck_ref(opts["decks"][0]), catalog=catalog)
             deck_b = resolve_deck(user=None, ref=_deck_ref(opts["decks"][1]), catalog=catalog)
@@ -167,6 +181,8 @@ class Command(BaseCommand):
             rules = game_options(_options(opts), simulation=True)
         except DomainError as exc:
             raise CommandError(f"{exc.code}: {exc.detail}") from exc
+        except (OperationalError, ProgrammingError) as exc:  # a deck id read from an unmigrated database
+            raise CommandError(f"deck ids need the database's decks: {NO_CATALOG_TABLES}.") from exc
 
         setup = engine.GameSetup(
             seed=opts["seed"],
