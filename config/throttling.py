@@ -7,6 +7,17 @@ chose). A throttled request is a 429 in the common error shape with a Retry-Afte
 
 Also here: the log-in forms that are plain Django views (the browsable API's session log-in and the admin's)
 are throttled by a middleware, and the open event streams are counted per user.
+
+Atomicity (which cache backend CACHE_URL picks matters):
+- The rate throttles are DRF's SimpleRateThrottle: cache.get of the request history, then cache.set of the
+  new one. That read-modify-write is not atomic on ANY backend: requests of one client arriving at the same
+  moment can each read the same history and all pass, so a limit can be overshot by about as many requests
+  as that client has in flight at once (never bypassed for a sustained rate).
+- The stream slots (below) use cache.add + cache.incr/decr. Redis (INCR) and the per-process memory cache
+  (a lock) make them atomic; the database cache (dbcache://) does NOT: its incr/decr are Django's generic
+  get-then-set, so two streams opened at the same instant may be counted once and the per-user cap
+  exceeded by the number of simultaneous opens (the counter expires `ttl` after its last change, which
+  bounds any drift). The cache API offers no row lock to fix this; use Redis where the caps must be exact.
 """
 
 from __future__ import annotations
