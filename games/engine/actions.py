@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from .core.actions import parse_action_fields
 from .core.errors import MalformedAction
 
 SEATS = ("axis", "allies")
@@ -39,25 +40,7 @@ class Action:
 
     @staticmethod
     def from_json(data: Any) -> Action:
-        if not isinstance(data, dict):
-            raise MalformedAction("an action is a JSON object")
-        cls = ACTION_TYPES.get(data.get("type"))  # type: ignore[arg-type]
-        if cls is None:
-            raise MalformedAction(f"unknown action type {data.get('type')!r}")
-        kwargs: dict[str, Any] = {}
-        for f in fields(cls):
-            value = data.get(f.name)
-            optional = f.default is None
-            if value is None:
-                if not optional:
-                    raise MalformedAction(f"{cls.type}: missing field {f.name!r}")
-                continue
-            if not isinstance(value, str) or not value or len(value) > 64:
-                raise MalformedAction(f"{cls.type}: field {f.name!r} must be a short string")
-            kwargs[f.name] = value
-        extra = set(data) - {f.name for f in fields(cls)} - {"type"}
-        if extra:
-            raise MalformedAction(f"{cls.type}: unexpected fields {sorted(extra)}")
+        cls, kwargs = parse_action_fields(ACTION_TYPES, data)
         if kwargs["seat"] not in SEATS:
             raise MalformedAction("seat must be 'axis' or 'allies'")
         return cls(**kwargs)

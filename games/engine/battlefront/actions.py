@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from ..core.actions import parse_action_fields
 from ..core.errors import MalformedAction
 from .setup import FRONTS, SEATS
 
@@ -59,24 +60,7 @@ class Action:
 
     @staticmethod
     def from_json(data: Any) -> Action:
-        if not isinstance(data, dict):
-            raise MalformedAction("an action is a JSON object")
-        cls = ACTION_CLASSES.get(data.get("type")) if isinstance(data.get("type"), str) else None
-        if cls is None:
-            raise MalformedAction(f"unknown action type {data.get('type')!r}")
-        kwargs: dict[str, Any] = {}
-        for f in fields(cls):
-            value = data.get(f.name)
-            if value is None:
-                if f.default is not None:
-                    raise MalformedAction(f"{cls.type}: missing field {f.name!r}")
-                continue
-            if not isinstance(value, str) or not value or len(value) > 64:
-                raise MalformedAction(f"{cls.type}: field {f.name!r} must be a short string")
-            kwargs[f.name] = value
-        extra = set(data) - {f.name for f in fields(cls)} - {"type"}
-        if extra:
-            raise MalformedAction(f"{cls.type}: unexpected fields {sorted(extra)}")
+        cls, kwargs = parse_action_fields(ACTION_CLASSES, data)
         if kwargs["seat"] not in SEATS:
             raise MalformedAction(f"seat must be one of {list(SEATS)}")
         if "front" in kwargs and kwargs["front"] not in FRONTS:
