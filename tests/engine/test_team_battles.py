@@ -438,3 +438,18 @@ def test_a_joined_army_commits_its_own_optional_forces():
     assert theirs in fr["present"]["allies-1"] and mine not in fr["present"]["allies-1"]
     assert not set(fr["present"]["allies-1"]) & {
         c for s in st.players["allies-1"]["stacks"]["ground"] for c in s}
+
+
+def test_a_commander_without_forces_of_its_own_commands_its_teammates_forces():
+    st = ready(["DE", "DE"], ["GB", "GB"], seed=3)
+    undeploy(st, "allies-1")  # the defending army has no forces nor hand: the 2nd army's forces defend
+    draw_homeland(st, "we-invasion-of-britain", emergency=False)
+    fr = battle_frame(st)
+    assert fr["defender"] == "allies-1" and fr["units"]["allies-1"]
+    assert set(fr["present"]["allies-1"]) == deployed(st, "allies-2")
+    seats = set()
+    while battle_frame(st) is not None:
+        if st.decision.kind in ("fire", "withdraw", "defend", "retarget"):
+            seats.add(st.decision.seat)
+        apply(st, fighter(st))
+    assert seats == {"axis-1", "allies-1"}
