@@ -17,6 +17,7 @@ from games.engine import (
     Options,
     RandomBot,
     apply,
+    events_for,
     legal_actions,
     load_catalog_dir,
     new_game,
@@ -453,3 +454,46 @@ def test_a_commander_without_forces_of_its_own_commands_its_teammates_forces():
             seats.add(st.decision.seat)
         apply(st, fighter(st))
     assert seats == {"axis-1", "allies-1"}
+
+
+def _hidden_from(st: GameState, army: str) -> set[str]:
+    """Ids `army` may not see: every arsenal deck, the other armies' (teammates' too) hands and face-down
+    deployed cards (those not revealed in the battle in progress)."""
+    hidden = {c for pool in st.pools.values() for c in pool["deck"]}
+    fr = battle_frame(st)
+    revealed = {c for s in fr["present"] for c in fr["present"][s] + fr["withdrawn"][s]} if fr else set()
+    for other, p in st.players.items():
+        if other != army:
+            hidden.update(p["hand"])
+            hidden.update(c for c in deployed(st, other) if c not in revealed)
+    if st.decision and st.decision.kind == "capture_pick" and st.decision.seat == army:
+        hidden -= {c["id"] for c in st.decision.prompt["cards"]}
+    return hidden
+
+
+def test_team_battle_views_and_events_never_name_a_card_hidden_from_the_viewer():
+    """The battle view (with each unit's army) and the battle events (battle_revealed's armies, destroyed)
+    name only revealed cards, for every army, teammates included."""
+    battle_events = ("battle_revealed", "battle_started", "destroyed", "battle_stacks", "leader_draw")
+    checked = 0
+    for axis, allies in (CONFIGS[0], CONFIGS[3]):  # 2v2, combined
+        setup = team_setup(CAT, 11, axis=axis, allies=allies, options=Options(max_battle_rounds=30))
+        st = new_game(CAT, setup)
+        bots = {a: RandomBot(11 + i) for i, a in enumerate(st.armies)}
+        while st.decision is not None:
+            seat = st.decision.seat
+            in_battle = battle_frame(st) is not None
+            before = {a: _hidden_from(st, a) for a in st.armies} if in_battle else None
+            events = apply(st, bots[seat].choose(view(st, seat), legal_actions(st), seat))
+            if not in_battle and battle_frame(st) is None:
+                continue
+            checked += 1
+            for army in st.armies:
+                hidden = _hidden_from(st, army)
+                text = json.dumps(view(st, army)["battle"])
+                assert not [c for c in hidden if f'"{c}"' in text], army
+                for e in events_for(events, army):
+                    if e.type in battle_events and before is not None and e.data.get("mode") != "air_raid":
+                        data = json.dumps(e.data)
+                        assert not [c for c in hidden & before[army] if f'"{c}"' in data], (army, e)
+    assert checked > 100
