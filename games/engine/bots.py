@@ -69,12 +69,32 @@ class HeuristicBot:
         card = self.catalog.arsenal.get(code)
         return card.points if card else 0
 
-    def _stack_strength(self, view: dict, kinds: tuple[str, ...]) -> tuple[int, int]:
+    def _stack_strength(self, view: dict, kinds: tuple[str, ...], *,
+                        weakest: bool = False) -> tuple[int, int]:
+        """(own combat points in `kinds`, the enemy's estimated: ~11 points a face-down card). `weakest`: in
+        a team game, against the weakest enemy army (the aggressor will choose it, _on_choose_enemy_army)."""
         me = view["me"]
         mine = sum(self.points(c["code"]) for k in kinds for s in me["stacks"][k] for c in s
                    if self.catalog.arsenal[c["code"]].is_combat_unit)
-        theirs = sum(n for k in kinds for n in view["opponent"]["stacks"][k]) * 11  # ~11 points a card
+        enemies = self._enemies(view) if weakest else {}
+        if enemies:
+            theirs = min(self._deployed_count(e, kinds) for e in enemies.values()) * 11
+        else:
+            theirs = self._deployed_count(view["opponent"], kinds) * 11
         return mine, theirs
+
+    @staticmethod
+    def _deployed_count(army: dict, kinds: tuple[str, ...]) -> int:
+        return sum(n for k in kinds for n in army["stacks"][k])
+
+    @staticmethod
+    def _enemies(view: dict) -> dict[str, dict]:
+        """Team games: the enemy armies still in the game (view["armies"]), in turn order; else {}."""
+        armies = view.get("armies")
+        if not armies:
+            return {}
+        return {a: o for a, o in armies["others"].items()
+                if o["side"] != armies["side"] and not o["eliminated"]}
 
     def _battle_kinds(self, code: str, seat: str, view: dict) -> tuple[str, ...]:
         bc = self.catalog.battlecards.get(code)
@@ -133,7 +153,7 @@ class HeuristicBot:
 
     def _on_fight_or_decline(self, view, legal, seat, prompt):
         code = prompt.get("code", "")
-        mine, theirs = self._stack_strength(view, self._battle_kinds(code, seat, view))
+        mine, theirs = self._stack_strength(view, self._battle_kinds(code, seat, view), weakest=True)
         want = mine > 0 and mine >= 0.9 * theirs
         return Choose(seat, "fight" if want else "decline")
 
@@ -145,6 +165,32 @@ class HeuristicBot:
         if plays and mine < 0.7 * theirs:
             return plays[0]
         return Pass(seat)
+
+    # -- team games (FAQ OR3/OR4) ------------------------------------------------------------------
+    def _on_choose_enemy_army(self, view, legal, seat, prompt):
+        """Fight the enemy army with the fewest deployed units of the kinds the battle calls for (all its
+        stacks on a tie), the first in turn order on a tie."""
+        enemies = self._enemies(view)
+        kinds = self._battle_kinds(prompt.get("code", ""), seat, view)
+        choices = [a for a in legal if isinstance(a, Choose) and a.option in enemies]
+        if not choices:
+            return None
+        every = ("ground", "air", "sea")
+        return min(choices, key=lambda a: (self._deployed_count(enemies[a.option], kinds),
+                                           self._deployed_count(enemies[a.option], every)))
+
+    def _on_reserve_trade(self, view, legal, seat, prompt):
+        """A friendly army trades a reserve card: send back the one worth the fewest points."""
+        codes = {c["id"]: c["code"] for c in view["me"]["hand"]}
+        return min((a for a in legal if isinstance(a, Choose)),
+                   key=lambda a: self.points(codes.get(a.option, "")))
+
+    def _on_seat_trade(self, view, legal, seat, prompt):
+        return Choose(seat, "refuse")  # it never proposes one either (_on_turn_start draws)
+
+    def _on_army_transfer(self, view, legal, seat, prompt):
+        passes = [a for a in legal if isinstance(a, Pass)]
+        return passes[0] if passes else legal[0]
 
     def _on_emergency_deploy(self, view, legal, seat, prompt):
         return EmergencyDeploy(seat)

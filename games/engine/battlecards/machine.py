@@ -10,7 +10,7 @@ from ..cards import BattlecardDef, Catalog
 from ..core.errors import EngineError, SetupError
 from ..setup import SEATS, GameSetup, check_armies, side_of
 from ..state import OTHER, GameState, new_army, new_player, pool_key
-from . import optional_rules  # noqa: F401  (registers its frames and decisions)
+from . import optional_rules, team_play  # noqa: F401  (register their frames and decisions)
 from .book import RULES
 from .effects import abomb, battle_window, immediate, sabotage, theater, turn_start  # noqa: F401
 from .frames import _deploy_frame

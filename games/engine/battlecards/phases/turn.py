@@ -1,5 +1,6 @@
 """Game and turn frames: whose turn, the turn-start decision (draw, emergency deploy, Optional Rule 5.4
-transfer, or a kept card: effects.turn_start through the behaviour registry)."""
+transfer, a kept card: effects.turn_start through the behaviour registry; in team games the FAQ OR3 options of
+team_play) and the termination guard (turn_limit)."""
 from __future__ import annotations
 
 from ...actions import Action, Choose, Draw, EmergencyDeploy, PlayCard
@@ -11,6 +12,7 @@ from ..common import KChoose, KDraw, KEmergencyDeploy
 from ..frames import _deploy_frame
 from ..optional_rules import _can_transfer
 from ..outcome import _finish_on_points
+from ..team_play import act_team_option, take_sacrificed_turn, team_turn_options
 from ..zones import _discard_kept, _flip_conflict
 from .conflict import _push_card
 
@@ -21,17 +23,29 @@ def step_game(st: GameState, fr: dict) -> Decision | None:
     if st.turn and total and held >= total:
         _finish_on_points(st, "all-battles-decided")
         return None
-    if st.turn >= st.setup.options.max_turns:
+    if st.turn >= turn_limit(st):
         _finish_on_points(st, "turn-limit")
         return None
     seat = fr["next"]
+    if not st.classic and st.players[seat]["out"]:
+        seat = _next_army(st, seat)  # eliminated since the previous turn began
     fr["next"] = OTHER[seat] if st.classic else _next_army(st, seat)
     st.turn += 1
     st.active_seat = seat
-    st.frames.append({"kind": "turn", "seat": seat, "stage": "start"})
     if st.record_events:
         emit(st, "turn_started", {"turn": st.turn, "seat": seat})
+    if not st.classic and take_sacrificed_turn(st, seat):
+        return None  # OR3: the partner of an accepted seat trade sacrifices his next turn
+    st.frames.append({"kind": "turn", "seat": seat, "stage": "start"})
     return None
+
+
+def turn_limit(st: GameState) -> int:
+    """The termination guard (Options.max_turns counts the turns of the whole table): a classic game ends
+    after max_turns turns; a team, uneven or combined game after max_turns per two armies (max_turns *
+    armies // 2), so each army gets as many turns as a classic player (README, Termination)."""
+    limit = st.setup.options.max_turns
+    return limit if st.classic else limit * len(st.armies) // 2
 
 
 def _next_army(st: GameState, seat: str) -> str:
@@ -61,6 +75,7 @@ def legal_turn_start(st: GameState, fr: dict) -> list[tuple]:
     if st.setup.options.occupying_force and _can_transfer(st, seat):
         acts.append(KChoose(seat, "transfer"))  # Optional Rule 5.4: between any two stacks
     acts.extend(window_options(st, fr, seat, TURN_START))  # kept cards (effects.turn_start)
+    acts.extend(team_turn_options(st, fr, seat))  # FAQ OR3: transfer, reserve trade, seat trade (team_play)
     return acts
 
 
@@ -74,6 +89,8 @@ def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
                 emit(st, "conflict_deck_empty", {})
             return
         _push_card(st, seat, cid)
+    elif isinstance(a, Choose) and a.option != "transfer":
+        act_team_option(st, fr, a)  # FAQ OR3 (team_play)
     elif isinstance(a, Choose):  # Optional Rule 5.4: transfer up to 3 cards instead of drawing
         fr["stage"] = "end"
         st.frames.append({"kind": "transfer", "seat": seat, "moved": 0, "src": None, "dst": None})

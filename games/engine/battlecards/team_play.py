@@ -1,0 +1,206 @@
+"""FAQ Optional Rule 3 (team play): what an army may do with a friendly army at the start of its turn.
+
+* "On any turn, a player may sacrifice his turn to transfer up to 3 deployed forces from his stacks to the
+  stacks of another friendly army": turn-start `choose "give:<army>"`, then one to three `deploy` actions
+  (card: one of his deployed cards, from any of his stacks; stack: a stack of the card's kind of the
+  friendly army, "ground:1" when that army's stack is divided; never its occupied-battlecard stacks), then
+  the turn ends.
+* "If you cannot afford to sacrifice a turn, you may at the start of a turn, trade one of the cards in your
+  reserve hand with any friendly army. You may not send a reserve card to a friendly army who does not have
+  one to send back": turn-start `choose "trade:<army>:<card>"` (once a turn, only with a friendly army whose
+  hand is not empty); that army's seat picks the card it sends back (decision `reserve_trade`, it may not
+  refuse); the turn goes on (draw, emergency deploy, kept cards). A turn in which a card was traded is not
+  sacrificed: the transfer and the seat trade are no longer offered in it.
+* "If two players on the same side agree to do so, they may both sacrifice their next turns to trade seats at
+  the table": turn-start `choose "seats:<army>"` (a friendly army sitting across from another enemy army);
+  that army's seat accepts or refuses at once (decision `seat_trade`). Accepted: the proposer's turn ends,
+  the partner's next turn is skipped (`turn_sacrificed`), and the two armies swap the enemy armies they sit
+  across from (the enemy armies' "across" follow). Refused: the proposer's turn goes on (one proposal a turn).
+  The turn order and the army ids do not change.
+
+Card identities stay private to the two armies involved: the public events carry counts and stack refs,
+the private ones (one per army involved) the cards.
+"""
+from __future__ import annotations
+
+from ..actions import Action, Choose, Deploy
+from ..core.machine import emit
+from ..state import Decision, GameState
+from .book import RULES
+from .common import KChoose, KDeploy, KPass
+from .zones import _deployed, _ref_of, _stack
+
+TRANSFER_MAX = 3  # "up to 3 deployed forces"
+
+
+def friends(st: GameState, army: str) -> list[str]:
+    """The other armies of `army`'s side still in the game, in turn order."""
+    return [a for a in st.armies_of(st.side(army)) if a != army]
+
+
+def team_turn_options(st: GameState, fr: dict, seat: str) -> list[tuple]:
+    """The OR3 turn-start options of `seat` (none in a classic game)."""
+    if st.classic:
+        return []
+    acts: list[tuple] = []
+    mates = friends(st, seat)
+    if fr.get("traded"):
+        return acts  # once a turn; a turn in which a card was traded is not sacrificed
+    if _deployed(st, seat):
+        acts.extend(KChoose(seat, f"give:{a}") for a in mates)
+    hand = st.players[seat]["hand"]
+    for a in mates:
+        if st.players[a]["hand"]:  # "may not send a reserve card to a friendly army who does not have one"
+            acts.extend(KChoose(seat, f"trade:{a}:{c}") for c in hand)
+    if not fr.get("proposed"):
+        mine = st.players[seat]["across"]
+        acts.extend(KChoose(seat, f"seats:{a}") for a in mates
+                    if st.players[a]["across"] != mine and not st.players[a].get("sacrifice"))
+    return acts
+
+
+def act_team_option(st: GameState, fr: dict, a: Choose) -> None:
+    """A turn-start `choose` of team_turn_options (fr: the turn frame)."""
+    seat = fr["seat"]
+    what, _, rest = a.option.partition(":")
+    if what == "give":
+        fr["stage"] = "end"  # "sacrifice his turn"
+        st.frames.append({"kind": "army_transfer", "seat": seat, "to": rest, "moved": 0})
+        if st.record_events:
+            emit(st, "turn_sacrificed", {"seat": seat, "reason": "transfer", "to": rest})
+    elif what == "trade":
+        mate, _, card = rest.partition(":")
+        fr["traded"] = True
+        st.frames.append({"kind": "reserve_trade", "seat": seat, "with": mate, "card": card})
+        if st.record_events:
+            emit(st, "reserve_trade_offered", {"seat": seat, "with": mate})
+    elif what == "seats":
+        fr["proposed"] = True
+        st.frames.append({"kind": "seat_trade", "seat": seat, "with": rest})
+        if st.record_events:
+            emit(st, "seat_trade_proposed", {"seat": seat, "with": rest})
+
+
+# ---- transfer up to 3 deployed forces to a friendly army (the turn is sacrificed) -------------------------
+def _transfer_moves(st: GameState, fr: dict) -> list[tuple]:
+    seat, stacks = fr["seat"], st.players[fr["to"]]["stacks"]
+    acts: list[tuple] = []
+    for c in _deployed(st, seat):
+        kind = st.defs[c].kind
+        acts.extend(KDeploy(seat, c, f"{kind}:{i}") for i in range(len(stacks[kind])))
+    return acts
+
+
+def step_army_transfer(st: GameState, fr: dict) -> Decision | None:
+    if fr["moved"] >= TRANSFER_MAX or not _deployed(st, fr["seat"]):
+        st.frames.pop()
+        return None
+    return Decision(fr["seat"], "army_transfer", {"to": fr["to"], "moved": fr["moved"], "max": TRANSFER_MAX})
+
+
+def legal_army_transfer(st: GameState, fr: dict) -> list[tuple]:
+    moves = _transfer_moves(st, fr)
+    return ([KPass(fr["seat"])] + moves) if fr["moved"] else moves  # "up to 3": at least one
+
+
+def act_army_transfer(st: GameState, fr: dict, a: Action) -> None:
+    if not isinstance(a, Deploy):
+        st.frames.pop()
+        return
+    seat, mate = fr["seat"], fr["to"]
+    src = _ref_of(st, seat, a.card)
+    _stack(st, seat, src).remove(a.card)  # type: ignore[arg-type, union-attr]
+    _stack(st, mate, a.stack).append(a.card)  # type: ignore[union-attr]
+    fr["moved"] += 1
+    if st.record_events:
+        data = {"seat": seat, "to": mate, "from": src, "stack": a.stack}
+        emit(st, "forces_transferred", data)
+        for army in (seat, mate):
+            emit(st, "forces_transferred_card", {**data, "card": a.card, "code": st.code[a.card]}, army)
+
+
+# ---- trade one reserve card with a friendly army (the turn goes on) ---------------------------------------
+def step_reserve_trade(st: GameState, fr: dict) -> Decision | None:
+    card = fr["card"]
+    return Decision(fr["with"], "reserve_trade",
+                    {"from": fr["seat"], "card": {"id": card, "code": st.code[card]}})
+
+
+def legal_reserve_trade(st: GameState, fr: dict) -> list[tuple]:
+    mate = fr["with"]
+    return [KChoose(mate, c) for c in st.players[mate]["hand"]]
+
+
+def act_reserve_trade(st: GameState, fr: dict, a: Action) -> None:
+    assert isinstance(a, Choose)
+    seat, mate, sent, back = fr["seat"], fr["with"], fr["card"], a.option
+    mine, theirs = st.players[seat]["hand"], st.players[mate]["hand"]
+    mine[mine.index(sent)] = back
+    theirs[theirs.index(back)] = sent
+    st.frames.pop()
+    if st.record_events:
+        emit(st, "reserve_traded", {"seat": seat, "with": mate})
+        data = {"seat": seat, "with": mate, "sent": {"id": sent, "code": st.code[sent]},
+                "received": {"id": back, "code": st.code[back]}}
+        for army in (seat, mate):
+            emit(st, "reserve_traded_cards", data, army)
+
+
+# ---- trade seats (both sacrifice their next turns) ---------------------------------------------------------
+def step_seat_trade(st: GameState, fr: dict) -> Decision | None:
+    return Decision(fr["with"], "seat_trade", {"from": fr["seat"],
+                                               "across": {a: st.players[a]["across"] for a in (fr["seat"],
+                                                                                               fr["with"])}})
+
+
+def legal_seat_trade(st: GameState, fr: dict) -> list[tuple]:
+    return [KChoose(fr["with"], "accept"), KChoose(fr["with"], "refuse")]
+
+
+def act_seat_trade(st: GameState, fr: dict, a: Action) -> None:
+    assert isinstance(a, Choose)
+    seat, mate = fr["seat"], fr["with"]
+    st.frames.pop()
+    if a.option != "accept":
+        if st.record_events:
+            emit(st, "seat_trade_refused", {"seat": seat, "with": mate})
+        return
+    swap_seats(st, seat, mate)
+    st.frames[-1]["stage"] = "end"  # the proposer's turn is sacrificed now, the partner's next one
+    st.players[mate]["sacrifice"] = True
+    if st.record_events:
+        emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade", "with": mate})
+
+
+def swap_seats(st: GameState, a: str, b: str) -> None:
+    """Armies a and b (one side) trade seats: each now sits across from the other's enemy army, and the
+    enemy armies that sat across from one of them sit across from the other."""
+    pa, pb = st.players[a], st.players[b]
+    for army in st.armies:
+        if st.side(army) != st.side(a):
+            p = st.players[army]
+            if p["across"] == a:
+                p["across"] = b
+            elif p["across"] == b:
+                p["across"] = a
+    pa["across"], pb["across"] = pb["across"], pa["across"]
+    if st.record_events:
+        emit(st, "seats_traded", {"armies": [a, b], "across": {a: pa["across"], b: pb["across"]}})
+
+
+def take_sacrificed_turn(st: GameState, seat: str) -> bool:
+    """At the start of `seat`'s turn: True (and the turn is over) when it was sacrificed to a seat trade."""
+    p = st.players[seat]
+    if not p.pop("sacrifice", False):
+        return False
+    if st.record_events:
+        emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade"})
+    return True
+
+
+RULES.frame("army_transfer", step_army_transfer)
+RULES.decision("army_transfer", legal=legal_army_transfer, act=act_army_transfer)
+RULES.frame("reserve_trade", step_reserve_trade)
+RULES.decision("reserve_trade", legal=legal_reserve_trade, act=act_reserve_trade)
+RULES.frame("seat_trade", step_seat_trade)
+RULES.decision("seat_trade", legal=legal_seat_trade, act=act_seat_trade)
