@@ -95,6 +95,14 @@ def _deploy(data, army, kind, codes):
         p["stacks"][kind][0].append(_take(data, code, avoid=[p["stacks"][kind][0]]))
 
 
+def _strip(data, army):
+    """`army` loses every card of its hand and stacks (back to its arsenal deck)."""
+    p = data["players"][army]
+    pool = data["pools"][f"{army.split('-')[0]}:{p['nation']}"]
+    pool["deck"].extend(p["hand"] + [c for k in p["stacks"].values() for s in k for c in s])
+    p["hand"], p["stacks"] = [], {k: [[]] for k in p["stacks"]}
+
+
 def _top(data, code):
     """Put a card of `code` on top of the conflict deck (drawn next)."""
     data["conflict_deck"].append(_take(data, code))
@@ -258,9 +266,7 @@ def test_or3_battlecards_won_common_stack(real_catalog):
     def edit(d):
         _top(d, "we-invasion-of-luxembourg")
         for army in ("allies-1", "allies-2"):  # no British forces: the battle is won at once
-            p = d["players"][army]
-            d["pools"]["allies:GB"]["deck"].extend(c for k in p["stacks"].values() for s in k for c in s)
-            p["stacks"] = {k: [[]] for k in p["stacks"]}
+            _strip(d, army)
         _deploy(d, "axis-2", "ground", ["de-infantry", "de-panzer-iii"])
     st = _at_turn(real_catalog, st, "axis-2", edit)
     apply(st, {"type": "draw", "seat": "axis-2"})
@@ -335,8 +341,8 @@ def test_or3_your_turn_you_may_use_a_card_your_side_holds(real_catalog):
     """OR3: "If it is your turn, and you have a chance to use a card your side holds, you may do so." A
     Counterattack kept by the British 1st army is played by the British 2nd army on his turn, against the
     battlecard the Germans hold; every other window offers the side's kept cards to the army deciding:
-    the battlecard response (Delay Tactics) of the attacked army and the battle window (Military
-    Intelligence) of either army of the battle."""
+    the battlecard response (Delay Tactics) of the attacked army, the battle window (Military
+    Intelligence) of either army of the battle and Scorched Earth after a lost battle."""
     st = _kept_setup(real_catalog, "we-counterattack")
     cid = st.team("allies")["kept"][0]
     bc = st.team("axis")["won"][0]
@@ -366,6 +372,25 @@ def test_or3_your_turn_you_may_use_a_card_your_side_holds(real_catalog):
     _drive(st, "battle_window", seat="allies-2")
     assert PlayCard("allies-2", intel) in legal_actions(st)
     assert not any(isinstance(a, PlayCard) for a in legal_actions(st) if a.seat == "allies-1")
+
+    # Scorched Earth: the army that lost the battle may play the card its teammate kept
+    st = _start(real_catalog, ["DE"] * 2, ["GB"] * 2)
+
+    def edit2(d):
+        d["sides"]["allies"]["kept"].append(_take(d, "we-scorched-earth"))
+        _top(d, "we-invasion-of-luxembourg")
+        _deploy(d, "axis-1", "ground", ["de-infantry", "de-panzer-iii"])
+        _strip(d, "allies-2")
+    st = _at_turn(real_catalog, st, "axis-1", edit2)
+    scorch = st.team("allies")["kept"][0]
+    apply(st, {"type": "draw", "seat": "axis-1"})
+    apply(st, Choose("axis-1", "fight"))
+    apply(st, Choose("axis-1", "allies-2"))
+    _drive(st, "scorched_earth")
+    assert st.decision.seat == "allies-2"
+    luxembourg = st.decision.prompt["battlecard"]
+    apply(st, PlayCard("allies-2", scorch, target=luxembourg))
+    assert luxembourg in st.scorched and view(st, "axis-1")["me"]["victory_points"] == 0
 
 
 def test_or3_transfer_up_to_three_forces(real_catalog):
@@ -732,10 +757,7 @@ def _homeland_battle(cat, st, drawer, code, defenders, won=()):
     every card (hand and stacks): the battle is won by the drawer's side."""
     def edit(d):
         for army in defenders:
-            p = d["players"][army]
-            pool = d["pools"][f"axis:{p['nation']}"]
-            pool["deck"].extend(p["hand"] + [c for k in p["stacks"].values() for s in k for c in s])
-            p["hand"], p["stacks"] = [], {k: [[]] for k in p["stacks"]}
+            _strip(d, army)
         for w in won:
             d["sides"]["allies"]["won"].append(_take(d, w))
         nation = d["players"][drawer]["nation"].lower()
