@@ -509,6 +509,8 @@ def test_or3_trade_seats(real_catalog):
         "axis-1": "allies-2", "allies-1": "axis-2", "axis-2": "allies-1", "allies-2": "axis-1"}
     assert "seats_traded" in [e.type for e in events]
     assert (st.decision.kind, st.decision.seat) == ("turn_start", "axis-2")  # the proposer's turn is over
+    assert st.players["allies-2"]["sacrifice"] is True
+    assert GameState.from_json(st.to_json(), real_catalog) == st  # the pending sacrifice is saved
     assert view(st, "allies-1")["opponent"]["across"] == "allies-1"  # he now faces the German 2nd army
     turn = st.turn
     apply(st, {"type": "emergency_deploy", "seat": "axis-2"})
@@ -866,3 +868,37 @@ def test_teammates_see_no_more_than_an_enemy(real_catalog):
     for c in st.players["allies-2"]["hand"] + [c for k in st.players["allies-2"]["stacks"].values()
                                                for s in k for c in s]:
         assert f"'{c}'" not in text
+
+
+def test_kept_card_event_visible_to_every_army_of_the_side(real_catalog):
+    """OR3 kept cards are the side's: the private `card_kept_private` event (visible_to the side) reaches
+    every army of the side through events_for, no enemy army."""
+    st = _start(real_catalog, ["DE"] * 2, ["GB"] * 2)
+    st = _at_turn(real_catalog, st, "allies-1", lambda d: _top(d, "we-counterattack"))
+    events = apply(st, {"type": "draw", "seat": "allies-1"})
+    cid = st.team("allies")["kept"][0]
+    for army in ("allies-1", "allies-2"):
+        assert [e.data["card"] for e in events_for(events, army) if e.type == "card_kept_private"] == [cid]
+    for army in ("axis-1", "axis-2"):
+        assert not [e for e in events_for(events, army) if cid in str(e.data)]
+
+
+def test_capture_shows_the_card_only_to_the_two_armies(real_catalog):
+    """A captured card goes face down into the captor's stack: in a team game the public `captured` event
+    has no card; the card is in `captured_card`, private to the captor and the victim (README, team play)."""
+    st = _start(real_catalog, ["DE"] * 2, ["GB"] * 2)
+    st = _at_turn(real_catalog, st, "allies-1", lambda d: _top(d, "we-capture"))
+    events = apply(st, {"type": "draw", "seat": "allies-1"})
+    assert (st.decision.kind, st.decision.seat) == ("capture_browse", "allies-1")
+    assert all(o.startswith(("ground", "air", "sea")) for o in _options(st, ""))
+    events += apply(st, legal_actions(st)[0])
+    take = legal_actions(st)[0]
+    events += apply(st, take)
+    assert take.card in [c for k in st.players["allies-1"]["stacks"].values() for s in k for c in s]
+    public = next(e for e in events if e.type == "captured")
+    assert public.visible_to == "all" and "card" not in public.data and public.data["from"] == "axis-1"
+    private = [e for e in events if e.type == "captured_card"]
+    assert sorted(e.visible_to for e in private) == ["allies-1", "axis-1"]
+    assert all(e.data["card"] == take.card for e in private)
+    for army in ("allies-2", "axis-2"):
+        assert not [e for e in events_for(events, army) if take.card in str(e.data)]

@@ -155,8 +155,14 @@ def act_capture_pick(st: GameState, fr: dict, a: Action) -> None:
     _remove_deployed(st, enemy, a.card)
     _stack(st, a.seat, a.stack).append(a.card)
     st.frames.pop()
-    emit(st, "captured", {"seat": a.seat, "from": enemy, "card": a.card, "code": st.code[a.card],
-                         "stack": a.stack})
+    data = {"seat": a.seat, "from": enemy, "card": a.card, "code": st.code[a.card], "stack": a.stack}
+    if st.classic:
+        emit(st, "captured", data)
+        return
+    # team games: the card goes face down into the captor's stack; only the two armies involved know it
+    emit(st, "captured", {k: v for k, v in data.items() if k not in ("card", "code")})
+    for army in (a.seat, enemy):
+        emit(st, "captured_card", data, army)
 
 
 RULES.frame("divide", step_divide)
