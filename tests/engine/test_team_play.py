@@ -4,6 +4,8 @@ sentence (quoted in the docstring), on the real catalog; and bot games of every 
 Positions are built by editing a real game's JSON state (GameState.from_json recomputes the decision)."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from games.engine import (
@@ -531,6 +533,10 @@ def test_or3_one_starter_set_per_two_players(real_catalog):
     assert len(s.decks["allies-1"]) == starter and s.decks["allies-2"] == ()
     s = team_setup(real_catalog, 1, axis=["DE"] * 4, allies=["GB"] * 4)
     assert [bool(s.decks[f"allies-{n}"]) for n in range(1, 5)] == [True, False, True, False]
+    # "not essential": four British players may share a single starter set (a hand-built GameSetup)
+    one = dataclasses.replace(s, decks={**s.decks, "allies-3": ()})
+    st = new_game(real_catalog, one)
+    assert len(st.pools["allies:GB"]["deck"]) == starter - 4 * 6
 
 
 def test_or3_six_players_three_starter_sets(real_catalog):
