@@ -202,6 +202,37 @@ PROMPTS: dict[str, type[serializers.Serializer]] = {
         (serializers.Serializer,),
         {"round": serializers.IntegerField(), "phase": serializers.IntegerField()},
     ),
+    # team games, FAQ Optional Rules 3 and 4 (engine README, "Team play, uneven teams and combined sets")
+    "choose_enemy_army": type(
+        "_EnemyArmyPrompt",
+        (serializers.Serializer,),
+        {"battlecard": serializers.CharField(help_text="The battlecard instance id."),
+         "code": serializers.CharField(),
+         "armies": serializers.ListField(child=serializers.CharField(),
+                                         help_text="The enemy armies you may choose to fight.")},
+    ),
+    "army_transfer": type(
+        "_ArmyTransferPrompt",
+        (serializers.Serializer,),
+        {
+            "to": serializers.CharField(help_text="The friendly army receiving the forces."),
+            "moved": serializers.IntegerField(),
+            "max": serializers.IntegerField(),
+        },
+    ),
+    "reserve_trade": type(
+        "_ReserveTradePrompt",
+        (serializers.Serializer,),
+        {"from": serializers.CharField(help_text="The friendly army offering a card."),
+         "card": CardRefSerializer(help_text="The card it offers; choose the one you send back.")},
+    ),
+    "seat_trade": type(
+        "_SeatTradePrompt",
+        (serializers.Serializer,),
+        {"from": serializers.CharField(help_text="The friendly army proposing to trade seats."),
+         "across": serializers.DictField(child=serializers.CharField(),
+                                         help_text="The enemy army each of the two sits across from.")},
+    ),
 }
 
 
