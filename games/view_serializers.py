@@ -202,15 +202,7 @@ PROMPTS: dict[str, type[serializers.Serializer]] = {
         (serializers.Serializer,),
         {"round": serializers.IntegerField(), "phase": serializers.IntegerField()},
     ),
-    # team games, FAQ Optional Rules 3 and 4 (engine README, "Team play, uneven teams and combined sets")
-    "choose_enemy_army": type(
-        "_EnemyArmyPrompt",
-        (serializers.Serializer,),
-        {"battlecard": serializers.CharField(help_text="The battlecard instance id."),
-         "code": serializers.CharField(),
-         "armies": serializers.ListField(child=serializers.CharField(),
-                                         help_text="The enemy armies you may choose to fight.")},
-    ),
+    # team games, FAQ Optional Rule 3 (engine README, "Team play, uneven teams and combined sets")
     "army_transfer": type(
         "_ArmyTransferPrompt",
         (serializers.Serializer,),

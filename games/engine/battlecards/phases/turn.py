@@ -26,9 +26,7 @@ def step_game(st: GameState, fr: dict) -> Decision | None:
     if st.turn >= turn_limit(st):
         _finish_on_points(st, "turn-limit")
         return None
-    seat = fr["next"]
-    if not st.classic and st.players[seat]["out"]:
-        seat = _next_army(st, seat)  # eliminated since the previous turn began
+    seat = fr["next"]  # never an eliminated army (outcome._eliminate passes its next turn on)
     fr["next"] = OTHER[seat] if st.classic else _next_army(st, seat)
     st.turn += 1
     st.active_seat = seat
