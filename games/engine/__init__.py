@@ -23,7 +23,7 @@ from .core.errors import EngineError, IllegalAction, MalformedAction, SetupError
 from .core.events import Event, events_for
 from .scenario import load_scenario
 from .selfplay import play_game, replay
-from .setup import SEATS, GameSetup, Options, starter_setup
+from .setup import SEATS, GameSetup, Options, side_of, starter_setup, team_setup
 from .state import Decision, GameState
 from .view import bot_view, view
 
@@ -32,5 +32,5 @@ __all__ = [
     "GameState", "HeuristicBot", "IllegalAction", "MalformedAction", "Options", "RandomBot", "SetupError",
     "StateError", "apply", "apply_legal", "bot_view", "events_for", "legal_actions", "legal_key_at",
     "legal_keys", "load_catalog_dir", "load_scenario", "materialize", "new_game", "play_game", "replay",
-    "starter_setup", "view",
+    "side_of", "starter_setup", "team_setup", "view",
 ]

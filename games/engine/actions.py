@@ -11,8 +11,7 @@ from typing import Any, ClassVar
 
 from .core.actions import parse_action_fields
 from .core.errors import MalformedAction
-
-SEATS = ("axis", "allies")
+from .setup import SEATS, is_army  # noqa: F401  (SEATS: re-exported)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +40,8 @@ class Action:
     @staticmethod
     def from_json(data: Any) -> Action:
         cls, kwargs = parse_action_fields(ACTION_TYPES, data)
-        if kwargs["seat"] not in SEATS:
-            raise MalformedAction("seat must be 'axis' or 'allies'")
+        if not is_army(kwargs["seat"]):
+            raise MalformedAction("seat must be 'axis' or 'allies' (a team game: 'axis-1', 'allies-2' ...)")
         return cls(**kwargs)
 
 

@@ -1,12 +1,63 @@
 """Game set-up values: Options and GameSetup (frozen, JSON round-trip)."""
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .core.errors import MalformedAction
 
-SEATS = ("axis", "allies")
+SEATS = ("axis", "allies")  # the two sides; also the two seats (armies) of a classic two-player game
+SIDES = SEATS
+MAX_ARMIES_PER_SIDE = 4  # 2 to 8 players (FAQ Optional Rules 3 and 4: "3, 5, or even 7 players")
+_ARMY = re.compile(r"^(axis|allies)-([1-9])$")
+
+
+def side_of(army: str) -> str:
+    """The side of an army id: "axis" / "allies" (classic) or "axis-2", "allies-1" (team games)."""
+    return army.split("-", 1)[0]
+
+
+def is_army(army: Any) -> bool:
+    return isinstance(army, str) and (army in SEATS or _ARMY.match(army) is not None)
+
+
+def army_order(armies: Any) -> tuple[str, ...]:
+    """The turn order of a game's armies (FAQ Optional Rules 3 and 4).
+
+    Classic: axis, then allies. Team play (OR3): zigzag from the axis 1st army: axis-1, allies-1, axis-2,
+    allies-2 ... Uneven teams (OR4): "the advantaged side (the side with the most players) goes first", and
+    the turns interleave as in the FAQ's 3-player example (1st British Army, Germans, 2nd British Army):
+    big-1, small-1, big-2, small-2, ..., then the big side's remaining armies."""
+    armies = list(armies)
+    if set(armies) <= set(SEATS):
+        return tuple(s for s in SEATS if s in armies)
+    by_side = {s: sorted((a for a in armies if side_of(a) == s), key=lambda a: int(a.split("-")[1]))
+               for s in SEATS}
+    first, second = SEATS
+    if len(by_side["allies"]) > len(by_side["axis"]):
+        first, second = "allies", "axis"
+    out: list[str] = []
+    for i in range(max(len(v) for v in by_side.values())):
+        for s in (first, second):
+            if i < len(by_side[s]):
+                out.append(by_side[s][i])
+    return tuple(out)
+
+
+def check_armies(armies: Any) -> None:
+    """2-8 armies: classic {axis, allies}, or axis-1..axis-N and allies-1..allies-M (1-4 each, from 1)."""
+    armies = list(armies)
+    if sorted(armies) == sorted(SEATS):
+        return
+    if not all(isinstance(a, str) and _ARMY.match(a) for a in armies):
+        raise MalformedAction(f"armies must be 'axis' and 'allies', or 'axis-N' / 'allies-N': {armies}",
+                              code="malformed_setup")
+    for s in SEATS:
+        nums = sorted(int(a.split("-")[1]) for a in armies if side_of(a) == s)
+        if not nums or nums != list(range(1, len(nums) + 1)) or len(nums) > MAX_ARMIES_PER_SIDE:
+            raise MalformedAction(f"the {s} side needs armies {s}-1 .. {s}-N (1 to {MAX_ARMIES_PER_SIDE})",
+                                  code="malformed_setup")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +105,29 @@ class GameSetup:
     def __hash__(self) -> int:  # dict fields: hash the JSON form
         return hash(repr(self.to_json()))
 
+    @property
+    def armies(self) -> tuple[str, ...]:
+        """The armies (seats) in turn order: ("axis", "allies") in a classic game."""
+        return army_order(self.nations)
+
+    @property
+    def classic(self) -> bool:
+        return set(self.nations) == set(SEATS)
+
+    def armies_of(self, side: str) -> tuple[str, ...]:
+        return tuple(sorted((a for a in self.nations if side_of(a) == side), key=_army_number))
+
+    @property
+    def uneven(self) -> bool:
+        """Optional Rule 4: the sides have different numbers of armies."""
+        return len(self.armies_of("axis")) != len(self.armies_of("allies"))
+
     def to_json(self) -> dict[str, Any]:
+        armies = self.armies if not self.classic else SEATS
         return {
             "seed": self.seed,
-            "decks": {seat: list(self.decks[seat]) for seat in SEATS},
-            "nations": {seat: self.nations[seat] for seat in SEATS},
+            "decks": {seat: list(self.decks[seat]) for seat in armies},
+            "nations": {seat: self.nations[seat] for seat in armies},
             "conflict_deck": list(self.conflict_deck),
             "options": self.options.to_json(),
         }
@@ -66,15 +135,21 @@ class GameSetup:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameSetup:
         try:
+            armies = list(data["nations"])
+            check_armies(armies)
             return cls(
                 seed=int(data["seed"]),
-                decks={seat: tuple(str(c) for c in data["decks"][seat]) for seat in SEATS},
-                nations={seat: str(data["nations"][seat]) for seat in SEATS},
+                decks={seat: tuple(str(c) for c in data["decks"][seat]) for seat in army_order(armies)},
+                nations={seat: str(data["nations"][seat]) for seat in army_order(armies)},
                 conflict_deck=tuple(str(c) for c in data["conflict_deck"]),
                 options=Options.from_json(data.get("options")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise MalformedAction(f"bad game setup: {exc}", code="malformed_setup") from exc
+
+
+def _army_number(army: str) -> int:
+    return int(army.split("-")[1]) if "-" in army else 0
 
 
 def theater_starters(catalog: Any, theater: str) -> dict[str, str]:
@@ -110,4 +185,77 @@ def starter_setup(catalog: Any, seed: int, *, axis_set: str | None = None,
         nations[seat] = s.nation
     return GameSetup(seed=seed, decks=decks, nations=nations,
                      conflict_deck=tuple(catalog.conflict_deck(theater, set_codes=conflict_sets)),
+                     options=options or Options())
+
+
+def nation_starters(catalog: Any, nation: str) -> list[str]:
+    """The starter arsenal sets of a nation, by code (Germany has one per theater)."""
+    return [code for code in sorted(catalog.sets)
+            if catalog.sets[code].kind == "starter" and catalog.sets[code].nation == nation]
+
+
+def _starter_for(catalog: Any, entry: str, theaters: list[str]) -> str:
+    """An army's starter set: a starter set code as given, else its nation's starter in one of `theaters`
+    (the first by code when none is), e.g. "DE" beside "GB" -> de-we-starter, beside "RU" -> de-ef-starter."""
+    s = catalog.sets.get(entry)
+    if s is not None and s.kind == "starter" and s.nation is not None:
+        return entry
+    found = nation_starters(catalog, entry)
+    if not found:
+        raise MalformedAction(f"{entry!r} is neither a nation with a starter deck nor a starter set",
+                              code="malformed_setup")
+    return next((c for c in found if catalog.sets[c].theater in theaters), found[0])
+
+
+def team_setup(catalog: Any, seed: int, *, axis: list[str] | tuple[str, ...],
+               allies: list[str] | tuple[str, ...], theaters: tuple[str, ...] | None = None,
+               options: Options | None = None) -> GameSetup:
+    """A team, uneven or combined game from starter decks: one army per entry of each side, a nation code
+    ("DE") or a starter set code ("de-ef-starter"); a nation with starters in several theaters takes the one
+    in `theaters`, else in a theater of the other armies' starters.
+
+    FAQ OR3: "one starter set for each set of two players" of a nation, every set but the first without the
+    cards Optional Rule 2 removes (the leaders and generals: one of each per arsenal deck); the odd army of a
+    pair brings no cards of its own and draws from its nation's common arsenal deck. The conflict deck is the
+    theaters' decks added together ("COMBINING SETS"): by default every theater of the nations' starters."""
+    if not axis or not allies:
+        raise MalformedAction("each side needs at least one army", code="malformed_setup")
+    decks: dict[str, tuple[str, ...]] = {}
+    nations: dict[str, str] = {}
+    seen: dict[tuple[str, str], int] = {}
+    found_theaters: list[str] = list(theaters or ())
+    sides = (("axis", list(axis)), ("allies", list(allies)))
+    for _side, entries in sides:  # the theaters of the armies whose starter is certain
+        for entry in entries:
+            starters = [entry] if entry in catalog.sets else nation_starters(catalog, entry)
+            if len(starters) == 1 and catalog.sets[starters[0]].theater not in found_theaters:
+                found_theaters.append(catalog.sets[starters[0]].theater)
+    for side, entries in sides:
+        for i, entry in enumerate(entries, start=1):
+            army = f"{side}-{i}"
+            code = _starter_for(catalog, entry, found_theaters)
+            s = catalog.sets[code]
+            nation = s.nation
+            if catalog.side_of(nation) != side:
+                raise MalformedAction(f"{nation} fights for {catalog.side_of(nation)}, not {side}",
+                                      code="malformed_setup")
+            if s.theater not in found_theaters:
+                found_theaters.append(s.theater)
+            k = seen.get((side, nation), 0)
+            seen[(side, nation)] = k + 1
+            nations[army] = nation
+            if k % 2:
+                decks[army] = ()  # the second player of a pair shares the pair's starter set
+                continue
+            cards = [c for c, n in sorted(s.arsenal_counts().items()) for _ in range(n)]
+            if k:  # Optional Rule 2: remove the leaders and generals from every extra set
+                cards = [c for c in cards
+                         if not (catalog.arsenal[c].is_general or catalog.arsenal[c].is_leader)]
+            decks[army] = tuple(cards)
+    check_armies(nations)
+    conflict: list[str] = []
+    for theater in theaters or sorted(found_theaters, key=("WE", "PAC", "EF").index):
+        conflict.extend(catalog.conflict_deck(theater, set_codes=tuple(sorted(
+            c for c, s in catalog.sets.items() if s.kind == "conflict" and s.theater == theater))))
+    return GameSetup(seed=seed, decks=decks, nations=nations, conflict_deck=tuple(conflict),
                      options=options or Options())

@@ -15,9 +15,11 @@ from .cards import KINDS, ArsenalCardDef, BattlecardDef, Catalog, ConflictCardDe
 from .core.errors import EngineError, StateError
 from .core.machine import Decision
 from .core.rng import new_rng, rng_from_json, rng_to_json
-from .setup import SEATS, GameSetup
+from .setup import GameSetup, side_of
 
 OTHER = {"axis": "allies", "allies": "axis"}
+ARSENAL_ZONES = ("deck", "discard", "removed")  # a nation's arsenal: shared by its armies of one side
+SIDE_ZONES = ("kept", "won")  # common to a side (FAQ Optional Rule 3: kept cards, "a common stack")
 
 
 def new_player(nation: str) -> dict[str, Any]:
@@ -33,6 +35,25 @@ def new_player(nation: str) -> dict[str, Any]:
         "won": [],         # battlecards held
         "occupied": {},    # Optional Rule 5: battlecard id -> the deployed stack under it
     }
+
+
+def new_army(nation: str, across: str) -> dict[str, Any]:
+    """One army of a team / combined game (FAQ Optional Rule 3): its own reserve hand and deployed stacks;
+    its arsenal deck is its nation's (GameState.pools) and its kept cards and battlecards its side's
+    (GameState.sides)."""
+    return {
+        "nation": nation,
+        "hand": [],
+        "stacks": {k: [[]] for k in KINDS},
+        "industry": [],
+        "occupied": {},
+        "across": across,  # the enemy army sitting directly across (the default opponent)
+        "out": False,      # eliminated: its nation's homeland was invaded (combined sets)
+    }
+
+
+def pool_key(army: str, nation: str) -> str:
+    return f"{side_of(army)}:{nation}"
 
 
 # Per-code lookups derived from a (frozen) catalog, shared by every game on it (read-only).
@@ -81,7 +102,10 @@ class GameState:
         self.rng = new_rng(setup.seed)
         self.code: dict[str, str] = {}
         self.owner: dict[str, str] = {}
-        self.players: dict[str, dict[str, Any]] = {}
+        self.players: dict[str, dict[str, Any]] = {}  # army (seat) -> its zones
+        # team / combined games only (empty in a classic game, where each player's dict holds these zones):
+        self.pools: dict[str, dict[str, Any]] = {}  # "side:nation" -> the nation's arsenal (ARSENAL_ZONES)
+        self.sides: dict[str, dict[str, Any]] = {}  # side -> its common zones (SIDE_ZONES)
         self.conflict_deck: list[str] = []
         self.conflict_discard: list[str] = []
         self.aside: list[str] = []
@@ -98,6 +122,10 @@ class GameState:
         # derived, not serialised
         self.record_events = True
         self.decision: Decision | None = None
+        self.classic = setup.classic
+        self.armies: tuple[str, ...] = setup.armies  # turn order
+        self._arsenal: dict[str, dict[str, Any]] = {}
+        self._team: dict[str, dict[str, Any]] = {}
         self.defs: dict[str, Any] = {}
         self.abil: dict[str, dict[str, Any]] = {}
         self.kidx: dict[str, int] = {}
@@ -114,7 +142,49 @@ class GameState:
         self._vcache: Any = None
 
     # ---- derived ----------------------------------------------------------------------------
+    def link_zones(self) -> None:
+        """Point each army at the dicts holding its arsenal and its side's zones (derived, not serialised)."""
+        if self.classic:
+            self._arsenal = dict(self.players)
+            self._team = dict(self.players)
+            return
+        self._arsenal = {a: self.pools[pool_key(a, p["nation"])] for a, p in self.players.items()}
+        self._team = {a: self.sides[side_of(a)] for a in self.players}
+        self._team.update(self.sides)
+
+    def arsenal(self, army: str) -> dict[str, Any]:
+        """The dict with the army's arsenal zones: deck, discard, removed."""
+        return self._arsenal[army]
+
+    def pool_of(self, cid: str) -> dict[str, Any]:
+        """The arsenal an arsenal card belongs to (its owner's discard is where it goes, FAQ C5)."""
+        owner = self.owner[cid]
+        return self.players[owner] if self.classic else self.pools[owner]
+
+    def team(self, who: str) -> dict[str, Any]:
+        """The dict with the side's common zones (kept, won) of an army or a side."""
+        return self._team[who]
+
+    def side(self, army: str) -> str:
+        return side_of(army)
+
+    def armies_of(self, side: str, *, alive: bool = True) -> list[str]:
+        return [a for a in self.armies if side_of(a) == side and not (alive and self.players[a].get("out"))]
+
+    def foe(self, army: str) -> str:
+        """The enemy army `army` faces: the other army of the battle in progress, else the one across."""
+        if self.classic:
+            return OTHER[army]
+        for fr in reversed(self.frames):
+            if fr["kind"] in ("battle", "battlecard") and fr.get("defender"):
+                if army == fr["aggressor"]:
+                    return fr["defender"]
+                if army == fr["defender"]:
+                    return fr["aggressor"]
+        return self.players[army]["across"]
+
     def rebuild_derived(self) -> None:
+        self.link_zones()
         per_code = _per_code(self.catalog)
         defs: dict[str, Any] = {}
         abil: dict[str, dict[str, Any]] = {}
@@ -165,16 +235,17 @@ class GameState:
         return self.defs[cid]
 
     def side_of_nation(self, nation: str) -> str | None:
-        for seat in SEATS:
+        for seat in self.armies:
             if self.players[seat]["nation"] == nation:
-                return seat
+                return side_of(seat)
         n = self.catalog.nations.get(nation)
         return n.side if n else None
 
     def vp(self, seat: str) -> int:
+        """The victory points of a side (of an army's side)."""
         total = 0
         scorched = self.scorched
-        for cid in self.players[seat]["won"]:
+        for cid in self._team[seat]["won"]:
             if cid not in scorched:
                 total += self.defs[cid].victory_points
         return total
@@ -187,6 +258,8 @@ class GameState:
             "cards": dict(self.code),
             "owners": dict(self.owner),
             "players": copy.deepcopy(self.players),
+            **({} if self.classic else {"pools": copy.deepcopy(self.pools),
+                                        "sides": copy.deepcopy(self.sides)}),
             "conflict_deck": list(self.conflict_deck),
             "conflict_discard": list(self.conflict_discard),
             "aside": list(self.aside),
@@ -218,6 +291,9 @@ class GameState:
         state.code = dict(data["cards"])
         state.owner = dict(data["owners"])
         state.players = copy.deepcopy(data["players"])
+        if not state.classic:
+            state.pools = copy.deepcopy(data["pools"])
+            state.sides = copy.deepcopy(data["sides"])
         state.conflict_deck = list(data["conflict_deck"])
         state.conflict_discard = list(data["conflict_discard"])
         state.aside = list(data["aside"])

@@ -8,7 +8,6 @@ from .actions import key_to_json
 from .battlecards.inspect import battle_frame, current_values, setup_pending
 from .battlecards.machine import legal_keys
 from .cards import KINDS
-from .setup import SEATS
 from .state import OTHER, GameState
 
 
@@ -19,29 +18,31 @@ def _cards(st: GameState, ids: list[str]) -> list[dict[str, str]]:
 
 def _own(st: GameState, seat: str) -> dict[str, Any]:
     p = st.players[seat]
+    pool, team = st.arsenal(seat), st.team(seat)
     return {
         "nation": p["nation"],
         "hand": _cards(st, p["hand"]),
         "stacks": {k: [_cards(st, s) for s in p["stacks"][k]] for k in KINDS},
         "occupied": {bc: _cards(st, s) for bc, s in p["occupied"].items()},
-        "kept": _cards(st, p["kept"]),
+        "kept": _cards(st, team["kept"]),
         "industry": _cards(st, p["industry"]),
-        "discard": _cards(st, p["discard"]),
-        "removed": _cards(st, p["removed"]),
+        "discard": _cards(st, pool["discard"]),
+        "removed": _cards(st, pool["removed"]),
         "won": _won(st, seat),
         "victory_points": st.vp(seat),
-        "deck_size": len(p["deck"]),
+        "deck_size": len(pool["deck"]),
     }
 
 
 def _won(st: GameState, seat: str) -> list[dict[str, Any]]:
     return [{"id": c, "code": st.code[c], "scorched": c in st.scorched,
              "victory_points": 0 if c in st.scorched else st.defs[c].victory_points}
-            for c in st.players[seat]["won"]]
+            for c in st.team(seat)["won"]]
 
 
 def _opponent(st: GameState, seat: str, viewer: str) -> dict[str, Any]:
     p = st.players[seat]
+    pool, team = st.arsenal(seat), st.team(seat)
     if setup_pending(st):
         # "Secretly look at your hands, and Deploy": until both seats have deployed, the opponent is shown as
         # dealt (every card in the reserve hand, no stacks), whatever he has deployed already
@@ -55,14 +56,21 @@ def _opponent(st: GameState, seat: str, viewer: str) -> dict[str, Any]:
         "hand_size": hand_size,
         "stacks": stacks,
         "occupied": {bc: len(s) for bc, s in p["occupied"].items()},
-        "kept_count": len(p["kept"]),
+        "kept_count": len(team["kept"]),
         "industry": _cards(st, p["industry"]),
-        "discard": _cards(st, p["discard"]),
-        "removed": _cards(st, p["removed"]),
+        "discard": _cards(st, pool["discard"]),
+        "removed": _cards(st, pool["removed"]),
         "won": _won(st, seat),
         "victory_points": st.vp(seat),
-        "deck_size": len(p["deck"]),
+        "deck_size": len(pool["deck"]),
     }
+    if not st.classic:
+        out["side"] = st.side(seat)
+        out["across"] = p["across"]
+        out["eliminated"] = p["out"]
+        if st.side(seat) == st.side(viewer):
+            out["kept"] = _cards(st, team["kept"])  # OR3: kept cards are common to the side
+            return out  # a teammate's hand and stacks stay as private as an enemy's (README, team play)
     # a deployed standing-intelligence unit shows its owner the enemy reserve hand (codes only)
     if any("intelligence" in st.abil[c] for k in KINDS for s in st.players[viewer]["stacks"][k] for c in s):
         out["hand_codes"] = sorted(st.code[c] for c in p["hand"])
@@ -81,7 +89,7 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
     values = current_values(st, fr)
     done = set(fr["done"])
     fired = set(fr["fired"])
-    for s in SEATS:
+    for s in fr["units"]:
         units = []
         in_battle = set(fr["units"][s])
         for c in fr["present"][s]:
@@ -125,9 +133,9 @@ def _decision(st: GameState, seat: str) -> dict[str, Any] | None:
 
 
 def view(st: GameState, seat: str) -> dict[str, Any]:
-    if seat not in SEATS:
-        raise ValueError("seat must be 'axis' or 'allies'")
-    return {
+    if seat not in st.players:
+        raise ValueError(f"seat must be one of {list(st.armies)}")
+    out = {
         "seat": seat,
         "status": st.status,
         "winner": st.winner,
@@ -138,11 +146,21 @@ def view(st: GameState, seat: str) -> dict[str, Any]:
         "victory_threshold": st.vp_threshold,
         "max_action_number": st.max_action,
         "me": _own(st, seat),
-        "opponent": _opponent(st, OTHER[seat], seat),
+        "opponent": _opponent(st, st.foe(seat), seat),
         "conflict": _conflict(st),
         "battle": _battle_view(st, seat),
         "decision": _decision(st, seat),
     }
+    if not st.classic:
+        out["armies"] = _armies(st, seat)
+    return out
+
+
+def _armies(st: GameState, seat: str) -> dict[str, Any]:
+    """Team and combined games: every army in turn order, the viewer's own as in "me", the others as an
+    opponent is shown (teammates add the side's common kept cards)."""
+    return {"turn_order": list(st.armies), "side": st.side(seat),
+            "others": {a: _opponent(st, a, seat) for a in st.armies if a != seat}}
 
 
 def _conflict(st: GameState) -> dict[str, Any]:
@@ -219,8 +237,10 @@ def bot_view(st: GameState, seat: str) -> dict[str, Any]:
     """view(st, seat) with the card lists, the battle and the legal actions' JSON built on first read (see
     _LazyView). For a bot that reads a few parts and chooses at once: play_game uses it for HeuristicBot
     seats."""
-    if seat not in SEATS:
-        raise ValueError("seat must be 'axis' or 'allies'")
+    if seat not in st.players:
+        raise ValueError(f"seat must be one of {list(st.armies)}")
+    if not st.classic:
+        return view(st, seat)
     return _LazyView(_VIEW_KEYS, {
         "me": lambda: _own(st, seat),
         "opponent": lambda: _opponent(st, OTHER[seat], seat),

@@ -76,7 +76,7 @@ def window_options(st: Any, fr: dict, seat: str, window: str) -> list[tuple]:
     """The play options of `seat`'s kept cards in `window`, in the order the cards are kept."""
     acts: list[tuple] = []
     defs = st.defs
-    for cid in st.players[seat]["kept"]:
+    for cid in st.team(seat)["kept"]:
         w = EFFECTS[defs[cid].effect].windows.get(window)
         if w is not None:
             acts.extend(w.options(st, fr, seat, cid))

@@ -1,7 +1,7 @@
 """Frame constructors: the deploy, battlecard and battle frames the phases push (state.frames)."""
 from __future__ import annotations
 
-from ..setup import SEATS
+from ..setup import SIDES
 from ..state import OTHER, GameState
 from .common import AIR_RAID
 from .zones import _stated_aggressor
@@ -18,8 +18,13 @@ def _battlecard_frame(seat: str, card: str, stage: str, *, counter: bool = False
             "counter": counter, "pre": pre}
 
 
-def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str, counter: bool) -> dict:
-    defender = OTHER[aggressor]
+def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str, counter: bool,
+                  defender: str | None = None) -> dict:
+    """A battle between two armies (a classic game's two seats; in a team game the aggressor's army and
+    the enemy army it chose). Per-army entries are in side order, axis first."""
+    if defender is None:
+        defender = OTHER[aggressor] if st.classic else st.foe(aggressor)
+    pair = (aggressor, defender) if st.side(aggressor) == "axis" else (defender, aggressor)
     if mode == "battle":
         d = st.defs[card]
         forces = {aggressor: d.aggressor_forces, defender: d.defender_forces}
@@ -27,24 +32,24 @@ def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str,
         # C7: the optional classes (Baltic artillery, Battle of Britain AA) belong to the nation the card
         # names, its stated defender, whichever side is the aggressor (a counterattack does not move them)
         stated = _stated_aggressor(st, card)
-        named = OTHER[stated] if stated in SEATS else defender
+        named = next(s for s in pair if st.side(s) != stated) if stated in SIDES else defender
         opt = {s: list((d.defender_forces if s == named else d.aggressor_forces).optional_ground_classes)
-               for s in SEATS}
+               for s in pair}
     else:
         forces = {aggressor: AIR_RAID, defender: AIR_RAID}
         special = None
-        opt = {s: [] for s in SEATS}
+        opt = {s: [] for s in pair}
     return {
         "kind": "battle", "mode": mode, "card": card, "aggressor": aggressor, "defender": defender,
         "counter": counter, "special": special, "stage": "optional",
-        "kinds": {s: list(forces[s].kinds()) for s in SEATS},
+        "kinds": {s: list(forces[s].kinds()) for s in pair},
         "opt_classes": opt,
-        "need_infantry_free": {s: forces[s].non_artillery_ground_required for s in SEATS},
-        "include": dict.fromkeys(SEATS, False), "asked": [], "stacks": {s: {} for s in SEATS},
-        "units": {s: [] for s in SEATS}, "present": {s: [] for s in SEATS},
-        "withdrawn": {s: [] for s in SEATS},
+        "need_infantry_free": {s: forces[s].non_artillery_ground_required for s in pair},
+        "include": dict.fromkeys(pair, False), "asked": [], "stacks": {s: {} for s in pair},
+        "units": {s: [] for s in pair}, "present": {s: [] for s in pair},
+        "withdrawn": {s: [] for s in pair},
         "round": 1, "phase": 0, "side": 0, "done": [], "shots": {}, "fired": [], "supports": [],
-        "carrier_used": {}, "intel": dict.fromkeys(SEATS, False), "intel_played": dict.fromkeys(SEATS, False),
-        "chem": dict.fromkeys(SEATS, 0), "codebreak": dict.fromkeys(SEATS, 0), "had_ground": False,
+        "carrier_used": {}, "intel": dict.fromkeys(pair, False), "intel_played": dict.fromkeys(pair, False),
+        "chem": dict.fromkeys(pair, 0), "codebreak": dict.fromkeys(pair, 0), "had_ground": False,
         "shot": None, "sub_wd": None, "sab_queue": [], "p0": False, "winner": None, "p2_passed": [],
     }

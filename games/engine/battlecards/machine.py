@@ -7,9 +7,9 @@ frames and decisions.
 from __future__ import annotations
 
 from ..cards import BattlecardDef, Catalog
-from ..core.errors import SetupError
-from ..setup import SEATS, GameSetup
-from ..state import GameState, new_player
+from ..core.errors import EngineError, SetupError
+from ..setup import SEATS, GameSetup, check_armies, side_of
+from ..state import OTHER, GameState, new_army, new_player, pool_key
 from . import optional_rules  # noqa: F401  (registers its frames and decisions)
 from .book import RULES
 from .effects import abomb, battle_window, immediate, sabotage, theater, turn_start  # noqa: F401
@@ -29,27 +29,74 @@ GameState.resume = staticmethod(advance)  # GameState.from_json recomputes the p
 
 
 def _validate_setup(catalog: Catalog, setup: GameSetup) -> None:
-    for seat in SEATS:
+    try:
+        check_armies(setup.nations)
+    except EngineError as exc:
+        raise SetupError(exc.message) from exc
+    if set(setup.decks) != set(setup.nations):
+        raise SetupError("every army needs a deck entry (empty when a teammate brings the nation's cards)")
+    if setup.uneven and setup.options.larger_standing_armies:
+        # FAQ Optional Rule 4, NOTE: "Games with uneven teams cannot use Optional Rule #1"
+        raise SetupError("games with uneven teams cannot use Optional Rule 1 (larger standing armies)")
+    pools: dict[str, set[str]] = {}
+    for seat in setup.armies:
+        side = side_of(seat)
         nation = catalog.nations.get(setup.nations[seat])
         if nation is None:
             raise SetupError(f"unknown nation {setup.nations[seat]!r}")
-        if nation.side != seat:
-            raise SetupError(f"nation {nation.code} fights for {nation.side}, not {seat}")
-        singles: set[str] = set()
+        if nation.side != side:
+            raise SetupError(f"nation {nation.code} fights for {nation.side}, not {side}")
+        # one arsenal deck per nation and side (its armies' decks pooled, FAQ Optional Rule 3)
+        singles = pools.setdefault(pool_key(seat, nation.code), set())
         for code in setup.decks[seat]:
             card = catalog.arsenal.get(code)
             if card is None:
                 raise SetupError(f"unknown arsenal card {code!r}")
-            if card.side != seat:
-                raise SetupError(f"{code} is not an {seat} card")
+            if card.side != side:
+                raise SetupError(f"{code} is not an {side} card")
             if card.is_general or card.is_leader:
                 # TO SET UP THE GAME: "only one representation of each LEADER or GENERAL" per arsenal deck
                 if code in singles:
                     raise SetupError(f"{code} is a general or leader: only one copy per deck")
                 singles.add(code)
+    for key in pools:
+        if not any(setup.decks[a] for a in setup.armies if pool_key(a, setup.nations[a]) == key):
+            raise SetupError(f"the {key} arsenal deck is empty: give one of its armies a deck")
     for code in setup.conflict_deck:
         if code not in catalog.conflict and code not in catalog.battlecards:
             raise SetupError(f"unknown conflict card {code!r}")
+
+
+def _new_armies(st: GameState, setup: GameSetup) -> None:
+    if setup.classic:
+        for seat in SEATS:
+            st.players[seat] = new_player(setup.nations[seat])
+        return
+    for side in SEATS:
+        st.sides[side] = {"kept": [], "won": []}
+    for seat in setup.armies:
+        # OR3: "sitting directly across from an opponent"; with uneven teams (OR4) the smaller side's last
+        # army faces every army of the bigger side beyond its own count
+        side = side_of(seat)
+        enemy = setup.armies_of(OTHER[side])
+        n = int(seat.split("-")[1])
+        st.players[seat] = new_army(setup.nations[seat], enemy[min(n, len(enemy)) - 1])
+        st.pools.setdefault(pool_key(seat, setup.nations[seat]), {"deck": [], "discard": [], "removed": []})
+
+
+def initial_counts(setup: GameSetup, seat: str) -> tuple[int, int]:
+    """(draw, deploy) at set-up. Optional Rule 1: 9 and 6. Optional Rule 4: the disadvantaged side "begins
+    the game with 6 extra deployed units", shared by its armies: 12/9 for one army, 9/6 each for two, 8/5
+    each for three (6 // armies: the FAQ's three examples)."""
+    opts = setup.options
+    draw, deploy = opts.initial_draw, opts.initial_deploy
+    if setup.uneven:
+        mine = len(setup.armies_of(side_of(seat)))
+        theirs = len(setup.armies_of(OTHER[side_of(seat)]))
+        if mine < theirs:
+            extra = 6 // mine
+            draw, deploy = draw + extra, deploy + extra
+    return draw, deploy
 
 
 def new_game(catalog: Catalog, setup: GameSetup) -> GameState:
@@ -57,44 +104,41 @@ def new_game(catalog: Catalog, setup: GameSetup) -> GameState:
     st = GameState(catalog, setup)
     rng = st.rng
     entries: list[tuple[str | None, str]] = []
-    for seat in SEATS:
+    for seat in setup.armies:
         entries.extend((seat, code) for code in setup.decks[seat])
     entries.extend((None, code) for code in setup.conflict_deck)
     # Instance ids come from a shuffled numbering, so an id says nothing about a card's code or position.
     numbers = list(range(1, len(entries) + 1))
     rng.shuffle(numbers)
-    for seat in SEATS:
-        st.players[seat] = new_player(setup.nations[seat])
+    _new_armies(st, setup)
+    st.link_zones()
     for (seat, code), n in zip(entries, numbers, strict=True):
         cid = f"c{n}"
         st.code[cid] = code
         if seat is not None:
-            st.owner[cid] = seat
-            st.players[seat]["deck"].append(cid)
+            st.owner[cid] = seat if setup.classic else pool_key(seat, setup.nations[seat])
+            st.arsenal(seat)["deck"].append(cid)
         elif code in catalog.conflict and catalog.conflict[code].effect == "battlecard-list":
             st.aside.append(cid)  # set aside face up (TO SET UP THE GAME)
         else:
             st.conflict_deck.append(cid)
     st.rebuild_derived()
-    for seat in SEATS:
-        rng.shuffle(st.players[seat]["deck"])
+    pools = [st.players[s] for s in SEATS] if setup.classic else list(st.pools.values())
+    for pool in pools:
+        rng.shuffle(pool["deck"])
     rng.shuffle(st.conflict_deck)
     total = sum(st.defs[c].victory_points for c in st.conflict_deck if isinstance(st.defs[c], BattlecardDef))
     st.vp_threshold = (total + 1) // 2  # "at least half": 38 of 75 in the Western Europe deck
-    opts = setup.options
-    for seat in SEATS:
-        for _ in range(opts.initial_draw):
+    for seat in st.armies:
+        for _ in range(initial_counts(setup, seat)[0]):
             cid = _draw_arsenal(st, seat)
             if cid is not None:
                 st.players[seat]["hand"].append(cid)
     # "Secretly look at your hands, and Deploy 3": the set-up deployment is simultaneous in effect. The
     # seats deploy in turn, but every initial deployment is private (phases.deploy) and the views show the
     # opponent as dealt (view._opponent) until the setup_reveal frame reveals both (phases.deploy).
-    st.frames = [
-        {"kind": "game", "next": "axis"},
-        {"kind": "setup_reveal"},
-        _deploy_frame("allies", opts.initial_deploy, None, "initial"),
-        _deploy_frame("axis", opts.initial_deploy, None, "initial"),
-    ]
+    st.frames = [{"kind": "game", "next": st.armies[0]}, {"kind": "setup_reveal"}]
+    st.frames.extend(_deploy_frame(seat, initial_counts(setup, seat)[1], None, "initial")
+                     for seat in reversed(st.armies))
     advance(st)
     return st

@@ -25,9 +25,11 @@ def _finish_on_points(st: GameState, kind: str) -> None:
 
 
 def _check_victory(st: GameState, first: str) -> bool:
+    if not st.classic:
+        return _check_team_victory(st, st.side(first))
     for seat in (first, OTHER[first]):
         enemy_nation = st.players[OTHER[seat]]["nation"]
-        for w in st.players[seat]["won"]:
+        for w in st.team(seat)["won"]:
             if st.defs[w].homeland_of == enemy_nation:
                 _finish(st, seat, "total")
                 return True
@@ -36,3 +38,39 @@ def _check_victory(st: GameState, first: str) -> bool:
             _finish(st, seat, "standard")
             return True
     return False
+
+
+def _check_team_victory(st: GameState, first: str) -> bool:
+    """Team and combined games (estimated, engine README): a side that holds an enemy nation's homeland
+    battlecard eliminates that nation (its armies leave the game, their hands and deployed forces removed);
+    total victory when every army of the other side is eliminated. Then the standard victory."""
+    for side in (first, OTHER[first]):
+        for w in st.team(side)["won"]:
+            nation = st.defs[w].homeland_of
+            if nation is None:
+                continue
+            for army in st.armies_of(OTHER[side]):
+                if st.players[army]["nation"] == nation:
+                    _eliminate(st, army)
+        if not st.armies_of(OTHER[side]):
+            _finish(st, side, "total")
+            return True
+    for side in (first, OTHER[first]):
+        if st.vp(side) >= st.vp_threshold > 0:
+            _finish(st, side, "standard")
+            return True
+    return False
+
+
+def _eliminate(st: GameState, army: str) -> None:
+    p = st.players[army]
+    p["out"] = True
+    gone = p["hand"] + [c for k in p["stacks"] for s in p["stacks"][k] for c in s]
+    gone += [c for s in p["occupied"].values() for c in s]
+    p["hand"] = []
+    p["stacks"] = {k: [[]] for k in p["stacks"]}
+    p["occupied"] = {}
+    for c in gone:
+        st.pool_of(c)["removed"].append(c)
+    if st.record_events:
+        emit(st, "army_eliminated", {"seat": army, "nation": p["nation"], "cards_removed": len(gone)})

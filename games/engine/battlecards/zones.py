@@ -11,7 +11,7 @@ from ..state import GameState
 
 
 def _draw_arsenal(st: GameState, seat: str) -> str | None:
-    p = st.players[seat]
+    p = st.arsenal(seat)
     if not p["deck"]:
         if not p["discard"]:
             return None  # GP6: a fully deployed arsenal ignores further deployment
@@ -103,7 +103,7 @@ def _remove_deployed(st: GameState, seat: str, cid: str) -> bool:
 
 
 def _kept_with(st: GameState, seat: str, effects: frozenset[str] | set[str]) -> list[str]:
-    return [c for c in st.players[seat]["kept"] if st.defs[c].effect in effects]
+    return [c for c in st.team(seat)["kept"] if st.defs[c].effect in effects]
 
 
 def _battle(st: GameState) -> dict[str, Any] | None:
@@ -133,7 +133,7 @@ def _prereqs_met(st: GameState, bc: str) -> bool:
         seat = pr.holder if pr.holder in SEATS else st.side_of_nation(pr.holder)
         if seat is None:
             return False
-        if not any(st.code[w] == pr.battlecard for w in st.players[seat]["won"]):
+        if not any(st.code[w] == pr.battlecard for w in st.team(seat)["won"]):
             return False
     return True
 
@@ -146,7 +146,7 @@ def _stated_aggressor(st: GameState, bc: str) -> str | None:
 
 
 def _discard_kept(st: GameState, seat: str, cid: str) -> None:
-    st.players[seat]["kept"].remove(cid)
+    st.team(seat)["kept"].remove(cid)
     st.conflict_discard.append(cid)
     if st.record_events:
         emit(st, "card_played", {"seat": seat, "card": cid, "code": st.code[cid]})

@@ -14,7 +14,7 @@ from .values import _touch
 def _destroy(st: GameState, holder: str, cid: str, cause: str) -> None:
     """A deployed unit is destroyed: to its OWNER's arsenal discard (C5)."""
     _remove_deployed(st, holder, cid)
-    st.players[st.owner[cid]]["discard"].append(cid)
+    st.pool_of(cid)["discard"].append(cid)
     fr = _battle(st)
     if fr is not None:
         _leave_battle(st, fr, holder, cid)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...cards import KINDS
 from ...core.machine import emit
-from ...state import OTHER, GameState
+from ...state import GameState
 from .supports import SEA, offer_bonus, support_offers
 from .targeting import _autokill_targets, _targetable
 from .values import battle_values, hits
@@ -25,7 +25,7 @@ def _can_hit(st: GameState, fr: dict, seat: str) -> bool:
 
     Checked at the start of a round (phase 0), when every support offer is open: the best action number
     against an attack value is min(attack, the highest number in the conflict deck)."""
-    enemy = OTHER[seat]
+    enemy = st.foe(seat)
     targets = fr["units"][enemy]
     if not targets:
         return False

@@ -3,7 +3,7 @@ attack), autokill targets (G2, GU4, GU5) and the one submarine-stealth rule (S6,
 from __future__ import annotations
 
 from ...cards import KINDS
-from ...state import OTHER, GameState
+from ...state import GameState
 from ..behaviour import ability
 from .values import BattleValues, battle_values
 
@@ -45,7 +45,7 @@ def _exhausted(st: GameState, fr: dict, seat: str, u: str) -> bool:
     if "double_attack" in ab:
         return len(shots) >= 2
     if _is_big(st, u):
-        groups = {st.defs[t].kind for t in fr["units"][OTHER[seat]]}
+        groups = {st.defs[t].kind for t in fr["units"][st.foe(seat)]}
         if any(g not in shots for g in groups):
             return False
         return not ("heavy_guns" in ab and len(shots) == len(set(shots)))
@@ -65,7 +65,7 @@ def _fire_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
     nf = len(fired)
     memo = vals.ftargets[seat]
     entry = memo.get(u)
-    gone = vals.gone[OTHER[seat]]
+    gone = vals.gone[st.foe(seat)]
     if entry is not None and entry[0] == n and entry[1] == nf and entry[2] == intel:
         out = entry[3]
         if entry[4] != len(gone):
@@ -89,7 +89,7 @@ def _compute_fire_targets(st: GameState, fr: dict, seat: str, u: str, vals: Batt
     abil = st.abil
     out = []
     allowed = [_shot_allowed(st, fr, u, k) for k in KINDS] if shots else None
-    for t in fr["units"][OTHER[seat]]:
+    for t in fr["units"][st.foe(seat)]:
         tk = kidx[t]
         if allowed is not None and not allowed[tk]:
             continue
@@ -119,7 +119,7 @@ def _autokill_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
         return []
     if ak.get("requires_infantry") and not _has_infantry(st, fr, seat):
         return []  # G2: generals need none
-    enemy = OTHER[seat]
+    enemy = st.foe(seat)
     # memoised beside u's fire targets (vals.ftargets[seat], cleared when an enemy defense changes) for
     # the same round, fired submarines, intelligence and enemy units (they only leave: vals.gone)
     vals = battle_values(st, fr)

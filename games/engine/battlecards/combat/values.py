@@ -3,8 +3,7 @@ C12, codebreaker C13, supports GU1/S3/S4/S5), memoised per battle situation; and
 from __future__ import annotations
 
 from ...cards import KINDS
-from ...setup import SEATS
-from ...state import OTHER, GameState
+from ...state import GameState
 from ..behaviour import ability
 from ..common import KIDX
 
@@ -32,7 +31,7 @@ class BattleValues:
         self.aura = {}
         self.radar = {}
         self.side = {}
-        for s in SEATS:
+        for s in fr["units"]:
             auras = []
             for g in fr["units"][s]:
                 self.side[g] = s
@@ -53,13 +52,13 @@ class BattleValues:
         # the enemy)), dropped when the values they read change (see refresh and _leave_battle) and
         # lazily stripped of the enemy units gone since; fkeys: shooter -> (that target list, its fire and
         # hold keys); gone: per seat, its units that left the battle, in order
-        self.gone: dict[str, list[str]] = {s: [] for s in SEATS}
-        self.umemo: dict[str, dict] = {s: {} for s in SEATS}
+        self.gone: dict[str, list[str]] = {s: [] for s in fr["units"]}
+        self.umemo: dict[str, dict] = {s: {} for s in fr["units"]}
         self.done_src: list | None = None  # fr["done"] as a set (the list only grows within a round)
         self.done_n = 0
         self.done_set: set[str] = set()
-        self.ftargets: dict[str, dict] = {s: {} for s in SEATS}
-        self.fkeys: dict[str, dict] = {s: {} for s in SEATS}
+        self.ftargets: dict[str, dict] = {s: {} for s in fr["units"]}
+        self.fkeys: dict[str, dict] = {s: {} for s in fr["units"]}
         for u in self.side:
             self._compute(u)
 
@@ -69,7 +68,7 @@ class BattleValues:
         before = self.D.get(u)
         self._compute(u)
         if self.D[u] != before:  # an attack support leaves u's defense, so the enemy's targets, as they were
-            enemy = OTHER[seat]
+            enemy = self.st.foe(seat)
             self.ftargets[enemy].clear()
             self.fkeys[enemy].clear()
         self.ftargets[seat].pop(u, None)

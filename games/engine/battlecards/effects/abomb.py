@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...actions import Action, PlayCard
 from ...core.machine import emit
-from ...state import OTHER, Decision, GameState
+from ...state import Decision, GameState
 from ..behaviour import PHASE_2, V2, Window, ability, card_effect, window_of, window_options
 from ..book import RULES
 from ..combat.casualties import _destroy
@@ -22,24 +22,24 @@ from ..zones import (
 
 def step_v2(st: GameState, fr: dict) -> Decision | None:
     seat = fr["seat"]
-    enemy = OTHER[seat]
+    enemy = st.foe(seat)
     if fr["stage"] == "start":
         # asked whenever the owner holds any kept card, so the question itself reveals nothing
-        if st.players[seat]["kept"] and _nonempty_refs(st, enemy):
+        if st.team(seat)["kept"] and _nonempty_refs(st, enemy):
             return Decision(seat, "v2_effect", {"card": fr["card"]})
         _v2_effect(st, seat)
         fr["stage"] = "replace"
         return None
     # the rocket is spent: discard it and draw a replacement, deployed at once
     _remove_deployed(st, seat, fr["card"])
-    st.players[st.owner[fr["card"]]]["discard"].append(fr["card"])
+    st.pool_of(fr["card"])["discard"].append(fr["card"])
     st.frames.pop()
     new = _draw_arsenal(st, seat)
     if new is None:
         return None
     if "v2_rocket" in st.abil[new]:
         # R1.2: a V-2 drawn to replace a V-2 is discarded with no effect and no replacement
-        st.players[seat]["discard"].append(new)
+        st.arsenal(seat)["discard"].append(new)
         if st.record_events:
             emit(st, "v2_rule_1_2", {"seat": seat, "card": new, "code": st.code[new]})
         return None
@@ -51,13 +51,13 @@ def step_v2(st: GameState, fr: dict) -> Decision | None:
 
 
 def _v2_effect(st: GameState, seat: str) -> None:
-    enemy = OTHER[seat]
+    enemy = st.foe(seat)
     top = _draw_arsenal(st, enemy)
     if top is None:
         if st.record_events:
             emit(st, "v2_no_effect", {"seat": seat})
         return
-    st.players[enemy]["removed"].append(top)
+    st.arsenal(enemy)["removed"].append(top)
     if st.record_events:
         emit(st, "v2_hit", {"seat": seat, "removed": top, "code": st.code[top]})
 
@@ -77,7 +77,7 @@ def act_v2_effect(st: GameState, fr: dict, a: Action) -> None:
 
 def _a_bomb(st: GameState, seat: str, card: str, ref: str) -> None:
     """G6, C8-C10: every card in the stack, leaders and generals included, is destroyed (discarded)."""
-    enemy = OTHER[seat]
+    enemy = st.foe(seat)
     _discard_kept(st, seat, card)
     stack = _stack(st, enemy, ref)
     if st.record_events:
@@ -99,18 +99,18 @@ def _abomb_ok(st: GameState, fr: dict, seat: str) -> bool:
 
 def _abomb_plays(st: GameState, fr: dict, seat: str) -> list[tuple]:
     """C8, C10: `seat`'s A-bomb plays in phase 2, on any non-empty enemy stack."""
-    return window_options(st, fr, seat, PHASE_2) if st.players[seat]["kept"] else []
+    return window_options(st, fr, seat, PHASE_2) if st.team(seat)["kept"] else []
 
 
 def _phase_2_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
     if not _abomb_ok(st, fr, seat):
         return []
-    return [KPlayCard(seat, cid, target=ref) for ref in _nonempty_refs(st, OTHER[seat])]
+    return [KPlayCard(seat, cid, target=ref) for ref in _nonempty_refs(st, st.foe(seat))]
 
 
 def _v2_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
     """C9: the German A-bomb may replace the V-2's "remove the top enemy card" part (no bomber needed)."""
-    return [KPlayCard(seat, cid, target=ref) for ref in _nonempty_refs(st, OTHER[seat])]
+    return [KPlayCard(seat, cid, target=ref) for ref in _nonempty_refs(st, st.foe(seat))]
 
 
 def _drop(st: GameState, fr: dict, a: PlayCard) -> None:

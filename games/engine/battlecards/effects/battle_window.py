@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...actions import Action, Pass, PlayCard
 from ...core.machine import emit
-from ...state import OTHER, GameState
+from ...state import GameState
 from ..behaviour import BATTLE_WINDOW, Window, card_effect, window_of, window_options
 from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy, _withdraw
@@ -35,20 +35,20 @@ def act_battle_window(st: GameState, fr: dict, a: Action) -> None:
 def _mine_fields_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
     if fr["round"] != 1:
         return []
-    return [KPlayCard(seat, cid, target=t) for t in fr["units"][OTHER[seat]] if st.defs[t].kind == "ground"]
+    return [KPlayCard(seat, cid, target=t) for t in fr["units"][st.foe(seat)] if st.defs[t].kind == "ground"]
 
 
 def _mine_fields(st: GameState, fr: dict, a: PlayCard) -> None:
-    _destroy(st, OTHER[a.seat], a.target, "mine-fields")
+    _destroy(st, st.foe(a.seat), a.target, "mine-fields")
 
 
 # ---- Lack of Valor (C14): one enemy unit must withdraw -----------------------------------------------------
 def _lack_of_valor_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
-    return [KPlayCard(seat, cid, target=t) for t in fr["units"][OTHER[seat]]]
+    return [KPlayCard(seat, cid, target=t) for t in fr["units"][st.foe(seat)]]
 
 
 def _lack_of_valor(st: GameState, fr: dict, a: PlayCard) -> None:
-    _withdraw(st, fr, OTHER[a.seat], a.target, "lack-of-valor")
+    _withdraw(st, fr, st.foe(a.seat), a.target, "lack-of-valor")
 
 
 # ---- Military Intelligence / Stolen Plans: the rest of the battle, and the enemy hand (kept cards) shown ---
@@ -58,18 +58,18 @@ def _intelligence_options(st: GameState, fr: dict, seat: str, cid: str) -> list[
 
 def _intelligence(st: GameState, fr: dict, a: PlayCard) -> None:
     seat = a.seat
-    enemy = OTHER[seat]
+    enemy = st.foe(seat)
     fr["intel"][seat] = True
     fr["intel_played"][seat] = True
     if st.record_events:
         emit(st, "intelligence", {"enemy_hand": [st.code[c] for c in st.players[enemy]["hand"]]}, seat)
     if st.defs[a.card].effect == "stolen-plans" and st.record_events:
-        emit(st, "intelligence", {"enemy_kept": [st.code[c] for c in st.players[enemy]["kept"]]}, seat)
+        emit(st, "intelligence", {"enemy_kept": [st.code[c] for c in st.team(enemy)["kept"]]}, seat)
 
 
 # ---- Chemical Warfare (C11): attacks every enemy ground unit in phase 0 of every round (phases.battle) -----
 def _chemical_warfare_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
-    if fr["chem"][seat] or not any(st.defs[t].kind == "ground" for t in fr["units"][OTHER[seat]]):
+    if fr["chem"][seat] or not any(st.defs[t].kind == "ground" for t in fr["units"][st.foe(seat)]):
         return []
     return [KPlayCard(seat, cid)]
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...actions import Action, Pass, Retrieve
 from ...core.machine import emit
-from ...state import OTHER, Decision, GameState
+from ...state import Decision, GameState
 from ..behaviour import ability, card_effect
 from ..book import RULES
 from ..common import KChoose, KPass, KRetrieve, KSplit, KTake
@@ -17,23 +17,23 @@ from ..zones import _deployed, _draw_n, _industry_extra, _nonempty_refs, _remove
 
 def step_divide(st: GameState, fr: dict) -> Decision | None:
     if fr["stage"] == "choose":
-        if not _nonempty_refs(st, OTHER[fr["seat"]], 2, occupied=False):
+        if not _nonempty_refs(st, st.foe(fr["seat"]), 2, occupied=False):
             st.frames.pop()
             return None
         return Decision(fr["seat"], "divide_choose", {})
     if fr["need"] <= 0:
         st.frames.pop()
         return None
-    return Decision(OTHER[fr["seat"]], "divide_stack", {"stack": fr["src"], "new_stack": fr["dst"],
+    return Decision(st.foe(fr["seat"]), "divide_stack", {"stack": fr["src"], "new_stack": fr["dst"],
                                                         "remaining": fr["need"]})
 
 
 def legal_divide_choose(st: GameState, fr: dict) -> list[tuple]:
-    return [KChoose(fr["seat"], ref) for ref in _nonempty_refs(st, OTHER[fr["seat"]], 2, occupied=False)]
+    return [KChoose(fr["seat"], ref) for ref in _nonempty_refs(st, st.foe(fr["seat"]), 2, occupied=False)]
 
 
 def act_divide_choose(st: GameState, fr: dict, a: Action) -> None:
-    enemy = OTHER[fr["seat"]]
+    enemy = st.foe(fr["seat"])
     kind = a.option.split(":")[0]
     stacks = st.players[enemy]["stacks"][kind]
     src = _stack(st, enemy, a.option)
@@ -44,7 +44,7 @@ def act_divide_choose(st: GameState, fr: dict, a: Action) -> None:
 
 
 def legal_divide_stack(st: GameState, fr: dict) -> list[tuple]:
-    seat = OTHER[fr["seat"]]
+    seat = st.foe(fr["seat"])
     return [KSplit(seat, c) for c in _stack(st, seat, fr["src"])]
 
 
@@ -80,10 +80,10 @@ def act_reorganize(st: GameState, fr: dict, a: Action) -> None:
         fr.update(stage="swap", size=len(p["hand"]), moves=0, max=len(p["hand"]) + len(_deployed(st, seat)))
         return
     if a.option == "discard_draw":
-        players, owner = st.players, st.owner
+        pool_of = st.pool_of
         for c in p["hand"]:
             # C5: a captured card (in the hand after a Reorganize swap) goes to its OWNER's discard
-            players[owner[c]]["discard"].append(c)
+            pool_of(c)["discard"].append(c)
         if st.record_events:
             emit(st, "hand_discarded", {"seat": seat, "cards": [[c, st.code[c]] for c in p["hand"]]})
         p["hand"] = []
@@ -121,17 +121,17 @@ def act_reorganize_swap(st: GameState, fr: dict, a: Action) -> None:
 def step_capture(st: GameState, fr: dict) -> Decision | None:
     seat = fr["seat"]
     if fr["stage"] == "browse":
-        if not _nonempty_refs(st, OTHER[seat]):
+        if not _nonempty_refs(st, st.foe(seat)):
             st.frames.pop()
             return None
         return Decision(seat, "capture_browse", {})
-    stack = _stack(st, OTHER[seat], fr["ref"]) or []
+    stack = _stack(st, st.foe(seat), fr["ref"]) or []
     return Decision(seat, "capture_pick", {"stack": fr["ref"], "cards": [
         {"id": c, "code": st.code[c]} for c in stack]})
 
 
 def legal_capture_browse(st: GameState, fr: dict) -> list[tuple]:
-    return [KChoose(fr["seat"], ref) for ref in _nonempty_refs(st, OTHER[fr["seat"]])]
+    return [KChoose(fr["seat"], ref) for ref in _nonempty_refs(st, st.foe(fr["seat"]))]
 
 
 def act_capture_browse(st: GameState, fr: dict, a: Action) -> None:
@@ -144,14 +144,14 @@ def legal_capture_pick(st: GameState, fr: dict) -> list[tuple]:
     seat = fr["seat"]
     stacks = st.players[seat]["stacks"]
     acts: list[tuple] = []
-    for c in _stack(st, OTHER[seat], fr["ref"]) or []:
+    for c in _stack(st, st.foe(seat), fr["ref"]) or []:
         kind = st.defs[c].kind
         acts.extend(KTake(seat, c, f"{kind}:{i}") for i in range(len(stacks[kind])))
     return acts
 
 
 def act_capture_pick(st: GameState, fr: dict, a: Action) -> None:
-    enemy = OTHER[a.seat]
+    enemy = st.foe(a.seat)
     _remove_deployed(st, enemy, a.card)
     _stack(st, a.seat, a.stack).append(a.card)
     st.frames.pop()

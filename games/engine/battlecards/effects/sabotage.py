@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...actions import Action
 from ...core.machine import emit
-from ...state import OTHER, Decision, GameState
+from ...state import Decision, GameState
 from ..behaviour import ability
 from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy
@@ -38,7 +38,7 @@ def _sabotage_targets(st: GameState, fr: dict, seat: str, unit: str) -> list[str
         return []
     classes = st.abil[unit]["sabotage"].get("target_classes")
     # revealed enemy cards, leaders included (they are in the battle's stacks though they do not fight)
-    return [t for t in fr["present"][OTHER[seat]] if any(c in classes for c in st.defs[t].classes)]
+    return [t for t in fr["present"][st.foe(seat)] if any(c in classes for c in st.defs[t].classes)]
 
 
 def legal_sabotage_target(st: GameState, fr: dict) -> list[tuple]:
@@ -48,7 +48,7 @@ def legal_sabotage_target(st: GameState, fr: dict) -> list[tuple]:
 
 def act_sabotage_target(st: GameState, fr: dict, a: Action) -> None:
     fr["sab_queue"].pop(0)
-    _destroy(st, OTHER[a.seat], a.option, "sabotage")
+    _destroy(st, st.foe(a.seat), a.option, "sabotage")
     _check_battle_end(st, fr)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...actions import PlayCard
 from ...cards import BattlecardDef
 from ...core.machine import emit
-from ...state import OTHER, GameState
+from ...state import GameState
 from ..behaviour import TURN_START, Window, card_effect
 from ..common import KPlayCard
 from ..frames import _battle_frame, _battlecard_frame
@@ -15,12 +15,12 @@ from ..zones import _destroy_industry, _flip_conflict, _prereqs_met
 
 
 def _enemy_ic(st: GameState, seat: str) -> bool:
-    return bool(st.players[OTHER[seat]]["industry"])
+    return bool(st.players[st.foe(seat)]["industry"])
 
 
 # ---- Counterattack (CA1-CA3) ---------------------------------------------------------------------------
 def _counterattack_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
-    return [KPlayCard(seat, cid, target=bc) for bc in st.players[OTHER[seat]]["won"] if _prereqs_met(st, bc)]
+    return [KPlayCard(seat, cid, target=bc) for bc in st.team(st.foe(seat))["won"] if _prereqs_met(st, bc)]
 
 
 def _counterattack(st: GameState, fr: dict, a: PlayCard) -> None:
@@ -63,7 +63,7 @@ def _air_raid_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tupl
 
 def _air_raid(st: GameState, fr: dict, a: PlayCard) -> None:
     if a.option == "industry":
-        _destroy_industry(st, OTHER[a.seat])  # C18: at any time, not in lieu of drawing
+        _destroy_industry(st, st.foe(a.seat))  # C18: at any time, not in lieu of drawing
         return
     fr["stage"] = "end"  # a one-round air battle (C15)
     st.frames.append(_battle_frame(st, card=None, aggressor=a.seat, mode="air_raid", counter=False))
@@ -72,7 +72,7 @@ def _air_raid(st: GameState, fr: dict, a: PlayCard) -> None:
 # ---- Industrial Complex / Industrial Strike (C18) ----------------------------------------------------------
 def _industrial_complex(st: GameState, fr: dict, a: PlayCard) -> None:
     """Put into play face up: build-ups draw and deploy `extra` more (zones._industry_extra)."""
-    st.players[a.seat]["kept"].remove(a.card)
+    st.team(a.seat)["kept"].remove(a.card)
     st.players[a.seat]["industry"].append(a.card)
     if st.record_events:
         emit(st, "industry_built", {"seat": a.seat, "card": a.card, "code": st.code[a.card]})
@@ -83,7 +83,7 @@ def _industrial_strike_options(st: GameState, fr: dict, seat: str, cid: str) -> 
 
 
 def _industrial_strike(st: GameState, fr: dict, a: PlayCard) -> None:
-    _destroy_industry(st, OTHER[a.seat])
+    _destroy_industry(st, st.foe(a.seat))
 
 
 # ---- Sabotage (G4): names "general" or "leader" unseen; the victim picks (effects.sabotage) ----------------
@@ -95,7 +95,7 @@ def _sabotage_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tupl
 
 
 def _sabotage(st: GameState, fr: dict, a: PlayCard) -> None:
-    enemy = OTHER[a.seat]
+    enemy = st.foe(a.seat)
     if a.option == "industry":
         _destroy_industry(st, enemy)
     else:

@@ -8,8 +8,7 @@ from typing import Any
 
 from ...actions import Action, Pass
 from ...core.machine import emit
-from ...setup import SEATS
-from ...state import OTHER, Decision, GameState
+from ...state import Decision, GameState
 from ..behaviour import ability
 from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy, _withdraw
@@ -105,7 +104,7 @@ def _stack_choices(st: GameState, fr: dict, seat: str, kind: str) -> list[int]:
 
 def _pending_stack(st: GameState, fr: dict) -> tuple[str, str] | None:
     """The next (seat, kind) whose owner must choose which of his divided stacks fights (aggressor first)."""
-    chosen = fr.setdefault("stacks", {s: {} for s in SEATS})
+    chosen = fr.setdefault("stacks", {s: {} for s in fr["units"]})
     for seat in (fr["aggressor"], fr["defender"]):
         if _occupied_defense(st, fr, seat):
             continue  # Optional Rule 5.3: only the units under the battlecard defend
@@ -126,7 +125,7 @@ def _stage_stacks(st: GameState, fr: dict) -> Decision | None:
     chosen = fr["stacks"]
     if any(chosen.values()) and st.record_events:
         emit(st, "battle_stacks", {"card": fr["card"], "stacks": {
-            s: {k: f"{k}:{i}" for k, i in chosen[s].items()} for s in SEATS if chosen[s]}})
+            s: {k: f"{k}:{i}" for k, i in chosen[s].items()} for s in fr["units"] if chosen[s]}})
     fr["stage"] = "check"
     return None
 
@@ -146,7 +145,7 @@ def act_battle_stack(st: GameState, fr: dict, a: Action) -> None:
 
 def _stage_check(st: GameState, fr: dict) -> Decision | None:
     agg, dfd = fr["aggressor"], fr["defender"]
-    has = {s: _has_forces(st, fr, s, _present(st, fr, s)) for s in SEATS}
+    has = {s: _has_forces(st, fr, s, _present(st, fr, s)) for s in fr["units"]}
     if not has[agg] or not has[dfd]:
         if not has[agg] and not has[dfd]:
             if st.record_events:
@@ -169,12 +168,12 @@ def _stage_check(st: GameState, fr: dict) -> Decision | None:
 
 def _reveal(st: GameState, fr: dict) -> None:
     _touch(st)
-    for seat in SEATS:
+    for seat in fr["units"]:
         fr["present"][seat] = _present(st, fr, seat)
     emit(st, "battle_revealed", {
         "card": fr["card"], "code": st.code.get(fr["card"]) if fr["card"] else None, "mode": fr["mode"],
         "aggressor": fr["aggressor"],
-        "forces": {s: [[c, st.code[c]] for c in fr["present"][s]] for s in SEATS},
+        "forces": {s: [[c, st.code[c]] for c in fr["present"][s]] for s in fr["units"]},
     })
 
 
@@ -205,12 +204,12 @@ def _stage_leaders(st: GameState, fr: dict) -> Decision | None:
 def _stage_muster(st: GameState, fr: dict) -> Decision | None:
     _touch(st)
     sea = False
-    for seat in SEATS:
+    for seat in fr["units"]:
         present = _present(st, fr, seat)
         fr["present"][seat] = present
         fr["units"][seat] = [c for c in present if c in st.unit_ids]
         sea = sea or any(st.defs[c].kind == "sea" for c in fr["units"][seat])
-    for seat in SEATS:
+    for seat in fr["units"]:
         deployed = _deployed(st, seat)
         cb = sum(st.abil[c]["codebreaker"].get("attack_bonus")
                  for c in deployed if "codebreaker" in st.abil[c])
@@ -228,14 +227,14 @@ def _stage_muster(st: GameState, fr: dict) -> Decision | None:
     fr["stage"] = "window"
     fr["side"] = 0
     emit(st, "battle_started", {"card": fr["card"], "units": {s: [[c, st.code[c]] for c in fr["present"][s]]
-                                                             for s in SEATS}})
+                                                             for s in fr["units"]}})
     return None
 
 
 def _stage_window(st: GameState, fr: dict) -> Decision | None:
     while fr["side"] < 2:
         seat = (fr["aggressor"], fr["defender"])[fr["side"]]
-        if st.players[seat]["kept"]:
+        if st.team(seat)["kept"]:
             return Decision(seat, "battle_window", {"round": fr["round"]})
         fr["side"] += 1
     fr["stage"] = "phase0"
@@ -253,7 +252,7 @@ def _stage_phase0(st: GameState, fr: dict) -> Decision | None:
                 return Decision(seat, "sabotage_target", {"unit": unit})
             fr["sab_queue"].pop(0)
             if targets:
-                _destroy(st, OTHER[seat], targets[0], "sabotage")
+                _destroy(st, st.foe(seat), targets[0], "sabotage")
                 if _check_battle_end(st, fr):
                     return None
     if not fr["p0"]:
@@ -262,7 +261,7 @@ def _stage_phase0(st: GameState, fr: dict) -> Decision | None:
             attack = fr["chem"][seat]
             if not attack:
                 continue
-            enemy = OTHER[seat]
+            enemy = st.foe(seat)
             for t in [t for t in fr["units"][enemy] if st.defs[t].kind == "ground"]:
                 d = _defense(st, fr, enemy, t, "air")
                 n, _ = _action_number(st)

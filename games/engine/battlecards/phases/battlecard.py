@@ -24,16 +24,22 @@ def step_battlecard(st: GameState, fr: dict) -> Decision | None:
             if st.record_events:
                 emit(st, "battle_prerequisites_unmet", {"card": card, "code": st.code[card]})
             return None
-        fr["aggressor"] = _stated_aggressor(st, card) or drawer
+        fr["aggressor"] = _aggressor_army(st, _stated_aggressor(st, card), drawer)
         fr["stage"] = "pre" if fr["pre"] and fr["aggressor"] != drawer else "aggr"
         return None
     if stage == "pre":  # C6, C16: the pre-emptive player may always decline
         return Decision(drawer, "preemptive_choice", {"battlecard": card, "code": st.code[card]})
     if stage == "aggr":  # R1.1 aggressor's prerogative, before forces are revealed
         return Decision(fr["aggressor"], "fight_or_decline", {"battlecard": card, "code": st.code[card]})
-    defender = OTHER[fr["aggressor"]]
+    if not st.classic and fr.get("defender") is None:
+        choices = _enemy_choices(st, fr)
+        if len(choices) > 1:
+            return Decision(fr["aggressor"], "choose_enemy_army", {"battlecard": card, "code": st.code[card],
+                                                                   "armies": choices})
+        _set_defender(st, fr, choices[0])
+    defender = _defender(fr)
     if stage == "respond":
-        if st.players[defender]["kept"]:  # any kept card: whether one can respond stays secret
+        if st.team(defender)["kept"]:  # any kept card: whether one can respond stays secret
             return Decision(defender, "battlecard_response", {"battlecard": card, "code": st.code[card]})
         fr["stage"] = "emergency"
         return None
@@ -45,8 +51,60 @@ def step_battlecard(st: GameState, fr: dict) -> Decision | None:
         fr["stage"] = "battle"
         return None
     st.frames[-1] = _battle_frame(st, card=card, aggressor=fr["aggressor"], mode="battle",
-                                  counter=fr["counter"])
+                                  counter=fr["counter"], defender=fr.get("defender"))
+    if fr.get("all_armies"):
+        st.frames[-1]["all_armies"] = True
     return None
+
+
+def _defender(fr: dict) -> str:
+    return fr.get("defender") or OTHER[fr["aggressor"]]
+
+
+def _aggressor_army(st: GameState, stated: str | None, drawer: str) -> str:
+    """The army that attacks. Classic: the stated side (its only seat) or the drawer. Team and combined
+    games (estimated, engine README): the drawer when his side is the stated aggressor (or the card says
+    "drawing player"), else the enemy army sitting across from him (OR3: "Battles drawn by any player are
+    fought between his forces and the forces directly across from him")."""
+    if stated is None or st.side(drawer) == stated:
+        return drawer
+    if st.classic:
+        return stated
+    across = st.players[drawer]["across"]
+    if not st.players[across]["out"]:
+        return across
+    alive = st.armies_of(stated)
+    return alive[0] if alive else across
+
+
+def _enemy_choices(st: GameState, fr: dict) -> list[str]:
+    """FAQ OR3/OR4: "the aggressor stated on the Battlecard selects which enemy army he would like to fight
+    against", except the homeland battles, where "all armies on both sides may participate" (then the
+    defending army is one of the invaded nation's; every army's forces join, phases.battle)."""
+    agg = fr["aggressor"]
+    enemy_side = OTHER[st.side(agg)]
+    alive = st.armies_of(enemy_side) or [st.foe(agg)]
+    card = fr["card"]
+    if st.defs[card].homeland_of is not None:
+        fr["all_armies"] = True
+        own = [a for a in alive if st.players[a]["nation"] == st.defs[card].homeland_of]
+        across = st.players[agg]["across"]
+        return [(own or ([across] if across in alive else alive))[0]]
+    return alive
+
+
+def _set_defender(st: GameState, fr: dict, army: str) -> None:
+    fr["defender"] = army
+    if st.record_events:
+        emit(st, "enemy_army_chosen", {"aggressor": fr["aggressor"], "defender": army, "card": fr["card"]})
+
+
+def legal_choose_enemy_army(st: GameState, fr: dict) -> list[tuple]:
+    return [KChoose(fr["aggressor"], a) for a in _enemy_choices(st, fr)]
+
+
+def act_choose_enemy_army(st: GameState, fr: dict, a: Action) -> None:
+    _set_defender(st, fr, a.option)
 
 
 def legal_fight_or_decline(st: GameState, fr: dict) -> list[tuple]:
@@ -65,7 +123,7 @@ def act_fight_or_decline(st: GameState, fr: dict, a: Action) -> None:
 
 
 def legal_battlecard_response(st: GameState, fr: dict) -> list[tuple]:
-    seat = OTHER[fr["aggressor"]]
+    seat = _defender(fr)
     return [KPass(seat)] + window_options(st, fr, seat, RESPONSE)
 
 
@@ -107,7 +165,7 @@ card_effect("misinformation", kept=True, rulings="C20", response=Window(_respond
 
 
 def legal_emergency_deploy(st: GameState, fr: dict) -> list[tuple]:
-    seat = OTHER[fr["aggressor"]]
+    seat = _defender(fr)
     return [KEmergencyDeploy(seat), KPass(seat)]
 
 
@@ -125,3 +183,4 @@ RULES.decision("fight_or_decline", legal=legal_fight_or_decline, act=act_fight_o
 RULES.decision("preemptive_choice", legal=legal_fight_or_decline, act=act_fight_or_decline)
 RULES.decision("battlecard_response", legal=legal_battlecard_response, act=act_battlecard_response)
 RULES.decision("emergency_deploy", legal=legal_emergency_deploy, act=act_emergency_deploy)
+RULES.decision("choose_enemy_army", legal=legal_choose_enemy_army, act=act_choose_enemy_army)

@@ -18,10 +18,11 @@ def _push_card(st: GameState, seat: str, cid: str) -> None:
         return
     effect = EFFECTS[d.effect]
     if effect.kept:
-        st.players[seat]["kept"].append(cid)
+        st.team(seat)["kept"].append(cid)
         if st.record_events:
             emit(st, "card_kept", {"seat": seat})
-            emit(st, "card_kept_private", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
+            # the side's common kept cards (FAQ OR3): every army of the side sees them
+            emit(st, "card_kept_private", {"seat": seat, "card": cid, "code": st.code[cid]}, st.side(seat))
         return
     if st.record_events:
         emit(st, "conflict_drawn", {"seat": seat, "card": cid, "code": st.code[cid]})

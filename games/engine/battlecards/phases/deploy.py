@@ -5,7 +5,6 @@ from __future__ import annotations
 from ...actions import Action
 from ...cards import KINDS
 from ...core.machine import emit
-from ...setup import SEATS
 from ...state import Decision, GameState
 from ..book import RULES
 from ..common import KDeploy
@@ -80,8 +79,8 @@ def step_setup_reveal(st: GameState, fr: dict) -> Decision | None:
     st.frames.pop()
     if st.record_events:
         emit(st, "setup_revealed", {"stacks": {s: {k: [len(x) for x in st.players[s]["stacks"][k]]
-                                                   for k in KINDS} for s in SEATS}})
-    v2s = [(s, c) for s in SEATS for k in KINDS for x in st.players[s]["stacks"][k] for c in x
+                                                   for k in KINDS} for s in st.armies}})
+    v2s = [(s, c) for s in st.armies for k in KINDS for x in st.players[s]["stacks"][k] for c in x
            if "v2_rocket" in st.abil[c]]
     for s, c in reversed(v2s):  # frames are a stack: the first V-2 is resolved first
         st.frames.append({"kind": "v2", "seat": s, "card": c, "stage": "start"})

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...actions import Action, Autokill, Fire, Hold, PlayCard, Support, Withdraw
 from ...core.machine import emit
-from ...state import OTHER, Decision, GameState
+from ...state import Decision, GameState
 from ..behaviour import PHASE_2, window_of
 from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy, _withdraw
@@ -52,11 +52,11 @@ def _p2_out_window(st: GameState, fr: dict, seat: str) -> bool:
     fr["p2_passed"] holds seat (own window passed), "out:<seat>" (this window passed) and "turn:<seat>"
     (the seat acted in its own phase-2 turn)."""
     passed = fr["p2_passed"]
-    if not st.players[seat]["kept"] or "out:" + seat in passed:
+    if not st.team(seat)["kept"] or "out:" + seat in passed:
         return False
-    other = OTHER[seat]
+    other = st.foe(seat)
     if seat == fr["defender"]:
-        return bool(_actors(st, fr, other)) or (other not in passed and bool(st.players[other]["kept"]))
+        return bool(_actors(st, fr, other)) or (other not in passed and bool(st.team(other)["kept"]))
     return "turn:" + other in passed
 
 
@@ -77,7 +77,7 @@ def _stage_phase(st: GameState, fr: dict) -> Decision | None:
             # C8: the A-bomb any time in phase 2: the defender before the aggressor's phase-2 shots
             return Decision(fr["defender"], "fire", {"round": fr["round"], "phase": 2})
         if _actors(st, fr, seat) or (
-                fr["phase"] == 2 and seat not in fr["p2_passed"] and st.players[seat]["kept"]):
+                fr["phase"] == 2 and seat not in fr["p2_passed"] and st.team(seat)["kept"]):
             prev = st.decision  # the same question again: reuse the (immutable) decision
             if prev is not None and prev.kind == "fire" and prev.seat == seat:
                 p = prev.prompt
@@ -125,7 +125,7 @@ def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], l
         shots_of = fr["shots"]
         nf = len(fr["fired"])
         intel = fr["intel"][seat]
-        ngone = len(vals.gone[OTHER[seat]])
+        ngone = len(vals.gone[st.foe(seat)])
         for u in actors:
             entry = memo.get(u)
             shots = shots_of.get(u)
@@ -242,7 +242,7 @@ def act_fire(st: GameState, fr: dict, a: Action) -> None:
 
 def _declare(st: GameState, fr: dict, a: Fire | Autokill) -> None:
     """GU1: the target may strengthen its defense with unassigned support; then the shooter may switch."""
-    enemy = OTHER[a.seat]
+    enemy = st.foe(a.seat)
     akind = st.defs[a.unit].kind
     if can_defend(st, fr, enemy, a.target, akind):
         fr["shot"] = {"seat": a.seat, "enemy": enemy, "unit": a.unit, "target": a.target, "type": a.type,
@@ -295,7 +295,7 @@ def act_retarget(st: GameState, fr: dict, a: Action) -> None:
 
 def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
     seat, u, t = a.seat, a.unit, a.target
-    enemy = OTHER[seat]
+    enemy = st.foe(seat)
     if u not in fr["fired"] and "submarine" in st.abil[u]:
         fr["fired"].append(u)  # S7: a submarine that has fired is no longer hidden
     if isinstance(a, Autokill):

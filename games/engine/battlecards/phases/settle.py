@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...actions import Action, PlayCard
 from ...core.machine import emit
-from ...state import OTHER, Decision, GameState
+from ...state import Decision, GameState
 from ..behaviour import SCORCHED, Window, card_effect, window_of, window_options
 from ..book import RULES
 from ..common import KPass, KPlayCard
@@ -24,14 +24,14 @@ def _stage_settle(st: GameState, fr: dict) -> Decision | None:
     agg, dfd = fr["aggressor"], fr["defender"]
     if fr["counter"]:
         if winner == agg:  # the counterattacker takes the card from the holder
-            st.players[dfd]["won"].remove(card)
-            st.players[agg]["won"].append(card)
+            st.team(dfd)["won"].remove(card)
+            st.team(agg)["won"].append(card)
             left = st.players[dfd]["occupied"].pop(card, None)
             if left:  # units that withdrew from the lost occupied stack go back to the usual stacks
                 for c in left:
                     st.players[dfd]["stacks"][st.defs[c].kind][0].append(c)
     else:
-        st.players[winner]["won"].append(card)
+        st.team(winner)["won"].append(card)
     if st.setup.options.occupying_force and winner == agg and _stated_aggressor(st, card) == winner \
             and card not in st.players[winner]["occupied"]:
         # Optional Rule 5.1: the battlecard becomes a deployed stack holding the victorious units
@@ -42,10 +42,10 @@ def _stage_settle(st: GameState, fr: dict) -> Decision | None:
         if st.record_events:
             emit(st, "occupied", {"seat": winner, "card": card,
                                   "units": [[c, st.code[c]] for c in survivors]})
-    loser = OTHER[winner]
+    loser = st.foe(winner)
     emit(st, "battle_won", {"winner": winner, "card": card, "code": st.code[card],
                            "victory_points": 0 if card in st.scorched else st.defs[card].victory_points})
-    if card not in st.scorched and st.players[loser]["kept"]:
+    if card not in st.scorched and st.team(loser)["kept"]:
         fr["stage"] = "scorch"
         fr["loser"] = loser
     return None

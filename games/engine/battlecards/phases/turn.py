@@ -16,8 +16,7 @@ from .conflict import _push_card
 
 
 def step_game(st: GameState, fr: dict) -> Decision | None:
-    players = st.players
-    held = len(players["axis"]["won"]) + len(players["allies"]["won"])
+    held = len(st.team("axis")["won"]) + len(st.team("allies")["won"])
     total = st.n_battlecards
     if st.turn and total and held >= total:
         _finish_on_points(st, "all-battles-decided")
@@ -26,13 +25,24 @@ def step_game(st: GameState, fr: dict) -> Decision | None:
         _finish_on_points(st, "turn-limit")
         return None
     seat = fr["next"]
-    fr["next"] = OTHER[seat]
+    fr["next"] = OTHER[seat] if st.classic else _next_army(st, seat)
     st.turn += 1
     st.active_seat = seat
     st.frames.append({"kind": "turn", "seat": seat, "stage": "start"})
     if st.record_events:
         emit(st, "turn_started", {"turn": st.turn, "seat": seat})
     return None
+
+
+def _next_army(st: GameState, seat: str) -> str:
+    """The army after `seat` in the turn order (setup.army_order), skipping eliminated armies."""
+    order = st.armies
+    i = order.index(seat)
+    for k in range(1, len(order) + 1):
+        nxt = order[(i + k) % len(order)]
+        if not st.players[nxt]["out"]:
+            return nxt
+    return seat
 
 
 def step_turn(st: GameState, fr: dict) -> Decision | None:
