@@ -75,6 +75,12 @@ class ArmyRequestSerializer(serializers.Serializer):
         max_length=8,
         help_text="The army's nation, e.g. GB, US, RU (allies), DE, JP (axis): GET /api/nations/.",
     )
+    starter = serializers.CharField(
+        required=False,
+        max_length=60,
+        help_text="The nation's starter set to play when it has several (Germany: de-we-starter or "
+        "de-ef-starter); default: the one of the game's theaters.",
+    )
     player = serializers.ChoiceField(
         choices=["me", "open", "bot"],
         required=False,
@@ -100,11 +106,18 @@ class ArmyRequestSerializer(serializers.Serializer):
 
 
 class ArmiesRequestSerializer(serializers.Serializer):
-    """The armies of each side, in seat order: the n-th army of a side is seat `<side>-<n>` (a 1v1 game
-    keeps the seats `axis` and `allies`)."""
+    """The armies of each side, in seat order: the n-th army of a side is seat `<side>-<n>`; 3 to 8 armies
+    (a 1v1 game is made from two decks)."""
 
     axis = ArmyRequestSerializer(many=True, help_text="1 to 4 axis armies (axis-1, axis-2, ...).")
     allies = ArmyRequestSerializer(many=True, help_text="1 to 4 allied armies (allies-1, allies-2, ...).")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # a cap on the input's size before any work: the service says 400 too_many_armies beyond 4 a side
+        for side in ("axis", "allies"):
+            if len(attrs[side]) > 2 * MAX_ARMIES_PER_SIDE:
+                raise serializers.ValidationError({side: [f"At most {MAX_ARMIES_PER_SIDE} armies a side."]})
+        return attrs
 
 
 class GameCreateSerializer(serializers.Serializer):

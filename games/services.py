@@ -413,10 +413,8 @@ UNEVEN_RULE_1 = "Games with uneven teams cannot use Optional Rule #1: Larger Sta
 
 
 def army_seat_names(counts: dict[str, int]) -> dict[str, list[str]]:
-    """The seat (army id) of each army per side, in the order given: a 1v1 game keeps the seats axis and
-    allies; any other game numbers each side's armies from 1 (axis-1, axis-2, ...; the engine's army ids)."""
-    if all(counts[side] == 1 for side in SIDES):
-        return {side: [side] for side in SIDES}
+    """The seat (army id) of each army per side, in the order given: axis-1, axis-2, ..., allies-1, ...
+    (games.engine.team_setup numbers them so; a classic 1v1 game keeps the seats axis and allies)."""
     return {side: [f"{side}-{n}" for n in range(1, counts[side] + 1)] for side in SIDES}
 
 
@@ -438,6 +436,13 @@ def _check_lineup(*, armies: dict[str, list[dict[str, Any]]], live: Any, options
                 field=f"armies.{side}",
                 limit=MAX_ARMIES_PER_SIDE,
             )
+    if counts["axis"] == counts["allies"] == 1:
+        raise ValidationFailed(
+            "One army a side is a 1v1 game: create it from two decks (my_deck, opponent_deck, opponent). "
+            "`armies` is for 3 to 8 players (team play, uneven teams, combined sets).",
+            code="not_a_team_game",
+            field="armies",
+        )
     if abs(counts["axis"] - counts["allies"]) > 1:
         raise ValidationFailed(
             "Teams are equal (optional rule 3) or one army apart (optional rule 4: 1v2, 2v3, 3v4); "
@@ -466,6 +471,15 @@ def _check_lineup(*, armies: dict[str, list[dict[str, Any]]], live: Any, options
                     code="nation_on_wrong_side",
                     field=where,
                 )
+            starter = army.get("starter")
+            if starter is not None:
+                found = live.sets.get(starter)
+                if found is None or found.kind != "starter" or found.nation != nation:
+                    raise ValidationFailed(
+                        f"{starter!r} is not a starter set of {nation}.",
+                        code="starter_not_found",
+                        field=f"armies.{side}.{index}.starter",
+                    )
     mine = [a for side in SIDES for a in armies[side] if a["player"] == PLAYER_ME]
     if len(mine) != 1:
         raise ValidationFailed(
@@ -520,14 +534,15 @@ def game_create_armies(
     seed: int | None = None,
     theaters: list[str] | None = None,
 ) -> Game:
-    """Create a Battlecards game of 2 to 8 seats, one per army (optional rules 3 and 4, combined sets).
+    """Create a Battlecards game of 3 to 8 seats, one per army (optional rules 3 and 4, combined sets; a
+    1v1 game is made from two decks by game_create).
 
     `armies` is {"axis": [army, ...], "allies": [army, ...]}, each army {"nation", "player": "me" | "open" |
-    "bot", "bot"?, "invite"?}; the n-th army of a side sits at seat "<side>-<n>" (a 1v1 game: "axis" and
-    "allies"). The creator takes the one "me" army; bots take theirs now; open seats wait for
-    POST /join/ {"seat"}. Every army plays the starter decks (games.engine.team_setup: one starter set per
-    two armies of a nation, the side's armies of a nation drawing from one common arsenal deck) and the
-    conflict deck of `theaters` (default: the theaters of the nations involved), dealt now from the seed;
+    "bot", "bot"?, "invite"?, "starter"?}; the n-th army of a side sits at seat "<side>-<n>". The creator
+    takes the one "me" army; bots take theirs now; open seats wait for POST /join/ {"seat"}.
+    Every army plays the starter decks (games.engine.team_setup: one starter set per two armies of a
+    nation, the side's armies of a nation drawing from one common arsenal deck) and the conflict deck of
+    `theaters` (default: the theaters of the nations involved), dealt now from the seed;
     the game starts when the last open seat is taken (at once when none is open)."""
     from cards.selectors import catalog_definitions
 
@@ -552,14 +567,15 @@ def game_create_armies(
         seed = secrets.randbits(SEED_BITS)
     salt = secrets.token_hex(16)
     nations = {side: [a["nation"] for a in armies[side]] for side in SIDES}
+    entries = {side: [a.get("starter") or a["nation"] for a in armies[side]] for side in SIDES}
     try:
         setup = engine.team_setup(
             live,
             deal_seed(seed, salt),
-            axis=nations["axis"],
-            allies=nations["allies"],
+            axis=entries["axis"],
+            allies=entries["allies"],
             options=rules,
-            theaters=list(theaters) if theaters is not None else None,
+            theaters=tuple(theaters) if theaters is not None else None,
         )
     except engine.EngineError as exc:
         raise ValidationFailed(f"The engine cannot set up this game: {exc.message}", code=exc.code) from exc
@@ -593,7 +609,7 @@ def game_create_armies(
         seed_salt=salt,
         seed_hash=seed_commitment(seed, salt),
         options=options,
-        lineup=nations,
+        lineup=entries,
         conflict_choice={"theaters": _conflict_theaters(live, setup.conflict_deck)},
         setup=setup.to_json(),
         state={},

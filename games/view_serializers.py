@@ -23,7 +23,11 @@ from games.engine.cards import KINDS
 from games.models import GameStatus, GameType, LogKind, SeatName
 
 SEATS = [c for c, _ in SeatName.choices]  # every game's seats (log entries, events, game rows)
-BATTLECARDS_SEATS = [SeatName.AXIS, SeatName.ALLIES]
+# a Battlecards seat: axis/allies (1v1), or an army of a team game (axis-1..axis-4, allies-1..allies-4)
+BATTLECARDS_SEATS = [
+    c for c, _ in SeatName.choices if c.split("-", 1)[0] in (SeatName.AXIS, SeatName.ALLIES)
+]
+BATTLECARDS_SIDES = [SeatName.AXIS, SeatName.ALLIES]
 
 
 def _camel(name: str) -> str:
@@ -50,8 +54,13 @@ def _documented(schema: Any, base: type[serializers.Field], **kwargs: Any) -> se
 
 
 def _seat(**kwargs: Any) -> serializers.ChoiceField:
-    """A Battlecards seat (axis/allies)."""
+    """A Battlecards seat (axis/allies, or an army: axis-1, allies-2, ...)."""
     return serializers.ChoiceField(choices=BATTLECARDS_SEATS, **kwargs)
+
+
+def _side(**kwargs: Any) -> serializers.ChoiceField:
+    """A Battlecards side (axis/allies): who wins, whose points."""
+    return serializers.ChoiceField(choices=BATTLECARDS_SIDES, **kwargs)
 
 
 def _any_seat(**kwargs: Any) -> serializers.ChoiceField:
@@ -164,6 +173,11 @@ PROMPTS: dict[str, type[serializers.Serializer]] = {
         "_CapturePrompt",
         (serializers.Serializer,),
         {"stack": serializers.CharField(), "cards": CardRefSerializer(many=True)},
+    ),
+    "choose_enemy_army": type(
+        "_EnemyArmyPrompt",
+        (_BattlecardPrompt,),
+        {"armies": serializers.ListField(child=_seat(), help_text="The enemy armies you may fight.")},
     ),
     "fight_or_decline": _BattlecardPrompt,
     "preemptive_choice": _BattlecardPrompt,
@@ -295,6 +309,23 @@ class OpponentSideSerializer(serializers.Serializer):
     hand_codes = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="Only while your intelligence unit shows it."
     )
+    side = _side(required=False, help_text="Team games: the army's side.")
+    across = _seat(required=False, help_text="Team games: the enemy army sitting across from it.")
+    eliminated = serializers.BooleanField(
+        required=False, help_text="Team games: its nation's homeland fell; it plays no more."
+    )
+    kept = CardRefSerializer(
+        many=True, required=False, help_text="Team games, a teammate: the side's common kept cards."
+    )
+
+
+class ArmiesSerializer(serializers.Serializer):
+    """Team and combined games: every army, the others shown as an opponent is (a teammate's hand and
+    face-down stacks are as private as an enemy's; teammates add the side's common kept cards)."""
+
+    turn_order = serializers.ListField(child=_seat(), help_text="Every army, in turn order.")
+    side = _side(help_text="Your side.")
+    others = serializers.DictField(child=OpponentSideSerializer(), help_text="Army -> what you see of it.")
 
 
 class ConflictPilesSerializer(serializers.Serializer):
@@ -359,7 +390,7 @@ class ResultSerializer(serializers.Serializer):
 
     kind = _enum("total", "standard", "all-battles-decided", "turn-limit", required=False)
     points = serializers.DictField(
-        child=serializers.IntegerField(), required=False, help_text="Victory points per seat."
+        child=serializers.IntegerField(), required=False, help_text="Victory points per side."
     )
     turns = serializers.IntegerField(required=False)
 
@@ -369,7 +400,7 @@ class ViewSerializer(serializers.Serializer):
 
     seat = _seat()
     status = _enum("active", "finished")
-    winner = _seat(allow_null=True)
+    winner = _side(allow_null=True, help_text="The winning side (a team game's too).")
     result = ResultSerializer(allow_null=True)
     turn = serializers.IntegerField()
     ply = serializers.IntegerField()
@@ -377,10 +408,13 @@ class ViewSerializer(serializers.Serializer):
     victory_threshold = serializers.IntegerField()
     max_action_number = serializers.IntegerField()
     me = OwnSideSerializer()
-    opponent = OpponentSideSerializer()
+    opponent = OpponentSideSerializer(
+        help_text="The enemy army you face: in a team game the one you fight now, else the one across."
+    )
     conflict = ConflictPilesSerializer()
     battle = BattleSerializer(allow_null=True)
     decision = _documented(Decision, serializers.JSONField, allow_null=True)
+    armies = ArmiesSerializer(required=False, help_text="Team and combined games only.")
 
 
 # ------------------------------------------------------------------------------ Battlefront view
