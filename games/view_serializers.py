@@ -194,6 +194,17 @@ PROMPTS: dict[str, type[serializers.Serializer]] = {
         (serializers.Serializer,),
         {"kind": serializers.CharField(help_text="ground/air/sea: choose which of your stacks of it fights")},
     ),
+    "choose_enemy_army": type(
+        "_EnemyArmyPrompt",
+        (serializers.Serializer,),
+        {
+            "battlecard": serializers.CharField(help_text="The battlecard instance id."),
+            "code": serializers.CharField(),
+            "armies": serializers.ListField(
+                child=serializers.CharField(), help_text="Team games: the enemy armies you may fight."
+            ),
+        },
+    ),
     "battle_window": _RoundPrompt,
     "withdraw": _RoundPrompt,
     "sabotage_target": _UnitPrompt,

@@ -22,3 +22,25 @@ def bench_starters() -> tuple[str, str]:
     """(allies starter, axis starter) of $BENCH_THEATER (default WE), for benchmarks that take no
     --theater option of their own (run_all.py --theater sets it)."""
     return STARTERS[os.environ.get("BENCH_THEATER") or "WE"]
+
+
+def add_team_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--team", default=os.environ.get("BENCH_TEAM") or None, metavar="AXIS:ALLIES",
+                        help="Play a team / uneven / combined game instead of the theater's 1v1, e.g. "
+                             "DE,DE:GB,GB (default: $BENCH_TEAM, else none).")
+
+
+def bench_setup(catalog, seed: int, theater: str = "WE", team: str | None = None):
+    """The set-up a benchmark game plays: the theater's starters, or a team game (engine.team_setup)."""
+    from games.engine.setup import starter_setup, team_setup
+
+    if not team:
+        return starter_setup(catalog, seed, theater=theater)
+    axis, _, allies = team.partition(":")
+    return team_setup(catalog, seed, axis=[a for a in axis.split(",") if a],
+                      allies=[a for a in allies.split(",") if a])
+
+
+def bots_for(setup, make) -> dict:
+    """One bot per army of `setup`: make(side, army) -> bot."""
+    return {army: make(army.split("-")[0], army) for army in setup.armies}

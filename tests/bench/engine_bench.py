@@ -1,7 +1,8 @@
 """Benchmark: full engine games between bots on one core, event logging off.
 
     .venv/bin/python tests/bench/engine_bench.py [--random-games 400] [--heuristic-games 30]
-        [--match-games 200] [--chess-games 40] [--seed 0] [--json] [--profile /tmp/engine.prof]
+        [--match-games 200] [--chess-games 40] [--seed 0] [--theater WE] [--team DE,DE:GB,GB] [--json]
+        [--profile /tmp/engine.prof]
 
 Prints games/s, actions/s and mean actions per game for random-vs-random and heuristic-vs-heuristic
 games (Western Europe starter decks), in wall time and in process CPU time (the fairer figure on a
@@ -22,10 +23,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench_theaters import add_theater_argument  # noqa: E402
+from bench_theaters import add_team_argument, add_theater_argument, bench_setup, bots_for  # noqa: E402
 
 from games.engine import HeuristicBot, RandomBot, load_catalog_dir, play_game  # noqa: E402
-from games.engine.setup import starter_setup  # noqa: E402
+
+TEAM: str | None = None  # --team: every game is this team game (bench_theaters.bench_setup)
+
+
+def _per_army(setup, make_bots, i: int) -> dict:
+    """make_bots(i) gives the classic seats' bots; a team game gets a fresh one of its side's per army."""
+    if not TEAM:
+        return make_bots(i)
+    return bots_for(setup, lambda side, army: make_bots(i)[side])
 
 
 def run(catalog, games: int, seed: int, make_bots, theater: str = "WE") -> dict:
@@ -33,7 +42,8 @@ def run(catalog, games: int, seed: int, make_bots, theater: str = "WE") -> dict:
     finished = 0
     wall, cpu = time.perf_counter(), time.process_time()
     for i in range(games):
-        state = play_game(catalog, starter_setup(catalog, seed + i, theater=theater), make_bots(i))
+        setup = bench_setup(catalog, seed + i, theater, TEAM)
+        state = play_game(catalog, setup, _per_army(setup, make_bots, i))
         plies += state.ply
         finished += state.status == "finished"
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -70,7 +80,10 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--profile", help="write a cProfile of the random games to this file")
     add_theater_argument(parser)
+    add_team_argument(parser)
     args = parser.parse_args()
+    global TEAM
+    TEAM = args.team
     catalog = load_catalog_dir()
     random_bots = lambda i: {"axis": RandomBot(i), "allies": RandomBot(i + 1)}  # noqa: E731
     if args.profile:
@@ -84,6 +97,7 @@ def main() -> int:
         return 0
     out: dict = {
         "theater": args.theater,
+        "team": args.team,
         "random": run(catalog, args.random_games, args.seed, random_bots, args.theater),
         "heuristic": run(catalog, args.heuristic_games, args.seed,
                          lambda i: {"axis": HeuristicBot(catalog), "allies": HeuristicBot(catalog)},
@@ -93,8 +107,9 @@ def main() -> int:
     for i in range(args.match_games):
         h = "axis" if i % 2 == 0 else "allies"
         r = "allies" if h == "axis" else "axis"
-        state = play_game(catalog, starter_setup(catalog, args.seed + 10_000 + i, theater=args.theater),
-                          {h: HeuristicBot(catalog), r: RandomBot(i)})
+        setup = bench_setup(catalog, args.seed + 10_000 + i, args.theater, TEAM)
+        state = play_game(catalog, setup, _per_army(
+            setup, lambda _i, h=h, r=r, i=i: {h: HeuristicBot(catalog), r: RandomBot(i)}, i))
         wins += state.winner == h
         draws += state.winner is None
     out["match"] = {"games": args.match_games, "heuristic_wins": wins, "draws": draws}

@@ -1,7 +1,8 @@
 """`make bench`: run every benchmark script in tests/bench/ in turn (each prints its own figures).
 
 Benchmarks are scripts, not tests: rerun them to measure; nothing here asserts a time.
-`--theater WE|PAC|EF` (default WE) picks the theater whose starter decks the game benchmarks play.
+`--theater WE|PAC|EF` (default WE) picks the theater whose starter decks the game benchmarks play;
+`--team AXIS:ALLIES` (e.g. DE,DE:GB,GB) makes the engine benchmark play that team game ($BENCH_TEAM).
 """
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ def main() -> int:
             print("--theater takes WE, PAC or EF")
             return 2
         env["BENCH_THEATER"] = args[i + 1]
+        args = args[:i] + args[i + 2:]
+    if "--team" in args:  # tests/bench/bench_theaters.py add_team_argument
+        i = args.index("--team")
+        if i + 1 >= len(args) or ":" not in args[i + 1]:
+            print("--team takes AXIS:ALLIES, e.g. DE,DE:GB,GB")
+            return 2
+        env["BENCH_TEAM"] = args[i + 1]
         args = args[:i] + args[i + 2:]
     scripts = sorted(p for p in HERE.glob("*_bench.py"))
     if not scripts:

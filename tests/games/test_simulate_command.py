@@ -160,3 +160,41 @@ def test_simulate_with_deck_ids_on_an_unmigrated_database_says_what_to_run(monke
     monkeypatch.setattr("games.management.commands.simulate.resolve_deck", unmigrated)
     with pytest.raises(CommandError, match="deck ids need the database.*make migrate"):
         _run("--decks", "1", "2", "--games", "2", "--workers", "1", "--catalog", "fixtures")
+
+
+@pytest.mark.parametrize(
+    ("axis", "allies", "armies"),
+    [
+        ("DE,DE", "GB,GB", {"axis-1": "DE", "allies-1": "GB", "axis-2": "DE", "allies-2": "GB"}),
+        ("DE", "GB,GB", {"allies-1": "GB", "axis-1": "DE", "allies-2": "GB"}),  # OR4: the bigger side first
+        ("DE,JP", "GB,US", {"axis-1": "DE", "allies-1": "GB", "axis-2": "JP", "allies-2": "US"}),
+    ],
+)
+def test_simulate_plays_team_uneven_and_combined_games_reproducibly(axis, allies, armies):
+    """Issue 16: `simulate --axis ... --allies ...` plays team games (one bot per army, in turn order) and
+    reports the wins per side; the same seed gives the same outcomes on 1 or 2 workers."""
+    args = ["--axis", axis, "--allies", allies, "--games", "3", "--seed", "5", "--catalog", "fixtures",
+            "--json"]
+    one = json.loads(_run(*args, "--workers", "1"))
+    two = json.loads(_run(*args, "--workers", "2"))
+    assert one["armies"] == armies and list(one["bots"]) == list(armies)
+    assert set(one["seats"]) == {"axis", "allies"}
+    wins = one["seats"]["axis"]["wins"] + one["seats"]["allies"]["wins"]
+    assert wins + one["draws"] + one["unfinished"] == 3
+    for key in ("seats", "draws", "unfinished", "result_kinds", "average_turns"):
+        assert one[key] == two[key]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--axis", "DE"], "both --axis and --allies"),
+        (["--axis", "DE", "--allies", "GB", "--decks", "gb-we-starter", "de-we-starter"], "drop --decks"),
+        (["--axis", "DE", "--allies", "GB,GB", "--option", "larger_standing_armies"], "uneven teams"),
+        (["--axis", "GB", "--allies", "DE"], "fights for"),
+        (["--axis", "DE", "--allies", "XX"], "XX"),
+    ],
+)
+def test_simulate_refuses_bad_team_games(args, message):
+    with pytest.raises(CommandError, match=message):
+        _run(*args, "--games", "1", "--catalog", "fixtures")

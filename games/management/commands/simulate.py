@@ -76,6 +76,19 @@ class Command(BaseCommand):
             metavar=("A", "B"),
             help="Battlecards: two decks, deck ids or starter set codes (one of each side).",
         )
+        parser.add_argument(
+            "--axis",
+            default=None,
+            metavar="ARMIES",
+            help="Battlecards team, uneven or combined game (with --allies, instead of --decks): the axis "
+            "armies, comma-separated nation codes or starter set codes, e.g. DE,DE or DE,JP.",
+        )
+        parser.add_argument(
+            "--allies",
+            default=None,
+            metavar="ARMIES",
+            help="The allied armies of a team game, e.g. GB,GB (2v2 with --axis DE,DE), GB,US,RU.",
+        )
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument(
             "--seed", type=int, default=1, help="Base seed; game i gets a seed derived from it."
@@ -86,7 +99,7 @@ class Command(BaseCommand):
             metavar=("BOT_A", "BOT_B"),
             default=["heuristic", "heuristic"],
             choices=BOTS,
-            help="Bot playing deck A, then deck B.",
+            help="Bot playing deck A, then deck B (a team game: every axis army, then every allied army).",
         )
         parser.add_argument(
             "--workers", type=int, default=os.cpu_count() or 1, help="Processes (default: every core)."
@@ -160,8 +173,13 @@ class Command(BaseCommand):
                 raise CommandError("--options-json must be a JSON object")
             options.update(extra)
         opts["options"] = options
-        if opts["game"] == DEFAULT_GAME_TYPE and not opts["decks"]:
-            raise CommandError("--decks A B is required for Battlecards")
+        team = bool(opts.get("axis") or opts.get("allies"))
+        if team and (opts["decks"] or opts["game"] != DEFAULT_GAME_TYPE):
+            raise CommandError("--axis/--allies make a Battlecards team game: drop --decks")
+        if team and not (opts.get("axis") and opts.get("allies")):
+            raise CommandError("a team game needs both --axis and --allies")
+        if opts["game"] == DEFAULT_GAME_TYPE and not opts["decks"] and not team:
+            raise CommandError("--decks A B (or --axis and --allies) is required for Battlecards")
         if opts["game"] == DEFAULT_GAME_TYPE and opts["options_json"]:
             raise CommandError("--options-json is for Battlefront; turn Battlecards rules on with --option")
         if opts["queue"]:
@@ -171,6 +189,9 @@ class Command(BaseCommand):
             self._shared_deck_game(opts)
             return
         catalog = _load_catalog(opts["catalog"], notice=self.stderr.write)
+        if team:
+            self._team_game(opts, catalog)
+            return
         try:
             deck_a = resolve_deck(user=None, ref=_deck_ref(opts["decks"][0]), catalog=catalog)
             deck_b = resolve_deck(user=None, ref=_deck_ref(opts["decks"][1]), catalog=catalog)
@@ -225,6 +246,51 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"  battles settled by the {rules.max_battle_rounds}-round cap: {report.round_cap_battles}"
             )
+
+    def _team_game(self, opts: dict[str, Any], catalog: Any) -> None:
+        """A team (FAQ Optional Rule 3), uneven (Optional Rule 4) or combined-set game from starter decks:
+        engine.team_setup, one bot per army (--bots: the axis armies' kind, then the allied armies')."""
+        armies = {side: [a.strip() for a in opts[side].split(",") if a.strip()] for side in SEATS}
+        theaters = (opts["theater"],) if opts["theater"] else None
+        try:
+            rules = game_options(_options(opts), simulation=True)
+            setup = engine.team_setup(catalog, opts["seed"], axis=armies["axis"], allies=armies["allies"],
+                                      theaters=theaters, options=rules)
+            engine.new_game(catalog, setup)  # the set-up checks (e.g. OR1 with uneven teams) before forking
+        except DomainError as exc:
+            raise CommandError(f"{exc.code}: {exc.detail}") from exc
+        except engine.EngineError as exc:
+            raise CommandError(f"{exc.code}: {exc.message}") from exc
+        bots = {army: opts["bots"][SEATS.index(engine.side_of(army))] for army in setup.armies}
+        codes = {c for deck in setup.decks.values() for c in deck} | set(setup.conflict_deck)
+        report = simulate(
+            catalog_dicts=snapshot_dicts(catalog, codes),
+            setup=setup,
+            bots=bots,
+            games=opts["games"],
+            seed=opts["seed"],
+            workers=opts["workers"],
+            max_plies=opts["max_plies"],
+        )
+        data = report.to_dict()
+        data["armies"] = {army: setup.nations[army] for army in setup.armies}
+        if opts["json"]:
+            self.stdout.write(json.dumps(data, indent=2))
+            return
+        order = ", ".join(f"{a} {setup.nations[a]}" for a in setup.armies)
+        self.stdout.write(
+            f"{report.games} team games ({order}), {report.workers} worker(s), seed {opts['seed']}, "
+            f"{report.seconds:.2f}s: {report.games_per_second:.2f} games/s"
+        )
+        for side in SEATS:
+            info = data["seats"][side]
+            low, high = info["ci95"]
+            self.stdout.write(
+                f"  {side:<6} {'+'.join(armies[side])} ({opts['bots'][SEATS.index(side)]} bots): "
+                f"{info['wins']} wins, {info['rate'] * 100:.1f}% [95% CI {low * 100:.1f}-{high * 100:.1f}%]"
+            )
+        self.stdout.write(f"  unfinished: {report.unfinished}; results: {dict(report.result_kinds)}")
+        self.stdout.write(f"  average turns {data['average_turns']}, average actions {data['average_plies']}")
 
     def _shared_deck_game(self, opts: dict[str, Any]) -> None:
         """A game type without decks (Battlefront): the shared deck from its card fixtures."""

@@ -85,6 +85,9 @@ def _enemy_choices(st: GameState, fr: dict) -> list[str]:
     enemy_side = OTHER[st.side(agg)]
     alive = st.armies_of(enemy_side) or [st.foe(agg)]
     card = fr["card"]
+    holders = [a for a in alive if card in st.players[a]["occupied"]]
+    if holders:  # Optional Rule 5.3: a counterattack on an occupied battlecard fights the army under it
+        return holders
     if st.defs[card].homeland_of is not None:
         fr["all_armies"] = True
         own = [a for a in alive if st.players[a]["nation"] == st.defs[card].homeland_of]

@@ -32,7 +32,7 @@ def _stage_settle(st: GameState, fr: dict) -> Decision | None:
                     st.players[dfd]["stacks"][st.defs[c].kind][0].append(c)
     else:
         st.team(winner)["won"].append(card)
-    if st.setup.options.occupying_force and winner == agg and _stated_aggressor(st, card) == winner \
+    if st.setup.options.occupying_force and winner == agg and _stated_aggressor(st, card) == st.side(winner) \
             and card not in st.players[winner]["occupied"]:
         # Optional Rule 5.1: the battlecard becomes a deployed stack holding the victorious units
         survivors = list(fr["units"][winner])
