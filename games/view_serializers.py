@@ -174,11 +174,6 @@ PROMPTS: dict[str, type[serializers.Serializer]] = {
         (serializers.Serializer,),
         {"stack": serializers.CharField(), "cards": CardRefSerializer(many=True)},
     ),
-    "choose_enemy_army": type(
-        "_EnemyArmyPrompt",
-        (_BattlecardPrompt,),
-        {"armies": serializers.ListField(child=_seat(), help_text="The enemy armies you may fight.")},
-    ),
     "fight_or_decline": _BattlecardPrompt,
     "preemptive_choice": _BattlecardPrompt,
     "battlecard_response": _BattlecardPrompt,
