@@ -33,7 +33,7 @@ from config.throttling import (
     stream_slot_release,
 )
 from games import event_bus, selectors, services
-from games.models import GameStatus, GameType, SeatName
+from games.models import SIDE_SEATS, GameStatus, GameType
 from games.serializers import (
     ActionSubmitSerializer,
     EventsQuerySerializer,
@@ -106,7 +106,7 @@ class GameListCreateApi(APIView):
         parameters=[
             GameListQuerySerializer,
             OpenApiParameter("status", str, enum=[c for c, _ in GameStatus.choices], required=False),
-            OpenApiParameter("winner", str, enum=[c for c, _ in SeatName.choices], required=False),
+            OpenApiParameter("winner", str, enum=[s.value for s in SIDE_SEATS], required=False),
             OpenApiParameter("game_type", str, enum=[c for c, _ in GameType.choices], required=False),
         ],
         responses={200: GameSerializer(many=True)},  # paginated: pagination_class above

@@ -45,6 +45,10 @@ class SeatName(models.TextChoices):
     ALLIES_4 = "allies-4", "Allies 4th army"
 
 
+# The sides: a game's winner is one of these (Battlecards axis/allies, Battlefront west/east), never an army.
+SIDE_SEATS = [SeatName.AXIS, SeatName.ALLIES, SeatName.WEST, SeatName.EAST]
+
+
 class SeatKind(models.TextChoices):
     HUMAN = "human", "Human"
     BOT = "bot", "Bot"

@@ -8,11 +8,20 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.game_types import side_of_seat
-from games.models import BotKind, EndReason, Game, GameSeat, GameStatus, GameType, SeatKind, SeatName
+from games.models import (
+    SIDE_SEATS,
+    BotKind,
+    EndReason,
+    Game,
+    GameSeat,
+    GameStatus,
+    GameType,
+    SeatKind,
+    SeatName,
+)
 from games.view_serializers import any_action_schema
 
 MAX_SEED = 2**63 - 1
-SIDE_CHOICES = [SeatName.AXIS, SeatName.ALLIES, SeatName.WEST, SeatName.EAST]  # a game's winner is a side
 
 
 class DeckRefSerializer(serializers.Serializer):
@@ -285,7 +294,7 @@ class GameSerializer(serializers.ModelSerializer):
         choices=SeatName.choices, help_text="The seat whose decision it is; null unless the game is active."
     )
     winner = BlankAsNullChoiceField(
-        choices=SIDE_CHOICES,
+        choices=SIDE_SEATS,
         help_text="The side that won (a team game's too: axis or allies); null while playing and when "
         "nobody won.",
     )

@@ -137,6 +137,8 @@ class HiddenInfoOracle:
         self.ever_exposed: set[str] = set()
         self.seen_by: dict[str, set[str]] = {}  # team games: army -> cards it held (hand, stacks)
         self.side_seen: dict[str, set[str]] = {}  # team games: side -> its common kept cards, ever
+        self.version: int | None = None
+        self.stored: dict[str, Any] = {}
         self.teammate_secrets = 0  # team games: teammates' hidden cards checked (the proof is not vacuous)
         self.state: Any = None
         self.seq = 0
@@ -195,7 +197,11 @@ class HiddenInfoOracle:
         from games.catalog_snapshot import catalog_from_snapshot
         from games.models import Game, GameAction
 
+        version = Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
+        if self.state is not None and version == self.version:
+            return self.stored  # nothing happened since the last look
         game = Game.objects.get(pk=self.game_id)
+        self.version = game.version
         if self.state is None:
             catalog = catalog_from_snapshot(game.snapshot.data)
             self.state = engine.new_game(catalog, engine.GameSetup.from_json(game.setup))
@@ -212,6 +218,7 @@ class HiddenInfoOracle:
             self._observe(state)
             self.seq = seq
         assert self.state.to_json() == game.state, "the stored state is the log re-applied"
+        self.stored = game.state
         return game.state
 
     def secret_for(self, seat: str) -> set[str]:
