@@ -337,6 +337,12 @@ class GameSerializer(serializers.ModelSerializer):
             "started_at",
             "finished_at",
         ]
+        extra_kwargs = {  # noqa: RUF012 (DRF's Meta convention)
+            "lineup": {
+                "help_text": "A team game (created with `armies`): each side's armies in seat order, as "
+                'nations or starter sets, e.g. {"axis": ["DE", "DE"], "allies": ["GB"]}; {} for a 1v1 game.'
+            },
+        }
 
     def get_created_by(self, game: Game) -> str:
         return next((s.user.get_username() for s in game.seats.all() if s.user_id == game.created_by_id), "")

@@ -221,7 +221,7 @@ class HiddenInfoOracle:
         self.stored = game.state
         return game.state
 
-    def secret_for(self, seat: str) -> set[str]:
+    def secret_for(self, seat: str | None) -> set[str]:
         state = self._sync()
         if "pools" in state:
             return self._team_secret_for(state, seat)
@@ -229,8 +229,9 @@ class HiddenInfoOracle:
         never_shown = set(opponent["deck"]) | set(opponent["hand"]) | set(state["conflict_deck"])
         return never_shown - self.ever_exposed
 
-    def _team_secret_for(self, state: dict[str, Any], seat: str) -> set[str]:
-        side = _side(seat)
+    def _team_secret_for(self, state: dict[str, Any], seat: str | None) -> set[str]:
+        """`seat` None: a user with no seat at the game (everything hidden from every seat)."""
+        side = _side(seat) if seat else None
         hidden = set(state["conflict_deck"])
         for pool in state["pools"].values():
             hidden.update(pool["deck"])
@@ -246,7 +247,7 @@ class HiddenInfoOracle:
                     self.teammate_secrets += len(cards)
         return hidden - allowed
 
-    def check(self, payload: Any, seat: str) -> int:
+    def check(self, payload: Any, seat: str | None) -> int:
         """Assert nothing secret is in `payload`; returns how many secret card instances were checked."""
         strings = json_strings(payload)
         secret = self.secret_for(seat)
@@ -327,7 +328,7 @@ class BattlefrontOracle:
         assert self.state.to_json() == game.state, "the stored state is the log re-applied"
         return game.state
 
-    def secret_for(self, seat: str) -> set[str]:
+    def secret_for(self, seat: str | None) -> set[str]:
         state = self._sync()
         other = next(s for s in self.SEATS if s != seat)
         never_shown = set(state["deck"]) | set(state["hands"][other]) | set(state["discards"][other])
