@@ -5,7 +5,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .actions import key_to_json
-from .battlecards.inspect import battle_frame, current_values, setup_pending
+from .battlecards.inspect import armies_in_battle, battle_frame, current_values, setup_pending
 from .battlecards.machine import legal_keys
 from .cards import KINDS
 from .state import OTHER, GameState
@@ -89,6 +89,7 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
     values = current_values(st, fr)
     done = set(fr["done"])
     fired = set(fr["fired"])
+    army_of = None if st.classic else armies_in_battle(st, fr)
     for s in fr["units"]:
         units = []
         in_battle = set(fr["units"][s])
@@ -102,6 +103,8 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
                 "attack": {"ground": atk[0], "air": atk[1], "sea": atk[2]},
                 "defense": {"ground": dfn[0], "air": dfn[1], "sea": dfn[2]},
             })
+            if army_of is not None:  # team games: the army whose unit it is (a homeland battle's teammates)
+                units[-1]["army"] = army_of.get(c, s)
         withdrawn = fr["withdrawn"][s]
         sides[s] = {
             "units": units,
@@ -110,7 +113,7 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
             "intelligence_played": fr["intel_played"][s],
             "chemical_warfare": fr["chem"][s],
         }
-    return {
+    out = {
         "card": fr["card"], "code": st.code.get(fr["card"]) if fr["card"] else None, "mode": fr["mode"],
         "aggressor": fr["aggressor"], "defender": fr["defender"], "counterattack": fr["counter"],
         "stage": fr["stage"], "round": fr["round"], "phase": fr["phase"], "sides": sides,
@@ -119,6 +122,9 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
                          if fr["shot"] else None),
         "winner": fr["winner"],
     }
+    if not st.classic:  # every army fighting in each side (a homeland battle: the commander's teammates too)
+        out["armies"] = {s: [s, *fr.get("joined", {}).get(s, ())] for s in fr["units"]}
+    return out
 
 
 def _decision(st: GameState, seat: str) -> dict[str, Any] | None:

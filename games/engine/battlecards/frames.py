@@ -53,3 +53,16 @@ def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str,
         "chem": dict.fromkeys(pair, 0), "codebreak": dict.fromkeys(pair, 0), "had_ground": False,
         "shot": None, "sub_wd": None, "sab_queue": [], "p0": False, "winner": None, "p2_passed": [],
     }
+
+
+def _join_armies(st: GameState, fr: dict) -> None:
+    """FAQ OR3/OR4 homeland battles ("all armies on both sides may participate"): every other alive army of
+    each side fights under the side's army named in the frame (its commander). fr["joined"]: commander ->
+    its teammates in turn order; each joined army gets its own divided-stack choice and optional-forces
+    answer (fr["stacks"], fr["include"]: phases.battle)."""
+    fr["all_armies"] = True
+    fr["joined"] = {s: [a for a in st.armies_of(st.side(s)) if a != s] for s in fr["units"]}
+    for others in fr["joined"].values():
+        for a in others:
+            fr["stacks"][a] = {}
+            fr["include"][a] = False

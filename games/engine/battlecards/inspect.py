@@ -6,12 +6,17 @@ from typing import Any
 from ..state import GameState
 from .combat.values import BattleValues, battle_values
 from .phases.deploy import setup_pending
-from .zones import _battle
+from .zones import _army_map, _battle
 
 
 def battle_frame(st: GameState) -> dict[str, Any] | None:
     """The battle in progress (the innermost battle frame), or None."""
     return _battle(st)
+
+
+def armies_in_battle(st: GameState, fr: dict[str, Any]) -> dict[str, str]:
+    """Card id -> the army whose deployed card it is, for the armies fighting in the battle (team games)."""
+    return _army_map(st, fr)
 
 
 def current_values(st: GameState, fr: dict[str, Any]) -> BattleValues:
@@ -24,4 +29,5 @@ def fresh_values(st: GameState, fr: dict[str, Any]) -> BattleValues:
     return BattleValues(st, fr)
 
 
-__all__ = ["BattleValues", "battle_frame", "current_values", "fresh_values", "setup_pending"]
+__all__ = ["BattleValues", "armies_in_battle", "battle_frame", "current_values", "fresh_values",
+           "setup_pending"]

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..cards import KINDS, ArsenalCardDef
 from ..core.machine import emit
-from ..setup import SEATS
+from ..setup import SEATS, side_of
 from ..state import GameState
 
 
@@ -77,7 +77,50 @@ def _deployed(st: GameState, seat: str) -> list[str]:
 
 
 def _remove_deployed(st: GameState, seat: str, cid: str) -> bool:
-    p = st.players[seat]
+    if _take_deployed(st, st.players[seat], cid):
+        return True
+    if st.classic:
+        return False
+    # a team game's homeland battle (FAQ OR3/OR4, phases.battle): `seat` commands its side and the card
+    # may be a teammate's, fighting under it; it leaves the stacks of the army that holds it
+    army = _teammate_holding(st, seat, cid)
+    return army is not None and _take_deployed(st, st.players[army], cid)
+
+
+def _teammate_holding(st: GameState, seat: str, cid: str) -> str | None:
+    """The other army of `seat`'s side with `cid` deployed (team games), or None."""
+    side = side_of(seat)
+    for army in st.armies:
+        if army != seat and side_of(army) == side and _ref_of(st, army, cid) is not None:
+            return army
+    return None
+
+
+def _army_holding(st: GameState, seat: str, cid: str) -> str:
+    """The army of `seat`'s side that holds the deployed card `cid` (`seat` itself unless a teammate's
+    unit fights under it in a homeland battle)."""
+    if st.classic or _ref_of(st, seat, cid) is not None:
+        return seat
+    return _teammate_holding(st, seat, cid) or seat
+
+
+def _army_map(st: GameState, fr: dict[str, Any]) -> dict[str, str]:
+    """Card id -> the army holding it, for every card deployed by the armies fighting in battle `fr` (the
+    two named in it and, in a homeland battle, the teammates joined under them)."""
+    out: dict[str, str] = {}
+    joined = fr.get("joined", {})
+    for s in fr["units"]:
+        for army in (s, *joined.get(s, ())):
+            p = st.players[army]
+            for k in KINDS:
+                for stack in p["stacks"][k]:
+                    out.update(dict.fromkeys(stack, army))
+            for stack in p["occupied"].values():
+                out.update(dict.fromkeys(stack, army))
+    return out
+
+
+def _take_deployed(st: GameState, p: dict[str, Any], cid: str) -> bool:
     for s in p["occupied"].values():
         if cid in s:
             s.remove(cid)

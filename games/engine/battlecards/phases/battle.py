@@ -18,20 +18,28 @@ from ..common import KChoose, KPass, KWithdraw
 from ..effects.sabotage import _sabotage_targets
 from ..frames import _deploy_frame
 from ..optional_rules import _occupied_defense
-from ..zones import _action_number, _deployed, _draw_arsenal
+from ..zones import _action_number, _army_map, _deployed, _draw_arsenal
 from .fire import _side_seat, _stage_phase
 from .settle import _stage_done, _stage_scorch, _stage_settle
 
 
-def _optional_units(st: GameState, fr: dict, seat: str) -> list[str]:
+def _armies(fr: dict, seat: str) -> tuple[str, ...]:
+    """The armies whose forces fight in `seat`'s side: `seat` itself, and in a team game's homeland battle
+    the teammates joined under it (frames._join_armies)."""
+    joined = fr.get("joined")
+    return (seat,) if joined is None else (seat, *joined[seat])
+
+
+def _optional_units(st: GameState, fr: dict, seat: str, army: str | None = None) -> list[str]:
     """C7, C12, GP5: classes a battlecard makes optional, and radar in battles without ground forces
-    (Optional Rule 5.3: radar may also help defend an occupied battlecard)."""
+    (Optional Rule 5.3: radar may also help defend an occupied battlecard). `army`: a teammate joined under
+    `seat` in a homeland battle (its own ground stacks, the battle's classes of `seat`'s side)."""
     occupied = _occupied_defense(st, fr, seat)
     if "ground" in fr["kinds"][seat] and not occupied:
         return []
     classes = () if occupied else fr["opt_classes"][seat]
     out = []
-    for s in st.players[seat]["stacks"]["ground"]:
+    for s in st.players[army or seat]["stacks"]["ground"]:
         for c in s:
             d = st.defs[c]
             if "radar" in st.abil[c] or any(cl in d.classes for cl in classes):
@@ -45,8 +53,18 @@ def _present(st: GameState, fr: dict, seat: str) -> list[str]:
         if fr["include"][seat]:
             out.extend(_optional_units(st, fr, seat))
         return out
-    stacks = st.players[seat]["stacks"]
-    chosen = fr.get("stacks", {}).get(seat, {})
+    out = _forces(st, fr, seat, seat)
+    if "joined" in fr:  # a homeland battle: the teammates' forces fight in the commander's side
+        for army in fr["joined"][seat]:
+            out.extend(_forces(st, fr, seat, army))
+    return out
+
+
+def _forces(st: GameState, fr: dict, seat: str, army: str) -> list[str]:
+    """`army`'s deployed cards in `seat`'s side of the battle: its stacks of the kinds called for `seat`
+    (the one it chose of a divided kind), and its optional units if committed."""
+    stacks = st.players[army]["stacks"]
+    chosen = fr.get("stacks", {}).get(army, {})
     out: list[str] = []
     for kind in fr["kinds"][seat]:
         i = chosen.get(kind)
@@ -55,8 +73,8 @@ def _present(st: GameState, fr: dict, seat: str) -> list[str]:
             continue
         for s in stacks[kind]:
             out.extend(s)
-    if fr["include"][seat]:
-        out.extend(_optional_units(st, fr, seat))
+    if fr["include"][army]:
+        out.extend(_optional_units(st, fr, seat, army))
     return out
 
 
@@ -82,6 +100,13 @@ def _stage_optional(st: GameState, fr: dict) -> Decision | None:
         if seat not in fr["asked"] and optional and any(st.players[seat]["stacks"]["ground"]):
             fr["asking"] = seat
             return Decision(seat, "commit_optional", {"classes": fr["opt_classes"][seat] + ["radar"]})
+        if "joined" in fr and optional and not _occupied_defense(st, fr, seat):
+            # a homeland battle: each joined army commits its own optional forces (its stacks are its own)
+            for army in fr["joined"][seat]:
+                if army not in fr["asked"] and any(st.players[army]["stacks"]["ground"]):
+                    fr["asking"] = army
+                    return Decision(army, "commit_optional", {"classes": fr["opt_classes"][seat] + ["radar"],
+                                                              "commander": seat})
     fr["stage"] = "stacks"
     return None
 
@@ -103,14 +128,16 @@ def _stack_choices(st: GameState, fr: dict, seat: str, kind: str) -> list[int]:
 
 
 def _pending_stack(st: GameState, fr: dict) -> tuple[str, str] | None:
-    """The next (seat, kind) whose owner must choose which of his divided stacks fights (aggressor first)."""
+    """The next (army, kind) whose owner must choose which of his divided stacks fights (aggressor first;
+    in a homeland battle each joined army chooses its own after its commander, frames._join_armies)."""
     chosen = fr.setdefault("stacks", {s: {} for s in fr["units"]})
     for seat in (fr["aggressor"], fr["defender"]):
         if _occupied_defense(st, fr, seat):
             continue  # Optional Rule 5.3: only the units under the battlecard defend
-        for kind in fr["kinds"][seat]:
-            if kind not in chosen[seat] and len(_stack_choices(st, fr, seat, kind)) > 1:
-                return seat, kind
+        for army in _armies(fr, seat):
+            for kind in fr["kinds"][seat]:
+                if kind not in chosen[army] and len(_stack_choices(st, fr, army, kind)) > 1:
+                    return army, kind
     return None
 
 
@@ -125,7 +152,7 @@ def _stage_stacks(st: GameState, fr: dict) -> Decision | None:
     chosen = fr["stacks"]
     if any(chosen.values()) and st.record_events:
         emit(st, "battle_stacks", {"card": fr["card"], "stacks": {
-            s: {k: f"{k}:{i}" for k, i in chosen[s].items()} for s in fr["units"] if chosen[s]}})
+            s: {k: f"{k}:{i}" for k, i in chosen[s].items()} for s in chosen if chosen[s]}})
     fr["stage"] = "check"
     return None
 
@@ -170,33 +197,40 @@ def _reveal(st: GameState, fr: dict) -> None:
     _touch(st)
     for seat in fr["units"]:
         fr["present"][seat] = _present(st, fr, seat)
-    emit(st, "battle_revealed", {
+    data = {
         "card": fr["card"], "code": st.code.get(fr["card"]) if fr["card"] else None, "mode": fr["mode"],
         "aggressor": fr["aggressor"],
         "forces": {s: [[c, st.code[c]] for c in fr["present"][s]] for s in fr["units"]},
-    })
+    }
+    if "joined" in fr and st.record_events:  # a homeland battle: whose each revealed card is
+        armies = _army_map(st, fr)
+        data["joined"] = {s: list(a) for s, a in fr["joined"].items()}
+        data["armies"] = {c: armies[c] for s in fr["units"] for c in fr["present"][s]}
+    emit(st, "battle_revealed", data)
 
 
 def _stage_leaders(st: GameState, fr: dict) -> Decision | None:
     """G5, C15: each deployed leader draws and deploys cards at the start of any battle."""
     fr["stage"] = "muster"
     pushes = []
-    for seat in (fr["aggressor"], fr["defender"]):
-        for c in _deployed(st, seat):
-            ab = st.abil[c].get("leader")
-            if ab is None:
-                continue
-            drawn = []
-            for _ in range(ab.get("draw")):
-                new = _draw_arsenal(st, seat)
-                if new is None:
-                    break
-                st.players[seat]["hand"].append(new)
-                drawn.append(new)
-            if drawn:
-                if st.record_events:
-                    emit(st, "leader_draw", {"seat": seat, "count": len(drawn)})
-                pushes.append(_deploy_frame(seat, len(drawn), drawn, "leader"))
+    for side_seat in (fr["aggressor"], fr["defender"]):
+        # a homeland battle: the joined armies' leaders too, each into its own army (frames._join_armies)
+        for seat in _armies(fr, side_seat):
+            for c in _deployed(st, seat):
+                ab = st.abil[c].get("leader")
+                if ab is None:
+                    continue
+                drawn = []
+                for _ in range(ab.get("draw")):
+                    new = _draw_arsenal(st, seat)
+                    if new is None:
+                        break
+                    st.players[seat]["hand"].append(new)
+                    drawn.append(new)
+                if drawn:
+                    if st.record_events:
+                        emit(st, "leader_draw", {"seat": seat, "count": len(drawn)})
+                    pushes.append(_deploy_frame(seat, len(drawn), drawn, "leader"))
     st.frames.extend(reversed(pushes))
     return None
 
@@ -211,6 +245,9 @@ def _stage_muster(st: GameState, fr: dict) -> Decision | None:
         sea = sea or any(st.defs[c].kind == "sea" for c in fr["units"][seat])
     for seat in fr["units"]:
         deployed = _deployed(st, seat)
+        if "joined" in fr:  # a homeland battle: the joined armies' codebreakers and intelligence count too
+            for army in fr["joined"][seat]:
+                deployed = deployed + _deployed(st, army)
         cb = sum(st.abil[c]["codebreaker"].get("attack_bonus")
                  for c in deployed if "codebreaker" in st.abil[c])
         if sea and cb:  # C13: any battle with a sea unit

@@ -8,7 +8,7 @@ from ...state import OTHER, Decision, GameState
 from ..behaviour import RESPONSE, Window, card_effect, window_of, window_options
 from ..book import RULES
 from ..common import KChoose, KEmergencyDeploy, KPass, KPlayCard
-from ..frames import _battle_frame, _deploy_frame
+from ..frames import _battle_frame, _deploy_frame, _join_armies
 from ..zones import _discard_kept, _flip_conflict, _prereqs_met, _stated_aggressor
 from .conflict import _push_card
 
@@ -45,6 +45,13 @@ def step_battlecard(st: GameState, fr: dict) -> Decision | None:
         return None
     if stage == "emergency":
         d = st.defs[card]
+        if fr.get("all_armies"):
+            army = _emergency_army(st, fr, defender)
+            if army is not None:
+                fr["emergency_asking"] = army
+                return Decision(army, "emergency_deploy", {"battlecard": card, "code": st.code[card]})
+            fr["stage"] = "battle"
+            return None
         if (d.emergency_deployment and st.players[defender]["hand"]
                 and d.homeland_of in (None, st.players[defender]["nation"])):
             return Decision(defender, "emergency_deploy", {"battlecard": card, "code": st.code[card]})
@@ -53,7 +60,7 @@ def step_battlecard(st: GameState, fr: dict) -> Decision | None:
     st.frames[-1] = _battle_frame(st, card=card, aggressor=fr["aggressor"], mode="battle",
                                   counter=fr["counter"], defender=fr.get("defender"))
     if fr.get("all_armies"):
-        st.frames[-1]["all_armies"] = True
+        _join_armies(st, st.frames[-1])
     return None
 
 
@@ -167,13 +174,33 @@ card_effect("delay-tactics", kept=True, rulings="play windows",
 card_effect("misinformation", kept=True, rulings="C20", response=Window(_respond_options, _misinformation))
 
 
+def _emergency_army(st: GameState, fr: dict, defender: str) -> str | None:
+    """A team game's homeland battle (estimated, engine README): "emergency deploy your reserve hand ...
+    when your homeland is invaded" (rules, EMERGENCY DEPLOYMENT): every alive army of the defending side
+    whose nation's homeland it is decides for its own hand, the defending army first, then in turn order.
+    The next one to ask, or None."""
+    d = st.defs[fr["card"]]
+    if not d.emergency_deployment:
+        return None
+    asked = fr.setdefault("emergency_asked", [])
+    for army in (defender, *st.armies_of(st.side(defender))):
+        p = st.players[army]
+        if (army not in asked and not p["out"] and p["hand"]
+                and d.homeland_of in (None, p["nation"])):
+            return army
+    return None
+
+
 def legal_emergency_deploy(st: GameState, fr: dict) -> list[tuple]:
-    seat = _defender(fr)
+    seat = fr["emergency_asking"] if fr.get("all_armies") else _defender(fr)
     return [KEmergencyDeploy(seat), KPass(seat)]
 
 
 def act_emergency_deploy(st: GameState, fr: dict, a: Action) -> None:
-    fr["stage"] = "battle"
+    if fr.get("all_armies"):
+        fr["emergency_asked"].append(a.seat)  # the next army of the side is asked (step_battlecard)
+    else:
+        fr["stage"] = "battle"
     if isinstance(a, EmergencyDeploy):
         hand = st.players[a.seat]["hand"]
         if st.record_events:

@@ -9,7 +9,7 @@ from ..behaviour import SCORCHED, Window, card_effect, window_of, window_options
 from ..book import RULES
 from ..common import KPass, KPlayCard
 from ..outcome import _check_victory
-from ..zones import _discard_kept, _remove_deployed, _stated_aggressor
+from ..zones import _discard_kept, _ref_of, _remove_deployed, _stated_aggressor
 
 
 def _stage_settle(st: GameState, fr: dict) -> Decision | None:
@@ -36,6 +36,8 @@ def _stage_settle(st: GameState, fr: dict) -> Decision | None:
             and card not in st.players[winner]["occupied"]:
         # Optional Rule 5.1: the battlecard becomes a deployed stack holding the victorious units
         survivors = list(fr["units"][winner])
+        if "joined" in fr:  # a homeland battle: the commander's own survivors (teammates' stay put)
+            survivors = [c for c in survivors if _ref_of(st, winner, c) is not None]
         for c in survivors:
             _remove_deployed(st, winner, c)
         st.players[winner]["occupied"][card] = survivors
