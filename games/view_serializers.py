@@ -350,6 +350,7 @@ class BattleUnitSerializer(serializers.Serializer):
     hidden_submarine = serializers.BooleanField()
     attack = UnitValuesSerializer()
     defense = UnitValuesSerializer()
+    army = _seat(required=False, help_text="Team games: the army whose unit it is.")
 
 
 class BattleSideSerializer(serializers.Serializer):
@@ -389,6 +390,12 @@ class BattleSerializer(serializers.Serializer):
     supports = SupportSerializer(many=True, required=False)
     pending_shot = PendingShotSerializer(required=False, allow_null=True)
     winner = _seat(required=False, allow_null=True)
+    armies = serializers.DictField(
+        child=serializers.ListField(child=_seat()),
+        required=False,
+        help_text="Team games: each side's commanding army -> every army fighting for it (a homeland battle: "
+        "the commander's teammates too).",
+    )
 
 
 class ResultSerializer(serializers.Serializer):
