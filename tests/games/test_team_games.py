@@ -262,7 +262,7 @@ def test_a_2v2_western_europe_game_humans_take_seats_bots_fill_the_rest_and_it_p
     counts = drive_team_game(game_id=gid, clients=clients, oracles=oracles)
     row = assert_finished_by_the_rules(gid)
     assert counts["actions"] == GameAction.objects.filter(game=row, kind="action", by_bot=False).count()
-    assert counts["actions"] >= 30, counts
+    assert counts["actions"] >= 10, counts
     assert counts["oracle"].teammate_secrets > 0, "teammates' hidden cards were among the secrets checked"
     for seat in clients:
         assert GameAction.objects.filter(game=row, seat=seat, by_bot=False, kind="action").exists()
