@@ -189,7 +189,7 @@ def game_player_view(*, game_id: Any, user: Any) -> dict[str, Any]:
     if game.status == GameStatus.OPEN:
         # The deal exists already, but showing it before the other seat is taken would let a creator keep
         # only the games with a good hand and cancel the rest.
-        raise Conflict("The game has not started: the cards are shown once both seats are taken.",
+        raise Conflict("The game has not started: the cards are shown once every seat is taken.",
                        code="game_not_active")
     return seat_view_payload(game=game, seat=seat.seat)
 

@@ -225,8 +225,9 @@ class HiddenInfoOracle:
         state = self._sync()
         if "pools" in state:
             return self._team_secret_for(state, seat)
-        opponent = state["players"][OTHER[seat]]
-        never_shown = set(opponent["deck"]) | set(opponent["hand"]) | set(state["conflict_deck"])
+        never_shown = set(state["conflict_deck"])
+        for opponent in [state["players"][OTHER[seat]]] if seat else state["players"].values():
+            never_shown |= set(opponent["deck"]) | set(opponent["hand"])  # seat None: a user with no seat
         return never_shown - self.ever_exposed
 
     def _team_secret_for(self, state: dict[str, Any], seat: str | None) -> set[str]:

@@ -371,6 +371,26 @@ def test_joining_a_given_seat_and_the_refusals(open_2v2, api, alice, bob, carol,
     assert kinds == [("join", "axis-1"), ("resign", "axis-1"), ("join", "axis-1"), ("join", "axis-2")]
 
 
+def test_a_1v1_game_is_joined_by_seat_name_too(catalog_rows, api, alice, bob):
+    game = (
+        api(alice)
+        .post(
+            "/api/games/",
+            {
+                "my_deck": {"starter": "gb-we-starter"},
+                "opponent_deck": {"starter": "de-we-starter"},
+                "opponent": {"kind": "human"},
+            },
+            format="json",
+        )
+        .json()
+    )
+    join = f"/api/games/{game['id']}/join/"
+    assert api(bob).post(join, {"seat": "allies"}, format="json").json()["code"] == "seat_taken"
+    assert api(bob).post(join, {"seat": "axis-1"}, format="json").json()["code"] == "invalid_seat"
+    assert api(bob).post(join, {"seat": "axis"}, format="json").json()["my_seat"] == "axis"
+
+
 def test_the_creator_resigning_an_open_team_game_cancels_it(open_2v2, api, alice, bob):
     gid = open_2v2["id"]
     assert api(bob).post(f"/api/games/{gid}/join/", {"seat": "axis-1"}, format="json").status_code == 200
