@@ -556,3 +556,23 @@ def test_an_open_team_game_counts_against_the_open_game_cap(catalog_rows, api, a
     assert create(api(alice), team_body([army("DE"), army("DE")], [army("GB", "me"), army("GB")]))[
         "status"
     ] == ("active")
+
+
+def test_the_oracle_refuses_a_teammates_hand_and_stacks_and_allows_the_seats_own(
+    catalog_rows, api, oracles, alice
+):
+    """The oracle is not vacuous: a payload naming a teammate's reserve card or face-down deployed card,
+    or a card of the common arsenal deck, fails it; the seat's own hand passes."""
+    game = create(api(alice), team_body([army("DE"), army("DE")], [army("GB"), army("GB", "me")]))
+    oracle = oracles[game["id"]]
+    state = Game.objects.get(pk=game["id"]).state
+    mine, mate = state["players"]["allies-2"], state["players"]["allies-1"]  # allies-1 deployed
+    assert oracle.check({"hand": mine["hand"]}, "allies-2") > 0
+    mate_deployed = [c for stacks in mate["stacks"].values() for stack in stacks for c in stack]
+    hidden = [*mate["hand"][:1], *mate_deployed[:1], state["pools"]["allies:GB"]["deck"][0]]
+    assert len(hidden) == 3, "the teammate has a reserve card and a deployed one"
+    for card in hidden:
+        with pytest.raises(AssertionError, match="hidden card instances"):
+            oracle.check({"view": {"card": card}}, "allies-2")
+    with pytest.raises(AssertionError, match="hidden card instances"):  # and the enemy's, of course
+        oracle.check([state["players"]["axis-1"]["hand"][0]], "allies-2")
