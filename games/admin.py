@@ -56,6 +56,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "catalog_hash",
         "snapshot_hash",
         "options",
+        "lineup",
         "conflict_choice",
         "version",
         "last_seq",

@@ -33,7 +33,7 @@ from config.throttling import (
     stream_slot_release,
 )
 from games import event_bus, selectors, services
-from games.models import GameStatus, GameType, SeatName
+from games.models import SIDE_SEATS, GameStatus, GameType
 from games.serializers import (
     ActionSubmitSerializer,
     EventsQuerySerializer,
@@ -59,6 +59,31 @@ CREATE_EXAMPLE = OpenApiExample(
     },
     request_only=True,
 )
+TEAM_EXAMPLE = OpenApiExample(
+    "A 2v2 team game: you and a bot against an open seat and a bot (Western Europe)",
+    value={
+        "armies": {
+            "axis": [
+                {"nation": "DE", "player": "open"},
+                {"nation": "DE", "player": "bot", "bot": "heuristic"},
+            ],
+            "allies": [{"nation": "GB", "player": "me"}, {"nation": "GB", "player": "bot"}],
+        },
+        "options": {"occupying_force": False},
+    },
+    request_only=True,
+)
+UNEVEN_EXAMPLE = OpenApiExample(
+    "An uneven, combined game: GB and US against a German army, the conflict decks of WE and PAC added",
+    value={
+        "armies": {
+            "axis": [{"nation": "DE", "player": "bot"}],
+            "allies": [{"nation": "GB", "player": "me"}, {"nation": "US", "player": "open", "invite": "bob"}],
+        },
+        "conflict": {"theaters": ["WE", "PAC"]},
+    },
+    request_only=True,
+)
 ACTION_EXAMPLE = OpenApiExample(
     "Submit one of your legal actions",
     value={"version": 7, "action": {"type": "draw", "seat": "axis"}},
@@ -81,7 +106,7 @@ class GameListCreateApi(APIView):
         parameters=[
             GameListQuerySerializer,
             OpenApiParameter("status", str, enum=[c for c, _ in GameStatus.choices], required=False),
-            OpenApiParameter("winner", str, enum=[c for c, _ in SeatName.choices], required=False),
+            OpenApiParameter("winner", str, enum=[s.value for s in SIDE_SEATS], required=False),
             OpenApiParameter("game_type", str, enum=[c for c, _ in GameType.choices], required=False),
         ],
         responses={200: GameSerializer(many=True)},  # paginated: pagination_class above
@@ -101,11 +126,28 @@ class GameListCreateApi(APIView):
     @extend_schema(
         request=GameCreateSerializer,
         responses={201: GameSerializer},
-        examples=[CREATE_EXAMPLE],
-        summary="Create a game from two legal, matched decks",
+        examples=[CREATE_EXAMPLE, TEAM_EXAMPLE, UNEVEN_EXAMPLE],
+        summary="Create a game: 1v1 from two legal, matched decks, or a team game from `armies`",
+        description="A 1v1 game: my_deck, opponent_deck, opponent. A team, uneven or combined Battlecards "
+        "game (2 to 8 seats, one per army): `armies` instead, 1 to 4 armies a side, each with its nation and "
+        "who plays it (me, open, bot). 400 codes: side_without_army, too_many_armies, teams_too_uneven, "
+        "uneven_teams_refuse_rule_1 (uneven teams with larger_standing_armies), unknown_nation, "
+        "nation_on_wrong_side, one_seat_per_player, unknown_user, unknown_theater, theater_not_playable.",
     )
     def post(self, request: Request) -> Response:
         data = _input(GameCreateSerializer, request.data)
+        if "armies" in data:
+            game = services.game_create_armies(
+                user=request.user,
+                armies=data["armies"],
+                options=data.get("options"),
+                seed=data.get("seed"),
+                theaters=(data.get("conflict") or {}).get("theaters"),
+            )
+            game = selectors.game_get(game_id=game.pk, user=request.user)
+            return Response(
+                GameSerializer(game, context={"request": request}).data, status=status.HTTP_201_CREATED
+            )
         game = services.game_create(
             user=request.user,
             game_type=data["game_type"],
@@ -138,11 +180,14 @@ class GameJoinApi(APIView):
     @extend_schema(
         request=GameJoinSerializer,
         responses={200: GameSerializer},
-        summary="Take the open seat (with your own deck, or the one the creator chose for it)",
+        summary="Take an open seat (a team game: the army you name; 1v1: with your own deck, or the one the "
+        "creator chose for it)",
     )
     def post(self, request: Request, game_id: str) -> Response:
         data = _input(GameJoinSerializer, request.data)
-        game = services.game_join(game_id=game_id, user=request.user, deck=data.get("deck"))
+        game = services.game_join(
+            game_id=game_id, user=request.user, deck=data.get("deck"), seat=data.get("seat")
+        )
         game = selectors.game_get(game_id=game.pk, user=request.user)
         return Response(GameSerializer(game, context={"request": request}).data)
 

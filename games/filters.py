@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import django_filters
 
-from games.models import EndReason, Game, GameStatus, GameType, SeatName
+from games.models import SIDE_SEATS, EndReason, Game, GameStatus, GameType
 
 
 class GameFilter(django_filters.FilterSet):
     game_type = django_filters.ChoiceFilter(choices=GameType.choices)
     status = django_filters.ChoiceFilter(choices=GameStatus.choices)
-    winner = django_filters.ChoiceFilter(choices=SeatName.choices)
+    winner = django_filters.ChoiceFilter(choices=[(s.value, s.label) for s in SIDE_SEATS])
     end_reason = django_filters.ChoiceFilter(choices=EndReason.choices)
     created_after = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
     created_before = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")

@@ -226,6 +226,12 @@ class Battlefront(GameType):
         return cards
 
 
+def side_of_seat(seat: str) -> str:
+    """The side a seat plays for: an army seat "allies-2" is on side "allies"; a side seat is its own side
+    (axis, allies, west, east). The twin of games.engine.setup.side_of for stored seat names."""
+    return seat.split("-", 1)[0]
+
+
 def _message(exc: Exception) -> str:
     return getattr(exc, "message", None) or str(exc)
 

@@ -1,4 +1,4 @@
-"""Models of the games app: a game, its two seats and its append-only action log.
+"""Models of the games app: a game, its seats (two, or one per army: up to 8) and its append-only action log.
 
 The engine state is the single source of truth for the rules (stored as JSON in Game.state); the
 row columns next to it (status, turn, ply, winner...) are denormalised copies for listing and filtering.
@@ -27,12 +27,26 @@ class GameType(models.TextChoices):
 
 
 class SeatName(models.TextChoices):
-    """Every seat of every game type: Battlecards has axis/allies, Battlefront west/east."""
+    """Every seat of every game type: Battlecards has axis/allies (a 1v1 game) or one seat per army in a team,
+    uneven or combined game (axis-1..axis-4, allies-1..allies-4: the engine's army ids); Battlefront
+    west/east. A game's `winner` is always a side (axis/allies, west/east), never an army."""
 
     AXIS = "axis", "Axis"
     ALLIES = "allies", "Allies"
     WEST = "west", "West"
     EAST = "east", "East"
+    AXIS_1 = "axis-1", "Axis 1st army"
+    AXIS_2 = "axis-2", "Axis 2nd army"
+    AXIS_3 = "axis-3", "Axis 3rd army"
+    AXIS_4 = "axis-4", "Axis 4th army"
+    ALLIES_1 = "allies-1", "Allies 1st army"
+    ALLIES_2 = "allies-2", "Allies 2nd army"
+    ALLIES_3 = "allies-3", "Allies 3rd army"
+    ALLIES_4 = "allies-4", "Allies 4th army"
+
+
+# The sides: a game's winner is one of these (Battlecards axis/allies, Battlefront west/east), never an army.
+SIDE_SEATS = [SeatName.AXIS, SeatName.ALLIES, SeatName.WEST, SeatName.EAST]
 
 
 class SeatKind(models.TextChoices):
@@ -94,6 +108,10 @@ class Game(models.Model):
     snapshot_hash = models.CharField(max_length=64, blank=True, default="")
 
     options = models.JSONField(default=dict, blank=True)  # the engine's optional rules
+    # A game created with the armies form (team, uneven or combined): the nation of each army per side,
+    # {"axis": ["DE", "DE"], "allies": ["GB"]}; dealt at creation, seats taken by name. Empty: a 1v1 game
+    # created from two decks.
+    lineup = models.JSONField(default=dict, blank=True)
     conflict_choice = models.JSONField(default=dict, blank=True)  # {"theater", "mode", "packs"}
     setup = models.JSONField()  # games.engine.GameSetup.to_json()
     state = models.JSONField()  # games.engine.GameState.to_json(): hidden information, never sent to a player
@@ -167,7 +185,8 @@ class GameAction(models.Model):
     seat = models.CharField(max_length=8, choices=SeatName.choices)
     by_bot = models.BooleanField(default=False)
     action = models.JSONField()
-    # [{"type", "data", "visible_to": "all" | a seat name}]: filtered per seat before it leaves.
+    # [{"type", "data", "visible_to": "all" | a seat name | a side}]: filtered per seat before it leaves
+    # (games.selectors.log_entry_for_seat: a side's events reach every army of that side).
     events = models.JSONField(default=list)
     version = models.PositiveIntegerField()  # the game version right after this entry
     created_at = models.DateTimeField(auto_now_add=True)

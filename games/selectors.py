@@ -23,7 +23,7 @@ from django.utils import timezone
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from games.catalog_snapshot import cached_catalog
 from games.filters import GameFilter
-from games.game_types import game_type_of
+from games.game_types import game_type_of, side_of_seat
 from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 
 
@@ -189,7 +189,7 @@ def game_player_view(*, game_id: Any, user: Any) -> dict[str, Any]:
     if game.status == GameStatus.OPEN:
         # The deal exists already, but showing it before the other seat is taken would let a creator keep
         # only the games with a good hand and cancel the rest.
-        raise Conflict("The game has not started: the cards are shown once both seats are taken.",
+        raise Conflict("The game has not started: the cards are shown once every seat is taken.",
                        code="game_not_active")
     return seat_view_payload(game=game, seat=seat.seat)
 
@@ -231,8 +231,15 @@ def view_card_definitions(view: Any, catalog: Any, *, kind: Any = None) -> dict[
     return kind.card_definitions(kind.card_codes(view), catalog)
 
 
+def visible_to_seat(visible_to: str, seat: str) -> bool:
+    """An event reaches `seat` when it is public ("all"), the seat's own, or its side's (a side name: every
+    army of the side, e.g. the side's common kept cards in a team game; in a 1v1 game side == seat)."""
+    return visible_to in ("all", seat, side_of_seat(seat))
+
+
 def log_entry_for_seat(entry: GameAction, seat: str) -> dict[str, Any]:
-    """One log entry as `seat` may see it: its own actions in full, only visible events otherwise."""
+    """One log entry as `seat` may see it: its own actions in full, only visible events otherwise (a
+    teammate's actions too: an army's choices name its hand's cards)."""
     public_action = entry.kind != LogKind.ACTION or entry.seat == seat
     return {
         "seq": entry.seq,
@@ -241,7 +248,7 @@ def log_entry_for_seat(entry: GameAction, seat: str) -> dict[str, Any]:
         "seat": entry.seat,
         "by_bot": entry.by_bot,
         "action": entry.action if public_action else None,
-        "events": [e for e in entry.events if e.get("visible_to", "all") in ("all", seat)],
+        "events": [e for e in entry.events if visible_to_seat(e.get("visible_to", "all"), seat)],
         "created_at": entry.created_at.isoformat(),
     }
 

@@ -7,7 +7,18 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import BotKind, EndReason, Game, GameSeat, GameStatus, GameType, SeatKind, SeatName
+from games.game_types import side_of_seat
+from games.models import (
+    SIDE_SEATS,
+    BotKind,
+    EndReason,
+    Game,
+    GameSeat,
+    GameStatus,
+    GameType,
+    SeatKind,
+    SeatName,
+)
 from games.view_serializers import any_action_schema
 
 MAX_SEED = 2**63 - 1
@@ -51,8 +62,71 @@ class ConflictChoiceSerializer(serializers.Serializer):
     theater = serializers.CharField(
         required=False, max_length=16, help_text="Defaults to the one theater both nations fight in."
     )
+    theaters = serializers.ListField(
+        child=serializers.CharField(max_length=16),
+        required=False,
+        min_length=1,
+        max_length=8,
+        help_text="With `armies` only: the theaters whose conflict decks are added together (default: the "
+        "theaters of the nations involved).",
+    )
     mode = serializers.ChoiceField(choices=["thin", "fat", "packs"], required=False, default="thin")
     packs = serializers.ListField(child=serializers.CharField(max_length=60), required=False, default=list)
+
+
+MAX_ARMIES_PER_SIDE = 4  # 2 to 8 seats: 1 to 4 armies a side (the limits are checked by games.services)
+
+
+class ArmyRequestSerializer(serializers.Serializer):
+    """One army (one seat) of a team, uneven or combined game."""
+
+    nation = serializers.CharField(
+        max_length=8,
+        help_text="The army's nation, e.g. GB, US, RU (allies), DE, JP (axis): GET /api/nations/.",
+    )
+    starter = serializers.CharField(
+        required=False,
+        max_length=60,
+        help_text="The nation's starter set to play when it has several (Germany: de-we-starter or "
+        "de-ef-starter); default: the one of the game's theaters.",
+    )
+    player = serializers.ChoiceField(
+        choices=["me", "open", "bot"],
+        required=False,
+        default="open",
+        help_text="me: your seat (exactly one army); open: a human seat anyone (or `invite`) takes with "
+        "POST /api/games/{id}/join/ {\"seat\": ...}; bot: a bot plays it.",
+    )
+    bot = serializers.ChoiceField(
+        choices=BotKind.choices, required=False, help_text="player bot only (default heuristic)."
+    )
+    invite = serializers.CharField(
+        required=False, max_length=150, help_text="player open only: reserve the seat for this username."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "bot" in attrs and attrs["player"] != "bot":
+            raise serializers.ValidationError({"bot": ["Only a bot army (player: bot) names a bot."]})
+        if "invite" in attrs and attrs["player"] != "open":
+            raise serializers.ValidationError({"invite": ["Only an open army (player: open) is reserved."]})
+        if attrs["player"] == "bot":
+            attrs.setdefault("bot", BotKind.HEURISTIC)
+        return attrs
+
+
+class ArmiesRequestSerializer(serializers.Serializer):
+    """The armies of each side, in seat order: the n-th army of a side is seat `<side>-<n>`; 3 to 8 armies
+    (a 1v1 game is made from two decks)."""
+
+    axis = ArmyRequestSerializer(many=True, help_text="1 to 4 axis armies (axis-1, axis-2, ...).")
+    allies = ArmyRequestSerializer(many=True, help_text="1 to 4 allied armies (allies-1, allies-2, ...).")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # a cap on the input's size before any work: the service says 400 too_many_armies beyond 4 a side
+        for side in ("axis", "allies"):
+            if len(attrs[side]) > 2 * MAX_ARMIES_PER_SIDE:
+                raise serializers.ValidationError({side: [f"At most {MAX_ARMIES_PER_SIDE} armies a side."]})
+        return attrs
 
 
 class GameCreateSerializer(serializers.Serializer):
@@ -73,7 +147,14 @@ class GameCreateSerializer(serializers.Serializer):
         required=False,
         help_text="Required against a bot. Against a human it may be left out: the joiner brings his deck.",
     )
-    opponent = OpponentSerializer()
+    opponent = OpponentSerializer(required=False, help_text="Required, except with `armies`.")
+    armies = ArmiesRequestSerializer(
+        required=False,
+        help_text="Battlecards team play (optional rules 3 and 4) and combined sets: 1 to 4 armies a side, "
+        "each one seat with its own nation, every army playing the starter decks (one starter set per two "
+        "armies of a nation, the side's armies of one nation drawing from one common arsenal deck). Give "
+        "it instead of my_deck, opponent_deck and opponent; conflict may name the theaters.",
+    )
     options = serializers.DictField(
         child=serializers.JSONField(),
         required=False,
@@ -93,12 +174,36 @@ class GameCreateSerializer(serializers.Serializer):
     conflict = ConflictChoiceSerializer(required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "armies" in attrs:
+            given = [name for name in ("my_deck", "opponent_deck", "opponent", "seat") if name in attrs]
+            if given:
+                raise serializers.ValidationError(
+                    {name: ["Leave it out with `armies`: each army says who plays it."] for name in given}
+                )
+            if attrs.get("game_type", GameType.BATTLECARDS) != GameType.BATTLECARDS:
+                raise serializers.ValidationError({"armies": ["Armies are a Battlecards game's."]})
+            conflict = self.initial_data.get("conflict") if isinstance(self.initial_data, dict) else None
+            if isinstance(conflict, dict) and set(conflict) - {"theaters"}:
+                raise serializers.ValidationError(
+                    {"conflict": ["With `armies` the conflict deck is the starter decks of `theaters`."]}
+                )
+            return attrs
+        if "opponent" not in attrs:
+            raise serializers.ValidationError({"opponent": ["This field is required."]})
+        if (attrs.get("conflict") or {}).get("theaters"):
+            raise serializers.ValidationError({"conflict.theaters": ["Only with `armies`: use theater."]})
         if attrs.get("game_type", GameType.BATTLECARDS) == GameType.BATTLECARDS and "my_deck" not in attrs:
             raise serializers.ValidationError({"my_deck": ["This field is required."]})
         return attrs
 
 
 class GameJoinSerializer(serializers.Serializer):
+    seat = serializers.ChoiceField(
+        choices=SeatName.choices,
+        required=False,
+        help_text="The open seat you take, e.g. allies-2 (default: the seat reserved for you, else the "
+        "first open one).",
+    )
     deck = DeckRefSerializer(
         required=False,
         help_text=(
@@ -148,6 +253,7 @@ class BlankAsNullChoiceField(serializers.ChoiceField):
 
 
 class SeatSerializer(serializers.ModelSerializer):
+    side = serializers.SerializerMethodField()
     player = serializers.SerializerMethodField()
     invited = serializers.SerializerMethodField()
     open = serializers.SerializerMethodField()
@@ -156,6 +262,7 @@ class SeatSerializer(serializers.ModelSerializer):
         model = GameSeat
         fields = [
             "seat",
+            "side",
             "kind",
             "player",
             "bot",
@@ -166,6 +273,10 @@ class SeatSerializer(serializers.ModelSerializer):
             "invited",
             "joined_at",
         ]
+
+    def get_side(self, seat: GameSeat) -> str:
+        """The side the seat plays for (an army seat allies-2: allies)."""
+        return side_of_seat(seat.seat)
 
     def get_player(self, seat: GameSeat) -> str | None:
         return seat.user.get_username() if seat.user_id else None
@@ -183,7 +294,9 @@ class GameSerializer(serializers.ModelSerializer):
         choices=SeatName.choices, help_text="The seat whose decision it is; null unless the game is active."
     )
     winner = BlankAsNullChoiceField(
-        choices=SeatName.choices, help_text="null while playing and when nobody won."
+        choices=SIDE_SEATS,
+        help_text="The side that won (a team game's too: axis or allies); null while playing and when "
+        "nobody won.",
     )
     end_reason = BlankAsNullChoiceField(choices=EndReason.choices, help_text="null until the end.")
     created_by = serializers.SerializerMethodField()
@@ -211,6 +324,7 @@ class GameSerializer(serializers.ModelSerializer):
             "end_reason",
             "result",
             "options",
+            "lineup",
             "conflict_choice",
             "seed_hash",
             "seed",
@@ -223,6 +337,12 @@ class GameSerializer(serializers.ModelSerializer):
             "started_at",
             "finished_at",
         ]
+        extra_kwargs = {  # noqa: RUF012 (DRF's Meta convention)
+            "lineup": {
+                "help_text": "A team game (created with `armies`): each side's armies in seat order, as "
+                'nations or starter sets, e.g. {"axis": ["DE", "DE"], "allies": ["GB"]}; {} for a 1v1 game.'
+            },
+        }
 
     def get_created_by(self, game: Game) -> str:
         return next((s.user.get_username() for s in game.seats.all() if s.user_id == game.created_by_id), "")

@@ -21,8 +21,8 @@ from django.utils import timezone
 from config.errors import Conflict, DomainError, Forbidden, NotFound, ValidationFailed
 from games import engine, event_bus
 from games.catalog_snapshot import snapshot_dicts, snapshot_hash
-from games.decks_glue import resolve_deck, validate_deck_alone, validate_pairing
-from games.game_types import DEFAULT_GAME_TYPE, GameType, game_type_of, get_game_type
+from games.decks_glue import check_theater_playable, resolve_deck, validate_deck_alone, validate_pairing
+from games.game_types import DEFAULT_GAME_TYPE, GameType, game_type_of, get_game_type, side_of_seat
 from games.models import (
     BotKind,
     CatalogSnapshot,
@@ -404,6 +404,246 @@ def game_create(
     return game
 
 
+# ------------------------------------------------------------------ team, uneven and combined games
+
+SIDES = ("axis", "allies")
+MAX_ARMIES_PER_SIDE = 4
+PLAYER_ME, PLAYER_OPEN, PLAYER_BOT = "me", "open", "bot"
+UNEVEN_RULE_1 = "Games with uneven teams cannot use Optional Rule #1: Larger Standing Armies."
+
+
+def army_seat_names(counts: dict[str, int]) -> dict[str, list[str]]:
+    """The seat (army id) of each army per side, in the order given: axis-1, axis-2, ..., allies-1, ...
+    (games.engine.team_setup numbers them so; a classic 1v1 game keeps the seats axis and allies)."""
+    return {side: [f"{side}-{n}" for n in range(1, counts[side] + 1)] for side in SIDES}
+
+
+def _check_lineup(*, armies: dict[str, list[dict[str, Any]]], live: Any, options: Any) -> None:
+    """The armies of a team, uneven or combined game are legal (400 with a code per reason)."""
+    counts = {side: len(armies.get(side) or []) for side in SIDES}
+    for side in SIDES:
+        if counts[side] == 0:
+            raise ValidationFailed(
+                f"Each side has 1 to {MAX_ARMIES_PER_SIDE} armies: give at least one {side} army.",
+                code="side_without_army",
+                field=f"armies.{side}",
+            )
+        if counts[side] > MAX_ARMIES_PER_SIDE:
+            raise ValidationFailed(
+                f"At most {MAX_ARMIES_PER_SIDE} armies a side (2 to 8 seats in all): {counts[side]} {side} "
+                "armies given.",
+                code="too_many_armies",
+                field=f"armies.{side}",
+                limit=MAX_ARMIES_PER_SIDE,
+            )
+    if counts["axis"] == counts["allies"] == 1:
+        raise ValidationFailed(
+            "One army a side is a 1v1 game: create it from two decks (my_deck, opponent_deck, opponent). "
+            "`armies` is for 3 to 8 players (team play, uneven teams, combined sets).",
+            code="not_a_team_game",
+            field="armies",
+        )
+    if abs(counts["axis"] - counts["allies"]) > 1:
+        raise ValidationFailed(
+            "Teams are equal (optional rule 3) or one army apart (optional rule 4: 1v2, 2v3, 3v4); "
+            f"{counts['axis']} axis v {counts['allies']} allies is not a game of the rules.",
+            code="teams_too_uneven",
+            field="armies",
+        )
+    if counts["axis"] != counts["allies"] and options.larger_standing_armies:
+        raise ValidationFailed(
+            UNEVEN_RULE_1, code="uneven_teams_refuse_rule_1", option="larger_standing_armies"
+        )
+    for side in SIDES:
+        for index, army in enumerate(armies[side]):
+            nation = army["nation"]
+            where = f"armies.{side}.{index}.nation"
+            if nation not in live.nations:
+                raise ValidationFailed(
+                    f"Unknown nation {nation!r}: one of {sorted(live.nations)}.",
+                    code="unknown_nation",
+                    field=where,
+                )
+            if live.side_of(nation) != side:
+                raise ValidationFailed(
+                    f"{live.nations[nation].name} ({nation}) fights for the {live.side_of(nation)}, "
+                    f"not the {side}.",
+                    code="nation_on_wrong_side",
+                    field=where,
+                )
+            starter = army.get("starter")
+            if starter is not None:
+                found = live.sets.get(starter)
+                if found is None or found.kind != "starter" or found.nation != nation:
+                    raise ValidationFailed(
+                        f"{starter!r} is not a starter set of {nation}.",
+                        code="starter_not_found",
+                        field=f"armies.{side}.{index}.starter",
+                    )
+    mine = [a for side in SIDES for a in armies[side] if a["player"] == PLAYER_ME]
+    if len(mine) != 1:
+        raise ValidationFailed(
+            "Take exactly one army yourself (player: me): one seat per player and game.",
+            code="one_seat_per_player",
+            field="armies",
+        )
+
+
+def _lineup_invitees(*, user: Any, armies: dict[str, list[dict[str, Any]]]) -> dict[tuple[str, int], Any]:
+    """The user each reserved open army waits for, keyed by (side, index); every player sits once."""
+    found: dict[tuple[str, int], Any] = {}
+    seen: set[int] = {user.pk}
+    users = get_user_model().objects
+    for side in SIDES:
+        for index, army in enumerate(armies[side]):
+            name = army.get("invite")
+            if army["player"] != PLAYER_OPEN or not name:
+                continue
+            invitee = users.filter(username=name).first()
+            if invitee is None:
+                raise ValidationFailed(
+                    "No user has this username.", code="unknown_user", field=f"armies.{side}.{index}.invite"
+                )
+            if invitee.pk in seen:
+                raise ValidationFailed(
+                    f"{name} would hold two seats of this game: one seat per player and game.",
+                    code="one_seat_per_player",
+                    field=f"armies.{side}.{index}.invite",
+                )
+            seen.add(invitee.pk)
+            found[(side, index)] = invitee
+    return found
+
+
+def _conflict_theaters(live: Any, conflict_deck: Any) -> list[str]:
+    """The theaters whose conflict cards make up a conflict deck."""
+    theaters = set()
+    for code in conflict_deck:
+        card = live.conflict.get(code) or live.battlecards.get(code)
+        if card is not None:
+            theaters.add(card.theater)
+    return sorted(theaters)
+
+
+@transaction.atomic
+def game_create_armies(
+    *,
+    user: Any,
+    armies: dict[str, list[dict[str, Any]]],
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    theaters: list[str] | None = None,
+) -> Game:
+    """Create a Battlecards game of 3 to 8 seats, one per army (optional rules 3 and 4, combined sets; a
+    1v1 game is made from two decks by game_create).
+
+    `armies` is {"axis": [army, ...], "allies": [army, ...]}, each army {"nation", "player": "me" | "open" |
+    "bot", "bot"?, "invite"?, "starter"?}; the n-th army of a side sits at seat "<side>-<n>". The creator
+    takes the one "me" army; bots take theirs now; open seats wait for POST /join/ {"seat"}.
+    Every army plays the starter decks (games.engine.team_setup: one starter set per two armies of a
+    nation, the side's armies of a nation drawing from one common arsenal deck) and the conflict deck of
+    `theaters` (default: the theaters of the nations involved), dealt now from the seed;
+    the game starts when the last open seat is taken (at once when none is open)."""
+    from cards.selectors import catalog_definitions
+
+    live = catalog_definitions()
+    options = dict(options or {})
+    rules = game_options(options)
+    _check_lineup(armies=armies, live=live, options=rules)
+    invitees = _lineup_invitees(user=user, armies=armies)
+    open_seats = any(a["player"] == PLAYER_OPEN for side in SIDES for a in armies[side])
+    if open_seats:
+        _check_open_game_cap(user)
+    if theaters is not None:
+        unknown = sorted(set(theaters) - set(live.theaters))
+        if unknown:
+            raise ValidationFailed(
+                f"Unknown theater {unknown[0]!r}: one of {sorted(live.theaters)}.",
+                code="unknown_theater",
+                field="conflict.theaters",
+            )
+
+    if seed is None:
+        seed = secrets.randbits(SEED_BITS)
+    salt = secrets.token_hex(16)
+    nations = {side: [a["nation"] for a in armies[side]] for side in SIDES}
+    entries = {side: [a.get("starter") or a["nation"] for a in armies[side]] for side in SIDES}
+    try:
+        setup = engine.team_setup(
+            live,
+            deal_seed(seed, salt),
+            axis=entries["axis"],
+            allies=entries["allies"],
+            options=rules,
+            theaters=tuple(theaters) if theaters is not None else None,
+        )
+    except engine.EngineError as exc:
+        raise ValidationFailed(f"The engine cannot set up this game: {exc.message}", code=exc.code) from exc
+    names = army_seat_names({side: len(nations[side]) for side in SIDES})
+    expected = {
+        seat: nation for side in SIDES for seat, nation in zip(names[side], nations[side], strict=True)
+    }
+    if dict(setup.nations) != expected:  # the engine's army ids are the seats, in the order given
+        raise RuntimeError(f"team_setup gave armies {dict(setup.nations)}, expected {expected}")
+    check_theater_playable(
+        catalog=live, theater="+".join(theaters or _conflict_theaters(live, setup.conflict_deck)),
+        conflict_deck=setup.conflict_deck,
+    )
+    snapshot = snapshot_dicts(
+        live, {code for deck in setup.decks.values() for code in deck} | set(setup.conflict_deck)
+    )
+    digest = snapshot_hash(snapshot)
+    try:
+        catalog = get_game_type(DEFAULT_GAME_TYPE).catalog_from_snapshot(snapshot, digest)
+        state = engine.new_game(catalog, setup)
+    except engine.EngineError as exc:
+        raise ValidationFailed(f"The engine cannot set up this game: {exc.message}", code=exc.code) from exc
+
+    now = timezone.now()
+    game = Game(
+        game_type=DEFAULT_GAME_TYPE,
+        created_by=user,
+        status=GameStatus.OPEN if open_seats else GameStatus.ACTIVE,
+        started_at=None if open_seats else now,
+        seed=seed,
+        seed_salt=salt,
+        seed_hash=seed_commitment(seed, salt),
+        options=options,
+        lineup=entries,
+        conflict_choice={"theaters": _conflict_theaters(live, setup.conflict_deck)},
+        setup=setup.to_json(),
+        state={},
+    )
+    game.catalog_version, game.catalog_hash = _live_catalog_version()
+    game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
+    game.snapshot_hash = digest
+    _sync_game_from_state(game, state)
+    game.save()
+
+    seats: dict[str, GameSeat] = {}
+    for side in SIDES:
+        for index, (army, seat_name) in enumerate(zip(armies[side], names[side], strict=True)):
+            nation = army["nation"]
+            row = GameSeat(
+                game=game,
+                seat=seat_name,
+                nation=nation,
+                deck_label=f"{live.nations[nation].name} starter army ({len(setup.decks[seat_name])} cards "
+                f"into the common {nation} arsenal deck)",
+                deck_source={"starter_army": nation, "public": True},
+            )
+            if army["player"] == PLAYER_ME:
+                row.kind, row.user, row.joined_at = SeatKind.HUMAN, user, now
+            elif army["player"] == PLAYER_BOT:
+                row.kind, row.bot, row.joined_at = SeatKind.BOT, army["bot"], now
+            else:
+                row.kind, row.invited_user = SeatKind.HUMAN, invitees.get((side, index))
+            seats[seat_name] = row
+    GameSeat.objects.bulk_create(seats.values())
+    _start_if_active(game=game, state=state, seats=seats)
+    return game
+
+
 def _start_if_active(*, game: Game, state: Any, seats: dict[str, GameSeat]) -> None:
     """Against a bot the game starts at creation: the bot moves at once when the first decision is its."""
     if game.status == GameStatus.ACTIVE:
@@ -523,11 +763,47 @@ def _live_catalog_version() -> tuple[str, str]:
     return str(current.pk), current.content_hash
 
 
+def _seat_to_take(*, seats: dict[str, GameSeat], user: Any, seat: str | None) -> GameSeat:
+    """The open human seat `user` takes: the one named (`seat`), else the one reserved for him, else the
+    first open one in seat order."""
+    if seat is not None:
+        chosen = seats.get(seat)
+        if chosen is None:
+            raise ValidationFailed(
+                f"This game has no seat {seat!r}: its seats are {sorted(seats)}.",
+                code="invalid_seat",
+                field="seat",
+            )
+        if chosen.kind != SeatKind.HUMAN or chosen.user_id is not None:
+            raise Conflict(f"Seat {seat} is taken.", code="seat_taken", seat=seat)
+        if chosen.invited_user_id is not None and chosen.invited_user_id != user.pk:
+            raise Forbidden("This seat is reserved for another player.", code="not_invited")
+        return chosen
+    ordered = sorted(seats.values(), key=lambda s: s.seat)
+    free = [s for s in ordered if s.kind == SeatKind.HUMAN and s.user_id is None]
+    if not free:
+        raise Conflict("No seat is free.", code="game_full")
+    for candidate in free:
+        if candidate.invited_user_id == user.pk:
+            return candidate
+    for candidate in free:
+        if candidate.invited_user_id is None:
+            return candidate
+    raise Forbidden("This seat is reserved for another player.", code="not_invited")
+
+
 @transaction.atomic
-def game_join(*, game_id: Any, user: Any, deck: dict[str, Any] | None = None) -> Game:
-    """Take the open seat of a human game, with `deck` ({"deck_id"} or {"starter"}: checked by the matchup
-    rule against the creator's deck) or with the deck the creator chose for that seat. The game is dealt
-    when it had no opponent deck yet or the joiner brings his own."""
+def game_join(
+    *, game_id: Any, user: Any, deck: dict[str, Any] | None = None, seat: str | None = None
+) -> Game:
+    """Take an open seat of a human game: `seat` names it (any game; a team game's seats are its armies:
+    axis-1, allies-2, ...), else the one reserved for you, else the first open one.
+
+    A 1v1 Battlecards game: with `deck` ({"deck_id"} or {"starter"}: checked by the matchup rule against the
+    creator's deck) or with the deck the creator chose for that seat; the game is dealt when it had no
+    opponent deck yet or the joiner brings his own. A team game (created with `armies`) was dealt at
+    creation: no deck. One seat per player and game (409 already_joined). The game starts when its last
+    open seat is taken (bot armies then move at once)."""
     game = game_get_for_update(game_id=game_id, user=user, visible_only=False)
     seats = {s.seat: s for s in game.seats.all()}  # the game row lock guards its seats too
     if game.status != GameStatus.OPEN and any(s.user_id == user.pk for s in seats.values()):
@@ -538,19 +814,18 @@ def game_join(*, game_id: Any, user: Any, deck: dict[str, Any] | None = None) ->
     if not user_may_see_game(game, list(seats.values()), user):
         raise NotFound("No such game.", code="game_not_found")
     if any(s.user_id == user.pk for s in seats.values()):
-        raise Conflict("You already sit at this game.", code="already_joined")
-    open_seat = next((s for s in seats.values() if s.kind == SeatKind.HUMAN and s.user_id is None), None)
-    if open_seat is None:
-        raise Conflict("No seat is free.", code="game_full")
-    if open_seat.invited_user_id is not None and open_seat.invited_user_id != user.pk:
-        raise Forbidden("This seat is reserved for another player.", code="not_invited")
-    kind = game_type_of(game)
-    if deck is not None and not kind.uses_decks:
-        raise ValidationFailed(
-            f"{kind.label} is played with one shared deck: join without a deck.",
-            code="deck_not_allowed",
-            field="deck",
+        raise Conflict(
+            "You already sit at this game: one seat per player and game.", code="already_joined"
         )
+    open_seat = _seat_to_take(seats=seats, user=user, seat=seat)
+    kind = game_type_of(game)
+    if deck is not None and (not kind.uses_decks or game.lineup):
+        what = (
+            f"{kind.label} is played with one shared deck"
+            if not kind.uses_decks
+            else "Every army of a team game plays the starter decks dealt at creation"
+        )
+        raise ValidationFailed(f"{what}: join without a deck.", code="deck_not_allowed", field="deck")
 
     if deck is not None or not game.setup:
         from cards.selectors import catalog_definitions
@@ -581,9 +856,11 @@ def game_join(*, game_id: Any, user: Any, deck: dict[str, Any] | None = None) ->
     open_seat.joined_at = timezone.now()
     open_seat.save(update_fields=["user", "joined_at", "nation", "deck_label", "deck_source"])
 
-    game.status = GameStatus.ACTIVE
-    game.started_at = timezone.now()
-    _sync_game_from_state(game, kind.state_from_json(game.state, game_catalog(game=game)))
+    full = all(s.kind == SeatKind.BOT or s.user_id is not None for s in seats.values())
+    state = kind.state_from_json(game.state, game_catalog(game=game))
+    if full:
+        game.status = GameStatus.ACTIVE
+        game.started_at = timezone.now()
     log = _Log(game=game, rows=[])
     log.add(
         kind=LogKind.JOIN,
@@ -597,6 +874,9 @@ def game_join(*, game_id: Any, user: Any, deck: dict[str, Any] | None = None) ->
             }
         ],
     )
+    if full:
+        _run_bots(game=game, state=state, seats=seats, log=log)
+    _sync_game_from_state(game, state)
     log.flush()
     _save_progress(game)
     return game
@@ -604,14 +884,19 @@ def game_join(*, game_id: Any, user: Any, deck: dict[str, Any] | None = None) ->
 
 @transaction.atomic
 def game_resign(*, game_id: Any, user: Any) -> Game:
-    """Resign: the other seat wins. Resigning a game whose seat is still open cancels it (no winner)."""
+    """Resign: the other side wins (in a team game one army's resignation concedes for its whole side).
+    Resigning a game whose seat is still open cancels it (no winner); in a team game only its creator
+    cancels it: another player who took a seat and resigns before the start leaves it (the seat is open
+    again, a `player_left` event)."""
     game = game_get_for_update(game_id=game_id, user=user)
     seat = seat_of_user(game=game, user=user)
     if seat is None:
         raise Forbidden("You do not sit at this game.", code="not_a_player")
     if game.status == GameStatus.FINISHED:
         raise Conflict("The game is over.", code="game_finished")
-    other = game_type_of(game).other_seat(seat.seat)
+    if game.status == GameStatus.OPEN and game.lineup and user.pk != game.created_by_id:
+        return _leave_seat(game=game, seat=seat, user=user)
+    other = game_type_of(game).other_seat(side_of_seat(seat.seat))
     cancelled = game.status == GameStatus.OPEN
     game.status = GameStatus.FINISHED
     game.winner = "" if cancelled else other
@@ -630,6 +915,29 @@ def game_resign(*, game_id: Any, user: Any) -> Game:
         seat=seat.seat,
         action={"type": "resign"},
         events=[{**event, "visible_to": "all"}],
+    )
+    log.flush()
+    _save_progress(game)
+    return game
+
+
+def _leave_seat(*, game: Game, seat: GameSeat, user: Any) -> Game:
+    """A player leaves the seat he took in a team game that has not started: it is open again."""
+    seat.user = None
+    seat.joined_at = None
+    seat.save(update_fields=["user", "joined_at"])
+    log = _Log(game=game, rows=[])
+    log.add(
+        kind=LogKind.RESIGN,
+        seat=seat.seat,
+        action={"type": "leave"},
+        events=[
+            {
+                "type": "player_left",
+                "data": {"seat": seat.seat, "player": user.get_username()},
+                "visible_to": "all",
+            }
+        ],
     )
     log.flush()
     _save_progress(game)
@@ -712,6 +1020,7 @@ __all__ = [
     "game_action_submit",
     "game_options",
     "game_create",
+    "game_create_armies",
     "game_join",
     "games_expire_open",
     "game_rebuild_state",

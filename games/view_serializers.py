@@ -23,7 +23,11 @@ from games.engine.cards import KINDS
 from games.models import GameStatus, GameType, LogKind, SeatName
 
 SEATS = [c for c, _ in SeatName.choices]  # every game's seats (log entries, events, game rows)
-BATTLECARDS_SEATS = [SeatName.AXIS, SeatName.ALLIES]
+# a Battlecards seat: axis/allies (1v1), or an army of a team game (axis-1..axis-4, allies-1..allies-4)
+BATTLECARDS_SEATS = [
+    c for c, _ in SeatName.choices if c.split("-", 1)[0] in (SeatName.AXIS, SeatName.ALLIES)
+]
+BATTLECARDS_SIDES = [SeatName.AXIS, SeatName.ALLIES]
 
 
 def _camel(name: str) -> str:
@@ -50,8 +54,13 @@ def _documented(schema: Any, base: type[serializers.Field], **kwargs: Any) -> se
 
 
 def _seat(**kwargs: Any) -> serializers.ChoiceField:
-    """A Battlecards seat (axis/allies)."""
+    """A Battlecards seat (axis/allies, or an army: axis-1, allies-2, ...)."""
     return serializers.ChoiceField(choices=BATTLECARDS_SEATS, **kwargs)
+
+
+def _side(**kwargs: Any) -> serializers.ChoiceField:
+    """A Battlecards side (axis/allies): who wins, whose points."""
+    return serializers.ChoiceField(choices=BATTLECARDS_SIDES, **kwargs)
 
 
 def _any_seat(**kwargs: Any) -> serializers.ChoiceField:
@@ -329,6 +338,23 @@ class OpponentSideSerializer(serializers.Serializer):
     hand_codes = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="Only while your intelligence unit shows it."
     )
+    side = _side(required=False, help_text="Team games: the army's side.")
+    across = _seat(required=False, help_text="Team games: the enemy army sitting across from it.")
+    eliminated = serializers.BooleanField(
+        required=False, help_text="Team games: its nation's homeland fell; it plays no more."
+    )
+    kept = CardRefSerializer(
+        many=True, required=False, help_text="Team games, a teammate: the side's common kept cards."
+    )
+
+
+class ArmiesSerializer(serializers.Serializer):
+    """Team and combined games: every army, the others shown as an opponent is (a teammate's hand and
+    face-down stacks are as private as an enemy's; teammates add the side's common kept cards)."""
+
+    turn_order = serializers.ListField(child=_seat(), help_text="Every army, in turn order.")
+    side = _side(help_text="Your side.")
+    others = serializers.DictField(child=OpponentSideSerializer(), help_text="Army -> what you see of it.")
 
 
 class ConflictPilesSerializer(serializers.Serializer):
@@ -347,6 +373,7 @@ class BattleUnitSerializer(serializers.Serializer):
     hidden_submarine = serializers.BooleanField()
     attack = UnitValuesSerializer()
     defense = UnitValuesSerializer()
+    army = _seat(required=False, help_text="Team games: the army whose unit it is.")
 
 
 class BattleSideSerializer(serializers.Serializer):
@@ -386,6 +413,12 @@ class BattleSerializer(serializers.Serializer):
     supports = SupportSerializer(many=True, required=False)
     pending_shot = PendingShotSerializer(required=False, allow_null=True)
     winner = _seat(required=False, allow_null=True)
+    armies = serializers.DictField(
+        child=serializers.ListField(child=_seat()),
+        required=False,
+        help_text="Team games: each side's commanding army -> every army fighting for it (a homeland battle: "
+        "the commander's teammates too).",
+    )
 
 
 class ResultSerializer(serializers.Serializer):
@@ -393,7 +426,7 @@ class ResultSerializer(serializers.Serializer):
 
     kind = _enum("total", "standard", "all-battles-decided", "turn-limit", required=False)
     points = serializers.DictField(
-        child=serializers.IntegerField(), required=False, help_text="Victory points per seat."
+        child=serializers.IntegerField(), required=False, help_text="Victory points per side."
     )
     turns = serializers.IntegerField(required=False)
 
@@ -403,7 +436,7 @@ class ViewSerializer(serializers.Serializer):
 
     seat = _seat()
     status = _enum("active", "finished")
-    winner = _seat(allow_null=True)
+    winner = _side(allow_null=True, help_text="The winning side (a team game's too).")
     result = ResultSerializer(allow_null=True)
     turn = serializers.IntegerField()
     ply = serializers.IntegerField()
@@ -411,10 +444,13 @@ class ViewSerializer(serializers.Serializer):
     victory_threshold = serializers.IntegerField()
     max_action_number = serializers.IntegerField()
     me = OwnSideSerializer()
-    opponent = OpponentSideSerializer()
+    opponent = OpponentSideSerializer(
+        help_text="The enemy army you face: in a team game the one you fight now, else the one across."
+    )
     conflict = ConflictPilesSerializer()
     battle = BattleSerializer(allow_null=True)
     decision = _documented(Decision, serializers.JSONField, allow_null=True)
+    armies = ArmiesSerializer(required=False, help_text="Team and combined games only.")
 
 
 # ------------------------------------------------------------------------------ Battlefront view

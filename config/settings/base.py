@@ -189,7 +189,12 @@ SPECTACULAR_SETTINGS = {
         "UnitKindEnum": "cards.models.KIND_CHOICES",
         "SetKindEnum": "cards.models.SET_KIND_CHOICES",
         "SeatEnum": "games.models.SeatName",  # every game's seats
-        "BattlecardsSeatEnum": ["axis", "allies"],
+        # a Battlecards seat: a 1v1 game's axis/allies, or a team game's army (games.view_serializers)
+        "BattlecardsSeatEnum": [
+            "axis", "allies", *(f"{side}-{n}" for side in ("axis", "allies") for n in range(1, 5))
+        ],
+        "BattlecardsSideEnum": ["axis", "allies"],
+        "SideEnum": ["axis", "allies", "west", "east"],  # a game's winner (games.models.SIDE_SEATS)
         "BattlefrontSeatEnum": ["west", "east"],
         "BattlefrontFrontEnum": ["R", "CR", "C", "CL", "L"],
         "SeatKindEnum": "games.models.SeatKind",

@@ -4,13 +4,19 @@
     python games/examples/play_vs_bot.py --server http://127.0.0.1:8000 --username alice --password secret \
         --register --deck gb-we-starter --bot-deck de-we-starter --bot heuristic
 
+    # A team game (optional rule 3; uneven teams, rule 4, and combined sets work alike): I play the 2nd
+    # British army, bots play my teammate and the two German armies:
+    python games/examples/play_vs_bot.py --username alice --password secret --axis DE,DE --allies GB,GB \
+        --me allies-2
+
     # Battlefront (one shared deck: no decks to choose; optional rules as JSON):
     python games/examples/play_vs_bot.py --username alice --password secret --game battlefront \
         --options '{"two_front_victory": true, "special_cards": {"west": "GB", "east": "DE"}}'
 
 What it shows (see the "Client guide" in README.md):
   1. authenticate: POST /api/auth/token/ -> {"token": ...}, then send "Authorization: Token <token>"
-  2. create a game against a bot: POST /api/games/ ({"game_type": "battlefront", ...} for Battlefront)
+  2. create a game against a bot: POST /api/games/ ({"game_type": "battlefront", ...} for Battlefront;
+     {"armies": {"axis": [...], "allies": [...]}} for a team game: one seat per army, mine "me", bots others)
   3. read my seat's view: GET /api/games/{id}/view/ (pending decision + my legal actions + version)
   4. act: POST /api/games/{id}/actions/ {"version": n, "action": one of the legal actions}
      (409 stale_version: someone moved first; re-read the view and try again)
@@ -119,6 +125,20 @@ def choose_battlefront(legal: list[dict[str, Any]], view: dict[str, Any]) -> dic
     return next((a for a in legal if a["type"] == "pass"), legal[0])
 
 
+def team_armies(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
+    """The armies form of a team game: --axis DE,DE --allies GB,GB --me allies-2 -> my seat is the 2nd
+    allied army, a bot (--bot) plays every other army."""
+    armies: dict[str, list[dict[str, Any]]] = {}
+    for side, nations in (("axis", args.axis or ""), ("allies", args.allies or "")):
+        armies[side] = [
+            {"nation": nation.strip(), "player": "me" if f"{side}-{n}" == args.me else "bot"}
+            | ({} if f"{side}-{n}" == args.me else {"bot": args.bot})
+            for n, nation in enumerate(nations.split(","), start=1)
+            if nation.strip()
+        ]
+    return armies
+
+
 def describe(entry: dict[str, Any]) -> str:
     who = f"{entry['seat']}{' (bot)' if entry['by_bot'] else ''}"
     events = ", ".join(e.get("type", "?") for e in entry["events"]) or "-"
@@ -134,6 +154,10 @@ def play(args: argparse.Namespace) -> int:
             "opponent": {"kind": "bot", "bot": args.bot},
             "options": json.loads(args.options or "{}"),
         }
+    elif args.axis or args.allies:  # a team, uneven or combined game: one seat per army
+        body = {"armies": team_armies(args), "options": json.loads(args.options or "{}")}
+        if args.theaters:
+            body["conflict"] = {"theaters": args.theaters.split(",")}
     else:
         body = {
             "my_deck": {"starter": args.deck},
@@ -147,6 +171,12 @@ def play(args: argparse.Namespace) -> int:
     game = client.post("/api/games/", body)
     gid = game["id"]
     print(f"game {gid}: I play {game['my_seat']}; seed commitment {game['seed_hash']}")
+    if game.get("lineup"):
+        mine = game["my_seat"].split("-")[0]
+        for seat in game["seats"]:
+            who = "me" if seat["seat"] == game["my_seat"] else seat["bot"] + " bot" if seat["bot"] else "open"
+            role = "teammate" if seat["side"] == mine else "enemy"
+            print(f"  {seat['seat']:<9} {seat['nation']} ({who}, {role if who != 'me' else 'you'})")
 
     seen = 0
     actions = 0
@@ -202,6 +232,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deck", default="gb-we-starter", help="My starter set code.")
     parser.add_argument("--bot-deck", default="de-we-starter", help="The bot's starter set code.")
     parser.add_argument("--bot", choices=["random", "heuristic"], default="heuristic")
+    parser.add_argument("--axis", help="A team game: the axis armies' nations, e.g. DE,DE or DE,JP.")
+    parser.add_argument("--allies", help="A team game: the allied armies' nations, e.g. GB,GB or GB,US.")
+    parser.add_argument("--me", default="allies-1", help="A team game: the army I play (default allies-1).")
+    parser.add_argument("--theaters", help="A team game: the conflict decks to add together, e.g. WE,PAC.")
     parser.add_argument("--seed", type=int)
     parser.add_argument("--larger-standing-armies", action="store_true", help="Optional rule 1.")
     parser.add_argument("--max-actions", type=int, default=0, help="Resign after this many of my actions.")

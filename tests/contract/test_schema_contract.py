@@ -158,3 +158,64 @@ def test_every_answer_of_a_whole_game_matches_the_schema(live_schema):
     call("/api/games/{game_id}/events/", "GET", tokens["ben"], path_parameters=gid)
     call("/api/games/{game_id}/", "GET", tokens["ben"], path_parameters=gid)
     call("/api/games/{game_id}/replay/", "GET", tokens["ben"], path_parameters=gid)
+
+
+def test_every_answer_of_a_team_game_matches_the_schema(live_schema):
+    """An uneven team game (ann's German army against ben's British army and a British bot): created with
+    the armies form, a seat joined by name, then random legal choices; every answer passes the checks
+    (the view's armies part, army seats, the choose_enemy_army decision)."""
+    rng = random.Random(11)
+    tokens = {}
+    for name in ("ann", "ben"):
+        tokens[name] = {"Authorization": f"Token {Token.objects.create(user=UserFactory(username=name)).key}"}
+
+    def call(path, method, headers, *, path_parameters=None, body=None, query=None):
+        operation = live_schema[path][method]
+        kwargs = {"path_parameters": path_parameters or {}, "headers": headers, "query": query or {}}
+        if body is not None:
+            kwargs["body"] = body
+            kwargs["media_type"] = "application/json"
+        response = operation.Case(**kwargs).call_and_validate(checks=CHECKS)
+        assert response.status_code < 300, response.text
+        return response.json()
+
+    body = {
+        "armies": {
+            "axis": [{"nation": "DE", "player": "me"}],
+            "allies": [
+                {"nation": "GB", "player": "bot", "bot": "random"},
+                {"nation": "GB", "player": "open"},
+            ],
+        },
+        "seed": 6,
+    }
+    game = call("/api/games/", "POST", tokens["ann"], body=body)
+    gid = {"game_id": game["id"]}
+    call("/api/games/", "GET", tokens["ben"], query={"joinable": "true"})
+    call("/api/games/{game_id}/join/", "POST", tokens["ben"], path_parameters=gid, body={"seat": "allies-2"})
+    kinds = set()
+    for _ in range(400):
+        state = call("/api/games/{game_id}/view/", "GET", tokens["ann"], path_parameters=gid)
+        if state["status"] == "finished":
+            break
+        headers = tokens["ann"] if state["your_turn"] else tokens["ben"]
+        if not state["your_turn"]:
+            state = call("/api/games/{game_id}/view/", "GET", headers, path_parameters=gid)
+        assert state["view"]["armies"]["turn_order"] == ["allies-1", "axis-1", "allies-2"]
+        decision = state["view"]["decision"]
+        kinds.add(decision["kind"])
+        call(
+            "/api/games/{game_id}/actions/",
+            "POST",
+            headers,
+            path_parameters=gid,
+            body={"version": state["version"], "action": rng.choice(decision["legal_actions"])},
+        )
+    if state["status"] != "finished":
+        call("/api/games/{game_id}/resign/", "POST", tokens["ben"], path_parameters=gid)
+    assert len(kinds) >= 5, kinds
+    for name in ("ann", "ben"):
+        call("/api/games/{game_id}/events/", "GET", tokens[name], path_parameters=gid)
+        call("/api/games/{game_id}/view/", "GET", tokens[name], path_parameters=gid)
+    call("/api/games/{game_id}/", "GET", tokens["ben"], path_parameters=gid)
+    call("/api/games/{game_id}/replay/", "GET", tokens["ben"], path_parameters=gid)

@@ -108,24 +108,45 @@ def _stack_cards(player: dict[str, Any]) -> Iterable[str]:
             yield from stack
 
 
+def _side(seat: str) -> str:
+    return seat.split("-", 1)[0]
+
+
 class HiddenInfoOracle:
     """Knows, from the engine states of a game, which card instances a seat must never see.
 
-    A card instance that has only ever been in the opponent's arsenal deck or reserve hand, or in the
-    undrawn conflict deck, was never shown to anyone: it must not appear in anything the seat receives
-    (views, action answers, events, streams). The oracle re-applies the logged actions one by one, so it
-    sees every intermediate state (bots move several times inside one request): cards that were ever
-    public or deployed (then possibly revealed in battle) are left out, so the check has no false alarms.
-    RNG state must never appear at all.
+    A 1v1 game: a card instance that has only ever been in the opponent's arsenal deck or reserve hand, or
+    in the undrawn conflict deck, was never shown to anyone: it must not appear in anything the seat
+    receives (views, action answers, events, streams). Cards that were ever public or deployed (then
+    possibly revealed in battle) are left out, so the check has no false alarms.
+
+    A team, uneven or combined game (the state has `pools` and `sides`): a seat may see only its own army's
+    hand and stacks (everything they ever held), its side's common zones (kept cards, won battlecards) and
+    public information (discards, removed and industry cards, occupied stacks, battle frames, and every card
+    an event shown to all names). Everything else is secret to it: every arsenal deck (its own nation's
+    common deck too), the undrawn conflict deck, the other side's kept cards, and every other army's reserve
+    hand and face-down stacks, its teammates' included (a teammate sees no more than an enemy).
+
+    The oracle re-applies the logged actions one by one, so it sees every intermediate state (bots move
+    several times inside one request), and it checks the stored state is the log re-run. RNG state must
+    never appear at all.
     """
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         self.ever_exposed: set[str] = set()
+        self.seen_by: dict[str, set[str]] = {}  # team games: army -> cards it held (hand, stacks)
+        self.side_seen: dict[str, set[str]] = {}  # team games: side -> its common kept cards, ever
+        self.version: int | None = None
+        self.stored: dict[str, Any] = {}
+        self.teammate_secrets = 0  # team games: teammates' hidden cards checked (the proof is not vacuous)
         self.state: Any = None
         self.seq = 0
 
     def _observe(self, state: dict[str, Any]) -> None:
+        if "pools" in state:
+            self._observe_team(state)
+            return
         exposed = set(state["conflict_discard"]) | set(state.get("aside", []))
         for player in state["players"].values():
             for zone in ("discard", "removed", "won", "industry", "kept"):
@@ -139,12 +160,48 @@ class HiddenInfoOracle:
         )
         self.ever_exposed |= exposed
 
+    def _observe_team(self, state: dict[str, Any]) -> None:
+        ids = state["cards"]
+        exposed = set(state["conflict_discard"]) | set(state.get("aside", []))
+        for pool in state["pools"].values():
+            exposed.update(pool["discard"], pool["removed"])
+        for side, zones in state["sides"].items():
+            exposed.update(zones["won"])
+            self.side_seen.setdefault(side, set()).update(zones["kept"])
+        for army, player in state["players"].items():
+            exposed.update(player["industry"])
+            for cards in player["occupied"].values():
+                exposed.update(cards)
+            self.seen_by.setdefault(army, set()).update(player["hand"], _stack_cards(player))
+        for frame in state["frames"]:
+            # a battlecard being decided or fought, and every unit in a battle, lies face up
+            if frame["kind"] in ("battle", "battlecard"):
+                exposed.update(s for s in json_strings(frame) if s in ids)
+            # Capture (C5, C7): the capturing army looks through the enemy stack it chose, and only it
+            if frame["kind"] == "capture" and frame.get("stage") == "pick":
+                kind, index = frame["ref"].split(":")
+                stacks = state["players"][self.state.foe(frame["seat"])]["stacks"][kind]
+                if int(index) < len(stacks):
+                    self.seen_by.setdefault(frame["seat"], set()).update(stacks[int(index)])
+        self.ever_exposed |= exposed
+
+    def _observe_events(self, events: list[Any]) -> None:
+        """Team games: what an event shown to every seat names is public."""
+        ids = self.state.code
+        for event in events:
+            if event.visible_to == "all":
+                self.ever_exposed.update(s for s in json_strings(event.data) if s in ids)
+
     def _sync(self) -> dict[str, Any]:
         from games import engine
         from games.catalog_snapshot import catalog_from_snapshot
         from games.models import Game, GameAction
 
+        version = Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
+        if self.state is not None and version == self.version:
+            return self.stored  # nothing happened since the last look
         game = Game.objects.get(pk=self.game_id)
+        self.version = game.version
         if self.state is None:
             catalog = catalog_from_snapshot(game.snapshot.data)
             self.state = engine.new_game(catalog, engine.GameSetup.from_json(game.setup))
@@ -154,26 +211,67 @@ class HiddenInfoOracle:
             .order_by("seq")
             .values_list("seq", "action")
         ):
-            engine.apply(self.state, engine.Action.from_json(action))
-            self._observe(self.state.to_json())
+            events = engine.apply(self.state, engine.Action.from_json(action))
+            state = self.state.to_json()
+            if "pools" in state:
+                self._observe_events(events)
+            self._observe(state)
             self.seq = seq
         assert self.state.to_json() == game.state, "the stored state is the log re-applied"
+        self.stored = game.state
         return game.state
 
-    def secret_for(self, seat: str) -> set[str]:
+    def secret_for(self, seat: str | None) -> set[str]:
         state = self._sync()
-        opponent = state["players"][OTHER[seat]]
-        never_shown = set(opponent["deck"]) | set(opponent["hand"]) | set(state["conflict_deck"])
+        if "pools" in state:
+            return self._team_secret_for(state, seat)
+        never_shown = set(state["conflict_deck"])
+        for opponent in [state["players"][OTHER[seat]]] if seat else state["players"].values():
+            never_shown |= set(opponent["deck"]) | set(opponent["hand"])  # seat None: a user with no seat
         return never_shown - self.ever_exposed
 
-    def check(self, payload: Any, seat: str) -> int:
+    def _team_secret_for(self, state: dict[str, Any], seat: str | None) -> set[str]:
+        """`seat` None: a user with no seat at the game (everything hidden from every seat)."""
+        side = _side(seat) if seat else None
+        hidden = set(state["conflict_deck"])
+        for pool in state["pools"].values():
+            hidden.update(pool["deck"])
+        for other_side, zones in state["sides"].items():
+            if other_side != side:
+                hidden.update(zones["kept"])
+        allowed = self.ever_exposed | self.seen_by.get(seat, set()) | self.side_seen.get(side, set())
+        for army, player in state["players"].items():
+            if army != seat:
+                cards = (set(player["hand"]) | set(_stack_cards(player))) - allowed
+                hidden |= cards
+                if _side(army) == side:
+                    self.teammate_secrets += len(cards)
+        return hidden - allowed
+
+    def check(self, payload: Any, seat: str | None) -> int:
         """Assert nothing secret is in `payload`; returns how many secret card instances were checked."""
         strings = json_strings(payload)
         secret = self.secret_for(seat)
         leaked = secret & strings
-        assert not leaked, f"{seat} received hidden card instances {sorted(leaked)[:5]}"
+        assert not leaked, (
+            f"{seat} received hidden card instances {sorted(leaked)[:5]} at {_paths(payload, leaked)[:5]}; "
+            f"they lie in {_zones(self.state.to_json(), leaked)[:5]}"
+        )
         assert "rng" not in strings, f"{seat} received RNG state"
         return len(secret)
+
+
+def _paths(value: Any, wanted: set[str], path: str = "") -> list[str]:
+    """Where in a JSON document the strings `wanted` occur (for a readable failure)."""
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _paths(v, wanted, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _paths(v, wanted, f"{path}[{i}]")]
+    return [f"{path}={value}"] if value in wanted else []
+
+
+def _zones(state: dict[str, Any], wanted: set[str]) -> list[str]:
+    return _paths({k: v for k, v in state.items() if k not in ("cards", "owners")}, wanted)
 
 
 class BattlefrontOracle:
@@ -231,7 +329,7 @@ class BattlefrontOracle:
         assert self.state.to_json() == game.state, "the stored state is the log re-applied"
         return game.state
 
-    def secret_for(self, seat: str) -> set[str]:
+    def secret_for(self, seat: str | None) -> set[str]:
         state = self._sync()
         other = next(s for s in self.SEATS if s != seat)
         never_shown = set(state["deck"]) | set(state["hands"][other]) | set(state["discards"][other])

@@ -72,3 +72,39 @@ def test_the_example_client_plays_a_full_battlefront_game_against_the_bot(live_s
     assert game.game_type == "battlefront" and game.status == "finished"
     assert game.options == {"special_cards": {"west": "GB", "east": "DE"}}
     assert f"winner {game.winner or None}" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_example_client_plays_a_full_team_game_with_bots_for_every_other_army(
+    live_server, catalog_rows, capsys
+):
+    """An uneven game (optional rule 4): the client plays the 2nd British army beside a British bot army,
+    against a German bot army."""
+    example = _load_example()
+    status = example.main(
+        [
+            "--server",
+            live_server.url,
+            "--username",
+            "team-user",
+            "--password",
+            "Example-pass-1943",
+            "--register",
+            "--axis",
+            "DE",
+            "--allies",
+            "GB,GB",
+            "--me",
+            "allies-2",
+            "--seed",
+            "1943",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "I play allies-2" in out and "allies-1  GB (heuristic bot, teammate)" in out
+    assert "axis-1    DE (heuristic bot, enemy)" in out
+    game = Game.objects.get()
+    assert game.lineup == {"axis": ["DE"], "allies": ["GB", "GB"]} and game.status == "finished"
+    assert game.end_reason in ("victory", "draw")
+    assert f"winner {game.winner or None}" in out

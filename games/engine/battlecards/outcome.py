@@ -2,6 +2,7 @@
 battle is decided or at the turn limit."""
 from __future__ import annotations
 
+from ..cards import KINDS
 from ..core.machine import emit
 from ..setup import SEATS
 from ..state import OTHER, GameState
@@ -65,8 +66,8 @@ def _check_team_victory(st: GameState, first: str) -> bool:
 def _eliminate(st: GameState, army: str) -> None:
     p = st.players[army]
     p["out"] = True
-    gone = p["hand"] + [c for k in p["stacks"] for s in p["stacks"][k] for c in s]
-    gone += [c for s in p["occupied"].values() for c in s]
+    gone = p["hand"] + [c for k in KINDS for s in p["stacks"][k] for c in s]  # KINDS: not the JSON key order
+    gone += [c for bc in sorted(p["occupied"]) for c in p["occupied"][bc]]  # sorted: likewise
     p["hand"] = []
     p["stacks"] = {k: [[]] for k in p["stacks"]}
     p["occupied"] = {}
