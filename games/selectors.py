@@ -22,8 +22,9 @@ from django.utils import timezone
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from games.catalog_snapshot import cached_catalog
+from games.engine.core.events import may_see
 from games.filters import GameFilter
-from games.game_types import game_type_of, side_of_seat
+from games.game_types import game_type_of
 from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 
 
@@ -233,8 +234,9 @@ def view_card_definitions(view: Any, catalog: Any, *, kind: Any = None) -> dict[
 
 def visible_to_seat(visible_to: str, seat: str) -> bool:
     """An event reaches `seat` when it is public ("all"), the seat's own, or its side's (a side name: every
-    army of the side, e.g. the side's common kept cards in a team game; in a 1v1 game side == seat)."""
-    return visible_to in ("all", seat, side_of_seat(seat))
+    army of the side, e.g. the side's common kept cards in a team game; in a 1v1 game side == seat): the
+    engine's rule (games.engine.core.events.may_see), so a stored log and a live engine agree."""
+    return may_see(visible_to, seat)
 
 
 def log_entry_for_seat(entry: GameAction, seat: str) -> dict[str, Any]:

@@ -177,6 +177,9 @@ class HiddenInfoOracle:
             # a battlecard being decided or fought, and every unit in a battle, lies face up
             if frame["kind"] in ("battle", "battlecard"):
                 exposed.update(s for s in json_strings(frame) if s in ids)
+            # OR3 reserve trade: the card offered is shown to the friendly army it goes to (engine README)
+            if frame["kind"] == "reserve_trade":
+                self.seen_by.setdefault(frame["with"], set()).add(frame["card"])
             # Capture (C5, C7): the capturing army looks through the enemy stack it chose, and only it
             if frame["kind"] == "capture" and frame.get("stage") == "pick":
                 kind, index = frame["ref"].split(":")
