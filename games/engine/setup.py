@@ -53,11 +53,17 @@ def check_armies(armies: Any) -> None:
     if not all(isinstance(a, str) and _ARMY.match(a) for a in armies):
         raise MalformedAction(f"armies must be 'axis' and 'allies', or 'axis-N' / 'allies-N': {armies}",
                               code="malformed_setup")
+    counts = []
     for s in SEATS:
         nums = sorted(int(a.split("-")[1]) for a in armies if side_of(a) == s)
         if not nums or nums != list(range(1, len(nums) + 1)) or len(nums) > MAX_ARMIES_PER_SIDE:
             raise MalformedAction(f"the {s} side needs armies {s}-1 .. {s}-N (1 to {MAX_ARMIES_PER_SIDE})",
                                   code="malformed_setup")
+        counts.append(len(nums))
+    if abs(counts[0] - counts[1]) > 1:
+        # OR3: "any multiple of 2 players ... each side gets an equal number"; OR4: "3, 5, or even 7 players"
+        raise MalformedAction(f"{counts[0]} axis v {counts[1]} allied armies: teams are equal (optional "
+                              "rule 3) or one army apart (optional rule 4)", code="malformed_setup")
 
 
 @dataclass(frozen=True, slots=True)

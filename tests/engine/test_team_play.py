@@ -908,3 +908,18 @@ def test_capture_shows_the_card_only_to_the_two_armies(real_catalog):
     assert all(e.data["card"] == take.card for e in private)
     for army in ("allies-2", "axis-2"):
         assert not [e for e in events_for(events, army) if take.card in str(e.data)]
+
+
+def test_teams_more_than_one_army_apart_are_not_a_game_of_the_rules(real_catalog):
+    """OR3: "any multiple of 2 players. In a multi-player game, each side gets an equal number of players";
+    OR4: "it is possible to play the game with 3, 5, or even 7 players" (one side one army larger). A 1v3 or
+    2v4 set-up is refused by the engine itself, not only by the API."""
+    import pytest
+
+    from games.engine import MalformedAction
+    from games.engine.setup import team_setup
+
+    for axis, allies in ((["DE"], ["GB"] * 3), (["DE"] * 4, ["GB"] * 2)):
+        with pytest.raises(MalformedAction) as exc:
+            team_setup(real_catalog, 1, axis=axis, allies=allies)
+        assert exc.value.code == "malformed_setup" and "one army apart" in exc.value.message
