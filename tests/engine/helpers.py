@@ -6,6 +6,7 @@ the conflict deck is stacked with "t-n<N>" cards whose action number is N.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from games.engine import Action, Catalog, GameState, apply, legal_actions, load_scenario
@@ -608,3 +609,32 @@ def battle(st: GameState) -> dict:
     fr = battle_frame(st)
     assert fr is not None
     return fr
+
+
+def card_zones(state: GameState) -> Counter:
+    """Every card id in every zone (classic or team game: each army's hand, stacks, occupied stacks and
+    industry, each arsenal and each side's kept and won piles once), plus the battlecard set aside face up
+    while it is fought (not a counterattacked one, which stays in its holder's won pile)."""
+    c: Counter = Counter()
+    shared: dict[int, dict] = {}
+    for army, p in state.players.items():
+        for key in ("hand", "industry"):
+            c.update(p[key])
+        for stacks in p["stacks"].values():
+            for s in stacks:
+                c.update(s)
+        for s in p["occupied"].values():
+            c.update(s)
+        for zone in (state.arsenal(army), state.team(army)):
+            shared[id(zone)] = zone
+    for zone in shared.values():  # a classic player's dict holds both; a team game's pools and sides
+        for key in ("deck", "discard", "removed", "kept", "won"):
+            c.update(zone.get(key, ()))
+    c.update(state.conflict_deck)
+    c.update(state.conflict_discard)
+    c.update(state.aside)
+    for fr in state.frames:
+        if (fr["kind"] in ("battlecard", "battle") and fr.get("card") and not fr["counter"]
+                and fr["stage"] not in ("scorch", "done")):
+            c[fr["card"]] += 1
+    return c

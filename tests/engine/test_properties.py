@@ -29,38 +29,13 @@ from games.engine import (
 from games.engine.battlecards.inspect import battle_frame, current_values, fresh_values
 from games.engine.setup import SEATS, starter_setup
 from games.engine.state import OTHER
+from tests.engine.helpers import card_zones as zones
 
 CATALOG = load_catalog_dir()
 # ENGINE_EXAMPLES=200 for a deeper run; the default keeps the engine suite well under a minute.
 SETTINGS = settings(max_examples=int(os.environ.get("ENGINE_EXAMPLES", "12")), deadline=None)
 seeds = st_.integers(min_value=0, max_value=2**31 - 1)
 options = st_.builds(Options, larger_standing_armies=st_.booleans(), occupying_force=st_.booleans())
-
-
-def zones(state: GameState) -> Counter:
-    """Every card id in every zone, plus the battlecard set aside face up while it is fought."""
-    c: Counter = Counter()
-    for seat in SEATS:
-        p = state.players[seat]
-        for key in ("deck", "hand", "kept", "industry", "discard", "removed", "won"):
-            c.update(p[key])
-        for stacks in p["stacks"].values():
-            for s in stacks:
-                c.update(s)
-        for s in p["occupied"].values():
-            c.update(s)
-    c.update(state.conflict_deck)
-    c.update(state.conflict_discard)
-    c.update(state.aside)
-    for fr in state.frames:
-        if (
-            fr["kind"] in ("battlecard", "battle")
-            and fr.get("card")
-            and not fr["counter"]
-            and fr["stage"] not in ("scorch", "done")
-        ):
-            c[fr["card"]] += 1
-    return c
 
 
 def hidden_from(state: GameState, seat: str) -> set[str]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st_
@@ -31,6 +30,7 @@ from games.engine.battlecards.frames import _battle_frame, _join_armies
 from games.engine.battlecards.inspect import armies_in_battle, battle_frame, current_values, fresh_values
 from games.engine.battlecards.machine import advance
 from games.engine.cards import KINDS
+from tests.engine.helpers import card_zones as zones
 
 CAT = load_catalog_dir()
 SETTINGS = settings(max_examples=int(os.environ.get("ENGINE_EXAMPLES", "10")), deadline=None)
@@ -115,33 +115,6 @@ def finish_battle(st: GameState) -> list:
     while st.decision is not None and battle_frame(st) is not None:
         events += apply(st, fighter(st))
     return events
-
-
-def zones(st: GameState) -> Counter:
-    """Every card id in every zone of a team game, plus the battlecard in play (not counterattacked)."""
-    c: Counter = Counter()
-    for pool in st.pools.values():
-        for key in ("deck", "discard", "removed"):
-            c.update(pool[key])
-    for side in st.sides.values():
-        c.update(side["kept"])
-        c.update(side["won"])
-    for p in st.players.values():
-        c.update(p["hand"])
-        c.update(p["industry"])
-        for stacks in p["stacks"].values():
-            for s in stacks:
-                c.update(s)
-        for s in p["occupied"].values():
-            c.update(s)
-    c.update(st.conflict_deck)
-    c.update(st.conflict_discard)
-    c.update(st.aside)
-    for fr in st.frames:
-        if (fr["kind"] in ("battlecard", "battle") and fr.get("card") and not fr["counter"]
-                and fr["stage"] not in ("scorch", "done")):
-            c[fr["card"]] += 1
-    return c
 
 
 # ---- a 2v2 Western Europe homeland battle ----------------------------------------------------------------

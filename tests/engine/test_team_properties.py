@@ -24,6 +24,7 @@ from games.engine import (
 )
 from games.engine.battlecards.inspect import battle_frame
 from games.engine.state import OTHER
+from tests.engine.helpers import card_zones as zones
 
 CATALOG = load_catalog_dir()
 # ENGINE_EXAMPLES=40 for a deeper run (about 3 minutes); the default keeps these three near 20 seconds.
@@ -44,32 +45,6 @@ def _game(seed, shape, occupying=False):
     axis, allies = shape
     return new_game(CATALOG, team_setup(CATALOG, seed, axis=list(axis), allies=list(allies),
                                         options=Options(occupying_force=occupying)))
-
-
-def zones(s: GameState) -> Counter:
-    c: Counter = Counter()
-    for p in s.players.values():
-        c.update(p["hand"])
-        c.update(p["industry"])
-        for stacks in p["stacks"].values():
-            for st in stacks:
-                c.update(st)
-        for st in p["occupied"].values():
-            c.update(st)
-    for pool in s.pools.values():
-        for key in ("deck", "discard", "removed"):
-            c.update(pool[key])
-    for side in s.sides.values():
-        c.update(side["kept"])
-        c.update(side["won"])
-    c.update(s.conflict_deck)
-    c.update(s.conflict_discard)
-    c.update(s.aside)
-    for fr in s.frames:
-        if (fr["kind"] in ("battlecard", "battle") and fr.get("card") and not fr["counter"]
-                and fr["stage"] not in ("scorch", "done")):
-            c[fr["card"]] += 1
-    return c
 
 
 def hidden_from(s: GameState, army: str) -> set[str]:
