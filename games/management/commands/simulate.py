@@ -233,18 +233,22 @@ class Command(BaseCommand):
             f"{report.games} games, {report.workers} worker(s), seed {opts['seed']}, "
             f"{report.seconds:.2f}s: {report.games_per_second:.2f} games/s"
         )
-        for seat in SEATS:
-            info = data["seats"][seat]
-            low, high = info["ci95"]
-            self.stdout.write(
-                f"  {seat:<6} {data['decks'][seat]} ({bots[seat]} bot): {info['wins']} wins, "
-                f"{info['rate'] * 100:.1f}% [95% CI {low * 100:.1f}-{high * 100:.1f}%]"
-            )
+        self._write_rates(data, {seat: f"{data['decks'][seat]} ({bots[seat]} bot)" for seat in SEATS})
         self.stdout.write(f"  unfinished: {report.unfinished}; results: {dict(report.result_kinds)}")
         self.stdout.write(f"  average turns {data['average_turns']}, average actions {data['average_plies']}")
         if rules.max_battle_rounds is not None:
             self.stdout.write(
                 f"  battles settled by the {rules.max_battle_rounds}-round cap: {report.round_cap_battles}"
+            )
+
+    def _write_rates(self, data: dict[str, Any], labels: dict[str, str]) -> None:
+        """One line per seat (a side in a team game): its label, wins and win rate with the 95% interval."""
+        for seat, label in labels.items():
+            info = data["seats"][seat]
+            low, high = info["ci95"]
+            self.stdout.write(
+                f"  {seat:<6} {label}: {info['wins']} wins, "
+                f"{info['rate'] * 100:.1f}% [95% CI {low * 100:.1f}-{high * 100:.1f}%]"
             )
 
     def _team_game(self, opts: dict[str, Any], catalog: Any) -> None:
@@ -282,13 +286,8 @@ class Command(BaseCommand):
             f"{report.games} team games ({order}), {report.workers} worker(s), seed {opts['seed']}, "
             f"{report.seconds:.2f}s: {report.games_per_second:.2f} games/s"
         )
-        for side in SEATS:
-            info = data["seats"][side]
-            low, high = info["ci95"]
-            self.stdout.write(
-                f"  {side:<6} {'+'.join(armies[side])} ({opts['bots'][SEATS.index(side)]} bots): "
-                f"{info['wins']} wins, {info['rate'] * 100:.1f}% [95% CI {low * 100:.1f}-{high * 100:.1f}%]"
-            )
+        self._write_rates(data, {side: f"{'+'.join(armies[side])} ({opts['bots'][i]} bots)"
+                                 for i, side in enumerate(SEATS)})
         self.stdout.write(f"  unfinished: {report.unfinished}; results: {dict(report.result_kinds)}")
         self.stdout.write(f"  average turns {data['average_turns']}, average actions {data['average_plies']}")
 
@@ -320,13 +319,7 @@ class Command(BaseCommand):
             f"{kind.label}: {report.games} games, {report.workers} worker(s), seed {opts['seed']}, "
             f"{report.seconds:.2f}s: {report.games_per_second:.2f} games/s"
         )
-        for seat in kind.seats:
-            info = data["seats"][seat]
-            low, high = info["ci95"]
-            self.stdout.write(
-                f"  {seat:<6} ({bots[seat]} bot): {info['wins']} wins, "
-                f"{info['rate'] * 100:.1f}% [95% CI {low * 100:.1f}-{high * 100:.1f}%]"
-            )
+        self._write_rates(data, {seat: f"({bots[seat]} bot)" for seat in kind.seats})
         self.stdout.write(f"  draws: {report.draws}; unfinished: {report.unfinished}; "
                           f"results: {dict(report.result_kinds)}")
         self.stdout.write(f"  average turns {data['average_turns']}, average actions {data['average_plies']}")
