@@ -7,14 +7,14 @@ from .battlecards.machine import RULES, new_game
 from .bots import HeuristicBot, RandomBot
 from .cards import Catalog
 from .core import selfplay
-from .setup import SEATS, GameSetup, side_of
+from .setup import SEATS, GameSetup
 from .state import GameState
 from .view import bot_view, view
 
 
 def random_pick(state: GameState, base: int, seat: str):
     """n -> the index RandomBot(salt).choose picks among n legal actions of `seat` at the current ply."""
-    return selfplay.random_pick(state, base, side_of(seat) == SEATS[0])
+    return selfplay.random_pick(state, base, seat == SEATS[0])  # as RandomBot.choose (first_seat "axis")
 
 
 def replay(catalog: Catalog, setup: GameSetup, actions_json: list[dict[str, Any]]) -> GameState:

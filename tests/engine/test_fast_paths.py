@@ -21,7 +21,7 @@ from games.engine import (
     view,
 )
 from games.engine.selfplay import random_pick
-from games.engine.setup import SEATS, starter_setup
+from games.engine.setup import SEATS, starter_setup, team_setup
 
 CATALOG = load_catalog_dir()
 CASES = [(seed, "random", Options()) for seed in range(3)] + [
@@ -31,10 +31,17 @@ CASES = [(seed, "random", Options()) for seed in range(3)] + [
 ]
 
 
-def _walk(seed: int, bots: str, options: Options, check) -> int:
-    state = new_game(CATALOG, starter_setup(CATALOG, seed, options=options))
-    players = ({s: RandomBot(seed + i) for i, s in enumerate(SEATS)} if bots == "random"
-               else {s: HeuristicBot(CATALOG) for s in SEATS})
+# team, uneven and combined games (FAQ OR3, OR4, COMBINING SETS): seats are armies
+TEAMS = [(["DE", "DE"], ["GB", "GB"]), (["DE"], ["GB", "GB"]), (["DE", "JP"], ["GB", "US", "RU"])]
+
+
+def _walk(seed: int, bots: str, options: Options, check, team: tuple | None = None) -> int:
+    setup = (team_setup(CATALOG, seed, axis=team[0], allies=team[1], options=options) if team
+             else starter_setup(CATALOG, seed, options=options))
+    state = new_game(CATALOG, setup)
+    seats = setup.armies
+    players = ({s: RandomBot(seed + i) for i, s in enumerate(seats)} if bots == "random"
+               else {s: HeuristicBot(CATALOG) for s in seats})
     plies = 0
     while state.decision is not None and plies < 3000:
         check(state, players)
@@ -107,3 +114,20 @@ def test_the_random_pick_equals_random_bot_choose(seed):
         assert legal[pick(len(legal))] == bot.choose({"ply": state.ply}, legal, seat)
 
     assert _walk(seed, "random", Options(), check) > 100
+
+
+@pytest.mark.parametrize("team", TEAMS)
+def test_the_fast_paths_hold_in_team_games(team):
+    """The random pick (play_game's index fast path) equals RandomBot.choose for every army, and the key
+    built at an index equals the listed key, in team, uneven and combined games."""
+    def check(state, players):
+        seat = state.decision.seat
+        bot = players[seat]
+        keys = legal_keys(state)
+        for i in {0, len(keys) // 2, len(keys) - 1}:
+            assert legal_key_at(state, lambda n, i=i: i) == keys[i]
+        legal = legal_actions(state)
+        pick = random_pick(state, bot._base, seat)
+        assert legal[pick(len(legal))] == bot.choose({"ply": state.ply}, legal, seat)
+
+    assert _walk(7, "random", Options(), check, team=team) > 100
