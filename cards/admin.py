@@ -1,7 +1,9 @@
 """Admin of the card catalog.
 
-The version-controlled fixtures (fixtures/catalog/) are the source of truth and `load_catalog` reverts
-rows edited here; every admin edit still records a new CatalogVersion so games never use a stale cache.
+The version-controlled fixtures (fixtures/catalog/) are the source of the shipped catalog; a row edited here
+is a local override that `load_catalog` keeps (a fixture change meeting it is listed as a conflict, on the
+Fixture states page too) until `load_catalog --reset`. Every admin edit records a new CatalogVersion so
+games never use a stale cache and the change feed sees it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from django.utils.html import format_html, format_html_join
 
 from cards.admin_faces import FaceAdminMixin
 from cards.battlefront import admin as battlefront_admin  # noqa: F401 - registers the Battlefront admin
+from cards.fixture_merge import describe
 from cards.models import (
     ArsenalCard,
     ArsenalCardClass,
@@ -22,6 +25,7 @@ from cards.models import (
     CardSet,
     CatalogVersion,
     ConflictCard,
+    FixtureState,
     Nation,
     SetMembership,
     Theater,
@@ -333,6 +337,52 @@ class CatalogVersionAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("contents")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(FixtureState)
+class FixtureStateAdmin(admin.ModelAdmin):
+    """Read-only: what load_catalog last applied per fixture set, and the admin edits it keeps."""
+
+    list_display = ["name", "content_hash_short", "applied_at", "checked_at", "override_count", "conflicts"]
+    readonly_fields = ["name", "source", "content_hash", "applied_at", "checked_at", "overrides_table"]
+    exclude = ["contents", "overrides"]
+
+    @admin.display(description="fixture hash")
+    def content_hash_short(self, obj: FixtureState) -> str:
+        return obj.content_hash[:12]
+
+    @admin.display(description="local overrides")
+    def override_count(self, obj: FixtureState) -> int:
+        return len(obj.overrides or ())
+
+    @admin.display(description="conflicts")
+    def conflicts(self, obj: FixtureState) -> int:
+        return obj.conflict_count
+
+    @admin.display(description="local overrides kept by the last load (conflicts first)")
+    def overrides_table(self, obj: FixtureState) -> str:
+        overrides = sorted(obj.overrides or (), key=lambda o: not o.get("conflict"))
+        if not overrides:
+            return "none: the rows equal the fixtures"
+        rows = format_html_join(
+            "",
+            '<tr><td style="color:{}">{}</td><td>{}</td></tr>',
+            (
+                ("#b00020" if o.get("conflict") else "inherit", "conflict" if o.get("conflict") else "kept",
+                 describe(o))
+                for o in overrides
+            ),
+        )
+        return format_html('<table class="overrides">{}</table>', rows)
 
     def has_add_permission(self, request):
         return False

@@ -72,7 +72,8 @@ class FaceAdminMixin:
 
 @admin.register(Ruling)
 class RulingAdmin(admin.ModelAdmin):
-    """Loaded from fixtures/catalog/rulings.json by load_catalog (the next load reverts edits made here)."""
+    """Loaded from fixtures/catalog/rulings.json by load_catalog, which keeps edits made here (local
+    overrides, listed by the command and on the Fixture states page) until `load_catalog --reset`."""
 
     list_display = ["key", "section", "number", "title", "estimated", "card_count"]
     list_filter = ["source", "estimated", "section"]

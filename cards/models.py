@@ -545,3 +545,46 @@ class BattlefrontSpecialUseAbility(BattlefrontAbilityBase):
         constraints = [
             models.UniqueConstraint(fields=["special_use", "position"], name="uniq_bf_use_ability")
         ]
+
+
+# ------------------------------------------------------------------------------------------- fixture state
+
+FIXTURE_SET_CHOICES = [
+    ("catalog", "Battlecards catalog (fixtures/catalog/)"),
+    ("rulings", "Rulings (fixtures/catalog/rulings.json)"),
+    ("battlefront", "Battlefront cards (fixtures/battlefront/cards.json)"),
+]
+
+
+class FixtureState(models.Model):
+    """What `load_catalog` last applied from one set of fixture files, and the local overrides it kept.
+
+    `contents` are the fixture rows as applied (the base of the next load's three-way merge, see
+    cards.fixture_merge): a row edited in the admin is a local override that the next load keeps; a fixture
+    change to anything not edited is applied; a fixture change meeting an edited field keeps the edit and is
+    listed in `overrides` with `conflict: true`. `load_catalog --reset` applies the fixtures as they are.
+    """
+
+    name = models.CharField(max_length=20, unique=True, choices=FIXTURE_SET_CHOICES)
+    source = models.CharField(max_length=300, blank=True, help_text="The files last loaded.")
+    content_hash = models.CharField(max_length=64, help_text="SHA-256 of the fixture rows last loaded.")
+    contents = models.JSONField(default=dict, help_text="The fixture rows last loaded, per table.")
+    applied_at = models.DateTimeField(help_text="When the fixtures last changed and were applied.")
+    checked_at = models.DateTimeField(help_text="When load_catalog last ran.")
+    overrides = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Where the database differs from the fixtures after that run: "
+        "[{table, code, field, fixture, local, conflict}] (field empty: a whole row added or deleted).",
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = "fixture state"
+
+    def __str__(self) -> str:
+        return f"{self.get_name_display()} @ {self.content_hash[:12]}"
+
+    @property
+    def conflict_count(self) -> int:
+        return sum(1 for o in self.overrides or () if o.get("conflict"))

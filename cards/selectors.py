@@ -21,6 +21,7 @@ from cards.models import (
     CatalogVersion,
     ConflictCard,
     Nation,
+    Ruling,
     SetMembership,
     Theater,
 )
@@ -253,6 +254,33 @@ def catalog_dicts() -> CatalogDicts:
         "conflict_cards": conflict_cards,
         "battlecards": battlecards,
     }
+
+
+def ruling_dicts() -> list[dict[str, Any]]:
+    """The rulings as rows (cards.services.rulings_load's shape): texts, links and the cards they concern."""
+    rulings = Ruling.objects.prefetch_related(
+        Prefetch("arsenal_cards", queryset=ArsenalCard.objects.only("id", "code")),
+        Prefetch("conflict_cards", queryset=ConflictCard.objects.only("id", "code")),
+        Prefetch("battlecards", queryset=Battlecard.objects.only("id", "code")),
+    ).order_by("position", "id")
+    return [
+        {
+            "key": r.key,
+            "source": r.source,
+            "section": r.section,
+            "number": r.number,
+            "title": r.title,
+            "question": r.question,
+            "answer": r.answer,
+            "estimated": r.estimated,
+            "position": r.position,
+            "links": r.links,
+            "arsenal_cards": sorted(c.code for c in r.arsenal_cards.all()),
+            "conflict_cards": sorted(c.code for c in r.conflict_cards.all()),
+            "battlecards": sorted(c.code for c in r.battlecards.all()),
+        }
+        for r in rulings
+    ]
 
 
 def catalog_version_current() -> CatalogVersion | None:

@@ -10,8 +10,10 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import ProtectedError
+from django.utils import timezone
 
 from cards.canonical import CatalogDicts, content_hash, normalize_catalog, unknown_keys
+from cards.fixture_merge import flag_conflicts, merge_tables, overrides_of
 from cards.models import (
     ArsenalCard,
     ArsenalCardClass,
@@ -20,6 +22,7 @@ from cards.models import (
     CardSet,
     CatalogVersion,
     ConflictCard,
+    FixtureState,
     Nation,
     Ruling,
     SetMembership,
@@ -27,7 +30,7 @@ from cards.models import (
     UnitClass,
     provenance_is_estimated,
 )
-from cards.selectors import catalog_cache_forget_token, catalog_dicts
+from cards.selectors import catalog_cache_forget_token, catalog_dicts, ruling_dicts
 from config.errors import DomainError
 from games.engine.cards import UNIT_CLASSES, Catalog, CatalogError
 
@@ -59,6 +62,14 @@ class CatalogLoadResult:
     changes: dict[str, TableChanges]
     unknown_keys: dict[str, list[str]]
     version_created: bool
+    fixture_changed: bool = True
+    reset: bool = False
+    overrides: list[dict[str, Any]] = field(default_factory=list)
+    discarded: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def conflicts(self) -> list[dict[str, Any]]:
+        return [o for o in self.overrides if o.get("conflict")]
 
     @property
     def changed(self) -> bool:
@@ -273,19 +284,36 @@ def catalog_validate(*, raw: Mapping[str, Any]) -> tuple[CatalogDicts, Catalog]:
 
 
 @transaction.atomic
-def catalog_load(*, raw: Mapping[str, Any], source: str = "") -> CatalogLoadResult:
-    """Upsert the whole catalog keyed by code in one transaction; rows whose codes vanished are deleted.
+def catalog_load(*, raw: Mapping[str, Any], source: str = "", reset: bool = False) -> CatalogLoadResult:
+    """Apply the fixture catalog to the rows, keyed by code, in one transaction, keeping local edits.
 
-    Only rows that differ are written, so a second load of the same data changes nothing. A new
-    CatalogVersion is recorded whenever the content hash differs from the current version's.
+    The fixtures are merged three ways (cards.fixture_merge) with the rows and the fixture rows of the last
+    load (FixtureState "catalog"): what the admin edited is kept as a local override, what the fixtures
+    changed since the last load is applied, and a fixture change meeting an edited field keeps the edit and
+    is reported as a conflict. `reset=True` (load_catalog --reset) writes the fixtures as they are. Only
+    rows that differ are written, so a second load of the same data changes nothing. A new CatalogVersion is
+    recorded whenever the resulting rows' content hash differs from the current version's.
     """
     data, _definitions = catalog_validate(raw=raw)
-    new_hash = content_hash(data)
+    fixture_hash = content_hash(data)
+    state = FixtureState.objects.select_for_update().filter(name="catalog").first()
     current = catalog_dicts()
+    base = None if reset else _catalog_base(state)
+    discarded = overrides_of(local=current, fixture=data, tables=TABLES) if reset else []
+    if base is None:
+        target, overrides = data, []
+    else:
+        merged = merge_tables(base=base, local=current, fixture=data, tables=TABLES)
+        target = normalize_catalog(merged.rows)
+        overrides = flag_conflicts(
+            merged.overrides, new=merged.conflict_keys, earlier=state.overrides if state else ()
+        )
+        if overrides:
+            _check_merged(target)
     changes: dict[str, TableChanges] = {}
     todo: dict[str, list[dict[str, Any]]] = {}
     for table in TABLES:
-        changes[table], todo[table] = _diff(current[table], data[table])
+        changes[table], todo[table] = _diff(current[table], target[table])
 
     for code in UNIT_CLASSES:
         UnitClass.objects.get_or_create(code=code)
@@ -312,24 +340,89 @@ def catalog_load(*, raw: Mapping[str, Any], source: str = "") -> CatalogLoadResu
         ) from exc
 
     transaction.on_commit(catalog_cache_clear)
+    new_hash = content_hash(target)
     version = CatalogVersion.objects.defer("contents").order_by("-id").first()
     version_created = version is None or version.content_hash != new_hash
     if version_created:
+        kept = len({(o["table"], o["code"]) for o in overrides})
+        note = f" + {kept} rows kept from the admin" if kept else ""
         version = CatalogVersion.objects.create(
             content_hash=new_hash,
-            source=source,
-            counts={table: len(data[table]) for table in TABLES},
-            contents=data,
+            source=(source[: 200 - len(note)] + note),
+            counts={table: len(target[table]) for table in TABLES},
+            contents=target,
         )
     else:
-        _backfill_contents(version, data)
+        _backfill_contents(version, target)
+    fixture_changed = state is None or state.content_hash != fixture_hash
+    fixture_state_record(
+        "catalog", state, source, fixture_hash, data, overrides, applied=fixture_changed or reset
+    )
     return CatalogLoadResult(
         content_hash=new_hash,
         version=version,
         changes=changes,
         unknown_keys=unknown_keys(raw),
         version_created=version_created,
+        fixture_changed=fixture_changed,
+        reset=reset,
+        overrides=overrides,
+        discarded=discarded,
     )
+
+
+def _catalog_base(state: FixtureState | None) -> CatalogDicts | None:
+    """The fixture rows of the last load; before FixtureState existed every load wrote the fixtures as they
+    were, so the newest version recorded by a load (not by the admin) is that base. None: nothing loaded."""
+    if state is not None:
+        return state.contents
+    version = (
+        CatalogVersion.objects.exclude(source__startswith="admin:")
+        .exclude(contents__isnull=True)
+        .order_by("-id")
+        .first()
+    )
+    return version.contents if version is not None else None
+
+
+def _check_merged(target: CatalogDicts) -> None:
+    """The fixtures merged with local overrides must still be a valid catalog (e.g. no reference to a row
+    deleted in the admin)."""
+    try:
+        Catalog.from_dicts(**target)
+        _check_references(target)
+    except (CatalogError, CatalogInvalid) as exc:
+        detail = exc.detail if isinstance(exc, CatalogInvalid) else str(exc)
+        raise CatalogInvalid(
+            f"the fixture change does not fit the rows edited in the admin ({detail}); undo the edit in the "
+            "admin or run load_catalog --reset to apply the fixtures as they are",
+            code="catalog_override_conflict",
+        ) from exc
+
+
+def fixture_state_record(
+    name: str,
+    state: FixtureState | None,
+    source: str,
+    fixture_hash: str,
+    contents: Mapping[str, Any],
+    overrides: list[dict[str, Any]],
+    *,
+    applied: bool,
+) -> FixtureState:
+    """Record the fixture rows just applied (the next load's merge base) and the overrides kept."""
+    now = timezone.now()
+    if state is None:
+        state = FixtureState(name=name, applied_at=now)
+    if applied:
+        state.applied_at = now
+    state.source = source[:300]
+    state.content_hash = fixture_hash
+    state.contents = contents
+    state.checked_at = now
+    state.overrides = overrides
+    state.save()
+    return state
 
 
 @transaction.atomic
@@ -376,68 +469,126 @@ def catalog_cache_clear() -> None:
 RULING_LINK_KEYS = ("cards", "classes", "abilities", "effects", "conflict", "battles")
 
 
+RULING_FIELDS = ("source", "section", "number", "title", "question", "answer", "estimated")
+
+
 @dataclass
 class RulingLoadResult:
     total: int
     created: list[str]
     deleted: list[str]
     unknown: list[str]
+    updated: list[str] = field(default_factory=list)
+    fixture_changed: bool = True
+    overrides: list[dict[str, Any]] = field(default_factory=list)
+    discarded: list[dict[str, Any]] = field(default_factory=list)
 
 
-@transaction.atomic
-def rulings_load(*, rows: list[Mapping[str, Any]]) -> RulingLoadResult:
-    """Upsert the rulings (fixtures/catalog/rulings.json) by key; resolve their links to the cards loaded.
-
-    A link names arsenal cards by code, unit class or ability kind, conflict cards by effect or code, and
-    battlecards by code. Codes that name no card are reported (not an error: a catalog loaded from another
-    directory may lack them). Idempotent.
-    """
-    transaction.on_commit(catalog_cache_clear)  # cached rulings answers (cards.extra_apis) are dropped
+def _ruling_rows(rows: list[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The fixture rulings as rows (in order), each with the cards its links resolve to in the database."""
     arsenal = list(
         ArsenalCard.objects.prefetch_related("class_links__unit_class").only("id", "code", "abilities")
     )
     conflict = list(ConflictCard.objects.only("id", "code", "effect"))
-    battles = {b.code: b.pk for b in Battlecard.objects.only("id", "code")}
+    battles = set(Battlecard.objects.values_list("code", flat=True))
     arsenal_codes = {a.code for a in arsenal}
     conflict_codes = {c.code for c in conflict}
-    existing = set(Ruling.objects.values_list("key", flat=True))
     unknown: list[str] = []
-    keys = []
+    out = []
     for position, row in enumerate(rows):
         links = {k: list(row.get("links", {}).get(k, [])) for k in RULING_LINK_KEYS}
         for key_name, known in (("cards", arsenal_codes), ("conflict", conflict_codes), ("battles", battles)):
             unknown.extend(f"{row['key']}: {code}" for code in links[key_name] if code not in known)
-        ruling, _ = Ruling.objects.update_or_create(
-            key=row["key"],
-            defaults={
-                "source": row["source"],
-                "section": row["section"],
-                "number": row["number"],
-                "title": row.get("title", ""),
-                "question": row.get("question", ""),
+        classes, abilities = set(links["classes"]), set(links["abilities"])
+        out.append(
+            {
+                "key": row["key"],
+                **{name: row.get(name, "") for name in ("source", "section", "number", "title", "question")},
                 "answer": row["answer"],
                 "estimated": bool(row.get("estimated")),
                 "position": position,
                 "links": links,
+                "arsenal_cards": sorted(
+                    a.code
+                    for a in arsenal
+                    if a.code in links["cards"]
+                    or classes & {link.unit_class.code for link in a.class_links.all()}
+                    or abilities & {ab.get("kind") for ab in a.abilities or () if isinstance(ab, dict)}
+                ),
+                "conflict_cards": sorted(
+                    c.code for c in conflict if c.code in links["conflict"] or c.effect in links["effects"]
+                ),
+                "battlecards": sorted(code for code in links["battles"] if code in battles),
+            }
+        )
+    return out, unknown
+
+
+@transaction.atomic
+def rulings_load(*, rows: list[Mapping[str, Any]], reset: bool = False) -> RulingLoadResult:
+    """Apply the rulings (fixtures/catalog/rulings.json) by key, keeping the edits made in the admin.
+
+    A link names arsenal cards by code, unit class or ability kind, conflict cards by effect or code, and
+    battlecards by code; the cards it resolves to are part of the row, so a catalog change that adds a card
+    to a ruling is applied like a fixture change. Merged with the rows like the catalog (see catalog_load):
+    a ruling edited in the admin (its texts or its cards) is kept, `reset=True` applies the file as it is.
+    Codes that name no card are reported (not an error: a catalog loaded from another directory may lack
+    them). Idempotent.
+    """
+    fixture, unknown = _ruling_rows(rows)
+    fixture_hash = content_hash({"rulings": fixture})
+    state = FixtureState.objects.select_for_update().filter(name="rulings").first()
+    current = ruling_dicts()
+    discarded = []
+    if reset or state is None:
+        target, overrides = fixture, []
+        if reset:
+            discarded = overrides_of(
+                local={"rulings": current}, fixture={"rulings": fixture}, tables=["rulings"], key="key"
+            )
+    else:
+        merged = merge_tables(
+            base=state.contents, local={"rulings": current}, fixture={"rulings": fixture}, tables=["rulings"],
+            key="key",
+        )
+        target = merged.rows["rulings"]
+        overrides = flag_conflicts(merged.overrides, new=merged.conflict_keys, earlier=state.overrides)
+    before = {r["key"]: r for r in current}
+    after = {r["key"]: r for r in target}
+    created = sorted(set(after) - set(before))
+    deleted = sorted(set(before) - set(after))
+    updated = sorted(k for k in set(after) & set(before) if after[k] != before[k])
+    arsenal = dict(ArsenalCard.objects.values_list("code", "id"))
+    conflict = dict(ConflictCard.objects.values_list("code", "id"))
+    battles = dict(Battlecard.objects.values_list("code", "id"))
+    for key in sorted(set(created) | set(updated)):
+        row = after[key]
+        ruling, _ = Ruling.objects.update_or_create(
+            key=key,
+            defaults={
+                **{name: row[name] for name in RULING_FIELDS},
+                "position": row["position"],
+                "links": row["links"],
             },
         )
-        classes, abilities = set(links["classes"]), set(links["abilities"])
-        ruling.arsenal_cards.set(
-            [
-                a.pk
-                for a in arsenal
-                if a.code in links["cards"]
-                or classes & {link.unit_class.code for link in a.class_links.all()}
-                or abilities & {ab.get("kind") for ab in a.abilities or () if isinstance(ab, dict)}
-            ]
-        )
-        ruling.conflict_cards.set(
-            [c.pk for c in conflict if c.code in links["conflict"] or c.effect in links["effects"]]
-        )
-        ruling.battlecards.set([battles[code] for code in links["battles"] if code in battles])
-        keys.append(row["key"])
-    deleted = sorted(existing - set(keys))
+        ruling.arsenal_cards.set([arsenal[c] for c in row["arsenal_cards"] if c in arsenal])
+        ruling.conflict_cards.set([conflict[c] for c in row["conflict_cards"] if c in conflict])
+        ruling.battlecards.set([battles[c] for c in row["battlecards"] if c in battles])
     Ruling.objects.filter(key__in=deleted).delete()
+    if created or updated or deleted:
+        transaction.on_commit(catalog_cache_clear)  # cached rulings answers (cards.extra_apis) are dropped
+    fixture_changed = state is None or state.content_hash != fixture_hash
+    fixture_state_record(
+        "rulings", state, "rulings.json", fixture_hash, {"rulings": fixture}, overrides,
+        applied=fixture_changed or reset,
+    )
     return RulingLoadResult(
-        total=len(keys), created=sorted(set(keys) - existing), deleted=deleted, unknown=unknown
+        total=len(target),
+        created=created,
+        deleted=deleted,
+        unknown=unknown,
+        updated=updated,
+        fixture_changed=fixture_changed,
+        overrides=overrides,
+        discarded=discarded,
     )

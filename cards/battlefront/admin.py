@@ -1,5 +1,6 @@
 """Admin of the Battlefront cards (registered by cards.admin). fixtures/battlefront/cards.json is the source
-of truth and `load_catalog` reverts rows edited here; every edit drops the cached catalog answers."""
+of the shipped cards; a row edited here is a local override that `load_catalog` keeps and lists (until
+`load_catalog --reset`); every edit drops the cached catalog answers."""
 
 from __future__ import annotations
 

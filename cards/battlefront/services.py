@@ -8,7 +8,7 @@ nothing; rows whose codes vanished from the file are deleted. A change drops the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,8 @@ from cards.battlefront.selectors import (
     battlefront_special_use_dict,
     battlefront_special_use_list,
 )
+from cards.canonical import content_hash
+from cards.fixture_merge import flag_conflicts, merge_tables, overrides_of
 from cards.models import (
     BATTLEFRONT_FORCE_MAX,
     BATTLEFRONT_FORCE_MIN,
@@ -31,9 +33,15 @@ from cards.models import (
     BattlefrontCardAbility,
     BattlefrontSpecialUse,
     BattlefrontSpecialUseAbility,
+    FixtureState,
     battlefront_ability_problem,
 )
-from cards.services import CatalogInvalid, TableChanges, catalog_cache_clear
+from cards.services import (
+    CatalogInvalid,
+    TableChanges,
+    catalog_cache_clear,
+    fixture_state_record,
+)
 
 BATTLEFRONT_FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "battlefront" / "cards.json"
 BATTLEFRONT_TABLES = ("battlefront_cards", "battlefront_special_uses")
@@ -42,6 +50,9 @@ BATTLEFRONT_TABLES = ("battlefront_cards", "battlefront_special_uses")
 @dataclass
 class BattlefrontLoadResult:
     changes: dict[str, TableChanges]
+    fixture_changed: bool = True
+    overrides: list[dict[str, Any]] = field(default_factory=list)
+    discarded: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -237,14 +248,29 @@ def _write_uses(rows: list[dict[str, Any]]) -> None:
 
 
 @transaction.atomic
-def battlefront_load(*, raw: Any) -> BattlefrontLoadResult:
-    """Upsert the Battlefront cards and special uses of a fixture dict, keyed by code, in one transaction."""
+def battlefront_load(*, raw: Any, reset: bool = False) -> BattlefrontLoadResult:
+    """Apply the Battlefront cards and special uses of a fixture dict, keyed by code, in one transaction.
+
+    Merged with the rows like the Battlecards catalog (cards.services.catalog_load): a row edited in the
+    admin is kept (FixtureState "battlefront" holds the file as last loaded), a change of the file to
+    anything not edited is applied, a change meeting an edit keeps the edit and is reported as a conflict;
+    `reset=True` writes the file as it is.
+    """
     data = battlefront_validate(raw=raw)
+    fixture_hash = content_hash(data)
+    state = FixtureState.objects.select_for_update().filter(name="battlefront").first()
     current = _current()
+    discarded = overrides_of(local=current, fixture=data, tables=BATTLEFRONT_TABLES) if reset else []
+    if reset or state is None:
+        target, overrides = data, []
+    else:
+        merged = merge_tables(base=state.contents, local=current, fixture=data, tables=BATTLEFRONT_TABLES)
+        target = merged.rows
+        overrides = flag_conflicts(merged.overrides, new=merged.conflict_keys, earlier=state.overrides)
     changes: dict[str, TableChanges] = {}
     todo: dict[str, list[dict[str, Any]]] = {}
     for table in BATTLEFRONT_TABLES:
-        changes[table], todo[table] = _diff(current[table], data[table])
+        changes[table], todo[table] = _diff(current[table], target[table])
     try:
         BattlefrontCard.objects.filter(code__in=changes["battlefront_cards"].deleted).delete()
         BattlefrontSpecialUse.objects.filter(code__in=changes["battlefront_special_uses"].deleted).delete()
@@ -256,7 +282,14 @@ def battlefront_load(*, raw: Any) -> BattlefrontLoadResult:
     # positions are not unique, so rows can move in any order
     _write_cards(todo["battlefront_cards"])
     _write_uses(todo["battlefront_special_uses"])
-    result = BattlefrontLoadResult(changes=changes)
+    fixture_changed = state is None or state.content_hash != fixture_hash
+    fixture_state_record(
+        "battlefront", state, str(BATTLEFRONT_FIXTURE.name), fixture_hash, data, overrides,
+        applied=fixture_changed or reset,
+    )
+    result = BattlefrontLoadResult(
+        changes=changes, fixture_changed=fixture_changed, overrides=overrides, discarded=discarded
+    )
     if result.changed:
         transaction.on_commit(catalog_cache_clear)
     return result

@@ -16,7 +16,8 @@ MINI = Path(__file__).parent / "data" / "mini"
 
 @pytest.fixture
 def empty_catalog(db) -> None:
-    """No catalog rows in this test (rows loaded for the session are deleted inside the test transaction)."""
+    """No catalog rows in this test (rows loaded for the session are deleted inside the test transaction),
+    and no record of a previous load (FixtureState), so the next load applies its fixtures as they are."""
     from cards.models import (
         ArsenalCard,
         Battlecard,
@@ -24,6 +25,7 @@ def empty_catalog(db) -> None:
         CardSet,
         CatalogVersion,
         ConflictCard,
+        FixtureState,
         Nation,
         Theater,
     )
@@ -37,6 +39,7 @@ def empty_catalog(db) -> None:
         Theater,
         Nation,
         CatalogVersion,
+        FixtureState,
     ):
         model.objects.all().delete()
 

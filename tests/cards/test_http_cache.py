@@ -79,7 +79,7 @@ def test_load_catalog_drops_the_cached_answers(catalog_rows, client, django_capt
     before = client.get(url)
     ArsenalCard.objects.filter(code="gb-montgomery").update(points=99)  # the rows drift from the files
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("load_catalog", stdout=io.StringIO())  # ... and loading the files restores them
+        call_command("load_catalog", "--reset", stdout=io.StringIO())  # ... and a reset restores them
     after = client.get(url)
     assert after.json() == before.json()
     assert after["ETag"] != before["ETag"]

@@ -26,9 +26,9 @@ from cards.services import catalog_after_admin_edit
 from games.engine.cards import DEFAULT_CATALOG_DIR, load_catalog_dir, read_fixture_dicts
 
 
-def load(path: Path | str = DEFAULT_CATALOG_DIR) -> str:
+def load(path: Path | str = DEFAULT_CATALOG_DIR, *extra: str) -> str:
     out = io.StringIO()
-    call_command("load_catalog", "--path", str(path), stdout=out, stderr=io.StringIO())
+    call_command("load_catalog", "--path", str(path), *extra, stdout=out, stderr=io.StringIO())
     return out.getvalue()
 
 
@@ -123,11 +123,16 @@ class TestUpsert:
         assert entries == ["GB-INF", "GB-MONTY"]
         assert catalog_definitions() == load_catalog_dir(mini_dir)
 
-    def test_rows_edited_since_the_load_are_restored(self, mini_dir):
+    def test_rows_edited_since_the_load_are_kept_and_reported_and_reset_restores_them(self, mini_dir):
         load(mini_dir)
         ArsenalCard.objects.filter(code="GB-INF").update(points=99)
         output = load(mini_dir)
+        assert "arsenal: 7 (0 created, 0 updated, 0 deleted)" in output
+        assert "arsenal GB-INF: points = 99 (fixtures: 4)" in output
+        assert ArsenalCard.objects.get(code="GB-INF").points == 99
+        output = load(mini_dir, "--reset")
         assert "arsenal: 7 (0 created, 1 updated, 0 deleted)" in output
+        assert "discarded: arsenal GB-INF: points = 99 (fixtures: 4)" in output
         assert ArsenalCard.objects.get(code="GB-INF").points == 4
 
     def test_variant_and_prerequisites_keep_their_references_and_order(self, mini_dir):

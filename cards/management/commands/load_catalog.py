@@ -1,5 +1,12 @@
-"""manage.py load_catalog [--path DIR] [--battlefront FILE | --skip-battlefront]: validate fixtures/catalog/
-and upsert it into the database, then the Battlefront cards (fixtures/battlefront/cards.json) the same way."""
+"""manage.py load_catalog [--path DIR] [--battlefront FILE | --skip-battlefront] [--reset]: validate
+fixtures/catalog/ and apply it to the database, then its rulings.json and the Battlefront cards
+(fixtures/battlefront/cards.json) the same way.
+
+The fixtures are the source of the shipped catalog and an edit made in the admin is a local override: each
+load applies only what the fixtures changed since the last load, keeps every edited field (a fixture change
+meeting one is listed as a conflict) and reports the overrides it keeps; --reset applies the fixtures as
+they are. The overrides are also kept on the "fixture states" page of the admin (cards.models.FixtureState).
+"""
 
 from __future__ import annotations
 
@@ -9,14 +16,17 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from cards.battlefront.services import BATTLEFRONT_FIXTURE, BATTLEFRONT_TABLES, battlefront_load
+from cards.fixture_merge import describe
 from cards.services import TABLES, CatalogInvalid, catalog_load, rulings_load
 from games.engine.cards import DEFAULT_CATALOG_DIR, read_fixture_dicts
+
+MAX_LISTED = 50
 
 
 class Command(BaseCommand):
     help = (
-        "Load the card catalog from fixture JSON (default fixtures/catalog/) in one transaction. "
-        "Idempotent: a second run changes nothing."
+        "Load the card catalog from fixture JSON (default fixtures/catalog/) in one transaction, keeping the "
+        "edits made in the admin (listed). Idempotent: a second run changes nothing. --reset discards them."
     )
 
     def add_arguments(self, parser):
@@ -31,9 +41,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--skip-battlefront", action="store_true", help="Leave the Battlefront cards alone."
         )
+        parser.add_argument(
+            "--reset",
+            action="store_true",
+            help="Apply the fixtures as they are: discard every edit made in the admin (they are listed).",
+        )
 
     def handle(self, *args, **options):
         root = Path(options["path"])
+        reset = options["reset"]
         if not root.is_dir():
             raise CommandError(f"catalog directory not found: {root}")
         try:
@@ -43,7 +59,7 @@ class Command(BaseCommand):
         except ValueError as exc:  # json.JSONDecodeError
             raise CommandError(f"catalog file is not valid JSON: {exc}") from exc
         try:
-            result = catalog_load(raw=raw, source=str(root))
+            result = catalog_load(raw=raw, source=str(root), reset=reset)
         except CatalogInvalid as exc:
             raise CommandError(f"invalid catalog: {exc.detail}") from exc
 
@@ -66,11 +82,35 @@ class Command(BaseCommand):
                     f"catalog loaded (hash {result.content_hash[:12]}, version {result.version.pk})"
                 )
             )
-        self._load_rulings(root)
+        self._report("catalog", result.fixture_changed, result.overrides, reset, result.discarded)
+        self._load_rulings(root, reset)
         if not options["skip_battlefront"]:
-            self._load_battlefront(Path(options["battlefront"]))
+            self._load_battlefront(Path(options["battlefront"]), reset)
 
-    def _load_rulings(self, root: Path) -> None:
+    def _report(self, name: str, fixture_changed: bool, overrides, reset: bool, discarded) -> None:
+        """Whether the fixtures were applied, and every local override kept (conflicts first)."""
+        if reset:
+            self.stdout.write(f"{name}: reset to the fixtures")
+            for override in (discarded or [])[:MAX_LISTED]:
+                self.stdout.write(f"  discarded: {describe(override)}")
+            return
+        applied = "changed since the last load: applied" if fixture_changed else "unchanged since last load"
+        self.stdout.write(f"{name}: fixtures {applied}")
+        if not overrides:
+            return
+        conflicts = [o for o in overrides if o.get("conflict")]
+        summary = f"{name}: {len(overrides)} local overrides kept (edits made in the admin)"
+        if conflicts:
+            summary += f", {len(conflicts)} in conflict with a fixture change"
+        self.stdout.write(self.style.WARNING(summary + "; load_catalog --reset applies the fixtures"))
+        ordered = conflicts + [o for o in overrides if not o.get("conflict")]
+        for override in ordered[:MAX_LISTED]:
+            line = f"  {describe(override)}"
+            self.stdout.write(self.style.WARNING(line) if override.get("conflict") else line)
+        if len(ordered) > MAX_LISTED:
+            self.stdout.write(f"  ... {len(ordered) - MAX_LISTED} more: see Fixture states in the admin")
+
+    def _load_rulings(self, root: Path, reset: bool) -> None:
         """rulings.json (optional in other directories): the FAQ and estimated rulings per card."""
         path = root / "rulings.json"
         if not path.exists():
@@ -79,14 +119,16 @@ class Command(BaseCommand):
             rows = json.loads(path.read_text(encoding="utf-8"))
         except ValueError as exc:
             raise CommandError(f"rulings.json is not valid JSON: {exc}") from exc
-        result = rulings_load(rows=rows)
+        result = rulings_load(rows=rows, reset=reset)
         for problem in result.unknown:
             self.stderr.write(self.style.WARNING(f"warning: ruling links an unknown card: {problem}"))
         self.stdout.write(
             f"rulings: {result.total} ({len(result.created)} created, {len(result.deleted)} deleted)"
+            + (f", {len(result.updated)} updated" if result.updated else "")
         )
+        self._report("rulings", result.fixture_changed, result.overrides, reset, result.discarded)
 
-    def _load_battlefront(self, path: Path) -> None:
+    def _load_battlefront(self, path: Path, reset: bool) -> None:
         """The Battlefront cards and special uses (cards.battlefront.services.battlefront_load), by code."""
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
@@ -95,7 +137,7 @@ class Command(BaseCommand):
         except ValueError as exc:
             raise CommandError(f"{path.name} is not valid JSON: {exc}") from exc
         try:
-            result = battlefront_load(raw=raw)
+            result = battlefront_load(raw=raw, reset=reset)
         except CatalogInvalid as exc:
             raise CommandError(f"invalid Battlefront cards: {exc.detail}") from exc
         for table in BATTLEFRONT_TABLES:
@@ -104,3 +146,4 @@ class Command(BaseCommand):
                 f"{table}: {c.total} ({len(c.created)} created, {len(c.updated)} updated, "
                 f"{len(c.deleted)} deleted)"
             )
+        self._report("battlefront", result.fixture_changed, result.overrides, reset, result.discarded)
