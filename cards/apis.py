@@ -278,7 +278,7 @@ class ArsenalCardViewSet(QuerySearchMixin, CatalogViewSet):
 
 @_docs(
     noun="conflict card",
-    search=(CONFLICT, "category:kept -is:estimated"),
+    search=(CONFLICT, "category:kept action>=10 -theater:pac"),
     plural="conflict cards",
     serializer=ConflictCardSerializer,
     example=CONFLICT_EXAMPLE,
