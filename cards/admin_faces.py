@@ -9,6 +9,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 
 from cards.models import Ruling
+from cards.services import rulings_after_admin_edit
 
 
 class FaceAdminMixin:
@@ -89,3 +90,15 @@ class RulingAdmin(admin.ModelAdmin):
     @admin.display(description="cards", ordering="_cards")
     def card_count(self, obj) -> int:
         return obj._cards
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        rulings_after_admin_edit()
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        rulings_after_admin_edit()
+
+    def delete_queryset(self, request, queryset):
+        super().delete_queryset(request, queryset)
+        rulings_after_admin_edit()

@@ -1,9 +1,10 @@
 """Bulk data and catalog sync (reads): the gzipped catalog file per version, changes between versions.
 
 The bulk file is the catalog dicts of the current CatalogVersion (fixture shape, see cards.canonical) wrapped
-with the version hash and time, as compact JSON, gzipped deterministically (mtime 0): the same catalog gives
-the same bytes. It is built once per catalog version and kept in memory; a new version (load_catalog, admin
-edit) is a new file.
+with the version hash and time, plus every ruling (with the cards it concerns) and the Battlefront cards (the
+fixtures/battlefront/cards.json shape), as compact JSON, gzipped deterministically (mtime 0): the same data
+gives the same bytes. It is built once per catalog cache token (cards.selectors.catalog_cache_token: a new
+one after every load or admin edit, Battlefront and rulings ones too) and kept in memory.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from cards.battlefront.selectors import battlefront_dicts
 from cards.canonical import content_hash
 from cards.models import CatalogVersion
-from cards.selectors import catalog_dicts, catalog_version_current
+from cards.selectors import catalog_cache_token, catalog_dicts, catalog_version_current, ruling_dicts
 from config.errors import DomainError, NotFound, ValidationFailed
 
 TABLES = ("nations", "theaters", "sets", "arsenal", "conflict_cards", "battlecards")
@@ -46,12 +48,18 @@ _lock = threading.Lock()
 _files: dict[str, BulkFile] = {}
 
 
+def _rulings() -> list[dict[str, Any]]:
+    return [{k: v for k, v in row.items() if k != "position"} for row in ruling_dicts()]
+
+
 def _build(version: str, updated_at: datetime | None, contents: dict[str, Any]) -> BulkFile:
     document = {
         "object": "catalog",
         "version": version,
         "updated_at": updated_at.isoformat() if updated_at else None,
         **{table: contents[table] for table in TABLES},
+        "rulings": _rulings(),
+        "battlefront": battlefront_dicts(),
     }
     raw = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
     data = gzip.compress(raw, compresslevel=9, mtime=0)
@@ -64,8 +72,9 @@ def bulk_catalog_file() -> BulkFile:
     if version is None:  # rows never loaded through load_catalog: the rows as they are, uncached
         data = catalog_dicts()
         return _build(content_hash(data), None, data)
+    key = f"{version.content_hash}:{catalog_cache_token()}"
     with _lock:
-        cached = _files.get(version.content_hash)
+        cached = _files.get(key)
     if cached is not None:
         return cached
     contents = (
@@ -75,7 +84,7 @@ def bulk_catalog_file() -> BulkFile:
     built = _build(version.content_hash, version.loaded_at, contents)
     with _lock:
         _files.clear()
-        _files[version.content_hash] = built
+        _files[key] = built
     return built
 
 

@@ -179,7 +179,8 @@ class BulkListApi(CatalogCached, APIView):
         tags=["bulk"],
         summary="Downloadable bulk data files",
         description="The whole catalog (nations, theaters, sets, arsenal cards, conflict cards, battlecards "
-        "in the fixture format) as one gzipped JSON file per catalog version. Sync incrementally with "
+        "in the fixture format, every ruling with the cards it concerns, and the Battlefront cards) as one "
+        "gzipped JSON file per catalog version. Sync incrementally with "
         "/api/catalog/changes/?since=<version>.",
         responses={200: BulkListSerializer},
     )
@@ -210,7 +211,7 @@ class BulkCatalogApi(APIView):
         summary="The catalog bulk file (gzipped JSON)",
         description="Served as application/gzip with an ETag; If-None-Match with the same ETag gives 304. "
         "Decompressed: {object, version, updated_at, nations, theaters, sets, arsenal, conflict_cards, "
-        "battlecards}.",
+        "battlecards, rulings, battlefront: {cards, special_cards, special_uses}}.",
         responses={(200, "application/gzip"): OpenApiTypes.BINARY, 304: None},
     )
     def get(self, request: Request) -> HttpResponse:

@@ -466,6 +466,12 @@ def catalog_cache_clear() -> None:
 
 # ------------------------------------------------------------------------------------------------ rulings
 
+
+def rulings_after_admin_edit() -> None:
+    """After an edit of a ruling in the admin: the cached rulings answers and bulk file are dropped."""
+    transaction.on_commit(catalog_cache_clear)
+
+
 RULING_LINK_KEYS = ("cards", "classes", "abilities", "effects", "conflict", "battles")
 
 

@@ -35,6 +35,11 @@ urlpatterns = [
         path(f"{prefix}/<str:code>/rulings/", rulings.as_view(), name=f"{name}-rulings")
         for prefix, name, _, rulings in extra
     ),
+    path(
+        "battlefront/cards/<str:code>/face.svg",
+        battlefront_apis.BattlefrontFaceApi.as_view(),
+        name="battlefrontcard-face",
+    ),
     path("bulk/", extra_apis.BulkListApi.as_view(), name="bulk-list"),
     path("bulk/catalog.json.gz", extra_apis.BulkCatalogApi.as_view(), name="bulk-catalog"),
     path("catalog/changes/", extra_apis.CatalogChangesApi.as_view(), name="catalog-changes"),

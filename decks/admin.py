@@ -1,6 +1,23 @@
+"""Admin of the decks. A deck's nation is chosen from the nations of the catalog (a select, validated)."""
+
+from django import forms
 from django.contrib import admin
 
+from cards.selectors import nation_list
 from decks.models import Deck, DeckEntry, DeckVersion
+
+
+def nation_choices() -> list[tuple[str, str]]:
+    """The catalog's nations, read when the form is built (the catalog can change without a restart)."""
+    return [("", "---------")] + [(n.code, f"{n.name} ({n.code})") for n in nation_list()]
+
+
+class DeckAdminForm(forms.ModelForm):
+    nation = forms.ChoiceField(choices=nation_choices, help_text="A nation of the catalog.")
+
+    class Meta:
+        model = Deck
+        fields = ("owner", "name", "nation", "description", "is_public")
 
 
 class DeckEntryInline(admin.TabularInline):
@@ -21,6 +38,7 @@ class DeckVersionInline(admin.TabularInline):
 
 @admin.register(Deck)
 class DeckAdmin(admin.ModelAdmin):
+    form = DeckAdminForm
     list_display = ("id", "name", "nation", "owner", "is_public", "version", "updated_at")
     list_filter = ("nation", "is_public")
     search_fields = ("name", "owner__username")

@@ -43,6 +43,7 @@ class DeckEntry(models.Model):
 
     class Meta:
         ordering = ("card_code",)
+        verbose_name_plural = "deck entries"
         constraints = [
             models.UniqueConstraint(fields=("deck", "card_code"), name="deck_entry_unique_card"),
             models.CheckConstraint(

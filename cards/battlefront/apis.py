@@ -6,16 +6,27 @@ ordering, ?search=, ?q= (cards on the list) and per-catalog-version ETag caching
 
 from __future__ import annotations
 
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
 from cards.apis import CatalogViewSet, _docs
 from cards.battlefront import selectors
+from cards.battlefront.faces import battlefront_face_svg, battlefront_face_token
 from cards.battlefront.filters import BattlefrontCardFilter, BattlefrontSpecialUseFilter
 from cards.battlefront.search import BATTLEFRONT
 from cards.battlefront.serializers import BattlefrontCardSerializer, BattlefrontSpecialUseSerializer
+from cards.extra_apis import BinaryRenderer, _error
 from cards.search_api import QuerySearchMixin
 
 CARD_EXAMPLE = {
     "code": "bf-tank-destroyers",
     "url": "http://testserver/api/battlefront/cards/bf-tank-destroyers/",
+    "face_url": "http://testserver/api/battlefront/cards/bf-tank-destroyers/face.svg",
     "name": "Tank Destroyers",
     "type": "T",
     "type_name": "Tank",
@@ -77,3 +88,32 @@ class BattlefrontSpecialUseViewSet(CatalogViewSet):
 
     def get_queryset(self):
         return selectors.battlefront_special_use_list()
+
+
+class BattlefrontFaceApi(APIView):
+    """GET /api/battlefront/cards/{code}/face.svg: the card drawn from its data (cached per catalog token)."""
+
+    permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer, BinaryRenderer]
+
+    @extend_schema(
+        tags=["faces"],
+        summary="The face of one Battlefront card as SVG",
+        description="Drawn from the card's data at playing-card proportions (250 x 350): type, force and the "
+        "printed notes; a Special card lists each nationality's use of it. ETag per catalog version.",
+        responses={
+            (200, "image/svg+xml"): OpenApiTypes.STR,
+            304: None,
+            404: _error("not_found", "No Battlefront card with code 'xx'.", 404, "No card with that code."),
+        },
+    )
+    def get(self, request: Request, code: str) -> HttpResponse:
+        token = battlefront_face_token()
+        etag = f'"{token}-bf-{code}"'
+        if request.headers.get("If-None-Match") == etag:
+            return HttpResponse(status=304, headers={"ETag": etag})
+        svg = battlefront_face_svg(code, token=token)
+        response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+        response["ETag"] = etag
+        response["Cache-Control"] = "public, max-age=300"
+        return response

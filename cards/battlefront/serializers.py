@@ -50,6 +50,9 @@ class BattlefrontAbilitiesField(serializers.Field):
 
 class BattlefrontCardSerializer(serializers.ModelSerializer):
     url = serializers.HyperlinkedIdentityField(view_name="battlefrontcard-detail", **LOOKUP)
+    face_url = serializers.HyperlinkedIdentityField(
+        view_name="battlefrontcard-face", help_text="The card drawn as SVG.", **LOOKUP
+    )
     type = serializers.CharField(
         source="card_type", read_only=True, help_text="L, I, P, T, A, S, F (X: an optional Special card)."
     )
@@ -64,6 +67,7 @@ class BattlefrontCardSerializer(serializers.ModelSerializer):
         fields = [
             "code",
             "url",
+            "face_url",
             "name",
             "type",
             "type_name",

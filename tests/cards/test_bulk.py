@@ -116,3 +116,34 @@ def test_versions_recorded_before_contents_were_kept_are_a_410(client, catalog_r
     response = client.get("/api/catalog/changes/", {"since": old.content_hash})
     assert response.status_code == 410
     assert response.json()["code"] == "version_contents_unavailable"
+
+
+def test_the_file_holds_every_ruling_and_the_battlefront_cards(client, catalog_rows):
+    from cards.battlefront.selectors import battlefront_dicts
+    from cards.models import BattlefrontCard, Ruling
+
+    _, response = download(client)
+    document = json.loads(gzip.decompress(response.content))
+    assert document["battlefront"] == battlefront_dicts()
+    assert len(document["battlefront"]["cards"]) == 70 and len(document["battlefront"]["special_cards"]) == 5
+    assert BattlefrontCard.objects.count() == 75
+    rulings = {r["key"]: r for r in document["rulings"]}
+    assert set(rulings) == set(Ruling.objects.values_list("key", flat=True)) and len(rulings) >= 71
+    zhukov = rulings["faq-cards-21"]
+    assert zhukov["source"] == "faq" and zhukov["answer"].startswith("Yes he can.")
+    assert "ru-zhukov" in zhukov["arsenal_cards"]
+
+
+def test_a_battlefront_edit_rebuilds_the_file(client, catalog_rows, django_capture_on_commit_callbacks):
+    from cards.battlefront.services import battlefront_after_admin_edit
+    from cards.models import BattlefrontCard
+
+    before, _ = download(client)
+    with django_capture_on_commit_callbacks(execute=True):
+        BattlefrontCard.objects.filter(code="bf-tank-brigade").update(name="Armoured Brigade")
+        battlefront_after_admin_edit()
+    after, response = download(client)
+    assert after["etag"] != before["etag"] and after["version"] == before["version"]
+    cards = json.loads(gzip.decompress(response.content))["battlefront"]["cards"]
+    names = {c["code"]: c["name"] for c in cards}
+    assert names["bf-tank-brigade"] == "Armoured Brigade"

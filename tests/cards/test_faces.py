@@ -108,6 +108,74 @@ def test_battlecard_face(client, catalog_rows):
     assert "ground + air*" in lines and "6" in lines
 
 
+def corner_labels(root: ET.Element) -> list[tuple[str, str | None]]:
+    labels = [t for t in root.iter(f"{SVG}text") if "corner" in (t.get("class") or "").split()]
+    return [("".join(t.itertext()), t.get("transform")) for t in labels]
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["/api/battlecards/we-battle-for-france/face.svg", "/api/conflict-cards/we-chemical-warfare/face.svg"],
+)
+def test_the_action_number_is_labelled_in_both_corners(client, catalog_rows, url):
+    """A battlecard showed "8*" twice without saying what it is: each corner now says "action"."""
+    root = face(client, url)
+    actions = [t for t in root.iter(f"{SVG}text") if "action" in (t.get("class") or "").split()]
+    labels = corner_labels(root)
+    assert len(actions) == 2 and [text for text, _ in labels] == ["action", "action"]
+    # the label turns with its number: the upright one, and the one upside down in the opposite corner
+    assert [transform for _, transform in labels] == [a.get("transform") for a in actions]
+
+
+class TestBattlefrontFace:
+    def test_draws_the_cards_data(self, client, catalog_rows):
+        root = face(client, "/api/battlefront/cards/bf-tank-destroyers/face.svg")
+        assert root.get("viewBox") == "0 0 250 350"
+        assert name_of(root) == "Tank Destroyers"
+        lines = texts(root)
+        assert "Tank" in lines and "Opposing Tank Negated" in lines and "Battlefront · card 7 of 70" in lines
+        force = next(t for t in root.iter(f"{SVG}text") if t.get("class") == "force")
+        assert "".join(force.itertext()) == "7"
+        assert not any("*" in line for line in lines)  # every Battlefront value is printed in the rules
+
+    def test_a_special_card_lists_each_nationalitys_use(self, client, catalog_rows):
+        from cards.models import BattlefrontSpecialUse
+
+        root = face(client, "/api/battlefront/cards/bf-special-1/face.svg")
+        lines = " ".join(texts(root))
+        assert "no force of its own" in lines and not any(t.get("class") == "force" for t in root.iter())
+        for use in BattlefrontSpecialUse.objects.all():
+            assert use.get_nationality_display() + ":" in lines
+        assert "Germans: Panzer Tanks (T) Force = 10" in lines
+
+    def test_card_json_links_to_the_face(self, client, catalog_rows):
+        body = client.get("/api/battlefront/cards/bf-tank-brigade/").json()
+        assert body["face_url"] == "http://testserver/api/battlefront/cards/bf-tank-brigade/face.svg"
+        listed = client.get("/api/battlefront/cards/", {"page_size": 3}).json()["results"]
+        assert all(card["face_url"].endswith(f"/{card['code']}/face.svg") for card in listed)
+        assert client.get(body["face_url"]).status_code == 200
+
+    def test_etag_not_modified_and_an_admin_edit_redraws(
+        self, client, catalog_rows, django_capture_on_commit_callbacks
+    ):
+        from cards.battlefront.services import battlefront_after_admin_edit
+        from cards.models import BattlefrontCard
+
+        url = "/api/battlefront/cards/bf-tank-brigade/face.svg"
+        first = client.get(url)
+        assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+        with django_capture_on_commit_callbacks(execute=True):
+            BattlefrontCard.objects.filter(code="bf-tank-brigade").update(name="Armoured Brigade")
+            battlefront_after_admin_edit()
+        again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 200 and again["ETag"] != first["ETag"]
+        assert name_of(ET.fromstring(again.content)) == "Armoured Brigade"
+
+    def test_unknown_card_is_a_404_in_the_error_shape(self, client, catalog_rows):
+        response = client.get("/api/battlefront/cards/bf-nothing/face.svg")
+        assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
 # ------------------------------------------------------------------------------------- a real browser
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -132,6 +200,8 @@ def chromium(*args: str) -> subprocess.CompletedProcess:
         ("/api/arsenal-cards/de-tiger-i/face.svg", "Tiger I Tank"),
         ("/api/conflict-cards/we-counterattack/face.svg", "Counterattack"),
         ("/api/battlecards/we-invasion-of-normandy/face.svg", "Invasion of Normandy"),
+        ("/api/battlefront/cards/bf-tank-destroyers/face.svg", "Tank Destroyers"),
+        ("/api/battlefront/cards/bf-special-1/face.svg", "Special"),
     ],
 )
 def test_faces_render_in_headless_chromium(client, catalog_rows, tmp_path: Path, url, name):
