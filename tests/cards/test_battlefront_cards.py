@@ -210,6 +210,7 @@ def test_a_card_by_code(client, catalog_rows):
     assert response.json() == {
         "code": "bf-replacement-officer",
         "url": "http://testserver/api/battlefront/cards/bf-replacement-officer/",
+        "face_url": "http://testserver/api/battlefront/cards/bf-replacement-officer/face.svg",
         "name": "Replacement Officer",
         "type": "L",
         "type_name": "Leader",
