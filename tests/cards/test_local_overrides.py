@@ -171,6 +171,18 @@ def test_reset_restores_the_fixtures_and_the_version_says_so(mini, client):
     assert "local overrides" not in load(mini)  # and the next load has nothing to keep
 
 
+def test_a_database_loaded_before_fixture_states_existed_keeps_its_admin_edits(mini):
+    """Upgrading: no FixtureState yet; the newest version a load recorded holds the fixtures it applied."""
+    FixtureState.objects.all().delete()
+    admin_edit_spitfire_points(12)
+
+    output = load(mini)
+
+    assert ArsenalCard.objects.get(code="GB-SPIT").points == 12
+    assert "arsenal GB-SPIT: points = 12 (fixtures: 10)" in output
+    assert FixtureState.objects.filter(name="catalog").exists()
+
+
 def test_a_row_deleted_in_the_admin_stays_deleted(mini):
     ArsenalCard.objects.filter(code="GB-SPIT").delete()
     catalog_after_admin_edit(source="admin:editor")
