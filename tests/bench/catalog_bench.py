@@ -37,7 +37,7 @@ PAIRS = [
     (
         "artillery, phase 1, seed values only",
         {"class": "artillery", "phase": "1", "provenance": "seed"},
-        "class:artillery phase:1 -is:estimated",
+        "class:artillery phase:1 -is:variant",
     ),
     (
         "ground attack >= 12 and air defense <= 5",

@@ -249,9 +249,9 @@ class TestExamples:
         art = {
             c["code"]
             for c in rows
-            if "artillery" in c["classes"] and c["phase"] == 1 and not c["estimated"]
+            if "artillery" in c["classes"] and c["phase"] == 1 and not c.get("variant_of")
         }
-        assert found(client, "class:artillery phase:1 -is:estimated") == art
+        assert found(client, "class:artillery phase:1 -is:variant") == art and art
         strong = {
             c["code"]
             for c in rows
@@ -267,9 +267,9 @@ class TestExamples:
         exp = {
             c["code"]
             for c in rows
-            if "gb-we-expansion" in c["sets"] and c["effective_max"] == 1 and c["side"] == "axis"
+            if "de-we-expansion" in c["sets"] and c["effective_max"] == 1 and c["side"] == "axis"
         }
-        assert found(client, "set:gb-we-expansion max:1 side:axis") == exp
+        assert found(client, "set:de-we-expansion max:1 side:axis") == exp and exp
 
     def test_parentheses_and_negation(self, client, catalog_rows):
         got = found(client, "nation:gb (class:tank or class:fighter) -points>=10")
