@@ -763,9 +763,11 @@ def _check_consistency(where: str, c: CardDef) -> None:
         raise bad(
             f"a {c.category} card has no unit type, subtype, line, AA attack, bombing power or features"
         )
+    if not is_unit and c.attack is not None:
+        raise bad("only units have an attack")
     if c.category == Category.RESOURCE:
-        if c.resource_kind is None or not c.yields:
-            raise bad("a resource card needs resource_kind and yields")
+        if c.resource_kind is None or not c.yields or c.defense is None:
+            raise bad('a resource card needs resource_kind, yields and its "defense" parameter')
         if c.cost:
             raise bad("a resource card is put into play, not paid for: it has no cost")
         if c.resource_kind == ResourceKind.BASIC and (len(c.yields) != 1 or c.yields[0].amount != 1):
@@ -774,6 +776,8 @@ def _check_consistency(where: str, c: CardDef) -> None:
             raise bad("basic resources belong to no army")
     elif c.resource_kind is not None or c.yields:
         raise bad("only resource cards have resource_kind and yields")
+    elif not is_unit and c.defense is not None:
+        raise bad("only units and resource cards have a defense")
     elif not c.cost:
         raise bad("every card but a resource has a cost")
     if c.category != Category.BATTLEFIELD_CONDITION and (c.elimination or c.maintenance or c.location):
