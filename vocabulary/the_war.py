@@ -15,6 +15,7 @@ The card format (one JSON object per card; `fixtures/README.md`, "The War", has 
     cost           [{resource, amount, resource_cards_only}]: depot / plant / fuel, the "red symbol" flag
     resource_kind  basic | special (resources);  yields: the resources a resource card gives when rotated
     unit_type, subtype, line (1 or 2), attack, defense, aa_attack, bombing_power, deck_hit
+                   (resource cards have a defense too: "they have "defense" parameter")
     bonuses        [{against: [unit types or subtypes], attack, defense}]
                    ("+1/2 in combat against armored units")
     features       the rulebook's unit features only (Feature)
