@@ -757,12 +757,12 @@ def _check_consistency(where: str, c: CardDef) -> None:
             raise bad("a unit needs unit_type, subtype, line, attack and defense")
         if c.subtype not in SUBTYPES[c.unit_type]:
             raise bad(f"subtype {c.subtype} is not a subtype of {c.unit_type}")
-    elif (
-        any(v is not None for v in (c.unit_type, c.subtype, c.line, c.aa_attack, c.bombing_power))
-        or c.features
+    elif any(v is not None for v in (c.unit_type, c.subtype, c.line, c.aa_attack, c.bombing_power)) or any(
+        (c.features, c.restrictions, c.bonuses, c.attack_cost, c.abilities)
     ):
         raise bad(
-            f"a {c.category} card has no unit type, subtype, line, AA attack, bombing power or features"
+            f"a {c.category} card has no unit type, subtype, line, AA attack, bombing power, features, "
+            "restrictions, bonuses, attack cost or abilities"
         )
     if not is_unit and c.attack is not None:
         raise bad("only units have an attack")

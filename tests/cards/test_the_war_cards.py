@@ -384,6 +384,10 @@ BAD = {
     "location of an army": ("tw-river", lambda c, *_: c.update(army="red-army"), "both sides"),
     "unit without defense": ("tw-t-60", lambda c, *_: c.update(defense=None), "defense"),
     "bomber without bombing power": ("tw-pe-2", lambda c, *_: c.pop("bombing_power"), "bombing power"),
+    "special with bombing power": ("tw-panic", lambda c, *_: c.update(bombing_power=3), "bombing power"),
+    "improvement with a feature": (
+        "tw-awarded-infantryman", lambda c, *_: c.update(features=["elite"]), "features"
+    ),
     "special card without effects": ("tw-panic", lambda c, *_: c.pop("effects"), "effects"),
     "unknown effect": ("tw-panic", lambda c, *_: c["effects"][0].update(kind="teleport"), "kind"),
     "modify without value": (
