@@ -553,6 +553,7 @@ FIXTURE_SET_CHOICES = [
     ("catalog", "Battlecards catalog (fixtures/catalog/)"),
     ("rulings", "Rulings (fixtures/catalog/rulings.json)"),
     ("battlefront", "Battlefront cards (fixtures/battlefront/cards.json)"),
+    ("the_war", "The War cards and starters (fixtures/the_war/)"),
 ]
 
 
@@ -588,3 +589,7 @@ class FixtureState(models.Model):
     @property
     def conflict_count(self) -> int:
         return sum(1 for o in self.overrides or () if o.get("conflict"))
+
+
+# The War's models live in their subpackage; imported here so they belong to this app.
+from cards.the_war.models import TheWarCard, TheWarStarter, TheWarStarterEntry  # noqa: E402,F401

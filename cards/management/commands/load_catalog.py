@@ -1,6 +1,6 @@
-"""manage.py load_catalog [--path DIR] [--battlefront FILE | --skip-battlefront] [--reset]: validate
-fixtures/catalog/ and apply it to the database, then its rulings.json and the Battlefront cards
-(fixtures/battlefront/cards.json) the same way.
+"""manage.py load_catalog [--path DIR] [--battlefront FILE | --skip-battlefront] [--the-war DIR | --skip-the-war]
+[--reset]: validate fixtures/catalog/ and apply it to the database, then its rulings.json, the Battlefront
+cards (fixtures/battlefront/cards.json) and The War's cards and starters (fixtures/the_war/) the same way.
 
 The fixtures are the source of the shipped catalog and an edit made in the admin is a local override: each
 load applies only what the fixtures changed since the last load, keeps every edited field (a fixture change
@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from cards.battlefront.services import BATTLEFRONT_FIXTURE, BATTLEFRONT_TABLES, battlefront_load
 from cards.fixture_merge import describe
+from cards.the_war.services import THE_WAR_FIXTURE_DIR, THE_WAR_TABLES, the_war_load
 from cards.services import TABLES, CatalogInvalid, catalog_load, rulings_load
 from games.engine.cards import DEFAULT_CATALOG_DIR, read_fixture_dicts
 
@@ -40,6 +41,14 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--skip-battlefront", action="store_true", help="Leave the Battlefront cards alone."
+        )
+        parser.add_argument(
+            "--the-war",
+            default=str(THE_WAR_FIXTURE_DIR),
+            help="The War's directory with cards.json and starters.json (default fixtures/the_war/).",
+        )
+        parser.add_argument(
+            "--skip-the-war", action="store_true", help="Leave The War's cards and starters alone."
         )
         parser.add_argument(
             "--reset",
@@ -86,6 +95,8 @@ class Command(BaseCommand):
         self._load_rulings(root, reset)
         if not options["skip_battlefront"]:
             self._load_battlefront(Path(options["battlefront"]), reset)
+        if not options["skip_the_war"]:
+            self._load_the_war(Path(options["the_war"]), reset)
 
     def _report(self, name: str, fixture_changed: bool, overrides, reset: bool, discarded) -> None:
         """Whether the fixtures were applied, and every local override kept (conflicts first)."""
@@ -147,3 +158,26 @@ class Command(BaseCommand):
                 f"{len(c.deleted)} deleted)"
             )
         self._report("battlefront", result.fixture_changed, result.overrides, reset, result.discarded)
+
+    def _load_the_war(self, root: Path, reset: bool) -> None:
+        """The War's cards and starters (cards.the_war.services.the_war_load), by code."""
+        docs = []
+        for name in ("cards.json", "starters.json"):
+            path = root / name
+            try:
+                docs.append(json.loads(path.read_text(encoding="utf-8")))
+            except FileNotFoundError as exc:
+                raise CommandError(f"The War file missing: {path}") from exc
+            except ValueError as exc:
+                raise CommandError(f"The War {name} is not valid JSON: {exc}") from exc
+        try:
+            result = the_war_load(cards=docs[0], starters=docs[1], reset=reset, source=str(root))
+        except CatalogInvalid as exc:
+            raise CommandError(f"invalid The War cards: {exc.detail}") from exc
+        for table in THE_WAR_TABLES:
+            c = result.changes[table]
+            self.stdout.write(
+                f"{table}: {c.total} ({len(c.created)} created, {len(c.updated)} updated, "
+                f"{len(c.deleted)} deleted)"
+            )
+        self._report("the_war", result.fixture_changed, result.overrides, reset, result.discarded)
