@@ -32,6 +32,7 @@ from cards.models import (
     UnitClass,
 )
 from cards.services import catalog_after_admin_edit
+from cards.the_war import admin as the_war_admin  # noqa: F401 - registers The War's admin
 
 
 def _pretty_provenance(value) -> str:

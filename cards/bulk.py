@@ -1,10 +1,11 @@
 """Bulk data and catalog sync (reads): the gzipped catalog file per version, changes between versions.
 
 The bulk file is the catalog dicts of the current CatalogVersion (fixture shape, see cards.canonical) wrapped
-with the version hash and time, plus every ruling (with the cards it concerns) and the Battlefront cards (the
-fixtures/battlefront/cards.json shape), as compact JSON, gzipped deterministically (mtime 0): the same data
-gives the same bytes. It is built once per catalog cache token (cards.selectors.catalog_cache_token: a new
-one after every load or admin edit, Battlefront and rulings ones too) and kept in memory.
+with the version hash and time, plus every ruling (with the cards it concerns), the Battlefront cards (the
+fixtures/battlefront/cards.json shape) and The War's cards and starters (the_war: {cards, starters}, every
+field of fixtures/the_war/ with its provenance), as compact JSON, gzipped deterministically (mtime 0): the
+same data gives the same bytes. It is built once per catalog cache token (cards.selectors.catalog_cache_token:
+a new one after every load or admin edit, Battlefront, The War and rulings ones too) and kept in memory.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from cards.battlefront.selectors import battlefront_dicts
 from cards.canonical import content_hash
 from cards.models import CatalogVersion
 from cards.selectors import catalog_cache_token, catalog_dicts, catalog_version_current, ruling_dicts
+from cards.the_war.selectors import the_war_dicts
 from config.errors import DomainError, NotFound, ValidationFailed
 
 TABLES = ("nations", "theaters", "sets", "arsenal", "conflict_cards", "battlecards")
@@ -60,6 +62,7 @@ def _build(version: str, updated_at: datetime | None, contents: dict[str, Any]) 
         **{table: contents[table] for table in TABLES},
         "rulings": _rulings(),
         "battlefront": battlefront_dicts(),
+        "the_war": the_war_dicts(),
     }
     raw = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
     data = gzip.compress(raw, compresslevel=9, mtime=0)

@@ -5,6 +5,7 @@ from rest_framework.routers import SimpleRouter
 
 from cards import apis, extra_apis
 from cards.battlefront import apis as battlefront_apis
+from cards.the_war import apis as the_war_apis
 
 router = SimpleRouter()
 router.register("nations", apis.NationViewSet, basename="nation")
@@ -19,6 +20,8 @@ router.register(
     battlefront_apis.BattlefrontSpecialUseViewSet,
     basename="battlefrontspecialuse",
 )
+router.register("the-war/cards", the_war_apis.TheWarCardViewSet, basename="thewarcard")
+router.register("the-war/starters", the_war_apis.TheWarStarterViewSet, basename="thewarstarter")
 
 extra = [
     ("arsenal-cards", "arsenalcard", extra_apis.ArsenalFaceApi, extra_apis.ArsenalRulingsApi),
@@ -40,6 +43,7 @@ urlpatterns = [
         battlefront_apis.BattlefrontFaceApi.as_view(),
         name="battlefrontcard-face",
     ),
+    path("the-war/cards/<str:code>/face.svg", the_war_apis.TheWarFaceApi.as_view(), name="thewarcard-face"),
     path("bulk/", extra_apis.BulkListApi.as_view(), name="bulk-list"),
     path("bulk/catalog.json.gz", extra_apis.BulkCatalogApi.as_view(), name="bulk-catalog"),
     path("catalog/changes/", extra_apis.CatalogChangesApi.as_view(), name="catalog-changes"),

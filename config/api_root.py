@@ -16,6 +16,8 @@ ENDPOINTS = {
     "battlecards": "battlecard-list",
     "battlefront_cards": "battlefrontcard-list",
     "battlefront_special_uses": "battlefrontspecialuse-list",
+    "the_war_cards": "thewarcard-list",
+    "the_war_starters": "thewarstarter-list",
     "decks": "deck-list",
     "deck_validate": "deck-validate",
     "deck_matchup": "deck-matchup",

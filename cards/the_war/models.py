@@ -47,8 +47,17 @@ RESOURCES = tuple(r.value for r in COST_ORDER)  # depot, plant, fuel: the order 
 assert {r.value for r in Rarity} == {c for c, _ in THE_WAR_RARITY_CHOICES}
 
 # The JSON columns, in the fixture shape (lists of objects or strings); their empty value is [].
-LIST_FIELDS = ("yields", "bonuses", "features", "restrictions", "attack_cost", "abilities", "effects",
-               "maintenance", "text")
+LIST_FIELDS = (
+    "yields",
+    "bonuses",
+    "features",
+    "restrictions",
+    "attack_cost",
+    "abilities",
+    "effects",
+    "maintenance",
+    "text",
+)
 
 
 def _no_army(value: str) -> str | None:
@@ -64,7 +73,10 @@ class TheWarCard(models.Model):
     )
     category = models.CharField(max_length=24, choices=THE_WAR_CATEGORY_CHOICES, db_index=True)
     army = models.CharField(
-        max_length=12, choices=THE_WAR_ARMY_CHOICES, blank=True, db_index=True,
+        max_length=12,
+        choices=THE_WAR_ARMY_CHOICES,
+        blank=True,
+        db_index=True,
         help_text="Empty: no army (basic resources, locations, Panic, Capture).",
     )
     number = models.CharField(max_length=20, blank=True, help_text="Printed collector number (ST-005).")
@@ -91,7 +103,9 @@ class TheWarCard(models.Model):
     bonuses = models.JSONField(default=list, blank=True, help_text="[{against: [types], attack, defense}]")
     features = models.JSONField(default=list, blank=True, help_text="The rulebook's unit features.")
     restrictions = models.JSONField(default=list, blank=True)
-    attack_cost = models.JSONField(default=list, blank=True, help_text='Paid for each attack ("For attacks").')
+    attack_cost = models.JSONField(
+        default=list, blank=True, help_text='Paid for each attack ("For attacks").'
+    )
     abilities = models.JSONField(default=list, blank=True, help_text="[{kind, value, cost, rotate}]")
     effects = models.JSONField(default=list, blank=True, help_text="[{kind, target, ...}]")
     elimination_deck_cards = models.PositiveSmallIntegerField(
@@ -116,7 +130,9 @@ class TheWarCard(models.Model):
         ordering = ["position", "code"]
         verbose_name = "The War card"
         constraints = [
-            models.CheckConstraint(condition=Q(line__isnull=True) | Q(line__in=(1, 2)), name="tw_card_line_1_2"),
+            models.CheckConstraint(
+                condition=Q(line__isnull=True) | Q(line__in=(1, 2)), name="tw_card_line_1_2"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -124,7 +140,9 @@ class TheWarCard(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         self.seed_values = sum(
-            1 for p in (self.provenance or {}).values() if isinstance(p, dict) and p.get("source") == Source.SEED
+            1
+            for p in (self.provenance or {}).values()
+            if isinstance(p, dict) and p.get("source") == Source.SEED
         )
         super().save(*args, **kwargs)
 
@@ -144,8 +162,10 @@ class TheWarCard(models.Model):
         return sum(item["amount"] for item in self.cost_list())
 
     def elimination(self) -> dict[str, int] | None:
-        values = {"deck_cards": self.elimination_deck_cards,
-                  "breakthrough_power": self.elimination_breakthrough_power}
+        values = {
+            "deck_cards": self.elimination_deck_cards,
+            "breakthrough_power": self.elimination_breakthrough_power,
+        }
         values = {k: v for k, v in values.items() if v is not None}
         return values or None
 

@@ -11,7 +11,7 @@ from cards.the_war.models import TheWarCard, TheWarStarter, TheWarStarterEntry
 
 
 def the_war_card_list() -> QuerySet[TheWarCard]:
-    """Every card in cards.json order, annotated with its total cost (`cost_sum`, for filters and ordering)."""
+    """Every card in file order, annotated with its total cost (`cost_sum`, for filters and ordering)."""
     total = Coalesce(F("cost_depot"), Value(0)) + Coalesce(F("cost_plant"), Value(0))
     total = total + Coalesce(F("cost_fuel"), Value(0))
     return TheWarCard.objects.annotate(cost_sum=total).order_by("position", "code")

@@ -10,7 +10,6 @@ the cached catalog responses (cards.services.catalog_cache_clear).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from django.db import transaction
@@ -27,9 +26,27 @@ from vocabulary.the_war import FIXTURE_DIR, TheWarDataError, parse_catalog
 THE_WAR_FIXTURE_DIR = FIXTURE_DIR
 THE_WAR_TABLES = ("the_war_cards", "the_war_starters")
 CARD_KEYS = (
-    "code", "title", "category", "army", "number", "rarity", "cost", "resource_kind", "unit_type", "subtype",
-    "line", "attack", "defense", "aa_attack", "bombing_power", "deck_hit", *LIST_FIELDS, "elimination",
-    "location", "hero_mode", "provenance",
+    "code",
+    "title",
+    "category",
+    "army",
+    "number",
+    "rarity",
+    "cost",
+    "resource_kind",
+    "unit_type",
+    "subtype",
+    "line",
+    "attack",
+    "defense",
+    "aa_attack",
+    "bombing_power",
+    "deck_hit",
+    *LIST_FIELDS,
+    "elimination",
+    "location",
+    "hero_mode",
+    "provenance",
 )
 
 
@@ -46,7 +63,7 @@ class TheWarLoadResult:
 
 
 def _card_row(raw: dict[str, Any]) -> dict[str, Any]:
-    """A cards.json object with every field (the shape of TheWarCard.as_dict); costs in depot/plant/fuel order."""
+    """A cards.json object with every field (TheWarCard.as_dict's shape), costs in depot/plant/fuel order."""
     row: dict[str, Any] = {}
     for key in CARD_KEYS:
         value = raw.get(key)
@@ -131,11 +148,13 @@ def _card_fields(row: dict[str, Any], position: int) -> dict[str, Any]:
 
 
 def _write(target: dict[str, list[dict[str, Any]]], current: dict[str, list[dict[str, Any]]]) -> None:
-    """Write the rows (and positions) that differ; titles are unique, so a renamed pair is moved aside first."""
+    """Write the rows (and positions) that differ; titles are unique: renamed cards are moved aside first."""
     old_cards = _positioned(current["the_war_cards"])
     new_cards = _positioned(target["the_war_cards"])
     todo = [(code, pos, row) for code, (pos, row) in new_cards.items() if old_cards.get(code) != (pos, row)]
-    moved = [code for code, _, row in todo if code in old_cards and old_cards[code][1]["title"] != row["title"]]
+    moved = [
+        code for code, _, row in todo if code in old_cards and old_cards[code][1]["title"] != row["title"]
+    ]
     for code in moved:
         TheWarCard.objects.filter(code=code).update(title=f"\x00{code}")
     for code, pos, row in todo:
@@ -153,7 +172,12 @@ def _write(target: dict[str, list[dict[str, Any]]], current: dict[str, list[dict
             raise CatalogInvalid(f"The War starter {code} lists cards that are not loaded: {missing}")
         starter, _ = TheWarStarter.objects.update_or_create(
             code=code,
-            defaults={"name": row["name"], "army": row["army"], "provenance": row["provenance"], "position": pos},
+            defaults={
+                "name": row["name"],
+                "army": row["army"],
+                "provenance": row["provenance"],
+                "position": pos,
+            },
         )
         TheWarStarterEntry.objects.filter(starter=starter).delete()
         TheWarStarterEntry.objects.bulk_create(
@@ -194,7 +218,12 @@ def the_war_load(*, cards: Any, starters: Any, reset: bool = False, source: str 
     _write(target, current)
     fixture_changed = state is None or state.content_hash != fixture_hash
     fixture_state_record(
-        "the_war", state, source or str(THE_WAR_FIXTURE_DIR.name), fixture_hash, data, overrides,
+        "the_war",
+        state,
+        source or str(THE_WAR_FIXTURE_DIR.name),
+        fixture_hash,
+        data,
+        overrides,
         applied=fixture_changed or reset,
     )
     result = TheWarLoadResult(

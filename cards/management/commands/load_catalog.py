@@ -1,6 +1,7 @@
-"""manage.py load_catalog [--path DIR] [--battlefront FILE | --skip-battlefront] [--the-war DIR | --skip-the-war]
-[--reset]: validate fixtures/catalog/ and apply it to the database, then its rulings.json, the Battlefront
-cards (fixtures/battlefront/cards.json) and The War's cards and starters (fixtures/the_war/) the same way.
+"""manage.py load_catalog [--path DIR] [--battlefront FILE | --skip-battlefront]
+[--the-war DIR | --skip-the-war] [--reset]: validate fixtures/catalog/ and apply it to the database, then
+its rulings.json, the Battlefront cards (fixtures/battlefront/cards.json) and The War's cards and starters
+(fixtures/the_war/cards.json + starters.json) the same way.
 
 The fixtures are the source of the shipped catalog and an edit made in the admin is a local override: each
 load applies only what the fixtures changed since the last load, keeps every edited field (a fixture change
@@ -17,8 +18,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from cards.battlefront.services import BATTLEFRONT_FIXTURE, BATTLEFRONT_TABLES, battlefront_load
 from cards.fixture_merge import describe
-from cards.the_war.services import THE_WAR_FIXTURE_DIR, THE_WAR_TABLES, the_war_load
 from cards.services import TABLES, CatalogInvalid, catalog_load, rulings_load
+from cards.the_war.services import THE_WAR_FIXTURE_DIR, THE_WAR_TABLES, the_war_load
 from games.engine.cards import DEFAULT_CATALOG_DIR, read_fixture_dicts
 
 MAX_LISTED = 50

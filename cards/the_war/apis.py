@@ -1,0 +1,132 @@
+"""Read-only API of The War's cards and starters (/api/the-war/), as the Battlecards and Battlefront catalogs.
+
+Same envelope, pagination, django-filter filters (invalid values: a 400 in the common error shape),
+ordering, ?search=, ?q= (cards) and per-catalog-version ETag caching (config.http_cache). Faces at
+/api/the-war/cards/{code}/face.svg mark every estimated value.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from cards.apis import CatalogViewSet, _docs
+from cards.extra_apis import BinaryRenderer, _error
+from cards.search_api import QuerySearchMixin
+from cards.the_war import selectors
+from cards.the_war.faces import the_war_face_svg, the_war_face_token
+from cards.the_war.filters import TheWarCardFilter, TheWarStarterFilter
+from cards.the_war.search import THE_WAR
+from cards.the_war.serializers import TheWarCardSerializer, TheWarStarterSerializer
+
+CARD_EXAMPLE = {
+    "code": "tw-kv-1-1940",
+    "url": "http://testserver/api/the-war/cards/tw-kv-1-1940/",
+    "face_url": "http://testserver/api/the-war/cards/tw-kv-1-1940/face.svg",
+    "title": "KV-1 (1940)",
+    "category": "unit",
+    "army": "red-army",
+    "number": "ST-005",
+    "rarity": "U",
+    "cost": [
+        {"resource": "depot", "amount": 1, "resource_cards_only": False},
+        {"resource": "plant", "amount": 5, "resource_cards_only": False},
+        {"resource": "fuel", "amount": 1, "resource_cards_only": False},
+    ],
+    "cost_total": 7,
+    "unit_type": "armored",
+    "subtype": "heavy-tank",
+    "line": 1,
+    "attack": 4,
+    "defense": 4,
+    "restrictions": ["cannot-be-blocked-by-infantry"],
+    "attack_cost": [{"resource": "fuel", "amount": 1, "resource_cards_only": False}],
+    "max_copies": 4,
+    "provenance": {
+        "attack": {"source": "seed", "section": "Types and categories of cards", "quote": "ATK / DEF: 4/4"},
+        "army": {"source": "estimated", "note": "estimated: the army that fielded this equipment"},
+    },
+    "estimated": ["army"],
+}
+STARTER_EXAMPLE = {
+    "code": "tw-starter-red-army",
+    "url": "http://testserver/api/the-war/starters/tw-starter-red-army/",
+    "name": "Red Army starter",
+    "army": "red-army",
+    "card_count": 60,
+    "entries": [{"card": "tw-45mm-at-gun", "title": "45 mm AT-gun", "count": 2}],
+    "position": 1,
+}
+
+
+@_docs(
+    noun="The War card",
+    search=(THE_WAR, "type:heavy-tank attack>=4 -is:estimated"),
+    plural="The War cards",
+    serializer=TheWarCardSerializer,
+    example=CARD_EXAMPLE,
+    filters_help="The cards of The War (fixtures/the_war/cards.json), each value with its provenance "
+    "(seed: printed in the rulebook, with section and quote; estimated: with the method). Filters: category, "
+    "army (or none), unit_type, subtype, line, rarity, resource_kind, hero_mode, feature, restriction, "
+    "ability, resource (in the cost), resource_cards_only, attack/defense (exact, _min, _max), aa, "
+    "cost/cost_min/cost_max (total), location, seed, title, text.",
+)
+class TheWarCardViewSet(QuerySearchMixin, CatalogViewSet):
+    search_language = THE_WAR
+    serializer_class = TheWarCardSerializer
+    filterset_class = TheWarCardFilter
+    search_fields = ["title", "code"]
+
+    def get_queryset(self):
+        return selectors.the_war_card_list()
+
+
+@_docs(
+    noun="The War starter deck",
+    plural="The War starter decks",
+    serializer=TheWarStarterSerializer,
+    example=STARTER_EXAMPLE,
+    filters_help="The two preconstructed 60-card decks (one per army). Filter: army.",
+)
+class TheWarStarterViewSet(CatalogViewSet):
+    serializer_class = TheWarStarterSerializer
+    filterset_class = TheWarStarterFilter
+    search_fields = ["name", "code"]
+
+    def get_queryset(self):
+        return selectors.the_war_starter_list()
+
+
+class TheWarFaceApi(APIView):
+    """GET /api/the-war/cards/{code}/face.svg: the card drawn from its data (cached per catalog token)."""
+
+    permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer, BinaryRenderer]
+
+    @extend_schema(
+        tags=["faces"],
+        summary="The face of one The War card as SVG",
+        description="Drawn from the card's data at playing-card proportions (250 x 350): cost per resource, "
+        "category, type, attack/defense and the other parameters, features and text. Every estimated value "
+        "carries a mark (*) explained by a legend. ETag per catalog version.",
+        responses={
+            (200, "image/svg+xml"): OpenApiTypes.STR,
+            304: None,
+            404: _error("not_found", "No The War card with code 'xx'.", 404, "No card with that code."),
+        },
+    )
+    def get(self, request: Request, code: str) -> HttpResponse:
+        token = the_war_face_token()
+        etag = f'"{token}-tw-{code}"'
+        if request.headers.get("If-None-Match") == etag:
+            return HttpResponse(status=304, headers={"ETag": etag})
+        svg = the_war_face_svg(code, token=token)
+        response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+        response["ETag"] = etag
+        response["Cache-Control"] = "public, max-age=300"
+        return response
