@@ -18,7 +18,7 @@ from cards.selectors import catalog_cache_token, get_by_code
 from cards.the_war.models import TheWarCard
 from cards.the_war.selectors import the_war_card_list
 
-ARMY_COLOURS = {"red-army": "#8b1e1e", "wehrmacht": "#4a4a4a", "": "#5b4a3a"}
+ARMY_COLOURS = {"red-army": "#6e1b1b", "wehrmacht": "#4a4a4a", "": "#5b4a3a"}
 ARMY_NAMES = {"red-army": "Red Army", "wehrmacht": "Wehrmacht", "": "no army"}
 RESOURCE_LETTERS = {"depot": "D", "plant": "P", "fuel": "F"}
 

@@ -165,6 +165,15 @@ class TheWarCardSerializer(serializers.ModelSerializer):
     subtype = serializers.SerializerMethodField()
     hero_mode = serializers.SerializerMethodField()
     elimination = EliminationField()
+    yields = _row_field("yields", SCHEMAS["yields"])()
+    bonuses = _row_field("bonuses", SCHEMAS["bonuses"])()
+    features = _row_field("features", SCHEMAS["features"])()
+    restrictions = _row_field("restrictions", SCHEMAS["restrictions"])()
+    attack_cost = _row_field("attack_cost", SCHEMAS["attack_cost"])()
+    abilities = _row_field("abilities", SCHEMAS["abilities"])()
+    effects = _row_field("effects", SCHEMAS["effects"])()
+    maintenance = _row_field("maintenance", SCHEMAS["maintenance"])()
+    text = _row_field("text", SCHEMAS["text"])()
     max_copies = serializers.SerializerMethodField(
         help_text="Copies of this title a deck may hold: null (no limit) for basic resources, 1 for heroes."
     )
@@ -242,10 +251,6 @@ class TheWarCardSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_estimated(self, obj: TheWarCard) -> list[str]:
         return sorted(k for k, p in (obj.provenance or {}).items() if p.get("source") == Source.ESTIMATED)
-
-
-for _name in LIST_FIELDS:
-    TheWarCardSerializer._declared_fields[_name] = _row_field(_name, SCHEMAS[_name])()
 
 
 class TheWarStarterEntrySerializer(serializers.Serializer):

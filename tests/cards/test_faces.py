@@ -202,6 +202,8 @@ def chromium(*args: str) -> subprocess.CompletedProcess:
         ("/api/battlecards/we-invasion-of-normandy/face.svg", "Invasion of Normandy"),
         ("/api/battlefront/cards/bf-tank-destroyers/face.svg", "Tank Destroyers"),
         ("/api/battlefront/cards/bf-special-1/face.svg", "Special"),
+        ("/api/the-war/cards/tw-kv-1-1940/face.svg", "KV-1 (1940)"),
+        ("/api/the-war/cards/tw-river/face.svg", "River"),
     ],
 )
 def test_faces_render_in_headless_chromium(client, catalog_rows, tmp_path: Path, url, name):
