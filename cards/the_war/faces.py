@@ -111,15 +111,27 @@ def the_war_context(card: TheWarCard) -> dict:
         "category": val(_words(card.category), "category"),
         "kind": val(kind, "subtype", "resource_kind") if kind else None,
         "line": val(f"line {card.line}", "line") if card.line else None,
+        "cost_label": "cost (depot plant fuel"
+        + (
+            "; ! only from resource cards)"
+            if any(i["resource_cards_only"] for i in card.cost_list())
+            else ")"
+        ),
         "cost": val(_costs(card.cost_list()) or "free", "cost", "cost.depot", "cost.plant", "cost.fuel"),
         "attack": val(card.attack, "attack") if card.attack is not None else None,
         "defense": val(card.defense, "defense") if card.defense is not None else None,
         "params": params[:4],
         "traits": traits[:4],
-        "text_lines": lines[:4],
+        "text_lines": lines[:6],
         "footer": footer,
-        "hero": val(f"hero ({_words(card.hero_mode)})", "hero_mode") if card.hero_mode else None,
+        "hero": val(f"as {_words(card.hero_mode)}", "hero_mode") if card.hero_mode else None,
     }
+    # the blocks follow each other down the card: parameters, traits, then the text (up to the footer)
+    top = 198 if card.attack is not None or card.defense is not None else 140
+    context["params_y"] = top
+    context["traits_y"] = top + 11 * len(context["params"]) + (6 if context["params"] else 0)
+    context["text_y"] = context["traits_y"] + 11 * len(context["traits"]) + 6
+    context["text_lines"] = context["text_lines"][: max(0, (318 - context["text_y"]) // 9 + 1)]
     context = _with_legend(context)
     context["any_estimated"] = context["any_estimated"] or context["title_estimated"]
     context["mark"] = EST_MARK
