@@ -2,10 +2,11 @@
 
 The bulk file is the catalog dicts of the current CatalogVersion (fixture shape, see cards.canonical) wrapped
 with the version hash and time, plus every ruling (with the cards it concerns), the Battlefront cards (the
-fixtures/battlefront/cards.json shape) and The War's cards and starters (the_war: {cards, starters}, every
-field of fixtures/the_war/ with its provenance), as compact JSON, gzipped deterministically (mtime 0): the
-same data gives the same bytes. It is built once per catalog cache token (cards.selectors.catalog_cache_token:
-a new one after every load or admin edit, Battlefront, The War and rulings ones too) and kept in memory.
+fixtures/battlefront/cards.json shape) and The War's cards and starters (the_war: {version, cards,
+starters}, every field of fixtures/the_war/ with its provenance), as compact JSON, gzipped deterministically
+(mtime 0): the same data gives the same bytes. It is built once per catalog cache token
+(cards.selectors.catalog_cache_token: a new one after every load or admin edit, Battlefront, The War and
+rulings ones too) and kept in memory.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from cards.battlefront.selectors import battlefront_dicts
 from cards.canonical import content_hash
 from cards.models import CatalogVersion
 from cards.selectors import catalog_cache_token, catalog_dicts, catalog_version_current, ruling_dicts
-from cards.the_war.selectors import the_war_dicts
+from cards.the_war.selectors import the_war_dicts, the_war_version_hash
 from config.errors import DomainError, NotFound, ValidationFailed
 
 TABLES = ("nations", "theaters", "sets", "arsenal", "conflict_cards", "battlecards")
@@ -54,6 +55,11 @@ def _rulings() -> list[dict[str, Any]]:
     return [{k: v for k, v in row.items() if k != "position"} for row in ruling_dicts()]
 
 
+def _the_war() -> dict[str, Any]:
+    rows = the_war_dicts()
+    return {"version": the_war_version_hash(rows), **rows}
+
+
 def _build(version: str, updated_at: datetime | None, contents: dict[str, Any]) -> BulkFile:
     document = {
         "object": "catalog",
@@ -62,7 +68,7 @@ def _build(version: str, updated_at: datetime | None, contents: dict[str, Any]) 
         **{table: contents[table] for table in TABLES},
         "rulings": _rulings(),
         "battlefront": battlefront_dicts(),
-        "the_war": the_war_dicts(),
+        "the_war": _the_war(),
     }
     raw = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
     data = gzip.compress(raw, compresslevel=9, mtime=0)

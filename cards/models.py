@@ -592,4 +592,4 @@ class FixtureState(models.Model):
 
 
 # The War's models live in their subpackage; imported here so they belong to this app.
-from cards.the_war.models import TheWarCard, TheWarStarter, TheWarStarterEntry  # noqa: E402,F401
+from cards.the_war.models import TheWarCard, TheWarStarter, TheWarStarterEntry, TheWarVersion  # noqa: E402,F401

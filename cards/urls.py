@@ -44,6 +44,7 @@ urlpatterns = [
         name="battlefrontcard-face",
     ),
     path("the-war/cards/<str:code>/face.svg", the_war_apis.TheWarFaceApi.as_view(), name="thewarcard-face"),
+    path("the-war/changes/", the_war_apis.TheWarChangesApi.as_view(), name="thewar-changes"),
     path("bulk/", extra_apis.BulkListApi.as_view(), name="bulk-list"),
     path("bulk/catalog.json.gz", extra_apis.BulkCatalogApi.as_view(), name="bulk-catalog"),
     path("catalog/changes/", extra_apis.CatalogChangesApi.as_view(), name="catalog-changes"),

@@ -18,6 +18,7 @@ ENDPOINTS = {
     "battlefront_special_uses": "battlefrontspecialuse-list",
     "the_war_cards": "thewarcard-list",
     "the_war_starters": "thewarstarter-list",
+    "the_war_changes": "thewar-changes",
     "decks": "deck-list",
     "deck_validate": "deck-validate",
     "deck_matchup": "deck-matchup",

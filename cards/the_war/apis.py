@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.apis import CatalogViewSet, _docs
-from cards.extra_apis import BinaryRenderer, _error
+from cards.extra_apis import BinaryRenderer, CatalogCached, TableChangesSerializer, _error
 from cards.search_api import QuerySearchMixin
 from cards.the_war import selectors
 from cards.the_war.faces import the_war_face_svg, the_war_face_token
@@ -130,3 +132,41 @@ class TheWarFaceApi(APIView):
         response["ETag"] = etag
         response["Cache-Control"] = "public, max-age=300"
         return response
+
+
+class TheWarChangesSerializer(serializers.Serializer):
+    from_version = serializers.CharField()
+    to_version = serializers.CharField(help_text="The current version (the bulk file's the_war.version).")
+    changed = serializers.BooleanField()
+    tables = serializers.DictField(child=TableChangesSerializer(), help_text="cards and starters.")
+
+
+class TheWarChangesApi(CatalogCached, APIView):
+    """GET /api/the-war/changes/?since=<version>: The War's change feed (cards.the_war.selectors)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["bulk"],
+        summary="What changed in The War's cards and starters since a version",
+        description="The bulk file's `the_war` part carries its own `version` (The War's cards change apart "
+        "from the Battlecards catalog); give it here to learn which cards and starters were added, changed "
+        "(with the fields) or removed since. Every load_catalog and admin edit that changes them records a "
+        "version.",
+        parameters=[
+            OpenApiParameter(
+                "since",
+                OpenApiTypes.STR,
+                OpenApiParameter.QUERY,
+                required=True,
+                description="A The War version hash (or a unique prefix of at least 8 hex digits).",
+            )
+        ],
+        responses={
+            200: TheWarChangesSerializer,
+            400: _error("invalid", "since must be a The War version hash.", 400, "since is missing or bad."),
+            404: _error("unknown_version", "No The War version '0123abcd'.", 404, "No such version."),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        return Response(selectors.the_war_changes(since=request.query_params.get("since", "")))

@@ -242,3 +242,22 @@ class TheWarStarterEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count} x {self.card}"
+
+
+class TheWarVersion(models.Model):
+    """The War's cards and starters as they were after a load or an admin edit (the change feed's history).
+
+    `content_hash` is the hash of cards.the_war.selectors.the_war_dicts() (the `version` of the bulk file's
+    `the_war` part); /api/the-war/changes/?since=<hash> compares its contents with the current ones.
+    """
+
+    content_hash = models.CharField(max_length=64, db_index=True)
+    contents = models.JSONField(help_text="{cards, starters} as the_war_dicts() gave them.")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = "The War version"
+
+    def __str__(self) -> str:
+        return f"The War @ {self.content_hash[:12]}"

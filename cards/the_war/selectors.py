@@ -7,7 +7,11 @@ from typing import Any
 from django.db.models import F, Prefetch, QuerySet, Value
 from django.db.models.functions import Coalesce
 
-from cards.the_war.models import TheWarCard, TheWarStarter, TheWarStarterEntry
+from cards.canonical import content_hash
+from cards.the_war.models import TheWarCard, TheWarStarter, TheWarStarterEntry, TheWarVersion
+from config.errors import NotFound, ValidationFailed
+
+MIN_PREFIX = 8
 
 
 def the_war_card_list() -> QuerySet[TheWarCard]:
@@ -45,4 +49,52 @@ def the_war_dicts() -> dict[str, list[dict[str, Any]]]:
     return {
         "cards": [the_war_card_row(c) for c in TheWarCard.objects.order_by("position", "code")],
         "starters": [the_war_starter_row(s) for s in the_war_starter_list()],
+    }
+
+
+def the_war_version_hash(rows: dict[str, list[dict[str, Any]]] | None = None) -> str:
+    """The content hash of The War's rows now (the `version` of the bulk file's `the_war` part)."""
+    return content_hash(the_war_dicts() if rows is None else rows)
+
+
+def _changes(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
+    old = {row["code"]: row for row in before}
+    new = {row["code"]: row for row in after}
+    changed = {
+        code: sorted(k for k in set(old[code]) | set(new[code]) if old[code].get(k) != new[code].get(k))
+        for code in sorted(set(old) & set(new))
+        if old[code] != new[code]
+    }
+    return {"added": sorted(set(new) - set(old)), "changed": changed, "removed": sorted(set(old) - set(new))}
+
+
+def the_war_changes(*, since: str) -> dict[str, Any]:
+    """What changed in The War's cards and starters from version `since` (a hash or a prefix of one)."""
+    since = (since or "").strip().lower()
+    if len(since) < MIN_PREFIX or any(c not in "0123456789abcdef" for c in since):
+        raise ValidationFailed(
+            f"since must be a The War version hash (at least {MIN_PREFIX} hex digits).",
+            code="invalid",
+            errors={"since": ["A The War version hash is required."]},
+        )
+    hashes = list(
+        TheWarVersion.objects.filter(content_hash__startswith=since)
+        .values_list("content_hash", flat=True)
+        .distinct()[:2]
+    )
+    if not hashes:
+        raise NotFound(f"No The War version {since!r}.", code="unknown_version")
+    if len(hashes) > 1:
+        raise ValidationFailed(f"{since!r} names several The War versions; give more digits.", code="invalid")
+    old = TheWarVersion.objects.filter(content_hash=hashes[0]).order_by("-id").first()
+    now = the_war_dicts()
+    tables = {
+        "cards": _changes(old.contents.get("cards", []), now["cards"]),
+        "starters": _changes(old.contents.get("starters", []), now["starters"]),
+    }
+    return {
+        "from_version": old.content_hash,
+        "to_version": the_war_version_hash(now),
+        "changed": any(t["added"] or t["changed"] or t["removed"] for t in tables.values()),
+        "tables": tables,
     }

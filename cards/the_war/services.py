@@ -19,8 +19,15 @@ from cards.canonical import content_hash
 from cards.fixture_merge import flag_conflicts, merge_tables, overrides_of
 from cards.models import FixtureState
 from cards.services import CatalogInvalid, TableChanges, catalog_cache_clear, fixture_state_record
-from cards.the_war.models import LIST_FIELDS, RESOURCES, TheWarCard, TheWarStarter, TheWarStarterEntry
-from cards.the_war.selectors import the_war_dicts
+from cards.the_war.models import (
+    LIST_FIELDS,
+    RESOURCES,
+    TheWarCard,
+    TheWarStarter,
+    TheWarStarterEntry,
+    TheWarVersion,
+)
+from cards.the_war.selectors import the_war_dicts, the_war_version_hash
 from vocabulary.the_war import FIXTURE_DIR, TheWarDataError, parse_catalog
 
 THE_WAR_FIXTURE_DIR = FIXTURE_DIR
@@ -226,6 +233,7 @@ def the_war_load(*, cards: Any, starters: Any, reset: bool = False, source: str 
         overrides,
         applied=fixture_changed or reset,
     )
+    the_war_version_record()
     result = TheWarLoadResult(
         changes=changes, fixture_changed=fixture_changed, overrides=overrides, discarded=discarded
     )
@@ -238,6 +246,19 @@ def _moved(current: dict[str, list[dict[str, Any]]], target: dict[str, list[dict
     return any([r["code"] for r in current[t]] != [r["code"] for r in target[t]] for t in THE_WAR_TABLES)
 
 
+def the_war_version_record() -> TheWarVersion | None:
+    """Record the rows as a new TheWarVersion when they differ from the last one (the change feed)."""
+    rows = the_war_dicts()
+    digest = the_war_version_hash(rows)
+    last = TheWarVersion.objects.defer("contents").order_by("-id").first()
+    if last is not None and last.content_hash == digest:
+        return None
+    return TheWarVersion.objects.create(content_hash=digest, contents=rows)
+
+
+@transaction.atomic
 def the_war_after_admin_edit() -> None:
-    """After an edit in the admin: the cached catalog answers (The War ones included) are dropped."""
+    """After an edit in the admin: a new version for the change feed, and the cached catalog answers
+    (The War ones included) are dropped."""
+    the_war_version_record()
     transaction.on_commit(catalog_cache_clear)

@@ -30,6 +30,7 @@ FIXTURE = CARDS_DOC["cards"]
 BY_CODE = {c["code"]: c for c in FIXTURE}
 CARDS = "/api/the-war/cards/"
 STARTERS = "/api/the-war/starters/"
+CHANGES = "/api/the-war/changes/"
 SVG = "{http://www.w3.org/2000/svg}"
 SEED_VALUES = [
     (c["code"], key) for c in FIXTURE for key, p in sorted(c["provenance"].items()) if p["source"] == "seed"
@@ -323,7 +324,14 @@ def test_etag_and_cache_control_like_the_catalog(client, catalog_rows, django_ca
 def test_the_schema_documents_the_endpoints(client, db):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     paths = schema["paths"]
-    for path in (CARDS, CARDS + "{code}/", CARDS + "{code}/face.svg", STARTERS, STARTERS + "{code}/"):
+    for path in (
+        CARDS,
+        CARDS + "{code}/",
+        CARDS + "{code}/face.svg",
+        STARTERS,
+        STARTERS + "{code}/",
+        CHANGES,
+    ):
         assert path in paths
         # public like the other catalogs: anonymous access is one of the alternatives (or none is declared)
         security = paths[path]["get"].get("security")
@@ -346,6 +354,7 @@ def test_the_schema_documents_the_endpoints(client, db):
     body = client.get("/api/").json()
     assert body["the_war_cards"] == "http://testserver/api/the-war/cards/"
     assert body["the_war_starters"] == "http://testserver/api/the-war/starters/"
+    assert body["the_war_changes"] == "http://testserver/api/the-war/changes/"
 
 
 # ------------------------------------------------------------------------------------------------ faces
@@ -397,12 +406,12 @@ def test_every_face_renders(client, catalog_rows):
 
 
 def test_the_bulk_file_holds_the_war(client, catalog_rows):
-    from cards.the_war.selectors import the_war_dicts
+    from cards.the_war.selectors import the_war_dicts, the_war_version_hash
 
     response = client.get("/api/bulk/catalog.json.gz")
     assert response.status_code == 200
     document = json.loads(gzip.decompress(response.content))
-    assert document["the_war"] == the_war_dicts()
+    assert document["the_war"] == {"version": the_war_version_hash(), **the_war_dicts()}
     assert [c["code"] for c in document["the_war"]["cards"]] == list(BY_CODE)
     assert [s["code"] for s in document["the_war"]["starters"]] == [
         s["code"] for s in STARTERS_DOC["starters"]
@@ -420,6 +429,67 @@ def test_an_edit_rebuilds_the_bulk_file(client, catalog_rows, django_capture_on_
         the_war_after_admin_edit()
     document = json.loads(gzip.decompress(client.get("/api/bulk/catalog.json.gz").content))
     assert next(c for c in document["the_war"]["cards"] if c["code"] == "tw-kv-1-1940")["attack"] == 9
+
+
+def the_war_version(client) -> str:
+    return json.loads(gzip.decompress(client.get("/api/bulk/catalog.json.gz").content))["the_war"]["version"]
+
+
+def test_the_change_feed_lists_what_changed_since_a_version(
+    admin_client, client, catalog_rows, tmp_path, django_capture_on_commit_callbacks
+):
+    held = the_war_version(client)
+    unchanged = client.get(CHANGES, {"since": held[:10]})
+    assert unchanged.status_code == 200
+    assert unchanged.json() == {
+        "from_version": held,
+        "to_version": held,
+        "changed": False,
+        "tables": {t: {"added": [], "changed": {}, "removed": []} for t in ("cards", "starters")},
+    }
+    # a load that changes the files: a card changed and one added
+    data = json.loads(json.dumps(CARDS_DOC))
+    next(c for c in data["cards"] if c["code"] == "tw-kv-1-1940")["defense"] = 5
+    new = json.loads(json.dumps(BY_CODE["tw-depot"]))
+    new.update(code="tw-depot-2", title="Depot 2")
+    data["cards"].append(new)
+    with django_capture_on_commit_callbacks(execute=True):
+        load(write(tmp_path, data))
+    # and an edit in the admin (a starter's name)
+    starter = TheWarStarter.objects.get(code=STARTERS_DOC["starters"][0]["code"])
+    page = admin_client.get(f"/admin/cards/thewarstarter/{starter.pk}/change/")
+    form = page.context["adminform"].form
+    post = {name: form[name].value() for name in form.fields}
+    post["name"] = "Renamed starter"
+    post["provenance"] = json.dumps(starter.provenance)
+    for formset in page.context["inline_admin_formsets"]:
+        fs = formset.formset
+        post.update(
+            {f"{fs.prefix}-{k}": v for k, v in fs.management_form.initial.items()},
+        )
+        for i, f in enumerate(fs.forms):
+            post.update({f"{fs.prefix}-{i}-{n}": f[n].value() for n in f.fields if f[n].value() is not None})
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(f"/admin/cards/thewarstarter/{starter.pk}/change/", post)
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    body = client.get(CHANGES, {"since": held}).json()
+    assert body["changed"] is True and body["to_version"] == the_war_version(client) != held
+    assert body["tables"]["cards"] == {
+        "added": ["tw-depot-2"],
+        "changed": {"tw-kv-1-1940": ["defense"]},
+        "removed": [],
+    }
+    assert body["tables"]["starters"]["changed"] == {starter.code: ["name"]}
+
+
+@pytest.mark.parametrize(
+    ("since", "status", "code"),
+    [("", 400, "invalid"), ("xyz", 400, "invalid"), ("0123456789abcdef", 404, "unknown_version")],
+)
+def test_the_change_feed_errors(client, catalog_rows, since, status, code):
+    response = client.get(CHANGES, {"since": since})
+    assert response.status_code == status
+    assert response.json()["code"] == code and response.json()["status"] == status
 
 
 # ------------------------------------------------------------------------------------------------ loading
