@@ -197,6 +197,16 @@ class TheWarCard(models.Model):
 
     def clean(self) -> None:
         """The row must still be a card of the rulebook's vocabulary (vocabulary.the_war.parse_card)."""
+        wrong = [name for name in LIST_FIELDS if not isinstance(getattr(self, name), list)]
+        if not isinstance(self.provenance, dict):
+            wrong.append("provenance")
+        if wrong:
+            raise ValidationError(
+                {
+                    name: "Must be a JSON object." if name == "provenance" else "Must be a JSON list."
+                    for name in wrong
+                }
+            )
         try:
             parse_card(_sparse(self.as_dict()), "card")
         except TheWarDataError as exc:

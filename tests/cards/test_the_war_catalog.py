@@ -674,6 +674,9 @@ def test_an_admin_edit_outside_the_vocabulary_is_refused(admin_client, catalog_r
     assert response.status_code == 200  # the form again, with the error
     assert "not in the rulebook" in response.content.decode()
     assert TheWarCard.objects.get(pk=card.pk).features == []
+    data["features"] = json.dumps({"elite": True})  # not even a list: a form error, not a 500
+    response = admin_client.post(f"/admin/cards/thewarcard/{card.pk}/change/", data)
+    assert response.status_code == 200 and "Must be a JSON list." in response.content.decode()
     data["features"] = json.dumps([])
     data["attack"] = 5
     response = admin_client.post(f"/admin/cards/thewarcard/{card.pk}/change/", data)
