@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
-from cards.the_war.models import RESOURCES, TheWarCard, TheWarStarter, TheWarStarterEntry
+from cards.the_war.models import RESOURCES, TheWarCard, TheWarStarter, TheWarStarterEntry, TheWarVersion
 from cards.the_war.services import the_war_after_admin_edit
 from vocabulary.the_war import Feature
 
@@ -201,3 +201,28 @@ class TheWarStarterAdmin(TheWarAdmin):
     @admin.display(description="cards")
     def card_count(self, obj: TheWarStarter) -> int:
         return sum(e.count for e in obj.entries.all())
+
+
+@admin.register(TheWarStarterEntry)
+class TheWarStarterEntryAdmin(TheWarAdmin):
+    list_display = ["starter", "position", "card", "count"]
+    list_filter = ["starter", "card__category"]
+    list_select_related = ["starter", "card"]
+    search_fields = ["starter__code", "card__code", "card__title"]
+    ordering = ["starter__position", "position"]
+    autocomplete_fields = ["card"]
+
+
+@admin.register(TheWarVersion)
+class TheWarVersionAdmin(admin.ModelAdmin):
+    """The change feed's history (recorded by load_catalog and admin edits): read only."""
+
+    list_display = ["id", "content_hash", "recorded_at"]
+    search_fields = ["content_hash"]
+    readonly_fields = ["content_hash", "contents", "recorded_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
