@@ -163,7 +163,7 @@ def _write(target: dict[str, list[dict[str, Any]]], current: dict[str, list[dict
         code for code, _, row in todo if code in old_cards and old_cards[code][1]["title"] != row["title"]
     ]
     for code in moved:
-        TheWarCard.objects.filter(code=code).update(title=f"\x00{code}")
+        TheWarCard.objects.filter(code=code).update(title=f"~{code}~ (renaming)")
     for code, pos, row in todo:
         card = TheWarCard.objects.filter(code=code).first() or TheWarCard(code=code)
         for name, value in _card_fields(row, pos).items():

@@ -561,6 +561,17 @@ def test_a_changed_file_updates_creates_and_deletes_by_code(catalog_rows, tmp_pa
     assert TheWarCard.objects.get(code="tw-kv-1-1940").defense == 4
 
 
+def test_two_cards_may_swap_titles_in_one_load(catalog_rows, tmp_path):
+    """Titles are unique: a load that swaps two titles moves them aside first instead of failing."""
+    data = json.loads(json.dumps(CARDS_DOC))
+    first, second = data["cards"][0], data["cards"][1]
+    first["title"], second["title"] = second["title"], first["title"]
+    out = load(write(tmp_path, data))
+    assert f"the_war_cards: {len(FIXTURE)} (0 created, 2 updated, 0 deleted)" in out
+    assert TheWarCard.objects.get(code=first["code"]).title == FIXTURE[1]["title"]
+    assert TheWarCard.objects.get(code=second["code"]).title == FIXTURE[0]["title"]
+
+
 def test_an_admin_edit_is_kept_by_the_next_load_and_reset_discards_it(admin_client, catalog_rows, tmp_path):
     card = TheWarCard.objects.get(code="tw-kv-1-1940")
     card.attack = 6
