@@ -20,9 +20,11 @@ from vocabulary.the_war import (
     COST_ORDER,
     Army,
     Category,
+    Feature,
     HeroMode,
     Rarity,
     ResourceKind,
+    Restriction,
     Source,
     TheWarDataError,
     UnitSubtype,
@@ -43,6 +45,8 @@ THE_WAR_RARITY_CHOICES = [("C", "common"), ("U", "uncommon"), ("R", "rare")]
 THE_WAR_RESOURCE_KIND_CHOICES = _choices(ResourceKind)
 THE_WAR_HERO_MODE_CHOICES = _choices(HeroMode)
 THE_WAR_LINE_CHOICES = [(1, "1st line"), (2, "2nd line")]
+THE_WAR_FEATURES = [f.value for f in Feature]  # the rulebook's unit features (the schema's enum)
+THE_WAR_RESTRICTIONS = [r.value for r in Restriction]
 RESOURCES = tuple(r.value for r in COST_ORDER)  # depot, plant, fuel: the order of a printed cost "1/5/1"
 assert {r.value for r in Rarity} == {c for c, _ in THE_WAR_RARITY_CHOICES}
 

@@ -186,6 +186,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
+        # The War's (cards.the_war): named apart so they never take another catalog's enum name
+        "TheWarCategoryEnum": "cards.the_war.models.THE_WAR_CATEGORY_CHOICES",
+        "TheWarArmyEnum": "cards.the_war.models.THE_WAR_ARMY_CHOICES",
+        "TheWarLineEnum": "cards.the_war.models.THE_WAR_LINE_CHOICES",
+        "TheWarFeatureEnum": "cards.the_war.models.THE_WAR_FEATURES",
+        "TheWarRestrictionEnum": "cards.the_war.models.THE_WAR_RESTRICTIONS",
+        "CategoryEnum": "cards.models.CATEGORY_CHOICES",  # a conflict card's, named as before The War's
         "UnitKindEnum": "cards.models.KIND_CHOICES",
         "SetKindEnum": "cards.models.SET_KIND_CHOICES",
         "SeatEnum": "games.models.SeatName",  # every game's seats
