@@ -25,6 +25,14 @@ class EntryInputSerializer(serializers.Serializer):
     card = serializers.CharField(max_length=64, help_text="Arsenal card code")
     count = serializers.IntegerField(help_text=f"1 to {MAX_ENTRY_COUNT}")
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # a partial update (PATCH) makes DRF skip missing fields of nested serializers too; an entry is
+        # always whole, so both fields stay required there
+        missing = {name: ["This field is required."] for name in ("card", "count") if name not in attrs}
+        if missing:
+            raise serializers.ValidationError(missing)
+        return attrs
+
 
 class EntriesField(serializers.ListField):
     """A list of {card, count} validated into {code: count}: at most 500 entries, no card twice."""
@@ -150,8 +158,12 @@ class StarterCloneInputSerializer(serializers.Serializer):
 
 
 class DeckImportInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    nation = serializers.CharField(max_length=16)
+    name = serializers.CharField(
+        max_length=120, required=False, help_text="Default: the text's '# name: ...' header line"
+    )
+    nation = serializers.CharField(
+        max_length=16, required=False, help_text="Default: the text's '# nation: XX' header line"
+    )
     text = serializers.CharField(
         trim_whitespace=False, help_text="One card per line, e.g. '3 Tiger I Tank' (64 KB)"
     )
