@@ -61,7 +61,8 @@ def test_an_import_without_name_or_nation_anywhere_is_a_400(owner_client, text, 
     r = owner_client.post(IMPORT, {"text": text}, format="json")
     assert (r.status_code, r.json()["code"]) == (400, "invalid")
     assert sorted(r.json()["errors"]) == missing
-    r = owner_client.post(IMPORT, {"text": f"# name: {'x' * 121}\n# nation: DE\n1 Tiger I Tank"}, format="json")
+    long_name = f"# name: {'x' * 121}\n# nation: DE\n1 Tiger I Tank"
+    r = owner_client.post(IMPORT, {"text": long_name}, format="json")
     assert (r.status_code, r.json()["code"], list(r.json()["errors"])) == (400, "invalid", ["name"])
     assert Deck.objects.count() == 0
 
