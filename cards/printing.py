@@ -19,7 +19,6 @@ from cards.selectors import arsenal_card_list
 
 CARD_WIDTH = 2.5 * inch  # a poker-size playing card, 2.5 x 3.5 inches
 CARD_HEIGHT = 3.5 * inch
-FACE_VIEWBOX = (250, 350)  # cards/templates/cards/faces/*.svg
 PER_ROW, PER_COLUMN = 3, 3
 PAGE_SIZES = {"letter": letter, "a4": A4}
 
@@ -27,7 +26,9 @@ PAGE_SIZES = {"letter": letter, "a4": A4}
 def _face_form(pdf: canvas.Canvas, name: str, svg: str) -> None:
     drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
     pdf.beginForm(name, lowerx=0, lowery=0, upperx=CARD_WIDTH, uppery=CARD_HEIGHT)
-    pdf.scale(CARD_WIDTH / FACE_VIEWBOX[0], CARD_HEIGHT / FACE_VIEWBOX[1])
+    # svglib sizes the drawing in points at 0.75 pt per SVG px (250 x 350 px: 187.5 x 262.5 pt), so scale
+    # from the drawing's own size, not the view box's, or the card prints at 75 %
+    pdf.scale(CARD_WIDTH / drawing.width, CARD_HEIGHT / drawing.height)
     renderPDF.draw(drawing, pdf, 0, 0)
     pdf.endForm()
 

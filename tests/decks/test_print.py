@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import math
 
+import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
@@ -76,3 +77,84 @@ def test_deck_print_respects_authorization(owner, owner_client, other_client, an
     deck.is_public = True
     deck.save()
     assert other_client.get(url).status_code == 200
+
+
+# ---------------------------------------------------------------------------------------------- card size
+
+
+def _mul(m: list[float], n: list[float]) -> list[float]:
+    """PDF matrix product m x n ([a b c d e f]; `cm` makes the new CTM = operand x CTM)."""
+    a, b, c, d, e, f = m
+    return [
+        a * n[0] + b * n[2], a * n[1] + b * n[3],
+        c * n[0] + d * n[2], c * n[1] + d * n[3],
+        e * n[0] + f * n[2] + n[4], e * n[1] + f * n[3] + n[5],
+    ]
+
+
+def _apply(m: list[float], x: float, y: float) -> tuple[float, float]:
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
+def printed_frame(reader: PdfReader, page_number: int = 0) -> tuple[float, float, float, float]:
+    """(left, bottom, width, height) in points, on the page, of the first card's outer frame: the first
+    stroked path drawn by the first face placed on the page, its stroke included, through every transform
+    (the page's cm, the form's Matrix, the drawing's own cm)."""
+    page = reader.pages[page_number]
+    ctm, stack = [1.0, 0, 0, 1.0, 0, 0], []
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = _mul([float(v) for v in operands], ctm)
+        elif op == b"Do":
+            form = page["/Resources"]["/XObject"][operands[0]].get_object()
+            matrix = [float(v) for v in form.get("/Matrix", [1, 0, 0, 1, 0, 0])]
+            return _first_stroked_path(form, reader, _mul(matrix, ctm))
+    raise AssertionError("no face on the page")
+
+
+def _first_stroked_path(form, reader: PdfReader, ctm: list[float]) -> tuple[float, float, float, float]:
+    stack, width, points = [], 1.0, []
+    for operands, op in ContentStream(form, reader).operations:
+        numeric = op in (b"cm", b"w", b"m", b"l", b"c", b"v", b"y", b"re")
+        values = [float(v) for v in operands] if numeric else []
+        if op == b"q":
+            stack.append((ctm, width))
+        elif op == b"Q":
+            ctm, width = stack.pop()
+        elif op == b"cm":
+            ctm = _mul(values, ctm)
+        elif op == b"w":
+            width = values[0]
+        elif op == b"re":
+            x, y, w, h = values
+            points += [_apply(ctm, x, y), _apply(ctm, x + w, y + h)]
+        elif op in (b"m", b"l", b"c", b"v", b"y"):
+            points += [_apply(ctm, values[i], values[i + 1]) for i in range(0, len(values), 2)]
+        elif op in (b"n", b"f", b"F", b"f*"):  # a path not stroked: not the frame
+            points = []
+        elif op in (b"S", b"s", b"B", b"B*", b"b", b"b*"):
+            stroke = width * math.sqrt(abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]))  # in page units
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            return (
+                min(xs) - stroke / 2, min(ys) - stroke / 2,
+                max(xs) - min(xs) + stroke, max(ys) - min(ys) + stroke,
+            )
+    raise AssertionError("no stroked path in the face")
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_a_printed_card_measures_2_5_by_3_5_inches_on_the_page(anon_client, paper):
+    response = anon_client.get("/api/starters/gb-we-starter/print.pdf", {"paper": paper})
+    reader = PdfReader(io.BytesIO(response.content))
+    left, bottom, width, height = printed_frame(reader)
+    assert (round(width / 72, 2), round(height / 72, 2)) == (2.5, 3.5)
+    page = reader.pages[0]
+    page_width, page_height = float(page.mediabox.width), float(page.mediabox.height)
+    # the first card is the top-left one of a centred 3 x 3 grid, all on the page
+    assert left == pytest.approx((page_width - 3 * width) / 2, abs=0.5)
+    assert bottom + height == pytest.approx(page_height - (page_height - 3 * height) / 2, abs=0.5)
+    assert left > 0 and bottom - 2 * height > 0
