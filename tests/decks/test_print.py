@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import math
 
 import pytest
+from django.conf import settings
+from django.test import override_settings
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
+from cards import printing
+from decks.models import Deck, DeckEntry
 from tests.decks.factories import DeckFactory
 
 
@@ -158,3 +163,67 @@ def test_a_printed_card_measures_2_5_by_3_5_inches_on_the_page(anon_client, pape
     assert left == pytest.approx((page_width - 3 * width) / 2, abs=0.5)
     assert bottom + height == pytest.approx(page_height - (page_height - 3 * height) / 2, abs=0.5)
     assert left > 0 and bottom - 2 * height > 0
+
+
+# ---------------------------------------------------------------------------------------------- bounds
+
+
+def test_a_huge_public_deck_is_refused_at_once_with_a_clear_code(owner, anon_client, catalog):
+    codes = sorted(catalog.arsenal)[:253]
+    deck = DeckFactory(owner=owner, is_public=True, entries=dict.fromkeys(codes, 99))  # 25,047 copies
+    response = anon_client.get(f"/api/decks/{deck.pk}/print.pdf")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "too_many_cards_to_print" and (body["limit"], body["actual"]) == (225, 25_047)
+    assert body["status"] == 400 and "225" in body["detail"]
+
+
+@override_settings(PRINT_MAX_CARDS=12)
+def test_a_deck_prints_up_to_the_documented_maximum(owner, anon_client):
+    deck = DeckFactory(owner=owner, is_public=True, entries={"de-tiger-i": 2, "de-infantry": 10})
+    response = anon_client.get(f"/api/decks/{deck.pk}/print.pdf")
+    assert response.status_code == 200
+    assert faces_per_page(response.content)[0] == [9, 3]
+    DeckEntry.objects.filter(deck=deck, card_code="de-infantry").update(count=11)
+    Deck.objects.filter(pk=deck.pk).update(version=2)
+    response = anon_client.get(f"/api/decks/{deck.pk}/print.pdf")
+    assert (response.status_code, response.json()["actual"]) == (400, 13)
+
+
+def test_the_pdf_is_built_once_per_deck_version_and_paper(owner, owner_client, monkeypatch):
+    built = []
+    real = printing.deck_pdf
+
+    def counting(**kwargs):
+        built.append(kwargs["title"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(printing, "deck_pdf", counting)
+    deck = DeckFactory(owner=owner, name="First", entries={"de-tiger-i": 2})
+    url = f"/api/decks/{deck.pk}/print.pdf"
+    first = owner_client.get(url)
+    assert owner_client.get(url).content == first.content
+    assert built == ["First"]
+    assert owner_client.get(url, {"paper": "a4"}).status_code == 200
+    assert built == ["First", "First"]
+    # a saved change is a new version: printed afresh
+    assert owner_client.patch(f"/api/decks/{deck.pk}/", {"name": "Second"}, format="json").status_code == 200
+    response = owner_client.get(url)
+    assert PdfReader(io.BytesIO(response.content)).metadata.title == "Second"
+    assert built == ["First", "First", "Second"]
+    owner_client.get("/api/starters/de-we-starter/print.pdf")
+    owner_client.get("/api/starters/de-we-starter/print.pdf")
+    assert len(built) == 4  # the starter, once
+
+
+def test_printing_is_throttled_in_its_own_scope(owner, anon_client):
+    deck = DeckFactory(owner=owner, is_public=True, entries={"de-tiger-i": 2})
+    rest = copy.deepcopy(settings.REST_FRAMEWORK)
+    rest["DEFAULT_THROTTLE_RATES"]["deck_print"] = "2/min"
+    with override_settings(REST_FRAMEWORK=rest):
+        assert anon_client.get(f"/api/decks/{deck.pk}/print.pdf").status_code == 200
+        assert anon_client.get("/api/starters/de-we-starter/print.pdf").status_code == 200
+        response = anon_client.get(f"/api/decks/{deck.pk}/print.pdf")
+        assert response.status_code == 429 and response.json()["code"] == "throttled"
+        assert int(response["Retry-After"]) >= 1
+        assert anon_client.get(f"/api/decks/{deck.pk}/").status_code == 200  # other scopes unaffected
