@@ -246,6 +246,7 @@ class CatalogChangesSerializer(serializers.Serializer):
 
 class CatalogChangesApi(CatalogCached, APIView):
     permission_classes = [AllowAny]
+    cache_extra_params = ("since",)
 
     @extend_schema(
         tags=["bulk"],

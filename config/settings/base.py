@@ -214,6 +214,7 @@ SPECTACULAR_SETTINGS = {
 HTTP_CACHE_SECONDS = env.int("HTTP_CACHE_SECONDS", default=3600)
 HTTP_CACHE_MAX_AGE = env.int("HTTP_CACHE_MAX_AGE", default=60)
 HTTP_CACHE_LOCAL_ENTRIES = env.int("HTTP_CACHE_LOCAL_ENTRIES", default=2000)  # per-process copies (LRU)
+HTTP_CACHE_LOCAL_BYTES = env.int("HTTP_CACHE_LOCAL_BYTES", default=32 * 1024 * 1024)  # their bodies, in all
 CATALOG_TOKEN_SECONDS = env.float("CATALOG_TOKEN_SECONDS", default=1.0)
 
 # Printable proxies (GET .../print.pdf): a deck of more card copies is a 400 too_many_cards_to_print. 225
