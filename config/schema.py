@@ -61,6 +61,20 @@ OTHER_MEDIA_ERRORS: dict[str, Any] = {"text/event-stream": SSE_EVENT, "*/*": Err
 
 
 class AutoSchema(openapi.AutoSchema):
+    """Adds the common error answers; and `security: []` (no padlock in Swagger UI) for an operation anyone
+    may call with the same answer: its view says `schema_public = True` (the catalog, starters), or it
+    accepts no credentials at all (register, token)."""
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is not None and self._public():
+            operation["security"] = []
+        return operation
+
+    def _public(self) -> bool:
+        auths = self.get_auth()
+        return {} in auths and (getattr(self.view, "schema_public", False) or auths == [{}])
+
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         statuses = (

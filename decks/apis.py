@@ -745,6 +745,7 @@ STARTER_EXAMPLE = {
 
 class StarterListApi(APIView):
     permission_classes = [AllowAny]
+    schema_public = True  # official starters: the same for everyone (no padlock in Swagger UI)
 
     @extend_schema(
         tags=["starters"],
@@ -759,6 +760,7 @@ class StarterListApi(APIView):
 
 class StarterDetailApi(APIView):
     permission_classes = [AllowAny]
+    schema_public = True
 
     @extend_schema(
         tags=["starters"],

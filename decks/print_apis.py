@@ -105,6 +105,7 @@ class DeckPrintApi(APIView):
 
 class StarterPrintApi(APIView):
     permission_classes = [AllowAny]
+    schema_public = True  # an official starter: the same for everyone (no padlock in Swagger UI)
     renderer_classes = [JSONRenderer, BinaryRenderer]
     throttle_classes = [DeckPrintThrottle]
 
