@@ -114,7 +114,7 @@ STALE = _error(
     current_version=4,
 )
 
-ENTRIES_EXAMPLE = [{"card": "de-tiger-i", "count": 3}, {"card": "de-german-infantry", "count": 6}]
+ENTRIES_EXAMPLE = [{"card": "de-tiger-i", "count": 3}, {"card": "de-infantry", "count": 6}]
 DECK_EXAMPLE = {
     "id": 12,
     "name": "Heavy armour",
@@ -732,7 +732,7 @@ STARTER_EXAMPLE = {
     "is_valid": True,
     "entries": [
         {
-            "card": "gb-british-infantry",
+            "card": "gb-infantry",
             "count": 6,
             "name": "British Infantry",
             "nation": "GB",

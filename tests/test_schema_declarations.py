@@ -3,6 +3,8 @@ bounds, and examples that name real cards."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
@@ -56,3 +58,43 @@ def test_operations_that_depend_on_the_caller_keep_their_security(schema):
                          ("/api/auth/logout/", "post"), ("/api/decks/{id}/", "patch")):
         security = paths[path][method]["security"]
         assert {} not in security and {"tokenAuth": []} in security, (path, method)
+
+
+# ---------------------------------------------------------------------------------------------- examples
+
+CODE_LIKE = re.compile(r"(?<![A-Za-z0-9-])[a-z]{2,3}-[a-z0-9][a-z0-9-]*")
+
+
+def _example_strings(node, inside: bool = False) -> list[str]:
+    """Every string (values and keys, e.g. the {code: n} shorthand) in the schema's examples, but not in an
+    example of the unknown_card error, whose point is a code that does not exist."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        if inside and node.get("code") == "unknown_card":
+            return found
+        for key, value in node.items():
+            if inside and isinstance(key, str):
+                found.append(key)
+            found += _example_strings(value, inside or key in ("example", "examples"))
+    elif isinstance(node, list):
+        for value in node:
+            found += _example_strings(value, inside)
+    elif isinstance(node, str) and inside:
+        found.append(node)
+    return found
+
+
+@pytest.mark.django_db
+def test_every_card_code_in_the_schema_examples_exists(schema, catalog_rows):
+    from cards import models
+
+    known = {
+        code
+        for model in (models.Nation, models.Theater, models.CardSet, models.ArsenalCard, models.ConflictCard,
+                      models.Battlecard, models.BattlefrontCard, models.BattlefrontSpecialUse)
+        for code in model.objects.values_list("code", flat=True)
+    } | set(models.Ruling.objects.values_list("key", flat=True))
+    codes = {code for text in _example_strings(schema) for code in CODE_LIKE.findall(text)}
+    assert len(codes) >= 10  # the examples do name cards
+    assert {"de-tiger-i", "de-infantry", "gb-infantry"} <= codes
+    assert sorted(codes - known) == []
