@@ -98,3 +98,70 @@ def test_every_card_code_in_the_schema_examples_exists(schema, catalog_rows):
     assert len(codes) >= 10  # the examples do name cards
     assert {"de-tiger-i", "de-infantry", "gb-infantry"} <= codes
     assert sorted(codes - known) == []
+
+
+# ---------------------------------------------------------------------------------------------- input bounds
+
+
+def _resolve(schema: dict, node: dict) -> dict:
+    while "$ref" in node:
+        node = schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+@pytest.mark.django_db
+def test_page_and_page_size_declare_their_minimum(schema, client):
+    paginated = 0
+    for _, _, operation in _operations(schema):
+        for parameter in operation.get("parameters", []):
+            if parameter["name"] in ("page", "page_size") and parameter["in"] == "query":
+                assert parameter["schema"] == {"type": "integer", "minimum": 1}
+                paginated += 1
+    assert paginated >= 20
+    assert client.get("/api/nations/", {"page_size": 0}).status_code == 400  # what the schema says
+
+
+def test_deck_entries_declare_both_shapes_and_the_count_range(schema):
+    components = schema["components"]["schemas"]
+    with_entries = [name for name, c in components.items() if "entries" in c.get("properties", {})
+                    and name.endswith("Request")]
+    assert {"DeckCreateInputRequest", "DeckValidateInputRequest"} <= set(with_entries)
+    for name in with_entries:
+        entries = components[name]["properties"]["entries"]
+        array, shorthand = entries["oneOf"]
+        assert array["type"] == "array" and array["maxItems"] == 500
+        entry = _resolve(schema, array["items"])
+        assert entry["required"] == ["card", "count"]
+        assert entry["properties"]["count"] | shorthand["additionalProperties"] == {
+            "type": "integer", "minimum": 1, "maximum": 99, "description": "1 to 99"
+        }
+        assert shorthand["type"] == "object" and shorthand["maxProperties"] == 500
+
+
+@pytest.mark.django_db
+def test_the_declared_entries_shapes_are_what_the_server_takes(catalog_rows, client):
+    for entries, status in (
+        ({"gb-infantry": 40}, 200),
+        ([{"card": "gb-infantry", "count": 40}], 200),
+        ({"gb-infantry": 100}, 400),
+        ([{"card": "gb-infantry", "count": 0}], 400),
+    ):
+        response = client.post("/api/decks/validate/", {"nation": "GB", "entries": entries},
+                               content_type="application/json")
+        assert response.status_code == status, (entries, response.content[:200])
+
+
+def test_every_text_query_parameter_declares_the_nul_restriction(schema, client):
+    checked = 0
+    for path, method, operation in _operations(schema):
+        for parameter in operation.get("parameters", []):
+            if parameter["in"] != "query":
+                continue
+            node = parameter["schema"]
+            node = node.get("items", node) if node.get("type") == "array" else node
+            if node.get("type") == "string" and "enum" not in node:
+                assert node["pattern"] == "^[^\\u0000]*$", (path, method, parameter["name"])
+                checked += 1
+    assert checked >= 20
+    response = client.get("/api/arsenal-cards/?search=a%00b")
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_characters")
