@@ -564,6 +564,8 @@ class DeckImportApi(APIView):
         tags=["import/export"],
         summary="Create a deck from a text list (names, printed names or codes); any unreadable line saves "
         "nothing",
+        description="`name` and `nation` default to the text's `# name: ...` and `# nation: XX` header lines "
+        "(what export writes), so an exported list imports as is; either missing everywhere is a 400.",
         request=DeckImportInputSerializer,
         responses={
             201: DeckOutputSerializer,
@@ -596,7 +598,13 @@ class DeckImportApi(APIView):
                     "nation": "DE",
                     "text": "3 Tiger I Tank\n6 German Infantry\n1 de-rommel\n",
                 },
-            )
+            ),
+            OpenApiExample(
+                "an export, as is",
+                request_only=True,
+                description="GET /api/decks/{id}/export/ writes the name and nation as header lines.",
+                value={"text": "# name: Heavy armour\n# nation: DE\n3 Tiger I Tank\n6 German Infantry\n"},
+            ),
         ],
     )
     def post(self, request: Request) -> Response:
