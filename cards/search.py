@@ -14,6 +14,9 @@ Each model has its own keys (ARSENAL_KEYS, CONFLICT_KEYS, BATTLECARD_KEYS). A te
 (unknown key, operator the key does not take, value out of its vocabulary) is dropped and reported as a
 warning; the rest of the query still applies (Scryfall's contract). A query of which no term is usable,
 that does not parse, or that exceeds MAX_LENGTH / MAX_TERMS / MAX_DEPTH is a SearchInvalid (400).
+
+A level of nesting is a parenthesised group or a negation, a negated group `-( ... )` counting once:
+`a (b (c))` and `((c))` nest 2 levels, `-(-c)` 2, `---c` 3; `and`/`or` add none.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from cards.models import (
     Theater,
 )
 from config.errors import DomainError
+from config.filters import MAX_QUERY_NUMBER
 from games.engine.cards import (
     ABILITY_SCHEMA,
     CONFLICT_CATEGORIES,
@@ -54,7 +58,7 @@ GRAMMAR = r"""
 ?or_expr: and_expr (_OR and_expr)*
 ?and_expr: unary (_AND? unary)*
 ?unary: NEG unary -> neg
-      | "(" or_expr ")"
+      | "(" or_expr ")" -> group
       | term
 term: FIELD value -> cmp
     | value -> bare
@@ -119,19 +123,21 @@ def _value(token: Token) -> str:
 
 
 def _check_shape(tree: Tree | Token) -> None:
-    """Counts terms and nesting iteratively (no recursion on user input) before anything else."""
+    """Counts terms and levels of nesting iteratively (no recursion on user input) before anything else."""
     terms = 0
-    stack: list[tuple[Tree | Token, int]] = [(tree, 1)]
+    stack: list[tuple[Tree | Token, int, bool]] = [(tree, 0, False)]  # node, its level, is it negated
     while stack:
-        node, depth = stack.pop()
+        node, level, negated = stack.pop()
         if not isinstance(node, Tree):
             continue
         if node.data in ("cmp", "bare"):
             terms += 1
             continue
-        if depth > MAX_DEPTH:
+        if node.data == "neg" or (node.data == "group" and not negated):
+            level += 1
+        if level > MAX_DEPTH:
             raise SearchInvalid(f"The query nests deeper than {MAX_DEPTH} levels.", code="query_too_complex")
-        stack.extend((child, depth + 1) for child in node.children)
+        stack.extend((child, level, node.data == "neg") for child in node.children)
     if terms > MAX_TERMS:
         raise SearchInvalid(f"The query has more than {MAX_TERMS} terms.", code="query_too_complex")
 
@@ -147,7 +153,11 @@ def _to_ast(node: Tree) -> Node:
         (value_token,) = node.children
         return Term(None, ":", _value(value_token), str(value_token))
     if node.data == "neg":
-        return Not(_to_ast(node.children[-1]))
+        inner = node.children[-1]
+        return Not(_to_ast(inner) if isinstance(inner, Tree) else _bare(inner))
+    if node.data == "group":
+        (inner,) = node.children
+        return _to_ast(inner) if isinstance(inner, Tree) else _bare(inner)
     children = tuple(_to_ast(child) if isinstance(child, Tree) else _bare(child) for child in node.children)
     return And(children) if node.data == "and_expr" else Or(children)
 
@@ -192,9 +202,13 @@ LOOKUP = {":": "exact", "=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "
 
 def _int(value: str, key: str) -> int:
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise Unusable(f'{key} takes a whole number, not "{value}"') from None
+    if abs(number) > MAX_QUERY_NUMBER:  # as the numeric filters: one bound on every catalog and database
+        shown = value if len(value) <= 20 else f"{value[:20]}..."
+        raise Unusable(f'{key} takes a whole number up to {MAX_QUERY_NUMBER}, not "{shown}"')
+    return number
 
 
 def _int_q(field_name: str, op: str, number: int) -> Q:
@@ -518,6 +532,6 @@ SYNTAX_HELP = (
     '`-` negates, parentheses group; double quotes keep spaces (`name:"tiger i"`). Unusable terms are '
     "ignored and reported in `warnings`; a query with no usable term is a 400 `query_unusable`; "
     f"syntax errors `query_syntax`; more than {MAX_LENGTH} characters `query_too_long`, more than "
-    f"{MAX_TERMS} terms or {MAX_DEPTH} levels `query_too_complex`. Combines with the other filters and "
-    "?ordering=. Keys: "
+    f"{MAX_TERMS} terms or {MAX_DEPTH} levels of nesting (parentheses, `-`) `query_too_complex`; numbers "
+    f"beyond {MAX_QUERY_NUMBER} are unusable. Combines with the other filters and ?ordering=. Keys: "
 )

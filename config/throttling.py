@@ -67,6 +67,7 @@ RegisterThrottle = scoped("register", methods={"POST"})
 TokenThrottle = scoped("token", methods={"POST"})
 LoginThrottle = scoped("login", methods={"POST"})
 SimulationSubmitThrottle = scoped("simulations", methods={"POST"})  # simulation and balance jobs
+DeckPrintThrottle = scoped("deck_print")  # printable PDFs of decks and starters
 
 
 def throttled_response(wait: float | None) -> JsonResponse:

@@ -165,6 +165,7 @@ REST_FRAMEWORK = {
         "token": env("THROTTLE_TOKEN", default="20/min"),
         "login": env("THROTTLE_LOGIN", default="10/min"),
         "simulations": env("THROTTLE_SIMULATIONS", default="30/hour"),  # simulation/balance job submissions
+        "deck_print": env("THROTTLE_DECK_PRINT", default="30/min"),  # printable PDFs of decks and starters
     },
     # Throttles key anonymous clients on REMOTE_ADDR. Behind N reverse proxies that each append to
     # X-Forwarded-For, set TRUSTED_PROXIES=N: the client is then the N-th address from the right. With 0
@@ -213,7 +214,13 @@ SPECTACULAR_SETTINGS = {
 HTTP_CACHE_SECONDS = env.int("HTTP_CACHE_SECONDS", default=3600)
 HTTP_CACHE_MAX_AGE = env.int("HTTP_CACHE_MAX_AGE", default=60)
 HTTP_CACHE_LOCAL_ENTRIES = env.int("HTTP_CACHE_LOCAL_ENTRIES", default=2000)  # per-process copies (LRU)
+HTTP_CACHE_LOCAL_BYTES = env.int("HTTP_CACHE_LOCAL_BYTES", default=32 * 1024 * 1024)  # their bodies, in all
 CATALOG_TOKEN_SECONDS = env.float("CATALOG_TOKEN_SECONDS", default=1.0)
+
+# Printable proxies (GET .../print.pdf): a deck of more card copies is a 400 too_many_cards_to_print. 225
+# holds the largest official deck (four copies of a 50-card starter plus every expansion of its nation, 223).
+# A PDF is kept in the cache per deck version (or starter), paper and catalog version, HTTP_CACHE_SECONDS.
+PRINT_MAX_CARDS = env.int("PRINT_MAX_CARDS", default=225)
 
 # Event streams (GET /api/games/{id}/events/stream/): at most this many open at once per user (429 beyond).
 GAMES_SSE_MAX_STREAMS_PER_USER = env.int("GAMES_SSE_MAX_STREAMS_PER_USER", default=8)
