@@ -25,7 +25,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
+from asgiref.sync import sync_to_async
 from django.core.cache import cache
+from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
@@ -136,3 +138,21 @@ def stream_slot_release(*, user_id: int) -> None:
             cache.set(_streams_key(user_id), 0)
     except ValueError:  # already expired
         pass
+
+
+def _release_in_worker_thread(user_id: int) -> None:
+    try:
+        stream_slot_release(user_id=user_id)
+    finally:
+        close_old_connections()  # dbcache:// used this thread's connection: give it back to the pool now
+
+
+async def astream_slot_release(*, user_id: int) -> None:
+    """stream_slot_release for async code (the end of an ASGI stream), on every cache backend.
+
+    The database cache (dbcache://) runs SQL, which Django forbids in the event loop
+    (SynchronousOnlyOperation), so the release runs in a pooled worker thread, whose database connection goes
+    back at once. (The cache's own async API, cache.adecr, would run it in the one shared thread-sensitive
+    thread and keep a pooled connection checked out there.)
+    """
+    await sync_to_async(_release_in_worker_thread, thread_sensitive=False)(user_id)
