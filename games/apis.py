@@ -423,17 +423,19 @@ class _StreamSlot:
 
     def __init__(self, *, user_id: int, timeout: float) -> None:
         limit = settings.GAMES_SSE_MAX_STREAMS_PER_USER
-        if not stream_slot_acquire(user_id=user_id, limit=limit, ttl=int(timeout) + 60):
+        slot = stream_slot_acquire(user_id=user_id, limit=limit, ttl=int(timeout) + 60)
+        if slot is None:
             raise TooManyStreams(
                 f"You have {limit} event streams open already; close one first.", retry_after=5
             )
         self.user_id = user_id
+        self.slot = slot
         self.held = True
 
     def release(self) -> None:
         if self.held:
             self.held = False
-            stream_slot_release(user_id=self.user_id)
+            stream_slot_release(slot=self.slot)
 
     async def arelease(self) -> None:
         """Give the slot back from async code, waiting SLOT_RELEASE_WAIT_SECONDS at most (a database cache
@@ -442,7 +444,7 @@ class _StreamSlot:
         if not self.held:
             return
         self.held = False
-        task = asyncio.ensure_future(astream_slot_release(user_id=self.user_id))
+        task = asyncio.ensure_future(astream_slot_release(slot=self.slot))
         task.add_done_callback(_log_failed_release)
         done, _ = await asyncio.wait({task}, timeout=SLOT_RELEASE_WAIT_SECONDS)  # never raises its error
         if not done:
