@@ -159,3 +159,23 @@ def test_a_stream_ends_at_its_timeout_and_delivers_what_was_written_during_the_o
     # ... and still ended at its own timeout.
     assert long_stream.last_event() == "timeout"
     assert long_stream.ended_at - long_stream.started_at < OUTAGE + 8 + 2.5
+
+
+def test_a_request_whose_database_connection_is_lost_is_a_503_not_a_500(rf):
+    """What the request in flight when the backends are terminated gets (a moment hard to hit live)."""
+    import json
+
+    import psycopg
+    from django.db import OperationalError
+
+    from config.middleware import ApiErrorMiddleware
+
+    try:
+        try:
+            raise psycopg.errors.AdminShutdown("terminating connection due to administrator command")
+        except psycopg.Error as exc:
+            raise OperationalError(str(exc)) from exc
+    except OperationalError as error:
+        response = ApiErrorMiddleware(lambda r: None).process_exception(rf.get("/api/games/"), error)
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    assert json.loads(response.content)["code"] == "database_unavailable"
