@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -323,6 +324,13 @@ def _read_since(*, game_id: Any, seat: str, since: int) -> tuple[list[dict[str, 
 _reads_in_flight: dict[tuple[str, str, int], asyncio.Future] = {}
 
 
+def _retrieve_error(done: asyncio.Future) -> None:
+    """A failed read whose streams all stopped waiting (their deadline): its error is theirs to log, not
+    asyncio's ("exception was never retrieved")."""
+    if not done.cancelled():
+        done.exception()
+
+
 async def _shared_read(*, game_id: Any, seat: str, since: int) -> tuple[list[dict[str, Any]], str, int]:
     """_read_since in a pooled thread, shared by the streams that ask the same (game, seat, since) at the
     same time: the streams of a game wake together, and one read serves them all."""
@@ -335,6 +343,7 @@ async def _shared_read(*, game_id: Any, seat: str, since: int) -> tuple[list[dic
         _reads_in_flight[key] = future
         future.add_done_callback(lambda done: _reads_in_flight.pop(key, None) if
                                  _reads_in_flight.get(key) is done else None)
+        future.add_done_callback(_retrieve_error)
     entries, game_status, last_seq = await asyncio.shield(future)
     return entries, game_status, last_seq
 
@@ -533,8 +542,9 @@ async def game_event_stream(request: Any, game_id: str) -> Any:
         return await asyncio.shield(opening)
     except asyncio.CancelledError:  # the client went away while the checks ran: Django will never send
         # (nor close) the response they make, so close it here once they are done: its slot is given back
-        response = await opening
-        await sync_to_async(response.close, thread_sensitive=False)()
+        with contextlib.suppress(Exception):
+            response = await opening
+            await sync_to_async(response.close, thread_sensitive=False)()
         raise
 
 
