@@ -383,7 +383,7 @@ async def _pushed_event_stream(
         poll = float(getattr(settings, "GAMES_SSE_POLL_SECONDS", 0.5))
         keepalive = float(settings.GAMES_SSE_KEEPALIVE_SECONDS)
         last = since
-        game_status = None  # as last read
+        game_status = None  # as last read (stays null in a `timeout` event if the database never answered)
         yield "retry: 2000\n\n"
         while True:
             signal = bus.signal(game_id) if bus is not None else None  # before reading: no wake-up is lost
@@ -448,8 +448,8 @@ class _StreamSlot:
 
     async def arelease(self) -> None:
         """Give the slot back from async code, waiting SLOT_RELEASE_WAIT_SECONDS at most (a database cache
-        in an outage): the release goes on in its thread, and a slot never given back expires with the
-        counter (`ttl`)."""
+        in an outage): the release goes on in its thread, and a slot never given back expires after its
+        `ttl` (the stream's timeout + 60 s)."""
         if not self.held:
             return
         self.held = False
