@@ -8,7 +8,9 @@ For paths under /api/:
   * a URL that only lacks its trailing slash answers 308 to the slashed URL (308 keeps the method and
     body, unlike APPEND_SLASH's 301, which loses a POST body or raises under DEBUG);
   * any other non-JSON error response (Django's HTML 404 and the DEBUG pages) becomes
-    {"status", "code", "detail"}; an unhandled exception becomes a JSON 500 without a debug page.
+    {"status", "code", "detail"}; an unhandled exception becomes a JSON 500 without a debug page;
+  * the database connection pool exhausted is a 503 `server_busy`; a lost or refused database connection
+    (an outage) a 503 `database_unavailable`; both with Retry-After.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import SuspiciousOperation
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.urls import Resolver404, resolve
 
@@ -111,6 +114,13 @@ class ApiErrorMiddleware:
         if _pool_exhausted(exception):  # every pooled connection stayed busy for DB_POOL_TIMEOUT
             logger.warning("Database pool exhausted on %s %s", request.method, request.path)
             response = _json_error(503, "server_busy", "The server is busy; retry shortly.", retry_after=5)
+            response["Retry-After"] = "5"
+            return response
+        if isinstance(exception, OperationalError | InterfaceError):  # connection lost or refused: an outage
+            logger.warning("Database unavailable on %s %s: %s", request.method, request.path, exception)
+            response = _json_error(
+                503, "database_unavailable", "The database is unavailable; retry shortly.", retry_after=5
+            )
             response["Retry-After"] = "5"
             return response
         logger.exception("Unhandled error on %s %s", request.method, request.path)

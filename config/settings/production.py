@@ -65,12 +65,33 @@ MIDDLEWARE = [
 # connection pool per worker process instead, whose connections are checked before each reuse
 # (CONN_HEALTH_CHECKS=True becomes the pool's `check`). DB_POOL=false falls back to persistent
 # connections (CONN_MAX_AGE) with CONN_HEALTH_CHECKS.
+#
+# A database outage (a restart, a failover, killed backends): a dead pooled connection fails the check and is
+# dropped, and the pool connects anew. psycopg_pool retries a failed connection with a doubling delay (1, 2,
+# 4, 8 ... s) until `reconnect_timeout`, so after a long outage it could wait most of a minute before
+# trying again while requests wait for it; here each attempt gives up after DB_POOL_RECONNECT_TIMEOUT and
+# `reconnect_failed` starts a new one at once (pool.check() grows the pool again), so a connection is tried
+# at least every ~2 s and requests are served within seconds of the database coming back. New connections
+# give up after DB_CONNECT_TIMEOUT (libpq's connect_timeout) instead of hanging on an unreachable host.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
+    )
+
+
+def _reconnect_now(pool) -> None:
+    """psycopg_pool's reconnect_failed: a reconnection gave up; start a new one with a short delay again."""
+    pool.check()
+
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool("DB_POOL", default=True):
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN_SIZE", default=2),
         "max_size": env.int("DB_POOL_MAX_SIZE", default=20),
         "timeout": env.float("DB_POOL_TIMEOUT", default=30.0),  # then 503 server_busy with Retry-After
+        "reconnect_timeout": env.float("DB_POOL_RECONNECT_TIMEOUT", default=5.0),
+        "reconnect_failed": _reconnect_now,
     }
 
 LOGGING = {
