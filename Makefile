@@ -39,7 +39,8 @@ run: catalog
 
 # Production on one machine: gunicorn managing $(WORKERS) uvicorn (ASGI) workers, production settings (they
 # fail closed: SECRET_KEY and ALLOWED_HOSTS must be set, e.g. in .env), static files collected for WhiteNoise.
-# See README "Running in production".
+# The superuser "admin" is created on the first start (its password printed once, framed, before gunicorn
+# starts). See README "Running in production".
 serve: venv
 	$(PROD) $(PY) manage.py check --deploy
 	$(PY) -m config.createdb
@@ -47,6 +48,7 @@ serve: venv
 	$(PROD) $(PY) manage.py createcachetable
 	$(PROD) $(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PROD) $(PY) manage.py load_catalog
+	$(PROD) $(PY) manage.py ensure_admin
 	$(PROD) $(VENV)/bin/gunicorn config.asgi:application -c config/gunicorn.conf.py \
 	  --bind $(HOST):$(PORT) --workers $(WORKERS)
 

@@ -23,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import metrics
 from config.errors import DomainError, ValidationFailed
 from config.pagination import StandardPagination
 from config.schema import SSE_EVENT, ErrorSerializer
@@ -393,10 +394,12 @@ class _StreamSlot:
             )
         self.user_id = user_id
         self.held = True
+        metrics.stream_opened()
 
     def release(self) -> None:
         if self.held:
             self.held = False
+            metrics.stream_closed()
             stream_slot_release(user_id=self.user_id)
 
 
