@@ -2,6 +2,7 @@
 
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -19,11 +20,18 @@ errorlog = "-"
 
 # Metrics over every worker (config/metrics.py): prometheus_client's multiprocess mode. Each server gets a
 # fresh directory of its own (or PROMETHEUS_MULTIPROC_DIR, emptied here), set before the workers start.
+_own_metrics_dir = None
 if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     for _stale in Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).glob("*.db"):
         _stale.unlink()
 else:
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="battlecards-metrics-")
+    _own_metrics_dir = tempfile.mkdtemp(prefix="battlecards-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _own_metrics_dir
+
+
+def on_exit(server):  # noqa: ARG001
+    if _own_metrics_dir:
+        shutil.rmtree(_own_metrics_dir, ignore_errors=True)
 
 
 def child_exit(server, worker):  # noqa: ARG001 - gunicorn's hook signature

@@ -117,7 +117,8 @@ def _route(request: HttpRequest) -> str:
     match = getattr(request, "resolver_match", None)
     if match is None:
         return "<unmatched>"
-    return "/" + (match.route or match.view_name or "").lstrip("^")
+    route = match.route or match.view_name or ""
+    return "/" + route.replace("^", "").replace("$", "")  # the router's regular expressions: ^nations/$
 
 
 class RequestMetricsMiddleware:

@@ -255,3 +255,73 @@ def test_two_servers_on_one_host_get_their_own_control_socket(tmp_path, monkeypa
     chosen.set("control_socket", str(tmp_path / "mine.ctl"))
     conf["on_starting"](type("Arbiter", (), {"cfg": chosen})())
     assert chosen.control_socket == str(tmp_path / "mine.ctl")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(port: int, path: str, host: str = "127.0.0.1") -> tuple[int, str]:
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path, headers={"Host": host})
+        response = conn.getresponse()
+        return response.status, response.read().decode()
+    finally:
+        conn.close()
+
+
+def test_two_servers_start_on_one_host_and_each_adds_up_its_workers_metrics(tmp_path):
+    """Two `make serve`-style gunicorn servers side by side: each starts, with its own control socket and
+    metrics directory, and a scrape counts the requests of all its workers."""
+    import signal
+    import time
+
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "XDG_RUNTIME_DIR": str(tmp_path)}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    env.pop("GUNICORN_CONTROL_SOCKET", None)
+    ports = [_free_port(), _free_port()]
+    servers = [
+        subprocess.Popen(  # noqa: S603
+            [sys.executable, "-m", "gunicorn", "config.asgi:application", "-c", "config/gunicorn.conf.py",
+             "--bind", f"127.0.0.1:{port}", "--workers", "2", "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        for port in ports
+    ]
+    try:
+        deadline = time.monotonic() + 60
+        for port, server in zip(ports, servers, strict=True):
+            while True:
+                assert server.poll() is None, "a server stopped"
+                try:
+                    if _get(port, "/health/live", host="10.0.0.5")[0] == 200:  # a probe by IP address
+                        break
+                except OSError:
+                    pass
+                assert time.monotonic() < deadline, "a server did not start"
+                time.sleep(0.2)
+        sockets = sorted(p.name for p in tmp_path.glob("*.ctl"))
+        assert sockets == sorted(f"battlecards-127.0.0.1-{port}.ctl" for port in ports)
+        for _ in range(6):
+            assert _get(ports[0], "/api/")[0] == 200
+        status, text = _get(ports[0], "/metrics")
+        assert status == 200
+        label = 'route="/api/"'
+        counts = [line for line in text.splitlines()
+                  if line.startswith("battlecards_http_request_duration_seconds_count") and label in line]
+        assert counts and counts[0].endswith(" 6.0"), counts  # every worker's requests, added up
+        assert label not in _get(ports[1], "/metrics")[1]  # the other server counts its own
+    finally:
+        for server in servers:
+            os.killpg(server.pid, signal.SIGTERM)
+        for server in servers:
+            try:
+                server.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait(10)
