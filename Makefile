@@ -34,6 +34,10 @@ admin: migrate
 # Serve on SQLite (the embedded default) unless DATABASE_URL says otherwise.
 # The admin password (first run only) is printed last, framed, right before the server starts.
 run: catalog
+	@if [ "$(HOST)" != 127.0.0.1 ] && [ "$(HOST)" != localhost ] && [ -z "$$ALLOWED_HOSTS" ]; then \
+	  echo "make run: other machines are answered only for host names in ALLOWED_HOSTS (env or .env; default" \
+	    "127.0.0.1,localhost,testserver), e.g. ALLOWED_HOSTS=127.0.0.1,localhost,192.168.1.20 make run HOST=$(HOST)"; \
+	fi
 	$(PY) manage.py ensure_admin
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
