@@ -153,7 +153,7 @@ class DisallowedHostHintMiddleware:
             try:
                 request.get_host()
             except DisallowedHost:
-                host = request._get_raw_host()
+                host = request._get_raw_host()[:200]
                 domain = split_domain_port(host)[0] or host
                 allowed = ",".join(settings.ALLOWED_HOSTS)
                 return _json_error(
