@@ -15,7 +15,6 @@ which check failed, never the error text (it may hold host names); the server lo
 
 from __future__ import annotations
 
-import contextvars
 import hmac
 import logging
 import secrets
@@ -26,6 +25,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django_guid import get_guid, set_guid
 
 from config import metrics
 from config.exceptions import error_body
@@ -78,6 +78,20 @@ def checks() -> dict[str, Callable[[], None]]:
     return found
 
 
+def _with_request_id(target: Callable[[], None]) -> Callable[[], None]:
+    """`target` for a new thread, logging under the request's id. Only the id is carried over: a copy of
+    the whole context would hand the thread the request's database connection (Django keeps connections
+    in context-local storage), which the database check must not share, let alone close."""
+    request_id = get_guid()
+
+    def run() -> None:
+        if request_id:
+            set_guid(request_id)
+        target()
+
+    return run
+
+
 def _run(check: Callable[[], None], timeout: float) -> dict[str, Any]:
     """Run one check in a thread of its own and wait at most `timeout` seconds for it."""
     outcome: dict[str, Any] = {}
@@ -92,8 +106,7 @@ def _run(check: Callable[[], None], timeout: float) -> dict[str, Any]:
             log.warning("readiness check %s failed: %s: %s", check.__name__, type(exc).__name__, exc)
 
     started = time.perf_counter()
-    context = contextvars.copy_context()  # the request id, on the check's log lines too
-    thread = threading.Thread(target=context.run, args=(target,), name=f"health{check.__name__}", daemon=True)
+    thread = threading.Thread(target=_with_request_id(target), name=f"health{check.__name__}", daemon=True)
     thread.start()
     thread.join(timeout)
     seconds = round(time.perf_counter() - started, 3)
@@ -111,8 +124,7 @@ def readiness() -> tuple[bool, dict[str, dict[str, Any]]]:
     for name, check in checks().items():
         holder: dict[str, Any] = {}
         thread = threading.Thread(
-            target=contextvars.copy_context().run,
-            args=(lambda c=check, h=holder: h.update(_run(c, timeout)),),
+            target=_with_request_id(lambda c=check, h=holder: h.update(_run(c, timeout))),
             daemon=True,
             name=f"ready-{name}",
         )

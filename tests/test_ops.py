@@ -165,8 +165,7 @@ def test_metrics_time_requests_per_url_pattern_and_count_actions_streams_and_que
     open_before = _sample("battlecards_event_streams_open")
     stream = api(alice).get(f"/api/games/{gid}/events/stream/?timeout=0.2&since=0")
     assert _sample("battlecards_event_streams_open") == open_before + 1
-    b"".join(stream.streaming_content)
-    stream.close()
+    b"".join(stream.streaming_content)  # read to its end: the test client closes it, as a server would
     assert _sample("battlecards_event_streams_open") == open_before
 
     settings.SIMULATION_RUNNER = "none"  # queued, nobody plays it
