@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import InterfaceError, OperationalError, connection
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,7 @@ def run_local(*, job_id: Any, chunks: int) -> None:
 _runners_lock = threading.Lock()
 _runners: list[threading.Thread] = []
 RUNNER_THREAD_PREFIX = "simulation-runner"
+TRANSIENT_RETRIES = 5  # database errors in a row on one job before it fails (as the Celery task retries)
 
 
 def start_local_runner() -> None:
@@ -106,6 +107,7 @@ def _runner_loop() -> None:
 
     lower_priority()
     holder = f"{socket.gethostname()}:{os.getpid()}:{threading.get_native_id()}"
+    retries: dict[Any, int] = {}
     try:
         while True:
             try:
@@ -122,6 +124,12 @@ def _runner_loop() -> None:
             index, job_id = claimed
             try:
                 _run_claimed(job_id=job_id, index=index, holder=holder)
+            except (OperationalError, InterfaceError) as exc:  # the database, not the game: retry later
+                retries[job_id] = retries.get(job_id, 0) + 1
+                log.warning("simulation job %s: database error (%s), try %s", job_id, exc, retries[job_id])
+                if retries[job_id] >= TRANSIENT_RETRIES:
+                    services.simulation_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
+                time.sleep(float(settings.SIMULATION_LOCAL_POLL_SECONDS))
             finally:
                 services.runner_slot_release(index=index, holder=holder)
     finally:
@@ -142,6 +150,8 @@ def _run_claimed(*, job_id: Any, index: int, holder: str) -> None:
             continue
         try:
             services.simulation_chunk_run(job_id=job_id, index=chunk)
+        except (OperationalError, InterfaceError):
+            raise  # the slot is given back and the job resumed from this chunk (_runner_loop)
         except Exception as exc:  # a bug in a game: the job fails with the reason, the server goes on
             log.exception("simulation job %s chunk %s failed", job_id, chunk)
             services.simulation_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
