@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
 import socket
 import time
@@ -506,6 +507,7 @@ def runner_slot_claim(*, holder: str) -> tuple[str, Any]:
     SimulationRunnerSlot.objects.bulk_create(
         [SimulationRunnerSlot(index=i) for i in range(cap)], ignore_conflicts=True
     )
+    _free_slots_of_dead_processes(now=now)
     held = SimulationRunnerSlot.objects.filter(lease_until__gt=now, job__isnull=False).values("job_id")
     job = (
         SimulationJob.objects.select_for_update(skip_locked=True, of=("self",))
@@ -529,6 +531,25 @@ def runner_slot_claim(*, holder: str) -> tuple[str, Any]:
     slot.job_id, slot.holder, slot.lease_until = job.pk, holder, now + _lease()
     slot.save(update_fields=["job", "holder", "lease_until"])
     return "run", (slot.index, job.pk)
+
+
+def _free_slots_of_dead_processes(*, now: Any) -> None:
+    """A slot held by a process of this host that is gone (a restart) is free at once, not after its lease."""
+    host = socket.gethostname()
+    for slot in SimulationRunnerSlot.objects.filter(lease_until__gt=now, holder__startswith=f"{host}:"):
+        pid = slot.holder.split(":")[1]
+        if pid.isdigit() and not _process_alive(int(pid)):
+            SimulationRunnerSlot.objects.filter(index=slot.index, holder=slot.holder).update(lease_until=now)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
 
 
 def runner_slot_renew(*, index: int, holder: str) -> bool:

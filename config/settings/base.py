@@ -273,9 +273,10 @@ SIMULATION_MAX_ACTIVE_JOBS = env.int("SIMULATION_MAX_ACTIVE_JOBS", default=3)
 SIMULATION_MAX_GAMES_PER_DAY = env.int("SIMULATION_MAX_GAMES_PER_DAY", default=20000)
 # Without a broker (CELERY_BROKER_URL empty) the web processes play the jobs: at most this many at once over
 # every process and host sharing the database (the others wait queued, oldest first), in threads of low CPU
-# priority (nice SIMULATION_LOCAL_NICE, Linux). A slot not renewed for SIMULATION_LOCAL_LEASE_SECONDS (its
-# process died) is taken over and its job resumed. See simulations/README.md.
+# priority (nice SIMULATION_LOCAL_NICE, Linux). A slot not renewed (after each chunk) for
+# SIMULATION_LOCAL_LEASE_SECONDS, or held by a process of this host that is gone, is taken over and its job
+# resumed. See simulations/README.md.
 SIMULATION_LOCAL_CONCURRENCY = env.int("SIMULATION_LOCAL_CONCURRENCY", default=1)
 SIMULATION_LOCAL_NICE = env.int("SIMULATION_LOCAL_NICE", default=19)
-SIMULATION_LOCAL_LEASE_SECONDS = env.int("SIMULATION_LOCAL_LEASE_SECONDS", default=600)
+SIMULATION_LOCAL_LEASE_SECONDS = env.int("SIMULATION_LOCAL_LEASE_SECONDS", default=120)
 SIMULATION_LOCAL_POLL_SECONDS = env.float("SIMULATION_LOCAL_POLL_SECONDS", default=1.0)

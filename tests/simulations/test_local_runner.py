@@ -4,6 +4,9 @@ every process sharing the database, the others queued until a slot frees, in thr
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
+import sys
 import threading
 import time
 from datetime import timedelta
@@ -97,6 +100,19 @@ def test_the_cap_holds_over_processes_and_a_dead_runners_job_is_taken_over(
     services.runner_slot_release(index=0, holder="host-c:3:3")
     services.runner_slot_release(index=1, holder="host-b:2:2")
     assert services.runner_slot_claim(holder="host-d:4:4")[0] == "run"
+
+
+def test_a_slot_held_by_a_process_of_this_host_that_is_gone_is_free_at_once(catalog_rows, settings, alice):
+    """A restart on the same host does not leave the queue waiting for the lease to run out."""
+    settings.SIMULATION_RUNNER = "none"
+    settings.SIMULATION_LOCAL_CONCURRENCY = 1
+    job = _queued_job(alice)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])  # noqa: S603
+    gone.wait()
+    host = socket.gethostname()
+    assert services.runner_slot_claim(holder=f"{host}:{gone.pid}:1") == ("run", (0, job.pk))
+    assert services.runner_slot_claim(holder=f"{host}:{os.getpid()}:2") == ("run", (0, job.pk))
+    assert services.runner_slot_claim(holder=f"{host}:{os.getpid()}:3") == ("idle", None)  # a live holder
 
 
 def test_a_runner_thread_lowers_its_own_priority_only(settings):
