@@ -108,18 +108,22 @@ def _runner_loop() -> None:
     lower_priority()
     holder = f"{socket.gethostname()}:{os.getpid()}:{threading.get_native_id()}"
     retries: dict[Any, int] = {}
+    failures = 0
     try:
         while True:
+            poll = float(settings.SIMULATION_LOCAL_POLL_SECONDS)
             try:
                 state, claimed = services.runner_slot_claim(holder=holder)
-            except Exception:  # a database outage: try again later
-                log.exception("simulation runner could not claim a slot")
+                failures = 0
+            except Exception:  # a database outage: try again later, less and less often (at most every 60 s)
+                failures += 1
+                log.exception("simulation runner could not claim a slot (%s time(s) in a row)", failures)
                 state, claimed = "wait", None
             if state == "idle":
                 return
             if state == "wait":
                 connection.close()
-                time.sleep(float(settings.SIMULATION_LOCAL_POLL_SECONDS))
+                time.sleep(min(60.0, poll * 2 ** min(failures, 10)) if failures else poll)
                 continue
             index, job_id = claimed
             try:
