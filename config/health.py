@@ -92,47 +92,40 @@ def _with_request_id(target: Callable[[], None]) -> Callable[[], None]:
     return run
 
 
-def _run(check: Callable[[], None], timeout: float) -> dict[str, Any]:
-    """Run one check in a thread of its own and wait at most `timeout` seconds for it."""
-    outcome: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            check()
-            outcome["ok"] = True
-        except Exception as exc:  # noqa: BLE001 - any failure makes the server not ready
-            outcome["ok"] = False
-            outcome["error"] = type(exc).__name__
-            log.warning("readiness check %s failed: %s: %s", check.__name__, type(exc).__name__, exc)
-
+def _attempt(name: str, check: Callable[[], None], outcome: dict[str, Any]) -> None:
     started = time.perf_counter()
-    thread = threading.Thread(target=_with_request_id(target), name=f"health{check.__name__}", daemon=True)
-    thread.start()
-    thread.join(timeout)
-    seconds = round(time.perf_counter() - started, 3)
-    if thread.is_alive():
-        log.warning("readiness check %s timed out after %.1f s", check.__name__, timeout)
-        return {"ok": False, "error": "timeout", "seconds": seconds}
-    return {**outcome, "seconds": seconds}
+    try:
+        check()
+        outcome["ok"] = True
+    except Exception as exc:  # noqa: BLE001 - any failure makes the server not ready
+        outcome.update(ok=False, error=type(exc).__name__)
+        log.warning("readiness check %s failed: %s: %s", name, type(exc).__name__, exc)
+    outcome["seconds"] = round(time.perf_counter() - started, 3)
 
 
 def readiness() -> tuple[bool, dict[str, dict[str, Any]]]:
+    """Every check at once, each in a thread of its own: the answer comes within HEALTH_CHECK_TIMEOUT
+    however many checks hang (a hung check's thread is left to finish on its own)."""
     timeout = float(settings.HEALTH_CHECK_TIMEOUT)
-    results: dict[str, dict[str, Any]] = {}
-    threads = {}
-    # every check at once: the probe answers within one timeout, however many checks hang
+    deadline = time.monotonic() + timeout
+    runs: dict[str, tuple[threading.Thread, dict[str, Any]]] = {}
     for name, check in checks().items():
-        holder: dict[str, Any] = {}
+        outcome: dict[str, Any] = {}
         thread = threading.Thread(
-            target=_with_request_id(lambda c=check, h=holder: h.update(_run(c, timeout))),
+            target=_with_request_id(lambda n=name, c=check, o=outcome: _attempt(n, c, o)),
             daemon=True,
             name=f"ready-{name}",
         )
         thread.start()
-        threads[name] = (thread, holder)
-    for name, (thread, holder) in threads.items():
-        thread.join(timeout + 1.0)
-        results[name] = holder or {"ok": False, "error": "timeout"}
+        runs[name] = (thread, outcome)
+    results: dict[str, dict[str, Any]] = {}
+    for name, (thread, outcome) in runs.items():
+        thread.join(max(0.0, deadline - time.monotonic()))
+        if thread.is_alive():
+            log.warning("readiness check %s timed out after %.1f s", name, timeout)
+            results[name] = {"ok": False, "error": "timeout", "seconds": timeout}
+        else:
+            results[name] = outcome
     return all(r["ok"] for r in results.values()), results
 
 
