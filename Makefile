@@ -34,12 +34,17 @@ admin: migrate
 # Serve on SQLite (the embedded default) unless DATABASE_URL says otherwise.
 # The admin password (first run only) is printed last, framed, right before the server starts.
 run: catalog
+	@if [ "$(HOST)" != 127.0.0.1 ] && [ "$(HOST)" != localhost ] && [ -z "$$ALLOWED_HOSTS" ]; then \
+	  echo "make run: other machines are answered only for host names in ALLOWED_HOSTS (env or .env; default" \
+	    "127.0.0.1,localhost,testserver), e.g. ALLOWED_HOSTS=127.0.0.1,localhost,192.168.1.20 make run HOST=$(HOST)"; \
+	fi
 	$(PY) manage.py ensure_admin
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production on one machine: gunicorn managing $(WORKERS) uvicorn (ASGI) workers, production settings (they
 # fail closed: SECRET_KEY and ALLOWED_HOSTS must be set, e.g. in .env), static files collected for WhiteNoise.
-# See README "Running in production".
+# The superuser "admin" is created on the first start (its password printed once, framed, before gunicorn
+# starts). See README "Running in production".
 serve: venv
 	$(PROD) $(PY) manage.py check --deploy
 	$(PY) -m config.createdb
@@ -47,6 +52,7 @@ serve: venv
 	$(PROD) $(PY) manage.py createcachetable
 	$(PROD) $(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PROD) $(PY) manage.py load_catalog
+	$(PROD) $(PY) manage.py ensure_admin
 	$(PROD) $(VENV)/bin/gunicorn config.asgi:application -c config/gunicorn.conf.py \
 	  --bind $(HOST):$(PORT) --workers $(WORKERS)
 

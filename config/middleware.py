@@ -19,9 +19,10 @@ import logging
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.exceptions import SuspiciousOperation
+from django.core.exceptions import DisallowedHost, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.http.request import split_domain_port
 from django.urls import Resolver404, resolve
 
 from config.exceptions import error_body, suspicious_body
@@ -147,3 +148,31 @@ def _pool_exhausted(exception: BaseException) -> bool:
             return True
         seen = seen.__cause__ or seen.__context__
     return False
+
+
+class DisallowedHostHintMiddleware:
+    """Under DEBUG, a request for a host not in ALLOWED_HOSTS (e.g. `make run HOST=0.0.0.0` reached from
+    another machine) is a 400 `disallowed_host` in the one error shape that names the host and the
+    ALLOWED_HOSTS variable to set. Without DEBUG it is left to Django (a plain 400 that names nothing)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if settings.DEBUG:
+            try:
+                request.get_host()
+            except DisallowedHost:
+                host = request._get_raw_host()[:200]
+                domain = split_domain_port(host)[0] or host
+                allowed = ",".join(settings.ALLOWED_HOSTS)
+                return _json_error(
+                    400,
+                    "disallowed_host",
+                    f"The host {host!r} is not in ALLOWED_HOSTS ({allowed}). Add it to the ALLOWED_HOSTS "
+                    f"environment variable (comma separated), e.g. ALLOWED_HOSTS={allowed},{domain} "
+                    "make run HOST=0.0.0.0 (this hint is shown under DEBUG only).",
+                    host=host,
+                    setting="ALLOWED_HOSTS",
+                )
+        return self.get_response(request)

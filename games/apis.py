@@ -25,6 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import metrics
 from config.errors import DomainError, ValidationFailed
 from config.pagination import StandardPagination
 from config.schema import SSE_EVENT, ErrorSerializer
@@ -440,10 +441,12 @@ class _StreamSlot:
         self.user_id = user_id
         self.slot = slot
         self.held = True
+        metrics.stream_opened()
 
     def release(self) -> None:
         if self.held:
             self.held = False
+            metrics.stream_closed()
             stream_slot_release(slot=self.slot)
 
     async def arelease(self) -> None:
@@ -453,6 +456,7 @@ class _StreamSlot:
         if not self.held:
             return
         self.held = False
+        metrics.stream_closed()
         task = asyncio.ensure_future(astream_slot_release(slot=self.slot))
         task.add_done_callback(_log_failed_release)
         done, _ = await asyncio.wait({task}, timeout=SLOT_RELEASE_WAIT_SECONDS)  # never raises its error

@@ -10,7 +10,7 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import DATABASES, MIDDLEWARE, env
+from .base import DATABASES, LOGGING, MIDDLEWARE, REST_FRAMEWORK, env
 
 
 def _required(name: str) -> str:
@@ -21,6 +21,8 @@ def _required(name: str) -> str:
 
 
 DEBUG = False
+# base.py relaxes the registration throttle when the environment says DEBUG: not here.
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["register"] = env("THROTTLE_REGISTER", default="10/hour")
 SECRET_KEY = _required("SECRET_KEY")
 if SECRET_KEY.startswith(("dev-only-", "django-insecure-")) or len(SECRET_KEY) < 50:
     raise ImproperlyConfigured(
@@ -95,9 +97,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
     }
 
 LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    **LOGGING,  # the request id on every line (config/request_log.py)
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    "loggers": {**LOGGING["loggers"], "django.request": {"level": "ERROR"}},
 }
