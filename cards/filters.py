@@ -24,7 +24,7 @@ from cards.models import (
 )
 from cards.selectors import arsenal_codes_with_ability
 from config.filters import MAX_QUERY_NUMBER, BoundedNumberFilter, StrictBooleanFilter
-from games.engine.cards import ABILITY_SCHEMA
+from vocabulary.battlecards import ABILITY_SCHEMA, SINGLE_COPY_CLASSES, SINGLE_COPY_MAX
 
 PROVENANCE_FILTER_CHOICES = [
     ("estimated", "some value is estimated by the project"),
@@ -193,13 +193,14 @@ class ArsenalCardFilter(df.FilterSet):
         return queryset.filter(code__in=sorted(codes))
 
     def filter_max_per_deck(self, queryset: QuerySet, name: str, value) -> QuerySet:
-        commander = Q(classes__code__in=("general", "leader"))
-        limited_commanders = queryset.filter(commander).values("pk")
+        # copies allowed per deck: vocabulary.battlecards.max_copies, as a query
+        single = Q(classes__code__in=SINGLE_COPY_CLASSES)
+        singles = queryset.filter(single).values("pk")
         if value == "unlimited":
-            return queryset.filter(max_per_deck__isnull=True).exclude(pk__in=limited_commanders)
-        if value == 1:
-            return queryset.filter(Q(max_per_deck=1) | Q(pk__in=limited_commanders))
-        return queryset.filter(max_per_deck=value).exclude(pk__in=limited_commanders)
+            return queryset.filter(max_per_deck__isnull=True).exclude(pk__in=singles)
+        if value == SINGLE_COPY_MAX:
+            return queryset.filter(Q(max_per_deck=value) | Q(pk__in=singles))
+        return queryset.filter(max_per_deck=value).exclude(pk__in=singles)
 
     def filter_provenance(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         if not value:

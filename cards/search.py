@@ -40,12 +40,14 @@ from cards.models import (
 )
 from config.errors import DomainError
 from config.filters import MAX_QUERY_NUMBER
-from games.engine.cards import (
+from vocabulary.battlecards import (
     ABILITY_SCHEMA,
     CONFLICT_CATEGORIES,
     CONFLICT_EFFECTS,
     KINDS,
     SIDES,
+    SINGLE_COPY_CLASSES,
+    SINGLE_COPY_MAX,
     UNIT_CLASSES,
 )
 
@@ -289,7 +291,7 @@ def flag_key(flags: dict[str, Callable[[], Q]], help_text: str) -> KeySpec:
 
 # ------------------------------------------------------------------------------------------ arsenal cards
 
-COMMANDERS = ("general", "leader")
+COMMANDERS = SINGLE_COPY_CLASSES  # generals and leaders: one copy per deck
 
 
 def _commanders() -> Q:
@@ -304,7 +306,8 @@ def _phase(op: str, value: str, ctx: dict) -> Q:
 
 
 def _max(op: str, value: str, ctx: dict) -> Q:
-    """Effective copies per deck: generals and leaders are always 1; an empty max_per_deck is unlimited."""
+    """Copies allowed per deck (vocabulary.battlecards.max_copies, as a query): generals and leaders
+    SINGLE_COPY_MAX, others their max_per_deck (empty: unlimited)."""
     if value.lower() == "unlimited":
         _equality_only(op, ctx["key"])
         return _negate_if(op, ~_commanders() & Q(max_per_deck__isnull=True))
@@ -312,7 +315,7 @@ def _max(op: str, value: str, ctx: dict) -> Q:
     others = ~_commanders() & _int_q("max_per_deck", op, number) & Q(max_per_deck__isnull=False)
     if op == "!=":
         others = ~_commanders() & (Q(max_per_deck__isnull=True) | ~Q(max_per_deck=number))
-    return (_commanders() | others) if COMPARE[op](1, number) else others
+    return (_commanders() | others) if COMPARE[op](SINGLE_COPY_MAX, number) else others
 
 
 def _class(op: str, value: str, ctx: dict) -> Q:

@@ -21,7 +21,7 @@ from config.errors import Conflict, DomainError, ValidationFailed
 from decks import selectors
 from decks.models import MAX_ENTRY_COUNT, Deck, DeckEntry, DeckVersion
 from decks.text import MAX_IMPORT_LINES, MAX_REPORTED_ERRORS, count_lines, parse_deck_text, read_headers
-from games.engine.cards import Catalog
+from vocabulary.battlecards import Catalog
 
 MAX_ENTRIES = 500
 MAX_IMPORT_TEXT_BYTES = 64 * 1024

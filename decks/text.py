@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from games.engine.cards import ArsenalCardDef, Catalog
+from vocabulary.battlecards import ArsenalCardDef, Catalog
 
 MAX_LINE_COUNT = 99
 # Bounds of the work one import may cost (a hostile list of 16,000 unreadable lines took 85 s of close-name

@@ -7,7 +7,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from games.engine.cards import Catalog, load_catalog_dir
+from vocabulary.battlecards import Catalog, load_catalog_dir
 
 
 @pytest.fixture(scope="session")

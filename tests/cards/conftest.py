@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from games.engine.cards import Catalog, load_catalog_dir
+from vocabulary.battlecards import Catalog, load_catalog_dir
 
 MINI = Path(__file__).parent / "data" / "mini"
 

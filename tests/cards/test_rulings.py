@@ -151,7 +151,7 @@ def test_loading_twice_changes_no_ruling(catalog_rows):
 
     from django.core.management import call_command
 
-    from games.engine.cards import DEFAULT_CATALOG_DIR
+    from vocabulary.battlecards import DEFAULT_CATALOG_DIR
 
     rulings = len(json.loads((DEFAULT_CATALOG_DIR / "rulings.json").read_text(encoding="utf-8")))
     assert rulings >= 71  # the FAQ's and the engine README's

@@ -18,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from cards.battlefront.services import BATTLEFRONT_FIXTURE, BATTLEFRONT_TABLES, battlefront_load
 from cards.fixture_merge import describe
 from cards.services import TABLES, CatalogInvalid, catalog_load, rulings_load
-from games.engine.cards import DEFAULT_CATALOG_DIR, read_fixture_dicts
+from vocabulary.battlecards import DEFAULT_CATALOG_DIR, read_fixture_dicts
 
 MAX_LISTED = 50
 
