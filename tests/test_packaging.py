@@ -31,7 +31,8 @@ def locked() -> dict[str, tuple[Version, list[str]]]:
             continue
         match = re.match(r"([A-Za-z0-9._-]+)==([^ ;]+)", line)
         assert match, f"not pinned with ==: {line!r}"
-        pins[canonicalize_name(match[1])] = (Version(match[2]), re.findall(r"--hash=sha256:([0-9a-f]{64})", line))
+        hashes = re.findall(r"--hash=sha256:([0-9a-f]{64})", line)
+        pins[canonicalize_name(match[1])] = (Version(match[2]), hashes)
     return pins
 
 
