@@ -79,6 +79,9 @@ def test_a_generated_client_plays_a_whole_game_against_the_bot(generated_client,
             "opponent_deck": {"starter": "de-we-starter"},
             "opponent": {"kind": "bot", "bot": "random"},
             "seed": 1943,
+            # random choices on both sides make long games (65 to 243 turns in self-play) of the same
+            # typed answers: it ends on points after 30 turns (the rules' termination guard) or earlier
+            "options": {"max_turns": 30},
         }
     )
     game = _api("games", "games_create").sync(client=client, body=create)
