@@ -10,7 +10,8 @@ LOCK := requirements.lock
 UV_VERSION := 0.13.9
 # `make test`'s PostgreSQL database (pytest-django creates test_<name>, one per xdist worker): one per checkout,
 # named after a hash of its absolute path, so two checkouts on one machine never share a test database.
-PG_DB = battlecards_$(shell $(PYTHON) -c 'import hashlib, sys; print(hashlib.sha1(sys.argv[1].encode()).hexdigest()[:8])' '$(CURDIR)')
+# (computed once, when first used: the $(eval) makes it a simple variable then)
+PG_DB = $(eval PG_DB := battlecards_$(shell $(PYTHON) -c 'import hashlib, sys; print(hashlib.sha1(sys.argv[1].encode()).hexdigest()[:8])' '$(CURDIR)'))$(PG_DB)
 PG_URL = postgres://postgres@127.0.0.1:5432/$(PG_DB)
 # pytest-xdist workers of `make test` (auto: one per CPU core; 0: no workers, one process)
 TEST_WORKERS ?= auto

@@ -5,6 +5,7 @@ path of one machine."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -25,9 +26,9 @@ def make_test_database(checkout: Path) -> str:
     """The database `make test` would use in `checkout` (dry run: nothing is installed or run)."""
     for name in ("Makefile", "pyproject.toml", "requirements.lock"):
         shutil.copy(ROOT / name, checkout / name)
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
     done = subprocess.run(
-        ["make", "-n", "test"], cwd=checkout, capture_output=True, text=True, timeout=60,
-        env={"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(checkout)},
+        ["make", "-n", "test"], cwd=checkout, capture_output=True, text=True, timeout=60, env=env
     )
     assert done.returncode == 0, done.stderr
     names = set(re.findall(r"postgres://postgres@127\.0\.0\.1:5432/(\w+)", done.stdout))
