@@ -57,6 +57,7 @@ def _api(package: str, name: str):
     return importlib.import_module(f"bc_generated_client.api.{package}.{name}")
 
 
+@pytest.mark.slow  # `make test-fast` leaves it out (a whole game)
 @pytest.mark.django_db(transaction=True)
 def test_a_generated_client_plays_a_whole_game_against_the_bot(generated_client, live_server, catalog_rows):
     models = importlib.import_module("bc_generated_client.models")

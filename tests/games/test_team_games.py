@@ -215,6 +215,7 @@ def assert_finished_by_the_rules(game_id: str) -> Game:
 
 # ------------------------------------------------------------------------------------ whole games
 
+@pytest.mark.slow  # `make test-fast` leaves it out (a whole game)
 
 def test_a_2v2_western_europe_game_humans_take_seats_bots_fill_the_rest_and_it_plays_to_the_end(
     catalog_rows, api, oracles, alice, bob, carol
