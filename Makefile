@@ -6,21 +6,40 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
-PG_URL := postgres://postgres@127.0.0.1:5432/battlecards
+LOCK := requirements.lock
+UV_VERSION := 0.13.9
+# `make test`'s PostgreSQL database (pytest-django creates test_<name>, one per xdist worker): one per checkout,
+# named after a hash of its absolute path, so two checkouts on one machine never share a test database.
+# (computed once, when first used: the $(eval) makes it a simple variable then)
+PG_DB = $(eval PG_DB := battlecards_$(shell $(PYTHON) -c 'import hashlib, sys; print(hashlib.sha1(sys.argv[1].encode()).hexdigest()[:8])' '$(CURDIR)'))$(PG_DB)
+PG_URL = postgres://postgres@127.0.0.1:5432/$(PG_DB)
+# pytest-xdist workers of `make test` (auto: one per CPU core; 0: no workers, one process)
+TEST_WORKERS ?= auto
 PYTEST_ARGS ?=
 
 WORKERS ?= 2
 PROD := DJANGO_SETTINGS_MODULE=config.settings.production
 
-.PHONY: run serve check-deploy test lint bench load venv migrate catalog admin clean
+.PHONY: run serve check-deploy test test-fast lint lock bench load venv migrate catalog admin clean
 
-$(STAMP): pyproject.toml
+# Installs exactly the pinned, hash-checked versions of $(LOCK) (runtime, dev and bench extras, pip and the
+# build backend), then the project itself without its dependencies. Reinstalls only when the lock changes.
+$(STAMP): $(LOCK) pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 
 venv: $(STAMP)
+
+# Refresh $(LOCK) after changing the dependencies in pyproject.toml (keeps the other pins; `make lock
+# UPGRADE=1` moves every pin to the newest allowed release). uv resolves for every platform, Python >= 3.11.
+lock:
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet 'uv==$(UV_VERSION)'
+	$(PY) -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], "pip", sep="\n")' | \
+	  $(VENV)/bin/uv pip compile --quiet pyproject.toml - --all-extras --universal --python-version 3.11 \
+	  --generate-hashes --custom-compile-command 'make lock' $(if $(UPGRADE),--upgrade) -o $(LOCK)
 
 migrate: venv
 	$(PY) manage.py migrate --noinput
@@ -34,12 +53,17 @@ admin: migrate
 # Serve on SQLite (the embedded default) unless DATABASE_URL says otherwise.
 # The admin password (first run only) is printed last, framed, right before the server starts.
 run: catalog
+	@if [ "$(HOST)" != 127.0.0.1 ] && [ "$(HOST)" != localhost ] && [ -z "$$ALLOWED_HOSTS" ]; then \
+	  echo "make run: other machines are answered only for host names in ALLOWED_HOSTS (env or .env; default" \
+	    "127.0.0.1,localhost,testserver), e.g. ALLOWED_HOSTS=127.0.0.1,localhost,192.168.1.20 make run HOST=$(HOST)"; \
+	fi
 	$(PY) manage.py ensure_admin
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production on one machine: gunicorn managing $(WORKERS) uvicorn (ASGI) workers, production settings (they
 # fail closed: SECRET_KEY and ALLOWED_HOSTS must be set, e.g. in .env), static files collected for WhiteNoise.
-# See README "Running in production".
+# The superuser "admin" is created on the first start (its password printed once, framed, before gunicorn
+# starts). See README "Running in production".
 serve: venv
 	$(PROD) $(PY) manage.py check --deploy
 	$(PY) -m config.createdb
@@ -47,6 +71,7 @@ serve: venv
 	$(PROD) $(PY) manage.py createcachetable
 	$(PROD) $(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PROD) $(PY) manage.py load_catalog
+	$(PROD) $(PY) manage.py ensure_admin
 	$(PROD) $(VENV)/bin/gunicorn config.asgi:application -c config/gunicorn.conf.py \
 	  --bind $(HOST):$(PORT) --workers $(WORKERS)
 
@@ -56,17 +81,24 @@ check-deploy: venv
 	  ALLOWED_HOSTS=$${ALLOWED_HOSTS:-battlecards.example.org} \
 	  $(PY) manage.py check --deploy --fail-level WARNING
 
-# PostgreSQL when DATABASE_URL is set or a server answers at 127.0.0.1:5432; otherwise SQLite.
+# The whole suite on $(TEST_WORKERS) xdist workers. PostgreSQL when DATABASE_URL is set or a server answers at
+# 127.0.0.1:5432 (database $(PG_DB), this checkout's own); otherwise SQLite (never under CI=true).
 test: venv
 	@if [ -n "$$DATABASE_URL" ]; then \
 	  echo "make test: database from DATABASE_URL ($${DATABASE_URL%%://*})"; \
-	elif $(PY) -c "import socket; socket.create_connection(('127.0.0.1', 5432), 1).close()" 2>/dev/null; then \
-	  export DATABASE_URL=$(PG_URL); echo "make test: PostgreSQL at 127.0.0.1:5432"; \
+	elif $(PY) -c "import socket; socket.create_connection(('127.0.0.1', 5432), 3).close()" 2>/dev/null; then \
+	  export DATABASE_URL=$(PG_URL); echo "make test: PostgreSQL at 127.0.0.1:5432, database $(PG_DB) (test_$(PG_DB)*)"; \
+	elif [ -n "$$CI" ] && [ "$$CI" != false ] && [ "$$CI" != 0 ]; then \
+	  echo "make test: CI needs PostgreSQL and none answered at 127.0.0.1:5432" >&2; exit 1; \
 	else \
 	  export DATABASE_URL=sqlite:///$(CURDIR)/test.sqlite3; echo "make test: no PostgreSQL answered at 127.0.0.1:5432; using SQLite"; \
 	fi; \
 	$(VENV)/bin/lint-imports && \
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+
+# A quicker local subset (never instead of `make test`): leaves out the tests marked slow.
+test-fast:
+	@$(MAKE) --no-print-directory test PYTEST_ARGS='-m "not slow" $(PYTEST_ARGS)'
 
 lint: venv
 	$(VENV)/bin/ruff check .

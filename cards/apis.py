@@ -205,6 +205,7 @@ class CatalogViewSet(VersionedCacheMixin, viewsets.ReadOnlyModelViewSet):
     """Every catalog response is cached per catalog version and normalised query, with an ETag."""
 
     cache_namespace = "catalog"
+    schema_public = True  # the same answer for everyone: no padlock in Swagger UI (config.schema)
     lookup_field = "code"
     lookup_value_regex = "[^/]+"
     permission_classes = [AllowAny]

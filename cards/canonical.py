@@ -1,7 +1,7 @@
 """The canonical fixture-shaped catalog dicts and their content hash (pure Python, no Django).
 
-`normalize_catalog(dicts)` takes the keyword arguments of games.engine.cards.Catalog.from_dicts (as read by
-read_fixture_dicts) and returns the same data with every known key present, defaults filled in, optional
+`normalize_catalog(dicts)` takes the keyword arguments of vocabulary.battlecards.Catalog.from_dicts (as read
+by read_fixture_dicts) and returns the same data with every known key present, defaults filled in, optional
 lists in a stable order and unknown keys dropped. cards.selectors.catalog_dicts() serialises the database
 rows to exactly this shape, so `normalize_catalog(read_fixture_dicts(dir)) == catalog_dicts()` after a
 load, and the content hash of either is the same.
@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine.cards import KINDS
+from vocabulary.battlecards import KINDS
 
 CatalogDicts = dict[str, list[dict[str, Any]]]
 

@@ -27,6 +27,7 @@ class CatalogCached(VersionedCacheMixin):
     """JSON answers cached per catalog version like the catalog lists (config.http_cache)."""
 
     cache_namespace = "catalog-extra"
+    schema_public = True  # the same answer for everyone: no padlock in Swagger UI (config.schema)
 
     def cache_token(self) -> str:
         return selectors.catalog_cache_token()
@@ -120,6 +121,7 @@ class CardFaceApi(APIView):
     """GET /api/<cards>/{code}/face.svg: the card drawn from its data (cached per catalog version)."""
 
     permission_classes = [AllowAny]
+    schema_public = True
     renderer_classes = [JSONRenderer, BinaryRenderer]
     kind = "arsenal"
 
@@ -204,6 +206,7 @@ class BulkListApi(CatalogCached, APIView):
 
 class BulkCatalogApi(APIView):
     permission_classes = [AllowAny]
+    schema_public = True
     renderer_classes = [JSONRenderer, BinaryRenderer]
 
     @extend_schema(
@@ -247,6 +250,7 @@ class CatalogChangesSerializer(serializers.Serializer):
 
 class CatalogChangesApi(CatalogCached, APIView):
     permission_classes = [AllowAny]
+    cache_extra_params = ("since",)
 
     @extend_schema(
         tags=["bulk"],

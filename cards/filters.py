@@ -23,8 +23,8 @@ from cards.models import (
     Theater,
 )
 from cards.selectors import arsenal_codes_with_ability
-from config.filters import StrictBooleanFilter
-from games.engine.cards import ABILITY_SCHEMA
+from config.filters import MAX_QUERY_NUMBER, BoundedNumberFilter, StrictBooleanFilter
+from vocabulary.battlecards import ABILITY_SCHEMA, SINGLE_COPY_CLASSES, SINGLE_COPY_MAX
 
 PROVENANCE_FILTER_CHOICES = [
     ("estimated", "some value is estimated by the project"),
@@ -61,8 +61,10 @@ class MaxPerDeckField(forms.CharField):
             raise forms.ValidationError(
                 'Enter a positive whole number or "unlimited".', code="invalid"
             ) from None
-        if number < 1:
-            raise forms.ValidationError('Enter a positive whole number or "unlimited".', code="invalid")
+        if not 1 <= number <= MAX_QUERY_NUMBER:
+            raise forms.ValidationError(
+                f'Enter a whole number from 1 to {MAX_QUERY_NUMBER} or "unlimited".', code="invalid"
+            )
         return number
 
 
@@ -130,20 +132,20 @@ class ArsenalCardFilter(df.FilterSet):
         method="filter_ability",
         help_text="Ability kind(s); a card matches if it has any of them.",
     )
-    points_min = df.NumberFilter(field_name="points", lookup_expr="gte")
-    points_max = df.NumberFilter(field_name="points", lookup_expr="lte")
-    attack_ground_min = df.NumberFilter(field_name="attack_ground", lookup_expr="gte")
-    attack_ground_max = df.NumberFilter(field_name="attack_ground", lookup_expr="lte")
-    attack_air_min = df.NumberFilter(field_name="attack_air", lookup_expr="gte")
-    attack_air_max = df.NumberFilter(field_name="attack_air", lookup_expr="lte")
-    attack_sea_min = df.NumberFilter(field_name="attack_sea", lookup_expr="gte")
-    attack_sea_max = df.NumberFilter(field_name="attack_sea", lookup_expr="lte")
-    defense_ground_min = df.NumberFilter(field_name="defense_ground", lookup_expr="gte")
-    defense_ground_max = df.NumberFilter(field_name="defense_ground", lookup_expr="lte")
-    defense_air_min = df.NumberFilter(field_name="defense_air", lookup_expr="gte")
-    defense_air_max = df.NumberFilter(field_name="defense_air", lookup_expr="lte")
-    defense_sea_min = df.NumberFilter(field_name="defense_sea", lookup_expr="gte")
-    defense_sea_max = df.NumberFilter(field_name="defense_sea", lookup_expr="lte")
+    points_min = BoundedNumberFilter(field_name="points", lookup_expr="gte")
+    points_max = BoundedNumberFilter(field_name="points", lookup_expr="lte")
+    attack_ground_min = BoundedNumberFilter(field_name="attack_ground", lookup_expr="gte")
+    attack_ground_max = BoundedNumberFilter(field_name="attack_ground", lookup_expr="lte")
+    attack_air_min = BoundedNumberFilter(field_name="attack_air", lookup_expr="gte")
+    attack_air_max = BoundedNumberFilter(field_name="attack_air", lookup_expr="lte")
+    attack_sea_min = BoundedNumberFilter(field_name="attack_sea", lookup_expr="gte")
+    attack_sea_max = BoundedNumberFilter(field_name="attack_sea", lookup_expr="lte")
+    defense_ground_min = BoundedNumberFilter(field_name="defense_ground", lookup_expr="gte")
+    defense_ground_max = BoundedNumberFilter(field_name="defense_ground", lookup_expr="lte")
+    defense_air_min = BoundedNumberFilter(field_name="defense_air", lookup_expr="gte")
+    defense_air_max = BoundedNumberFilter(field_name="defense_air", lookup_expr="lte")
+    defense_sea_min = BoundedNumberFilter(field_name="defense_sea", lookup_expr="gte")
+    defense_sea_max = BoundedNumberFilter(field_name="defense_sea", lookup_expr="lte")
     max_per_deck = MaxPerDeckFilter(
         method="filter_max_per_deck",
         help_text='Effective copies allowed per deck (generals and leaders are always 1), or "unlimited".',
@@ -191,13 +193,14 @@ class ArsenalCardFilter(df.FilterSet):
         return queryset.filter(code__in=sorted(codes))
 
     def filter_max_per_deck(self, queryset: QuerySet, name: str, value) -> QuerySet:
-        commander = Q(classes__code__in=("general", "leader"))
-        limited_commanders = queryset.filter(commander).values("pk")
+        # copies allowed per deck: vocabulary.battlecards.max_copies, as a query
+        single = Q(classes__code__in=SINGLE_COPY_CLASSES)
+        singles = queryset.filter(single).values("pk")
         if value == "unlimited":
-            return queryset.filter(max_per_deck__isnull=True).exclude(pk__in=limited_commanders)
-        if value == 1:
-            return queryset.filter(Q(max_per_deck=1) | Q(pk__in=limited_commanders))
-        return queryset.filter(max_per_deck=value).exclude(pk__in=limited_commanders)
+            return queryset.filter(max_per_deck__isnull=True).exclude(pk__in=singles)
+        if value == SINGLE_COPY_MAX:
+            return queryset.filter(Q(max_per_deck=value) | Q(pk__in=singles))
+        return queryset.filter(max_per_deck=value).exclude(pk__in=singles)
 
     def filter_provenance(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         if not value:
@@ -210,7 +213,7 @@ class ConflictCardFilter(df.FilterSet):
     set = code_filter("card_set", CardSet.objects.all())
     category = df.MultipleChoiceFilter(choices=CATEGORY_CHOICES)
     effect = df.MultipleChoiceFilter(choices=EFFECT_CHOICES)
-    action_number = df.NumberFilter()
+    action_number = BoundedNumberFilter()
     provenance = df.ChoiceFilter(choices=PROVENANCE_FILTER_CHOICES, method="filter_provenance")
     ordering = StableOrderingFilter(fields=("code", "name", "count", "category", "action_number", "effect"))
 
@@ -233,8 +236,8 @@ class BattlecardFilter(df.FilterSet):
         exclude=True,
         help_text="true: only homeland battles (losing one eliminates the defender).",
     )
-    victory_points_min = df.NumberFilter(field_name="victory_points", lookup_expr="gte")
-    victory_points_max = df.NumberFilter(field_name="victory_points", lookup_expr="lte")
+    victory_points_min = BoundedNumberFilter(field_name="victory_points", lookup_expr="gte")
+    victory_points_max = BoundedNumberFilter(field_name="victory_points", lookup_expr="lte")
     emergency_deployment = StrictBooleanFilter()
     provenance = df.ChoiceFilter(choices=PROVENANCE_FILTER_CHOICES, method="filter_provenance")
     ordering = StableOrderingFilter(fields=("code", "name", "action_number", "victory_points", "aggressor"))

@@ -1,8 +1,8 @@
 """The card catalog: reference data keyed by stable codes, loaded from fixtures/catalog/ by `load_catalog`.
 
-The rows mirror the fixture JSON (see games/engine/cards.py for the format) closely enough that
+The rows mirror the fixture JSON (see vocabulary/battlecards.py for the format) closely enough that
 cards.selectors.catalog_definitions() can serialise them back to the same dicts and rebuild an equal
-games.engine.cards.Catalog. Ordered lists of the fixtures (unit classes, set entries, prerequisites)
+vocabulary.battlecards.Catalog. Ordered lists of the fixtures (unit classes, set entries, prerequisites)
 keep their order through a `position` column.
 """
 
@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-from games.engine.cards import (
+from vocabulary.battlecards import (
     ABILITY_SCHEMA,
     CONFLICT_CATEGORIES,
     CONFLICT_EFFECTS,
@@ -88,7 +88,7 @@ class Theater(models.Model):
 
 
 class UnitClass(models.Model):
-    """One of games.engine.cards.UNIT_CLASSES (infantry, tank, fighter, ...)."""
+    """One of vocabulary.battlecards.UNIT_CLASSES (infantry, tank, fighter, ...)."""
 
     code = models.CharField(max_length=40, unique=True, choices=UNIT_CLASS_CHOICES)
 

@@ -2,12 +2,19 @@
 
 reportlab writes the PDF; svglib turns each face's SVG into reportlab drawing commands, kept once per card
 as a PDF form XObject and placed for every copy (so a 50-card deck costs one drawing per distinct card).
+
+printable_pdf bounds and caches that work for the API: at most PRINT_MAX_CARDS copies (more: a 400
+too_many_cards_to_print), and each PDF is built once per key (a deck's id and version, a starter's code),
+paper and catalog version, then served from the shared cache.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 
+from django.conf import settings
+from django.core.cache import cache
 from reportlab.graphics import renderPDF
 from reportlab.lib.pagesizes import A4, letter
 from reportlab.lib.units import inch
@@ -15,11 +22,11 @@ from reportlab.pdfgen import canvas
 from svglib.svglib import svg2rlg
 
 from cards.faces import faces_for
-from cards.selectors import arsenal_card_list
+from cards.selectors import arsenal_card_list, catalog_cache_token
+from config.errors import ValidationFailed
 
 CARD_WIDTH = 2.5 * inch  # a poker-size playing card, 2.5 x 3.5 inches
 CARD_HEIGHT = 3.5 * inch
-FACE_VIEWBOX = (250, 350)  # cards/templates/cards/faces/*.svg
 PER_ROW, PER_COLUMN = 3, 3
 PAGE_SIZES = {"letter": letter, "a4": A4}
 
@@ -27,7 +34,9 @@ PAGE_SIZES = {"letter": letter, "a4": A4}
 def _face_form(pdf: canvas.Canvas, name: str, svg: str) -> None:
     drawing = svg2rlg(io.BytesIO(svg.encode("utf-8")))
     pdf.beginForm(name, lowerx=0, lowery=0, upperx=CARD_WIDTH, uppery=CARD_HEIGHT)
-    pdf.scale(CARD_WIDTH / FACE_VIEWBOX[0], CARD_HEIGHT / FACE_VIEWBOX[1])
+    # svglib sizes the drawing in points at 0.75 pt per SVG px (250 x 350 px: 187.5 x 262.5 pt), so scale
+    # from the drawing's own size, not the view box's, or the card prints at 75 %
+    pdf.scale(CARD_WIDTH / drawing.width, CARD_HEIGHT / drawing.height)
     renderPDF.draw(drawing, pdf, 0, 0)
     pdf.endForm()
 
@@ -62,3 +71,24 @@ def deck_pdf(*, title: str, codes: list[str], paper: str = "letter") -> bytes:
     pdf.showPage()
     pdf.save()
     return buffer.getvalue()
+
+
+def printable_pdf(*, key: str, title: str, codes: list[str], paper: str = "letter") -> bytes:
+    """deck_pdf for the API: refused past PRINT_MAX_CARDS copies, cached per key, paper and catalog version.
+
+    `key` must change whenever the title or the codes do (e.g. a deck's id and version)."""
+    limit = settings.PRINT_MAX_CARDS
+    if len(codes) > limit:
+        raise ValidationFailed(
+            f"Only decks of at most {limit} cards are printed; this one has {len(codes)}.",
+            code="too_many_cards_to_print",
+            limit=limit,
+            actual=len(codes),
+        )
+    identity = f"{key}|{paper}|{catalog_cache_token()}"
+    cache_key = "print:" + hashlib.sha256(identity.encode()).hexdigest()
+    data = cache.get(cache_key)
+    if data is None:
+        data = deck_pdf(title=title, codes=codes, paper=paper)
+        cache.set(cache_key, data, settings.HTTP_CACHE_SECONDS)
+    return data

@@ -14,6 +14,9 @@ Each model has its own keys (ARSENAL_KEYS, CONFLICT_KEYS, BATTLECARD_KEYS). A te
 (unknown key, operator the key does not take, value out of its vocabulary) is dropped and reported as a
 warning; the rest of the query still applies (Scryfall's contract). A query of which no term is usable,
 that does not parse, or that exceeds MAX_LENGTH / MAX_TERMS / MAX_DEPTH is a SearchInvalid (400).
+
+A level of nesting is a parenthesised group or a negation, a negated group `-( ... )` counting once:
+`a (b (c))` and `((c))` nest 2 levels, `-(-c)` 2, `---c` 3; `and`/`or` add none.
 """
 
 from __future__ import annotations
@@ -36,12 +39,15 @@ from cards.models import (
     Theater,
 )
 from config.errors import DomainError
-from games.engine.cards import (
+from config.filters import MAX_QUERY_NUMBER
+from vocabulary.battlecards import (
     ABILITY_SCHEMA,
     CONFLICT_CATEGORIES,
     CONFLICT_EFFECTS,
     KINDS,
     SIDES,
+    SINGLE_COPY_CLASSES,
+    SINGLE_COPY_MAX,
     UNIT_CLASSES,
 )
 
@@ -54,7 +60,7 @@ GRAMMAR = r"""
 ?or_expr: and_expr (_OR and_expr)*
 ?and_expr: unary (_AND? unary)*
 ?unary: NEG unary -> neg
-      | "(" or_expr ")"
+      | "(" or_expr ")" -> group
       | term
 term: FIELD value -> cmp
     | value -> bare
@@ -119,19 +125,21 @@ def _value(token: Token) -> str:
 
 
 def _check_shape(tree: Tree | Token) -> None:
-    """Counts terms and nesting iteratively (no recursion on user input) before anything else."""
+    """Counts terms and levels of nesting iteratively (no recursion on user input) before anything else."""
     terms = 0
-    stack: list[tuple[Tree | Token, int]] = [(tree, 1)]
+    stack: list[tuple[Tree | Token, int, bool]] = [(tree, 0, False)]  # node, its level, is it negated
     while stack:
-        node, depth = stack.pop()
+        node, level, negated = stack.pop()
         if not isinstance(node, Tree):
             continue
         if node.data in ("cmp", "bare"):
             terms += 1
             continue
-        if depth > MAX_DEPTH:
+        if node.data == "neg" or (node.data == "group" and not negated):
+            level += 1
+        if level > MAX_DEPTH:
             raise SearchInvalid(f"The query nests deeper than {MAX_DEPTH} levels.", code="query_too_complex")
-        stack.extend((child, depth + 1) for child in node.children)
+        stack.extend((child, level, node.data == "neg") for child in node.children)
     if terms > MAX_TERMS:
         raise SearchInvalid(f"The query has more than {MAX_TERMS} terms.", code="query_too_complex")
 
@@ -147,7 +155,11 @@ def _to_ast(node: Tree) -> Node:
         (value_token,) = node.children
         return Term(None, ":", _value(value_token), str(value_token))
     if node.data == "neg":
-        return Not(_to_ast(node.children[-1]))
+        inner = node.children[-1]
+        return Not(_to_ast(inner) if isinstance(inner, Tree) else _bare(inner))
+    if node.data == "group":
+        (inner,) = node.children
+        return _to_ast(inner) if isinstance(inner, Tree) else _bare(inner)
     children = tuple(_to_ast(child) if isinstance(child, Tree) else _bare(child) for child in node.children)
     return And(children) if node.data == "and_expr" else Or(children)
 
@@ -192,9 +204,13 @@ LOOKUP = {":": "exact", "=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "
 
 def _int(value: str, key: str) -> int:
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise Unusable(f'{key} takes a whole number, not "{value}"') from None
+    if abs(number) > MAX_QUERY_NUMBER:  # as the numeric filters: one bound on every catalog and database
+        shown = value if len(value) <= 20 else f"{value[:20]}..."
+        raise Unusable(f'{key} takes a whole number up to {MAX_QUERY_NUMBER}, not "{shown}"')
+    return number
 
 
 def _int_q(field_name: str, op: str, number: int) -> Q:
@@ -275,7 +291,7 @@ def flag_key(flags: dict[str, Callable[[], Q]], help_text: str) -> KeySpec:
 
 # ------------------------------------------------------------------------------------------ arsenal cards
 
-COMMANDERS = ("general", "leader")
+COMMANDERS = SINGLE_COPY_CLASSES  # generals and leaders: one copy per deck
 
 
 def _commanders() -> Q:
@@ -290,7 +306,8 @@ def _phase(op: str, value: str, ctx: dict) -> Q:
 
 
 def _max(op: str, value: str, ctx: dict) -> Q:
-    """Effective copies per deck: generals and leaders are always 1; an empty max_per_deck is unlimited."""
+    """Copies allowed per deck (vocabulary.battlecards.max_copies, as a query): generals and leaders
+    SINGLE_COPY_MAX, others their max_per_deck (empty: unlimited)."""
     if value.lower() == "unlimited":
         _equality_only(op, ctx["key"])
         return _negate_if(op, ~_commanders() & Q(max_per_deck__isnull=True))
@@ -298,7 +315,7 @@ def _max(op: str, value: str, ctx: dict) -> Q:
     others = ~_commanders() & _int_q("max_per_deck", op, number) & Q(max_per_deck__isnull=False)
     if op == "!=":
         others = ~_commanders() & (Q(max_per_deck__isnull=True) | ~Q(max_per_deck=number))
-    return (_commanders() | others) if COMPARE[op](1, number) else others
+    return (_commanders() | others) if COMPARE[op](SINGLE_COPY_MAX, number) else others
 
 
 def _class(op: str, value: str, ctx: dict) -> Q:
@@ -518,6 +535,6 @@ SYNTAX_HELP = (
     '`-` negates, parentheses group; double quotes keep spaces (`name:"tiger i"`). Unusable terms are '
     "ignored and reported in `warnings`; a query with no usable term is a 400 `query_unusable`; "
     f"syntax errors `query_syntax`; more than {MAX_LENGTH} characters `query_too_long`, more than "
-    f"{MAX_TERMS} terms or {MAX_DEPTH} levels `query_too_complex`. Combines with the other filters and "
-    "?ordering=. Keys: "
+    f"{MAX_TERMS} terms or {MAX_DEPTH} levels of nesting (parentheses, `-`) `query_too_complex`; numbers "
+    f"beyond {MAX_QUERY_NUMBER} are unusable. Combines with the other filters and ?ordering=. Keys: "
 )

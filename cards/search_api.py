@@ -29,6 +29,7 @@ class QuerySearchMixin:
 
     search_language: Language
     pagination_class = SearchPagination
+    cache_extra_params = ("q",)  # config.http_cache keeps it in the query (and the cache key)
 
     def _query(self) -> str | None:
         raw = self.request.query_params.get("q")

@@ -26,7 +26,7 @@ from cards.models import (
     Theater,
 )
 from config.errors import NotFound
-from games.engine.cards import Catalog
+from vocabulary.battlecards import Catalog, max_copies
 
 # ---------------------------------------------------------------------------------------------- API querysets
 
@@ -114,13 +114,12 @@ def arsenal_codes_with_ability(kind: str) -> list[str]:
 
 
 def arsenal_card_effective_max(card: ArsenalCard) -> int | None:
-    """Copies allowed per deck: generals and leaders are always 1 (rules set-up note); None: no limit.
+    """Copies allowed per deck (`vocabulary.battlecards.max_copies`: generals and leaders 1); None: no limit.
 
     Uses the prefetched class links (see arsenal_card_list), so it costs no query.
     """
-    if any(link.unit_class.code in ("general", "leader") for link in card.class_links.all()):
-        return 1
-    return card.max_per_deck
+    classes = [link.unit_class.code for link in card.class_links.all()]
+    return max_copies(classes=classes, max_per_deck=card.max_per_deck)
 
 
 def get_by_code(queryset: QuerySet, code: str, *, what: str = "card"):
@@ -300,7 +299,7 @@ _cache: dict[str, Catalog] = {}
 def catalog_definitions() -> Catalog:
     """The engine's frozen Catalog built from the database rows, cached per CatalogVersion hash.
 
-    Equal to games.engine.cards.load_catalog_dir() of the fixture directory that was loaded. Costs one
+    Equal to vocabulary.battlecards.load_catalog_dir() of the fixture directory that was loaded. Costs one
     query when cached. Every change of the rows (load_catalog, admin edits) records a new CatalogVersion.
     """
     version = catalog_version_current()

@@ -57,7 +57,7 @@ class ProvenanceField(serializers.JSONField):
     }
 )
 class AbilitiesField(serializers.JSONField):
-    """[{kind, ...params}] in the vocabulary of games.engine.cards.ABILITY_SCHEMA."""
+    """[{kind, ...params}] in the vocabulary of vocabulary.battlecards.ABILITY_SCHEMA."""
 
 
 class NationSerializer(serializers.ModelSerializer):

@@ -32,7 +32,7 @@ from cards.models import (
 )
 from cards.selectors import catalog_cache_forget_token, catalog_dicts, ruling_dicts
 from config.errors import DomainError
-from games.engine.cards import UNIT_CLASSES, Catalog, CatalogError
+from vocabulary.battlecards import UNIT_CLASSES, Catalog, CatalogError
 
 TABLES = ("nations", "theaters", "sets", "arsenal", "conflict_cards", "battlecards")
 

@@ -5,6 +5,10 @@ until the response is sent. For an event stream that would be a thread held for 
 requests go to a handler without that per-request thread: its short synchronous parts share one thread,
 the stream's checks and reads run in the pooled threads of games.apis.game_event_stream, and while it
 waits a stream holds no thread at all.
+
+Every request body is first read by config.request_body.BoundedRequestBody: counted while it arrives (413
+`request_too_large` past DATA_UPLOAD_MAX_MEMORY_SIZE, without reading the rest), and a chunked body within
+the limit is handed to Django with its Content-Length.
 """
 
 import os
@@ -17,6 +21,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 django_application = get_asgi_application()
 
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402  (after django.setup())
+
+from config.request_body import BoundedRequestBody  # noqa: E402
 
 STREAM_PATH = re.compile(r"^/api/games/[^/]+/events/stream/?$")
 
@@ -31,7 +37,7 @@ class StreamHandler(ASGIHandler):
 stream_application = StreamHandler()
 
 
-async def application(scope, receive, send):
+async def route(scope, receive, send):
     if scope["type"] == "http" and STREAM_PATH.match(scope.get("path", "")):
         return await stream_application(scope, receive, send)
     if scope["type"] == "lifespan":  # nothing to set up or tear down
@@ -41,3 +47,6 @@ async def application(scope, receive, send):
             message = await receive()
         return await send({"type": "lifespan.shutdown.complete"})
     return await django_application(scope, receive, send)
+
+
+application = BoundedRequestBody(route)

@@ -1,6 +1,10 @@
 """gunicorn settings of `make serve` (command-line flags override them; env GUNICORN_* too)."""
 
 import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
 
 worker_class = "config.gunicorn_worker.Worker"  # uvicorn (ASGI): event streams hold no thread
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
@@ -13,3 +17,47 @@ max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "0"))  # 0: workers a
 max_requests_jitter = 100
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None  # "-" logs every request to stdout
 errorlog = "-"
+
+# Metrics over every worker (config/metrics.py): prometheus_client's multiprocess mode. Each server gets a
+# fresh directory of its own (or PROMETHEUS_MULTIPROC_DIR, emptied here), set before the workers start.
+_own_metrics_dir = None
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    for _stale in Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).glob("*.db"):
+        _stale.unlink()
+else:
+    _own_metrics_dir = tempfile.mkdtemp(prefix="battlecards-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _own_metrics_dir
+
+
+def on_exit(server):  # noqa: ARG001
+    if _own_metrics_dir:
+        shutil.rmtree(_own_metrics_dir, ignore_errors=True)
+
+
+def child_exit(server, worker):  # noqa: ARG001 - gunicorn's hook signature
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+# gunicorn's control socket (`gunicornc`) defaults to one path per user ($XDG_RUNTIME_DIR or ~/.gunicorn/
+# gunicorn.ctl): a second server on the host would take it over. Unless --control-socket or
+# GUNICORN_CONTROL_SOCKET names one, each server gets its own, named after its first bind address:
+# e.g. ~/.gunicorn/battlecards-127.0.0.1-8000.ctl (GUNICORN_CONTROL_SOCKET=off disables it).
+_control = os.environ.get("GUNICORN_CONTROL_SOCKET", "").strip()
+if _control.lower() in ("off", "none", "false", "0"):
+    control_socket_disable = True
+elif _control:
+    control_socket = _control
+
+
+def control_socket_for(bind_address: str, default: str) -> str:
+    name = re.sub(r"[^A-Za-z0-9.]+", "-", bind_address).strip("-")
+    return str(Path(default).with_name(f"battlecards-{name}.ctl"))
+
+
+def on_starting(server):
+    from gunicorn.config import ControlSocket
+
+    if server.cfg.control_socket == ControlSocket.default and server.cfg.bind:
+        server.cfg.set("control_socket", control_socket_for(server.cfg.bind[0], ControlSocket.default))

@@ -2,9 +2,13 @@
 
 A view that mixes in VersionedCacheMixin (before its DRF base class) and says what its current version token
 is gets, on every GET:
+  * query parameters the view does not understand (cache_query_params: its filters, search, ordering,
+    pagination, `format`, and any `cache_extra_params`) are dropped before the view runs, as if they had not
+    been sent: `&x123=1` is the same answer and the same cache entry as without it;
   * an ETag computed from the token and the normalised request (path, sorted query, host), before any work,
     so `If-None-Match` with a current ETag is answered 304 at once;
-  * the rendered JSON body from this process's memory (a bounded LRU) or from the shared cache when
+  * the rendered JSON body from this process's memory (an LRU bounded by HTTP_CACHE_LOCAL_BYTES and
+    HTTP_CACHE_LOCAL_ENTRIES) or from the shared cache when
     another request (in any worker) built it already: an entry's key holds the version token, so an entry
     never goes stale and the local copy needs no invalidation;
   * `Cache-Control: public, max-age=<HTTP_CACHE_MAX_AGE>` and `Vary: Accept`.
@@ -29,19 +33,29 @@ from urllib.parse import parse_qsl, urlencode
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
+from rest_framework import filters
+from rest_framework.settings import api_settings
 
 JSON = "application/json"
 
 
 class _LocalLru:
-    """Bounded in-process copy of cached bodies (thread-safe); saves the round trip to the shared cache."""
+    """In-process copy of cached bodies (thread-safe); saves the round trip to the shared cache.
+
+    Bounded by bytes (HTTP_CACHE_LOCAL_BYTES, the sum of the bodies) and by entries
+    (HTTP_CACHE_LOCAL_ENTRIES): the least recently used bodies go first; a body larger than the whole bound
+    is not kept here at all."""
 
     def __init__(self) -> None:
         self._items: OrderedDict[str, bytes] = OrderedDict()
         self._lock = threading.Lock()
+        self.size = 0  # bytes held
+
+    def __len__(self) -> int:
+        return len(self._items)
 
     def get(self, key: str) -> bytes | None:
         with self._lock:
@@ -51,15 +65,23 @@ class _LocalLru:
             return value
 
     def put(self, key: str, value: bytes) -> None:
+        limit = settings.HTTP_CACHE_LOCAL_BYTES
         with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.size -= len(old)
+            if len(value) > limit:
+                return
             self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > settings.HTTP_CACHE_LOCAL_ENTRIES:
-                self._items.popitem(last=False)
+            self.size += len(value)
+            while self.size > limit or len(self._items) > settings.HTTP_CACHE_LOCAL_ENTRIES:
+                _, dropped = self._items.popitem(last=False)
+                self.size -= len(dropped)
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self.size = 0
 
 
 local_bodies = _LocalLru()
@@ -74,11 +96,54 @@ def _wants_html(request: HttpRequest) -> bool:
     return "text/html" in request.headers.get("Accept", "") or request.GET.get("format") == "api"
 
 
+def _filter_params(filterset_class: Any) -> set[str]:
+    names: set[str] = set()
+    for name, declared in filterset_class.base_filters.items():
+        suffixes = getattr(getattr(declared.field_class, "widget", None), "suffixes", None)
+        if suffixes:  # e.g. a RangeFilter reads name_min and name_max
+            names.update(f"{name}_{suffix}" if suffix else name for suffix in suffixes)
+        else:
+            names.add(name)
+    return names
+
+
 class VersionedCacheMixin:
     cache_namespace: str = ""
+    cache_extra_params: tuple[str, ...] = ()  # query parameters the view reads itself (e.g. "since", "q")
 
     def cache_token(self) -> str:  # pragma: no cover - each view says what its data's version is
         raise NotImplementedError
+
+    def cache_query_params(self) -> frozenset[str]:
+        """The query parameters this view understands; any other is dropped before the view runs."""
+        names = {api_settings.URL_FORMAT_OVERRIDE, *self.cache_extra_params}
+        action = getattr(self, "action_map", {}).get("get")
+        if action not in (None, "list"):  # a viewset's detail: no filters, search or pages
+            return frozenset(names)
+        pagination = getattr(self, "pagination_class", None)
+        if pagination is not None:
+            names.update(
+                p for p in (getattr(pagination, "page_query_param", None),
+                            getattr(pagination, "page_size_query_param", None)) if p
+            )
+        backends = getattr(self, "filter_backends", ())
+        if any(issubclass(b, filters.SearchFilter) for b in backends):
+            names.add(api_settings.SEARCH_PARAM)
+        if any(issubclass(b, filters.OrderingFilter) for b in backends):
+            names.add(api_settings.ORDERING_PARAM)
+        filterset_class = getattr(self, "filterset_class", None)
+        if filterset_class is not None:
+            names |= _filter_params(filterset_class)
+        return frozenset(names)
+
+    def _drop_unknown_params(self, request: HttpRequest) -> None:
+        known = self.cache_query_params()
+        pairs = parse_qsl(request.META.get("QUERY_STRING", ""), keep_blank_values=True)
+        kept = [(name, value) for name, value in pairs if name in known]
+        if len(kept) != len(pairs):
+            query = urlencode(kept)
+            request.META["QUERY_STRING"] = query
+            request.GET = QueryDict(query)  # the view, its filters and its page links see only these
 
     def _cache_headers(self, response: HttpResponse, etag: str) -> HttpResponse:
         response["ETag"] = etag
@@ -89,6 +154,7 @@ class VersionedCacheMixin:
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         if request.method != "GET" or _wants_html(request):
             return super().dispatch(request, *args, **kwargs)
+        self._drop_unknown_params(request)
         identity = "|".join(
             (
                 self.cache_namespace,

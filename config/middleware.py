@@ -8,7 +8,9 @@ For paths under /api/:
   * a URL that only lacks its trailing slash answers 308 to the slashed URL (308 keeps the method and
     body, unlike APPEND_SLASH's 301, which loses a POST body or raises under DEBUG);
   * any other non-JSON error response (Django's HTML 404 and the DEBUG pages) becomes
-    {"status", "code", "detail"}; an unhandled exception becomes a JSON 500 without a debug page.
+    {"status", "code", "detail"}; an unhandled exception becomes a JSON 500 without a debug page;
+  * the database connection pool exhausted is a 503 `server_busy`; a lost or refused database connection
+    (an outage) a 503 `database_unavailable`; both with Retry-After.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ import logging
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.exceptions import SuspiciousOperation
+from django.core.exceptions import DisallowedHost, SuspiciousOperation
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.http.request import split_domain_port
 from django.urls import Resolver404, resolve
 
 from config.exceptions import error_body, suspicious_body
@@ -113,6 +117,13 @@ class ApiErrorMiddleware:
             response = _json_error(503, "server_busy", "The server is busy; retry shortly.", retry_after=5)
             response["Retry-After"] = "5"
             return response
+        if isinstance(exception, OperationalError | InterfaceError):  # connection lost or refused: an outage
+            logger.warning("Database unavailable on %s %s: %s", request.method, request.path, exception)
+            response = _json_error(
+                503, "database_unavailable", "The database is unavailable; retry shortly.", retry_after=5
+            )
+            response["Retry-After"] = "5"
+            return response
         logger.exception("Unhandled error on %s %s", request.method, request.path)
         return _json_error(500)
 
@@ -137,3 +148,31 @@ def _pool_exhausted(exception: BaseException) -> bool:
             return True
         seen = seen.__cause__ or seen.__context__
     return False
+
+
+class DisallowedHostHintMiddleware:
+    """Under DEBUG, a request for a host not in ALLOWED_HOSTS (e.g. `make run HOST=0.0.0.0` reached from
+    another machine) is a 400 `disallowed_host` in the one error shape that names the host and the
+    ALLOWED_HOSTS variable to set. Without DEBUG it is left to Django (a plain 400 that names nothing)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if settings.DEBUG:
+            try:
+                request.get_host()
+            except DisallowedHost:
+                host = request._get_raw_host()[:200]
+                domain = split_domain_port(host)[0] or host
+                allowed = ",".join(settings.ALLOWED_HOSTS)
+                return _json_error(
+                    400,
+                    "disallowed_host",
+                    f"The host {host!r} is not in ALLOWED_HOSTS ({allowed}). Add it to the ALLOWED_HOSTS "
+                    f"environment variable (comma separated), e.g. ALLOWED_HOSTS={allowed},{domain} "
+                    "make run HOST=0.0.0.0 (this hint is shown under DEBUG only).",
+                    host=host,
+                    setting="ALLOWED_HOSTS",
+                )
+        return self.get_response(request)

@@ -13,6 +13,17 @@ class StandardPagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 500
 
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:  # what get_page_size and the paginator enforce
+            parameter["schema"] = {**parameter["schema"], "minimum": 1}
+            if parameter["name"] == self.page_size_query_param:
+                parameter["description"] = (
+                    f"Results per page, at least 1 (default {self.page_size}; above {self.max_page_size} is "
+                    f"capped to {self.max_page_size})."
+                )
+        return parameters
+
     def get_page_size(self, request):
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None or raw == "":

@@ -60,7 +60,38 @@ SSE_EVENT: dict[str, Any] = {
 OTHER_MEDIA_ERRORS: dict[str, Any] = {"text/event-stream": SSE_EVENT, "*/*": ErrorSerializer}
 
 
+# config.middleware refuses a query string holding a NUL character (400 invalid_characters): every text query
+# parameter says so with a pattern.
+NO_NUL = "^[^\\u0000]*$"
+
+
+def _forbid_nul(schema: dict[str, Any]) -> None:
+    if schema.get("type") == "array":
+        _forbid_nul(schema.get("items", {}))
+    elif schema.get("type") == "string" and "pattern" not in schema and "enum" not in schema:
+        schema["pattern"] = NO_NUL
+
+
 class AutoSchema(openapi.AutoSchema):
+    """Adds the common error answers; and `security: []` (no padlock in Swagger UI) for an operation anyone
+    may call with the same answer: its view says `schema_public = True` (the catalog, starters), or it
+    accepts no credentials at all (register, token)."""
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        if self._public():
+            operation["security"] = []
+        for parameter in operation.get("parameters", []):
+            if parameter.get("in") == "query":
+                _forbid_nul(parameter.get("schema", {}))
+        return operation
+
+    def _public(self) -> bool:
+        auths = self.get_auth()
+        return {} in auths and (getattr(self.view, "schema_public", False) or auths == [{}])
+
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         statuses = (

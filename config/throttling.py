@@ -13,19 +13,21 @@ Atomicity (which cache backend CACHE_URL picks matters):
   new one. That read-modify-write is not atomic on ANY backend: requests of one client arriving at the same
   moment can each read the same history and all pass, so a limit can be overshot by about as many requests
   as that client has in flight at once (never bypassed for a sustained rate).
-- The stream slots (below) use cache.add + cache.incr/decr. Redis (INCR) and the per-process memory cache
-  (a lock) make them atomic; the database cache (dbcache://) does NOT: its incr/decr are Django's generic
-  get-then-set, so two streams opened at the same instant may be counted once and the per-user cap
-  exceeded by the number of simultaneous opens (the counter expires `ttl` after its last change, which
-  bounds any drift). The cache API offers no row lock to fix this; use Redis where the caps must be exact.
+- The stream slots (below) are exact on every backend: each slot is a key taken with cache.add (atomic on
+  Redis, the database cache and the memory cache) and given back with cache.delete. (A counter with
+  incr/decr is not: the database cache's incr/decr are a get-then-set, so streams closed at the same
+  instant lost their decrements and locked the user out until the counter expired.)
 """
 
 from __future__ import annotations
 
 import math
+import secrets
 from collections.abc import Callable, Iterable
 
+from asgiref.sync import sync_to_async
 from django.core.cache import cache
+from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
@@ -67,6 +69,7 @@ RegisterThrottle = scoped("register", methods={"POST"})
 TokenThrottle = scoped("token", methods={"POST"})
 LoginThrottle = scoped("login", methods={"POST"})
 SimulationSubmitThrottle = scoped("simulations", methods={"POST"})  # simulation and balance jobs
+DeckPrintThrottle = scoped("deck_print")  # printable PDFs of decks and starters
 
 
 def throttled_response(wait: float | None) -> JsonResponse:
@@ -106,33 +109,50 @@ class LoginThrottleMiddleware:
 # ------------------------------------------------------------------------------------ open streams per user
 
 
-def _streams_key(user_id: int) -> str:
-    return f"sse_streams:user:{user_id}"
+StreamSlot = tuple[str, str]  # (cache key, the holder's token)
 
 
-def stream_slot_acquire(*, user_id: int, limit: int, ttl: int) -> bool:
-    """Count one more open stream of the user; False (and nothing counted) when `limit` are open already.
+def _slot_keys(user_id: int, limit: int) -> list[str]:
+    return [f"sse_stream_slot:user:{user_id}:{i}" for i in range(limit)]
 
-    The counter lives in the shared cache and expires `ttl` seconds after the last change, so the slots of
-    a process that died are given back at the latest when its streams would have timed out.
+
+def stream_slot_acquire(*, user_id: int, limit: int, ttl: int) -> StreamSlot | None:
+    """Take one of the user's `limit` open-stream slots; None when all are taken.
+
+    Each slot is a cache key taken with cache.add, which only one caller wins on every backend (Redis:
+    SET NX; the database cache: the table's primary key; the memory cache: its lock), and given back with
+    cache.delete: no read-modify-write, so streams opened or closed at the same instant are counted
+    exactly. A slot expires `ttl` seconds after it was taken, so the slots of a process that died come back
+    at the latest when its streams would have timed out.
     """
-    key = _streams_key(user_id)
-    cache.add(key, 0, ttl)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, ttl)
-        count = 1
-    if count > limit:
-        stream_slot_release(user_id=user_id)
-        return False
-    cache.touch(key, ttl)
-    return True
+    keys = _slot_keys(user_id, limit)
+    taken = cache.get_many(keys)
+    token = secrets.token_hex(8)
+    for key in keys:
+        if key not in taken and cache.add(key, token, ttl):
+            return key, token
+    return None
 
 
-def stream_slot_release(*, user_id: int) -> None:
+def stream_slot_release(*, slot: StreamSlot) -> None:
+    key, token = slot
+    if cache.get(key) == token:  # still ours (not expired and taken by another stream since)
+        cache.delete(key)
+
+
+def _release_in_worker_thread(slot: StreamSlot) -> None:
     try:
-        if cache.decr(_streams_key(user_id)) < 0:
-            cache.set(_streams_key(user_id), 0)
-    except ValueError:  # already expired
-        pass
+        stream_slot_release(slot=slot)
+    finally:
+        close_old_connections()  # dbcache:// used this thread's connection: give it back to the pool now
+
+
+async def astream_slot_release(*, slot: StreamSlot) -> None:
+    """stream_slot_release for async code (the end of an ASGI stream), on every cache backend.
+
+    The database cache (dbcache://) runs SQL, which Django forbids in the event loop
+    (SynchronousOnlyOperation), so the release runs in a pooled worker thread, whose database connection goes
+    back at once. (The cache's own async API, cache.adelete, would run it in the one shared thread-sensitive
+    thread and keep a pooled connection checked out there.)
+    """
+    await sync_to_async(_release_in_worker_thread, thread_sensitive=False)(slot)

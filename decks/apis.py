@@ -114,7 +114,7 @@ STALE = _error(
     current_version=4,
 )
 
-ENTRIES_EXAMPLE = [{"card": "de-tiger-i", "count": 3}, {"card": "de-german-infantry", "count": 6}]
+ENTRIES_EXAMPLE = [{"card": "de-tiger-i", "count": 3}, {"card": "de-infantry", "count": 6}]
 DECK_EXAMPLE = {
     "id": 12,
     "name": "Heavy armour",
@@ -564,6 +564,8 @@ class DeckImportApi(APIView):
         tags=["import/export"],
         summary="Create a deck from a text list (names, printed names or codes); any unreadable line saves "
         "nothing",
+        description="`name` and `nation` default to the text's `# name: ...` and `# nation: XX` header lines "
+        "(what export writes), so an exported list imports as is; either missing everywhere is a 400.",
         request=DeckImportInputSerializer,
         responses={
             201: DeckOutputSerializer,
@@ -596,7 +598,13 @@ class DeckImportApi(APIView):
                     "nation": "DE",
                     "text": "3 Tiger I Tank\n6 German Infantry\n1 de-rommel\n",
                 },
-            )
+            ),
+            OpenApiExample(
+                "an export, as is",
+                request_only=True,
+                description="GET /api/decks/{id}/export/ writes the name and nation as header lines.",
+                value={"text": "# name: Heavy armour\n# nation: DE\n3 Tiger I Tank\n6 German Infantry\n"},
+            ),
         ],
     )
     def post(self, request: Request) -> Response:
@@ -732,7 +740,7 @@ STARTER_EXAMPLE = {
     "is_valid": True,
     "entries": [
         {
-            "card": "gb-british-infantry",
+            "card": "gb-infantry",
             "count": 6,
             "name": "British Infantry",
             "nation": "GB",
@@ -745,6 +753,7 @@ STARTER_EXAMPLE = {
 
 class StarterListApi(APIView):
     permission_classes = [AllowAny]
+    schema_public = True  # official starters: the same for everyone (no padlock in Swagger UI)
 
     @extend_schema(
         tags=["starters"],
@@ -759,6 +768,7 @@ class StarterListApi(APIView):
 
 class StarterDetailApi(APIView):
     permission_classes = [AllowAny]
+    schema_public = True
 
     @extend_schema(
         tags=["starters"],

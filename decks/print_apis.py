@@ -11,9 +11,10 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from cards.extra_apis import BinaryRenderer
-from cards.printing import PAGE_SIZES, deck_pdf
+from cards.printing import PAGE_SIZES, printable_pdf
 from config.errors import ValidationFailed
 from config.schema import ErrorSerializer
+from config.throttling import DeckPrintThrottle
 from decks import selectors
 
 PAPER = OpenApiParameter(
@@ -35,8 +36,24 @@ def _not_found(code: str, detail: str) -> OpenApiResponse:
 
 BAD_PAPER = OpenApiResponse(
     response=ErrorSerializer,
-    description="Unknown paper size.",
-    examples=[OpenApiExample("invalid", value={"status": 400, "code": "invalid", "detail": "paper: ..."})],
+    description="Unknown paper size, or more cards than are printed (PRINT_MAX_CARDS, default 225).",
+    examples=[
+        OpenApiExample("invalid", value={"status": 400, "code": "invalid", "detail": "paper: ..."}),
+        OpenApiExample(
+            "too_many_cards_to_print",
+            value={
+                "status": 400,
+                "code": "too_many_cards_to_print",
+                "detail": "Only decks of at most 225 cards are printed; this one has 25000.",
+                "limit": 225,
+                "actual": 25000,
+            },
+        ),
+    ],
+)
+PRINTING = (
+    " At most 225 card copies (PRINT_MAX_CARDS: the largest official deck fits); throttled (scope "
+    "deck_print, THROTTLE_DECK_PRINT); each PDF is built once per version and served from the cache."
 )
 
 
@@ -63,12 +80,14 @@ def _copies(entries: dict[str, int]) -> list[str]:
 class DeckPrintApi(APIView):
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer, BinaryRenderer]
+    throttle_classes = [DeckPrintThrottle]
 
     @extend_schema(
         tags=["decks"],
         summary="The deck as printable proxies (PDF)",
         description="Every card copy of the deck as its face (see /api/arsenal-cards/{code}/face.svg), nine "
-        "to a page at playing-card size. Private decks of other players are a 404, like the deck itself.",
+        "to a page at playing-card size. Private decks of other players are a 404, like the deck itself."
+        + PRINTING,
         parameters=[PAPER],
         responses={
             (200, "application/pdf"): OpenApiTypes.BINARY,
@@ -79,18 +98,22 @@ class DeckPrintApi(APIView):
     def get(self, request: Request, pk: int) -> HttpResponse:
         paper = _paper(request)
         deck = selectors.deck_get(user=request.user, deck_id=pk)
-        data = deck_pdf(title=deck.name, codes=_copies(selectors.deck_entries(deck)), paper=paper)
+        codes = _copies(selectors.deck_entries(deck))
+        data = printable_pdf(key=f"deck:{deck.pk}:{deck.version}", title=deck.name, codes=codes, paper=paper)
         return _pdf_response(data, f"deck-{deck.pk}.pdf")
 
 
 class StarterPrintApi(APIView):
     permission_classes = [AllowAny]
+    schema_public = True  # an official starter: the same for everyone (no padlock in Swagger UI)
     renderer_classes = [JSONRenderer, BinaryRenderer]
+    throttle_classes = [DeckPrintThrottle]
 
     @extend_schema(
         tags=["starters"],
         summary="A starter deck as printable proxies (PDF)",
-        description="Every card copy of the official starter, nine to a page at playing-card size.",
+        description="Every card copy of the official starter, nine to a page at playing-card size."
+        + PRINTING,
         parameters=[PAPER],
         responses={
             (200, "application/pdf"): OpenApiTypes.BINARY,
@@ -103,4 +126,5 @@ class StarterPrintApi(APIView):
         cat = selectors.catalog()
         card_set = selectors.starter_get(code=code, cat=cat)
         codes = _copies(selectors.starter_entries(card_set, cat))
-        return _pdf_response(deck_pdf(title=card_set.name, codes=codes, paper=paper), f"{card_set.code}.pdf")
+        data = printable_pdf(key=f"starter:{card_set.code}", title=card_set.name, codes=codes, paper=paper)
+        return _pdf_response(data, f"{card_set.code}.pdf")

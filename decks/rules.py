@@ -37,7 +37,7 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Any
 
-from games.engine.cards import ArsenalCardDef, CardSetDef, Catalog
+from vocabulary.battlecards import SINGLE_COPY_MAX, ArsenalCardDef, CardSetDef, Catalog
 
 MIN_DECK_CARDS = 40
 MATCHUP_MAX_CARD_DIFFERENCE = 10
@@ -219,15 +219,11 @@ def set_arsenal_counts(card_set: CardSetDef, catalog: Catalog, nation: str | Non
     return {code: count for code, count in counts.items() if count > 0}
 
 
-def _is_single(card: ArsenalCardDef) -> bool:
-    return card.is_general or card.is_leader
-
-
 def _cap_singles(counts: Mapping[str, int], catalog: Catalog) -> dict[str, int]:
     out = {}
     for code, count in counts.items():
         card = catalog.arsenal.get(code)
-        out[code] = min(count, 1) if card is not None and _is_single(card) else count
+        out[code] = min(count, SINGLE_COPY_MAX) if card is not None and card.is_single_copy else count
     return out
 
 
@@ -301,7 +297,7 @@ def official_composition(
     for pack in packs_of(catalog, nation=nation):
         contents = set_arsenal_counts(pack, catalog, nation)
         if all(
-            wanted.get(code, 0) >= count if not _is_single(catalog.arsenal[code]) else code in wanted
+            wanted.get(code, 0) >= count if not catalog.arsenal[code].is_single_copy else code in wanted
             for code, count in contents.items()
         ):
             candidates.append((pack.code, contents))
@@ -368,25 +364,27 @@ def _custom_checks(
                         actual=count,
                     )
                 )
-        if _is_single(card):
-            if count > 1:
-                role = "general" if card.is_general else "leader"
-                violations.append(
-                    Violation(
-                        Code.GENERAL_LEADER_SINGLE,
-                        f"Only one {card.name} may be in a deck: each {role} is single.",
-                        card=code,
-                        limit=1,
-                        actual=count,
-                    )
+        cap = card.effective_max_per_deck
+        if cap is None or count <= cap:
+            continue
+        if card.is_single_copy:
+            role = "general" if card.is_general else "leader"
+            violations.append(
+                Violation(
+                    Code.GENERAL_LEADER_SINGLE,
+                    f"Only one {card.name} may be in a deck: each {role} is single.",
+                    card=code,
+                    limit=cap,
+                    actual=count,
                 )
-        elif card.max_per_deck is not None and count > card.max_per_deck:
+            )
+        else:
             violations.append(
                 Violation(
                     Code.OVER_MAX_PER_DECK,
-                    f"At most {card.max_per_deck} {card.name} per deck; this one has {count}.",
+                    f"At most {cap} {card.name} per deck; this one has {count}.",
                     card=code,
-                    limit=card.max_per_deck,
+                    limit=cap,
                     actual=count,
                 )
             )
@@ -602,7 +600,7 @@ def validate_matchup(
     def missing(pack: CardSetDef, deck: DeckInput) -> list[tuple[str, int, int]]:
         out = []
         for code, count in set_arsenal_counts(pack, catalog, deck.nation).items():
-            need = min(count, 1) if _is_single(catalog.arsenal[code]) else count
+            need = min(count, SINGLE_COPY_MAX) if catalog.arsenal[code].is_single_copy else count
             if deck.entries.get(code, 0) < need:
                 out.append((code, need, deck.entries.get(code, 0)))
         return out

@@ -14,7 +14,7 @@ from config.errors import Forbidden, NotFound, ValidationFailed
 from decks import rules
 from decks.models import Deck, DeckEntry, DeckVersion
 from decks.text import NameIndex, export_deck_text
-from games.engine.cards import CardSetDef, Catalog
+from vocabulary.battlecards import CardSetDef, Catalog
 
 
 def catalog() -> Catalog:

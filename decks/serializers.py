@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -21,9 +22,25 @@ from decks.services import MAX_ENTRIES
 # ---------------------------------------------------------------------------------------------- input
 
 
+COUNT_SCHEMA = {"type": "integer", "minimum": 1, "maximum": MAX_ENTRY_COUNT}
+
+
+@extend_schema_field(COUNT_SCHEMA)
+class EntryCountField(serializers.IntegerField):
+    """An entry's count: the schema declares 1..MAX_ENTRY_COUNT; EntriesField refuses others."""
+
+
 class EntryInputSerializer(serializers.Serializer):
     card = serializers.CharField(max_length=64, help_text="Arsenal card code")
-    count = serializers.IntegerField(help_text=f"1 to {MAX_ENTRY_COUNT}")
+    count = EntryCountField(help_text=f"1 to {MAX_ENTRY_COUNT}")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # a partial update (PATCH) makes DRF skip missing fields of nested serializers too; an entry is
+        # always whole, so both fields stay required there
+        missing = {name: ["This field is required."] for name in ("card", "count") if name not in attrs}
+        if missing:
+            raise serializers.ValidationError(missing)
+        return attrs
 
 
 class EntriesField(serializers.ListField):
@@ -70,6 +87,27 @@ class EntriesField(serializers.ListField):
                 f"Counts must be between 1 and {MAX_ENTRY_COUNT}.", code="invalid_count", entries=bad_counts
             )
         return entries
+
+
+class EntriesFieldSchema(OpenApiSerializerFieldExtension):
+    """EntriesField in the schema: the list of {card, count}, or the shorthand object {code: count}."""
+
+    target_class = EntriesField
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        entry = auto_schema.resolve_serializer(EntryInputSerializer, direction)
+        return {
+            "oneOf": [
+                {"type": "array", "items": entry.ref, "maxItems": MAX_ENTRIES},
+                {
+                    "type": "object",
+                    "additionalProperties": COUNT_SCHEMA,
+                    "maxProperties": MAX_ENTRIES,
+                    "description": "The shorthand {card code: count}.",
+                },
+            ],
+            "description": self.target.help_text or "",
+        }
 
 
 class DeckCreateInputSerializer(serializers.Serializer):
@@ -150,8 +188,12 @@ class StarterCloneInputSerializer(serializers.Serializer):
 
 
 class DeckImportInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    nation = serializers.CharField(max_length=16)
+    name = serializers.CharField(
+        max_length=120, required=False, help_text="Default: the text's '# name: ...' header line"
+    )
+    nation = serializers.CharField(
+        max_length=16, required=False, help_text="Default: the text's '# nation: XX' header line"
+    )
     text = serializers.CharField(
         trim_whitespace=False, help_text="One card per line, e.g. '3 Tiger I Tank' (64 KB)"
     )

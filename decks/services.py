@@ -20,8 +20,8 @@ from config.authentication import token_expired
 from config.errors import Conflict, DomainError, ValidationFailed
 from decks import selectors
 from decks.models import MAX_ENTRY_COUNT, Deck, DeckEntry, DeckVersion
-from decks.text import MAX_IMPORT_LINES, MAX_REPORTED_ERRORS, count_lines, parse_deck_text
-from games.engine.cards import Catalog
+from decks.text import MAX_IMPORT_LINES, MAX_REPORTED_ERRORS, count_lines, parse_deck_text, read_headers
+from vocabulary.battlecards import Catalog
 
 MAX_ENTRIES = 500
 MAX_IMPORT_TEXT_BYTES = 64 * 1024
@@ -232,10 +232,17 @@ def deck_clone_starter(
 
 
 def deck_import_text(
-    *, owner: Any, name: str, nation: str, text: str, description: str = "", is_public: bool = False
+    *,
+    owner: Any,
+    text: str,
+    name: str | None = None,
+    nation: str | None = None,
+    description: str = "",
+    is_public: bool = False,
 ) -> Deck:
     """Create a deck from a text list. Any line that names no card (or is ambiguous) fails the whole import
-    with per-line errors and suggestions: nothing is saved.
+    with per-line errors and suggestions: nothing is saved. A name or nation not given is read from the
+    text's "# name:" / "# nation:" header lines (what export writes), so an exported list imports as is.
 
     The text is parsed (and close names suggested, a bounded amount of work: decks.text) before any
     transaction opens: a bad list never holds the database's write lock; only deck_create writes."""
@@ -248,6 +255,24 @@ def deck_import_text(
             code="too_many_lines",
             limit=MAX_IMPORT_LINES,
             actual=lines,
+        )
+    headers = read_headers(text)
+    name, nation = name or headers.get("name"), nation or headers.get("nation")
+    missing = {
+        field: [f"This field is required (or give it in the text as a '# {field}: ...' line)."]
+        for field, value in (("name", name), ("nation", nation))
+        if not value
+    }
+    if missing:
+        raise ValidationFailed(
+            f"Invalid input: {', '.join(missing)} required, in the request or as a header line of the text.",
+            errors=missing,
+        )
+    limit = Deck._meta.get_field("name").max_length
+    if len(name) > limit:  # a header line is not bounded by the serializer
+        raise ValidationFailed(
+            f"Invalid input: name: at most {limit} characters.",
+            errors={"name": [f"Ensure this field has no more than {limit} characters."]},
         )
     cat = selectors.catalog()
     _check_nation(cat, nation)

@@ -2,10 +2,11 @@
 
 Import accepts, per line, a count and a card: "3 Tiger I Tank", "3x Tiger I Tank", "Tiger I Tank x3"
 or a bare name (count 1). The card may be its code, its name or a name printed on a set list
-(case-insensitive). Blank lines and lines starting with "#" or "//" are ignored. The same card on
-several lines is added up.
-Export writes names, and the code instead wherever a name would not read back as the same card for the deck's
-nation, so export -> import always round-trips.
+(case-insensitive). Blank lines and lines starting with "#" or "//" are ignored, except the header lines
+"# name: ..." and "# nation: XX" (read_headers), which give the deck's name and nation when a request leaves
+them out. The same card on several lines is added up.
+Export writes those two headers, then names, and the code instead wherever a name would not read back as the
+same card for the deck's nation, so export -> import always round-trips, with nothing else given.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from games.engine.cards import ArsenalCardDef, Catalog
+from vocabulary.battlecards import ArsenalCardDef, Catalog
 
 MAX_LINE_COUNT = 99
 # Bounds of the work one import may cost (a hostile list of 16,000 unreadable lines took 85 s of close-name
@@ -30,6 +31,7 @@ MAX_SUGGEST_QUERY = 60
 MAX_REPORTED_ERRORS = 50
 _LEADING = re.compile(r"^(?P<count>\d+)\s*[xX]?\s+(?P<name>.+)$")
 _TRAILING = re.compile(r"^(?P<name>.+?)\s+[xX]\s*(?P<count>\d+)$")
+_HEADER = re.compile(r"^#\s*(?P<key>name|nation)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE)
 
 
 def _norm(text: str) -> str:
@@ -134,6 +136,16 @@ class NameIndex:
         return tuple(out[:n])
 
 
+def read_headers(text: str) -> dict[str, str]:
+    """The "# name: ..." and "# nation: XX" header lines of a list (the first of each; empty ones ignored)."""
+    headers: dict[str, str] = {}
+    for raw in text.splitlines():
+        match = _HEADER.match(raw.strip())
+        if match and match.group("value"):
+            headers.setdefault(match.group("key").lower(), match.group("value"))
+    return headers
+
+
 def count_lines(text: str) -> int:
     """Non-blank lines of a deck list (compare with MAX_IMPORT_LINES before parsing)."""
     return sum(1 for line in text.splitlines() if line.strip())
@@ -222,7 +234,8 @@ def export_deck_text(
 ) -> str:
     """One line per card, by stack then name; unknown codes are written as they are."""
     index = index or NameIndex(catalog)
-    lines = [f"# {title}"] if title else []
+    title = " ".join(title.split())  # one header line, whatever the name holds
+    lines = [f"# name: {title}"] if title else []
     lines.append(f"# nation: {nation}")
 
     def sort_key(item: tuple[str, int]) -> tuple:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -11,7 +13,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections
+from django.db import DatabaseError, close_old_connections
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -23,12 +25,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import metrics
 from config.errors import DomainError, ValidationFailed
 from config.pagination import StandardPagination
 from config.schema import SSE_EVENT, ErrorSerializer
 from config.throttling import (
     GameActionThrottle,
     GameCreateThrottle,
+    astream_slot_release,
     stream_slot_acquire,
     stream_slot_release,
 )
@@ -48,6 +52,8 @@ from games.view_serializers import (
     EventsPageSerializer,
     SeatViewSerializer,
 )
+
+logger = logging.getLogger(__name__)
 
 CREATE_EXAMPLE = OpenApiExample(
     "Play a starter deck against the heuristic bot",
@@ -319,6 +325,13 @@ def _read_since(*, game_id: Any, seat: str, since: int) -> tuple[list[dict[str, 
 _reads_in_flight: dict[tuple[str, str, int], asyncio.Future] = {}
 
 
+def _retrieve_error(done: asyncio.Future) -> None:
+    """A failed read whose streams all stopped waiting (their deadline): its error is theirs to log, not
+    asyncio's ("exception was never retrieved")."""
+    if not done.cancelled():
+        done.exception()
+
+
 async def _shared_read(*, game_id: Any, seat: str, since: int) -> tuple[list[dict[str, Any]], str, int]:
     """_read_since in a pooled thread, shared by the streams that ask the same (game, seat, since) at the
     same time: the streams of a game wake together, and one read serves them all."""
@@ -331,16 +344,39 @@ async def _shared_read(*, game_id: Any, seat: str, since: int) -> tuple[list[dic
         _reads_in_flight[key] = future
         future.add_done_callback(lambda done: _reads_in_flight.pop(key, None) if
                                  _reads_in_flight.get(key) is done else None)
+        future.add_done_callback(_retrieve_error)
     entries, game_status, last_seq = await asyncio.shield(future)
     return entries, game_status, last_seq
+
+
+STREAM_READ_RETRY_SECONDS = 1.0  # a read of the log failed (the database is away): try again this soon
+STREAM_LAST_READ_SECONDS = 1.0  # a read may end this long after the stream's deadline, never later
+SLOT_RELEASE_WAIT_SECONDS = 2.0  # the end of a stream waits this long at most for its slot to be given back
+
+
+async def _read_before(*, deadline: float, game_id: Any, seat: str, since: int) -> tuple | None:
+    """The log after `since` (see _shared_read), or None when the database did not answer in time: in an
+    outage a read waits for a pooled connection, and a stream must still end at its deadline."""
+    budget = max(deadline - asyncio.get_running_loop().time(), STREAM_LAST_READ_SECONDS)
+    try:
+        return await asyncio.wait_for(_shared_read(game_id=game_id, seat=seat, since=since), budget)
+    except TimeoutError:
+        return None
+    except DatabaseError as exc:
+        logger.warning("event stream of game %s: reading the log failed, retrying: %s", game_id, exc)
+        return None
 
 
 async def _pushed_event_stream(
     *, game_id: Any, seat: str, since: int, timeout: float, slot: _StreamSlot
 ) -> AsyncIterator[str]:
     """The ASGI stream: waits on the game's signal (PostgreSQL NOTIFY) or polls (SQLite), holding no
-    thread while it waits; reads the new log rows in a pooled worker thread."""
-    read = _shared_read
+    thread while it waits; reads the new log rows in a pooled worker thread.
+
+    A database outage: a failed read is retried every STREAM_READ_RETRY_SECONDS and at once when the
+    listener reconnects (which wakes every stream: the notifications sent while it was away are lost, so
+    each stream reads the log from its last seq again); the stream still ends at its deadline. Its slot is
+    given back before the last event (`end`, `timeout`) is sent, and when the client goes away."""
     try:
         bus = await event_bus.listener() if event_bus.pushes() else None
         loop = asyncio.get_running_loop()
@@ -348,33 +384,42 @@ async def _pushed_event_stream(
         poll = float(getattr(settings, "GAMES_SSE_POLL_SECONDS", 0.5))
         keepalive = float(settings.GAMES_SSE_KEEPALIVE_SECONDS)
         last = since
+        game_status = None  # as last read (stays null in a `timeout` event if the database never answered)
         yield "retry: 2000\n\n"
         while True:
             signal = bus.signal(game_id) if bus is not None else None  # before reading: no wake-up is lost
-            entries, game_status, last_seq = await read(game_id=game_id, seat=seat, since=last)
-            for entry in entries:
-                last = entry["seq"]
-                yield _sse(entry, event_id=entry["seq"])
-            if game_status == GameStatus.FINISHED and last >= last_seq:
-                yield _sse({"status": game_status, "last_seq": last}, event="end", event_id=last)
-                return
+            read = await _read_before(deadline=deadline, game_id=game_id, seat=seat, since=last)
+            if read is not None:
+                entries, game_status, last_seq = read
+                for entry in entries:
+                    last = entry["seq"]
+                    yield _sse(entry, event_id=entry["seq"])
+                if game_status == GameStatus.FINISHED and last >= last_seq:
+                    await slot.arelease()
+                    yield _sse({"status": game_status, "last_seq": last}, event="end", event_id=last)
+                    return
             remaining = deadline - loop.time()
             if remaining <= 0:
+                await slot.arelease()
                 yield _sse(
                     {"status": game_status, "last_seq": last, "reconnect": True}, event="timeout",
                     event_id=last,
                 )
                 return
-            if signal is None:
+            if read is None:
+                wait = min(STREAM_READ_RETRY_SECONDS, remaining)
+            elif signal is None:
                 await asyncio.sleep(min(poll, remaining))
                 yield ": keep-alive\n\n"
                 continue
+            else:
+                wait = min(keepalive, remaining)
             try:
-                await asyncio.wait_for(signal.wait(), min(keepalive, remaining))
+                await asyncio.wait_for(signal.wait() if signal is not None else asyncio.sleep(wait), wait)
             except TimeoutError:
                 yield ": keep-alive\n\n"
-    finally:
-        slot.release()
+    finally:  # also when the client went away (the task is cancelled) or the server shuts down
+        await slot.arelease()
 
 
 class TooManyStreams(DomainError):
@@ -383,21 +428,45 @@ class TooManyStreams(DomainError):
 
 
 class _StreamSlot:
-    """One of the user's open-stream slots (GAMES_SSE_MAX_STREAMS_PER_USER), given back once."""
+    """One of the user's open-stream slots (GAMES_SSE_MAX_STREAMS_PER_USER), given back once: `release`
+    from synchronous code (WSGI, a response's close), `arelease` from the event loop (an ASGI stream)."""
 
     def __init__(self, *, user_id: int, timeout: float) -> None:
         limit = settings.GAMES_SSE_MAX_STREAMS_PER_USER
-        if not stream_slot_acquire(user_id=user_id, limit=limit, ttl=int(timeout) + 60):
+        slot = stream_slot_acquire(user_id=user_id, limit=limit, ttl=int(timeout) + 60)
+        if slot is None:
             raise TooManyStreams(
                 f"You have {limit} event streams open already; close one first.", retry_after=5
             )
         self.user_id = user_id
+        self.slot = slot
         self.held = True
+        metrics.stream_opened()
 
     def release(self) -> None:
         if self.held:
             self.held = False
-            stream_slot_release(user_id=self.user_id)
+            metrics.stream_closed()
+            stream_slot_release(slot=self.slot)
+
+    async def arelease(self) -> None:
+        """Give the slot back from async code, waiting SLOT_RELEASE_WAIT_SECONDS at most (a database cache
+        in an outage): the release goes on in its thread, and a slot never given back expires after its
+        `ttl` (the stream's timeout + 60 s)."""
+        if not self.held:
+            return
+        self.held = False
+        metrics.stream_closed()
+        task = asyncio.ensure_future(astream_slot_release(slot=self.slot))
+        task.add_done_callback(_log_failed_release)
+        done, _ = await asyncio.wait({task}, timeout=SLOT_RELEASE_WAIT_SECONDS)  # never raises its error
+        if not done:
+            logger.warning("event stream slot of user %s: release still pending", self.user_id)
+
+
+def _log_failed_release(task: asyncio.Future) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.warning("event stream slot: release failed: %s", task.exception())
 
 
 class EventStreamResponse(StreamingHttpResponse):
@@ -468,9 +537,19 @@ def _stream_in_worker_thread(request: Any, game_id: str) -> Any:
 
 async def game_event_stream(request: Any, game_id: str) -> Any:
     """The URL's view: under ASGI the checks run in a pooled thread and the stream itself is async."""
-    if isinstance(request, ASGIRequest):
-        return await sync_to_async(_stream_in_worker_thread, thread_sensitive=False)(request, str(game_id))
-    return await sync_to_async(_stream_view)(request, game_id=str(game_id))
+    if not isinstance(request, ASGIRequest):
+        return await sync_to_async(_stream_view)(request, game_id=str(game_id))
+    opening = asyncio.ensure_future(
+        sync_to_async(_stream_in_worker_thread, thread_sensitive=False)(request, str(game_id))
+    )
+    try:
+        return await asyncio.shield(opening)
+    except asyncio.CancelledError:  # the client went away while the checks ran: Django will never send
+        # (nor close) the response they make, so close it here once they are done: its slot is given back
+        with contextlib.suppress(Exception):
+            response = await opening
+            await sync_to_async(response.close, thread_sensitive=False)()
+        raise
 
 
 game_event_stream.cls = GameEventStreamApi  # the OpenAPI schema documents the DRF view

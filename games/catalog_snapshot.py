@@ -2,7 +2,8 @@
 
 A game stores `snapshot_dicts(catalog, codes)` at creation; every later request rebuilds the engine's
 Catalog from that snapshot (never from the live catalog), so editing a card in the admin never changes
-a running or finished game. Pure Python: the inverse of the `from_dict` constructors in games.engine.cards.
+a running or finished game. Pure Python: the inverse of the `from_dict` constructors in
+vocabulary.battlecards.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from games.engine.cards import (
+from vocabulary.battlecards import (
     ArsenalCardDef,
     BattlecardDef,
     Catalog,

@@ -21,7 +21,7 @@ from decks.rules import (
     validate_deck,
     validate_matchup,
 )
-from games.engine.cards import Catalog
+from vocabulary.battlecards import Catalog
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,10 @@ the notification is delivered exactly when, and only if, the transaction commits
 one asyncio psycopg connection that LISTENs on the channel and wakes the streams of that game, which then
 read the new log rows. After a (re)connection of the listener every stream is woken, so nothing committed
 while it was away is missed (a stream always reads from its last seq). SQLite has no NOTIFY: streams poll.
+
+A database outage: the listener notices its connection is gone and reconnects every
+RECONNECT_MAX_SECONDS at most (0.5 s, then doubling up to it), so the streams read what they missed
+within seconds of the database coming back. A stream never waits for the listener to (re)connect.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from django.db import connection, connections
 logger = logging.getLogger(__name__)
 
 CHANNEL = "battlecards_game_log"
+RECONNECT_MAX_SECONDS = 2.0
 
 
 def announce(*, game_id: Any) -> None:
@@ -60,10 +65,16 @@ class Listener:
         for key in list(self._signals.keys()):
             self._wake(key)
 
-    async def start(self) -> None:
+    @property
+    def connected(self) -> bool:
+        """True while the LISTEN connection is up (notifications arrive)."""
+        return self._ready.is_set()
+
+    def start(self) -> None:
+        """Start listening (once). Not awaited: until the connection is up, a stream's signal is set when it
+        connects, and the stream reads the log then."""
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="game-log-listener")
-        await asyncio.wait_for(self._ready.wait(), timeout=10)
 
     async def _run(self) -> None:
         import psycopg
@@ -85,21 +96,21 @@ class Listener:
                         self._wake(note.payload)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the database went away: streams go on with their keep-alive timeouts
-                logger.exception("event stream listener lost its connection; reconnecting")
+            except Exception as exc:  # the database went away: streams retry their reads until it is back
+                logger.warning("event stream listener: no connection (%s); retrying in %.1f s", exc, delay)
                 self._ready.clear()
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, 10)
+                delay = min(delay * 2, RECONNECT_MAX_SECONDS)
 
 
 _listeners: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Listener] = weakref.WeakKeyDictionary()
 
 
 async def listener() -> Listener:
-    """This event loop's listener, started on first use."""
+    """This event loop's listener, started on first use (its connection may still be on its way)."""
     loop = asyncio.get_running_loop()
     found = _listeners.get(loop)
     if found is None:
         found = _listeners[loop] = Listener()
-    await found.start()
+    found.start()
     return found

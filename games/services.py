@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from config import metrics
 from config.errors import Conflict, DomainError, Forbidden, NotFound, ValidationFailed
 from games import engine, event_bus
 from games.catalog_snapshot import snapshot_dicts, snapshot_hash
@@ -1003,6 +1004,7 @@ def game_action_submit(*, game_id: Any, user: Any, version: int, action: Any) ->
     _sync_game_from_state(game, state)
     log.flush()
     _save_progress(game)
+    metrics.action_applied(game_type=kind.name)
     return ActionOutcome(game=game, seat=seat.seat, entries=log.rows, state=state)
 
 

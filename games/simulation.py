@@ -17,8 +17,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.cards import Catalog
 from games.game_types import DEFAULT_GAME_TYPE, get_game_type
+from vocabulary.battlecards import Catalog
 
 SEATS = ("axis", "allies")  # Battlecards; another game type's seats come from games.game_types
 BOTS = ("random", "heuristic")

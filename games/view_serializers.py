@@ -19,8 +19,8 @@ from games.engine.battlefront import ACTION_TYPES as BATTLEFRONT_ACTION_TYPES
 from games.engine.battlefront import DECISION_KINDS as BATTLEFRONT_DECISION_KINDS
 from games.engine.battlefront import FRONTS as BATTLEFRONT_FRONTS
 from games.engine.battlefront import SEATS as BATTLEFRONT_SEATS
-from games.engine.cards import KINDS
 from games.models import GameStatus, GameType, LogKind, SeatName
+from vocabulary.battlecards import KINDS
 
 SEATS = [c for c, _ in SeatName.choices]  # every game's seats (log entries, events, game rows)
 # a Battlecards seat: axis/allies (1v1), or an army of a team game (axis-1..axis-4, allies-1..allies-4)

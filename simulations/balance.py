@@ -21,7 +21,7 @@ from decks.rules import (
     deck_totals,
     validate_matchup,
 )
-from games.engine.cards import Catalog
+from vocabulary.battlecards import Catalog
 
 BEAM_WIDTH = 12
 MAX_CHANGES = 4
@@ -50,10 +50,8 @@ class Proposal:
 
 
 def _cap(catalog: Catalog, code: str) -> int:
-    card = catalog.arsenal[code]
-    if card.is_general or card.is_leader:
-        return 1
-    return card.max_per_deck if card.max_per_deck is not None else 99
+    cap = catalog.arsenal[code].effective_max_per_deck
+    return cap if cap is not None else 99
 
 
 def _excess(cards: int, points: int, target_cards: int, target_points: int) -> int:

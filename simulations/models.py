@@ -88,3 +88,24 @@ class SimulationChunk(models.Model):
 
     def __str__(self) -> str:
         return f"chunk {self.index} of {self.job_id}"
+
+
+class SimulationRunnerSlot(models.Model):
+    """One of the SIMULATION_LOCAL_CONCURRENCY slots of jobs run without a broker (simulations.runner).
+
+    A web process runs a job only while it holds a slot: the slot names the job, who runs it and a lease
+    that each played chunk renews. A slot whose lease ran out (its process died) is free again, and so is
+    its job, which the next runner resumes from its first unrecorded chunk."""
+
+    index = models.PositiveIntegerField(primary_key=True)
+    job = models.ForeignKey(
+        SimulationJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="runner_slots"
+    )
+    holder = models.CharField(max_length=200, blank=True, default="", help_text="host:pid:thread")
+    lease_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["index"]
+
+    def __str__(self) -> str:
+        return f"slot {self.index} ({self.job_id or 'free'})"

@@ -3,11 +3,42 @@
 from __future__ import annotations
 
 import io
+import os
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
-from games.engine.cards import Catalog, load_catalog_dir
+from fixtures.tools import seeds
+from vocabulary.battlecards import Catalog, load_catalog_dir
+
+
+def in_ci() -> bool:
+    """CI=true (set by .ci/run and by CI services): what must run there fails instead of skipping."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def require_seed(name: str) -> Path:
+    """The rules document `name` (e.g. "battlecards-faq-v1.6.txt") from shared/seeds/ beside the repository
+    (fixtures/tools/seeds.py; BATTLECARDS_SEEDS=<dir> names another place). Without it the calling test is
+    skipped with the reason, except under CI=true, where it fails: CI has the documents, never skips them."""
+    path = seeds.seed(name)
+    if path is not None:
+        return path
+    reason = (
+        f"the rules document {name} is not in {seeds.where()} (they live outside the repository, in "
+        f"../shared/seeds/; set {seeds.ENV}=<dir> to use another place)"
+    )
+    if in_ci():
+        pytest.fail(f"{reason}; CI=true: the tests that read them must run", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def seed_document() -> Callable[[str], Path]:
+    """require_seed, for tests that read the rules documents: `seed_document("battlefront-rules.txt")`."""
+    return require_seed
 
 
 @pytest.fixture(scope="session")

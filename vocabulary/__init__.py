@@ -2,6 +2,7 @@
 
 `cards`, `decks` and `games` all read these definitions (import-linter contract "The card vocabulary is
 pure Python"): the kinds, types, features and deck limits of a game, and the loader + validator of its
-fixture file. Today it holds The War (`vocabulary.the_war`); Battlecards' vocabulary (`games.engine.cards`)
-moves here in a later step.
+fixture file. `vocabulary.battlecards` holds Battlecards' (card definitions, the catalog, its fixture
+loader, max copies per card), `vocabulary.the_war` The War's. Battlefront's cards stay in its engine
+(`games.engine.battlefront.cards`): no app besides its engine reads them.
 """

@@ -15,7 +15,7 @@ from cards.models import (
     BattlefrontCard,
     BattlefrontSpecialUse,
 )
-from config.filters import StrictBooleanFilter
+from config.filters import BoundedNumberFilter, StrictBooleanFilter
 
 ABILITY_FILTER_CHOICES = [*BATTLEFRONT_ABILITY_CHOICES, ("none", "no ability")]
 
@@ -76,9 +76,9 @@ class BattlefrontCardFilter(AbilityFilterMixin):
     type = df.MultipleChoiceFilter(
         field_name="card_type", choices=BATTLEFRONT_TYPE_CHOICES, help_text="Card type letter(s)."
     )
-    force = df.NumberFilter(help_text="Force exactly.")
-    force_min = df.NumberFilter(field_name="force", lookup_expr="gte")
-    force_max = df.NumberFilter(field_name="force", lookup_expr="lte")
+    force = BoundedNumberFilter(help_text="Force exactly.")
+    force_min = BoundedNumberFilter(field_name="force", lookup_expr="gte")
+    force_max = BoundedNumberFilter(field_name="force", lookup_expr="lte")
     special = StrictBooleanFilter(
         field_name="is_special", help_text="true: only the five optional Special cards; false: the 70."
     )
@@ -102,8 +102,8 @@ class BattlefrontSpecialUseFilter(AbilityFilterMixin):
         method="filter_type",
         help_text='The type it is played as; "none": not played as a card.',
     )
-    force_min = df.NumberFilter(field_name="force", lookup_expr="gte")
-    force_max = df.NumberFilter(field_name="force", lookup_expr="lte")
+    force_min = BoundedNumberFilter(field_name="force", lookup_expr="gte")
+    force_max = BoundedNumberFilter(field_name="force", lookup_expr="lte")
     ordering = StableOrderingFilter(
         fields=("code", "name", "nationality", ("card_type", "type"), "force", "position"),
         help_text="Comma-separated fields, '-' for descending. Default: printed order.",

@@ -109,6 +109,7 @@ class TheWarFaceApi(APIView):
 
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer, BinaryRenderer]
+    schema_public = True  # the same answer for everyone: no padlock in Swagger UI (config.schema)
 
     @extend_schema(
         tags=["faces"],
@@ -145,6 +146,7 @@ class TheWarChangesApi(CatalogCached, APIView):
     """GET /api/the-war/changes/?since=<version>: The War's change feed (cards.the_war.selectors)."""
 
     permission_classes = [AllowAny]
+    cache_extra_params = ("since",)
 
     @extend_schema(
         tags=["bulk"],

@@ -25,6 +25,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django_guid",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -37,6 +38,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "django_guid.middleware.guid_middleware",  # the request id (X-Request-ID) of every log line
+    "config.health.OpsMiddleware",  # /health/live, /health/ready, /metrics: before host check and redirect
+    "config.metrics.RequestMetricsMiddleware",  # latency per URL pattern
+    "config.middleware.DisallowedHostHintMiddleware",  # under DEBUG: which host to add to ALLOWED_HOSTS
     "config.middleware.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -161,10 +166,13 @@ REST_FRAMEWORK = {
         "game_action": env("THROTTLE_GAME_ACTION", default="600/min"),
         "deck_validate": env("THROTTLE_DECK_VALIDATE", default="120/min"),
         "deck_import": env("THROTTLE_DECK_IMPORT", default="30/min"),
-        "register": env("THROTTLE_REGISTER", default="10/hour"),
+        # 10 an hour per client (failures included); under DEBUG (`make run`) 1000, so a developer scripting
+        # accounts is not locked out. Production settings force DEBUG off, and 10/hour with it.
+        "register": env("THROTTLE_REGISTER", default="1000/hour" if DEBUG else "10/hour"),
         "token": env("THROTTLE_TOKEN", default="20/min"),
         "login": env("THROTTLE_LOGIN", default="10/min"),
         "simulations": env("THROTTLE_SIMULATIONS", default="30/hour"),  # simulation/balance job submissions
+        "deck_print": env("THROTTLE_DECK_PRINT", default="30/min"),  # printable PDFs of decks and starters
     },
     # Throttles key anonymous clients on REMOTE_ADDR. Behind N reverse proxies that each append to
     # X-Forwarded-For, set TRUSTED_PROXIES=N: the client is then the N-th address from the right. With 0
@@ -220,19 +228,40 @@ SPECTACULAR_SETTINGS = {
 HTTP_CACHE_SECONDS = env.int("HTTP_CACHE_SECONDS", default=3600)
 HTTP_CACHE_MAX_AGE = env.int("HTTP_CACHE_MAX_AGE", default=60)
 HTTP_CACHE_LOCAL_ENTRIES = env.int("HTTP_CACHE_LOCAL_ENTRIES", default=2000)  # per-process copies (LRU)
+HTTP_CACHE_LOCAL_BYTES = env.int("HTTP_CACHE_LOCAL_BYTES", default=32 * 1024 * 1024)  # their bodies, in all
 CATALOG_TOKEN_SECONDS = env.float("CATALOG_TOKEN_SECONDS", default=1.0)
+
+# Printable proxies (GET .../print.pdf): a deck of more card copies is a 400 too_many_cards_to_print. 225
+# holds the largest official deck (four copies of a 50-card starter plus every expansion of its nation, 223).
+# A PDF is kept in the cache per deck version (or starter), paper and catalog version, HTTP_CACHE_SECONDS.
+PRINT_MAX_CARDS = env.int("PRINT_MAX_CARDS", default=225)
 
 # Event streams (GET /api/games/{id}/events/stream/): at most this many open at once per user (429 beyond).
 GAMES_SSE_MAX_STREAMS_PER_USER = env.int("GAMES_SSE_MAX_STREAMS_PER_USER", default=8)
 GAMES_SSE_KEEPALIVE_SECONDS = env.float("GAMES_SSE_KEEPALIVE_SECONDS", default=15.0)  # comment line if idle
 GAMES_SSE_POLL_SECONDS = env.float("GAMES_SSE_POLL_SECONDS", default=0.5)  # without NOTIFY (SQLite)
 
+# Every log line carries the request id (config/request_log.py): the proxy's X-Request-ID or a new one, also
+# returned in the X-Request-ID response header.
+DJANGO_GUID = {"GUID_HEADER_NAME": "X-Request-ID", "VALIDATE_GUID": True, "EXPOSE_HEADER": False}
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "config.request_log.RequestIdFilter"}},
+    "formatters": {
+        "request_id": {"format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"}
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": "request_id"}
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="WARNING")},
+    "loggers": {"django_guid": {"level": "WARNING"}},  # not a line per request saying it made an id
 }
+
+# Operators' endpoints (config/health.py): each readiness check (database, cache, broker) gets this many
+# seconds; /metrics needs `Authorization: Bearer METRICS_TOKEN` when set, else only loopback clients get it.
+HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=2.0)
+METRICS_TOKEN = env("METRICS_TOKEN", default="")
 
 # Simulation jobs (simulations/). With CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0) chunks go to Celery
 # workers (`celery -A config worker -Q simulations`); without it they run in a background thread of the web
@@ -256,3 +285,12 @@ SIMULATION_CHUNK_GAMES = env.int("SIMULATION_CHUNK_GAMES", default=10)
 SIMULATION_MAX_GAMES_PER_JOB = env.int("SIMULATION_MAX_GAMES_PER_JOB", default=2000)
 SIMULATION_MAX_ACTIVE_JOBS = env.int("SIMULATION_MAX_ACTIVE_JOBS", default=3)
 SIMULATION_MAX_GAMES_PER_DAY = env.int("SIMULATION_MAX_GAMES_PER_DAY", default=20000)
+# Without a broker (CELERY_BROKER_URL empty) the web processes play the jobs: at most this many at once over
+# every process and host sharing the database (the others wait queued, oldest first), in threads of low CPU
+# priority (nice SIMULATION_LOCAL_NICE, Linux). A slot not renewed (after each chunk) for
+# SIMULATION_LOCAL_LEASE_SECONDS, or held by a process of this host that is gone, is taken over and its job
+# resumed. See simulations/README.md.
+SIMULATION_LOCAL_CONCURRENCY = env.int("SIMULATION_LOCAL_CONCURRENCY", default=1)
+SIMULATION_LOCAL_NICE = env.int("SIMULATION_LOCAL_NICE", default=19)
+SIMULATION_LOCAL_LEASE_SECONDS = env.int("SIMULATION_LOCAL_LEASE_SECONDS", default=120)
+SIMULATION_LOCAL_POLL_SECONDS = env.float("SIMULATION_LOCAL_POLL_SECONDS", default=1.0)

@@ -10,7 +10,7 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import DATABASES, MIDDLEWARE, env
+from .base import DATABASES, LOGGING, MIDDLEWARE, REST_FRAMEWORK, env
 
 
 def _required(name: str) -> str:
@@ -21,6 +21,8 @@ def _required(name: str) -> str:
 
 
 DEBUG = False
+# base.py relaxes the registration throttle when the environment says DEBUG: not here.
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["register"] = env("THROTTLE_REGISTER", default="10/hour")
 SECRET_KEY = _required("SECRET_KEY")
 if SECRET_KEY.startswith(("dev-only-", "django-insecure-")) or len(SECRET_KEY) < 50:
     raise ImproperlyConfigured(
@@ -65,18 +67,37 @@ MIDDLEWARE = [
 # connection pool per worker process instead, whose connections are checked before each reuse
 # (CONN_HEALTH_CHECKS=True becomes the pool's `check`). DB_POOL=false falls back to persistent
 # connections (CONN_MAX_AGE) with CONN_HEALTH_CHECKS.
+#
+# A database outage (a restart, a failover, killed backends): a dead pooled connection fails the check and is
+# dropped, and the pool connects anew. psycopg_pool retries a failed connection with a doubling delay (1, 2,
+# 4, 8 ... s) until `reconnect_timeout`, so after a long outage it could wait most of a minute before
+# trying again while requests wait for it; here each attempt gives up after DB_POOL_RECONNECT_TIMEOUT and
+# `reconnect_failed` starts a new one at once (pool.check() grows the pool again), so a connection is tried
+# at least every ~2 s and requests are served within seconds of the database coming back. New connections
+# give up after DB_CONNECT_TIMEOUT (libpq's connect_timeout) instead of hanging on an unreachable host.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
+    )
+
+
+def _reconnect_now(pool) -> None:
+    """psycopg_pool's reconnect_failed: a reconnection gave up; start a new one with a short delay again."""
+    pool.check()
+
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool("DB_POOL", default=True):
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN_SIZE", default=2),
         "max_size": env.int("DB_POOL_MAX_SIZE", default=20),
         "timeout": env.float("DB_POOL_TIMEOUT", default=30.0),  # then 503 server_busy with Retry-After
+        "reconnect_timeout": env.float("DB_POOL_RECONNECT_TIMEOUT", default=5.0),
+        "reconnect_failed": _reconnect_now,
     }
 
 LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    **LOGGING,  # the request id on every line (config/request_log.py)
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    "loggers": {**LOGGING["loggers"], "django.request": {"level": "ERROR"}},
 }

@@ -1,10 +1,14 @@
 """The BATTLECARDS rules core: pure Python, no Django. See README.md in this package.
 
 Layout: `core/` holds the game-independent machinery (errors, events, the RNG, the decision machine,
-self-play); `battlecards/` the rules of this game, one module per rule area; `cards`, `setup`, `state`,
-`actions`, `view`, `bots`, `scenario` and `selfplay` are the data contract and the entry points.
+self-play); `battlecards/` the rules of this game, one module per rule area; `setup`, `state`, `actions`,
+`view`, `bots`, `scenario` and `selfplay` are the entry points. The card data contract (Catalog, card
+definitions) is the card vocabulary `vocabulary.battlecards`, re-exported here as `Catalog` and
+`load_catalog_dir`.
 """
 from __future__ import annotations
+
+from vocabulary.battlecards import Catalog, load_catalog_dir
 
 from .actions import Action
 from .battlecards.machine import (
@@ -18,7 +22,6 @@ from .battlecards.machine import (
     new_game,
 )
 from .bots import HeuristicBot, RandomBot
-from .cards import Catalog, load_catalog_dir
 from .core.errors import EngineError, IllegalAction, MalformedAction, SetupError, StateError
 from .core.events import Event, events_for
 from .scenario import load_scenario

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from vocabulary.battlecards import Catalog, load_catalog_dir
+
 from .actions import (
     Action,
     Autokill,
@@ -24,7 +26,6 @@ from .actions import (
     Take,
     Withdraw,
 )
-from .cards import Catalog, load_catalog_dir
 from .core.bots import SaltedRandomBot
 from .core.rng import hashed_index
 from .core.rng import salt_base as _salt_base

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import KINDS, Catalog
+from vocabulary.battlecards import KINDS, Catalog
+
 from .core.errors import SetupError
 from .setup import SEATS, GameSetup, Options
 from .state import OTHER, GameState, new_player
@@ -93,7 +94,7 @@ def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
     st.conflict_discard = cdiscard
     st.scorched = [c for s in SEATS for c in players[s]["won"] if st_codes[c] in sc.get("scorched", [])]
     st.rebuild_derived()
-    from .cards import BattlecardDef
+    from vocabulary.battlecards import BattlecardDef
 
     total = sum(d.victory_points for d in st.defs.values() if isinstance(d, BattlecardDef))
     st.vp_threshold = int(sc.get("victory_threshold", (total + 1) // 2))

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from vocabulary.battlecards import Catalog
+
 from .battlecards.machine import RULES, new_game
 from .bots import HeuristicBot, RandomBot
-from .cards import Catalog
 from .core import selfplay
 from .setup import SEATS, GameSetup
 from .state import GameState

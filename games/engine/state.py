@@ -11,7 +11,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from .cards import KINDS, ArsenalCardDef, BattlecardDef, Catalog, ConflictCardDef
+from vocabulary.battlecards import KINDS, ArsenalCardDef, BattlecardDef, Catalog, ConflictCardDef
+
 from .core.errors import EngineError, StateError
 from .core.machine import Decision
 from .core.rng import new_rng, rng_from_json, rng_to_json

@@ -4,10 +4,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from vocabulary.battlecards import KINDS
+
 from .actions import key_to_json
 from .battlecards.inspect import armies_in_battle, battle_frame, current_values, setup_pending
 from .battlecards.machine import legal_keys
-from .cards import KINDS
 from .state import OTHER, GameState
 
 

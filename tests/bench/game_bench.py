@@ -140,8 +140,8 @@ def bench_simulate(n_games: int, seed: int, workers_all: int) -> dict[str, Any]:
     from games import engine
     from games.catalog_snapshot import snapshot_dicts
     from games.decks_glue import resolve_deck, validate_pairing
-    from games.engine.cards import load_catalog_dir
     from games.simulation import simulate
+    from vocabulary.battlecards import load_catalog_dir
 
     catalog = load_catalog_dir()
     deck_a = resolve_deck(user=None, ref={"starter": ALLIES_STARTER}, catalog=catalog)

@@ -1,8 +1,10 @@
 """Start the real server (gunicorn + uvicorn workers, production settings) on loopback for a benchmark.
 
 Used by http_bench.py, stream_bench.py and load_game.py. The server gets its own PostgreSQL database
-(created if missing, migrated, catalog loaded), a throw-away SECRET_KEY, throttles opened wide and, when
-Redis answers at 127.0.0.1:6379, a Redis cache (else a per-process memory cache). Only 127.0.0.1 is used.
+(created if missing, migrated, catalog loaded), a throw-away SECRET_KEY, throttles opened wide and a Redis
+cache on a redis-server it starts itself (bench_redis.py; BENCH_REDIS_URL names an existing Redis instead,
+whose database it empties; without redis-server, a per-process memory cache). It never touches a Redis it
+was not given. Only 127.0.0.1 is used.
 
 Another tree (e.g. a checkout of an older commit) can be served with --tree; --legacy serves it the old way
 (WSGI, gunicorn's sync workers, base settings with DEBUG off), for before/after tables.
@@ -22,6 +24,8 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+from bench_redis import bench_redis
+
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bc_bench_http"
 
@@ -40,14 +44,6 @@ handler500 = "config.exceptions.json_500"
 '''
 
 
-def _answers(host: str, port: int) -> bool:
-    try:
-        socket.create_connection((host, port), 0.5).close()
-    except OSError:
-        return False
-    return True
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -60,7 +56,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--tree", default=str(ROOT), help="serve this checkout (default: this one)")
     parser.add_argument("--legacy", action="store_true",
                         help="serve it the pre-issue-10 way: WSGI sync workers, base settings, DEBUG off")
-    parser.add_argument("--no-redis", action="store_true", help="per-process memory cache even if Redis runs")
+    parser.add_argument("--no-redis", action="store_true", help="a per-process memory cache, no Redis")
 
 
 class Server(str):
@@ -88,14 +84,16 @@ def running_server(args, extra_env: dict[str, str] | None = None) -> Iterator[Se
     """Yield the base URL of a freshly started server; stop it (its whole process group) afterwards."""
     tree = Path(args.tree).resolve()
     port = free_port()
-    with tempfile.TemporaryDirectory(prefix="bc-bench-") as tmp:
+    with (
+        tempfile.TemporaryDirectory(prefix="bc-bench-") as tmp,
+        bench_redis(wanted=not args.no_redis) as redis,
+    ):
         Path(tmp, "bench_urls.py").write_text(BENCH_URLS)
         base = "config.settings.base" if args.legacy else "config.settings.production"
         Path(tmp, "bench_settings.py").write_text(
             f"from {base} import *  # noqa\nDEBUG = False\nROOT_URLCONF = 'bench_urls'\n"
             "ALLOWED_HOSTS = ['127.0.0.1']\n"
         )
-        redis = not args.no_redis and _answers("127.0.0.1", 6379)
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join([tmp, str(tree)]),
@@ -106,7 +104,7 @@ def running_server(args, extra_env: dict[str, str] | None = None) -> Iterator[Se
             "DEBUG": "False",
             "SECURE_SSL_REDIRECT": "False",
             "LOG_LEVEL": "WARNING",
-            "CACHE_URL": "redis://127.0.0.1:6379/15" if redis else "locmemcache://bench",
+            "CACHE_URL": redis or "locmemcache://bench",
             "GAMES_SSE_MAX_STREAMS_PER_USER": "100000",
             **{f"THROTTLE_{s}": "100000000/min" for s in (
                 "ANON", "USER", "GAME_CREATE", "GAME_ACTION", "DECK_VALIDATE", "DECK_IMPORT", "REGISTER",
@@ -118,8 +116,9 @@ def running_server(args, extra_env: dict[str, str] | None = None) -> Iterator[Se
         for command in (["migrate", "--noinput", "-v", "0"], ["load_catalog"]):
             subprocess.run([py, "manage.py", *command], cwd=tree, env=env, check=True,
                            stdout=subprocess.DEVNULL)
-        if redis:
-            subprocess.run([py, "-c", "import redis; redis.Redis(db=15).flushdb()"], env=env, check=True)
+        if redis:  # ours (empty) or the one BENCH_REDIS_URL gave us: start from an empty cache
+            flush = "import os, redis; redis.Redis.from_url(os.environ['CACHE_URL']).flushdb()"
+            subprocess.run([py, "-c", flush], env=env, check=True)
         if args.legacy:
             cmd = [py, "-m", "gunicorn", "config.wsgi:application", "-k", "sync"]
         else:

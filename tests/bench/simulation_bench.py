@@ -4,8 +4,9 @@ pool on the same job, and the latency from submit to first progress.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bc_bench .venv/bin/python tests/bench/simulation_bench.py
     (options: --games 200 --chunk 10 --repeat 2 --seed 1 --bots heuristic; `make bench`: the defaults)
 
-Needs PostgreSQL (the workers share a throw-away test database, test_<name>) and Redis (BENCH_REDIS_URL,
-default redis://127.0.0.1:6379/14); without Redis it says so and exits 0 having measured nothing.
+Needs PostgreSQL (the workers share a throw-away test database, test_<name>) and a Redis broker: a
+redis-server it starts itself on a free loopback port (bench_redis.py), or the one BENCH_REDIS_URL names (an
+explicit opt-in); without either it says so and exits 0 having measured nothing.
 The same job (British starter against German starter, heuristic bots) is played:
   1. by `manage.py simulate`'s local pool (games.simulation.simulate, multiprocessing) on N processes, and
   2. as a simulation job through the Redis broker on one worker with N processes (submit -> done, wall
@@ -34,22 +35,14 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
+from bench_redis import bench_redis  # noqa: E402
 from bench_theaters import STARTERS, add_theater_argument  # noqa: E402
 
 # the starters played (allies, axis): --theater (main() sets them before any game or fork)
 ALLIES_STARTER, AXIS_STARTER = STARTERS["WE"]
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bc_bench")
-REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
-
-
-def _redis_answers() -> bool:
-    try:
-        import redis
-
-        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
-    except Exception:
-        return False
+REDIS_URL = ""  # the broker: set by main() from bench_redis()
 
 
 def _start_worker(queue: str, database_url: str, concurrency: int) -> subprocess.Popen:
@@ -165,9 +158,16 @@ def main() -> int:
     args, _unknown = parser.parse_known_args()
     global ALLIES_STARTER, AXIS_STARTER
     ALLIES_STARTER, AXIS_STARTER = STARTERS[args.theater]
-    if not _redis_answers():
-        print(f"simulation bench: no Redis answers at {REDIS_URL}; nothing measured")
-        return 0
+    global REDIS_URL
+    with bench_redis() as url:
+        if url is None:
+            print("simulation bench: no redis-server installed and no BENCH_REDIS_URL; nothing measured")
+            return 0
+        REDIS_URL = url
+        return _measure(args)
+
+
+def _measure(args: argparse.Namespace) -> int:
 
     import django
 

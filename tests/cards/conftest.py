@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from games.engine.cards import Catalog, load_catalog_dir
+from vocabulary.battlecards import Catalog, load_catalog_dir
 
 MINI = Path(__file__).parent / "data" / "mini"
 
@@ -59,8 +59,13 @@ def mini_catalog(empty_catalog) -> Catalog:
 
 
 @pytest.fixture(params=["mini", "real"])
-def loaded(request) -> Catalog:
-    """The catalog in the database, as definitions: once the mini catalog, once the real one."""
+def loaded(request, catalog_db, db) -> Catalog:
+    """The catalog in the database, as definitions: once the mini catalog, once the real one.
+
+    `catalog_db` and `db` are requested here, not only through getfixturevalue: pytest-django then sees these
+    tests use the database (it sets it up when one of them runs first, alone or on an xdist worker, and runs
+    them before the tests that flush it), and the session's catalog is loaded before this test's transaction
+    begins, not inside it (its rollback would take the rows away and every later test would reload them)."""
     if request.param == "mini":
         return request.getfixturevalue("mini_catalog")
     request.getfixturevalue("catalog_rows")

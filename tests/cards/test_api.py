@@ -1,6 +1,6 @@
 """The read API: every filter, ordering, pagination, detail by code, error shapes, constant query counts.
 
-Expectations are computed from the catalog definitions (games.engine.cards), run once against the small
+Expectations are computed from the catalog definitions (vocabulary.battlecards), run once against the small
 mini catalog and once against the real one, so the tests follow the data.
 """
 
@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games.engine.cards import KINDS, Catalog
+from vocabulary.battlecards import KINDS, Catalog
 
 LISTS = {
     "nations": "/api/nations/",

@@ -3,8 +3,8 @@ nationality's uses, loaded by load_catalog, served under /api/battlefront/ like 
 
 "A test checks all 70 rows against the seed": the seed's CARD LIST is parsed here on its own (not with
 fixtures/tools/extract_battlefront.py) and compared with the API; skipped when the seed is not beside the
-repository, as tests/cards/test_rulings.py does. The committed fixture is always compared with the API and
-with what the rules say about the deck, so CI checks something without the seed too.
+repository (failed under CI=true: tests/conftest.py's `seed_document`). The committed fixture is always
+compared with the API and with what the rules say about the deck, so CI checks something without the seed too.
 """
 
 from __future__ import annotations
@@ -25,18 +25,6 @@ from cards.battlefront.services import BATTLEFRONT_FIXTURE
 from cards.models import BattlefrontCard, BattlefrontCardAbility, BattlefrontSpecialUse
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = next(
-    (
-        p
-        for p in (
-            ROOT.parent / "shared" / "seeds" / "battlefront-rules.txt",
-            Path("/work/shared/seeds/battlefront-rules.txt"),
-        )
-        if p.exists()
-    ),
-    None,
-)
-needs_seed = pytest.mark.skipif(SEED is None, reason="battlefront-rules.txt is not beside the repository")
 FIXTURE = json.loads(BATTLEFRONT_FIXTURE.read_text(encoding="utf-8"))
 CARDS = "/api/battlefront/cards/"
 USES = "/api/battlefront/special-uses/"
@@ -58,8 +46,11 @@ def everything(client, url: str, **params) -> list[dict]:
 # ------------------------------------------------------------------------------ the seed, parsed on its own
 
 
-def seed_lines() -> list[str]:
-    return [line.strip() for line in SEED.read_text(encoding="utf-8").splitlines()]
+@pytest.fixture
+def seed_lines(seed_document) -> list[str]:
+    """The lines of battlefront-rules.txt (the test skips without it, fails under CI=true)."""
+    text = seed_document("battlefront-rules.txt").read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines()]
 
 
 def seed_type_letters(lines: list[str]) -> dict[str, str]:
@@ -74,10 +65,9 @@ def seed_type_letters(lines: list[str]) -> dict[str, str]:
     return letters
 
 
-def seed_cards() -> list[tuple[str, str, int, str]]:
+def seed_cards(lines: list[str]) -> list[tuple[str, str, int, str]]:
     """(name, type letter, force, notes) of each CARD LIST row: the name is every word before the first
     type letter that is followed by a number; the notes are whatever follows the force."""
-    lines = seed_lines()
     letters = set(seed_type_letters(lines).values())
     start = lines.index("CARD LIST") + 2  # the heading, then "Card Name: Type Force Notes:"
     assert lines[start - 1].startswith("Card Name:")
@@ -91,9 +81,8 @@ def seed_cards() -> list[tuple[str, str, int, str]]:
     return rows
 
 
-def seed_special_uses() -> list[tuple[str, str, str | None, int | None, str]]:
+def seed_special_uses(lines: list[str]) -> list[tuple[str, str, str | None, int | None, str]]:
     """(nationality name, use name, type letter or None, force or None, printed text) per printed use."""
-    lines = seed_lines()
     start = lines.index("OPTIONAL SPECIAL CARDS RULES")
     uses, nationality = [], None
     for line in lines[start:]:
@@ -128,11 +117,10 @@ def expected_abilities(notes: str, letters: dict[str, str]) -> list[dict]:
     raise AssertionError(f"a note the issue does not describe: {notes!r}")
 
 
-@needs_seed
-def test_all_70_cards_match_the_seed(client, catalog_rows):
-    rows = seed_cards()
+def test_all_70_cards_match_the_seed(client, catalog_rows, seed_lines):
+    rows = seed_cards(seed_lines)
     assert len(rows) == 70
-    letters = seed_type_letters(seed_lines())
+    letters = seed_type_letters(seed_lines)
     served = everything(client, CARDS, special="false")
     assert len(served) == 70
     for (name, letter, force, notes), card in zip(rows, served, strict=True):  # printed order
@@ -142,9 +130,8 @@ def test_all_70_cards_match_the_seed(client, catalog_rows):
         assert card["is_special"] is False and card["optional_rule"] == ""
 
 
-@needs_seed
-def test_the_special_uses_match_the_seed(client, catalog_rows):
-    printed = seed_special_uses()
+def test_the_special_uses_match_the_seed(client, catalog_rows, seed_lines):
+    printed = seed_special_uses(seed_lines)
     served = everything(client, USES)
     assert len(printed) == len(served) == 7
     for (nationality, name, letter, force, text), use in zip(printed, served, strict=True):
@@ -157,13 +144,14 @@ def test_the_special_uses_match_the_seed(client, catalog_rows):
         )
 
 
-@needs_seed
-def test_the_committed_fixture_is_what_the_extractor_writes_from_the_seed():
+def test_the_committed_fixture_is_what_the_extractor_writes_from_the_seed(seed_document):
     import subprocess
     import sys
 
+    seed_document("battlefront-rules.txt")  # the tool finds it the same way (fixtures/tools/seeds.py)
     tool = ROOT / "fixtures" / "tools" / "extract_battlefront.py"
-    assert subprocess.run([sys.executable, str(tool), "--check"], capture_output=True).returncode == 0
+    done = subprocess.run([sys.executable, str(tool), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 # ---------------------------------------------------------------------- the committed fixture (always runs)

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from cards.models import CatalogVersion
 from cards.selectors import catalog_dicts
 from cards.services import catalog_load
-from games.engine.cards import DEFAULT_CATALOG_DIR, read_fixture_dicts
+from vocabulary.battlecards import DEFAULT_CATALOG_DIR, read_fixture_dicts
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine.cards import (
+from vocabulary.battlecards import (
     ABILITY_SCHEMA,
     CONFLICT_CATEGORIES,
     CONFLICT_EFFECTS,

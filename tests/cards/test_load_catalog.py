@@ -23,7 +23,7 @@ from cards.models import (
 )
 from cards.selectors import catalog_definitions, catalog_dicts
 from cards.services import catalog_after_admin_edit
-from games.engine.cards import DEFAULT_CATALOG_DIR, load_catalog_dir, read_fixture_dicts
+from vocabulary.battlecards import DEFAULT_CATALOG_DIR, load_catalog_dir, read_fixture_dicts
 
 
 def load(path: Path | str = DEFAULT_CATALOG_DIR, *extra: str) -> str:

@@ -28,7 +28,7 @@ from cards.models import (
 )
 from cards.selectors import catalog_definitions, catalog_dicts
 from cards.services import catalog_after_admin_edit
-from games.engine.cards import DEFAULT_CATALOG_DIR
+from vocabulary.battlecards import DEFAULT_CATALOG_DIR
 
 
 def load(path: Path, *extra: str) -> str:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from cards.selectors import catalog_definitions, catalog_dicts
 from cards.services import catalog_load
-from games.engine.cards import ABILITY_SCHEMA, KINDS, UNIT_CLASSES, Catalog
+from vocabulary.battlecards import ABILITY_SCHEMA, KINDS, UNIT_CLASSES, Catalog
 
 NATIONS = [
     {"code": "GB", "name": "British", "side": "allies"},

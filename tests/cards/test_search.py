@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from cards.search import MAX_LENGTH, MAX_TERMS
 from cards.selectors import catalog_dicts
-from games.engine.cards import ABILITY_SCHEMA, KINDS, UNIT_CLASSES
+from vocabulary.battlecards import ABILITY_SCHEMA, KINDS, UNIT_CLASSES
 
 ARSENAL = "/api/arsenal-cards/"
 

@@ -1,9 +1,9 @@
 """The War's card data (issue 23, part 1): fixtures/the_war/*.json against the rulebook, the vocabulary's
 loader and validator, and the cost estimator. Pure: no database.
 
-Values marked `seed` are read against `../shared/seeds/the-war-rules.txt` (beside the repository; a checkout
-elsewhere, e.g. a git worktree, may point SEEDS_DIR at that folder). When the rulebook is missing these tests
-skip with the reason, unless CI=true, where they fail. Everything else runs on the committed fixtures.
+Values marked `seed` are read against `../shared/seeds/the-war-rules.txt` (found by fixtures/tools/seeds.py,
+through tests/conftest.py's `require_seed`). When the rulebook is missing these tests skip with the reason,
+unless CI=true, where they fail. Everything else runs on the committed fixtures.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
-import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import require_seed
 from vocabulary.the_war import (
     SECTIONS,
     SUBTYPES,
@@ -32,8 +32,6 @@ from vocabulary.the_war import (
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "the_war"
-SEEDS = Path(os.environ["SEEDS_DIR"]) if os.environ.get("SEEDS_DIR") else ROOT.parent / "shared" / "seeds"
-RULES = SEEDS / "the-war-rules.txt"
 CARDS_DOC = json.loads((FIXTURES / "cards.json").read_text(encoding="utf-8"))
 STARTERS_DOC = json.loads((FIXTURES / "starters.json").read_text(encoding="utf-8"))
 CARDS = {c["code"]: c for c in CARDS_DOC["cards"]}
@@ -50,15 +48,7 @@ def _tool(name: str) -> Any:
 
 @pytest.fixture(scope="module")
 def rulebook() -> str:
-    if not RULES.exists():
-        reason = (
-            f"The War's rulebook ../shared/seeds/the-war-rules.txt is not beside the repository ({RULES} is "
-            "missing; set SEEDS_DIR to the seeds folder)"
-        )
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return RULES.read_text(encoding="utf-8")
+    return require_seed("the-war-rules.txt").read_text(encoding="utf-8")
 
 
 def seed_values() -> list[tuple[str, str, dict[str, str]]]:

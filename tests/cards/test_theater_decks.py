@@ -10,8 +10,8 @@ from collections import Counter
 import pytest
 from rest_framework.test import APIClient
 
-from games.engine.cards import DEFAULT_CATALOG_DIR, read_fixture_dicts
 from games.engine.setup import starter_setup, theater_starters
+from vocabulary.battlecards import DEFAULT_CATALOG_DIR, read_fixture_dicts
 
 # theater -> (starter conflict set, allies nation, axis nation, deck VP)
 THEATERS = {"PAC": ("pac-conflict-starter", "US", "JP", 72), "EF": ("ef-conflict-starter", "RU", "DE", 74)}

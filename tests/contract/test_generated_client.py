@@ -57,6 +57,7 @@ def _api(package: str, name: str):
     return importlib.import_module(f"bc_generated_client.api.{package}.{name}")
 
 
+@pytest.mark.slow  # `make test-fast` leaves it out (a whole game)
 @pytest.mark.django_db(transaction=True)
 def test_a_generated_client_plays_a_whole_game_against_the_bot(generated_client, live_server, catalog_rows):
     models = importlib.import_module("bc_generated_client.models")
@@ -79,6 +80,9 @@ def test_a_generated_client_plays_a_whole_game_against_the_bot(generated_client,
             "opponent_deck": {"starter": "de-we-starter"},
             "opponent": {"kind": "bot", "bot": "random"},
             "seed": 1943,
+            # random choices on both sides make long games (65 to 243 turns in self-play) of the same
+            # typed answers: it ends on points after 30 turns (the rules' termination guard) or earlier
+            "options": {"max_turns": 30},
         }
     )
     game = _api("games", "games_create").sync(client=client, body=create)

@@ -8,7 +8,7 @@ conflict card. The starter conflict deck (set WE-C) has 3 cards plus the battlec
 
 from __future__ import annotations
 
-from games.engine.cards import Catalog
+from vocabulary.battlecards import Catalog
 
 
 def _card(code, name, nation, kind="ground", classes=("infantry",), points=4, max_per_deck=None, **extra):

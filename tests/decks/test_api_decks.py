@@ -183,6 +183,8 @@ def test_delete(owner, owner_client):
         ([{"card": "gb-infantry", "count": 100}], "invalid_count"),
         ([{"card": "gb-infantry", "count": "many"}], "invalid"),
         ([{"card": "gb-infantry"}], "invalid"),
+        ([{"count": 3}], "invalid"),
+        ([{"card": "gb-infantry", "count": 2}, {}], "invalid"),
         ([{"card": ["gb-infantry"], "count": 1}], "invalid"),
         ("gb-infantry", "invalid"),
         ([{"card": "gb-infantry", "count": 1}, {"card": "gb-infantry", "count": 2}], "duplicate_entry"),
@@ -196,6 +198,11 @@ def test_bad_entries_are_a_400_and_nothing_is_saved(owner, owner_client, entries
     body = r.json()
     assert body["code"] == code and body["status"] == 400 and body["detail"]
     assert dict(DeckEntry.objects.filter(deck=deck).values_list("card_code", "count")) == {"gb-infantry": 4}
+    assert Deck.objects.get(pk=deck.pk).version == 1
+    for method in (owner_client.patch, owner_client.put):  # a partial update validates entries whole
+        r = method(detail(deck.pk), {"name": "y", "nation": "GB", "entries": entries}, format="json")
+        assert r.status_code == 400, r.json()
+        assert r.json()["code"] == code
     assert Deck.objects.get(pk=deck.pk).version == 1
     r = owner_client.post(LIST, {"name": "x", "nation": "GB", "entries": entries}, format="json")
     assert r.status_code == 400 and r.json()["code"] == code

@@ -33,6 +33,40 @@ def test_export_and_import_round_trip_every_starter(owner, owner_client, catalog
         assert {e["card"]: e["count"] for e in imported.json()["entries"]} == entries, card_set.code
 
 
+def test_an_exported_deck_imports_as_is_with_no_other_field(owner, owner_client, de_entries):
+    deck = DeckFactory(owner=owner, nation="DE", name="Afrika  Korps\nsecond line", entries=de_entries)
+    text = owner_client.get(reverse("deck-export", args=[deck.pk])).content.decode()
+    assert text.startswith("# name: Afrika Korps second line\n# nation: DE\n")
+    r = owner_client.post(IMPORT, {"text": text}, format="json")
+    assert r.status_code == 201, r.json()
+    body = r.json()
+    assert (body["name"], body["nation"]) == ("Afrika Korps second line", "DE")
+    assert {e["card"]: e["count"] for e in body["entries"]} == de_entries
+    # fields given in the request win over the header lines
+    r = owner_client.post(IMPORT, {"text": text, "nation": "XX"}, format="json")
+    assert (r.status_code, r.json()["code"]) == (400, "unknown_nation")
+    r = owner_client.post(IMPORT, {"text": text, "name": "Mine"}, format="json")
+    assert (r.status_code, r.json()["name"], r.json()["nation"]) == (201, "Mine", "DE")
+
+
+@pytest.mark.parametrize(
+    ("text", "missing"),
+    [
+        ("1 Tiger I Tank\n", ["name", "nation"]),
+        ("# name: Tigers\n1 Tiger I Tank\n", ["nation"]),
+        ("# nation: DE\n# name:\n1 Tiger I Tank\n", ["name"]),
+    ],
+)
+def test_an_import_without_name_or_nation_anywhere_is_a_400(owner_client, text, missing):
+    r = owner_client.post(IMPORT, {"text": text}, format="json")
+    assert (r.status_code, r.json()["code"]) == (400, "invalid")
+    assert sorted(r.json()["errors"]) == missing
+    long_name = f"# name: {'x' * 121}\n# nation: DE\n1 Tiger I Tank"
+    r = owner_client.post(IMPORT, {"text": long_name}, format="json")
+    assert (r.status_code, r.json()["code"], list(r.json()["errors"])) == (400, "invalid", ["name"])
+    assert Deck.objects.count() == 0
+
+
 def test_export_writes_one_line_per_card_with_count_and_name(owner, owner_client):
     deck = DeckFactory(owner=owner, nation="DE", entries={"de-tiger-i": 3, "de-infantry": 6})
     lines = owner_client.get(reverse("deck-export", args=[deck.pk])).content.decode().splitlines()

@@ -11,7 +11,7 @@ from typing import Any
 
 from games.engine import Action, Catalog, GameState, apply, legal_actions, load_scenario
 from games.engine.battlecards.inspect import battle_frame
-from games.engine.cards import Catalog as _Catalog
+from vocabulary.battlecards import Catalog as _Catalog
 
 NONE = {"ground": None, "air": None, "sea": None}
 

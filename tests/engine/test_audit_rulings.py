@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import EngineError, GameSetup, load_scenario, new_game, view
-from games.engine.cards import Catalog
+from vocabulary.battlecards import Catalog
 
 from .helpers import (
     _battlecards,

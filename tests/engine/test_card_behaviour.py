@@ -12,7 +12,7 @@ from games.engine.battlecards.behaviour import (
     TURN_START,
     V2,
 )
-from games.engine.cards import ABILITY_SCHEMA, CONFLICT_EFFECTS
+from vocabulary.battlecards import ABILITY_SCHEMA, CONFLICT_EFFECTS
 
 WINDOWS = {TURN_START, RESPONSE, BATTLE_WINDOW, PHASE_2, V2, SCORCHED}
 

@@ -29,8 +29,8 @@ from games.engine.battlecards.combat.casualties import _destroy
 from games.engine.battlecards.frames import _battle_frame, _join_armies
 from games.engine.battlecards.inspect import armies_in_battle, battle_frame, current_values, fresh_values
 from games.engine.battlecards.machine import advance
-from games.engine.cards import KINDS
 from tests.engine.helpers import card_zones as zones
+from vocabulary.battlecards import KINDS
 
 CAT = load_catalog_dir()
 SETTINGS = settings(max_examples=int(os.environ.get("ENGINE_EXAMPLES", "10")), deadline=None)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from decks.models import Deck
-from games.engine.cards import load_catalog_dir
 from games.models import Game
 from tests.decks.factories import DeckFactory
 from tests.games.conftest import DE, GB, game_body
+from vocabulary.battlecards import load_catalog_dir
 
 pytestmark = pytest.mark.django_db
 

@@ -19,6 +19,7 @@ def _load_example():
     return module
 
 
+@pytest.mark.slow  # `make test-fast` leaves it out (a whole game)
 @pytest.mark.django_db(transaction=True)
 def test_the_example_client_plays_a_full_game_against_the_bot(live_server, catalog_rows, capsys):
     example = _load_example()
@@ -45,6 +46,7 @@ def test_the_example_client_plays_a_full_game_against_the_bot(live_server, catal
     assert f"winner {game.winner}" in out
 
 
+@pytest.mark.slow  # `make test-fast` leaves it out (a whole game)
 @pytest.mark.django_db(transaction=True)
 def test_the_example_client_plays_a_full_battlefront_game_against_the_bot(live_server, catalog_rows, capsys):
     example = _load_example()
@@ -74,6 +76,7 @@ def test_the_example_client_plays_a_full_battlefront_game_against_the_bot(live_s
     assert f"winner {game.winner or None}" in out
 
 
+@pytest.mark.slow  # `make test-fast` leaves it out (a whole game)
 @pytest.mark.django_db(transaction=True)
 def test_the_example_client_plays_a_full_team_game_with_bots_for_every_other_army(
     live_server, catalog_rows, capsys

@@ -91,6 +91,7 @@ def drive_to_the_end(*, game_id: str, clients: dict[str, Any], bots: dict[str, A
     pytest.fail(f"the game did not end within {MAX_STEPS} steps")
 
 
+@pytest.mark.slow  # `make test-fast` leaves it out (a whole game)
 @pytest.mark.django_db
 def test_two_users_play_a_complete_game_to_victory_without_seeing_each_others_hidden_cards(
     two_player_game, api, alice, bob
@@ -124,6 +125,7 @@ def test_two_users_play_a_complete_game_to_victory_without_seeing_each_others_hi
     assert game_rebuild_state(game=game).to_json() == game.state
 
 
+@pytest.mark.slow  # `make test-fast` leaves it out (a whole game)
 @pytest.mark.django_db
 def test_user_against_the_bot_plays_a_complete_game(create_game, api, alice):
     game = create_game(alice, opponent={"kind": "bot", "bot": "heuristic"}, seed=77)

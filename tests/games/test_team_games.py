@@ -26,6 +26,12 @@ from tests.games.conftest import HiddenInfoOracle
 pytestmark = pytest.mark.django_db
 
 MAX_STEPS = 6000
+# Games whose length proves nothing (what they check shows within a few turns) end on points after this many
+# turns per two armies (Options.max_turns, the rules' termination guard; engine README, Termination): a
+# 2v2 game lasts 8 to 214 turns (median 30), a combined WE+PAC one 89 to 331 (median 188) in engine self-play.
+SHORT_GAME = {"max_turns": 10}
+# The whole games bound only the long tail: 11 of 12 self-play 2v2 games end by the rules before 80 turns.
+WHOLE_GAME = {"max_turns": 40}
 GAME_PATH = re.compile(r"^/api/games/([0-9a-f-]{36})/")
 
 
@@ -209,6 +215,7 @@ def assert_finished_by_the_rules(game_id: str) -> Game:
 
 # ------------------------------------------------------------------------------------ whole games
 
+@pytest.mark.slow  # `make test-fast` leaves it out (a whole game)
 
 def test_a_2v2_western_europe_game_humans_take_seats_bots_fill_the_rest_and_it_plays_to_the_end(
     catalog_rows, api, oracles, alice, bob, carol
@@ -220,6 +227,7 @@ def test_a_2v2_western_europe_game_humans_take_seats_bots_fill_the_rest_and_it_p
         team_body(
             axis=[army("DE", "bot"), army("DE", "open", invite="carol")],
             allies=[army("GB", "me"), army("GB", "open")],
+            options=WHOLE_GAME,
         ),
     )
     gid = game["id"]
@@ -301,6 +309,7 @@ def test_a_combined_theater_game_gb_us_against_de_jp_plays_to_the_end(catalog_ro
             axis=[army("DE", "bot"), army("JP", "open", invite="bob")],
             allies=[army("GB", "bot", bot="random"), army("US", "me")],
             conflict={"theaters": ["WE", "PAC"]},
+            options=SHORT_GAME,  # the combined decks, seats and hidden cards show within 20 table turns
         ),
     )
     gid = game["id"]
@@ -314,6 +323,7 @@ def test_a_combined_theater_game_gb_us_against_de_jp_plays_to_the_end(catalog_ro
     assert started["my_seat"] == "axis-2" and started["status"] == "active"
     view = api(alice).get(f"/api/games/{gid}/view/").json()["view"]
     assert view["victory_threshold"] == (38 * 2 + 72) // 2  # half the combined victory points
+    assert row.setup["options"]["max_turns"] == SHORT_GAME["max_turns"]
 
     counts = drive_team_game(
         game_id=gid, clients={"allies-2": api(alice), "axis-2": api(bob)}, oracles=oracles
@@ -442,6 +452,7 @@ def test_events_reach_an_army_its_side_and_everyone_as_addressed(
         team_body(
             axis=[army("DE", "open", invite="carol"), army("DE", "bot")],
             allies=[army("GB", "me"), army("GB", "open", invite="bob")],
+            options=SHORT_GAME,  # every kind of addressee occurs from the first turns on
         ),
     )
     gid = game["id"]

@@ -29,6 +29,9 @@ def test_a_game_in_every_theater_plays_to_the_end_through_the_api(
         opponent_deck={"starter": theirs},
         opponent={"kind": "bot", "bot": "heuristic"},
         seed=1941,
+        # a Pacific game lasts 45 to 400 turns in self-play (the termination guard's default): the theater's
+        # decks, threshold and a game to its end show within 40 turns, after which it ends on points
+        options={"max_turns": 40},
     )
     gid, seat = game["id"], game["my_seat"]
     assert game["status"] == "active"

@@ -41,3 +41,16 @@ def submit(api, inline_runner, catalog_rows, django_capture_on_commit_callbacks)
             return api(user).post(path, body, format="json")
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def _runner_threads_end_with_their_test():
+    """A background runner (no broker) finishes before the next test flushes the database under it."""
+    yield
+    import threading
+
+    from simulations.runner import RUNNER_THREAD_PREFIX
+
+    for thread in threading.enumerate():
+        if thread.name.startswith(RUNNER_THREAD_PREFIX):
+            thread.join(60)

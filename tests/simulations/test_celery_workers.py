@@ -39,7 +39,10 @@ def _redis_answers() -> bool:
 
 
 # Skipped cleanly on a machine without Redis; never in CI, which must run them (.ci/run starts Redis).
+# Under pytest-xdist these tests run one after the other on one worker (`--dist loadgroup`): their Celery
+# workers share the broker's Redis database, whose unacked-message bookkeeping is global to it.
 pytestmark = [
+    pytest.mark.xdist_group("celery-broker"),
     pytest.mark.skipif(
         not os.environ.get("CI") and not _redis_answers(), reason=f"no Redis answers at {REDIS_URL}"
     ),

@@ -6,7 +6,7 @@ import secrets
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 
 class Command(BaseCommand):
@@ -18,12 +18,17 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         username = options["username"]
         user_model = get_user_model()
-        with transaction.atomic():
-            if user_model.objects.filter(username=username).exists():
-                self.stdout.write(f'superuser "{username}" already exists (password unchanged)')
-                return
-            password = secrets.token_urlsafe(18)
-            user_model.objects.create_superuser(username=username, email="", password=password)
+        exists = f'superuser "{username}" already exists (password unchanged)'
+        try:
+            with transaction.atomic():
+                if user_model.objects.filter(username=username).exists():
+                    self.stdout.write(exists)
+                    return
+                password = secrets.token_urlsafe(18)
+                user_model.objects.create_superuser(username=username, email="", password=password)
+        except IntegrityError:  # another host's `make serve` created it at the same moment
+            self.stdout.write(exists)
+            return
         # Framed and last (make run calls this right before the server starts), so it is not lost in the
         # output of the install, the migrations and the catalog load.
         rule = "=" * 72

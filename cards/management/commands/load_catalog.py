@@ -20,7 +20,7 @@ from cards.battlefront.services import BATTLEFRONT_FIXTURE, BATTLEFRONT_TABLES, 
 from cards.fixture_merge import describe
 from cards.services import TABLES, CatalogInvalid, catalog_load, rulings_load
 from cards.the_war.services import THE_WAR_FIXTURE_DIR, THE_WAR_TABLES, the_war_load
-from games.engine.cards import DEFAULT_CATALOG_DIR, read_fixture_dicts
+from vocabulary.battlecards import DEFAULT_CATALOG_DIR, read_fixture_dicts
 
 MAX_LISTED = 50
 

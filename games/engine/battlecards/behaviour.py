@@ -1,7 +1,7 @@
-"""Card behaviour keyed by the data vocabulary (fireplace's CardDB.merge idea: data in cards.py,
-behaviour here): every conflict-card effect in `cards.CONFLICT_EFFECTS` and every unit ability in
-`cards.ABILITY_SCHEMA` has one registered behaviour; tests/engine/test_card_behaviour.py fails when a
-vocabulary key has none.
+"""Card behaviour keyed by the data vocabulary (fireplace's CardDB.merge idea: data in
+vocabulary/battlecards.py, behaviour here): every conflict-card effect in `CONFLICT_EFFECTS` and every unit
+ability in `ABILITY_SCHEMA` there has one registered behaviour; tests/engine/test_card_behaviour.py fails
+when a vocabulary key has none.
 
 A conflict-card effect says whether the card is kept face down when drawn (else it resolves at once:
 `on_draw`), and in which play windows a kept card may be played, each window with its legal options and

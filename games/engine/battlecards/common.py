@@ -1,7 +1,7 @@
 """Small shared vocabulary of the Battlecards rules: legal-action keys and a few constants."""
 from __future__ import annotations
 
-from ..cards import Forces
+from vocabulary.battlecards import Forces
 
 
 # Legal actions are enumerated as compact keys (type, seat, *fields), which are cheap to build, and

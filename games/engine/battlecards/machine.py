@@ -6,7 +6,8 @@ frames and decisions.
 """
 from __future__ import annotations
 
-from ..cards import BattlecardDef, Catalog
+from vocabulary.battlecards import BattlecardDef, Catalog
+
 from ..core.errors import EngineError, SetupError
 from ..setup import SEATS, GameSetup, check_armies, side_of
 from ..state import OTHER, GameState, new_army, new_player, pool_key
@@ -54,7 +55,7 @@ def _validate_setup(catalog: Catalog, setup: GameSetup) -> None:
                 raise SetupError(f"unknown arsenal card {code!r}")
             if card.side != side:
                 raise SetupError(f"{code} is not an {side} card")
-            if card.is_general or card.is_leader:
+            if card.is_single_copy:
                 # TO SET UP THE GAME: "only one representation of each LEADER or GENERAL" per arsenal deck
                 if code in singles:
                     raise SetupError(f"{code} is a general or leader: only one copy per deck")

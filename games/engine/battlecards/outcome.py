@@ -2,7 +2,8 @@
 battle is decided or at the turn limit."""
 from __future__ import annotations
 
-from ..cards import KINDS
+from vocabulary.battlecards import KINDS
+
 from ..core.machine import emit
 from ..setup import SEATS
 from ..state import OTHER, GameState

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import KINDS, ArsenalCardDef
+from vocabulary.battlecards import KINDS, ArsenalCardDef
+
 from ..core.machine import emit
 from ..setup import SEATS, side_of
 from ..state import GameState

@@ -30,7 +30,7 @@ def _load_catalog(source: str, *, notice: Callable[[str], Any]) -> Any:
     """The card definitions: fixtures/catalog, or the database's (`db`), or the database's when it has cards
     and else the fixtures (`auto`). An unmigrated database (a fresh SQLite file) is no catalog: `auto` says
     so in one line through `notice` and plays from the fixtures, `db` stops with what to run."""
-    from games.engine.cards import load_catalog_dir
+    from vocabulary.battlecards import load_catalog_dir
 
     if source == "fixtures":
         return load_catalog_dir()

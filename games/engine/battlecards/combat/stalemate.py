@@ -2,7 +2,8 @@
 the aggressor withdraws and the defender wins (air raids simply end)."""
 from __future__ import annotations
 
-from ...cards import KINDS
+from vocabulary.battlecards import KINDS
+
 from ...core.machine import emit
 from ...state import GameState
 from .supports import SEA, offer_bonus, support_offers

@@ -2,7 +2,8 @@
 attack), autokill targets (G2, GU4, GU5) and the one submarine-stealth rule (S6, S7)."""
 from __future__ import annotations
 
-from ...cards import KINDS
+from vocabulary.battlecards import KINDS
+
 from ...state import GameState
 from ..behaviour import ability
 from .values import BattleValues, battle_values

@@ -2,7 +2,8 @@
 C12, codebreaker C13, supports GU1/S3/S4/S5), memoised per battle situation; and the one hit test."""
 from __future__ import annotations
 
-from ...cards import KINDS
+from vocabulary.battlecards import KINDS
+
 from ...state import GameState
 from ..behaviour import ability
 from ..common import KIDX

@@ -4,8 +4,9 @@ and an Air Raid on an Industrial Complex do not (C18). The plays that destroy an
 "at any time" (C18): also in every battle-round window (effects.battle_window), whoever's turn it is."""
 from __future__ import annotations
 
+from vocabulary.battlecards import BattlecardDef
+
 from ...actions import PlayCard
-from ...cards import BattlecardDef
 from ...core.machine import emit
 from ...state import GameState
 from ..behaviour import TURN_START, Window, card_effect

@@ -2,7 +2,8 @@
 (effects.registry decides which)."""
 from __future__ import annotations
 
-from ...cards import BattlecardDef
+from vocabulary.battlecards import BattlecardDef
+
 from ...core.machine import emit
 from ...state import GameState
 from ..behaviour import EFFECTS

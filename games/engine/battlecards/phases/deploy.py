@@ -2,8 +2,9 @@
 V-2's replacement), forced deployment, Optional Rule 5.2 stacks under a battlecard."""
 from __future__ import annotations
 
+from vocabulary.battlecards import KINDS
+
 from ...actions import Action
-from ...cards import KINDS
 from ...core.machine import emit
 from ...state import Decision, GameState
 from ..book import RULES

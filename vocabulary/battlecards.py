@@ -1,8 +1,12 @@
-"""Card definitions as frozen values, and the catalog they form.
+"""Battlecards' card vocabulary: card definitions as frozen values, and the catalog they form.
 
 This module is the one contract between the catalog data (fixtures/catalog/*.json, loaded into the
-database by `manage.py load_catalog`) and every pure consumer: the rules engine and decks/rules.py.
-It is pure Python: no Django, no app imports.
+database by `manage.py load_catalog`) and every consumer: the rules engine (games.engine), deck rules
+(decks/rules.py) and the catalog app (cards). No app owns it. Pure Python: no Django, no app imports
+(import-linter contract "The card vocabulary is pure Python").
+
+It is also the one home of "max copies per card" (`max_copies`, `SINGLE_COPY_CLASSES`): the catalog API,
+its filters and `?q=` search, deck rules, the engine's set-up check and the balance proposals all read it.
 
 Two ways to build a Catalog, which must give equal values:
   * `load_catalog_dir(path)`      - straight from the fixture JSON (engine tests, bots, benchmarks)
@@ -29,6 +33,23 @@ from typing import Any
 KINDS = ("ground", "air", "sea")
 SIDES = ("allies", "axis")
 PROVENANCES = ("seed", "estimated")
+
+# Max copies per card. TO SET UP THE GAME: "only one representation of each LEADER or GENERAL" per arsenal
+# deck, whatever its arsenal list prints; every other card allows the MAX / DECK its list prints (None: no
+# limit). Everything that counts copies (deck rules, the engine's set-up check, the catalog API, its filters
+# and search, balance proposals) asks here.
+SINGLE_COPY_CLASSES = ("general", "leader")
+SINGLE_COPY_MAX = 1
+
+
+def is_single_copy(classes: Iterable[str]) -> bool:
+    """True for a card of which a deck holds at most one copy (a general or a leader)."""
+    return any(c in SINGLE_COPY_CLASSES for c in classes)
+
+
+def max_copies(*, classes: Iterable[str], max_per_deck: int | None) -> int | None:
+    """Copies of a card allowed in one deck (None: no limit), from its unit classes and printed MAX / DECK."""
+    return SINGLE_COPY_MAX if is_single_copy(classes) else max_per_deck
 
 UNIT_CLASSES = (
     "infantry", "special-forces", "tank", "self-propelled-gun", "tank-destroyer", "armored-car",
@@ -235,7 +256,7 @@ class ArsenalCardDef:
     kind: str  # ground / air / sea: the stack it deploys to
     classes: tuple[str, ...]
     points: int
-    max_per_deck: int | None  # None: no limit. Generals and leaders are always 1.
+    max_per_deck: int | None  # the printed MAX / DECK, None: no limit (copies: effective_max_per_deck)
     attack: Stats
     defense: Stats
     phase: int | None  # 1-4; None for cards that never fire (leaders, devices)
@@ -268,10 +289,14 @@ class ArsenalCardDef:
         return not (self.attack.is_empty() and self.defense.is_empty())
 
     @property
+    def is_single_copy(self) -> bool:
+        """A general or a leader: one copy per deck (`max_copies`)."""
+        return is_single_copy(self.classes)
+
+    @property
     def effective_max_per_deck(self) -> int | None:
-        if self.is_general or self.is_leader:
-            return 1
-        return self.max_per_deck
+        """Copies allowed per deck (None: no limit); see `max_copies`."""
+        return max_copies(classes=self.classes, max_per_deck=self.max_per_deck)
 
     def ability(self, kind: str) -> Ability | None:
         return next((a for a in self.abilities if a.kind == kind), None)
@@ -570,7 +595,7 @@ def read_fixture_dicts(root: str | Path) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-DEFAULT_CATALOG_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "catalog"
+DEFAULT_CATALOG_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "catalog"
 
 
 def load_catalog_dir(root: str | Path = DEFAULT_CATALOG_DIR) -> Catalog:

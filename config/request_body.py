@@ -1,0 +1,102 @@
+"""Request bodies under ASGI (`make serve`): counted while they are read, refused early past the limit.
+
+Django's ASGIHandler reads a whole body (spooled to disk past FILE_UPLOAD_MAX_MEMORY_SIZE) before any view
+or limit sees it, and a body sent with `Transfer-Encoding: chunked` has no Content-Length, so Django then
+reads it as empty. BoundedRequestBody wraps the Django application:
+
+  * a body declared (Content-Length) or found (counted while reading) larger than
+    DATA_UPLOAD_MAX_MEMORY_SIZE is answered at once with 413 `request_too_large` in the API's error shape,
+    with `Connection: close`: the rest of the body is never read;
+  * a body within the limit is buffered (in memory, at most the limit) and handed to Django in one piece;
+    a chunked one gets the Content-Length of what was read, so Django reads it like any other body.
+
+DATA_UPLOAD_MAX_MEMORY_SIZE = None turns the limit off (every body is then buffered whole: don't). The proxy
+in front should cap bodies too (README, "Running in production").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from django.conf import settings
+
+from config.exceptions import error_body
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+TOO_LARGE = json.dumps(error_body(413, "request_too_large", "The request body is too large.")).encode()
+
+
+def _declared_length(headers: list[tuple[bytes, bytes]]) -> int | None:
+    for name, value in headers:
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None  # the server refuses a malformed length before the application runs
+    return None
+
+
+async def _refuse(send: Send) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(TOO_LARGE)).encode()),
+                (b"connection", b"close"),  # the server stops reading the rest of the body
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": TOO_LARGE, "more_body": False})
+
+
+class BoundedRequestBody:
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        headers = list(scope.get("headers", []))
+        declared = _declared_length(headers)
+        if limit is not None and declared is not None and declared > limit:
+            return await _refuse(send)
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None  # the client left before its body ended: nobody to answer
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if limit is not None and size > limit:
+                return await _refuse(send)
+            if chunk:
+                chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if declared is None and body:  # chunked: Django reads CONTENT_LENGTH bytes, so say how many
+            framing = (b"content-length", b"transfer-encoding")
+            headers = [(n, v) for n, v in headers if n.lower() not in framing]
+            headers.append((b"content-length", str(len(body)).encode()))
+            scope = {**scope, "headers": headers}
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()  # e.g. http.disconnect, which Django listens for
+
+        return await self.app(scope, replay, send)

@@ -1,0 +1,326 @@
+"""What an operator and a developer see: health endpoints, metrics, the request id in the logs, the hint
+of a DisallowedHost under DEBUG, the registration throttle of `make run`, the admin account of `make serve`
+and gunicorn's control socket."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import runpy
+import socket
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from prometheus_client import REGISTRY
+
+from config.request_log import LOG_FORMAT, RequestIdFilter
+from tests.games.conftest import alice, api, bob, create_game, make_user, two_player_game  # noqa: F401
+
+ROOT = Path(__file__).resolve().parents[1]
+UNREACHABLE_CACHE = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                 "LOCATION": "redis://127.0.0.1:1/0"}}
+
+
+# ----------------------------------------------------------------------------------------------- health
+
+
+@pytest.mark.django_db
+def test_liveness_and_readiness_answer_a_load_balancer_probing_by_ip_over_http(settings):
+    """Neither ALLOWED_HOSTS nor the HTTPS redirect stands between the probe and the answer."""
+    settings.SECURE_SSL_REDIRECT = True
+    settings.ALLOWED_HOSTS = ["cards.example.org"]
+    client = Client(HTTP_HOST="10.0.0.5:8000")
+    live = client.get("/health/live")
+    assert live.status_code == 200 and live.json() == {"status": "ok"}
+    ready = client.get("/health/ready/")
+    assert ready.status_code == 200, ready.json()
+    assert ready.json()["checks"].keys() == {"database", "cache"}
+    assert all(check["ok"] for check in ready.json()["checks"].values())
+    assert client.get("/api/").status_code in (301, 400)  # everything else still goes through both checks
+
+
+def _ready_in_a_process(**env: str) -> tuple[int, dict]:
+    """GET /health/ready in a fresh process with these settings (a database URL cannot change in-process)."""
+    script = (
+        "import django, json; django.setup(); from django.test import Client; "
+        "r = Client().get('/health/ready'); print(json.dumps([r.status_code, r.json()]))"
+    )
+    environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "HEALTH_CHECK_TIMEOUT": "1",
+               **env}
+    done = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", script], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    status, body = json.loads(done.stdout.strip().splitlines()[-1])
+    return status, body
+
+
+@pytest.mark.parametrize("silent", [False, True], ids=["refused", "silent"])
+def test_readiness_is_503_naming_the_database_when_it_is_unreachable(silent):
+    """Refused at once, or a server that never answers (the check gives up after HEALTH_CHECK_TIMEOUT, not
+    after the driver's connect_timeout of 30 s)."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        if silent:
+            listener.listen(8)  # the kernel accepts the connection; nobody ever answers on it
+        port = listener.getsockname()[1]  # not listening: refused
+        url = f"postgres://postgres@127.0.0.1:{port}/nothing?connect_timeout=30"
+        status, body = _ready_in_a_process(DATABASE_URL=url)
+    error = "timeout" if silent else "OperationalError"
+    assert status == 503
+    assert body["status"] == 503 and body["code"] == "not_ready" and "database" in body["detail"]
+    assert body["failed"] == ["database"]
+    assert body["checks"]["database"]["ok"] is False and body["checks"]["cache"]["ok"] is True
+    assert body["checks"]["database"]["error"] == error
+    assert "127.0.0.1" not in json.dumps(body)  # the error's text stays in the log
+
+
+@pytest.mark.django_db
+def test_readiness_checks_the_cache_and_a_configured_broker(settings):
+    settings.HEALTH_CHECK_TIMEOUT = 1
+    settings.CACHES = UNREACHABLE_CACHE
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    response = Client().get("/health/ready")
+    assert response.status_code == 503 and response["Retry-After"]
+    body = response.json()
+    assert body["failed"] == ["cache", "broker"] and body["checks"]["database"]["ok"] is True
+
+
+# ------------------------------------------------------------------------------------------- request id
+
+
+@pytest.mark.django_db
+def test_every_log_line_of_a_request_carries_its_request_id(settings):
+    """The proxy's X-Request-ID (or a new one) is returned and printed on each line the request logs."""
+    settings.CACHES = UNREACHABLE_CACHE  # the readiness probe logs why it fails
+    settings.HEALTH_CHECK_TIMEOUT = 1
+    lines: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(handler.format(record))
+    handler.addFilter(RequestIdFilter())
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    logger = logging.getLogger("config.health")
+    logger.addHandler(handler)
+    try:
+        given = uuid.uuid4().hex
+        response = Client().get("/health/ready", HTTP_X_REQUEST_ID=given)
+        assert response["X-Request-ID"] == given
+        made = Client().get("/health/ready")["X-Request-ID"]
+        assert made and made != given
+        logging.getLogger("config.health").warning("outside any request")
+    finally:
+        logger.removeHandler(handler)
+    assert len(lines) == 3
+    assert f"[{given}]" in lines[0] and f"[{made}]" in lines[1] and "[-]" in lines[2]
+    forged = Client().get("/api/", HTTP_X_REQUEST_ID="evil\nline")["X-Request-ID"]
+    assert "\n" not in forged and forged != "evil\nline"  # only a UUID is taken from outside
+
+
+# ---------------------------------------------------------------------------------------------- metrics
+
+
+def _sample(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+def test_metrics_are_served_to_the_monitoring_system_only(settings):
+    settings.METRICS_TOKEN = ""
+    assert Client().get("/metrics").status_code == 200  # loopback (the test client's 127.0.0.1)
+    assert Client(REMOTE_ADDR="10.0.0.9").get("/metrics").status_code == 403
+    proxied = Client().get("/metrics", HTTP_X_FORWARDED_FOR="203.0.113.7")  # came through the proxy
+    assert proxied.status_code == 403 and proxied.json()["code"] == "forbidden"
+    settings.METRICS_TOKEN = "s3cret-token"
+    assert Client().get("/metrics").status_code == 403
+    scraped = Client(REMOTE_ADDR="10.0.0.9").get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret-token")
+    assert scraped.status_code == 200 and scraped["Content-Type"].startswith("text/plain")
+
+
+def test_metrics_time_requests_per_url_pattern_and_count_actions_streams_and_queued_chunks(
+    two_player_game, api, alice, bob, django_capture_on_commit_callbacks, settings  # noqa: F811
+):
+    from simulations.services import simulation_create
+    from tests.games.test_actions_api import _mover
+
+    gid = two_player_game["id"]
+    route = "/api/games/<uuid:game_id>/actions/"
+    counted = "battlecards_http_request_duration_seconds_count"
+    timed = _sample(counted, method="POST", route=route, status="200")
+    applied = _sample("battlecards_game_actions_applied_total", game_type="battlecards")
+    _seat, mover, _other, view = _mover(two_player_game, api, alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = mover.post(
+            f"/api/games/{gid}/actions/",
+            {"version": view["version"], "action": view["view"]["decision"]["legal_actions"][0]},
+            format="json",
+        )
+    assert response.status_code == 200, response.json()
+    assert _sample(counted, method="POST", route=route, status="200") == timed + 1
+    assert _sample("battlecards_game_actions_applied_total", game_type="battlecards") == applied + 1
+
+    open_before = _sample("battlecards_event_streams_open")
+    stream = api(alice).get(f"/api/games/{gid}/events/stream/?timeout=0.2&since=0")
+    assert _sample("battlecards_event_streams_open") == open_before + 1
+    b"".join(stream.streaming_content)  # read to its end: the test client closes it, as a server would
+    assert _sample("battlecards_event_streams_open") == open_before
+
+    settings.SIMULATION_RUNNER = "none"  # queued, nobody plays it
+    simulation_create(user=alice, deck_a={"starter": "gb-we-starter"}, deck_b={"starter": "de-we-starter"},
+                      bots=("random", "random"), games=6, seed=1, chunk_games=2)
+    text = Client().get("/metrics").content.decode()
+    assert "battlecards_simulation_chunks_queued 3.0" in text
+    assert f'route="{route}"' in text
+
+
+# -------------------------------------------------------------------------------- DEBUG and make run
+
+
+@pytest.mark.parametrize("path", ["/api/", "/admin/"])
+def test_under_debug_a_disallowed_host_is_a_400_that_names_it_and_allowed_hosts(settings, path):
+    settings.DEBUG = True
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+    response = Client(HTTP_HOST="192.168.1.20:8000").get(path)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["status"] == 400 and body["code"] == "disallowed_host" and body["host"] == "192.168.1.20:8000"
+    assert "'192.168.1.20:8000'" in body["detail"] and "ALLOWED_HOSTS=127.0.0.1,localhost,192.168.1.20" in (
+        body["detail"]
+    )
+
+
+def test_without_debug_a_disallowed_host_is_a_plain_400(settings):
+    settings.DEBUG = False
+    settings.ALLOWED_HOSTS = ["cards.example.org"]
+    response = Client(HTTP_HOST="192.168.1.20").get("/api/")
+    assert response.status_code == 400
+    assert response.json()["code"] == "bad_request" and "192.168.1.20" not in response.content.decode()
+
+
+def _settings_value(module: str, expression: str, **env: str) -> str:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("THROTTLE_", "DEBUG"))}
+    environ.update({"DJANGO_SETTINGS_MODULE": module, "SECRET_KEY": "x" * 60, "ALLOWED_HOSTS": "a.example",
+                    **env})
+    done = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", f"from django.conf import settings; print({expression})"],
+        cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_registration_throttle_is_relaxed_under_debug_only():
+    rate = 'settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["register"]'
+    assert _settings_value("config.settings.base", rate, DEBUG="true") == "1000/hour"  # make run
+    assert _settings_value("config.settings.base", rate, DEBUG="false") == "10/hour"
+    assert _settings_value("config.settings.production", rate, DEBUG="true") == "10/hour"  # DEBUG forced off
+    assert _settings_value("config.settings.base", rate, DEBUG="true", THROTTLE_REGISTER="3/min") == "3/min"
+
+
+def test_make_serve_creates_the_admin_account_right_before_serving():
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\nserve:", 1)[1].split("\n\n", 1)[0]
+    steps = [line.strip() for line in recipe.replace("\\\n", " ").splitlines()[1:] if line.strip()]
+    assert "manage.py ensure_admin" in steps[-2] and "$(PROD)" in steps[-2]
+    assert "gunicorn" in steps[-1]
+    readme = (ROOT / "README.md").read_text()
+    production = readme.split("## Running in production", 1)[1].split("\n## ", 1)[0]
+    assert "ensure_admin" in production and "createsuperuser" in production
+
+
+# ------------------------------------------------------------------------------------------- gunicorn
+
+
+def test_two_servers_on_one_host_get_their_own_control_socket(tmp_path, monkeypatch):
+    from gunicorn.config import Config, ControlSocket
+
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))  # the config file would make one
+    monkeypatch.delenv("GUNICORN_CONTROL_SOCKET", raising=False)
+    conf = runpy.run_path(str(ROOT / "config" / "gunicorn.conf.py"))
+    paths = []
+    for bind in ("127.0.0.1:8000", "127.0.0.1:8001"):
+        cfg = Config()
+        cfg.set("bind", [bind])
+        server = type("Arbiter", (), {"cfg": cfg})()
+        conf["on_starting"](server)
+        paths.append(cfg.control_socket)
+    assert paths[0] != paths[1] and ControlSocket.default not in paths
+    assert all(Path(p).parent == Path(ControlSocket.default).parent for p in paths)
+    chosen = Config()  # an explicit --control-socket wins
+    chosen.set("bind", ["127.0.0.1:8000"])
+    chosen.set("control_socket", str(tmp_path / "mine.ctl"))
+    conf["on_starting"](type("Arbiter", (), {"cfg": chosen})())
+    assert chosen.control_socket == str(tmp_path / "mine.ctl")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(port: int, path: str, host: str = "127.0.0.1") -> tuple[int, str]:
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path, headers={"Host": host})
+        response = conn.getresponse()
+        return response.status, response.read().decode()
+    finally:
+        conn.close()
+
+
+def test_two_servers_start_on_one_host_and_each_adds_up_its_workers_metrics(tmp_path):
+    """Two `make serve`-style gunicorn servers side by side: each starts, with its own control socket and
+    metrics directory, and a scrape counts the requests of all its workers."""
+    import signal
+    import time
+
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "XDG_RUNTIME_DIR": str(tmp_path)}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    env.pop("GUNICORN_CONTROL_SOCKET", None)
+    ports = [_free_port(), _free_port()]
+    servers = [
+        subprocess.Popen(  # noqa: S603
+            [sys.executable, "-m", "gunicorn", "config.asgi:application", "-c", "config/gunicorn.conf.py",
+             "--bind", f"127.0.0.1:{port}", "--workers", "2", "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        for port in ports
+    ]
+    try:
+        deadline = time.monotonic() + 60
+        for port, server in zip(ports, servers, strict=True):
+            while True:
+                assert server.poll() is None, "a server stopped"
+                try:
+                    if _get(port, "/health/live", host="10.0.0.5")[0] == 200:  # a probe by IP address
+                        break
+                except OSError:
+                    pass
+                assert time.monotonic() < deadline, "a server did not start"
+                time.sleep(0.2)
+        sockets = sorted(p.name for p in tmp_path.glob("*.ctl"))
+        assert sockets == sorted(f"battlecards-127.0.0.1-{port}.ctl" for port in ports)
+        for _ in range(6):
+            assert _get(ports[0], "/api/")[0] == 200
+        status, text = _get(ports[0], "/metrics")
+        assert status == 200
+        label = 'route="/api/"'
+        counts = [line for line in text.splitlines()
+                  if line.startswith("battlecards_http_request_duration_seconds_count") and label in line]
+        assert counts and counts[0].endswith(" 6.0"), counts  # every worker's requests, added up
+        assert label not in _get(ports[1], "/metrics")[1]  # the other server counts its own
+    finally:
+        for server in servers:
+            os.killpg(server.pid, signal.SIGTERM)
+        for server in servers:
+            try:
+                server.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait(10)
