@@ -87,13 +87,22 @@ def _example_strings(node, inside: bool = False) -> list[str]:
 @pytest.mark.django_db
 def test_every_card_code_in_the_schema_examples_exists(schema, catalog_rows):
     from cards import models
+    from vocabulary.the_war import Army
 
-    known = {
-        code
-        for model in (models.Nation, models.Theater, models.CardSet, models.ArsenalCard, models.ConflictCard,
-                      models.Battlecard, models.BattlefrontCard, models.BattlefrontSpecialUse)
-        for code in model.objects.values_list("code", flat=True)
-    } | set(models.Ruling.objects.values_list("key", flat=True))
+    known = (
+        {
+            code
+            for model in (
+                models.Nation, models.Theater, models.CardSet, models.ArsenalCard, models.ConflictCard,
+                models.Battlecard, models.BattlefrontCard, models.BattlefrontSpecialUse,
+                models.TheWarCard, models.TheWarStarter,
+            )
+            for code in model.objects.values_list("code", flat=True)
+        }
+        | set(models.Ruling.objects.values_list("key", flat=True))
+        | {army.value for army in Army}  # The War's armies (red-army, wehrmacht)
+        | {"the-war"}  # the third game's path prefix (/api/the-war/...) in the API root's example
+    )
     codes = {code for text in _example_strings(schema) for code in CODE_LIKE.findall(text)}
     assert len(codes) >= 10  # the examples do name cards
     assert {"de-tiger-i", "de-infantry", "gb-infantry"} <= codes
