@@ -93,6 +93,7 @@ class BattlefrontSpecialUseViewSet(CatalogViewSet):
 class BattlefrontFaceApi(APIView):
     """GET /api/battlefront/cards/{code}/face.svg: the card drawn from its data (cached per catalog token)."""
 
+    schema_public = True  # the same answer for everyone: no padlock in Swagger UI (config.schema)
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer, BinaryRenderer]
 
