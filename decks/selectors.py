@@ -30,8 +30,8 @@ _the_war_cache: dict[str, tuple[TheWarCatalog, TextCatalog]] = {}
 
 
 def _sparse(row: dict[str, Any]) -> dict[str, Any]:
-    # a database row as vocabulary.the_war.parse_card reads it: empty values left out
-    return {k: v for k, v in row.items() if v not in (None, [], False) or k == "army"}
+    # a database row as vocabulary.the_war.parse_card reads it: empty values left out (0 is a value)
+    return {k: v for k, v in row.items() if not (v is None or v is False or v == []) or k == "army"}
 
 
 def _the_war_build() -> tuple[TheWarCatalog, TextCatalog]:
