@@ -158,6 +158,30 @@ def battlefront_lines_mark(errors: list) -> list:
     return marked
 
 
+def other_game_lines_mark(errors: list, *, game: str) -> list:
+    """Unreadable lines of a text import that name a card of the other game (by code, name or title) get the
+    code `card_of_another_game` and say why, instead of `unknown_card` with close names of this game."""
+    if not any(e.code == "unknown_card" for e in errors):
+        return errors
+    if game == Game.THE_WAR:
+        other, (other_cat, index) = Game.BATTLECARDS, (catalog(), name_index(catalog()))
+    else:
+        other, (other_cat, index) = Game.THE_WAR, the_war_text_index()
+    marked = []
+    for error in errors:
+        code = index.resolve(error.name, None)[0] if error.code == "unknown_card" else None
+        if code is not None:
+            error = dataclasses.replace(
+                error,
+                code=CARD_OF_ANOTHER_GAME,
+                message=f"{other_cat.arsenal[code].name} ({code}) is a {GAME_NAMES[other]} card: a "
+                f"{GAME_NAMES[game]} deck holds the cards of its own game only.",
+                suggestions=(),
+            )
+        marked.append(error)
+    return marked
+
+
 def deck_validate(*, nation: str, entries: Mapping[str, int], game: str = Game.BATTLECARDS) -> dict[str, Any]:
     """Validate an unsaved deck (unknown codes are violations); cards of Battlefront or of the other game
     are refused (400)."""

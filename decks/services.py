@@ -351,6 +351,7 @@ def deck_import_text(
     parsed = parse_deck_text(cat, text, nation=nation, index=index)
     if parsed.errors:
         parsed.errors = selectors.battlefront_lines_mark(parsed.errors)
+        parsed.errors = selectors.other_game_lines_mark(parsed.errors, game=game)
         shown = parsed.errors[:MAX_REPORTED_ERRORS]
         raise ValidationFailed(
             f"{len(parsed.errors)} line(s) could not be read; nothing was saved"

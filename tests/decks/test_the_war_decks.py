@@ -193,6 +193,22 @@ def test_a_card_of_another_game_is_a_400_and_nothing_is_written(owner_client, re
     assert response.status_code == 400 and response.json()["code"] == "card_of_another_game"
     after = owner_client.get(reverse("deck-detail", args=[deck["id"]])).json()
     assert after["version"] == 1 and {r["card"]: r["count"] for r in after["entries"]} == red_entries
+    # a text import naming a card of the other game, by name or by code: every such line says so
+    for game, side, text, codes, other in (
+        ("the_war", "red-army", "2 KV-1 (1940)\n3 Tiger I Tank\n1 gb-infantry\n", [2, 3], "Battlecards"),
+        ("battlecards", "GB", "3 British Infantry\n2 KV-1 (1940)\n", [2], "The War"),
+    ):
+        response = owner_client.post(
+            reverse("deck-import"),
+            {"name": "Mixed", "game": game, "nation": side, "text": text},
+            format="json",
+        )
+        assert response.status_code == 400 and response.json()["code"] == "import_failed"
+        lines = response.json()["lines"]
+        assert [(line["line"], line["code"]) for line in lines] == [
+            (n, "card_of_another_game") for n in codes
+        ]
+        assert all(f"is a {other} card" in line["message"] and line["suggestions"] == [] for line in lines)
     # a nation is not an army, and a Battlefront card is refused as before
     response = owner_client.patch(reverse("deck-detail", args=[deck["id"]]), {"nation": "GB"}, format="json")
     assert response.status_code == 400 and response.json()["code"] == "unknown_army"
