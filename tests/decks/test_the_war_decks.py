@@ -5,6 +5,7 @@ against the catalog in the database, and go through versions, diffs, text, stats
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.db import connection
@@ -126,6 +127,15 @@ def test_the_war_deck_text_names_its_cards_by_title(owner_client, red_entries):
         "tw-kv-1-1940": 2,
         "tw-t-34-76": 3,
     }
+    # a game line names a known game; a The War list names its army
+    bad = owner_client.post(
+        reverse("deck-import"), {"text": "# name: X\n# game: chess\n1 Depot\n"}, format="json"
+    )
+    assert bad.status_code == 400 and bad.json()["code"] == "unknown_game"
+    bad = owner_client.post(
+        reverse("deck-import"), {"text": "# name: X\n# game: the_war\n1 Depot\n"}, format="json"
+    )
+    assert bad.status_code == 400 and "# army" in bad.json()["errors"]["nation"][0]
 
 
 def test_an_illegal_the_war_deck_gets_every_violation(owner_client, red_entries):
@@ -345,3 +355,29 @@ def test_a_the_war_deck_is_not_a_matchup_side(owner_client, red_entries):
         reverse("deck-matchup"), {"a": {"deck_id": deck["id"]}, "b": {"starter": GB_STARTER}}, format="json"
     )
     assert response.status_code == 400 and response.json()["code"] == "wrong_game"
+
+
+def test_the_admin_offers_a_the_war_deck_the_two_armies(admin_client, owner_client, red_entries):
+    deck = owner_client.post(
+        reverse("deck-list"),
+        {"name": "Red", "game": "the_war", "nation": "red-army", "entries": as_list(red_entries)},
+        format="json",
+    ).json()
+    url = reverse("admin:decks_deck_change", args=[deck["id"]])
+    page = admin_client.get(url).content.decode()
+    select = re.search(r'<select name="nation"[^>]*>(.*?)</select>', page, flags=re.S)
+    assert set(re.findall(r'<option value="([^"]+)"', select.group(1))) == {"red-army", "wehrmacht"}
+    form = {
+        "owner": Deck.objects.get(pk=deck["id"]).owner_id,
+        "name": "Red",
+        "nation": "wehrmacht",
+        "description": "",
+        "entries-TOTAL_FORMS": "0",
+        "entries-INITIAL_FORMS": "0",
+        "versions-TOTAL_FORMS": "0",
+        "versions-INITIAL_FORMS": "0",
+    }
+    assert admin_client.post(url, form).status_code == 302
+    assert Deck.objects.get(pk=deck["id"]).nation == "wehrmacht"
+    assert admin_client.post(url, {**form, "nation": "GB"}).status_code == 200  # not an army: the form again
+    assert Deck.objects.get(pk=deck["id"]).game == "the_war"
