@@ -619,7 +619,10 @@ class DeckImportApi(APIView):
         summary="Create a deck from a text list (names, printed names or codes); any unreadable line saves "
         "nothing",
         description="`name` and `nation` default to the text's `# name: ...` and `# nation: XX` header lines "
-        "(what export writes), so an exported list imports as is; either missing everywhere is a 400.",
+        "(what export writes), so an exported list imports as is; either missing everywhere is a 400. `game` "
+        "defaults to the `# game: ...` line, else battlecards; a The War list gives its army as "
+        "`# army: ...` and names cards by title or code. A line naming a card of the other game: "
+        "card_of_another_game.",
         request=DeckImportInputSerializer,
         responses={
             201: DeckOutputSerializer,
