@@ -41,12 +41,23 @@ def _face_form(pdf: canvas.Canvas, name: str, svg: str) -> None:
     pdf.endForm()
 
 
-def deck_pdf(*, title: str, codes: list[str], paper: str = "letter") -> bytes:
-    """A PDF with one face per card copy in `codes` (arsenal card codes, in order), nine to a page."""
+def _faces(codes: list[str], game: str) -> dict[str, str]:
+    if game == "the_war":
+        from cards.the_war.faces import the_war_face_svg
+        from cards.the_war.selectors import the_war_card_list
+
+        known = the_war_card_list().filter(code__in=set(codes)).values_list("code", flat=True)
+        return {code: the_war_face_svg(code) for code in known}
+    return faces_for("arsenal", arsenal_card_list().filter(code__in=set(codes)))
+
+
+def deck_pdf(*, title: str, codes: list[str], paper: str = "letter", game: str = "battlecards") -> bytes:
+    """A PDF with one face per card copy in `codes` (card codes of `game`: Battlecards arsenal cards or The
+    War's cards, in order), nine to a page."""
     page_width, page_height = PAGE_SIZES[paper]
     margin_x = (page_width - PER_ROW * CARD_WIDTH) / 2
     margin_y = (page_height - PER_COLUMN * CARD_HEIGHT) / 2
-    faces = faces_for("arsenal", arsenal_card_list().filter(code__in=set(codes)))
+    faces = _faces(codes, game)
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=(page_width, page_height), pageCompression=1, invariant=1)
     pdf.setTitle(title)
@@ -73,11 +84,20 @@ def deck_pdf(*, title: str, codes: list[str], paper: str = "letter") -> bytes:
     return buffer.getvalue()
 
 
-def printable_pdf(*, key: str, title: str, codes: list[str], paper: str = "letter") -> bytes:
-    """deck_pdf for the API: refused past PRINT_MAX_CARDS copies, cached per key, paper and catalog version.
+def printable_pdf(
+    *,
+    key: str,
+    title: str,
+    codes: list[str],
+    paper: str = "letter",
+    game: str = "battlecards",
+    size_limit: int = 0,
+) -> bytes:
+    """deck_pdf for the API: refused past PRINT_MAX_CARDS copies (or the game's largest legal deck,
+    `size_limit`, if larger), cached per key, paper and catalog version.
 
     `key` must change whenever the title or the codes do (e.g. a deck's id and version)."""
-    limit = settings.PRINT_MAX_CARDS
+    limit = max(settings.PRINT_MAX_CARDS, size_limit)
     if len(codes) > limit:
         raise ValidationFailed(
             f"Only decks of at most {limit} cards are printed; this one has {len(codes)}.",
@@ -85,10 +105,10 @@ def printable_pdf(*, key: str, title: str, codes: list[str], paper: str = "lette
             limit=limit,
             actual=len(codes),
         )
-    identity = f"{key}|{paper}|{catalog_cache_token()}"
+    identity = f"{key}|{game}|{paper}|{catalog_cache_token()}"
     cache_key = "print:" + hashlib.sha256(identity.encode()).hexdigest()
     data = cache.get(cache_key)
     if data is None:
-        data = deck_pdf(title=title, codes=codes, paper=paper)
+        data = deck_pdf(title=title, codes=codes, paper=paper, game=game)
         cache.set(cache_key, data, settings.HTTP_CACHE_SECONDS)
     return data

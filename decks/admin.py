@@ -1,10 +1,12 @@
-"""Admin of the decks. A deck's nation is chosen from the nations of the catalog (a select, validated)."""
+"""Admin of the decks. A deck's nation is chosen from the nations of the catalog (a select, validated); a The
+War deck's from the two armies. A deck's game is shown, never changed."""
 
 from django import forms
 from django.contrib import admin
 
 from cards.selectors import nation_list
-from decks.models import Deck, DeckEntry, DeckVersion
+from decks.models import Deck, DeckEntry, DeckVersion, Game
+from vocabulary.the_war import Army
 
 
 def nation_choices() -> list[tuple[str, str]]:
@@ -12,12 +14,24 @@ def nation_choices() -> list[tuple[str, str]]:
     return [("", "---------")] + [(n.code, f"{n.name} ({n.code})") for n in nation_list()]
 
 
+def army_choices() -> list[tuple[str, str]]:
+    return [("", "---------")] + [(a.value, a.value) for a in Army]
+
+
 class DeckAdminForm(forms.ModelForm):
-    nation = forms.ChoiceField(choices=nation_choices, help_text="A nation of the catalog.")
+    nation = forms.ChoiceField(
+        choices=nation_choices, help_text="A nation of the catalog (a The War deck: its army)."
+    )
 
     class Meta:
         model = Deck
         fields = ("owner", "name", "nation", "description", "is_public")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and self.instance.game == Game.THE_WAR:
+            self.fields["nation"].choices = army_choices()
+            self.fields["nation"].label = "Army"
 
 
 class DeckEntryInline(admin.TabularInline):
@@ -39,9 +53,9 @@ class DeckVersionInline(admin.TabularInline):
 @admin.register(Deck)
 class DeckAdmin(admin.ModelAdmin):
     form = DeckAdminForm
-    list_display = ("id", "name", "nation", "owner", "is_public", "version", "updated_at")
-    list_filter = ("nation", "is_public")
+    list_display = ("id", "name", "game", "nation", "owner", "is_public", "version", "updated_at")
+    list_filter = ("game", "nation", "is_public")
     search_fields = ("name", "owner__username")
     list_select_related = ("owner",)
-    readonly_fields = ("version", "created_at", "updated_at")
+    readonly_fields = ("game", "version", "created_at", "updated_at")
     inlines = (DeckEntryInline, DeckVersionInline)

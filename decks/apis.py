@@ -7,7 +7,13 @@ from typing import Any
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
@@ -25,6 +31,7 @@ from config.throttling import (
 )
 from decks import rules, selectors, services
 from decks.filters import DeckFilter
+from decks.models import Game
 from decks.serializers import (
     DeckCreateInputSerializer,
     DeckImportInputSerializer,
@@ -39,14 +46,17 @@ from decks.serializers import (
     RegisterInputSerializer,
     RegisterOutputSerializer,
     StarterCloneInputSerializer,
+    StarterListQuerySerializer,
     StarterOutputSerializer,
     StatsOutputSerializer,
+    TheWarStatsOutputSerializer,
     TokenInputSerializer,
     TokenOutputSerializer,
     ValidationOutputSerializer,
     VersionDiffOutputSerializer,
     VersionDiffQuerySerializer,
     entry_rows,
+    the_war_entry_rows,
 )
 
 
@@ -87,9 +97,10 @@ NOT_AUTHENTICATED = _error(
     401,
 )
 BAD_ENTRIES = _error(
-    "Bad input: unknown nation or card codes, counts outside 1..99, a card listed twice, "
+    "Bad input: unknown nation (army) or card codes, counts outside 1..99, a card listed twice, "
     "more than 500 entries, "
-    "wrong types; a Battlefront card (battlefront_card_in_deck: Battlefront has one shared deck).",
+    "wrong types; a Battlefront card (battlefront_card_in_deck: Battlefront has one shared deck); a card of "
+    "the other game (card_of_another_game).",
     "unknown_card",
     "Unknown arsenal card code(s): gb-me-262.",
     cards=["gb-me-262"],
@@ -106,6 +117,18 @@ BATTLEFRONT_IN_DECK = OpenApiExample(
     },
 )
 BAD_ENTRIES.examples.append(BATTLEFRONT_IN_DECK)
+CARD_OF_ANOTHER_GAME = OpenApiExample(
+    selectors.CARD_OF_ANOTHER_GAME,
+    value={
+        "status": 400,
+        "code": selectors.CARD_OF_ANOTHER_GAME,
+        "detail": "Card(s) of another game in a The War deck: de-tiger-i (Tiger I Tank, Battlecards). A deck "
+        "holds the cards of its own game only.",
+        "game": "the_war",
+        "cards": ["de-tiger-i"],
+    },
+)
+BAD_ENTRIES.examples.append(CARD_OF_ANOTHER_GAME)
 STALE = _error(
     "The version you edited is not the latest.",
     "stale_version",
@@ -118,6 +141,7 @@ ENTRIES_EXAMPLE = [{"card": "de-tiger-i", "count": 3}, {"card": "de-infantry", "
 DECK_EXAMPLE = {
     "id": 12,
     "name": "Heavy armour",
+    "game": "battlecards",
     "nation": "DE",
     "description": "",
     "is_public": False,
@@ -146,6 +170,7 @@ DECK_EXAMPLE = {
     "official": None,
 }
 VALIDATION_EXAMPLE = {
+    "game": "battlecards",
     "nation": "GB",
     "is_valid": False,
     "totals": {
@@ -280,7 +305,8 @@ class DeckListApi(APIView):
         summary="My decks (anonymous: public decks); ?public=true: every public deck; ?mine=true: only mine",
         parameters=[
             DeckListQuerySerializer,
-            OpenApiParameter("nation", str, description="Nation code"),
+            OpenApiParameter("game", str, enum=list(Game.values), description="Decks of one game"),
+            OpenApiParameter("nation", str, description="Nation code (The War: army)"),
             OpenApiParameter("is_public", bool),
             OpenApiParameter("search", str, description="Part of the deck name"),
             OpenApiParameter(
@@ -456,8 +482,9 @@ class DeckValidateApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _input(DeckValidateInputSerializer, request.data)
-        result = selectors.deck_validate(nation=data["nation"], entries=data["entries"])
-        return Response(result.to_dict())
+        return Response(
+            selectors.deck_validate(game=data["game"], nation=data["nation"], entries=data["entries"])
+        )
 
 
 class DeckValidationApi(APIView):
@@ -472,7 +499,7 @@ class DeckValidationApi(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         deck = selectors.deck_get(user=request.user, deck_id=pk)
-        return Response(selectors.deck_validation(deck=deck).to_dict())
+        return Response(selectors.deck_validation(deck=deck))
 
 
 class DeckStatsApi(APIView):
@@ -480,20 +507,47 @@ class DeckStatsApi(APIView):
 
     @extend_schema(
         tags=["decks"],
-        summary="Cards and points by kind, unit class, firing phase and point cost",
-        responses={200: StatsOutputSerializer, 404: NOT_FOUND},
+        summary="Battlecards: cards and points by kind, unit class, firing phase and point cost. The War: "
+        "cards by category, unit type and line, the resource curve per resource type",
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="DeckStats",
+                serializers=[StatsOutputSerializer, TheWarStatsOutputSerializer],
+                resource_type_field_name=None,
+            ),
+            404: NOT_FOUND,
+        },
         examples=[
             OpenApiExample(
                 "stats",
                 response_only=True,
                 value={
+                    "game": "battlecards",
                     "totals": VALIDATION_EXAMPLE["totals"],
                     "by_kind": {"ground": {"cards": 30, "points": 250}, "air": {"cards": 9, "points": 151}},
                     "by_class": {"tank": {"cards": 12, "points": 96}},
                     "by_phase": {"1": {"cards": 8, "points": 80}},
                     "by_cost": [{"cost": 4, "cards": 6, "points": 24}],
                 },
-            )
+            ),
+            OpenApiExample(
+                "stats of a The War deck",
+                response_only=True,
+                value={
+                    "game": "the_war",
+                    "totals": {"cards": 60},
+                    "by_category": {"resource": 24, "unit": 30, "special": 6},
+                    "by_unit_type": {"infantry": 12, "tank": 10, "aircraft": 8},
+                    "by_subtype": {"medium-tank": 6},
+                    "by_line": {"1": 22, "2": 8},
+                    "resource_curve": {
+                        "depot": [{"cost": 0, "cards": 10}, {"cost": 1, "cards": 26}],
+                        "plant": [{"cost": 2, "cards": 20}],
+                        "fuel": [{"cost": 0, "cards": 24}, {"cost": 1, "cards": 12}],
+                    },
+                    "resource_cards": {"depot": 8, "plant": 8, "fuel": 8},
+                },
+            ),
         ],
     )
     def get(self, request: Request, pk: int) -> Response:
@@ -565,7 +619,10 @@ class DeckImportApi(APIView):
         summary="Create a deck from a text list (names, printed names or codes); any unreadable line saves "
         "nothing",
         description="`name` and `nation` default to the text's `# name: ...` and `# nation: XX` header lines "
-        "(what export writes), so an exported list imports as is; either missing everywhere is a 400.",
+        "(what export writes), so an exported list imports as is; either missing everywhere is a 400. `game` "
+        "defaults to the `# game: ...` line, else battlecards; a The War list gives its army as "
+        "`# army: ...` and names cards by title or code. A line naming a card of the other game: "
+        "card_of_another_game.",
         request=DeckImportInputSerializer,
         responses={
             201: DeckOutputSerializer,
@@ -642,7 +699,7 @@ class DeckVersionListApi(APIView):
         deck = selectors.deck_get(user=request.user, deck_id=pk)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.deck_version_list(deck=deck), request, view=self)
-        context = {"catalog": selectors.catalog()}
+        context = {"catalog": selectors.catalog(), "game": deck.game}
         return paginator.get_paginated_response(
             DeckVersionOutputSerializer(page, many=True, context=context).data
         )
@@ -663,7 +720,8 @@ class DeckVersionDetailApi(APIView):
     def get(self, request: Request, pk: int, number: int) -> Response:
         deck = selectors.deck_get(user=request.user, deck_id=pk)
         version = selectors.deck_version_get(deck=deck, number=number)
-        return Response(DeckVersionOutputSerializer(version, context={"catalog": selectors.catalog()}).data)
+        context = {"catalog": selectors.catalog(), "game": deck.game}
+        return Response(DeckVersionOutputSerializer(version, context=context).data)
 
 
 class DeckVersionDiffApi(APIView):
@@ -707,12 +765,33 @@ class DeckVersionDiffApi(APIView):
 # ---------------------------------------------------------------------------------------------- starters
 
 
+BAD_GAME = _error("Unknown game.", "invalid", 'Invalid input: game: "chess" is not a valid choice.')
+
+
+def _the_war_starter_out(starter: Any, tw: Any) -> dict[str, Any]:
+    entries = dict(starter.entries)
+    result = selectors.the_war_validate(tw, army=starter.army.value, entries=entries)
+    return {
+        "code": starter.code,
+        "name": starter.name,
+        "game": Game.THE_WAR.value,
+        "nation": starter.army.value,
+        "theater": None,
+        "printed_cards": None,
+        "printed_points": None,
+        "totals": {"cards": result.cards},
+        "is_valid": result.is_valid,
+        "entries": the_war_entry_rows(tw, entries),
+    }
+
+
 def _starter_out(card_set: Any, cat: Any) -> dict[str, Any]:
     entries = selectors.starter_entries(card_set, cat)
     result = rules.validate_deck(cat, nation=card_set.nation, entries=entries)
     return {
         "code": card_set.code,
         "name": card_set.name,
+        "game": Game.BATTLECARDS.value,
         "nation": card_set.nation,
         "theater": card_set.theater,
         "printed_cards": card_set.printed_cards,
@@ -726,6 +805,7 @@ def _starter_out(card_set: Any, cat: Any) -> dict[str, Any]:
 STARTER_EXAMPLE = {
     "code": "gb-we-starter",
     "name": "British starter deck (Western Europe)",
+    "game": "battlecards",
     "nation": "GB",
     "theater": "WE",
     "printed_cards": 47,
@@ -757,13 +837,21 @@ class StarterListApi(APIView):
 
     @extend_schema(
         tags=["starters"],
-        summary="Official starter decks as presets, with computed and printed totals",
-        responses={200: StarterOutputSerializer(many=True)},
+        summary="Official starter decks (every game with decks) as presets, with computed and printed totals",
+        parameters=[StarterListQuerySerializer],
+        responses={200: StarterOutputSerializer(many=True), 400: BAD_GAME},
         examples=[OpenApiExample("starters", value=[STARTER_EXAMPLE], response_only=True)],
     )
     def get(self, request: Request) -> Response:
-        cat = selectors.catalog()
-        return Response([_starter_out(s, cat) for s in selectors.starter_list(cat=cat)])
+        game = _input(StarterListQuerySerializer, request.query_params).get("game")
+        out = []
+        if game in (None, Game.BATTLECARDS):
+            cat = selectors.catalog()
+            out += [_starter_out(s, cat) for s in selectors.starter_list(cat=cat)]
+        if game in (None, Game.THE_WAR):
+            tw = selectors.the_war_catalog()
+            out += [_the_war_starter_out(s, tw) for s in selectors.the_war_starter_list()]
+        return Response(out)
 
 
 class StarterDetailApi(APIView):
@@ -780,8 +868,10 @@ class StarterDetailApi(APIView):
         examples=[OpenApiExample("starter", value=STARTER_EXAMPLE, response_only=True)],
     )
     def get(self, request: Request, code: str) -> Response:
-        cat = selectors.catalog()
-        return Response(_starter_out(selectors.starter_get(code=code, cat=cat), cat))
+        game, starter = selectors.starter_find(code=code)
+        if game == Game.THE_WAR:
+            return Response(_the_war_starter_out(starter, selectors.the_war_catalog()))
+        return Response(_starter_out(starter, selectors.catalog()))
 
 
 class StarterCloneApi(APIView):

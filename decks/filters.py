@@ -5,10 +5,11 @@ from __future__ import annotations
 import django_filters
 
 from config.filters import StrictBooleanFilter
-from decks.models import Deck
+from decks.models import Deck, Game
 
 
 class DeckFilter(django_filters.FilterSet):
+    game = django_filters.ChoiceFilter(field_name="game", choices=Game.choices)
     nation = django_filters.CharFilter(field_name="nation", lookup_expr="iexact")
     is_public = StrictBooleanFilter(field_name="is_public")
     search = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
@@ -16,4 +17,4 @@ class DeckFilter(django_filters.FilterSet):
 
     class Meta:
         model = Deck
-        fields = ("nation", "is_public")
+        fields = ("game", "nation", "is_public")

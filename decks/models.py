@@ -1,4 +1,5 @@
-"""Decks of arsenal cards, their entries and their immutable version history.
+"""Decks of a game's cards (Battlecards arsenal cards, The War cards), their entries and their immutable
+version history.
 
 Cards and nations are referenced by their stable codes (never primary keys): a deck survives a
 catalog reload.
@@ -13,10 +14,26 @@ from django.db import models
 MAX_ENTRY_COUNT = 99
 
 
+class Game(models.TextChoices):
+    """The games whose players build their own decks (Battlefront has none: one shared deck)."""
+
+    BATTLECARDS = "battlecards", "Battlecards"
+    THE_WAR = "the_war", "The War"
+
+
 class Deck(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
     name = models.CharField(max_length=120)
-    nation = models.CharField(max_length=16, help_text="Nation code, e.g. GB")
+    game = models.CharField(
+        max_length=16,
+        choices=Game.choices,
+        default=Game.BATTLECARDS,
+        help_text="The game the deck is built for (fixed at creation); its rules validate the deck",
+    )
+    nation = models.CharField(
+        max_length=16,
+        help_text="Battlecards: a nation code, e.g. GB. The War: the army, red-army or wehrmacht",
+    )
     description = models.TextField(blank=True, default="")
     is_public = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1, help_text="Number of the latest DeckVersion")
@@ -28,6 +45,7 @@ class Deck(models.Model):
         indexes = [
             models.Index(fields=("owner", "-updated_at")),
             models.Index(fields=("is_public", "nation")),
+            models.Index(fields=("game", "is_public")),
         ]
 
     def __str__(self) -> str:

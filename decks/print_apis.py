@@ -16,6 +16,11 @@ from config.errors import ValidationFailed
 from config.schema import ErrorSerializer
 from config.throttling import DeckPrintThrottle
 from decks import selectors
+from decks.models import Game
+from vocabulary.the_war import DECK_SIZE as THE_WAR_DECK_SIZE
+
+# The largest legal deck of each game: always printable, even with a smaller PRINT_MAX_CARDS.
+GAME_SIZE_LIMITS = {Game.BATTLECARDS: 0, Game.THE_WAR: THE_WAR_DECK_SIZE}
 
 PAPER = OpenApiParameter(
     "paper",
@@ -52,7 +57,8 @@ BAD_PAPER = OpenApiResponse(
     ],
 )
 PRINTING = (
-    " At most 225 card copies (PRINT_MAX_CARDS: the largest official deck fits); throttled (scope "
+    " At most 225 card copies (PRINT_MAX_CARDS: the largest official deck fits; a legal deck of its game, "
+    "such as a 60-card The War deck, always prints); throttled (scope "
     "deck_print, THROTTLE_DECK_PRINT); each PDF is built once per version and served from the cache."
 )
 
@@ -85,9 +91,9 @@ class DeckPrintApi(APIView):
     @extend_schema(
         tags=["decks"],
         summary="The deck as printable proxies (PDF)",
-        description="Every card copy of the deck as its face (see /api/arsenal-cards/{code}/face.svg), nine "
-        "to a page at playing-card size. Private decks of other players are a 404, like the deck itself."
-        + PRINTING,
+        description="Every card copy of the deck as its face (see /api/arsenal-cards/{code}/face.svg, The "
+        "War: /api/the-war/cards/{code}/face.svg), nine to a page at playing-card size. Private decks of "
+        "other players are a 404, like the deck itself." + PRINTING,
         parameters=[PAPER],
         responses={
             (200, "application/pdf"): OpenApiTypes.BINARY,
@@ -99,7 +105,14 @@ class DeckPrintApi(APIView):
         paper = _paper(request)
         deck = selectors.deck_get(user=request.user, deck_id=pk)
         codes = _copies(selectors.deck_entries(deck))
-        data = printable_pdf(key=f"deck:{deck.pk}:{deck.version}", title=deck.name, codes=codes, paper=paper)
+        data = printable_pdf(
+            key=f"deck:{deck.pk}:{deck.version}",
+            title=deck.name,
+            codes=codes,
+            paper=paper,
+            game=deck.game,
+            size_limit=GAME_SIZE_LIMITS[deck.game],
+        )
         return _pdf_response(data, f"deck-{deck.pk}.pdf")
 
 
@@ -123,8 +136,17 @@ class StarterPrintApi(APIView):
     )
     def get(self, request: Request, code: str) -> HttpResponse:
         paper = _paper(request)
-        cat = selectors.catalog()
-        card_set = selectors.starter_get(code=code, cat=cat)
-        codes = _copies(selectors.starter_entries(card_set, cat))
-        data = printable_pdf(key=f"starter:{card_set.code}", title=card_set.name, codes=codes, paper=paper)
-        return _pdf_response(data, f"{card_set.code}.pdf")
+        game, starter = selectors.starter_find(code=code)
+        if game == Game.THE_WAR:
+            entries = dict(starter.entries)
+        else:
+            entries = selectors.starter_entries(starter, selectors.catalog())
+        data = printable_pdf(
+            key=f"starter:{starter.code}",
+            title=starter.name,
+            codes=_copies(entries),
+            paper=paper,
+            game=game,
+            size_limit=GAME_SIZE_LIMITS[game],
+        )
+        return _pdf_response(data, f"{starter.code}.pdf")

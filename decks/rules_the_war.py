@@ -16,7 +16,8 @@ decided in fixtures/README.md, "The War". Every violation is reported, not just 
   still be equal (e.g. 80 each)": any size (at least one card), the two decks the same size
   (`deck_size_mismatch`). `validate_casual_pair` is the pure rule that game creation and join call.
 
-Not wired into the deck API yet (a later step chooses a deck's rules by its game).
+Wired into the deck API by the deck's game (decks.selectors, decks.services; decks/README.md, "The War
+decks").
 """
 
 from __future__ import annotations

@@ -11,10 +11,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch, Q, QuerySet
 
 from config.errors import Forbidden, NotFound, ValidationFailed
-from decks import rules
-from decks.models import Deck, DeckEntry, DeckVersion
-from decks.text import NameIndex, export_deck_text
+from decks import rules, rules_the_war
+from decks.models import Deck, DeckEntry, DeckVersion, Game
+from decks.text import NameIndex, TextCatalog, export_deck_text, the_war_text_catalog
 from vocabulary.battlecards import CardSetDef, Catalog
+from vocabulary.the_war import COST_ORDER, StarterDef, TheWarCatalog, parse_catalog
 
 
 def catalog() -> Catalog:
@@ -24,7 +25,93 @@ def catalog() -> Catalog:
     return catalog_definitions()
 
 
+_the_war_lock = threading.Lock()
+_the_war_cache: dict[str, tuple[TheWarCatalog, TextCatalog]] = {}
+
+
+def _sparse(row: dict[str, Any]) -> dict[str, Any]:
+    # a database row as vocabulary.the_war.parse_card reads it: empty values left out (0 is a value)
+    return {k: v for k, v in row.items() if not (v is None or v is False or v == []) or k == "army"}
+
+
+def _the_war_build() -> tuple[TheWarCatalog, TextCatalog]:
+    from cards.the_war.selectors import the_war_dicts
+
+    rows = the_war_dicts()
+    cat = parse_catalog(
+        {"game": "the-war", "cards": [_sparse(row) for row in rows["cards"]]},
+        {"game": "the-war", "starters": rows["starters"]},
+    )
+    return cat, the_war_text_catalog(cat)
+
+
+def _the_war_pair() -> tuple[TheWarCatalog, TextCatalog]:
+    """The War's catalog read from the database (so admin edits count), cached per TheWarVersion (one
+    query when cached; every load and admin edit that changes the rows records a new version)."""
+    from cards.the_war.models import TheWarVersion
+
+    last = TheWarVersion.objects.order_by("-id").values_list("id", "content_hash").first()
+    if last is None:  # rows not recorded through load_catalog: read them, uncached
+        return _the_war_build()
+    key = f"{last[0]}:{last[1]}"
+    with _the_war_lock:
+        cached = _the_war_cache.get(key)
+    if cached is not None:
+        return cached
+    built = _the_war_build()
+    with _the_war_lock:
+        _the_war_cache.clear()
+        _the_war_cache[key] = built
+    return built
+
+
+def the_war_catalog() -> TheWarCatalog:
+    return _the_war_pair()[0]
+
+
+def the_war_text_index() -> tuple[TextCatalog, NameIndex]:
+    text_cat = _the_war_pair()[1]
+    return text_cat, name_index(text_cat)
+
+
 BATTLEFRONT_IN_DECK = "battlefront_card_in_deck"
+CARD_OF_ANOTHER_GAME = "card_of_another_game"
+GAME_NAMES = {Game.BATTLECARDS: "Battlecards", Game.THE_WAR: "The War"}
+
+
+def other_game_cards_refuse(codes, *, game: str) -> None:
+    """A 400 `card_of_another_game` if any of `codes` (codes unknown to the deck's game) is a card of the
+    other game that has decks: a deck holds the cards of its own game only. Battlefront cards: see
+    battlefront_cards_refuse. Call it with unknown codes only: no query for a legal deck."""
+    codes = list(codes)
+    if not codes:
+        return
+    if game == Game.THE_WAR:
+        cards = catalog().arsenal
+        found = {code: (cards[code].name, Game.BATTLECARDS) for code in codes if code in cards}
+    else:
+        cards = the_war_catalog().cards
+        found = {code: (cards[code].title, Game.THE_WAR) for code in codes if code in cards}
+    if not found:
+        return
+    named = ", ".join(
+        f"{code} ({name}, {GAME_NAMES[other]})" for code, (name, other) in sorted(found.items())
+    )
+    raise ValidationFailed(
+        f"Card(s) of another game in a {GAME_NAMES[game]} deck: {named}. A deck holds the cards of its own "
+        "game only.",
+        code=CARD_OF_ANOTHER_GAME,
+        game=str(game),
+        cards=sorted(found),
+    )
+
+
+def unknown_codes_refuse(codes, *, game: str) -> None:
+    """Cards of Battlefront or of the other game among codes the deck's game does not know: a 400."""
+    codes = list(codes)
+    if codes:
+        battlefront_cards_refuse(codes)
+        other_game_cards_refuse(codes, game=game)
 
 
 def battlefront_cards_refuse(codes) -> None:
@@ -71,26 +158,79 @@ def battlefront_lines_mark(errors: list) -> list:
     return marked
 
 
-def deck_validate(*, nation: str, entries: Mapping[str, int]) -> rules.DeckValidation:
-    """Validate an unsaved deck (unknown arsenal codes are violations); Battlefront cards are refused."""
+def other_game_lines_mark(errors: list, *, game: str) -> list:
+    """Unreadable lines of a text import that name a card of the other game (by code, name or title) get the
+    code `card_of_another_game` and say why, instead of `unknown_card` with close names of this game."""
+    if not any(e.code == "unknown_card" for e in errors):
+        return errors
+    if game == Game.THE_WAR:
+        other, (other_cat, index) = Game.BATTLECARDS, (catalog(), name_index(catalog()))
+    else:
+        other, (other_cat, index) = Game.THE_WAR, the_war_text_index()
+    marked = []
+    for error in errors:
+        code = index.resolve(error.name, None)[0] if error.code == "unknown_card" else None
+        if code is not None:
+            error = dataclasses.replace(
+                error,
+                code=CARD_OF_ANOTHER_GAME,
+                message=f"{other_cat.arsenal[code].name} ({code}) is a {GAME_NAMES[other]} card: a "
+                f"{GAME_NAMES[game]} deck holds the cards of its own game only.",
+                suggestions=(),
+            )
+        marked.append(error)
+    return marked
+
+
+def deck_validate(*, nation: str, entries: Mapping[str, int], game: str = Game.BATTLECARDS) -> dict[str, Any]:
+    """Validate an unsaved deck (unknown codes are violations); cards of Battlefront or of the other game
+    are refused (400)."""
+    if game == Game.THE_WAR:
+        tw = the_war_catalog()
+        unknown_codes_refuse((code for code in entries if code not in tw.cards), game=game)
+        return validation_dict(the_war_validate(tw, army=nation, entries=entries), game=game)
     cat = catalog()
-    battlefront_cards_refuse(code for code in entries if code not in cat.arsenal)
-    return rules.validate_deck(cat, nation=nation, entries=entries)
+    unknown_codes_refuse((code for code in entries if code not in cat.arsenal), game=game)
+    return validation_dict(rules.validate_deck(cat, nation=nation, entries=entries), game=game)
+
+
+def the_war_validate(
+    tw: TheWarCatalog, *, army: str, entries: Mapping[str, int]
+) -> rules_the_war.DeckValidation:
+    return rules_the_war.validate_deck(tw, army=army, entries=entries)
+
+
+def validation_dict(result: Any, *, game: str) -> dict[str, Any]:
+    """A validation in one shape for every game: game, nation (The War: the army), is_valid, totals,
+    official (Battlecards only), violations (each with code, message, card, limit, actual, deck, pack)."""
+    if game == Game.THE_WAR:
+        out = result.to_dict()
+        return {
+            "game": str(game),
+            "nation": out["army"],
+            "army": out["army"],
+            "is_valid": out["is_valid"],
+            "totals": out["totals"],
+            "official": None,
+            "violations": [v | {"pack": None} for v in out["violations"]],
+        }
+    return {"game": str(game)} | result.to_dict()
 
 
 _index_lock = threading.Lock()
-_index_cache: dict[int, tuple[Catalog, NameIndex]] = {}
+_index_cache: dict[int, tuple[Catalog | TextCatalog, NameIndex]] = {}
 
 
-def name_index(cat: Catalog) -> NameIndex:
-    """The card-name index of a catalog, built once per catalog object."""
+def name_index(cat: Catalog | TextCatalog) -> NameIndex:
+    """The card-name index of a catalog, built once per catalog object (one per game is kept)."""
     with _index_lock:
         cached = _index_cache.get(id(cat))
         if cached is not None and cached[0] is cat:
             return cached[1]
     index = NameIndex(cat)
     with _index_lock:
-        _index_cache.clear()
+        if len(_index_cache) >= 4:
+            _index_cache.clear()
         _index_cache[id(cat)] = (cat, index)
     return index
 
@@ -149,19 +289,81 @@ def deck_entries(deck: Deck) -> dict[str, int]:
     return {entry.card_code: entry.count for entry in deck.entries.all()}
 
 
-def deck_validation(*, deck: Deck, cat: Catalog | None = None) -> rules.DeckValidation:
-    return rules.validate_deck(cat or catalog(), nation=deck.nation, entries=deck_entries(deck))
+def deck_validation(*, deck: Deck) -> dict[str, Any]:
+    """Every violation of a saved deck, by the rules of its game (validation_dict's shape)."""
+    if deck.game == Game.THE_WAR:
+        result = the_war_validate(the_war_catalog(), army=deck.nation, entries=deck_entries(deck))
+    else:
+        result = rules.validate_deck(catalog(), nation=deck.nation, entries=deck_entries(deck))
+    return validation_dict(result, game=deck.game)
 
 
 def deck_export_text(*, deck: Deck) -> str:
+    """The deck as text with its header lines: name, nation and game (Battlecards); name, game and army
+    (The War). Import reads them back."""
+    if deck.game == Game.THE_WAR:
+        text_cat, index = the_war_text_index()
+        return export_deck_text(
+            text_cat,
+            deck_entries(deck),
+            nation=deck.nation,
+            title=deck.name,
+            index=index,
+            game=deck.game,
+            side_header="army",
+        )
     cat = catalog()
     return export_deck_text(
-        cat, deck_entries(deck), nation=deck.nation, title=deck.name, index=name_index(cat)
+        cat, deck_entries(deck), nation=deck.nation, title=deck.name, index=name_index(cat), game=deck.game
     )
 
 
 def deck_stats(*, deck: Deck) -> dict[str, Any]:
-    return rules.deck_stats(catalog(), deck_entries(deck))
+    if deck.game == Game.THE_WAR:
+        return {"game": str(deck.game)} | the_war_stats(the_war_catalog(), deck_entries(deck))
+    return {"game": str(deck.game)} | rules.deck_stats(catalog(), deck_entries(deck))
+
+
+def the_war_stats(tw: TheWarCatalog, entries: Mapping[str, int]) -> dict[str, Any]:
+    """A The War deck in numbers: cards per category, unit type, subtype and line; the resource curve per
+    resource type (cards by their cost in depot, plant and fuel, resource cards left out) and the resource
+    cards by what they yield. Unknown codes count in the totals only."""
+    by_category: dict[str, int] = {}
+    by_unit_type: dict[str, int] = {}
+    by_subtype: dict[str, int] = {}
+    by_line: dict[str, int] = {}
+    curve: dict[str, dict[int, int]] = {r.value: {} for r in COST_ORDER}
+    yields: dict[str, int] = {r.value: 0 for r in COST_ORDER}
+    for code, count in entries.items():
+        card = tw.cards.get(code)
+        if card is None:
+            continue
+        by_category[card.category.value] = by_category.get(card.category.value, 0) + count
+        if card.unit_type is not None:
+            by_unit_type[card.unit_type.value] = by_unit_type.get(card.unit_type.value, 0) + count
+        if card.subtype is not None:
+            by_subtype[card.subtype.value] = by_subtype.get(card.subtype.value, 0) + count
+        if card.line is not None:
+            by_line[str(card.line)] = by_line.get(str(card.line), 0) + count
+        if card.category.value == "resource":
+            for item in card.yields:
+                yields[item.resource.value] += count
+            continue
+        for resource in COST_ORDER:
+            amount = card.cost_of(resource)
+            curve[resource.value][amount] = curve[resource.value].get(amount, 0) + count
+    return {
+        "totals": {"cards": sum(entries.values())},
+        "by_category": dict(sorted(by_category.items())),
+        "by_unit_type": dict(sorted(by_unit_type.items())),
+        "by_subtype": dict(sorted(by_subtype.items())),
+        "by_line": dict(sorted(by_line.items())),
+        "resource_curve": {
+            resource: [{"cost": cost, "cards": n} for cost, n in sorted(costs.items())]
+            for resource, costs in curve.items()
+        },
+        "resource_cards": yields,
+    }
 
 
 # ---------------------------------------------------------------------------------------------- versions
@@ -222,6 +424,22 @@ def entries_diff(old: Mapping[str, int], new: Mapping[str, int]) -> dict[str, An
 # ---------------------------------------------------------------------------------------------- starters
 
 
+def starter_find(*, code: str) -> tuple[str, Any]:
+    """(game, starter) of an official starter of any game with decks: a Battlecards set, a The War deck."""
+    cat = catalog()
+    card_set = cat.sets.get(code)
+    if card_set is not None:
+        return Game.BATTLECARDS, starter_get(code=code, cat=cat)
+    starter = the_war_catalog().starters.get(code)
+    if starter is None:
+        raise NotFound(f"No starter deck has the code {code!r}.", code="starter_not_found")
+    return Game.THE_WAR, starter
+
+
+def the_war_starter_list() -> list[StarterDef]:
+    return sorted(the_war_catalog().starters.values(), key=lambda s: s.code)
+
+
 def starter_list(*, cat: Catalog | None = None) -> list[CardSetDef]:
     cat = cat or catalog()
     return sorted(cat.starters(), key=lambda s: s.code)
@@ -246,6 +464,13 @@ def deck_ref_resolve(*, user: Any, ref: Mapping[str, Any], cat: Catalog) -> tupl
     """A matchup side: {"deck_id"} (a deck the caller may read), {"starter"} or {"nation", "entries"}."""
     if ref.get("deck_id") is not None:
         deck = deck_get(user=user, deck_id=ref["deck_id"])
+        if deck.game != Game.BATTLECARDS:
+            raise ValidationFailed(
+                f"Deck {deck.pk} is a {GAME_NAMES[deck.game]} deck: a matchup checks two Battlecards decks "
+                "and a conflict deck.",
+                code="wrong_game",
+                game=str(deck.game),
+            )
         return rules.DeckInput(deck.nation, deck_entries(deck)), {"deck_id": deck.pk, "name": deck.name}
     if ref.get("starter"):
         card_set = starter_get(code=ref["starter"], cat=cat)
@@ -286,7 +511,7 @@ def deck_matchup(
     )
     result = rules.validate_matchup(cat, deck_a, deck_b, choice)
     out = result.to_dict()
-    out["deck_a"]["source"] = source_a
-    out["deck_b"]["source"] = source_b
+    out["deck_a"] = {"game": str(Game.BATTLECARDS)} | out["deck_a"] | {"source": source_a}
+    out["deck_b"] = {"game": str(Game.BATTLECARDS)} | out["deck_b"] | {"source": source_b}
     out["conflict"] = choice.to_dict()
     return out

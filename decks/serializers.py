@@ -15,8 +15,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.errors import ValidationFailed
-from decks import rules
-from decks.models import MAX_ENTRY_COUNT, Deck, DeckVersion
+from decks import rules, selectors
+from decks.models import MAX_ENTRY_COUNT, Deck, DeckVersion, Game
 from decks.services import MAX_ENTRIES
 
 # ---------------------------------------------------------------------------------------------- input
@@ -110,9 +110,14 @@ class EntriesFieldSchema(OpenApiSerializerFieldExtension):
         }
 
 
+GAME_HELP = "The deck's game (fixed at creation): battlecards (default) or the_war"
+NATION_HELP = "Battlecards: a nation code, e.g. GB. The War: the deck's army, red-army or wehrmacht"
+
+
 class DeckCreateInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
-    nation = serializers.CharField(max_length=16, help_text="Nation code, e.g. GB")
+    game = serializers.ChoiceField(choices=Game.choices, default=Game.BATTLECARDS, help_text=GAME_HELP)
+    nation = serializers.CharField(max_length=16, help_text=NATION_HELP)
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
     is_public = serializers.BooleanField(required=False, default=False)
     entries = EntriesField(required=False, default=list)
@@ -122,7 +127,7 @@ class DeckUpdateInputSerializer(serializers.Serializer):
     """PUT and PATCH: any subset of the fields; `entries`, when given, replaces every entry."""
 
     name = serializers.CharField(max_length=120, required=False)
-    nation = serializers.CharField(max_length=16, required=False)
+    nation = serializers.CharField(max_length=16, required=False, help_text=NATION_HELP)
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
     is_public = serializers.BooleanField(required=False)
     entries = EntriesField(required=False)
@@ -139,7 +144,8 @@ class EntriesReplaceInputSerializer(serializers.Serializer):
 
 
 class DeckValidateInputSerializer(serializers.Serializer):
-    nation = serializers.CharField(max_length=16)
+    game = serializers.ChoiceField(choices=Game.choices, default=Game.BATTLECARDS, help_text=GAME_HELP)
+    nation = serializers.CharField(max_length=16, help_text=NATION_HELP)
     entries = EntriesField()
 
 
@@ -191,14 +197,27 @@ class DeckImportInputSerializer(serializers.Serializer):
     name = serializers.CharField(
         max_length=120, required=False, help_text="Default: the text's '# name: ...' header line"
     )
+    game = serializers.ChoiceField(
+        choices=Game.choices,
+        required=False,
+        help_text="Default: the text's '# game: ...' header line, else battlecards",
+    )
     nation = serializers.CharField(
-        max_length=16, required=False, help_text="Default: the text's '# nation: XX' header line"
+        max_length=16,
+        required=False,
+        help_text="Default: the text's '# nation: XX' header line (The War: the army, '# army: ...')",
     )
     text = serializers.CharField(
         trim_whitespace=False, help_text="One card per line, e.g. '3 Tiger I Tank' (64 KB)"
     )
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
     is_public = serializers.BooleanField(required=False, default=False)
+
+
+class StarterListQuerySerializer(serializers.Serializer):
+    game = serializers.ChoiceField(
+        choices=Game.choices, required=False, help_text="Only the starters of this game (default: every game)"
+    )
 
 
 class DeckListQuerySerializer(serializers.Serializer):
@@ -254,11 +273,13 @@ class EntryOutputSerializer(serializers.Serializer):
 
 
 class TotalsSerializer(serializers.Serializer):
+    """A deck's totals: cards (every game); points and the Ukrainian discount (Battlecards only)."""
+
     cards = serializers.IntegerField()
-    points = serializers.IntegerField()
-    points_before_discount = serializers.IntegerField()
-    ukrainian_cards = serializers.IntegerField()
-    ukrainian_discount = serializers.IntegerField()
+    points = serializers.IntegerField(required=False, help_text="Battlecards only")
+    points_before_discount = serializers.IntegerField(required=False, help_text="Battlecards only")
+    ukrainian_cards = serializers.IntegerField(required=False, help_text="Battlecards only")
+    ukrainian_discount = serializers.IntegerField(required=False, help_text="Battlecards only")
 
 
 class ViolationSerializer(serializers.Serializer):
@@ -278,11 +299,44 @@ class OfficialSerializer(serializers.Serializer):
 
 
 class ValidationOutputSerializer(serializers.Serializer):
-    nation = serializers.CharField()
+    game = serializers.ChoiceField(choices=Game.choices)
+    nation = serializers.CharField(help_text="The War: the army")
+    army = serializers.CharField(required=False, help_text="The War only: the deck's army")
     is_valid = serializers.BooleanField()
     totals = TotalsSerializer()
     official = OfficialSerializer(allow_null=True)
     violations = ViolationSerializer(many=True)
+
+
+def the_war_entry_rows(catalog: Any, entries: dict[str, int]) -> list[dict[str, Any]]:
+    """Entries of a The War deck: name is the card's title, nation its army, kind its category."""
+    rows = []
+    for code, count in sorted(entries.items()):
+        card = catalog.cards.get(code)
+        rows.append(
+            {
+                "card": code,
+                "count": count,
+                "name": card.title if card else None,
+                "nation": (card.army.value if card.army else None) if card else None,
+                "kind": card.category.value if card else None,
+                "points": None,
+            }
+        )
+    return rows
+
+
+def _the_war_catalog(context: dict[str, Any]) -> Any:
+    """The War's catalog, read once per serialization (only when a The War deck is serialized)."""
+    if "_the_war_catalog" not in context:
+        context["_the_war_catalog"] = selectors.the_war_catalog()
+    return context["_the_war_catalog"]
+
+
+def game_entry_rows(context: dict[str, Any], game: str, entries: dict[str, int]) -> list[dict[str, Any]]:
+    if game == Game.THE_WAR:
+        return the_war_entry_rows(_the_war_catalog(context), entries)
+    return entry_rows(context["catalog"], entries)
 
 
 def entry_rows(catalog: Any, entries: dict[str, int]) -> list[dict[str, Any]]:
@@ -316,6 +370,7 @@ class DeckOutputSerializer(serializers.ModelSerializer):
         fields = (
             "id",
             "name",
+            "game",
             "nation",
             "description",
             "is_public",
@@ -330,28 +385,34 @@ class DeckOutputSerializer(serializers.ModelSerializer):
         )
         read_only_fields = fields
 
-    def _validation(self, deck: Deck) -> rules.DeckValidation:
+    def _validation(self, deck: Deck) -> dict[str, Any]:
+        """The deck's validation by its game's rules, in selectors.validation_dict's shape."""
         cache = self.context.setdefault("_validations", {})
         if deck.pk not in cache:
             entries = {e.card_code: e.count for e in deck.entries.all()}
-            cache[deck.pk] = rules.validate_deck(self.context["catalog"], nation=deck.nation, entries=entries)
+            if deck.game == Game.THE_WAR:
+                result = selectors.the_war_validate(
+                    _the_war_catalog(self.context), army=deck.nation, entries=entries
+                )
+            else:
+                result = rules.validate_deck(self.context["catalog"], nation=deck.nation, entries=entries)
+            cache[deck.pk] = selectors.validation_dict(result, game=deck.game)
         return cache[deck.pk]
 
     @extend_schema_field(EntryOutputSerializer(many=True))
     def get_entries(self, deck: Deck) -> list[dict[str, Any]]:
-        return entry_rows(self.context["catalog"], {e.card_code: e.count for e in deck.entries.all()})
+        return game_entry_rows(self.context, deck.game, {e.card_code: e.count for e in deck.entries.all()})
 
     @extend_schema_field(TotalsSerializer)
     def get_totals(self, deck: Deck) -> dict[str, int]:
-        return self._validation(deck).totals.to_dict()
+        return self._validation(deck)["totals"]
 
     def get_is_valid(self, deck: Deck) -> bool:
-        return self._validation(deck).is_valid
+        return self._validation(deck)["is_valid"]
 
     @extend_schema_field(OfficialSerializer(allow_null=True))
     def get_official(self, deck: Deck) -> dict[str, Any] | None:
-        official = self._validation(deck).official
-        return official.to_dict() if official else None
+        return self._validation(deck)["official"]
 
 
 class DeckVersionOutputSerializer(serializers.ModelSerializer):
@@ -365,7 +426,8 @@ class DeckVersionOutputSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(EntryOutputSerializer(many=True))
     def get_entries(self, version: DeckVersion) -> list[dict[str, Any]]:
-        return entry_rows(self.context["catalog"], version.entries)
+        game = self.context.get("game", Game.BATTLECARDS)  # the deck's game (a version keeps the deck's)
+        return game_entry_rows(self.context, game, version.entries)
 
     def get_cards(self, version: DeckVersion) -> int:
         return sum(version.entries.values())
@@ -408,7 +470,8 @@ class VersionDiffOutputSerializer(serializers.Serializer):
 class StarterOutputSerializer(serializers.Serializer):
     code = serializers.CharField()
     name = serializers.CharField()
-    nation = serializers.CharField()
+    game = serializers.ChoiceField(choices=Game.choices)
+    nation = serializers.CharField(help_text="The War: the starter's army")
     theater = serializers.CharField(allow_null=True)
     printed_cards = serializers.IntegerField(allow_null=True)
     printed_points = serializers.IntegerField(allow_null=True)
@@ -427,11 +490,37 @@ class CostBucketSerializer(BucketSerializer):
 
 
 class StatsOutputSerializer(serializers.Serializer):
+    """A Battlecards deck's stats."""
+
+    game = serializers.ChoiceField(choices=Game.choices)
     totals = TotalsSerializer()
     by_kind = serializers.DictField(child=BucketSerializer())
     by_class = serializers.DictField(child=BucketSerializer())
     by_phase = serializers.DictField(child=BucketSerializer())
     by_cost = CostBucketSerializer(many=True)
+
+
+class ResourceCostSerializer(serializers.Serializer):
+    cost = serializers.IntegerField(help_text="Amount of this resource a card costs")
+    cards = serializers.IntegerField()
+
+
+class TheWarTotalsSerializer(serializers.Serializer):
+    cards = serializers.IntegerField()
+
+
+class TheWarStatsOutputSerializer(serializers.Serializer):
+    """A The War deck's stats: cards per category, unit type, subtype and line; the resource curve per
+    resource type (non-resource cards by their cost in it) and the resource cards by what they yield."""
+
+    game = serializers.ChoiceField(choices=Game.choices)
+    totals = TheWarTotalsSerializer()
+    by_category = serializers.DictField(child=serializers.IntegerField())
+    by_unit_type = serializers.DictField(child=serializers.IntegerField())
+    by_subtype = serializers.DictField(child=serializers.IntegerField())
+    by_line = serializers.DictField(child=serializers.IntegerField())
+    resource_curve = serializers.DictField(child=ResourceCostSerializer(many=True))
+    resource_cards = serializers.DictField(child=serializers.IntegerField())
 
 
 class DeckSourceSerializer(serializers.Serializer):

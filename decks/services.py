@@ -19,9 +19,10 @@ from rest_framework.authtoken.models import Token
 from config.authentication import token_expired
 from config.errors import Conflict, DomainError, ValidationFailed
 from decks import selectors
-from decks.models import MAX_ENTRY_COUNT, Deck, DeckEntry, DeckVersion
+from decks.models import MAX_ENTRY_COUNT, Deck, DeckEntry, DeckVersion, Game
 from decks.text import MAX_IMPORT_LINES, MAX_REPORTED_ERRORS, count_lines, parse_deck_text, read_headers
 from vocabulary.battlecards import Catalog
+from vocabulary.the_war import Army
 
 MAX_ENTRIES = 500
 MAX_IMPORT_TEXT_BYTES = 64 * 1024
@@ -86,6 +87,18 @@ def auth_token_revoke(*, user: Any) -> None:
 # ---------------------------------------------------------------------------------------------- decks
 
 
+ARMIES = sorted(a.value for a in Army)
+
+
+def _check_game(game: str) -> None:
+    if game not in Game.values:
+        raise ValidationFailed(
+            f"Unknown game {game!r}: decks are built for {', '.join(Game.values)}.",
+            code="unknown_game",
+            games=list(Game.values),
+        )
+
+
 def _check_nation(cat: Catalog, nation: str) -> None:
     if nation not in cat.nations:
         raise ValidationFailed(
@@ -93,7 +106,38 @@ def _check_nation(cat: Catalog, nation: str) -> None:
         )
 
 
-def _check_entries(cat: Catalog, entries: Mapping[str, int]) -> None:
+def _check_side(game: str, nation: str) -> None:
+    """The deck's side: a nation of the catalog (Battlecards) or an army (The War, in the `nation` field)."""
+    if game == Game.THE_WAR:
+        if nation not in ARMIES:
+            raise ValidationFailed(
+                f"Unknown army {nation!r}: a The War deck fights for {' or '.join(ARMIES)} (give it as "
+                "`nation`).",
+                code="unknown_army",
+                armies=ARMIES,
+            )
+        return
+    _check_nation(selectors.catalog(), nation)
+
+
+def _check_game_entries(game: str, entries: Mapping[str, int]) -> None:
+    """Counts in range; every code a card of the deck's game (cards of another game: a 400 saying so)."""
+    if game == Game.THE_WAR:
+        _check_counts(entries)
+        cards = selectors.the_war_catalog().cards
+        unknown = sorted(code for code in entries if code not in cards)
+        selectors.unknown_codes_refuse(unknown, game=game)
+        if unknown:
+            raise ValidationFailed(
+                f"Unknown The War card code(s): {', '.join(unknown[:10])}.",
+                code="unknown_card",
+                cards=unknown,
+            )
+        return
+    _check_entries(selectors.catalog(), entries)
+
+
+def _check_counts(entries: Mapping[str, int]) -> None:
     if len(entries) > MAX_ENTRIES:
         raise ValidationFailed(f"A deck may have at most {MAX_ENTRIES} entries.", code="too_many_entries")
     bad_counts = sorted(
@@ -103,8 +147,12 @@ def _check_entries(cat: Catalog, entries: Mapping[str, int]) -> None:
         raise ValidationFailed(
             f"Counts must be between 1 and {MAX_ENTRY_COUNT}.", code="invalid_count", cards=bad_counts
         )
+
+
+def _check_entries(cat: Catalog, entries: Mapping[str, int]) -> None:
+    _check_counts(entries)
     unknown = sorted(code for code in entries if code not in cat.arsenal)
-    selectors.battlefront_cards_refuse(unknown)
+    selectors.unknown_codes_refuse(unknown, game=Game.BATTLECARDS)
     if unknown:
         raise ValidationFailed(
             f"Unknown arsenal card code(s): {', '.join(unknown[:10])}.", code="unknown_card", cards=unknown
@@ -148,13 +196,21 @@ def deck_create(
     entries: Mapping[str, int] | None = None,
     description: str = "",
     is_public: bool = False,
+    game: str = Game.BATTLECARDS,
 ) -> Deck:
-    cat = selectors.catalog()
+    """A new deck of `game` (fixed for its life): `nation` is its nation (Battlecards) or army (The War)."""
     entries = dict(entries or {})
-    _check_nation(cat, nation)
-    _check_entries(cat, entries)
+    _check_game(game)
+    _check_side(game, nation)
+    _check_game_entries(game, entries)
     deck = Deck.objects.create(
-        owner=owner, name=name, nation=nation, description=description, is_public=is_public, version=1
+        owner=owner,
+        name=name,
+        game=game,
+        nation=nation,
+        description=description,
+        is_public=is_public,
+        version=1,
     )
     _write_entries(deck, entries)
     _snapshot(deck, entries)
@@ -172,8 +228,8 @@ def deck_update(
     entries: Mapping[str, int] | None = _UNSET,
     expected_version: int | None = None,
 ) -> Deck:
-    """Change any of the fields and/or replace all entries; a new version is recorded if anything changed."""
-    cat = selectors.catalog()
+    """Change any of the fields and/or replace all entries; a new version is recorded if anything changed.
+    The deck's game never changes; its nation (army) and cards are checked by that game's rules."""
     locked = Deck.objects.select_for_update().get(pk=deck.pk)
     _check_version(locked, expected_version)
     current = {e.card_code: e.count for e in DeckEntry.objects.filter(deck=locked)}
@@ -187,11 +243,11 @@ def deck_update(
         if value is not _UNSET and getattr(locked, field) != value:
             changes[field] = value
     if "nation" in changes:
-        _check_nation(cat, changes["nation"])
+        _check_side(locked.game, changes["nation"])
     new_entries = current
     if entries is not _UNSET and entries is not None:
         new_entries = dict(entries)
-        _check_entries(cat, new_entries)
+        _check_game_entries(locked.game, new_entries)
     if not changes and new_entries == current:
         return locked
     for field, value in changes.items():
@@ -219,14 +275,19 @@ def deck_delete(*, deck: Deck) -> None:
 def deck_clone_starter(
     *, owner: Any, starter_code: str, name: str | None = None, is_public: bool = False
 ) -> Deck:
-    cat = selectors.catalog()
-    card_set = selectors.starter_get(code=starter_code, cat=cat)
+    """A new deck of mine with the cards of an official starter of any game (its game and side too)."""
+    game, starter = selectors.starter_find(code=starter_code)
+    if game == Game.THE_WAR:
+        side, entries = starter.army.value, dict(starter.entries)
+    else:
+        side, entries = starter.nation, selectors.starter_entries(starter, selectors.catalog())
     return deck_create(
         owner=owner,
-        name=name or card_set.name,
-        nation=card_set.nation,
-        entries=selectors.starter_entries(card_set, cat),
-        description=f"Cloned from the official starter {card_set.code}.",
+        name=name or starter.name,
+        game=game,
+        nation=side,
+        entries=entries,
+        description=f"Cloned from the official starter {starter.code}.",
         is_public=is_public,
     )
 
@@ -237,12 +298,15 @@ def deck_import_text(
     text: str,
     name: str | None = None,
     nation: str | None = None,
+    game: str | None = None,
     description: str = "",
     is_public: bool = False,
 ) -> Deck:
     """Create a deck from a text list. Any line that names no card (or is ambiguous) fails the whole import
     with per-line errors and suggestions: nothing is saved. A name or nation not given is read from the
     text's "# name:" / "# nation:" header lines (what export writes), so an exported list imports as is.
+    The game likewise: the request's, else the "# game:" line, else battlecards; a The War deck's army is
+    the request's `nation`, else the "# army:" (or "# nation:") line.
 
     The text is parsed (and close names suggested, a bounded amount of work: decks.text) before any
     transaction opens: a bad list never holds the database's write lock; only deck_create writes."""
@@ -257,10 +321,14 @@ def deck_import_text(
             actual=lines,
         )
     headers = read_headers(text)
-    name, nation = name or headers.get("name"), nation or headers.get("nation")
+    game = game or headers.get("game", "").strip().lower() or Game.BATTLECARDS
+    _check_game(game)
+    side = "army" if game == Game.THE_WAR else "nation"
+    name = name or headers.get("name")
+    nation = nation or headers.get(side) or headers.get("nation")
     missing = {
-        field: [f"This field is required (or give it in the text as a '# {field}: ...' line)."]
-        for field, value in (("name", name), ("nation", nation))
+        field: [f"This field is required (or give it in the text as a '# {header}: ...' line)."]
+        for field, header, value in (("name", "name", name), ("nation", side, nation))
         if not value
     }
     if missing:
@@ -274,11 +342,16 @@ def deck_import_text(
             f"Invalid input: name: at most {limit} characters.",
             errors={"name": [f"Ensure this field has no more than {limit} characters."]},
         )
-    cat = selectors.catalog()
-    _check_nation(cat, nation)
-    parsed = parse_deck_text(cat, text, nation=nation, index=selectors.name_index(cat))
+    _check_side(game, nation)
+    if game == Game.THE_WAR:
+        cat, index = selectors.the_war_text_index()
+    else:
+        cat = selectors.catalog()
+        index = selectors.name_index(cat)
+    parsed = parse_deck_text(cat, text, nation=nation, index=index)
     if parsed.errors:
         parsed.errors = selectors.battlefront_lines_mark(parsed.errors)
+        parsed.errors = selectors.other_game_lines_mark(parsed.errors, game=game)
         shown = parsed.errors[:MAX_REPORTED_ERRORS]
         raise ValidationFailed(
             f"{len(parsed.errors)} line(s) could not be read; nothing was saved"
@@ -292,6 +365,7 @@ def deck_import_text(
     return deck_create(
         owner=owner,
         name=name,
+        game=game,
         nation=nation,
         entries=parsed.entries,
         description=description,

@@ -3,9 +3,9 @@
 Import accepts, per line, a count and a card: "3 Tiger I Tank", "3x Tiger I Tank", "Tiger I Tank x3"
 or a bare name (count 1). The card may be its code, its name or a name printed on a set list
 (case-insensitive). Blank lines and lines starting with "#" or "//" are ignored, except the header lines
-"# name: ..." and "# nation: XX" (read_headers), which give the deck's name and nation when a request leaves
-them out. The same card on several lines is added up.
-Export writes those two headers, then names, and the code instead wherever a name would not read back as the
+"# name: ...", "# nation: XX", "# game: ..." and "# army: ..." (read_headers), which give the deck's name,
+nation (The War: army) and game when a request leaves them out. The same card on several lines is added up.
+Export writes those headers, then names, and the code instead wherever a name would not read back as the
 same card for the deck's nation, so export -> import always round-trips, with nothing else given.
 """
 
@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from vocabulary.battlecards import ArsenalCardDef, Catalog
+from vocabulary.the_war import TheWarCatalog
 
 MAX_LINE_COUNT = 99
 # Bounds of the work one import may cost (a hostile list of 16,000 unreadable lines took 85 s of close-name
@@ -31,7 +32,7 @@ MAX_SUGGEST_QUERY = 60
 MAX_REPORTED_ERRORS = 50
 _LEADING = re.compile(r"^(?P<count>\d+)\s*[xX]?\s+(?P<name>.+)$")
 _TRAILING = re.compile(r"^(?P<name>.+?)\s+[xX]\s*(?P<count>\d+)$")
-_HEADER = re.compile(r"^#\s*(?P<key>name|nation)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE)
+_HEADER = re.compile(r"^#\s*(?P<key>name|nation|game|army)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE)
 
 
 def _norm(text: str) -> str:
@@ -61,6 +62,36 @@ class LineError:
 class ParsedDeck:
     entries: dict[str, int] = field(default_factory=dict)
     errors: list[LineError] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class TextCard:
+    """What a text list needs of a card: its code, name, side ("nation": The War's army) and kind."""
+
+    code: str
+    name: str
+    nation: str | None
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class TextCatalog:
+    """Another game's cards in the shape NameIndex, parse_deck_text and export_deck_text read."""
+
+    arsenal: Mapping[str, TextCard]
+    sets: Mapping[str, object] = field(default_factory=dict)
+
+
+def the_war_text_catalog(catalog: TheWarCatalog) -> TextCatalog:
+    """The War's cards by code and title (a card's army is its side; its category sorts the export)."""
+    return TextCatalog(
+        arsenal={
+            card.code: TextCard(
+                card.code, card.title, card.army.value if card.army else None, card.category.value
+            )
+            for card in catalog.cards.values()
+        }
+    )
 
 
 class NameIndex:
@@ -137,7 +168,8 @@ class NameIndex:
 
 
 def read_headers(text: str) -> dict[str, str]:
-    """The "# name: ..." and "# nation: XX" header lines of a list (the first of each; empty ones ignored)."""
+    """The "# name: ...", "# nation: XX", "# game: ..." and "# army: ..." header lines of a list (the first of
+    each; empty ones ignored)."""
     headers: dict[str, str] = {}
     for raw in text.splitlines():
         match = _HEADER.match(raw.strip())
@@ -231,12 +263,24 @@ def export_deck_text(
     nation: str,
     title: str = "",
     index: NameIndex | None = None,
+    game: str | None = None,
+    side_header: str = "nation",
 ) -> str:
-    """One line per card, by stack then name; unknown codes are written as they are."""
+    """One line per card, by stack then name; unknown codes are written as they are.
+
+    `game` given: a "# game: ..." header too. `side_header`: what the deck's side is called ("army" in The
+    War); a Battlecards list keeps "# name" and "# nation" first, then "# game"."""
     index = index or NameIndex(catalog)
     title = " ".join(title.split())  # one header line, whatever the name holds
     lines = [f"# name: {title}"] if title else []
-    lines.append(f"# nation: {nation}")
+    if side_header == "nation":
+        lines.append(f"# nation: {nation}")
+        if game:
+            lines.append(f"# game: {game}")
+    else:
+        if game:
+            lines.append(f"# game: {game}")
+        lines.append(f"# {side_header}: {nation}")
 
     def sort_key(item: tuple[str, int]) -> tuple:
         card = catalog.arsenal.get(item[0])
