@@ -29,17 +29,13 @@ _the_war_lock = threading.Lock()
 _the_war_cache: dict[str, tuple[TheWarCatalog, TextCatalog]] = {}
 
 
-def _sparse(row: dict[str, Any]) -> dict[str, Any]:
-    # a database row as vocabulary.the_war.parse_card reads it: empty values left out (0 is a value)
-    return {k: v for k, v in row.items() if not (v is None or v is False or v == []) or k == "army"}
-
-
 def _the_war_build() -> tuple[TheWarCatalog, TextCatalog]:
+    from cards.the_war.models import loader_row
     from cards.the_war.selectors import the_war_dicts
 
     rows = the_war_dicts()
     cat = parse_catalog(
-        {"game": "the-war", "cards": [_sparse(row) for row in rows["cards"]]},
+        {"game": "the-war", "cards": [loader_row(row) for row in rows["cards"]]},
         {"game": "the-war", "starters": rows["starters"]},
     )
     return cat, the_war_text_catalog(cat)

@@ -212,14 +212,20 @@ class TheWarCard(models.Model):
                 }
             )
         try:
-            parse_card(_sparse(self.as_dict()), "card")
+            parse_card(loader_row(self.as_dict()), "card")
         except TheWarDataError as exc:
             raise ValidationError(str(exc)) from exc
 
 
-def _sparse(row: dict[str, Any]) -> dict[str, Any]:
-    """A loader row as parse_card reads it: empty values left out (it rejects provenance-less values)."""
-    return {k: v for k, v in row.items() if v not in (None, [], False) or k == "army"}
+def loader_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A card row (`as_dict`) as vocabulary.the_war.parse_card reads it: empty values left out (it rejects
+    provenance-less values); 0 is a value. The admin's validation and the deck builder's catalog use it."""
+    return {k: v for k, v in row.items() if not _empty(v) or k == "army"}
+
+
+def _empty(value: Any) -> bool:
+    """None, False and [] are empty; 0 is a value (`0 in (None, [], False)` would be true: 0 == False)."""
+    return value is None or value is False or (isinstance(value, list) and not value)
 
 
 class TheWarStarter(models.Model):

@@ -691,3 +691,11 @@ def test_an_admin_edit_outside_the_vocabulary_is_refused(admin_client, catalog_r
     response = admin_client.post(f"/admin/cards/thewarcard/{card.pk}/change/", data)
     assert response.status_code == 302, response.content.decode()[-2000:]
     assert TheWarCard.objects.get(pk=card.pk).attack == 5
+
+
+def test_every_loaded_card_passes_the_admins_validation_zero_values_included(catalog_rows):
+    """The admin validates a card as the loader does: an estimated 0 (the Ju-52's attack) is a value, not an
+    empty field, so saving any loaded card unchanged in the admin is never refused."""
+    assert TheWarCard.objects.get(code="tw-ju-52").attack == 0
+    for card in TheWarCard.objects.all():
+        card.full_clean()
