@@ -104,7 +104,7 @@ def test_list_uses_a_constant_number_of_queries(owner, owner_client, gb_entries)
         DeckFactory(owner=owner, entries=gb_entries)
     with CaptureQueriesContext(connection) as six:
         assert owner_client.get(LIST).json()["count"] == 6
-    assert len(six) == len(one)
+    assert len(six) == len(one) > 0  # the list reads the database: an empty capture would prove nothing
 
 
 # ------------------------------------------------------------------------------------- update / versions
