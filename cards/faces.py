@@ -8,13 +8,13 @@ has a legend explaining it. Sizes are a playing card's 2.5 x 3.5 inches (viewBox
 from __future__ import annotations
 
 import textwrap
-import threading
 from dataclasses import dataclass
 from typing import Any
 
 from django.template.loader import render_to_string
 
 from cards.models import ArsenalCard, Battlecard, ConflictCard
+from cards.render_cache import RenderedCache
 from cards.selectors import (
     arsenal_card_effective_max,
     arsenal_card_list,
@@ -203,9 +203,7 @@ def render_face(kind: str, card) -> str:
     return render_to_string(template, build(card))
 
 
-_lock = threading.Lock()
-_cache: dict[tuple[str, str], str] = {}
-_cache_version: list[str] = [""]
+_faces = RenderedCache()
 
 
 def face_version() -> str:
@@ -216,37 +214,16 @@ def face_version() -> str:
 def face_svg(kind: str, code: str, *, version: str | None = None) -> str:
     """The SVG face of a card (NotFound for an unknown code), cached per catalog version."""
     version = face_version() if version is None else version
-    key = (kind, code)
-    with _lock:
-        if _cache_version[0] != version or not version:
-            _cache.clear()
-            _cache_version[0] = version
-        cached = _cache.get(key)
-    if cached is not None:
-        return cached
     queryset, _, _, what = BUILDERS[kind]
-    svg = render_face(kind, get_by_code(queryset(), code, what=what))
-    if version:
-        with _lock:
-            if _cache_version[0] == version:
-                _cache[key] = svg
-    return svg
+    return _faces.get_or_render(
+        (kind, code), version, lambda: render_face(kind, get_by_code(queryset(), code, what=what))
+    )
 
 
 def faces_for(kind: str, cards) -> dict[str, str]:
     """Faces of many cards at once (cards already fetched), cached like face_svg."""
     version = face_version()
-    out = {}
-    for card in cards:
-        key = (kind, card.code)
-        with _lock:
-            if _cache_version[0] != version:
-                _cache.clear()
-                _cache_version[0] = version
-            cached = _cache.get(key)
-        if cached is None:
-            cached = render_face(kind, card)
-            with _lock:
-                _cache[key] = cached
-        out[card.code] = cached
-    return out
+    return {
+        card.code: _faces.get_or_render((kind, card.code), version, lambda card=card: render_face(kind, card))
+        for card in cards
+    }

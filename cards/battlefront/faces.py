@@ -8,13 +8,12 @@ no force of its own) lists what each nationality may use it as. Faces are cached
 
 from __future__ import annotations
 
-import threading
-
 from django.template.loader import render_to_string
 
 from cards.battlefront.selectors import battlefront_card_list, battlefront_special_use_list
 from cards.faces import _wrap
 from cards.models import BattlefrontCard
+from cards.render_cache import RenderedCache
 from cards.selectors import catalog_cache_token, get_by_code
 
 TYPE_COLOURS = {
@@ -52,9 +51,7 @@ def render_battlefront_face(card: BattlefrontCard) -> str:
     return render_to_string("cards/faces/battlefront.svg", battlefront_context(card, uses))
 
 
-_lock = threading.Lock()
-_cache: dict[str, str] = {}
-_cache_token: list[str] = [""]
+_faces = RenderedCache()
 
 
 def battlefront_face_token() -> str:
@@ -64,15 +61,8 @@ def battlefront_face_token() -> str:
 def battlefront_face_svg(code: str, *, token: str | None = None) -> str:
     """The SVG face of a Battlefront card (NotFound for an unknown code), cached per catalog cache token."""
     token = battlefront_face_token() if token is None else token
-    with _lock:
-        if _cache_token[0] != token:
-            _cache.clear()
-            _cache_token[0] = token
-        cached = _cache.get(code)
-    if cached is not None:
-        return cached
-    svg = render_battlefront_face(get_by_code(battlefront_card_list(), code, what="Battlefront card"))
-    with _lock:
-        if _cache_token[0] == token:
-            _cache[code] = svg
-    return svg
+    return _faces.get_or_render(
+        code,
+        token,
+        lambda: render_battlefront_face(get_by_code(battlefront_card_list(), code, what="Battlefront card")),
+    )

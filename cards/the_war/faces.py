@@ -8,12 +8,12 @@ edit, The War's too.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from django.template.loader import render_to_string
 
 from cards.faces import EST_MARK, Value, _estimated, _with_legend, _wrap
+from cards.render_cache import RenderedCache
 from cards.selectors import catalog_cache_token, get_by_code
 from cards.the_war.models import TheWarCard
 from cards.the_war.selectors import the_war_card_list
@@ -142,9 +142,7 @@ def render_the_war_face(card: TheWarCard) -> str:
     return render_to_string("cards/faces/the_war.svg", the_war_context(card))
 
 
-_lock = threading.Lock()
-_cache: dict[str, str] = {}
-_cache_token: list[str] = [""]
+_faces = RenderedCache()
 
 
 def the_war_face_token() -> str:
@@ -154,15 +152,6 @@ def the_war_face_token() -> str:
 def the_war_face_svg(code: str, *, token: str | None = None) -> str:
     """The SVG face of a The War card (NotFound for an unknown code), cached per catalog cache token."""
     token = the_war_face_token() if token is None else token
-    with _lock:
-        if _cache_token[0] != token:
-            _cache.clear()
-            _cache_token[0] = token
-        cached = _cache.get(code)
-    if cached is not None:
-        return cached
-    svg = render_the_war_face(get_by_code(the_war_card_list(), code, what="The War card"))
-    with _lock:
-        if _cache_token[0] == token:
-            _cache[code] = svg
-    return svg
+    return _faces.get_or_render(
+        code, token, lambda: render_the_war_face(get_by_code(the_war_card_list(), code, what="The War card"))
+    )
