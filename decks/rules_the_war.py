@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from decks.rules import Violation  # one violation shape for every game (a The War violation has no pack)
 from vocabulary.the_war import DECK_SIZE, MAX_COPIES_PER_TITLE, MAX_HERO_COPIES, Army, TheWarCatalog
 
 CASUAL_MIN_CARDS = 1
@@ -47,26 +48,6 @@ class Code(StrEnum):
     # two decks
     DECK_INVALID = "deck_invalid"
     DECK_SIZE_MISMATCH = "deck_size_mismatch"
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    code: str
-    message: str
-    card: str | None = None
-    limit: int | None = None
-    actual: int | None = None
-    deck: str | None = None  # "a" / "b" for two decks
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "code": str(self.code),
-            "message": self.message,
-            "card": self.card,
-            "limit": self.limit,
-            "actual": self.actual,
-            "deck": self.deck,
-        }
 
 
 @dataclass(frozen=True, slots=True)

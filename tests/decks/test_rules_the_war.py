@@ -151,7 +151,9 @@ def test_an_illegal_deck_gets_every_violation():
     assert result.cards == 60 + 2 + 1 + 1 + 1 - 1  # the unknown card counts, the zero count does not
     body = result.to_dict()
     assert body["is_valid"] is False and len(body["violations"]) == 6
-    assert set(body["violations"][0]) == {"code", "message", "card", "limit", "actual", "deck"}
+    # one violation shape for every game: a Battlecards violation's keys (pack is None here)
+    assert set(body["violations"][0]) == {"code", "message", "card", "limit", "actual", "deck", "pack"}
+    assert all(v["pack"] is None for v in body["violations"])
 
 
 def test_a_non_integer_count_is_invalid_not_a_crash():
