@@ -56,6 +56,21 @@ class TableChanges:
 
 
 @dataclass
+class GameCardsLoadResult:
+    """What loading one game's own cards (Battlefront, The War) did: per table, and the admin edits kept
+    (`overrides`) or given up by --reset (`discarded`)."""
+
+    changes: dict[str, TableChanges]
+    fixture_changed: bool = True
+    overrides: list[dict[str, Any]] = field(default_factory=list)
+    discarded: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return any(c.changed for c in self.changes.values())
+
+
+@dataclass
 class CatalogLoadResult:
     content_hash: str
     version: CatalogVersion

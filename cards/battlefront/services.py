@@ -8,7 +8,6 @@ nothing; rows whose codes vanished from the file are deleted. A change drops the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +37,7 @@ from cards.models import (
 )
 from cards.services import (
     CatalogInvalid,
+    GameCardsLoadResult,
     TableChanges,
     catalog_cache_clear,
     fixture_state_record,
@@ -47,16 +47,7 @@ BATTLEFRONT_FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "battle
 BATTLEFRONT_TABLES = ("battlefront_cards", "battlefront_special_uses")
 
 
-@dataclass
-class BattlefrontLoadResult:
-    changes: dict[str, TableChanges]
-    fixture_changed: bool = True
-    overrides: list[dict[str, Any]] = field(default_factory=list)
-    discarded: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def changed(self) -> bool:
-        return any(c.changed for c in self.changes.values())
+BattlefrontLoadResult = GameCardsLoadResult
 
 
 def _force_problem(where: str, force: Any, *, required: bool) -> str | None:

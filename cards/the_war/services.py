@@ -9,7 +9,6 @@ the cached catalog responses (cards.services.catalog_cache_clear).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -18,7 +17,13 @@ from django.db.models import ProtectedError
 from cards.canonical import content_hash
 from cards.fixture_merge import flag_conflicts, merge_tables, overrides_of
 from cards.models import FixtureState
-from cards.services import CatalogInvalid, TableChanges, catalog_cache_clear, fixture_state_record
+from cards.services import (
+    CatalogInvalid,
+    GameCardsLoadResult,
+    TableChanges,
+    catalog_cache_clear,
+    fixture_state_record,
+)
 from cards.the_war.models import (
     LIST_FIELDS,
     RESOURCES,
@@ -57,16 +62,7 @@ CARD_KEYS = (
 )
 
 
-@dataclass
-class TheWarLoadResult:
-    changes: dict[str, TableChanges]
-    fixture_changed: bool = True
-    overrides: list[dict[str, Any]] = field(default_factory=list)
-    discarded: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def changed(self) -> bool:
-        return any(c.changed for c in self.changes.values())
+TheWarLoadResult = GameCardsLoadResult
 
 
 def _card_row(raw: dict[str, Any]) -> dict[str, Any]:
