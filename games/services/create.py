@@ -15,23 +15,11 @@ from games import engine
 from games.catalog_snapshot import snapshot_dicts, snapshot_hash
 from games.decks_glue import check_theater_playable, resolve_deck, validate_deck_alone
 from games.game_types import DEFAULT_GAME_TYPE, GameType, get_game_type
-from games.models import (
-    BotKind,
-    CatalogSnapshot,
-    Game,
-    GameSeat,
-    GameStatus,
-    SeatKind,
-)
+from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
 from games.options import game_options
-from games.selectors import (
-    open_games_of,
-)
+from games.selectors import open_games_of
 from games.services.deal import _deal, _live_catalog_version
-from games.services.progress import (
-    _start_if_active,
-    _sync_game_from_state,
-)
+from games.services.progress import _start_if_active, _sync_game_from_state
 from games.services.seeds import SEED_BITS, deal_seed, seed_commitment
 
 

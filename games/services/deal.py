@@ -9,14 +9,9 @@ from games import engine
 from games.catalog_snapshot import snapshot_dicts, snapshot_hash
 from games.decks_glue import validate_pairing
 from games.game_types import game_type_of
-from games.models import (
-    CatalogSnapshot,
-    Game,
-)
+from games.models import CatalogSnapshot, Game
 from games.options import game_options
-from games.services.progress import (
-    _sync_game_from_state,
-)
+from games.services.progress import _sync_game_from_state
 from games.services.seeds import deal_seed
 
 

@@ -10,21 +10,9 @@ from django.utils import timezone
 
 from config.errors import Conflict, Forbidden
 from games.game_types import game_type_of, side_of_seat
-from games.models import (
-    EndReason,
-    Game,
-    GameStatus,
-    LogKind,
-)
-from games.selectors import (
-    game_get_for_update,
-    open_game_ttl,
-    seat_of_user,
-)
-from games.services.progress import (
-    _Log,
-    _save_progress,
-)
+from games.models import EndReason, Game, GameStatus, LogKind
+from games.selectors import game_get_for_update, open_game_ttl, seat_of_user
+from games.services.progress import _Log, _save_progress
 from games.services.seats import _leave_seat
 
 

@@ -10,17 +10,8 @@ from django.db import transaction
 from config import metrics
 from config.errors import Conflict, Forbidden, ValidationFailed
 from games.game_types import game_type_of
-from games.models import (
-    Game,
-    GameAction,
-    GameStatus,
-    LogKind,
-)
-from games.selectors import (
-    game_catalog,
-    game_get_for_update,
-    seat_of_user,
-)
+from games.models import Game, GameAction, GameStatus, LogKind
+from games.selectors import game_catalog, game_get_for_update, seat_of_user
 from games.services.progress import (
     EngineRejected,
     _event_json,

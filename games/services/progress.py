@@ -11,15 +11,7 @@ from django.utils import timezone
 from config.errors import Conflict, DomainError
 from games import event_bus
 from games.game_types import game_type_of
-from games.models import (
-    EndReason,
-    Game,
-    GameAction,
-    GameSeat,
-    GameStatus,
-    LogKind,
-    SeatKind,
-)
+from games.models import EndReason, Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 from games.services.seeds import bot_salt
 
 MAX_BOT_PLIES_PER_REQUEST = 20_000  # a safety net: the engine's own turn limit ends games far sooner

@@ -10,26 +10,10 @@ from django.utils import timezone
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from games.decks_glue import resolve_deck
 from games.game_types import game_type_of
-from games.models import (
-    Game,
-    GameSeat,
-    GameStatus,
-    LogKind,
-    SeatKind,
-)
-from games.selectors import (
-    game_catalog,
-    game_get_for_update,
-    open_game_expired,
-    user_may_see_game,
-)
+from games.models import Game, GameSeat, GameStatus, LogKind, SeatKind
+from games.selectors import game_catalog, game_get_for_update, open_game_expired, user_may_see_game
 from games.services.deal import _deal
-from games.services.progress import (
-    _Log,
-    _run_bots,
-    _save_progress,
-    _sync_game_from_state,
-)
+from games.services.progress import _Log, _run_bots, _save_progress, _sync_game_from_state
 
 
 def _seat_to_take(*, seats: dict[str, GameSeat], user: Any, seat: str | None) -> GameSeat:
