@@ -5,7 +5,7 @@ The services, selectors and APIs play every game through its adapter: they ask `
 list the legal actions, build a seat's view, make a bot, replay a log, simulate. What differs between games
 (seats, options, how the frozen card snapshot is built, which card definitions a view names, whether players
 bring decks) lives here, one class per game. Only dealing a Battlecards game from two matched decks stays
-Battlecards code in games.services (_deal, with games.decks_glue).
+Battlecards code in games.services (games.services.deal, with games.decks_glue).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from config.errors import ValidationFailed
+from games.options import game_options
 
 
 class GameType:
@@ -147,10 +148,8 @@ class Battlecards(GameType):
     engine_module = "games.engine"
 
     def options(self, data: Mapping[str, Any]) -> Any:
-        """Known names only, each of its default's type: games.services.game_options, the one home of the
-        Battlecards option checks (imported here when called: services imports this module)."""
-        from games.services import game_options
-
+        """Known names only, each of its default's type: games.options.game_options, the one home of the
+        Battlecards option checks."""
         return game_options(dict(data))
 
     def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:

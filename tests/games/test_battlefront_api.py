@@ -129,7 +129,7 @@ def test_two_players_play_battlefront_to_the_end_through_the_api_never_seeing_hi
     """The issue's done-when, with two human players (create, join, act alternately)."""
     # A fixed server salt makes the deal (seed mixed with the salt) the same at every run of this test.
     fixed = SimpleNamespace(token_hex=lambda n: "5a" * n, randbits=secrets.randbits)
-    monkeypatch.setattr("games.services.secrets", fixed)
+    monkeypatch.setattr("games.services.create.secrets", fixed)
     game = create_bf(api(alice), options={"two_front_victory": False})
     gid = game["id"]
     assert game["game_type"] == "battlefront" and game["status"] == "open" and game["my_seat"] == "west"

@@ -24,7 +24,7 @@ def _play_a_drawn_game(api: Any, user: Any, monkeypatch: Any) -> str:
     """One turn (max_turns 1), then the engine ends the game on points: nobody has won a battle, 0-0."""
     # A fixed server salt makes the deal the same at every run.
     fixed = SimpleNamespace(token_hex=lambda n: "5a" * n, randbits=secrets.randbits)
-    monkeypatch.setattr("games.services.secrets", fixed)
+    monkeypatch.setattr("games.services.create.secrets", fixed)
     body = game_body(opponent={"kind": "bot", "bot": "random"}, options={"max_turns": 1}, seed=7)
     game = api(user).post("/api/games/", body, format="json").json()
     seat = game["my_seat"]

@@ -1,0 +1,146 @@
+"""What every write shares: the log rows a transaction appends, syncing the game row from the engine
+state, saving progress (and waking the event streams), letting bot seats answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+
+from config.errors import Conflict, DomainError
+from games import event_bus
+from games.game_types import game_type_of
+from games.models import EndReason, Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
+from games.services.seeds import bot_salt
+
+MAX_BOT_PLIES_PER_REQUEST = 20_000  # a safety net: the engine's own turn limit ends games far sooner
+
+
+class EngineRejected(DomainError):
+    """The engine refused an action (400): the code is the engine's own (illegal_action, ...)."""
+
+    status = 400
+    code = "illegal_action"
+
+
+def _event_json(event: Any) -> dict[str, Any]:
+    to_json = getattr(event, "to_json", None)
+    if callable(to_json):
+        data = to_json()
+        data.setdefault("visible_to", event.visible_to)
+        return data
+    return {"type": event.type, "data": event.data, "visible_to": event.visible_to}
+
+
+def _decision_seat(state: Any) -> str:
+    decision = state.decision
+    return decision.seat if decision is not None else ""
+
+
+_CHANGING_FIELDS = [
+    "status",
+    "state",
+    "version",
+    "last_seq",
+    "turn",
+    "ply",
+    "current_seat",
+    "winner",
+    "end_reason",
+    "result",
+    "started_at",
+    "finished_at",
+    "updated_at",
+]
+
+
+def _save_progress(game: Game) -> None:
+    """Write only what play changes (never the bulky, immutable snapshot and setup); on commit, the game's
+    event streams are woken (games.event_bus)."""
+    game.save(update_fields=_CHANGING_FIELDS)
+    event_bus.announce(game_id=game.pk)
+
+
+def _sync_game_from_state(game: Game, state: Any) -> None:
+    game.state = state.to_json()
+    game.turn = state.turn
+    game.ply = state.ply
+    # Nobody is "current" while a seat is still open (or after the end).
+    playing = state.status == "active" and game.status == GameStatus.ACTIVE
+    game.current_seat = _decision_seat(state) if playing else ""
+    if state.status == "finished" and game.status != GameStatus.FINISHED:
+        game.status = GameStatus.FINISHED
+        game.winner = state.winner or ""
+        game.result = dict(state.result or {})
+        # The engine finished it: a win, or a draw by the rules (equal points); never "unfinished".
+        game.end_reason = EndReason.VICTORY if state.winner else EndReason.DRAW
+        game.finished_at = timezone.now()
+
+
+@dataclass
+class _Log:
+    """Collects the log rows one transaction appends."""
+
+    game: Game
+    rows: list[GameAction]
+
+    def add(self, *, kind: str, seat: str, action: dict, events: list[dict], by_bot: bool = False) -> None:
+        self.game.last_seq += 1
+        self.game.version += 1
+        self.rows.append(
+            GameAction(
+                game=self.game,
+                seq=self.game.last_seq,
+                kind=kind,
+                seat=seat,
+                by_bot=by_bot,
+                action=action,
+                events=events,
+                version=self.game.version,
+            )
+        )
+
+    def flush(self) -> None:
+        if self.rows:
+            GameAction.objects.bulk_create(self.rows)
+
+
+def _run_bots(*, game: Game, state: Any, seats: dict[str, GameSeat], log: _Log) -> None:
+    """Bot seats act until the game waits on a human (or ends)."""
+    kind = game_type_of(game)
+    plies = 0
+    bots: dict[str, Any] = {}
+    while state.status == "active" and game.status == GameStatus.ACTIVE:
+        seat_name = _decision_seat(state)
+        seat = seats.get(seat_name)
+        if seat is None or seat.kind != SeatKind.BOT:
+            return
+        bot = bots.get(seat_name)
+        if bot is None:
+            # A bot sees only its seat's view; its choices hash (salt, ply, seat): no second RNG.
+            bot = bots[seat_name] = kind.bot(seat.bot, catalog=state.catalog, salt=bot_salt(game.seed_salt))
+        legal = kind.legal_actions(state)
+        seen = kind.view(state, seat_name) if getattr(bot, "needs_view", True) else {"ply": state.ply}
+        action = bot.choose(seen, legal, seat_name)
+        events = kind.apply(state, action)
+        log.add(
+            kind=LogKind.ACTION,
+            seat=seat_name,
+            action=action.to_json(),
+            events=[_event_json(e) for e in events],
+            by_bot=True,
+        )
+        plies += 1
+        if plies >= MAX_BOT_PLIES_PER_REQUEST:  # a safety net: engine games end far sooner
+            raise Conflict("The bots did not reach a human decision.", code="bot_stuck")
+
+
+def _start_if_active(*, game: Game, state: Any, seats: dict[str, GameSeat]) -> None:
+    """Against a bot the game starts at creation: the bot moves at once when the first decision is its."""
+    if game.status == GameStatus.ACTIVE:
+        log = _Log(game=game, rows=[])
+        _run_bots(game=game, state=state, seats=seats, log=log)
+        _sync_game_from_state(game, state)
+        log.flush()
+        _save_progress(game)
