@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from cards import selectors
 from cards.bulk import bulk_catalog_file, catalog_changes
-from cards.faces import BUILDERS, face_svg, face_version
+from cards.faces import face_svg, face_version
 from cards.models import Ruling
 from config.http_cache import VersionedCacheMixin
 from config.schema import ErrorSerializer
@@ -82,9 +82,6 @@ RULING_EXAMPLE = {
     "estimated": False,
 }
 
-RELATED = {"arsenal": "arsenal_cards", "conflict": "conflict_cards", "battlecard": "battlecards"}
-
-
 class CardRulingsApi(CatalogCached, APIView):
     """GET /api/<cards>/{code}/rulings/: the FAQ rulings and the engine's estimated rulings on one card."""
 
@@ -92,9 +89,7 @@ class CardRulingsApi(CatalogCached, APIView):
     kind = "arsenal"
 
     def get(self, request: Request, code: str) -> Response:
-        queryset, _, _, what = BUILDERS[self.kind]
-        card = selectors.get_by_code(queryset().model.objects.only("id", "code"), code, what=what)
-        rulings = Ruling.objects.filter(**{RELATED[self.kind]: card}).order_by("position")
+        rulings = selectors.ruling_list_for_card(kind=self.kind, code=code)
         return Response(RulingSerializer(rulings, many=True).data)
 
 

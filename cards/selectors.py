@@ -255,6 +255,19 @@ def catalog_dicts() -> CatalogDicts:
     }
 
 
+RULING_RELATED = {"arsenal": "arsenal_cards", "conflict": "conflict_cards", "battlecard": "battlecards"}
+RULING_CARD_MODELS = {"arsenal": ArsenalCard, "conflict": ConflictCard, "battlecard": Battlecard}
+RULING_CARD_NOUNS = {"arsenal": "arsenal card", "conflict": "conflict card", "battlecard": "battlecard"}
+
+
+def ruling_list_for_card(*, kind: str, code: str) -> QuerySet[Ruling]:
+    """The rulings on one card of a kind (arsenal, conflict, battlecard), in document order; NotFound for an
+    unknown code."""
+    model = RULING_CARD_MODELS[kind]
+    card = get_by_code(model.objects.only("id", "code"), code, what=RULING_CARD_NOUNS[kind])
+    return Ruling.objects.filter(**{RULING_RELATED[kind]: card}).order_by("position")
+
+
 def ruling_dicts() -> list[dict[str, Any]]:
     """The rulings as rows (cards.services.rulings_load's shape): texts, links and the cards they concern."""
     rulings = Ruling.objects.prefetch_related(
