@@ -22,12 +22,17 @@ from typing import Any
 from cards.battlefront.selectors import battlefront_dicts
 from cards.canonical import content_hash
 from cards.models import CatalogVersion
-from cards.selectors import catalog_cache_token, catalog_dicts, catalog_version_current, ruling_dicts
+from cards.selectors import (
+    catalog_cache_token,
+    catalog_dicts,
+    catalog_version_current,
+    ruling_dicts,
+    version_by_hash,
+)
 from cards.the_war.selectors import the_war_dicts, the_war_version_hash
-from config.errors import DomainError, NotFound, ValidationFailed
+from config.errors import DomainError
 
 TABLES = ("nations", "theaters", "sets", "arsenal", "conflict_cards", "battlecards")
-MIN_PREFIX = 8
 
 
 @dataclass(frozen=True)
@@ -107,23 +112,7 @@ class VersionContentsUnavailable(DomainError):
 
 
 def _version_by_hash(since: str) -> CatalogVersion:
-    since = (since or "").strip().lower()
-    if len(since) < MIN_PREFIX or any(c not in "0123456789abcdef" for c in since):
-        raise ValidationFailed(
-            f"since must be a catalog version hash (at least {MIN_PREFIX} hex digits).",
-            code="invalid",
-            errors={"since": ["A catalog version hash is required."]},
-        )
-    hashes = list(
-        CatalogVersion.objects.filter(content_hash__startswith=since)
-        .values_list("content_hash", flat=True)
-        .distinct()[:2]
-    )
-    if not hashes:
-        raise NotFound(f"No catalog version {since!r}.", code="unknown_version")
-    if len(hashes) > 1:
-        raise ValidationFailed(f"{since!r} names several catalog versions; give more digits.", code="invalid")
-    return CatalogVersion.objects.filter(content_hash=hashes[0]).order_by("-id").first()
+    return version_by_hash(CatalogVersion, since, noun="catalog version")
 
 
 def _table_changes(before: list[dict], after: list[dict]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from cards.models import (
     SetMembership,
     Theater,
 )
-from config.errors import NotFound
+from config.errors import NotFound, ValidationFailed
 from vocabulary.battlecards import Catalog, max_copies
 
 # ---------------------------------------------------------------------------------------------- API querysets
@@ -120,6 +120,28 @@ def arsenal_card_effective_max(card: ArsenalCard) -> int | None:
     """
     classes = [link.unit_class.code for link in card.class_links.all()]
     return max_copies(classes=classes, max_per_deck=card.max_per_deck)
+
+
+VERSION_MIN_PREFIX = 8  # hex digits a client must give to name a version by its content hash
+
+
+def version_by_hash(model, since: str, *, noun: str):
+    """The newest row of a version model (CatalogVersion, TheWarVersion) whose content hash starts with
+    `since`: 400 for a malformed or ambiguous prefix, 404 for none."""
+    since = (since or "").strip().lower()
+    if len(since) < VERSION_MIN_PREFIX or any(c not in "0123456789abcdef" for c in since):
+        raise ValidationFailed(
+            f"since must be a {noun} hash (at least {VERSION_MIN_PREFIX} hex digits).",
+            code="invalid",
+            errors={"since": [f"A {noun} hash is required."]},
+        )
+    matching = model.objects.filter(content_hash__startswith=since)
+    hashes = list(matching.values_list("content_hash", flat=True).distinct()[:2])
+    if not hashes:
+        raise NotFound(f"No {noun} {since!r}.", code="unknown_version")
+    if len(hashes) > 1:
+        raise ValidationFailed(f"{since!r} names several {noun}s; give more digits.", code="invalid")
+    return model.objects.filter(content_hash=hashes[0]).order_by("-id").first()
 
 
 def get_by_code(queryset: QuerySet, code: str, *, what: str = "card"):

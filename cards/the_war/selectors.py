@@ -8,10 +8,8 @@ from django.db.models import F, Prefetch, QuerySet, Value
 from django.db.models.functions import Coalesce
 
 from cards.canonical import content_hash
+from cards.selectors import version_by_hash
 from cards.the_war.models import TheWarCard, TheWarStarter, TheWarStarterEntry, TheWarVersion
-from config.errors import NotFound, ValidationFailed
-
-MIN_PREFIX = 8
 
 
 def the_war_card_list() -> QuerySet[TheWarCard]:
@@ -70,23 +68,7 @@ def _changes(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[
 
 def the_war_changes(*, since: str) -> dict[str, Any]:
     """What changed in The War's cards and starters from version `since` (a hash or a prefix of one)."""
-    since = (since or "").strip().lower()
-    if len(since) < MIN_PREFIX or any(c not in "0123456789abcdef" for c in since):
-        raise ValidationFailed(
-            f"since must be a The War version hash (at least {MIN_PREFIX} hex digits).",
-            code="invalid",
-            errors={"since": ["A The War version hash is required."]},
-        )
-    hashes = list(
-        TheWarVersion.objects.filter(content_hash__startswith=since)
-        .values_list("content_hash", flat=True)
-        .distinct()[:2]
-    )
-    if not hashes:
-        raise NotFound(f"No The War version {since!r}.", code="unknown_version")
-    if len(hashes) > 1:
-        raise ValidationFailed(f"{since!r} names several The War versions; give more digits.", code="invalid")
-    old = TheWarVersion.objects.filter(content_hash=hashes[0]).order_by("-id").first()
+    old = version_by_hash(TheWarVersion, since, noun="The War version")
     now = the_war_dicts()
     tables = {
         "cards": _changes(old.contents.get("cards", []), now["cards"]),
