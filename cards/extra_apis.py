@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from django.http import HttpResponse
 from django.urls import reverse
@@ -122,15 +123,20 @@ class CardFaceApi(APIView):
 
     def get(self, request: Request, code: str) -> HttpResponse:
         version = face_version()
-        etag = f'"{version[:16]}-{self.kind}-{code}"'
-        if version and request.headers.get("If-None-Match") == etag:
-            return HttpResponse(status=304, headers={"ETag": etag})
-        svg = face_svg(self.kind, code, version=version)
-        response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
-        if version:
-            response["ETag"] = etag
-        response["Cache-Control"] = "public, max-age=300"
-        return response
+        etag = f'"{version[:16]}-{self.kind}-{code}"' if version else None
+        return face_response(request, etag, lambda: face_svg(self.kind, code, version=version))
+
+
+def face_response(request: Request, etag: str | None, render: Callable[[], str]) -> HttpResponse:
+    """An SVG card face of any game: 304 when the client holds `etag` (None: no catalog version yet, so no
+    ETag), else the face rendered (or taken from the face cache) with its ETag and a short public max-age."""
+    if etag is not None and request.headers.get("If-None-Match") == etag:
+        return HttpResponse(status=304, headers={"ETag": etag})
+    response = HttpResponse(render(), content_type="image/svg+xml; charset=utf-8")
+    if etag is not None:
+        response["ETag"] = etag
+    response["Cache-Control"] = "public, max-age=300"
+    return response
 
 
 def face_view(kind: str, noun: str):

@@ -20,7 +20,7 @@ from cards.battlefront.faces import battlefront_face_svg, battlefront_face_token
 from cards.battlefront.filters import BattlefrontCardFilter, BattlefrontSpecialUseFilter
 from cards.battlefront.search import BATTLEFRONT
 from cards.battlefront.serializers import BattlefrontCardSerializer, BattlefrontSpecialUseSerializer
-from cards.extra_apis import BinaryRenderer, _error
+from cards.extra_apis import BinaryRenderer, _error, face_response
 from cards.search_api import QuerySearchMixin
 
 CARD_EXAMPLE = {
@@ -110,11 +110,4 @@ class BattlefrontFaceApi(APIView):
     )
     def get(self, request: Request, code: str) -> HttpResponse:
         token = battlefront_face_token()
-        etag = f'"{token}-bf-{code}"'
-        if request.headers.get("If-None-Match") == etag:
-            return HttpResponse(status=304, headers={"ETag": etag})
-        svg = battlefront_face_svg(code, token=token)
-        response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
-        response["ETag"] = etag
-        response["Cache-Control"] = "public, max-age=300"
-        return response
+        return face_response(request, f'"{token}-bf-{code}"', lambda: battlefront_face_svg(code, token=token))

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.apis import CatalogViewSet, _docs
-from cards.extra_apis import BinaryRenderer, CatalogCached, TableChangesSerializer, _error
+from cards.extra_apis import BinaryRenderer, CatalogCached, TableChangesSerializer, _error, face_response
 from cards.search_api import QuerySearchMixin
 from cards.the_war import selectors
 from cards.the_war.faces import the_war_face_svg, the_war_face_token
@@ -125,14 +125,7 @@ class TheWarFaceApi(APIView):
     )
     def get(self, request: Request, code: str) -> HttpResponse:
         token = the_war_face_token()
-        etag = f'"{token}-tw-{code}"'
-        if request.headers.get("If-None-Match") == etag:
-            return HttpResponse(status=304, headers={"ETag": etag})
-        svg = the_war_face_svg(code, token=token)
-        response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
-        response["ETag"] = etag
-        response["Cache-Control"] = "public, max-age=300"
-        return response
+        return face_response(request, f'"{token}-tw-{code}"', lambda: the_war_face_svg(code, token=token))
 
 
 class TheWarChangesSerializer(serializers.Serializer):
