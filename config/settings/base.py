@@ -241,6 +241,9 @@ PRINT_MAX_CARDS = env.int("PRINT_MAX_CARDS", default=225)
 GAMES_SSE_MAX_STREAMS_PER_USER = env.int("GAMES_SSE_MAX_STREAMS_PER_USER", default=8)
 GAMES_SSE_KEEPALIVE_SECONDS = env.float("GAMES_SSE_KEEPALIVE_SECONDS", default=15.0)  # comment line if idle
 GAMES_SSE_POLL_SECONDS = env.float("GAMES_SSE_POLL_SECONDS", default=0.5)  # without NOTIFY (SQLite)
+# The bus that wakes event streams when a game's log grows (games/event_bus.py): "" = the database's own
+# (PostgreSQL LISTEN/NOTIFY; SQLite polls) or redis://host:port/db for Redis pub/sub (README "The event bus")
+EVENT_BUS_URL = env("EVENT_BUS_URL", default="")
 
 # Every log line carries the request id (config/request_log.py): the proxy's X-Request-ID or a new one, also
 # returned in the X-Request-ID response header.

@@ -93,8 +93,26 @@ def bot_game(catalog_rows, alice) -> dict[str, Any]:
     return response.json()
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY needs PostgreSQL")
-def test_an_action_is_pushed_on_commit_and_a_reconnect_misses_nothing(bot_game, alice, settings):
+def _redis_up() -> bool:
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", 6379), 1).close()
+        return True
+    except OSError:
+        return False
+
+
+REDIS_BUS = "redis://127.0.0.1:6379/0"
+
+
+@pytest.mark.parametrize("bus", [
+    pytest.param("", marks=pytest.mark.skipif(connection.vendor != "postgresql",
+                                              reason="LISTEN/NOTIFY needs PostgreSQL"), id="postgresql"),
+    pytest.param(REDIS_BUS, marks=pytest.mark.skipif(not _redis_up(), reason="no Redis at 6379"), id="redis"),
+])
+def test_an_action_is_pushed_on_commit_and_a_reconnect_misses_nothing(bot_game, alice, settings, bus):
+    settings.EVENT_BUS_URL = bus
     settings.GAMES_SSE_POLL_SECONDS = 3600  # a poll would never come in time: only the push can deliver
     settings.GAMES_SSE_KEEPALIVE_SECONDS = 3600
     gid = bot_game["id"]
@@ -110,6 +128,7 @@ def test_an_action_is_pushed_on_commit_and_a_reconnect_misses_nothing(bot_game, 
         while not seen or int(seen[-1]["id"]) < last_seq:  # the entries so far
             seen.append(await reader.next_message(timeout=60))
         listener = await event_bus.listener()
+        assert listener.backend == ("redis" if bus else "postgresql")
         before = listener.notifications
         for _ in range(3):
             result = await sync_to_async(_act)(player, gid)
@@ -153,3 +172,31 @@ def test_without_notify_the_async_stream_polls(bot_game, alice, settings, monkey
             assert int((await reader.next_message(timeout=60))["id"]) == entry["seq"]
 
     _run(scenario())
+
+
+@pytest.mark.skipif(not _redis_up(), reason="no Redis at 6379")
+def test_redis_bus_publishes_only_after_commit(settings, monkeypatch):
+    """A rolled-back write wakes nobody; a committed one publishes its game once, after the commit."""
+    from django.db import transaction
+
+    settings.EVENT_BUS_URL = REDIS_BUS
+    published: list[str] = []
+    monkeypatch.setattr(event_bus, "_publish", published.append)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        event_bus.announce(game_id="rolled-back")
+        raise RuntimeError("the action failed")
+    with transaction.atomic():
+        event_bus.announce(game_id="committed")
+        assert published == []  # not before the commit
+    assert published == ["committed"]  # once, at the commit (this module's tests really commit)
+
+
+def test_a_failed_redis_publish_never_fails_the_action(bot_game, alice, settings, caplog):
+    """Redis away: the action still commits (the log is the truth); the failure is only logged."""
+    settings.EVENT_BUS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    gid = bot_game["id"]
+    client = token_client(alice)
+    before = client.get(f"/api/games/{gid}/").json()["last_seq"]
+    result = _act(client, gid)
+    assert result["entries"] and client.get(f"/api/games/{gid}/").json()["last_seq"] > before
+    assert any("publishing game" in r.getMessage() for r in caplog.records)
