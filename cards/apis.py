@@ -20,6 +20,7 @@ from cards.filters import (
     NationFilter,
     TheaterFilter,
 )
+from cards.list_forms import PrebuiltListMixin
 from cards.search import ARSENAL, BATTLECARD, CONFLICT
 from cards.search_api import BAD_QUERY, QuerySearchMixin, search_parameter
 from cards.serializers import (
@@ -201,8 +202,10 @@ def _docs(*, noun: str, plural: str, serializer, example: dict, filters_help: st
     )
 
 
-class CatalogViewSet(VersionedCacheMixin, viewsets.ReadOnlyModelViewSet):
-    """Every catalog response is cached per catalog version and normalised query, with an ETag."""
+class CatalogViewSet(VersionedCacheMixin, PrebuiltListMixin, viewsets.ReadOnlyModelViewSet):
+    """Every catalog response is cached per catalog version and normalised query, with an ETag; a list that
+    misses that cache is built from each row's serialized form, prebuilt per catalog version
+    (cards.list_forms)."""
 
     cache_namespace = "catalog"
     schema_public = True  # the same answer for everyone: no padlock in Swagger UI (config.schema)

@@ -23,7 +23,7 @@ from cards.models import (
     Theater,
 )
 from cards.selectors import arsenal_codes_with_ability
-from config.filters import MAX_QUERY_NUMBER, BoundedNumberFilter, StrictBooleanFilter
+from config.filters import MAX_QUERY_NUMBER, BoundedNumberFilter, SharedFormFilterSet, StrictBooleanFilter
 from vocabulary.battlecards import ABILITY_SCHEMA, SINGLE_COPY_CLASSES, SINGLE_COPY_MAX
 
 PROVENANCE_FILTER_CHOICES = [
@@ -83,7 +83,7 @@ def code_filter(relation: str, queryset, help_text: str = "") -> CodeFilter:
     )
 
 
-class NationFilter(df.FilterSet):
+class NationFilter(SharedFormFilterSet):
     side = df.ChoiceFilter(choices=SIDE_CHOICES)
     ordering = StableOrderingFilter(fields=("code", "name", "side"))
 
@@ -92,7 +92,7 @@ class NationFilter(df.FilterSet):
         fields = ["side"]
 
 
-class TheaterFilter(df.FilterSet):
+class TheaterFilter(SharedFormFilterSet):
     ordering = StableOrderingFilter(fields=("code", "name"))
 
     class Meta:
@@ -100,7 +100,7 @@ class TheaterFilter(df.FilterSet):
         fields: list[str] = []
 
 
-class CardSetFilter(df.FilterSet):
+class CardSetFilter(SharedFormFilterSet):
     kind = df.ChoiceFilter(choices=SET_KIND_CHOICES)
     nation = code_filter("nation", Nation.objects.all())
     side = df.ChoiceFilter(field_name="nation__side", choices=SIDE_CHOICES)
@@ -112,7 +112,7 @@ class CardSetFilter(df.FilterSet):
         fields = ["kind", "nation", "side", "theater"]
 
 
-class ArsenalCardFilter(df.FilterSet):
+class ArsenalCardFilter(SharedFormFilterSet):
     nation = code_filter("nation", Nation.objects.all(), "Nation code(s), e.g. GB; repeat for several.")
     side = df.ChoiceFilter(field_name="nation__side", choices=SIDE_CHOICES)
     set = code_filter("sets", CardSet.objects.all(), "Set code(s): cards listed in any of them.")
@@ -208,7 +208,7 @@ class ArsenalCardFilter(df.FilterSet):
         return queryset.filter(estimated=(value == "estimated"))
 
 
-class ConflictCardFilter(df.FilterSet):
+class ConflictCardFilter(SharedFormFilterSet):
     theater = code_filter("theater", Theater.objects.all())
     set = code_filter("card_set", CardSet.objects.all())
     category = df.MultipleChoiceFilter(choices=CATEGORY_CHOICES)
@@ -225,7 +225,7 @@ class ConflictCardFilter(df.FilterSet):
         return queryset.filter(estimated=(value == "estimated")) if value else queryset
 
 
-class BattlecardFilter(df.FilterSet):
+class BattlecardFilter(SharedFormFilterSet):
     theater = code_filter("theater", Theater.objects.all())
     set = code_filter("card_set", CardSet.objects.all())
     aggressor = df.CharFilter(help_text='Nation code of the stated aggressor, or "drawing-player".')

@@ -155,10 +155,11 @@ class VersionedCacheMixin:
         if request.method != "GET" or _wants_html(request):
             return super().dispatch(request, *args, **kwargs)
         self._drop_unknown_params(request)
+        self.version_token = self.cache_token()  # read once per request (cards.list_forms keys on it too)
         identity = "|".join(
             (
                 self.cache_namespace,
-                self.cache_token(),
+                self.version_token,
                 request.get_host(),
                 request.scheme,
                 request.path,

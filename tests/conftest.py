@@ -73,11 +73,14 @@ def catalog_rows(catalog_db, db) -> str:
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty cache: no throttle counts, stream slots or catalog responses."""
+    """Each test starts with an empty cache: no throttle counts, stream slots, catalog responses or prebuilt
+    catalog forms."""
     from django.core.cache import cache
 
+    from cards.list_forms import tables
     from config.http_cache import local_bodies
 
     cache.clear()
     local_bodies.clear()
+    tables.clear()
     yield

@@ -15,12 +15,12 @@ from cards.models import (
     BattlefrontCard,
     BattlefrontSpecialUse,
 )
-from config.filters import BoundedNumberFilter, StrictBooleanFilter
+from config.filters import BoundedNumberFilter, SharedFormFilterSet, StrictBooleanFilter
 
 ABILITY_FILTER_CHOICES = [*BATTLEFRONT_ABILITY_CHOICES, ("none", "no ability")]
 
 
-class AbilityFilterMixin(df.FilterSet):
+class AbilityFilterMixin(SharedFormFilterSet):
     """?ability=, ?extra=, ?negates=, ?wording= on a model whose ability rows are `abilities` (subqueries)."""
 
     ability = df.MultipleChoiceFilter(

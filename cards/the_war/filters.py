@@ -19,7 +19,7 @@ from cards.the_war.models import (
     TheWarCard,
     TheWarStarter,
 )
-from config.filters import StrictBooleanFilter
+from config.filters import SharedFormFilterSet, StrictBooleanFilter
 from vocabulary.the_war import AbilityKind, Feature, Restriction
 
 RESOURCE_CHOICES = [(r, r) for r in RESOURCES]
@@ -33,7 +33,7 @@ def _json_any(field: str, values: list[str]) -> Q:
     return q
 
 
-class TheWarCardFilter(df.FilterSet):
+class TheWarCardFilter(SharedFormFilterSet):
     category = df.MultipleChoiceFilter(choices=THE_WAR_CATEGORY_CHOICES, help_text="Card category(ies).")
     army = df.MultipleChoiceFilter(
         choices=[*THE_WAR_ARMY_CHOICES, ("none", "no army")],
@@ -146,7 +146,7 @@ class TheWarCardFilter(df.FilterSet):
         return queryset.filter(seed_values__gt=0) if value else queryset.filter(seed_values=0)
 
 
-class TheWarStarterFilter(df.FilterSet):
+class TheWarStarterFilter(SharedFormFilterSet):
     army = df.MultipleChoiceFilter(choices=THE_WAR_ARMY_CHOICES)
     ordering = StableOrderingFilter(fields=("code", "name", "army", "position"))
 

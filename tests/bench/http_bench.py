@@ -13,6 +13,13 @@ aiohttp session, keep-alive). "share" is the endpoint's req/s as a share of the 
 issue 10: catalog list page and card detail >= 50%, deck validation and game view >= 25%. The client runs
 on the same machine, so absolute figures depend on the load of the machine: compare shares within a run.
 Results are printed and written to tests/bench/results/http_bench.json.
+
+The rows of issue 26 ("the paths the response cache does not cover") come first, each beside its target:
+the trivial view at 4 keep-alive clients (p99), the catalog list of 50 as a cache hit and as a miss forced by
+distinct valid filters (every request a query string never seen before) and by a catalog change (a new
+version token: `catalog_cache_clear` through manage.py, then one request, each sample alone), the game view
+at turn 20 (its size in KB), and action POSTs answered by the bot from `--concurrency` clients, each on its
+own game. Nothing is pre-warmed for the misses.
 """
 
 from __future__ import annotations
@@ -88,7 +95,11 @@ def endpoints(data: dict[str, Any]) -> list[tuple[str, str, str, Any, bool]]:
     ]
 
 
+_distinct = iter(range(1, 10**12))
+
+
 async def load(session, url, method, path, body, headers, seconds, concurrency) -> dict[str, Any]:
+    """Closed-loop load; `path` is a string, or a callable giving each request its own path."""
     samples: list[float] = []
     statuses: dict[int, int] = {}
     stop_at = 0.0
@@ -96,7 +107,8 @@ async def load(session, url, method, path, body, headers, seconds, concurrency) 
     async def client(record: bool) -> None:
         while time.perf_counter() < stop_at:
             start = time.perf_counter()
-            async with session.request(method, url + path, json=body, headers=headers) as r:
+            target = path() if callable(path) else path
+            async with session.request(method, url + target, json=body, headers=headers) as r:
                 await r.read()
                 statuses[r.status] = statuses.get(r.status, 0) + 1
             if record:
@@ -117,6 +129,103 @@ async def load(session, url, method, path, body, headers, seconds, concurrency) 
         "p99_ms": round(percentile(ms, 0.99), 2),
         "statuses": statuses,
     }
+
+
+def catalog_miss_path() -> str:
+    """A valid filter never asked before (points_min=-N: every card), so the response cache misses."""
+    return f"/api/arsenal-cards/?page_size=50&points_min=-{next(_distinct)}"
+
+
+async def game_at_turn(session, url, data, turn: int) -> tuple[str, int]:
+    """A new game against the bot played (first legal action each time) until the engine's turn `turn`;
+    returns its id and the size of its seat view in bytes."""
+    headers = data["headers"]
+    while True:
+        async with session.post(f"{url}/api/games/", json=data["game_body"], headers=headers) as r:
+            gid = (await r.json())["id"]
+        async with session.get(f"{url}/api/games/{gid}/view/", headers=headers) as r:
+            view = await r.json()
+        while view["status"] == "active" and view["view"].get("turn", 0) < turn:
+            action = {"version": view["version"], "action": view["view"]["decision"]["legal_actions"][0]}
+            async with session.post(f"{url}/api/games/{gid}/actions/", json=action, headers=headers) as r:
+                assert r.status == 200, await r.text()
+                view = (await r.json())["state"]
+        if view["status"] == "active":
+            async with session.get(f"{url}/api/games/{gid}/view/", headers=headers) as r:
+                return gid, len(await r.read())
+
+
+async def concurrent_actions(session, url, data, seconds: float, concurrency: int) -> dict[str, Any]:
+    """`concurrency` clients, each on its own game against the bot, each POSTing its first legal action as
+    soon as the last one is answered (a finished game is replaced, not timed)."""
+    headers = data["headers"]
+    samples: list[float] = []
+    statuses: dict[int, int] = {}
+
+    async def new_game() -> dict[str, Any]:
+        async with session.post(f"{url}/api/games/", json=data["game_body"], headers=headers) as r:
+            gid = (await r.json())["id"]
+        async with session.get(f"{url}/api/games/{gid}/view/", headers=headers) as r:
+            return await r.json()
+
+    async def client(stop_at: float, record: bool) -> None:
+        view = await new_game()
+        while time.perf_counter() < stop_at:
+            if view["status"] != "active" or not view["your_turn"]:
+                view = await new_game()
+                continue
+            action = {"version": view["version"], "action": view["view"]["decision"]["legal_actions"][0]}
+            start = time.perf_counter()
+            async with session.post(f"{url}/api/games/{view['game']}/actions/", json=action,
+                                    headers=headers) as r:
+                body = await r.json()
+                statuses[r.status] = statuses.get(r.status, 0) + 1
+            if record:
+                samples.append(time.perf_counter() - start)
+            view = body["state"] if r.status == 200 else await new_game()
+
+    await asyncio.gather(*(client(time.perf_counter() + 0.5, False) for _ in range(concurrency)))
+    statuses.clear()
+    started = time.perf_counter()
+    await asyncio.gather(*(client(started + seconds, True) for _ in range(concurrency)))
+    elapsed = time.perf_counter() - started
+    ms = [x * 1000 for x in samples]
+    return {"requests": len(samples), "rps": round(len(samples) / elapsed, 1),
+            "p50_ms": round(percentile(ms, 0.5), 2), "p99_ms": round(percentile(ms, 0.99), 2),
+            "statuses": statuses}
+
+
+async def sequential(session, url, path: str, n: int) -> dict[str, Any]:
+    """n requests one at a time (the baseline of the rows measured one request at a time)."""
+    samples: list[float] = []
+    statuses: dict[int, int] = {}
+    for _ in range(n):
+        start = time.perf_counter()
+        async with session.get(url + path) as r:
+            await r.read()
+            statuses[r.status] = statuses.get(r.status, 0) + 1
+        samples.append(time.perf_counter() - start)
+    ms = [x * 1000 for x in samples]
+    return {"requests": n, "rps": round(n / (sum(samples) or 1), 1), "p50_ms": round(percentile(ms, 0.5), 2),
+            "p99_ms": round(percentile(ms, 0.99), 2), "statuses": statuses, "sequential": True}
+
+
+async def catalog_change_misses(session, url, server, n: int) -> dict[str, Any]:
+    """n times: change the catalog's version token (what load_catalog or an admin edit does), wait until
+    every worker sees it (CATALOG_TOKEN_SECONDS), then time one list request alone."""
+    samples: list[float] = []
+    statuses: dict[int, int] = {}
+    for _ in range(n):
+        server.manage("shell", "-c", "from cards.services import catalog_cache_clear; catalog_cache_clear()")
+        await asyncio.sleep(1.2)
+        start = time.perf_counter()
+        async with session.get(f"{url}/api/arsenal-cards/?page_size=50") as r:
+            await r.read()
+            statuses[r.status] = statuses.get(r.status, 0) + 1
+        samples.append(time.perf_counter() - start)
+    ms = [x * 1000 for x in samples]
+    return {"requests": n, "rps": round(n / (sum(samples) or 1), 1), "p50_ms": round(percentile(ms, 0.5), 2),
+            "p99_ms": round(percentile(ms, 0.99), 2), "statuses": statuses, "sequential": True}
 
 
 async def action_latency(session, url, data, n: int) -> dict[str, Any]:
@@ -142,13 +251,50 @@ async def action_latency(session, url, data, n: int) -> dict[str, Any]:
             "p99_ms": round(percentile(ms, 0.99), 2), "statuses": {200: n}, "sequential": True}
 
 
+ISSUE_26_TARGETS = {
+    "trivial view, 4 keep-alive clients": "p99 <= 30 ms",
+    "catalog list of 50, cache hit": "(85 % before)",
+    "catalog list of 50, miss: distinct filters": ">= 25 %",
+    "catalog list of 50, miss: catalog change": ">= 25 %",
+    "game view at turn 20": ">= 25 %",
+    "action POST answered by the bot": ">= 15 %",
+}
+
+
+async def issue_26_rows(session, url, server, data, args) -> dict[str, Any]:
+    rows: dict[str, Any] = {}
+    rows["trivial view, 4 keep-alive clients"] = await load(
+        session, url, "GET", "/bench/trivial/", None, {}, args.seconds, 4)
+    rows["catalog list of 50, cache hit"] = await load(
+        session, url, "GET", "/api/arsenal-cards/?page_size=50", None, {}, args.seconds, args.concurrency)
+    rows["catalog list of 50, miss: distinct filters"] = await load(
+        session, url, "GET", catalog_miss_path, None, {}, args.seconds, args.concurrency)
+    rows["catalog list of 50, miss: catalog change"] = await catalog_change_misses(
+        session, url, server, args.catalog_changes)
+    gid, size = await game_at_turn(session, url, data, 20)
+    rows["game view at turn 20"] = await load(
+        session, url, "GET", f"/api/games/{gid}/view/", None, data["headers"], args.seconds, args.concurrency)
+    rows["game view at turn 20"]["bytes"] = size
+    rows["action POST answered by the bot"] = await concurrent_actions(
+        session, url, data, args.seconds, args.concurrency)
+    for label, row in rows.items():
+        print(f"  {label:42} {row['rps']:>8} req/s", file=sys.stderr, flush=True)
+    return rows
+
+
 async def run(args) -> dict[str, Any]:
     with running_server(args) as url:
         connector = aiohttp.TCPConnector(limit=args.concurrency + 4)
         async with aiohttp.ClientSession(connector=connector) as session:
             data = await setup_data(session, url)
             results: dict[str, Any] = {}
-            for label, method, path, body, auth in endpoints(data):
+            results["trivial view"] = await load(session, url, "GET", "/bench/trivial/", None, {},
+                                                 args.seconds, args.concurrency)
+            results["trivial view, one at a time"] = await sequential(session, url, "/bench/trivial/", 200)
+            results.update(await issue_26_rows(session, url, url, data, args))
+            if args.issue_26:
+                return results
+            for label, method, path, body, auth in endpoints(data)[1:]:
                 headers = data["headers"] if auth else {}
                 results[label] = await load(session, url, method, path, body, headers, args.seconds,
                                             args.concurrency)
@@ -167,14 +313,25 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--actions", type=int, default=100)
+    parser.add_argument("--catalog-changes", type=int, default=10,
+                        help="samples of the first list request after a catalog change")
+    parser.add_argument("--issue-26", action="store_true", help="only the trivial view and issue 26's rows")
     parser.add_argument("--output", default=str(ROOT / "tests/bench/results/http_bench.json"))
     args, _ = parser.parse_known_args()
     results = asyncio.run(run(args))
     trivial = results["trivial view"]["rps"] or 1
-    print(f"{'endpoint':46} {'req/s':>9} {'share':>7} {'p50 ms':>8} {'p99 ms':>8}  statuses")
+    print(f"{'endpoint':46} {'req/s':>9} {'share':>7} {'p50 ms':>8} {'p99 ms':>8}  {'target':<14} statuses")
     for label, r in results.items():
-        share = "" if r.get("sequential") else f"{100 * r['rps'] / trivial:.0f}%"
-        print(f"{label:46} {r['rps']:>9} {share:>7} {r['p50_ms']:>8} {r['p99_ms']:>8}  {r['statuses']}")
+        if r.get("sequential"):  # one request at a time: the trivial view's p50 one at a time over its p50
+            alone = results["trivial view, one at a time"]["p50_ms"]
+            share = f"{100 * alone / r['p50_ms']:.0f}%*" if r["p50_ms"] else ""
+        else:
+            share = f"{100 * r['rps'] / trivial:.0f}%"
+        target = ISSUE_26_TARGETS.get(label, "")
+        extra = f"  {r['bytes'] / 1024:.1f} KB" if "bytes" in r else ""
+        print(f"{label:46} {r['rps']:>9} {share:>7} {r['p50_ms']:>8} {r['p99_ms']:>8}  {target:<14} "
+              f"{r['statuses']}{extra}")
+    print("* measured one request at a time: the share is the trivial view's p50 one at a time over this p50")
     bad = {label: r["statuses"] for label, r in results.items() if set(r["statuses"]) - {200}}
     report = {"workers": args.workers, "concurrency": args.concurrency, "seconds": args.seconds,
               "tree": args.tree, "legacy": args.legacy, "results": results}

@@ -70,3 +70,39 @@ def loaded(request, catalog_db, db) -> Catalog:
         return request.getfixturevalue("mini_catalog")
     request.getfixturevalue("catalog_rows")
     return request.getfixturevalue("catalog")
+
+
+class _NoResponseCache:
+    """Stands in for config.http_cache's shared cache only (the catalog version token keeps its cache)."""
+
+    def get(self, key, default=None):
+        return default
+
+    def set(self, *args, **kwargs) -> None:
+        return None
+
+
+def list_query_counts(client, url: str, sizes, **params) -> tuple[list[int], list[int]]:
+    """The SQL queries of a catalog list page that misses the response cache, for each page size: cold (this
+    catalog version has shown none of its rows yet: they are serialized with their prefetches,
+    cards.list_forms) and warm (the same page again: version token, count, page keys)."""
+    from unittest import mock
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from cards.list_forms import tables
+    from config.http_cache import local_bodies
+
+    cold: list[int] = []
+    warm: list[int] = []
+    with mock.patch("config.http_cache.cache", _NoResponseCache()):
+        for size in sizes:
+            tables.clear()
+            for counts in (cold, warm):
+                local_bodies.clear()
+                with CaptureQueriesContext(connection) as ctx:
+                    response = client.get(url, {**params, "page_size": size})
+                assert response.status_code == 200, response.content
+                counts.append(len(ctx.captured_queries))
+    return cold, warm

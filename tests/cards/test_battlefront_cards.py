@@ -17,12 +17,11 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from cards.battlefront.services import BATTLEFRONT_FIXTURE
 from cards.models import BattlefrontCard, BattlefrontCardAbility, BattlefrontSpecialUse
+from tests.cards.conftest import list_query_counts
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = json.loads(BATTLEFRONT_FIXTURE.read_text(encoding="utf-8"))
@@ -379,19 +378,17 @@ def test_search_language_errors_and_warnings(client, catalog_rows):
 
 @pytest.mark.parametrize("url", [CARDS, USES])
 def test_list_query_count_does_not_grow_with_page_size(client, catalog_rows, url):
-    counts = []
-    for size in (2, 500):
-        with CaptureQueriesContext(connection) as ctx:
-            response = client.get(url, {"page_size": size, "ability": "extra"})
-        assert response.status_code == 200
-        counts.append(len(ctx.captured_queries))
-    assert counts[0] == counts[1], counts
+    cold, warm = list_query_counts(client, url, (2, 500), ability="extra")
+    assert cold[0] == cold[1] and warm[0] == warm[1] == 3, (cold, warm)
 
 
 def test_list_costs_at_most_four_queries(client, catalog_rows, django_assert_max_num_queries):
-    """The version token, the count, the page, the prefetched abilities."""
-    with django_assert_max_num_queries(4):
+    """The version token, the count, the page's keys, and the page's rows with their prefetched abilities
+    the first time this catalog version shows them (cards.list_forms); then only token, count, page keys."""
+    with django_assert_max_num_queries(5):
         assert client.get(CARDS, {"page_size": 500, "negates": "T"}).status_code == 200
+    with django_assert_max_num_queries(3):  # the same rows in another order: a response-cache miss
+        assert client.get(CARDS, {"page_size": 500, "negates": "T", "ordering": "-force"}).status_code == 200
 
 
 def test_etag_and_cache_control_like_the_catalog(client, catalog_rows, django_capture_on_commit_callbacks):

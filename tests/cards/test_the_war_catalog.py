@@ -16,13 +16,12 @@ from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from cards.models import FixtureState
 from cards.the_war.models import TheWarCard, TheWarStarter, TheWarStarterEntry
 from cards.the_war.services import THE_WAR_FIXTURE_DIR
+from tests.cards.conftest import list_query_counts
 
 CARDS_DOC = json.loads((THE_WAR_FIXTURE_DIR / "cards.json").read_text(encoding="utf-8"))
 STARTERS_DOC = json.loads((THE_WAR_FIXTURE_DIR / "starters.json").read_text(encoding="utf-8"))
@@ -289,20 +288,15 @@ def test_search_language_errors_and_warnings(client, catalog_rows):
 
 
 def test_list_query_count_is_constant(client, catalog_rows, django_assert_num_queries):
-    """The version token, the count and the page: three queries whatever the page size or filters."""
-    counts = []
-    for size in (2, 500):
-        with CaptureQueriesContext(connection) as ctx:
-            assert (
-                client.get(CARDS, {"page_size": size, "feature": "elite", "ordering": "cost"}).status_code
-                == 200
-            )
-        counts.append(len(ctx.captured_queries))
-    assert counts[0] == counts[1], counts
-    with django_assert_num_queries(counts[0]):
-        assert client.get(CARDS, {"page_size": 500, "q": "is:unit"}).status_code == 200
-    with django_assert_num_queries(4):  # token, count, page, prefetched entries (with their cards)
+    """The version token, the count, the page's keys, and the rows this catalog version has not shown yet
+    (cards.list_forms): the same count whatever the page size or filters."""
+    cold, warm = list_query_counts(client, CARDS, (2, 500), feature="elite", ordering="cost")
+    assert cold[0] == cold[1] and warm[0] == warm[1] == 3, (cold, warm)
+    assert list_query_counts(client, CARDS, (500,), q="is:unit") == ([cold[0]], [3])
+    with django_assert_num_queries(5):  # token, count, page keys, the rows, their prefetched entries
         assert client.get(STARTERS, {"page_size": 50}).status_code == 200
+    with django_assert_num_queries(3):  # the same rows again (a response-cache miss): token, count, keys
+        assert client.get(STARTERS, {"page_size": 50, "ordering": "-code"}).status_code == 200
 
 
 def test_etag_and_cache_control_like_the_catalog(client, catalog_rows, django_capture_on_commit_callbacks):
