@@ -40,11 +40,11 @@ from games.services.feed import feed_key
 from games.spectator_serializers import (
     FeedQuerySerializer,
     NotificationSerializer,
+    SpectatorAnswerSerializer,
     SpectatorEventsQuerySerializer,
     SpectatorEventsSerializer,
     SpectatorQuerySerializer,
     SpectatorStreamQuerySerializer,
-    SpectatorAnswerSerializer,
 )
 
 logger = logging.getLogger(__name__)
