@@ -9,12 +9,13 @@ import json
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.core.signals import request_finished
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 from games import engine
 from games.catalog_snapshot import catalog_from_snapshot
-from games.models import GameAction, LogKind, SpectatorStream
+from games.models import Game, GameAction, LogKind, SpectatorStream
 from tests.games.conftest import BattlefrontOracle, HiddenInfoOracle, game_body, json_strings, token_client
 
 pytestmark = pytest.mark.django_db
@@ -236,3 +237,45 @@ def test_a_battlefront_game_is_watched_without_seeing_either_hand(catalog_rows, 
         _act(player, gid)
     carol_sees.stream()
     assert carol_sees.secrets_checked > 0 and hands
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY needs PostgreSQL")
+def test_the_spectator_stream_is_pushed_on_commit_and_stays_behind_by_its_delay(
+    catalog_rows, alice, carol, settings
+):
+    from tests.games.test_event_push import Reader, _run, _stream_client
+
+    settings.GAMES_SSE_POLL_SECONDS = 3600  # only the push can deliver in time
+    settings.GAMES_SSE_KEEPALIVE_SECONDS = 3600
+    player = token_client(alice)
+    body = game_body(opponent={"kind": "bot", "bot": "random"})
+    game = player.post("/api/games/", body, format="json").json()
+    gid, oracle, stream_client = game["id"], HiddenInfoOracle(game["id"]), _stream_client(carol)
+
+    def cutoff() -> int:
+        hidden = GameAction.objects.filter(game_id=gid, kind=LogKind.ACTION).order_by("-seq")[:2]
+        return min(a.seq for a in hidden) - 1
+
+    async def scenario() -> None:
+        response = await stream_client.get(f"/api/games/{gid}/spectate/stream/?timeout=60&delay=2")
+        assert response.status_code == 200
+        reader, last = Reader(response), 0
+        for _ in range(3):
+            await sync_to_async(_act)(player, gid)
+            expected = await sync_to_async(cutoff)()
+            while last < expected:  # pushed at commit: no poll happens within the hour
+                message = await reader.next_message(timeout=60)
+                assert int(message["id"]) == last + 1
+                await sync_to_async(oracle.check)(message["data"], None)
+                last = int(message["id"])
+        await sync_to_async(player.post)(f"/api/games/{gid}/resign/")
+        while True:  # the end: the rest of the log, then `end`
+            message = await reader.next_message(timeout=60)
+            await sync_to_async(oracle.check)(message["data"], None)
+            if message.get("event") == "end":
+                break
+            last = int(message["id"])
+        assert last == await sync_to_async(lambda: Game.objects.get(pk=gid).last_seq)()
+
+    _run(scenario())
