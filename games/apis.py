@@ -125,8 +125,9 @@ class GameListCreateApi(APIView):
         )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(games, request, view=self)
+        watching = spectator_selectors.spectator_counts(game_ids=[g.pk for g in page])
         return paginator.get_paginated_response(
-            GameSerializer(page, many=True, context={"request": request}).data
+            GameSerializer(page, many=True, context={"request": request, "spectators": watching}).data
         )
 
     @extend_schema(

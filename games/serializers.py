@@ -369,7 +369,11 @@ class GameSerializer(serializers.ModelSerializer):
     def get_spectators(self, game: Game) -> dict[str, Any]:
         from games.spectator_selectors import spectator_count
 
-        watching = spectator_count(game_id=game.pk) if game.spectators_allowed and game.started_at else 0
+        counts = self.context.get("spectators")  # a list's page: counted in one query (GameListCreateApi)
+        if counts is not None:
+            watching = counts.get(game.pk, 0)
+        else:
+            watching = spectator_count(game_id=game.pk) if game.spectators_allowed and game.started_at else 0
         return {"allowed": game.spectators_allowed, "delay": game.spectator_delay, "watching": watching}
 
     def get_created_by(self, game: Game) -> str:

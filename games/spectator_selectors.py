@@ -16,6 +16,7 @@ from collections import OrderedDict
 from datetime import timedelta
 from typing import Any
 
+from django.db.models import Count
 from django.utils import timezone
 
 from config.errors import Conflict, Forbidden, NotFound
@@ -77,6 +78,17 @@ def spectator_count(*, game_id: Any) -> int:
         .distinct()
         .count()
     )
+
+
+def spectator_counts(*, game_ids: list[Any]) -> dict[Any, int]:
+    """spectator_count of many games in one query (a page of a game list): game id -> count (0: absent)."""
+    rows = (
+        SpectatorStream.objects.filter(game_id__in=game_ids, expires_at__gt=timezone.now())
+        .values("game_id")
+        .annotate(users=Count("user_id", distinct=True))
+        .values_list("game_id", "users")
+    )
+    return dict(rows)
 
 
 def _cutoff(*, game_id: Any, delay: int, last_seq: int) -> int:
