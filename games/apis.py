@@ -36,7 +36,7 @@ from config.throttling import (
     stream_slot_acquire,
     stream_slot_release,
 )
-from games import event_bus, selectors, services
+from games import event_bus, feed_selectors, selectors, services, spectator_selectors
 from games.models import SIDE_SEATS, GameStatus, GameType
 from games.serializers import (
     ActionSubmitSerializer,
@@ -125,8 +125,9 @@ class GameListCreateApi(APIView):
         )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(games, request, view=self)
+        watching = spectator_selectors.spectator_counts(game_ids=[g.pk for g in page])
         return paginator.get_paginated_response(
-            GameSerializer(page, many=True, context={"request": request}).data
+            GameSerializer(page, many=True, context={"request": request, "spectators": watching}).data
         )
 
     @extend_schema(
@@ -149,6 +150,7 @@ class GameListCreateApi(APIView):
                 options=data.get("options"),
                 seed=data.get("seed"),
                 theaters=(data.get("conflict") or {}).get("theaters"),
+                spectators=data.get("spectators"),
             )
             game = selectors.game_get(game_id=game.pk, user=request.user)
             return Response(
@@ -164,6 +166,7 @@ class GameListCreateApi(APIView):
             options=data.get("options"),
             seed=data.get("seed"),
             conflict=data.get("conflict"),
+            spectators=data.get("spectators"),
         )
         game = selectors.game_get(game_id=game.pk, user=request.user)
         return Response(
@@ -297,10 +300,10 @@ def _event_stream(*, game_id: Any, seat: str, since: int, timeout: float) -> Ite
     last = since
     yield "retry: 2000\n\n"
     while True:
-        for entry in selectors.game_events_since(game_id=game_id, seat=seat, since=last):
+        entries, game_status, last_seq = _read(game_id=game_id, seat=seat, since=last)
+        for entry in entries:
             last = entry["seq"]
             yield _sse(entry, event_id=entry["seq"])
-        game_status, last_seq = selectors.game_status_now(game_id=game_id)
         if game_status == GameStatus.FINISHED and last >= last_seq:
             yield _sse({"status": game_status, "last_seq": last}, event="end", event_id=last)
             return
@@ -313,11 +316,26 @@ def _event_stream(*, game_id: Any, seat: str, since: int, timeout: float) -> Ite
         time.sleep(min(poll, max(0.0, deadline - time.monotonic())))
 
 
-def _read_since(*, game_id: Any, seat: str, since: int) -> tuple[list[dict[str, Any]], str, int]:
-    """One look at the log from a worker thread; its database connection goes back at once."""
+def _read(*, game_id: Any, seat: str, since: int) -> tuple[list[dict[str, Any]], str | None, int]:
+    """One look at what a stream sends after `since`: the entries, the game's status, the last seq there
+    is to send. `seat` names the reader: a seat of the game, spectators at a delay ("spectator:<plies>",
+    games.spectator_selectors; `game_id` is the game) or a user's feed ("feed"; `game_id` is the feed's
+    key feed:<user id>: no status, the stream ends at its timeout only)."""
+    if seat.startswith(spectator_selectors.SPECTATOR_VIEWER):
+        delay = int(seat.removeprefix(spectator_selectors.SPECTATOR_VIEWER))
+        return spectator_selectors.spectator_read_since(game_id=game_id, delay=delay, since=since)
+    if seat == feed_selectors.FEED_VIEWER:
+        user_id = str(game_id).rsplit(":", 1)[1]
+        entries = feed_selectors.feed_read_since(user_id=user_id, since=since)
+        return entries, None, entries[-1]["seq"] if entries else since
+    game_status, last_seq = selectors.game_status_now(game_id=game_id)
+    return selectors.game_events_since(game_id=game_id, seat=seat, since=since), game_status, last_seq
+
+
+def _read_since(*, game_id: Any, seat: str, since: int) -> tuple[list[dict[str, Any]], str | None, int]:
+    """One look (_read) from a worker thread; its database connection goes back at once."""
     try:
-        game_status, last_seq = selectors.game_status_now(game_id=game_id)
-        return selectors.game_events_since(game_id=game_id, seat=seat, since=since), game_status, last_seq
+        return _read(game_id=game_id, seat=seat, since=since)
     finally:
         close_old_connections()
 
@@ -525,36 +543,40 @@ class GameEventStreamApi(APIView):
         return EventStreamResponse(_event_stream(**plan), slot=slot)
 
 
-_stream_view = GameEventStreamApi.as_view()
+def async_stream_view(view_class: type[APIView]) -> Any:
+    """The URL's view of an event stream API: under ASGI its checks run in a pooled thread and the stream
+    itself is async (the OpenAPI schema documents `view_class`)."""
+    drf_view = view_class.as_view()
+
+    def in_worker_thread(request: Any, **kwargs: Any) -> Any:
+        try:
+            return drf_view(request, **kwargs)
+        finally:
+            close_old_connections()
+
+    async def stream(request: Any, **kwargs: Any) -> Any:
+        kwargs = {name: str(value) for name, value in kwargs.items()}
+        if not isinstance(request, ASGIRequest):
+            return await sync_to_async(drf_view)(request, **kwargs)
+        opening = asyncio.ensure_future(
+            sync_to_async(in_worker_thread, thread_sensitive=False)(request, **kwargs)
+        )
+        try:
+            return await asyncio.shield(opening)
+        except asyncio.CancelledError:  # the client went away while the checks ran: Django will never send
+            # (nor close) the response they make, so close it here once they are done: its slot is given back
+            with contextlib.suppress(Exception):
+                response = await opening
+                await sync_to_async(response.close, thread_sensitive=False)()
+            raise
+
+    stream.cls = view_class  # the OpenAPI schema documents the DRF view
+    stream.initkwargs = {}
+    stream.csrf_exempt = True
+    return stream
 
 
-def _stream_in_worker_thread(request: Any, game_id: str) -> Any:
-    try:
-        return _stream_view(request, game_id=game_id)
-    finally:
-        close_old_connections()
-
-
-async def game_event_stream(request: Any, game_id: str) -> Any:
-    """The URL's view: under ASGI the checks run in a pooled thread and the stream itself is async."""
-    if not isinstance(request, ASGIRequest):
-        return await sync_to_async(_stream_view)(request, game_id=str(game_id))
-    opening = asyncio.ensure_future(
-        sync_to_async(_stream_in_worker_thread, thread_sensitive=False)(request, str(game_id))
-    )
-    try:
-        return await asyncio.shield(opening)
-    except asyncio.CancelledError:  # the client went away while the checks ran: Django will never send
-        # (nor close) the response they make, so close it here once they are done: its slot is given back
-        with contextlib.suppress(Exception):
-            response = await opening
-            await sync_to_async(response.close, thread_sensitive=False)()
-        raise
-
-
-game_event_stream.cls = GameEventStreamApi  # the OpenAPI schema documents the DRF view
-game_event_stream.initkwargs = {}
-game_event_stream.csrf_exempt = True
+game_event_stream = async_stream_view(GameEventStreamApi)
 
 
 class GameReplayApi(APIView):

@@ -91,6 +91,10 @@ class GameType:
     def view(self, state: Any, seat: str) -> dict[str, Any]:
         return self.engine.view(state, seat)
 
+    def public_view(self, state: Any) -> dict[str, Any]:
+        """What a spectator may see: only what every seat sees (the engine's public_view)."""
+        return self.engine.public_view(state)
+
     def bot(self, kind: str, *, catalog: Any, salt: str | None = None) -> Any:
         """A bot that sees only its seat's view; its choices hash `salt` (no second RNG)."""
         kwargs = {} if salt is None else {"salt": salt}

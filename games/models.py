@@ -113,6 +113,10 @@ class Game(models.Model):
     # created from two decks.
     lineup = models.JSONField(default=dict, blank=True)
     conflict_choice = models.JSONField(default=dict, blank=True)  # {"theater", "mode", "packs"}
+    # Spectators (chosen at creation, games.options.spectator_settings): anyone may watch the public view,
+    # `spectator_delay` engine actions (plies) behind the game while it is played.
+    spectators_allowed = models.BooleanField(default=False)
+    spectator_delay = models.PositiveSmallIntegerField(default=0)
     setup = models.JSONField()  # games.engine.GameSetup.to_json()
     state = models.JSONField()  # games.engine.GameState.to_json(): hidden information, never sent to a player
 
@@ -197,3 +201,48 @@ class GameAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} #{self.seq} {self.seat} {self.kind}"
+
+
+class SpectatorStream(models.Model):
+    """One open spectator event stream (games.services.spectators): a game's spectator count is the number of
+    distinct users with an open one. A row whose stream ended is deleted; one left by a process that died
+    stops counting at `expires_at` (the stream's timeout + a minute) and is deleted by the next opening."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="spectator_streams")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    opened_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "expires_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} watches {self.game_id}"
+
+
+class NotificationKind(models.TextChoices):
+    """What a user's feed tells him (games.services.feed)."""
+
+    INVITATION = "invitation", "You are invited to a game"
+    YOUR_TURN = "your_turn", "A decision of yours is waiting"
+    TAKEBACK_REQUEST = "takeback_request", "An opponent asks to take back actions"
+    GAME_END = "game_end", "A game of yours ended"
+
+
+class Notification(models.Model):
+    """One entry of a user's feed, written by the service that caused it, in the same transaction. The id
+    orders a user's feed (send the last one seen as ?since= or Last-Event-ID)."""
+
+    id = models.BigAutoField(primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=24, choices=NotificationKind.choices)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["user", "-id"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} #{self.id} {self.kind}"

@@ -38,3 +38,26 @@ def game_options(options: dict[str, Any], *, simulation: bool = False) -> Any:
         return engine.Options.from_json(options)
     except engine.EngineError as exc:
         raise ValidationFailed(exc.message, code="invalid_options") from exc
+
+
+MAX_SPECTATOR_DELAY = 200  # plies (engine actions)
+
+
+def spectator_settings(spectators: dict[str, Any] | None, *, against_bot: bool) -> tuple[bool, int]:
+    """(allowed, delay) of a new game from the request's `spectators` {"allowed"?, "delay"?}: spectators are
+    allowed by default in games against bots only (whose every seat but the creator's is a bot); `delay`
+    is how many plies (engine actions) a spectator's view stays behind the game (default 0)."""
+    spectators = spectators or {}
+    allowed = spectators.get("allowed")
+    delay = spectators.get("delay", 0)
+    if allowed is not None and not isinstance(allowed, bool):
+        raise ValidationFailed(
+            "spectators.allowed is true or false.", code="invalid", field="spectators.allowed"
+        )
+    if isinstance(delay, bool) or not isinstance(delay, int) or not 0 <= delay <= MAX_SPECTATOR_DELAY:
+        raise ValidationFailed(
+            f"spectators.delay is a number of plies from 0 to {MAX_SPECTATOR_DELAY}.",
+            code="invalid",
+            field="spectators.delay",
+        )
+    return (against_bot if allowed is None else allowed), delay

@@ -19,6 +19,7 @@ from games.models import (
     SeatKind,
     SeatName,
 )
+from games.options import MAX_SPECTATOR_DELAY
 from games.view_serializers import any_action_schema
 
 MAX_SEED = 2**63 - 1
@@ -129,6 +130,13 @@ class ArmiesRequestSerializer(serializers.Serializer):
         return attrs
 
 
+class SpectatorsChoiceSerializer(serializers.Serializer):
+    allowed = serializers.BooleanField(required=False, help_text="Any user may watch the public view.")
+    delay = serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_SPECTATOR_DELAY, help_text="Plies (engine actions) behind."
+    )
+
+
 class GameCreateSerializer(serializers.Serializer):
     game_type = serializers.ChoiceField(
         choices=GameType.choices,
@@ -172,6 +180,11 @@ class GameCreateSerializer(serializers.Serializer):
         ),
     )
     conflict = ConflictChoiceSerializer(required=False)
+    spectators = SpectatorsChoiceSerializer(
+        required=False,
+        help_text="Who may watch: allowed (default: true in a game against bots only, whose every other "
+        "seat is a bot) and delay (plies a spectator stays behind the game, default 0).",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "armies" in attrs:
@@ -288,6 +301,12 @@ class SeatSerializer(serializers.ModelSerializer):
         return seat.kind == SeatKind.HUMAN and seat.user_id is None
 
 
+class GameSpectatorsSerializer(serializers.Serializer):
+    allowed = serializers.BooleanField(help_text="Anyone may watch it (GET spectate/).")
+    delay = serializers.IntegerField(help_text="Plies a spectator stays behind while it is played.")
+    watching = serializers.IntegerField(help_text="Users with a spectator stream of it open now.")
+
+
 class GameSerializer(serializers.ModelSerializer):
     seats = SeatSerializer(many=True, read_only=True)
     current_seat = BlankAsNullChoiceField(
@@ -304,6 +323,7 @@ class GameSerializer(serializers.ModelSerializer):
     seed = serializers.SerializerMethodField()
     seed_salt = serializers.SerializerMethodField()
     url = serializers.HyperlinkedIdentityField(view_name="game-detail", lookup_url_kwarg="game_id")
+    spectators = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
@@ -336,6 +356,7 @@ class GameSerializer(serializers.ModelSerializer):
             "updated_at",
             "started_at",
             "finished_at",
+            "spectators",
         ]
         extra_kwargs = {  # noqa: RUF012 (DRF's Meta convention)
             "lineup": {
@@ -343,6 +364,17 @@ class GameSerializer(serializers.ModelSerializer):
                 'nations or starter sets, e.g. {"axis": ["DE", "DE"], "allies": ["GB"]}; {} for a 1v1 game.'
             },
         }
+
+    @extend_schema_field(GameSpectatorsSerializer)
+    def get_spectators(self, game: Game) -> dict[str, Any]:
+        from games.spectator_selectors import spectator_count
+
+        counts = self.context.get("spectators")  # a list's page: counted in one query (GameListCreateApi)
+        if counts is not None:
+            watching = counts.get(game.pk, 0)
+        else:
+            watching = spectator_count(game_id=game.pk) if game.spectators_allowed and game.started_at else 0
+        return {"allowed": game.spectators_allowed, "delay": game.spectator_delay, "watching": watching}
 
     def get_created_by(self, game: Game) -> str:
         return next((s.user.get_username() for s in game.seats.all() if s.user_id == game.created_by_id), "")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis
+from games import apis, spectator_apis
 
 urlpatterns = [
     path("games/", apis.GameListCreateApi.as_view(), name="game-list"),
@@ -12,4 +12,19 @@ urlpatterns = [
     path("games/<uuid:game_id>/events/", apis.GameEventsApi.as_view(), name="game-events"),
     path("games/<uuid:game_id>/events/stream/", apis.game_event_stream, name="game-event-stream"),
     path("games/<uuid:game_id>/replay/", apis.GameReplayApi.as_view(), name="game-replay"),
+    path(
+        "games/<uuid:game_id>/spectate/", spectator_apis.GameSpectatorViewApi.as_view(), name="game-spectate"
+    ),
+    path(
+        "games/<uuid:game_id>/spectate/events/",
+        spectator_apis.GameSpectatorEventsApi.as_view(),
+        name="game-spectate-events",
+    ),
+    path(
+        "games/<uuid:game_id>/spectate/stream/",
+        spectator_apis.game_spectator_stream,
+        name="game-spectate-stream",
+    ),
+    path("feed/", spectator_apis.FeedListApi.as_view(), name="feed"),
+    path("feed/stream/", spectator_apis.feed_stream, name="feed-stream"),
 ]

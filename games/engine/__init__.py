@@ -28,12 +28,13 @@ from .scenario import load_scenario
 from .selfplay import play_game, replay
 from .setup import SEATS, GameSetup, Options, side_of, starter_setup, team_setup
 from .state import Decision, GameState
-from .view import bot_view, view
+from .view import bot_view, public_view, view
 
 __all__ = [
     "DECISION_KINDS", "SEATS", "Action", "Catalog", "Decision", "EngineError", "Event", "GameSetup",
     "GameState", "HeuristicBot", "IllegalAction", "MalformedAction", "Options", "RandomBot", "SetupError",
     "StateError", "apply", "apply_legal", "bot_view", "events_for", "legal_actions", "legal_key_at",
-    "legal_keys", "load_catalog_dir", "load_scenario", "materialize", "new_game", "play_game", "replay",
+    "legal_keys", "load_catalog_dir", "load_scenario", "materialize", "new_game", "play_game", "public_view",
+    "replay",
     "side_of", "starter_setup", "team_setup", "view",
 ]

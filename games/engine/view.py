@@ -41,7 +41,7 @@ def _won(st: GameState, seat: str) -> list[dict[str, Any]]:
             for c in st.team(seat)["won"]]
 
 
-def _opponent(st: GameState, seat: str, viewer: str) -> dict[str, Any]:
+def _opponent(st: GameState, seat: str, viewer: str | None) -> dict[str, Any]:
     p = st.players[seat]
     pool, team = st.arsenal(seat), st.team(seat)
     if setup_pending(st):
@@ -69,16 +69,18 @@ def _opponent(st: GameState, seat: str, viewer: str) -> dict[str, Any]:
         out["side"] = st.side(seat)
         out["across"] = p["across"]
         out["eliminated"] = p["out"]
-        if st.side(seat) == st.side(viewer):
+        if viewer is not None and st.side(seat) == st.side(viewer):
             out["kept"] = _cards(st, team["kept"])  # OR3: kept cards are common to the side
             return out  # a teammate's hand and stacks stay as private as an enemy's (README, team play)
     # a deployed standing-intelligence unit shows its owner the enemy reserve hand (codes only)
-    if any("intelligence" in st.abil[c] for k in KINDS for s in st.players[viewer]["stacks"][k] for c in s):
+    if viewer is not None and any(
+        "intelligence" in st.abil[c] for k in KINDS for s in st.players[viewer]["stacks"][k] for c in s
+    ):
         out["hand_codes"] = sorted(st.code[c] for c in p["hand"])
     return out
 
 
-def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
+def _battle_view(st: GameState, seat: str | None) -> dict[str, Any] | None:
     fr = battle_frame(st)
     if fr is None or fr["stage"] in ("optional", "stacks", "check"):
         if fr is None:
@@ -128,7 +130,7 @@ def _battle_view(st: GameState, seat: str) -> dict[str, Any] | None:
     return out
 
 
-def _decision(st: GameState, seat: str) -> dict[str, Any] | None:
+def _decision(st: GameState, seat: str | None) -> dict[str, Any] | None:
     d = st.decision
     if d is None:
         return None
@@ -168,6 +170,31 @@ def _armies(st: GameState, seat: str) -> dict[str, Any]:
     opponent is shown (teammates add the side's common kept cards)."""
     return {"turn_order": list(st.armies), "side": st.side(seat),
             "others": {a: _opponent(st, a, seat) for a in st.armies if a != seat}}
+
+
+def public_view(st: GameState) -> dict[str, Any]:
+    """What a spectator may see: only what every seat sees. Each army as an opponent is shown to an enemy
+    (hand and stack sizes, kept-card counts; no standing-intelligence hand codes, no side's common kept
+    cards), the conflict deck's size and discards, the battle with every side's withdrawn units counted,
+    and whose decision it is (no prompt, no legal actions)."""
+    out = {
+        "seat": None,
+        "status": st.status,
+        "winner": st.winner,
+        "result": st.result,
+        "turn": st.turn,
+        "ply": st.ply,
+        "active_seat": st.active_seat,
+        "victory_threshold": st.vp_threshold,
+        "max_action_number": st.max_action,
+        "players": {army: _opponent(st, army, None) for army in st.armies},
+        "conflict": _conflict(st),
+        "battle": _battle_view(st, None),
+        "decision": _decision(st, None),
+    }
+    if not st.classic:
+        out["turn_order"] = list(st.armies)
+    return out
 
 
 def _conflict(st: GameState) -> dict[str, Any]:

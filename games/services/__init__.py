@@ -13,6 +13,13 @@ service names from here.
 from games.options import game_options
 from games.services.create import game_create, game_create_armies
 from games.services.end import game_resign, games_expire_open
+from games.services.feed import (
+    feed_after_write,
+    feed_notify_game_end,
+    feed_notify_invitations,
+    feed_notify_takeback_request,
+    feed_notify_turn,
+)
 from games.services.play import (
     ActionOutcome,
     CheckedAction,
@@ -24,6 +31,7 @@ from games.services.play import (
 from games.services.progress import EngineRejected
 from games.services.seats import game_join
 from games.services.seeds import bot_salt, deal_seed, seed_commitment
+from games.services.spectators import spectator_stream_close, spectator_stream_open
 
 __all__ = [
     "ActionOutcome",
@@ -42,4 +50,11 @@ __all__ = [
     "seed_commitment",
     "deal_seed",
     "bot_salt",
+    "feed_after_write",
+    "feed_notify_game_end",
+    "feed_notify_invitations",
+    "feed_notify_takeback_request",
+    "feed_notify_turn",
+    "spectator_stream_close",
+    "spectator_stream_open",
 ]

@@ -16,9 +16,10 @@ from games.catalog_snapshot import snapshot_dicts, snapshot_hash
 from games.decks_glue import check_theater_playable, resolve_deck, validate_deck_alone
 from games.game_types import DEFAULT_GAME_TYPE, GameType, get_game_type
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
-from games.options import game_options
+from games.options import game_options, spectator_settings
 from games.selectors import open_games_of
 from games.services.deal import _deal, _live_catalog_version
+from games.services.feed import feed_notify_invitations
 from games.services.progress import _start_if_active, _sync_game_from_state
 from games.services.seeds import SEED_BITS, deal_seed, seed_commitment
 
@@ -49,6 +50,7 @@ def game_create(
     conflict: dict[str, Any] | None = None,
     game_type: str = DEFAULT_GAME_TYPE,
     seat: str | None = None,
+    spectators: dict[str, Any] | None = None,
 ) -> Game:
     """Create a game between two legal, matched decks; `opponent` is {"kind": "bot", "bot": "random" |
     "heuristic"} or {"kind": "human", "username": optional invitee}; `conflict` is {"theater", "mode":
@@ -70,6 +72,7 @@ def game_create(
             options=options,
             seed=seed,
             seat=seat,
+            spectators=spectators,
         )
     if seat is not None:
         raise ValidationFailed(
@@ -109,6 +112,9 @@ def game_create(
         conflict_choice=dict(conflict or {}),
         setup={},
         state={},
+    )
+    game.spectators_allowed, game.spectator_delay = spectator_settings(
+        spectators, against_bot=opponent_kind == SeatKind.BOT
     )
     if opponent_kind == SeatKind.BOT:
         game.status = GameStatus.ACTIVE
@@ -150,6 +156,7 @@ def game_create(
     GameSeat.objects.bulk_create(seats.values())
 
     _start_if_active(game=game, state=state, seats=seats)
+    feed_notify_invitations(game=game, seats=seats.values(), by=user)
     return game
 
 
@@ -282,6 +289,7 @@ def game_create_armies(
     options: dict[str, Any] | None = None,
     seed: int | None = None,
     theaters: list[str] | None = None,
+    spectators: dict[str, Any] | None = None,
 ) -> Game:
     """Create a Battlecards game of 3 to 8 seats, one per army (optional rules 3 and 4, combined sets; a
     1v1 game is made from two decks by game_create).
@@ -363,6 +371,7 @@ def game_create_armies(
         setup=setup.to_json(),
         state={},
     )
+    game.spectators_allowed, game.spectator_delay = spectator_settings(spectators, against_bot=not open_seats)
     game.catalog_version, game.catalog_hash = _live_catalog_version()
     game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
     game.snapshot_hash = digest
@@ -390,6 +399,7 @@ def game_create_armies(
             seats[seat_name] = row
     GameSeat.objects.bulk_create(seats.values())
     _start_if_active(game=game, state=state, seats=seats)
+    feed_notify_invitations(game=game, seats=seats.values(), by=user)
     return game
 
 
@@ -422,6 +432,7 @@ def _shared_deck_game_create(
     options: dict[str, Any] | None,
     seed: int | None,
     seat: str | None,
+    spectators: dict[str, Any] | None = None,
 ) -> Game:
     """A game of a type where both players draw from one shared deck (Battlefront): dealt at creation
     from the game's frozen card snapshot; the joiner brings nothing."""
@@ -467,6 +478,7 @@ def _shared_deck_game_create(
         setup=setup.to_json(),
         state={},
     )
+    game.spectators_allowed, game.spectator_delay = spectator_settings(spectators, against_bot=bot_game)
     game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
     game.snapshot_hash = digest
     _sync_game_from_state(game, state)
@@ -489,4 +501,5 @@ def _shared_deck_game_create(
         seats[other].kind, seats[other].invited_user = SeatKind.HUMAN, invitee
     GameSeat.objects.bulk_create(seats.values())
     _start_if_active(game=game, state=state, seats=seats)
+    feed_notify_invitations(game=game, seats=seats.values(), by=user)
     return game

@@ -12,6 +12,7 @@ from config.errors import Conflict, Forbidden
 from games.game_types import game_type_of, side_of_seat
 from games.models import EndReason, Game, GameStatus, LogKind
 from games.selectors import game_get_for_update, open_game_ttl, seat_of_user
+from games.services.feed import feed_after_write
 from games.services.progress import _Log, _save_progress
 from games.services.seats import _leave_seat
 
@@ -39,6 +40,7 @@ def games_expire_open(*, older_than: timedelta | None = None) -> int:
         )
         log.flush()
         _save_progress(game)
+        feed_after_write(game=game, actor_id=None)
         expired += 1
     return expired
 
@@ -79,4 +81,5 @@ def game_resign(*, game_id: Any, user: Any) -> Game:
     )
     log.flush()
     _save_progress(game)
+    feed_after_write(game=game, actor_id=user.pk)
     return game

@@ -12,6 +12,7 @@ from config.errors import Conflict, Forbidden, ValidationFailed
 from games.game_types import game_type_of
 from games.models import Game, GameAction, GameStatus, LogKind
 from games.selectors import game_catalog, game_get_for_update, seat_of_user
+from games.services.feed import feed_after_write
 from games.services.progress import (
     EngineRejected,
     _event_json,
@@ -103,6 +104,7 @@ def game_action_do(*, checked: CheckedAction) -> ActionOutcome:
     _sync_game_from_state(game, state)
     log.flush()
     _save_progress(game)
+    feed_after_write(game=game, actor_id=seats[checked.seat].user_id)
     metrics.action_applied(game_type=checked.kind.name)
     return ActionOutcome(game=game, seat=checked.seat, entries=log.rows, state=state)
 

@@ -13,6 +13,7 @@ from games.game_types import game_type_of
 from games.models import Game, GameSeat, GameStatus, LogKind, SeatKind
 from games.selectors import game_catalog, game_get_for_update, open_game_expired, user_may_see_game
 from games.services.deal import _deal
+from games.services.feed import feed_after_write
 from games.services.progress import _Log, _run_bots, _save_progress, _sync_game_from_state
 
 
@@ -132,6 +133,7 @@ def game_join(
     _sync_game_from_state(game, state)
     log.flush()
     _save_progress(game)
+    feed_after_write(game=game, actor_id=user.pk)
     return game
 
 

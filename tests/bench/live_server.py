@@ -83,7 +83,7 @@ def proc_status(pid: int) -> dict[str, int]:
 def running_server(args, extra_env: dict[str, str] | None = None) -> Iterator[Server]:
     """Yield the base URL of a freshly started server; stop it (its whole process group) afterwards."""
     tree = Path(args.tree).resolve()
-    port = free_port()
+    port = int(os.environ.get("BENCH_PORT") or 0) or free_port()  # BENCH_PORT: a port you were given
     with (
         tempfile.TemporaryDirectory(prefix="bc-bench-") as tmp,
         bench_redis(wanted=not args.no_redis) as redis,

@@ -15,6 +15,9 @@ games), opens `--listeners-per-game` streams on each game, then plays `--actions
     0 out of order;
   * `--reconnect-share` of the listeners drop their connection after the first move and reconnect with
     Last-Event-ID: they must miss nothing either.
+With `--spectate` the listeners are spectators instead (`--spectator-users` other users, on
+/spectate/stream/: the public log, no delay): the same figures per spectator listener, and the spectator
+count a game shows while they listen (the distinct users watching it).
 Bounded: every stream has a timeout; the whole run takes well under two minutes on a quiet machine.
 Results are printed and written to tests/bench/results/stream_bench.json.
 """
@@ -47,8 +50,11 @@ def percentile(values: list[float], q: float) -> float:
 class Listener:
     """One SSE client: records (seq, arrival time, entry created_at) of every log entry it receives."""
 
-    def __init__(self, session, url: str, game: dict[str, Any], timeout: float) -> None:
+    def __init__(self, session, url: str, game: dict[str, Any], timeout: float,
+                 spectator: dict[str, str] | None = None) -> None:
         self.session, self.url, self.game, self.timeout = session, url, game, timeout
+        self.spectator = spectator  # a spectator's headers: the spectator stream instead of the player's
+        self.path = "spectate/stream" if spectator else "events/stream"
         self.received: list[tuple[int, float, float]] = []
         self.connected = asyncio.Event()
         self.reconnects = 0
@@ -61,12 +67,12 @@ class Listener:
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
-            headers = {**self.game["headers"], "Accept": "text/event-stream"}
+            headers = {**(self.spectator or self.game["headers"]), "Accept": "text/event-stream"}
             if self.received:
                 headers["Last-Event-ID"] = str(self.last_id)
             try:
                 async with self.session.get(
-                    f"{self.url}/api/games/{self.game['id']}/events/stream/?timeout={self.timeout}",
+                    f"{self.url}/api/games/{self.game['id']}/{self.path}/?timeout={self.timeout}",
                     headers=headers,
                 ) as r:
                     if r.status != 200:
@@ -146,8 +152,13 @@ async def run(args) -> dict[str, Any]:
             await asyncio.sleep(1)
             before = proc_status(worker)
 
-            listeners = [Listener(session, url, g, args.stream_timeout)
-                         for g in games for _ in range(args.listeners_per_game)]
+            spectators = (await asyncio.gather(
+                *(make_user(session, url, args.users + i) for i in range(args.spectator_users))
+            )) if args.spectate else []
+            listeners = [Listener(session, url, g, args.stream_timeout,
+                                  spectators[(gi * args.listeners_per_game + i) % len(spectators)]
+                                  if spectators else None)
+                         for gi, g in enumerate(games) for i in range(args.listeners_per_game)]
             rng = random.Random(1)
             for listener in rng.sample(listeners, int(len(listeners) * args.reconnect_share)):
                 listener.drop_after = 1  # right after the entries that existed already
@@ -158,6 +169,11 @@ async def run(args) -> dict[str, Any]:
             connect_seconds = time.perf_counter() - started
             await asyncio.sleep(2)  # all waiting now
             waiting = proc_status(worker)
+            watching = None
+            if spectators:  # what the first game shows: the distinct users with a spectator stream open
+                async with session.get(f"{url}/api/games/{games[0]['id']}/spectate/",
+                                       headers=spectators[0]) as r:
+                    watching = (await r.json())["spectators"]
 
             moves = [0]
             play_wall = time.time()
@@ -199,6 +215,10 @@ async def run(args) -> dict[str, Any]:
     return {
         "games": args.games,
         "listeners": n,
+        "listener_kind": "spectator" if args.spectate else "player",
+        "spectators_shown_by_first_game": watching,
+        "spectator_users_of_first_game": len({id(lst.spectator) for lst in listeners
+                                              if lst.game is games[0]}) if args.spectate else None,
         "workers": 1,
         "moves_played": moves[0],
         "connect_all_seconds": round(connect_seconds, 2),
@@ -235,9 +255,13 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=10, help="games moving at once")
     parser.add_argument("--stream-timeout", type=float, default=240)
     parser.add_argument("--reconnect-share", type=float, default=0.1)
-    parser.add_argument("--output", default=str(ROOT / "tests/bench/results/stream_bench.json"))
+    parser.add_argument("--spectate", action="store_true", help="the listeners are spectators (other users)")
+    parser.add_argument("--spectator-users", type=int, default=50, help="spectator accounts (--spectate)")
+    parser.add_argument("--output", default=None, help="default: results/stream_bench[_spectators].json")
     args, _ = parser.parse_known_args()
     args.workers = 1
+    name = "stream_bench_spectators.json" if args.spectate else "stream_bench.json"
+    args.output = args.output or str(ROOT / "tests/bench/results" / name)
     report = asyncio.run(run(args))
     print(json.dumps(report, indent=2))
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)

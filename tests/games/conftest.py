@@ -333,12 +333,15 @@ class BattlefrontOracle:
         return game.state
 
     def secret_for(self, seat: str | None) -> set[str]:
+        """`seat` None: a spectator (both hands and face-down discards are secret to him)."""
         state = self._sync()
-        other = next(s for s in self.SEATS if s != seat)
-        never_shown = set(state["deck"]) | set(state["hands"][other]) | set(state["discards"][other])
-        return never_shown - self.public - self.seen_by[seat]
+        others = [s for s in self.SEATS if s != seat]
+        never_shown = set(state["deck"])
+        for other in others:
+            never_shown |= set(state["hands"][other]) | set(state["discards"][other])
+        return never_shown - self.public - (self.seen_by[seat] if seat else set())
 
-    def check(self, payload: Any, seat: str) -> int:
+    def check(self, payload: Any, seat: str | None) -> int:
         """Assert nothing secret is in `payload`; returns how many secret cards were checked."""
         strings = json_strings(payload)
         secret = self.secret_for(seat)

@@ -25,7 +25,7 @@ from .rules import (
 from .selfplay import play_game, replay
 from .setup import FRONT_NAMES, FRONTS, SEATS, GameSetup, Options
 from .state import BattlefrontState
-from .view import view
+from .view import public_view, view
 
 __all__ = [
     "ACTION_CLASSES", "ACTION_TYPES", "DECISION_KINDS", "FRONTS", "FRONT_NAMES", "NATIONALITIES", "SEATS",
@@ -33,5 +33,5 @@ __all__ = [
     "EngineError", "Event", "GameSetup", "HeuristicBot", "IllegalAction", "MalformedAction", "Options",
     "Pass", "Play", "PlaySpecial", "RandomBot", "SetupError", "SpecialUse", "StateError", "apply",
     "apply_legal", "events_for", "front_forces", "legal_actions", "legal_key_at", "legal_keys", "load_cards",
-    "materialize", "new_game", "play_game", "replay", "resolve_front", "view",
+    "materialize", "new_game", "play_game", "public_view", "replay", "resolve_front", "view",
 ]

@@ -40,7 +40,7 @@ def _legal_json(st: BattlefrontState) -> list[dict[str, Any]]:
     return [materialize(k).to_json() for k in legal_keys(st)]
 
 
-def _decision(st: BattlefrontState, seat: str) -> dict[str, Any] | None:
+def _decision(st: BattlefrontState, seat: str | None) -> dict[str, Any] | None:
     d = st.decision
     if d is None:
         return None
@@ -85,4 +85,37 @@ def view(st: BattlefrontState, seat: str) -> dict[str, Any]:
             "captured": captured[opp],
         },
         "decision": _decision(st, seat),
+    }
+
+
+def public_view(st: BattlefrontState) -> dict[str, Any]:
+    """What a spectator may see: only what both seats see (the fronts, markers, captures, the last battle,
+    the deck size, each seat's hand and discard sizes, whose decision it is); no hand, no face-down discard,
+    no scout's snapshot, no prompt nor legal actions."""
+    captured = {s: [f for f in FRONTS if st.captured[f] == s] for s in SEATS}
+    return {
+        "game": "battlefront",
+        "seat": None,
+        "status": st.status,
+        "winner": st.winner,
+        "result": st.result,
+        "turn": st.turn,
+        "ply": st.ply,
+        "first_seat": st.first_seat,
+        "options": st.setup.options.to_json(),
+        "hand_limit": HAND_LIMIT,
+        "deck_size": len(st.deck),
+        "fronts": [_front(st, f) for f in FRONTS],
+        "last_battle": st.last_battle,
+        "players": {
+            seat: {
+                "seat": seat,
+                "nationality": st.nationality(seat),
+                "hand_size": len(st.hands[seat]),
+                "discard_size": len(st.discards[seat]),
+                "captured": captured[seat],
+            }
+            for seat in SEATS
+        },
+        "decision": _decision(st, None),
     }

@@ -1,0 +1,217 @@
+"""Reads for spectators: the public view of a game (optionally some plies behind it), its public log, and
+its spectator count. Only what every seat sees leaves here: the engines' public_view, and of the log only the
+events shown to all (no engine action of any seat: an action names the cards of a hand).
+
+The delay: while a game is played, a spectator sees it `delay` plies (engine actions) behind: the log up
+to just before the `delay`-th last engine action, and the state the first (k - delay) of its k engine
+actions make (replayed from the setup; each process keeps the last such state per game and delay and
+only applies the newer actions to it). The delay is the larger of the creator's (spectators.delay) and the
+spectator's own ?delay=; it ends with the game: a finished game is shown whole (it is public then).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import Count
+from django.utils import timezone
+
+from config.errors import Conflict, Forbidden, NotFound
+from games.game_types import game_type_of
+from games.models import Game, GameAction, GameStatus, LogKind, SpectatorStream
+from games.selectors import (
+    _parse_id,
+    _seats_prefetch,
+    game_catalog,
+    game_state,
+    seat_of_user,
+    user_may_see_game,
+    view_card_definitions,
+)
+
+SPECTATOR_VIEWER = "spectator:"  # the stream reader of spectators at a delay: "spectator:<delay>"
+STREAM_GRACE = timedelta(seconds=60)  # a listener row outlives its stream's timeout by this at most
+
+
+def spectator_viewer(delay: int) -> str:
+    return f"{SPECTATOR_VIEWER}{delay}"
+
+
+def spectator_game(*, game_id: Any, user: Any, with_state: bool = False) -> Game:
+    """A game the user may watch: its creator allowed spectators (its players may always watch it). 404 for
+    a game the user may not see at all, 403 spectators_not_allowed, 409 game_not_active before the start."""
+    game = (
+        Game.objects.filter(pk=_parse_id(game_id))
+        .defer("setup", *(() if with_state else ("state",)))
+        .prefetch_related(_seats_prefetch())
+        .first()
+    )
+    if game is None:
+        raise NotFound("No such game.", code="game_not_found")
+    seats = list(game.seats.all())
+    player = seat_of_user(game=game, user=user) is not None
+    if not game.spectators_allowed and not player:
+        if not user_may_see_game(game, seats, user):
+            raise NotFound("No such game.", code="game_not_found")
+        raise Forbidden("The creator of this game allows no spectators.", code="spectators_not_allowed")
+    if game.status == GameStatus.OPEN:
+        raise Conflict("The game has not started: a seat is still open.", code="game_not_active")
+    return game
+
+
+def spectator_delay(*, game: Game, requested: int | None) -> int:
+    """The plies a spectator stays behind: the creator's delay or the spectator's, the larger; 0 once the
+    game is finished."""
+    if game.status == GameStatus.FINISHED:
+        return 0
+    return max(game.spectator_delay, requested or 0)
+
+
+def spectator_count(*, game_id: Any) -> int:
+    """How many distinct users have a spectator stream of the game open now."""
+    return (
+        SpectatorStream.objects.filter(game_id=game_id, expires_at__gt=timezone.now())
+        .values("user_id")
+        .distinct()
+        .count()
+    )
+
+
+def spectator_counts(*, game_ids: list[Any]) -> dict[Any, int]:
+    """spectator_count of many games in one query (a page of a game list): game id -> count (0: absent)."""
+    rows = (
+        SpectatorStream.objects.filter(game_id__in=game_ids, expires_at__gt=timezone.now())
+        .values("game_id")
+        .annotate(users=Count("user_id", distinct=True))
+        .values_list("game_id", "users")
+    )
+    return dict(rows)
+
+
+def _cutoff(*, game_id: Any, delay: int, last_seq: int) -> int:
+    """The last log seq a spectator `delay` plies behind sees: just before the `delay`-th last engine
+    action (all of the log when delay is 0 or there is no engine action yet)."""
+    if delay <= 0:
+        return last_seq
+    hidden = list(
+        GameAction.objects.filter(game_id=game_id, kind=LogKind.ACTION)
+        .order_by("-seq")
+        .values_list("seq", flat=True)[:delay]
+    )
+    return min(hidden) - 1 if hidden else last_seq
+
+
+def spectator_log_entry(entry: GameAction) -> dict[str, Any]:
+    """One log entry as a spectator may see it: no engine action (it names a hand's cards), only the
+    events shown to all seats."""
+    return {
+        "seq": entry.seq,
+        "version": entry.version,
+        "kind": entry.kind,
+        "seat": entry.seat,
+        "by_bot": entry.by_bot,
+        "action": entry.action if entry.kind != LogKind.ACTION else None,
+        "events": [e for e in entry.events if e.get("visible_to", "all") == "all"],
+        "created_at": entry.created_at.isoformat(),
+    }
+
+
+def spectator_read_since(
+    *, game_id: Any, delay: int, since: int, limit: int = 1000
+) -> tuple[list[dict[str, Any]], str, int]:
+    """For the spectator stream: the public log entries after `since` up to the delayed cut-off, the game's
+    status and the cut-off (the stream ends once it sent the cut-off of a finished game)."""
+    row = Game.objects.filter(pk=game_id).values_list("status", "last_seq").first()
+    if row is None:
+        return [], GameStatus.FINISHED, 0
+    status, last_seq = row
+    cutoff = _cutoff(game_id=game_id, delay=0 if status == GameStatus.FINISHED else delay, last_seq=last_seq)
+    if cutoff <= since:
+        return [], status, cutoff
+    entries = GameAction.objects.filter(game_id=game_id, seq__gt=since, seq__lte=cutoff).order_by("seq")[
+        :limit
+    ]
+    return [spectator_log_entry(e) for e in entries], status, cutoff
+
+
+def spectator_events(*, game_id: Any, user: Any, since: int, delay: int | None = None) -> dict[str, Any]:
+    """The public log after `since` for a spectator (the polling twin of the spectator stream)."""
+    game = spectator_game(game_id=game_id, user=user)
+    behind = spectator_delay(game=game, requested=delay)
+    entries, status, cutoff = spectator_read_since(game_id=game.pk, delay=behind, since=since)
+    return {"game": str(game.pk), "status": status, "delay": behind, "seq": cutoff, "entries": entries}
+
+
+# ------------------------------------------------------------------------------------------ the view
+
+MAX_CACHED_STATES = 64
+_states: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
+_states_lock = threading.Lock()
+
+
+def _delayed_state(*, game: Game, delay: int, cutoff: int) -> Any:
+    """The engine state after the engine actions up to `cutoff`: this process's last one for (game,
+    delay) with the newer actions applied, else replayed from the setup."""
+    kind = game_type_of(game)
+    actions = list(
+        GameAction.objects.filter(game_id=game.pk, kind=LogKind.ACTION, seq__lte=cutoff)
+        .order_by("seq")
+        .values_list("action", flat=True)
+    )
+    key = (str(game.pk), delay)
+    with _states_lock:
+        cached = _states.pop(key, None)  # taken out: no other request applies actions to it meanwhile
+    if cached is not None and cached[0] <= len(actions):
+        applied, state = cached
+        for action in actions[applied:]:
+            kind.apply(state, kind.parse_action(action))
+    else:
+        setup = Game.objects.filter(pk=game.pk).values_list("setup", flat=True).get()
+        state = kind.replay(game_catalog(game=game), setup, actions)
+    with _states_lock:
+        _states[key] = (len(actions), state)
+        while len(_states) > MAX_CACHED_STATES:
+            _states.popitem(last=False)
+    return state
+
+
+def spectator_view(*, game_id: Any, user: Any, delay: int | None = None) -> dict[str, Any]:
+    """The public view of a game for a spectator, `delay` plies behind while it is played (see the module):
+    who plays, the spectator count, the card definitions the view names, and the engine's public view."""
+    game = spectator_game(game_id=game_id, user=user, with_state=True)
+    kind = game_type_of(game)
+    behind = spectator_delay(game=game, requested=delay)
+    if behind == 0:
+        state, cutoff = game_state(game=game), game.last_seq
+    else:  # the live state is never read: only the log up to the cut-off
+        cutoff = _cutoff(game_id=game.pk, delay=behind, last_seq=game.last_seq)
+        state = _delayed_state(game=game, delay=behind, cutoff=cutoff)
+    view = kind.public_view(state)
+    finished = game.status == GameStatus.FINISHED and cutoff >= game.last_seq
+    if finished and view.get("status") != "finished":
+        view = {**view, "status": "finished", "winner": game.winner or None}  # ended by resignation
+    return {
+        "game": str(game.pk),
+        "game_type": kind.name,
+        "status": GameStatus.FINISHED if finished else GameStatus.ACTIVE,
+        "delay": behind,
+        "seq": cutoff,
+        "spectators": spectator_count(game_id=game.pk),
+        "players": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "player": s.user.get_username() if s.user else None,
+                "bot": s.bot or None,
+                "nation": s.nation,
+            }
+            for s in game.seats.all()
+        ],
+        "winner": (game.winner or None) if finished else None,
+        "end_reason": (game.end_reason or None) if finished else None,
+        "cards": view_card_definitions(view, state.catalog, kind=kind),
+        "view": view,
+    }
