@@ -109,8 +109,8 @@ def _army_map(st: GameState, fr: dict[str, Any]) -> dict[str, str]:
     """Card id -> the army holding it, for every card deployed by the armies fighting in battle `fr` (the
     two named in it and, in a homeland battle, the teammates joined under them)."""
     out: dict[str, str] = {}
-    joined = fr.get("joined", {})
-    for s in fr["units"]:
+    joined = fr.joined or {}
+    for s in fr.units:
         for army in (s, *joined.get(s, ())):
             p = st.players[army]
             for k in KINDS:
@@ -152,7 +152,7 @@ def _kept_with(st: GameState, seat: str, effects: frozenset[str] | set[str]) -> 
 
 def _battle(st: GameState) -> dict[str, Any] | None:
     for fr in reversed(st.frames):
-        if fr["kind"] == "battle":
+        if fr.kind == "battle":
             return fr
     return None
 

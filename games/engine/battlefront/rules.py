@@ -26,7 +26,7 @@ from .setup import (
 )
 from .state import BattlefrontState
 
-RULES = RuleBook("battlefront", ACTION_CLASSES, Action)
+RULES = RuleBook("battlefront", ACTION_CLASSES, Action, dict_frames=True)  # frames: dicts (not yet typed)
 
 # OPTIONAL 2 FRONT VICTORY CONDITIONS, in printed order: (kind, pairs of fronts)
 TWO_FRONT_VICTORIES = (

@@ -2,12 +2,13 @@
 each decision kind declares its legal-action and act functions together.
 
 A game builds one `RuleBook`, its rule modules register their frame steps and decisions in it, and the
-book then drives any state that has `frames` (a list of dicts with a "kind"), `decision`, `status`, `ply`,
+book then drives any state that has `frames` (a list of typed frames with a `kind` attribute, or of dicts
+with a "kind" key for a book made with dict_frames=True), `decision`, `status`, `ply`,
 `record_events` and the two derived slots `_legal_cache` / `_events`:
 
 * a frame step `step(state, frame) -> Decision | None` either mutates and returns None, or returns a
   Decision without mutating, so a serialised state always resumes at the same decision; a frame kind may
-  instead declare a table of stages (`frame["stage"]` -> step), read from one place;
+  instead declare a table of stages (the frame's `stage` -> step), read from one place;
 * a decision kind declares `legal(state, frame) -> list[key]` (keys are tuples `(type, seat, *fields)`),
   `act(state, frame, action)` and optionally `key_at(state, frame, pick) -> key`, a cheaper
   `legal(...)[pick(len(legal(...)))]` that builds only the chosen key (self-play; an equivalence test
@@ -53,8 +54,12 @@ def emit(st: Any, type_: str, data: dict[str, Any], vis: str = "all") -> None:
 class RuleBook:
     """One game's frames and decisions, and the machine that runs them."""
 
-    def __init__(self, name: str, action_types: dict[str, type], action_base: type) -> None:
+    def __init__(self, name: str, action_types: dict[str, type], action_base: type, *,
+                 dict_frames: bool = False) -> None:
         self.name = name
+        # frames are typed objects with `kind` (and `stage`) attributes; a game whose frames are still
+        # dicts with "kind" / "stage" keys (Battlefront) says so
+        self._dict_frames = dict_frames
         self.frames: dict[str, Step | dict[str, Step]] = {}
         self.decisions: dict[str, DecisionSpec] = {}
         self._action_types = action_types
@@ -77,10 +82,20 @@ class RuleBook:
         """Run the top frame's step until one needs a decision (or the game is over)."""
         st._legal_cache = None
         frames = self.frames
+        if self._dict_frames:
+            while st.status == "active":
+                fr = st.frames[-1]
+                step = frames[fr["kind"]]
+                d = (step[fr["stage"]] if type(step) is dict else step)(st, fr)
+                if d is not None:
+                    st.decision = d
+                    return
+            st.decision = None
+            return
         while st.status == "active":
             fr = st.frames[-1]
-            step = frames[fr["kind"]]
-            d = (step[fr["stage"]] if type(step) is dict else step)(st, fr)
+            step = frames[fr.kind]
+            d = (step[fr.stage] if type(step) is dict else step)(st, fr)
             if d is not None:
                 st.decision = d
                 return

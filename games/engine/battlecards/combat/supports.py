@@ -27,7 +27,7 @@ def _supporters(st: GameState, fr: dict, seat: str, vals: BattleValues) -> list[
     out = memo.get("sp")
     if out is None:
         supp = st.supp
-        out = memo["sp"] = [c for c in fr["units"][seat] if c in supp]
+        out = memo["sp"] = [c for c in fr.units[seat] if c in supp]
     return out
 
 
@@ -44,9 +44,9 @@ def support_offers(st: GameState, fr: dict, seat: str, vals: BattleValues) -> It
         return
     supp = st.supp
     done = vals.done()
-    phase = fr["phase"]
+    phase = fr.phase
     phases = st.phase
-    used = fr["carrier_used"]
+    used = fr.carrier_used
     for c in supporters:
         infantry, art_mask, ship, carriers = supp[c]
         if carriers and used.get(c, 0) < carriers:
@@ -68,7 +68,7 @@ def offer_bonus(st: GameState, fr: dict, supporter: str) -> int:
     """The most an offer of `supporter` can add (a carrier: all its unused bonuses to one unit)."""
     ab = st.abil[supporter]
     if "carrier_bonus" in ab:
-        return sum(ab["carrier_bonus"].get("bonuses")[fr["carrier_used"].get(supporter, 0):])
+        return sum(ab["carrier_bonus"].get("bonuses")[fr.carrier_used.get(supporter, 0):])
     return next(ab[k].get("bonus") for k in SUPPORT_KINDS if k in ab)
 
 
@@ -79,7 +79,7 @@ def support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
     vals = st._vcache
     if vals is None or vals.fr is not fr:
         vals = battle_values(st, fr)
-    units = fr["units"][seat]
+    units = fr.units[seat]
     shooters = None
     segs: list[tuple] = []
     for c, mode, pool, excluded, need in support_offers(st, fr, seat, vals):
@@ -89,7 +89,7 @@ def support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
             continue
         if shooters is None:
             memo = vals.umemo[seat]
-            phase = fr["phase"]
+            phase = fr.phase
             eligible = memo.get(("el", phase))  # units that fire in this phase or later
             if eligible is None:
                 phases = st.phase
@@ -134,16 +134,16 @@ def can_defend(st: GameState, fr: dict, seat: str, target: str, akind: str) -> b
 def add_support(st: GameState, fr: dict, a: Support) -> None:
     ab = st.abil[a.unit]
     if "carrier_bonus" in ab:
-        n = fr["carrier_used"].get(a.unit, 0)
+        n = fr.carrier_used.get(a.unit, 0)
         bonus = ab["carrier_bonus"].get("bonuses")[n]
-        fr["carrier_used"][a.unit] = n + 1
+        fr.carrier_used[a.unit] = n + 1
         entry = [a.unit, a.recipient, a.mode, bonus, None]
     else:
         kind = next(k for k in SUPPORT_KINDS if k in ab)
         tks = ab[kind].get("target_kinds") if kind == "artillery_support" else None
         entry = [a.unit, a.recipient, a.mode, ab[kind].get("bonus"), list(tks) if tks else None]
-        fr["done"].append(a.unit)  # support replaces the supporter's own fire
-    fr["supports"].append(entry)
+        fr.done.append(a.unit)  # support replaces the supporter's own fire
+    fr.supports.append(entry)
     vals = st._vcache
     if vals is not None and vals.fr is fr:
         vals.support_added(entry)

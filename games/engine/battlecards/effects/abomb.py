@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from ...actions import Action, PlayCard
 from ...core.machine import emit
+from ...frames import DeployFrame
 from ...state import Decision, GameState
 from ..behaviour import PHASE_2, V2, Window, ability, card_effect, window_of, window_options
 from ..book import RULES
 from ..combat.casualties import _destroy
 from ..common import KChoose, KPlayCard
-from ..frames import _deploy_frame
 from ..zones import (
     _discard_kept,
     _draw_arsenal,
@@ -21,18 +21,18 @@ from ..zones import (
 
 
 def step_v2(st: GameState, fr: dict) -> Decision | None:
-    seat = fr["seat"]
+    seat = fr.seat
     enemy = st.foe(seat)
-    if fr["stage"] == "start":
+    if fr.stage == "start":
         # asked whenever the owner holds any kept card, so the question itself reveals nothing
         if st.team(seat)["kept"] and _nonempty_refs(st, enemy):
-            return Decision(seat, "v2_effect", {"card": fr["card"]})
+            return Decision(seat, "v2_effect", {"card": fr.card})
         _v2_effect(st, seat)
-        fr["stage"] = "replace"
+        fr.stage = "replace"
         return None
     # the rocket is spent: discard it and draw a replacement, deployed at once
-    _remove_deployed(st, seat, fr["card"])
-    st.pool_of(fr["card"])["discard"].append(fr["card"])
+    _remove_deployed(st, seat, fr.card)
+    st.pool_of(fr.card)["discard"].append(fr.card)
     st.frames.pop()
     new = _draw_arsenal(st, seat)
     if new is None:
@@ -46,7 +46,7 @@ def step_v2(st: GameState, fr: dict) -> Decision | None:
     st.players[seat]["hand"].append(new)
     if st.record_events:
         emit(st, "drawn", {"seat": seat, "count": 1})
-    st.frames.append(_deploy_frame(seat, 1, [new], "v2"))
+    st.frames.append(DeployFrame(seat, 1, [new], "v2"))
     return None
 
 
@@ -63,7 +63,7 @@ def _v2_effect(st: GameState, seat: str) -> None:
 
 
 def legal_v2_effect(st: GameState, fr: dict) -> list[tuple]:
-    seat = fr["seat"]
+    seat = fr.seat
     return [KChoose(seat, "v2")] + window_options(st, fr, seat, V2)
 
 
@@ -72,7 +72,7 @@ def act_v2_effect(st: GameState, fr: dict, a: Action) -> None:
         window_of(st, a.card, V2).resolve(st, fr, a)  # C9: the A-bomb in place of the V-2's effect
     else:
         _v2_effect(st, a.seat)
-    fr["stage"] = "replace"
+    fr.stage = "replace"
 
 
 def _a_bomb(st: GameState, seat: str, card: str, ref: str) -> None:
@@ -91,7 +91,7 @@ def _abomb_ok(st: GameState, fr: dict, seat: str) -> bool:
     if not any("double_attack" in st.abil[c] for s in st.players[seat]["stacks"]["air"] for c in s):
         return False
     if st.players[seat]["nation"] == "GB":
-        return (fr["intel_played"][seat]
+        return (fr.intel_played[seat]
                 or bool(_kept_with(st, seat, {"military-intelligence", "stolen-plans"}))
                 or _has_ability_deployed(st, seat, "intelligence"))
     return True

@@ -13,41 +13,41 @@ from ..zones import _deployed
 
 
 def step_sabotage(st: GameState, fr: dict) -> Decision | None:
-    seat = fr["seat"]
-    cands = [c for c in _deployed(st, seat) if fr["cls"] in st.defs[c].classes]
+    seat = fr.seat
+    cands = [c for c in _deployed(st, seat) if fr.cls in st.defs[c].classes]
     if cands:  # asked even with one candidate, so the question does not tell how many he has
-        return Decision(seat, "sabotage_victim", {"class": fr["cls"]})
+        return Decision(seat, "sabotage_victim", {"class": fr.cls})
     st.frames.pop()
     if st.record_events:
-        emit(st, "sabotage_no_target", {"seat": seat, "class": fr["cls"]})
+        emit(st, "sabotage_no_target", {"seat": seat, "class": fr.cls})
     return None
 
 
 def legal_sabotage_victim(st: GameState, fr: dict) -> list[tuple]:
-    seat = fr["seat"]
-    return [KChoose(seat, c) for c in _deployed(st, seat) if fr["cls"] in st.defs[c].classes]
+    seat = fr.seat
+    return [KChoose(seat, c) for c in _deployed(st, seat) if fr.cls in st.defs[c].classes]
 
 
 def act_sabotage_victim(st: GameState, fr: dict, a: Action) -> None:
     st.frames.pop()
-    _destroy(st, fr["seat"], a.option, "sabotage")
+    _destroy(st, fr.seat, a.option, "sabotage")
 
 
 def _sabotage_targets(st: GameState, fr: dict, seat: str, unit: str) -> list[str]:
-    if unit not in fr["units"][seat]:
+    if unit not in fr.units[seat]:
         return []
     classes = st.abil[unit]["sabotage"].get("target_classes")
     # revealed enemy cards, leaders included (they are in the battle's stacks though they do not fight)
-    return [t for t in fr["present"][st.foe(seat)] if any(c in classes for c in st.defs[t].classes)]
+    return [t for t in fr.present[st.foe(seat)] if any(c in classes for c in st.defs[t].classes)]
 
 
 def legal_sabotage_target(st: GameState, fr: dict) -> list[tuple]:
-    seat, unit = fr["sab_queue"][0]
+    seat, unit = fr.sab_queue[0]
     return [KChoose(seat, t) for t in _sabotage_targets(st, fr, seat, unit)]
 
 
 def act_sabotage_target(st: GameState, fr: dict, a: Action) -> None:
-    fr["sab_queue"].pop(0)
+    fr.sab_queue.pop(0)
     _destroy(st, st.foe(a.seat), a.option, "sabotage")
     _check_battle_end(st, fr)
 

@@ -16,8 +16,8 @@ ARMOUR = frozenset({"tank", "self-propelled-gun", "tank-destroyer", "armored-car
 
 # ---- Kamikaze: one of your air units in the battle and one enemy ship in the battle are destroyed ----------
 def _kamikaze_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
-    planes = [u for u in fr["units"][seat] if st.defs[u].kind == "air"]
-    ships = [t for t in fr["units"][st.foe(seat)] if st.defs[t].kind == "sea"]
+    planes = [u for u in fr.units[seat] if st.defs[u].kind == "air"]
+    ships = [t for t in fr.units[st.foe(seat)] if st.defs[t].kind == "sea"]
     return [KPlayCard(seat, cid, target=t, option=u) for t in ships for u in planes]
 
 
@@ -28,7 +28,7 @@ def _kamikaze(st: GameState, fr: dict, a) -> None:
 
 # ---- Russian Winter: every enemy armoured ground unit in the battle withdraws ------------------------------
 def _armour(st: GameState, fr: dict, seat: str) -> list[str]:
-    return [u for u in fr["units"][seat] if ARMOUR.intersection(st.defs[u].classes)]
+    return [u for u in fr.units[seat] if ARMOUR.intersection(st.defs[u].classes)]
 
 
 def _russian_winter_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:

@@ -8,10 +8,11 @@ from vocabulary.battlecards import BattlecardDef
 
 from ...actions import PlayCard
 from ...core.machine import emit
+from ...frames import AIR_RAID, BattlecardFrame, SabotageFrame
 from ...state import GameState
 from ..behaviour import TURN_START, Window, card_effect
 from ..common import KPlayCard
-from ..frames import _battle_frame, _battlecard_frame
+from ..frames import new_battle
 from ..zones import _destroy_industry, _flip_conflict, _prereqs_met
 
 
@@ -25,8 +26,8 @@ def _counterattack_options(st: GameState, fr: dict, seat: str, cid: str) -> list
 
 
 def _counterattack(st: GameState, fr: dict, a: PlayCard) -> None:
-    fr["stage"] = "end"
-    st.frames.append(_battlecard_frame(a.seat, a.target, "emergency", counter=True))
+    fr.stage = "end"
+    st.frames.append(BattlecardFrame(a.seat, a.target, "emergency", a.seat, counter=True))
     if st.record_events:
         emit(st, "counterattack", {"seat": a.seat, "battlecard": a.target, "code": st.code[a.target]})
 
@@ -38,7 +39,7 @@ def _plain_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
 
 def _preemptive_strike(st: GameState, fr: dict, a: PlayCard) -> None:
     """Turn conflict cards over (discarding non-battlecards unresolved) until a battlecard."""
-    fr["stage"] = "end"
+    fr.stage = "end"
     limit = len(st.conflict_deck) + len(st.conflict_discard) + 1
     for _ in range(limit):
         cid = _flip_conflict(st)
@@ -47,7 +48,7 @@ def _preemptive_strike(st: GameState, fr: dict, a: PlayCard) -> None:
         if isinstance(st.defs[cid], BattlecardDef):
             if st.record_events:
                 emit(st, "conflict_drawn", {"seat": a.seat, "card": cid, "code": st.code[cid]})
-            st.frames.append(_battlecard_frame(a.seat, cid, "check", pre=True))
+            st.frames.append(BattlecardFrame(a.seat, cid, "check", a.seat, pre=True))
             break
         st.conflict_discard.append(cid)
         if st.record_events:
@@ -66,8 +67,8 @@ def _air_raid(st: GameState, fr: dict, a: PlayCard) -> None:
     if a.option == "industry":
         _destroy_industry(st, st.foe(a.seat))  # C18: at any time, not in lieu of drawing
         return
-    fr["stage"] = "end"  # a one-round air battle (C15)
-    st.frames.append(_battle_frame(st, card=None, aggressor=a.seat, mode="air_raid", counter=False))
+    fr.stage = "end"  # a one-round air battle (C15)
+    st.frames.append(new_battle(st, card=None, aggressor=a.seat, mode=AIR_RAID, counter=False))
 
 
 # ---- Industrial Complex / Industrial Strike (C18) ----------------------------------------------------------
@@ -100,7 +101,7 @@ def _sabotage(st: GameState, fr: dict, a: PlayCard) -> None:
     if a.option == "industry":
         _destroy_industry(st, enemy)
     else:
-        st.frames.append({"kind": "sabotage", "seat": enemy, "cls": a.option})
+        st.frames.append(SabotageFrame(enemy, a.option))
 
 
 # ---- C18 "at any time": the industry plays in a battle-round window (any battle, either seat's turn) -------
