@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..actions import Action, Pass
 from ..core.machine import emit
+from ..frames import BattleFrame, TransferFrame
 from ..state import Decision, GameState
 from .book import RULES
 from .common import KPass
@@ -33,18 +34,18 @@ def _transfer_moves(st: GameState, seat: str, src: str | None, dst: str | None) 
     return acts
 
 
-def step_transfer(st: GameState, fr: dict) -> Decision | None:
+def step_transfer(st: GameState, fr: TransferFrame) -> Decision | None:
     if fr.moved >= 3 or (fr.moved and not _transfer_moves(st, fr.seat, fr.src, fr.dst)):
         st.frames.pop()
         return None
     return Decision(fr.seat, "transfer", {"moved": fr.moved, "from": fr.src, "to": fr.dst})
 
 
-def legal_transfer(st: GameState, fr: dict) -> list[tuple]:
+def legal_transfer(st: GameState, fr: TransferFrame) -> list[tuple]:
     return [KPass(fr.seat)] + _transfer_moves(st, fr.seat, fr.src, fr.dst)
 
 
-def act_transfer(st: GameState, fr: dict, a: Action) -> None:
+def act_transfer(st: GameState, fr: TransferFrame, a: Action) -> None:
     if isinstance(a, Pass):
         st.frames.pop()
         return
@@ -59,7 +60,7 @@ def act_transfer(st: GameState, fr: dict, a: Action) -> None:
         emit(st, "transferred", {"seat": seat, "from": fr.src, "to": a.stack})
 
 
-def _occupied_defense(st: GameState, fr: dict, seat: str) -> bool:
+def _occupied_defense(st: GameState, fr: BattleFrame, seat: str) -> bool:
     return fr.counter and seat == fr.defender and fr.card in st.players[seat]["occupied"]
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ..actions import Action, Choose, Deploy
 from ..core.machine import emit
-from ..frames import ArmyTransferFrame, ReserveTradeFrame, SeatTradeFrame
+from ..frames import ArmyTransferFrame, ReserveTradeFrame, SeatTradeFrame, TurnFrame
 from ..state import Decision, GameState
 from .book import RULES
 from .common import KChoose, KDeploy, KPass
@@ -39,7 +39,7 @@ def friends(st: GameState, army: str) -> list[str]:
     return [a for a in st.armies_of(st.side(army)) if a != army]
 
 
-def team_turn_options(st: GameState, fr: dict, seat: str) -> list[tuple]:
+def team_turn_options(st: GameState, fr: TurnFrame, seat: str) -> list[tuple]:
     """The OR3 turn-start options of `seat` (none in a classic game)."""
     if st.classic:
         return []
@@ -60,7 +60,7 @@ def team_turn_options(st: GameState, fr: dict, seat: str) -> list[tuple]:
     return acts
 
 
-def act_team_option(st: GameState, fr: dict, a: Choose) -> None:
+def act_team_option(st: GameState, fr: TurnFrame, a: Choose) -> None:
     """A turn-start `choose` of team_turn_options (fr: the turn frame)."""
     seat = fr.seat
     what, _, rest = a.option.partition(":")
@@ -83,7 +83,7 @@ def act_team_option(st: GameState, fr: dict, a: Choose) -> None:
 
 
 # ---- transfer up to 3 deployed forces to a friendly army (the turn is sacrificed) -------------------------
-def _transfer_moves(st: GameState, fr: dict) -> list[tuple]:
+def _transfer_moves(st: GameState, fr: ArmyTransferFrame) -> list[tuple]:
     seat, stacks = fr.seat, st.players[fr.to]["stacks"]
     acts: list[tuple] = []
     for c in _deployed(st, seat):
@@ -92,19 +92,19 @@ def _transfer_moves(st: GameState, fr: dict) -> list[tuple]:
     return acts
 
 
-def step_army_transfer(st: GameState, fr: dict) -> Decision | None:
+def step_army_transfer(st: GameState, fr: ArmyTransferFrame) -> Decision | None:
     if fr.moved >= TRANSFER_MAX or not _deployed(st, fr.seat):
         st.frames.pop()
         return None
     return Decision(fr.seat, "army_transfer", {"to": fr.to, "moved": fr.moved, "max": TRANSFER_MAX})
 
 
-def legal_army_transfer(st: GameState, fr: dict) -> list[tuple]:
+def legal_army_transfer(st: GameState, fr: ArmyTransferFrame) -> list[tuple]:
     moves = _transfer_moves(st, fr)
     return ([KPass(fr.seat)] + moves) if fr.moved else moves  # "up to 3": at least one
 
 
-def act_army_transfer(st: GameState, fr: dict, a: Action) -> None:
+def act_army_transfer(st: GameState, fr: ArmyTransferFrame, a: Action) -> None:
     if not isinstance(a, Deploy):
         st.frames.pop()
         return
@@ -121,18 +121,18 @@ def act_army_transfer(st: GameState, fr: dict, a: Action) -> None:
 
 
 # ---- trade one reserve card with a friendly army (the turn goes on) ---------------------------------------
-def step_reserve_trade(st: GameState, fr: dict) -> Decision | None:
+def step_reserve_trade(st: GameState, fr: ReserveTradeFrame) -> Decision | None:
     card = fr.card
     return Decision(fr.mate, "reserve_trade",
                     {"from": fr.seat, "card": {"id": card, "code": st.code[card]}})
 
 
-def legal_reserve_trade(st: GameState, fr: dict) -> list[tuple]:
+def legal_reserve_trade(st: GameState, fr: ReserveTradeFrame) -> list[tuple]:
     mate = fr.mate
     return [KChoose(mate, c) for c in st.players[mate]["hand"]]
 
 
-def act_reserve_trade(st: GameState, fr: dict, a: Action) -> None:
+def act_reserve_trade(st: GameState, fr: ReserveTradeFrame, a: Action) -> None:
     assert isinstance(a, Choose)
     seat, mate, sent, back = fr.seat, fr.mate, fr.card, a.option
     mine, theirs = st.players[seat]["hand"], st.players[mate]["hand"]
@@ -148,17 +148,17 @@ def act_reserve_trade(st: GameState, fr: dict, a: Action) -> None:
 
 
 # ---- trade seats (both sacrifice their next turns) ---------------------------------------------------------
-def step_seat_trade(st: GameState, fr: dict) -> Decision | None:
+def step_seat_trade(st: GameState, fr: SeatTradeFrame) -> Decision | None:
     return Decision(fr.mate, "seat_trade", {"from": fr.seat,
                                                "across": {a: st.players[a]["across"] for a in (fr.seat,
                                                                                                fr.mate)}})
 
 
-def legal_seat_trade(st: GameState, fr: dict) -> list[tuple]:
+def legal_seat_trade(st: GameState, fr: SeatTradeFrame) -> list[tuple]:
     return [KChoose(fr.mate, "accept"), KChoose(fr.mate, "refuse")]
 
 
-def act_seat_trade(st: GameState, fr: dict, a: Action) -> None:
+def act_seat_trade(st: GameState, fr: SeatTradeFrame, a: Action) -> None:
     assert isinstance(a, Choose)
     seat, mate = fr.seat, fr.mate
     st.frames.pop()

@@ -2,9 +2,8 @@
 vanishing with them (GP7), and the end-of-battle check (CA2 special victory)."""
 from __future__ import annotations
 
-from typing import Any
-
 from ...core.machine import emit
+from ...frames import BattleFrame
 from ...state import GameState
 from ..common import GROUND_SPECIALS
 from ..zones import _army_holding, _battle, _remove_deployed
@@ -28,7 +27,7 @@ def _destroy(st: GameState, holder: str, cid: str, cause: str) -> None:
         emit(st, "destroyed", data)
 
 
-def _leave_battle(st: GameState, fr: dict[str, Any], seat: str, cid: str) -> None:
+def _leave_battle(st: GameState, fr: BattleFrame, seat: str, cid: str) -> None:
     units = fr.units[seat]
     if cid in units:
         units.remove(cid)
@@ -59,7 +58,7 @@ def _leave_battle(st: GameState, fr: dict[str, Any], seat: str, cid: str) -> Non
             vals.refresh(r)
 
 
-def _withdraw(st: GameState, fr: dict, seat: str, unit: str, cause: str) -> None:
+def _withdraw(st: GameState, fr: BattleFrame, seat: str, unit: str, cause: str) -> None:
     """GP1: withdrawn units stay deployed but are out of this battle (GP2: for good)."""
     _leave_battle(st, fr, seat, unit)
     fr.withdrawn[seat].append(unit)
@@ -67,7 +66,7 @@ def _withdraw(st: GameState, fr: dict, seat: str, unit: str, cause: str) -> None
         emit(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
 
 
-def _check_battle_end(st: GameState, fr: dict) -> bool:
+def _check_battle_end(st: GameState, fr: BattleFrame) -> bool:
     if fr.stage == "settle":
         return True
     agg, dfd = fr.aggressor, fr.defender

@@ -5,13 +5,14 @@ from __future__ import annotations
 from vocabulary.battlecards import KINDS
 
 from ...core.machine import emit
+from ...frames import BattleFrame
 from ...state import GameState
 from .supports import SEA, offer_bonus, support_offers
 from .targeting import _autokill_targets, _targetable
 from .values import battle_values, hits
 
 
-def _stalemate(st: GameState, fr: dict, *, round_cap: bool = False) -> None:
+def _stalemate(st: GameState, fr: BattleFrame, *, round_cap: bool = False) -> None:
     """Stalemate: the aggressor must withdraw and the defender wins (air raids simply end). `round_cap`:
     settled the same way by the Options.max_battle_rounds cap of self-play (not a rule; see the README)."""
     if st.record_events:
@@ -21,7 +22,7 @@ def _stalemate(st: GameState, fr: dict, *, round_cap: bool = False) -> None:
     fr.stage = "settle"
 
 
-def _can_hit(st: GameState, fr: dict, seat: str) -> bool:
+def _can_hit(st: GameState, fr: BattleFrame, seat: str) -> bool:
     """Could any unit of `seat` hit any enemy unit with the best possible support and action number?
 
     Checked at the start of a round (phase 0), when every support offer is open: the best action number

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from ...actions import Support
 from ...core.machine import emit
+from ...frames import BattleFrame
 from ...state import GameState
 from ..behaviour import ability
 from ..common import SUPPORT_KINDS
@@ -21,7 +22,7 @@ UNITS = "units"        # every unit of the seat in the battle
 SEA = -1               # an offer's `need`: the recipient must be a sea unit (ship support); > 0: attack mask
 
 
-def _supporters(st: GameState, fr: dict, seat: str, vals: BattleValues) -> list[str]:
+def _supporters(st: GameState, fr: BattleFrame, seat: str, vals: BattleValues) -> list[str]:
     """`seat`'s units in the battle with a support ability (memoised until the units change)."""
     memo = vals.umemo[seat]
     out = memo.get("sp")
@@ -31,7 +32,7 @@ def _supporters(st: GameState, fr: dict, seat: str, vals: BattleValues) -> list[
     return out
 
 
-def support_offers(st: GameState, fr: dict, seat: str, vals: BattleValues) -> Iterator[tuple]:
+def support_offers(st: GameState, fr: BattleFrame, seat: str, vals: BattleValues) -> Iterator[tuple]:
     """The supports `seat` may still assign this round, as offers (supporter, mode, pool, excluded, need):
     one support (supporter -> r, mode) for each r in the pool (SHOOTERS or UNITS) other than `excluded`
     whose attack mask meets `need` (0: any; SEA: a sea unit; else artillery's target-kind mask).
@@ -64,7 +65,7 @@ def support_offers(st: GameState, fr: dict, seat: str, vals: BattleValues) -> It
             yield c, "attack", SHOOTERS, c, SEA
 
 
-def offer_bonus(st: GameState, fr: dict, supporter: str) -> int:
+def offer_bonus(st: GameState, fr: BattleFrame, supporter: str) -> int:
     """The most an offer of `supporter` can add (a carrier: all its unused bonuses to one unit)."""
     ab = st.abil[supporter]
     if "carrier_bonus" in ab:
@@ -72,7 +73,7 @@ def offer_bonus(st: GameState, fr: dict, supporter: str) -> int:
     return next(ab[k].get("bonus") for k in SUPPORT_KINDS if k in ab)
 
 
-def support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
+def support_segments(st: GameState, fr: BattleFrame, seat: str) -> list[tuple]:
     """The supports of a fire decision as segments (supporter, mode, recipients, excluded, memo key, count):
     one action ("support", seat, supporter, r, mode) per r in recipients other than `excluded`, in order
     (`count` of them), so the actions can be counted without building them."""
@@ -109,7 +110,7 @@ def support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
     return segs
 
 
-def _defense_offers(st: GameState, fr: dict, seat: str, target: str, akind: str) -> Iterator[tuple]:
+def _defense_offers(st: GameState, fr: BattleFrame, seat: str, target: str, akind: str) -> Iterator[tuple]:
     vals = st._vcache
     if vals is None or vals.fr is not fr:
         vals = battle_values(st, fr)
@@ -118,12 +119,12 @@ def _defense_offers(st: GameState, fr: dict, seat: str, target: str, akind: str)
             yield c, mode
 
 
-def defense_supports(st: GameState, fr: dict, seat: str, target: str, akind: str) -> list[tuple]:
+def defense_supports(st: GameState, fr: BattleFrame, seat: str, target: str, akind: str) -> list[tuple]:
     """The defend window (GU1): the supports `seat` may add to `target`'s defense against an `akind` shot."""
     return [("support", seat, c, target, mode) for c, mode in _defense_offers(st, fr, seat, target, akind)]
 
 
-def can_defend(st: GameState, fr: dict, seat: str, target: str, akind: str) -> bool:
+def can_defend(st: GameState, fr: BattleFrame, seat: str, target: str, akind: str) -> bool:
     """Is there a defend window, i.e. any defense support for `target` (without building them)?"""
     vals = st._vcache
     if vals is not None and vals.fr is fr and vals.umemo[seat].get("sp") == []:
@@ -131,7 +132,7 @@ def can_defend(st: GameState, fr: dict, seat: str, target: str, akind: str) -> b
     return any(True for _ in _defense_offers(st, fr, seat, target, akind))
 
 
-def add_support(st: GameState, fr: dict, a: Support) -> None:
+def add_support(st: GameState, fr: BattleFrame, a: Support) -> None:
     ab = st.abil[a.unit]
     if "carrier_bonus" in ab:
         n = fr.carrier_used.get(a.unit, 0)

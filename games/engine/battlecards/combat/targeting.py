@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from vocabulary.battlecards import KINDS
 
+from ...frames import BattleFrame
 from ...state import GameState
 from ..behaviour import ability
 from .values import BattleValues, battle_values
 
 
-def _targetable(st: GameState, fr: dict, seat: str, u: str, t: str) -> bool:
+def _targetable(st: GameState, fr: BattleFrame, seat: str, u: str, t: str) -> bool:
     """S6, S7: before a submarine fires only destroyers and submarines may target it, unless intelligence;
     an aggressor's submarine not even they (S6 NOTE: "If the submarine is the aggressor, it may fire and
     retreat from battle without fear of enemy reprisal")."""
@@ -26,7 +27,7 @@ def _is_big(st: GameState, u: str) -> bool:
     return "big_guns" in ab or "heavy_guns" in ab or "ship_support" in ab
 
 
-def _shot_allowed(st: GameState, fr: dict, u: str, tkind: str) -> bool:
+def _shot_allowed(st: GameState, fr: BattleFrame, u: str, tkind: str) -> bool:
     shots = fr.shots.get(u)
     if not shots:
         return True
@@ -40,7 +41,7 @@ def _shot_allowed(st: GameState, fr: dict, u: str, tkind: str) -> bool:
     return False
 
 
-def _exhausted(st: GameState, fr: dict, seat: str, u: str) -> bool:
+def _exhausted(st: GameState, fr: BattleFrame, seat: str, u: str) -> bool:
     shots = fr.shots.get(u, ())
     ab = st.abil[u]
     if "double_attack" in ab:
@@ -53,7 +54,7 @@ def _exhausted(st: GameState, fr: dict, seat: str, u: str) -> bool:
     return len(shots) >= 1
 
 
-def _fire_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
+def _fire_targets(st: GameState, fr: BattleFrame, seat: str, u: str) -> list[str]:
     vals = st._vcache  # battle_values(st, fr), inlined on this hot path
     if vals is None or vals.fr is not fr:
         vals = battle_values(st, fr)
@@ -81,8 +82,8 @@ def _fire_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
     return out
 
 
-def _compute_fire_targets(st: GameState, fr: dict, seat: str, u: str, vals: BattleValues, shots: list | None,
-                          intel: bool, fired: list) -> list[str]:
+def _compute_fire_targets(st: GameState, fr: BattleFrame, seat: str, u: str, vals: BattleValues,
+                          shots: list | None, intel: bool, fired: list) -> list[str]:
     au = vals.A[u]
     table = vals.D
     kidx = st.kidx
@@ -106,13 +107,13 @@ def _compute_fire_targets(st: GameState, fr: dict, seat: str, u: str, vals: Batt
     return out
 
 
-def _has_infantry(st: GameState, fr: dict, seat: str) -> bool:
+def _has_infantry(st: GameState, fr: BattleFrame, seat: str) -> bool:
     # GU5: anything that says "Infantry" (class infantry: SS, SAS, rangers... too) enables armour autokills;
     # special forces that do not (the OSS saboteurs) do not
     return any("infantry" in st.defs[c].classes for c in fr.units[seat])
 
 
-def _autokill_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
+def _autokill_targets(st: GameState, fr: BattleFrame, seat: str, u: str) -> list[str]:
     ak = st.abil[u].get("autokill")
     if ak is None or fr.shots.get(u):
         return []

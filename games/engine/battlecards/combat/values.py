@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from vocabulary.battlecards import KINDS
 
+from ...frames import BattleFrame
 from ...state import GameState
 from ..behaviour import ability
 from ..common import KIDX
@@ -25,7 +26,7 @@ class BattleValues:
     __slots__ = ("st", "fr", "aura", "radar", "sup", "A", "D", "side", "umemo", "ftargets", "fkeys",
                  "gone", "done_src", "done_n", "done_set")
 
-    def __init__(self, st: GameState, fr: dict) -> None:
+    def __init__(self, st: GameState, fr: BattleFrame) -> None:
         self.st = st
         self.fr = fr
         abil = st.abil
@@ -165,7 +166,7 @@ class BattleValues:
         return values[KIDX[akind]] if values is not None else getattr(self.st.defs[t].defense, akind)
 
 
-def battle_values(st: GameState, fr: dict) -> BattleValues:
+def battle_values(st: GameState, fr: BattleFrame) -> BattleValues:
     """Valid until the battle changes (units leave, round ends): _touch() drops it."""
     vals = st._vcache
     if vals is not None and vals.fr is fr:
@@ -178,7 +179,7 @@ def _touch(st: GameState) -> None:
     st._vcache = None
 
 
-def _defense(st: GameState, fr: dict, seat: str, t: str, akind: str) -> int | None:
+def _defense(st: GameState, fr: BattleFrame, seat: str, t: str, akind: str) -> int | None:
     return battle_values(st, fr).defense(seat, t, akind)
 
 ability("general_aura", BattleValues._compute, rulings="G1, G3")

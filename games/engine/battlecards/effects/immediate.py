@@ -15,7 +15,7 @@ from ..phases.deploy import _deploy_options, _do_deploy
 from ..zones import _deployed, _draw_n, _industry_extra, _nonempty_refs, _remove_deployed, _stack
 
 
-def step_divide(st: GameState, fr: dict) -> Decision | None:
+def step_divide(st: GameState, fr: DivideFrame) -> Decision | None:
     if fr.stage == "choose":
         if not _nonempty_refs(st, st.foe(fr.seat), 2, occupied=False):
             st.frames.pop()
@@ -28,11 +28,11 @@ def step_divide(st: GameState, fr: dict) -> Decision | None:
                                                         "remaining": fr.need})
 
 
-def legal_divide_choose(st: GameState, fr: dict) -> list[tuple]:
+def legal_divide_choose(st: GameState, fr: DivideFrame) -> list[tuple]:
     return [KChoose(fr.seat, ref) for ref in _nonempty_refs(st, st.foe(fr.seat), 2, occupied=False)]
 
 
-def act_divide_choose(st: GameState, fr: dict, a: Action) -> None:
+def act_divide_choose(st: GameState, fr: DivideFrame, a: Action) -> None:
     enemy = st.foe(fr.seat)
     kind = a.option.split(":")[0]
     stacks = st.players[enemy]["stacks"][kind]
@@ -43,26 +43,26 @@ def act_divide_choose(st: GameState, fr: dict, a: Action) -> None:
         emit(st, "divide", {"seat": enemy, "stack": a.option, "new_stack": fr.dst})
 
 
-def legal_divide_stack(st: GameState, fr: dict) -> list[tuple]:
+def legal_divide_stack(st: GameState, fr: DivideFrame) -> list[tuple]:
     seat = st.foe(fr.seat)
     return [KSplit(seat, c) for c in _stack(st, seat, fr.src)]
 
 
-def act_divide_stack(st: GameState, fr: dict, a: Action) -> None:
+def act_divide_stack(st: GameState, fr: DivideFrame, a: Action) -> None:
     seat = a.seat
     _stack(st, seat, fr.src).remove(a.card)
     _stack(st, seat, fr.dst).append(a.card)
     fr.need -= 1
 
 
-def step_reorganize(st: GameState, fr: dict) -> Decision | None:
+def step_reorganize(st: GameState, fr: ReorganizeFrame) -> Decision | None:
     seat = fr.seat
     if fr.stage == "choose":
         return Decision(seat, "reorganize", {"hand": len(st.players[seat]["hand"])})
     return Decision(seat, "reorganize_swap", {"hand_size": fr.size, "moves_left": fr.max - fr.moves})
 
 
-def legal_reorganize(st: GameState, fr: dict) -> list[tuple]:
+def legal_reorganize(st: GameState, fr: ReorganizeFrame) -> list[tuple]:
     seat = fr.seat
     if st.players[seat]["hand"]:
         return [KChoose(seat, "swap"), KChoose(seat, "discard_draw")]
@@ -73,7 +73,7 @@ def legal_reorganize(st: GameState, fr: dict) -> list[tuple]:
     return [KChoose(seat, "draw")]
 
 
-def act_reorganize(st: GameState, fr: dict, a: Action) -> None:
+def act_reorganize(st: GameState, fr: ReorganizeFrame, a: Action) -> None:
     seat = fr.seat
     p = st.players[seat]
     if a.option == "swap":
@@ -92,7 +92,7 @@ def act_reorganize(st: GameState, fr: dict, a: Action) -> None:
     st.frames.pop()
 
 
-def legal_reorganize_swap(st: GameState, fr: dict) -> list[tuple]:
+def legal_reorganize_swap(st: GameState, fr: ReorganizeFrame) -> list[tuple]:
     seat = fr.seat
     hand = st.players[seat]["hand"]
     acts: list[tuple] = []
@@ -105,7 +105,7 @@ def legal_reorganize_swap(st: GameState, fr: dict) -> list[tuple]:
     return acts
 
 
-def act_reorganize_swap(st: GameState, fr: dict, a: Action) -> None:
+def act_reorganize_swap(st: GameState, fr: ReorganizeFrame, a: Action) -> None:
     seat = fr.seat
     if isinstance(a, Pass):
         st.frames.pop()
@@ -119,7 +119,7 @@ def act_reorganize_swap(st: GameState, fr: dict, a: Action) -> None:
         _do_deploy(st, fr, seat, a.card, a.stack)
 
 
-def step_capture(st: GameState, fr: dict) -> Decision | None:
+def step_capture(st: GameState, fr: CaptureFrame) -> Decision | None:
     seat = fr.seat
     if fr.stage == "browse":
         if not _nonempty_refs(st, st.foe(seat)):
@@ -131,17 +131,17 @@ def step_capture(st: GameState, fr: dict) -> Decision | None:
         {"id": c, "code": st.code[c]} for c in stack]})
 
 
-def legal_capture_browse(st: GameState, fr: dict) -> list[tuple]:
+def legal_capture_browse(st: GameState, fr: CaptureFrame) -> list[tuple]:
     return [KChoose(fr.seat, ref) for ref in _nonempty_refs(st, st.foe(fr.seat))]
 
 
-def act_capture_browse(st: GameState, fr: dict, a: Action) -> None:
+def act_capture_browse(st: GameState, fr: CaptureFrame, a: Action) -> None:
     fr.stage, fr.ref = "pick", a.option
     if st.record_events:
         emit(st, "capture_browse", {"seat": a.seat, "stack": a.option})
 
 
-def legal_capture_pick(st: GameState, fr: dict) -> list[tuple]:
+def legal_capture_pick(st: GameState, fr: CaptureFrame) -> list[tuple]:
     seat = fr.seat
     stacks = st.players[seat]["stacks"]
     acts: list[tuple] = []
@@ -151,7 +151,7 @@ def legal_capture_pick(st: GameState, fr: dict) -> list[tuple]:
     return acts
 
 
-def act_capture_pick(st: GameState, fr: dict, a: Action) -> None:
+def act_capture_pick(st: GameState, fr: CaptureFrame, a: Action) -> None:
     enemy = st.foe(a.seat)
     _remove_deployed(st, enemy, a.card)
     _stack(st, a.seat, a.stack).append(a.card)

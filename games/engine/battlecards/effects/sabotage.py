@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...actions import Action
 from ...core.machine import emit
+from ...frames import BattleFrame, SabotageFrame
 from ...state import Decision, GameState
 from ..behaviour import ability
 from ..book import RULES
@@ -12,7 +13,7 @@ from ..common import KChoose
 from ..zones import _deployed
 
 
-def step_sabotage(st: GameState, fr: dict) -> Decision | None:
+def step_sabotage(st: GameState, fr: SabotageFrame) -> Decision | None:
     seat = fr.seat
     cands = [c for c in _deployed(st, seat) if fr.cls in st.defs[c].classes]
     if cands:  # asked even with one candidate, so the question does not tell how many he has
@@ -23,17 +24,17 @@ def step_sabotage(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def legal_sabotage_victim(st: GameState, fr: dict) -> list[tuple]:
+def legal_sabotage_victim(st: GameState, fr: SabotageFrame) -> list[tuple]:
     seat = fr.seat
     return [KChoose(seat, c) for c in _deployed(st, seat) if fr.cls in st.defs[c].classes]
 
 
-def act_sabotage_victim(st: GameState, fr: dict, a: Action) -> None:
+def act_sabotage_victim(st: GameState, fr: SabotageFrame, a: Action) -> None:
     st.frames.pop()
     _destroy(st, fr.seat, a.option, "sabotage")
 
 
-def _sabotage_targets(st: GameState, fr: dict, seat: str, unit: str) -> list[str]:
+def _sabotage_targets(st: GameState, fr: BattleFrame, seat: str, unit: str) -> list[str]:
     if unit not in fr.units[seat]:
         return []
     classes = st.abil[unit]["sabotage"].get("target_classes")
@@ -41,12 +42,12 @@ def _sabotage_targets(st: GameState, fr: dict, seat: str, unit: str) -> list[str
     return [t for t in fr.present[st.foe(seat)] if any(c in classes for c in st.defs[t].classes)]
 
 
-def legal_sabotage_target(st: GameState, fr: dict) -> list[tuple]:
+def legal_sabotage_target(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat, unit = fr.sab_queue[0]
     return [KChoose(seat, t) for t in _sabotage_targets(st, fr, seat, unit)]
 
 
-def act_sabotage_target(st: GameState, fr: dict, a: Action) -> None:
+def act_sabotage_target(st: GameState, fr: BattleFrame, a: Action) -> None:
     fr.sab_queue.pop(0)
     _destroy(st, st.foe(a.seat), a.option, "sabotage")
     _check_battle_end(st, fr)

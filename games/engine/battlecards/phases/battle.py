@@ -8,7 +8,7 @@ from typing import Any
 
 from ...actions import Action, Pass
 from ...core.machine import emit
-from ...frames import DeployFrame
+from ...frames import BattleFrame, DeployFrame
 from ...state import Decision, GameState
 from ..behaviour import ability
 from ..book import RULES
@@ -23,14 +23,14 @@ from .fire import _side_seat, _stage_phase
 from .settle import _stage_done, _stage_scorch, _stage_settle
 
 
-def _armies(fr: dict, seat: str) -> tuple[str, ...]:
+def _armies(fr: BattleFrame, seat: str) -> tuple[str, ...]:
     """The armies whose forces fight in `seat`'s side: `seat` itself, and in a team game's homeland battle
     the teammates joined under it (frames._join_armies)."""
     joined = fr.joined
     return (seat,) if joined is None else (seat, *joined[seat])
 
 
-def _optional_units(st: GameState, fr: dict, seat: str, army: str | None = None) -> list[str]:
+def _optional_units(st: GameState, fr: BattleFrame, seat: str, army: str | None = None) -> list[str]:
     """C7, C12, GP5: classes a battlecard makes optional, and radar in battles without ground forces
     (Optional Rule 5.3: radar may also help defend an occupied battlecard). `army`: a teammate joined under
     `seat` in a homeland battle (its own ground stacks, the battle's classes of `seat`'s side)."""
@@ -47,7 +47,7 @@ def _optional_units(st: GameState, fr: dict, seat: str, army: str | None = None)
     return out
 
 
-def _present(st: GameState, fr: dict, seat: str) -> list[str]:
+def _present(st: GameState, fr: BattleFrame, seat: str) -> list[str]:
     if _occupied_defense(st, fr, seat):  # Optional Rule 5.3: only the units under the battlecard
         out = list(st.players[seat]["occupied"][fr.card])
         if fr.include[seat]:
@@ -60,7 +60,7 @@ def _present(st: GameState, fr: dict, seat: str) -> list[str]:
     return out
 
 
-def _forces(st: GameState, fr: dict, seat: str, army: str) -> list[str]:
+def _forces(st: GameState, fr: BattleFrame, seat: str, army: str) -> list[str]:
     """`army`'s deployed cards in `seat`'s side of the battle: its stacks of the kinds called for `seat`
     (the one it chose of a divided kind), and its optional units if committed."""
     stacks = st.players[army]["stacks"]
@@ -78,7 +78,7 @@ def _forces(st: GameState, fr: dict, seat: str, army: str) -> list[str]:
     return out
 
 
-def _has_forces(st: GameState, fr: dict, seat: str, present: list[str]) -> bool:
+def _has_forces(st: GameState, fr: BattleFrame, seat: str, present: list[str]) -> bool:
     unit_ids = st.unit_ids
     units = [c for c in present if c in unit_ids]
     if not units:
@@ -93,7 +93,7 @@ def _has_forces(st: GameState, fr: dict, seat: str, present: list[str]) -> bool:
     return True
 
 
-def _stage_optional(st: GameState, fr: dict) -> Decision | None:
+def _stage_optional(st: GameState, fr: BattleFrame) -> Decision | None:
     for seat in (fr.aggressor, fr.defender):
         # asked on public facts (a non-empty ground stack): what the stack holds stays secret
         optional = "ground" not in fr.kinds[seat] or _occupied_defense(st, fr, seat)
@@ -111,23 +111,23 @@ def _stage_optional(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def legal_commit_optional(st: GameState, fr: dict) -> list[tuple]:
+def legal_commit_optional(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat = fr.asking
     return [KChoose(seat, "include"), KChoose(seat, "exclude")]
 
 
-def act_commit_optional(st: GameState, fr: dict, a: Action) -> None:
+def act_commit_optional(st: GameState, fr: BattleFrame, a: Action) -> None:
     fr.asked.append(a.seat)
     fr.include[a.seat] = a.option == "include"
 
 
-def _stack_choices(st: GameState, fr: dict, seat: str, kind: str) -> list[int]:
+def _stack_choices(st: GameState, fr: BattleFrame, seat: str, kind: str) -> list[int]:
     """The non-empty stacks of `kind` a side may fight with (sizes are public: a choice between one says
     nothing)."""
     return [i for i, s in enumerate(st.players[seat]["stacks"][kind]) if s]
 
 
-def _pending_stack(st: GameState, fr: dict) -> tuple[str, str] | None:
+def _pending_stack(st: GameState, fr: BattleFrame) -> tuple[str, str] | None:
     """The next (army, kind) whose owner must choose which of his divided stacks fights (aggressor first;
     in a homeland battle each joined army chooses its own after its commander, frames._join_armies)."""
     chosen = fr.stacks
@@ -141,7 +141,7 @@ def _pending_stack(st: GameState, fr: dict) -> tuple[str, str] | None:
     return None
 
 
-def _stage_stacks(st: GameState, fr: dict) -> Decision | None:
+def _stage_stacks(st: GameState, fr: BattleFrame) -> Decision | None:
     """C1, C2 (estimated reading): divided stacks are "forevermore treated as separate stacks", so a battle
     calling a kind is fought by ONE stack of it: each side with several non-empty stacks of a called kind
     chooses one, secretly (the choice is a private event; the views show no battle forces before both
@@ -157,12 +157,12 @@ def _stage_stacks(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def legal_battle_stack(st: GameState, fr: dict) -> list[tuple]:
+def legal_battle_stack(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat, kind = _pending_stack(st, fr)  # type: ignore[misc]
     return [KChoose(seat, f"{kind}:{i}") for i in _stack_choices(st, fr, seat, kind)]
 
 
-def act_battle_stack(st: GameState, fr: dict, a: Action) -> None:
+def act_battle_stack(st: GameState, fr: BattleFrame, a: Action) -> None:
     kind, _, idx = a.option.partition(":")
     fr.stacks[a.seat][kind] = int(idx)
     if st.record_events:
@@ -170,7 +170,7 @@ def act_battle_stack(st: GameState, fr: dict, a: Action) -> None:
         emit(st, "battle_stack_chosen", {"seat": a.seat, "stack": a.option}, a.seat)
 
 
-def _stage_check(st: GameState, fr: dict) -> Decision | None:
+def _stage_check(st: GameState, fr: BattleFrame) -> Decision | None:
     agg, dfd = fr.aggressor, fr.defender
     has = {s: _has_forces(st, fr, s, _present(st, fr, s)) for s in fr.units}
     if not has[agg] or not has[dfd]:
@@ -191,7 +191,7 @@ def _stage_check(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def _reveal(st: GameState, fr: dict) -> None:
+def _reveal(st: GameState, fr: BattleFrame) -> None:
     _touch(st)
     for seat in fr.units:
         fr.present[seat] = _present(st, fr, seat)
@@ -207,7 +207,7 @@ def _reveal(st: GameState, fr: dict) -> None:
     emit(st, "battle_revealed", data)
 
 
-def _stage_leaders(st: GameState, fr: dict) -> Decision | None:
+def _stage_leaders(st: GameState, fr: BattleFrame) -> Decision | None:
     """G5, C15: each deployed leader draws and deploys cards at the start of any battle."""
     fr.stage = "muster"
     pushes = []
@@ -233,7 +233,7 @@ def _stage_leaders(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def _stage_muster(st: GameState, fr: dict) -> Decision | None:
+def _stage_muster(st: GameState, fr: BattleFrame) -> Decision | None:
     _touch(st)
     sea = False
     for seat in fr.units:
@@ -266,7 +266,7 @@ def _stage_muster(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def _stage_window(st: GameState, fr: dict) -> Decision | None:
+def _stage_window(st: GameState, fr: BattleFrame) -> Decision | None:
     while fr.side < 2:
         seat = (fr.aggressor, fr.defender)[fr.side]
         if st.team(seat)["kept"]:
@@ -277,7 +277,7 @@ def _stage_window(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def _stage_phase0(st: GameState, fr: dict) -> Decision | None:
+def _stage_phase0(st: GameState, fr: BattleFrame) -> Decision | None:
     """Phase 0: OSS sabotage before the first round (GU4 note), chemical warfare every round (C11)."""
     if fr.round == 1:
         while fr.sab_queue:
@@ -314,7 +314,7 @@ def _stage_phase0(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def _stage_withdraw(st: GameState, fr: dict) -> Decision | None:
+def _stage_withdraw(st: GameState, fr: BattleFrame) -> Decision | None:
     while fr.side < 2:
         seat = _side_seat(fr)
         if fr.units[seat]:
@@ -340,13 +340,13 @@ def _stage_withdraw(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def legal_withdraw(st: GameState, fr: dict) -> list[tuple]:
+def legal_withdraw(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat = _side_seat(fr)
     return [KPass(seat)] + [KWithdraw(seat, u) for u in fr.units[seat]]
 
 
 
-def withdraw_key_at(st: GameState, fr: dict, pick: Any) -> tuple:
+def withdraw_key_at(st: GameState, fr: BattleFrame, pick: Any) -> tuple:
     """legal_withdraw(st, fr)[pick(n)] without building the list: pass, then one per unit."""
     seat = _side_seat(fr)
     units = fr.units[seat]
@@ -354,7 +354,7 @@ def withdraw_key_at(st: GameState, fr: dict, pick: Any) -> tuple:
     return ("pass", seat) if i == 0 else ("withdraw", seat, units[i - 1])
 
 
-def act_withdraw(st: GameState, fr: dict, a: Action) -> None:
+def act_withdraw(st: GameState, fr: BattleFrame, a: Action) -> None:
     if isinstance(a, Pass):
         fr.side += 1
         return

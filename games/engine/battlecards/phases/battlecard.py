@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...actions import Action, EmergencyDeploy, Pass, PlayCard
 from ...core.machine import emit
-from ...frames import BATTLE, DeployFrame
+from ...frames import BATTLE, BattlecardFrame, DeployFrame
 from ...state import OTHER, Decision, GameState
 from ..behaviour import RESPONSE, Window, card_effect, window_of, window_options
 from ..book import RULES
@@ -14,7 +14,7 @@ from ..zones import _discard_kept, _flip_conflict, _prereqs_met, _stated_aggress
 from .conflict import _push_card
 
 
-def step_battlecard(st: GameState, fr: dict) -> Decision | None:
+def step_battlecard(st: GameState, fr: BattlecardFrame) -> Decision | None:
     stage = fr.stage
     card = fr.card
     drawer = fr.seat
@@ -65,7 +65,7 @@ def step_battlecard(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def _defender(fr: dict) -> str:
+def _defender(fr: BattlecardFrame) -> str:
     return fr.defender or OTHER[fr.aggressor]
 
 
@@ -85,7 +85,7 @@ def _aggressor_army(st: GameState, stated: str | None, drawer: str) -> str:
     return alive[0] if alive else across
 
 
-def _enemy_choices(st: GameState, fr: dict) -> list[str]:
+def _enemy_choices(st: GameState, fr: BattlecardFrame) -> list[str]:
     """FAQ OR3/OR4: "the aggressor stated on the Battlecard selects which enemy army he would like to fight
     against", except the homeland battles, where "all armies on both sides may participate" (then the
     defending army is one of the invaded nation's; every army's forces join, phases.battle)."""
@@ -104,26 +104,26 @@ def _enemy_choices(st: GameState, fr: dict) -> list[str]:
     return alive
 
 
-def _set_defender(st: GameState, fr: dict, army: str) -> None:
+def _set_defender(st: GameState, fr: BattlecardFrame, army: str) -> None:
     fr.defender = army
     if st.record_events:
         emit(st, "enemy_army_chosen", {"aggressor": fr.aggressor, "defender": army, "card": fr.card})
 
 
-def legal_choose_enemy_army(st: GameState, fr: dict) -> list[tuple]:
+def legal_choose_enemy_army(st: GameState, fr: BattlecardFrame) -> list[tuple]:
     return [KChoose(fr.aggressor, a) for a in _enemy_choices(st, fr)]
 
 
-def act_choose_enemy_army(st: GameState, fr: dict, a: Action) -> None:
+def act_choose_enemy_army(st: GameState, fr: BattlecardFrame, a: Action) -> None:
     _set_defender(st, fr, a.option)
 
 
-def legal_fight_or_decline(st: GameState, fr: dict) -> list[tuple]:
+def legal_fight_or_decline(st: GameState, fr: BattlecardFrame) -> list[tuple]:
     seat = fr.aggressor if fr.stage == "aggr" else fr.seat
     return [KChoose(seat, "fight"), KChoose(seat, "decline")]
 
 
-def act_fight_or_decline(st: GameState, fr: dict, a: Action) -> None:
+def act_fight_or_decline(st: GameState, fr: BattlecardFrame, a: Action) -> None:
     if a.option == "decline":
         st.conflict_discard.append(fr.card)
         st.frames.pop()
@@ -133,12 +133,12 @@ def act_fight_or_decline(st: GameState, fr: dict, a: Action) -> None:
         fr.stage = "aggr" if fr.stage == "pre" else "respond"
 
 
-def legal_battlecard_response(st: GameState, fr: dict) -> list[tuple]:
+def legal_battlecard_response(st: GameState, fr: BattlecardFrame) -> list[tuple]:
     seat = _defender(fr)
     return [KPass(seat)] + window_options(st, fr, seat, RESPONSE)
 
 
-def act_battlecard_response(st: GameState, fr: dict, a: Action) -> None:
+def act_battlecard_response(st: GameState, fr: BattlecardFrame, a: Action) -> None:
     if isinstance(a, Pass):
         fr.stage = "emergency"
         return
@@ -147,11 +147,11 @@ def act_battlecard_response(st: GameState, fr: dict, a: Action) -> None:
     window_of(st, a.card, RESPONSE).resolve(st, fr, a)
 
 
-def _respond_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+def _respond_options(st: GameState, fr: BattlecardFrame, seat: str, cid: str) -> list[tuple]:
     return [KPlayCard(seat, cid)]
 
 
-def _delay_tactics(st: GameState, fr: dict, a: PlayCard) -> None:
+def _delay_tactics(st: GameState, fr: BattlecardFrame, a: PlayCard) -> None:
     """The battlecard goes back at a random place in the conflict deck; the turn ends."""
     card = fr.card
     st.conflict_deck.insert(st.rng.randrange(len(st.conflict_deck) + 1), card)
@@ -159,7 +159,7 @@ def _delay_tactics(st: GameState, fr: dict, a: PlayCard) -> None:
         emit(st, "delay_tactics", {"seat": a.seat, "card": card, "code": st.code[card]})
 
 
-def _misinformation(st: GameState, fr: dict, a: PlayCard) -> None:
+def _misinformation(st: GameState, fr: BattlecardFrame, a: PlayCard) -> None:
     """The battlecard is discarded and the next card is drawn; the drawing player stays (C20)."""
     card = fr.card
     st.conflict_discard.append(card)
@@ -175,7 +175,7 @@ card_effect("delay-tactics", kept=True, rulings="play windows",
 card_effect("misinformation", kept=True, rulings="C20", response=Window(_respond_options, _misinformation))
 
 
-def _emergency_army(st: GameState, fr: dict, defender: str) -> str | None:
+def _emergency_army(st: GameState, fr: BattlecardFrame, defender: str) -> str | None:
     """A team game's homeland battle (estimated, engine README): "emergency deploy your reserve hand ...
     when your homeland is invaded" (rules, EMERGENCY DEPLOYMENT): every alive army of the defending side
     whose nation's homeland it is decides for its own hand, the defending army first, then in turn order.
@@ -194,12 +194,12 @@ def _emergency_army(st: GameState, fr: dict, defender: str) -> str | None:
     return None
 
 
-def legal_emergency_deploy(st: GameState, fr: dict) -> list[tuple]:
+def legal_emergency_deploy(st: GameState, fr: BattlecardFrame) -> list[tuple]:
     seat = fr.emergency_asking if fr.all_armies else _defender(fr)
     return [KEmergencyDeploy(seat), KPass(seat)]
 
 
-def act_emergency_deploy(st: GameState, fr: dict, a: Action) -> None:
+def act_emergency_deploy(st: GameState, fr: BattlecardFrame, a: Action) -> None:
     if fr.all_armies:
         fr.emergency_asked.append(a.seat)  # the next army of the side is asked (step_battlecard)
     else:

@@ -6,7 +6,7 @@ from vocabulary.battlecards import KINDS
 
 from ...actions import Action
 from ...core.machine import emit
-from ...frames import V2Frame
+from ...frames import DeployFrame, Frame, SetupRevealFrame, V2Frame
 from ...state import Decision, GameState
 from ..book import RULES
 from ..common import KDeploy
@@ -27,14 +27,14 @@ def _deploy_options(st: GameState, seat: str, cands: list[str]) -> list[tuple]:
     return acts
 
 
-def _deploy_candidates(st: GameState, fr: dict) -> list[str]:
+def _deploy_candidates(st: GameState, fr: DeployFrame) -> list[str]:
     hand = st.players[fr.seat]["hand"]
     if fr.cards is None:
         return list(hand)
     return [c for c in fr.cards if c in hand]
 
 
-def step_deploy(st: GameState, fr: dict) -> Decision | None:
+def step_deploy(st: GameState, fr: DeployFrame) -> Decision | None:
     cands = _deploy_candidates(st, fr) if fr.count > 0 else []
     if not cands:
         st.frames.pop()
@@ -51,16 +51,16 @@ def step_deploy(st: GameState, fr: dict) -> Decision | None:
     return Decision(seat, kind, {"count": fr.count, "reason": fr.reason})
 
 
-def legal_deploy(st: GameState, fr: dict) -> list[tuple]:
+def legal_deploy(st: GameState, fr: DeployFrame) -> list[tuple]:
     return _deploy_options(st, fr.seat, _deploy_candidates(st, fr))
 
 
-def _do_deploy(st: GameState, fr: dict | None, seat: str, cid: str, ref: str) -> None:
+def _do_deploy(st: GameState, fr: Frame | None, seat: str, cid: str, ref: str) -> None:
     p = st.players[seat]
     p["hand"].remove(cid)
     _stack(st, seat, ref).append(cid)  # type: ignore[union-attr]
-    initial = fr is not None and fr.kind == "deploy" and fr.reason == "initial"
-    if fr is not None and fr.kind == "deploy":
+    initial = isinstance(fr, DeployFrame) and fr.reason == "initial"
+    if isinstance(fr, DeployFrame):
         fr.count -= 1
     if st.record_events:
         # a set-up deployment is secret until both seats are done (step_setup_reveal)
@@ -71,11 +71,11 @@ def _do_deploy(st: GameState, fr: dict | None, seat: str, cid: str, ref: str) ->
         st.frames.append(V2Frame(seat, cid, "start"))
 
 
-def act_deploy(st: GameState, fr: dict, a: Action) -> None:
+def act_deploy(st: GameState, fr: DeployFrame, a: Action) -> None:
     _do_deploy(st, fr, a.seat, a.card, a.stack)
 
 
-def step_setup_reveal(st: GameState, fr: dict) -> Decision | None:
+def step_setup_reveal(st: GameState, fr: SetupRevealFrame) -> Decision | None:
     """Both seats have deployed at set-up: the stacks are revealed (face down: their sizes) together, then
     any V-2 deployed at set-up takes effect (the German seat's first, in stack order)."""
     st.frames.pop()
@@ -91,7 +91,7 @@ def step_setup_reveal(st: GameState, fr: dict) -> Decision | None:
 
 def setup_pending(st: GameState) -> bool:
     """True while the set-up deployment is still secret (some seat has not finished deploying)."""
-    return any(f.kind == "setup_reveal" for f in st.frames)
+    return any(type(f) is SetupRevealFrame for f in st.frames)
 
 
 RULES.frame("deploy", step_deploy)

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...actions import Action, Autokill, Fire, Hold, PlayCard, Support, Withdraw
 from ...core.machine import emit
-from ...frames import PendingShot
+from ...frames import BattleFrame, PendingShot
 from ...state import Decision, GameState
 from ..behaviour import PHASE_2, window_of
 from ..book import RULES
@@ -19,11 +19,11 @@ from ..effects.abomb import _abomb_plays
 from ..zones import _action_number
 
 
-def _side_seat(fr: dict) -> str:
+def _side_seat(fr: BattleFrame) -> str:
     return fr.aggressor if fr.side == 0 else fr.defender
 
 
-def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
+def _actors(st: GameState, fr: BattleFrame, seat: str) -> list[str]:
     vals = st._vcache
     if vals is None or vals.fr is not fr:
         vals = battle_values(st, fr)
@@ -45,7 +45,7 @@ def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
     return out
 
 
-def _p2_out_window(st: GameState, fr: dict, seat: str) -> bool:
+def _p2_out_window(st: GameState, fr: BattleFrame, seat: str) -> bool:
     """C8 (the A-bomb any time in phase 2): is `seat`'s window outside its own phase-2 turn open? The
     defender's comes before the aggressor's phase-2 turn, the aggressor's after the defender's, each only
     when that other turn takes place. Opened on public facts like every play window (the seat holds any
@@ -61,7 +61,7 @@ def _p2_out_window(st: GameState, fr: dict, seat: str) -> bool:
     return "turn:" + other in passed
 
 
-def _stage_phase(st: GameState, fr: dict) -> Decision | None:
+def _stage_phase(st: GameState, fr: BattleFrame) -> Decision | None:
     if fr.sub_wd is not None:
         seat, unit = fr.sub_wd
         return Decision(seat, "sub_withdraw", {"unit": unit})
@@ -104,7 +104,10 @@ def _stage_phase(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], list[tuple], list[tuple], int]:
+FireParts = tuple[str, list[str], list[tuple], list[tuple], list[tuple], int]
+
+
+def _fire_parts(st: GameState, fr: BattleFrame) -> FireParts:
     """A fire decision's legal actions in parts: the actors, then per actor (unit, fire targets, autokill
     targets): its fire actions, autokills and hold ("pass" first when there is no actor: only the A-bomb
     window is open); then the support segments (see _support_segments) and the A-bomb plays; last the
@@ -154,7 +157,7 @@ def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], l
     return seat, actors, heads, segs, tail, n
 
 
-def legal_fire(st: GameState, fr: dict) -> list[tuple]:
+def legal_fire(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat, actors, heads, segs, tail, _ = _fire_parts(st, fr)
     acts: list[tuple] = [] if actors else [("pass", seat)]
     memo = battle_values(st, fr).fkeys[seat]
@@ -189,7 +192,7 @@ def legal_fire(st: GameState, fr: dict) -> list[tuple]:
 
 
 
-def fire_key_at(st: GameState, fr: dict, pick: Any) -> tuple:
+def fire_key_at(st: GameState, fr: BattleFrame, pick: Any) -> tuple:
     """legal_fire(st, fr)[pick(n)] building only that key (n = the number of legal actions)."""
     seat, actors, heads, segs, tail, n = _fire_parts(st, fr)
     i = pick(n)
@@ -217,7 +220,7 @@ def fire_key_at(st: GameState, fr: dict, pick: Any) -> tuple:
     return tail[i]
 
 
-def act_fire(st: GameState, fr: dict, a: Action) -> None:
+def act_fire(st: GameState, fr: BattleFrame, a: Action) -> None:
     seat = a.seat
     kind = a.type
     if fr.phase == 2 and fr.side == 1 and seat == fr.defender:
@@ -241,7 +244,7 @@ def act_fire(st: GameState, fr: dict, a: Action) -> None:
         _check_battle_end(st, fr)
 
 
-def _declare(st: GameState, fr: dict, a: Fire | Autokill) -> None:
+def _declare(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
     """GU1: the target may strengthen its defense with unassigned support; then the shooter may switch."""
     enemy = st.foe(a.seat)
     akind = st.defs[a.unit].kind
@@ -253,14 +256,14 @@ def _declare(st: GameState, fr: dict, a: Fire | Autokill) -> None:
     _resolve(st, fr, a)
 
 
-def legal_defend(st: GameState, fr: dict) -> list[tuple]:
+def legal_defend(st: GameState, fr: BattleFrame) -> list[tuple]:
     shot = fr.shot
     enemy = shot.enemy
     return [KPass(enemy)] + defense_supports(st, fr, enemy, shot.target,
                                        st.defs[shot.unit].kind)
 
 
-def act_defend(st: GameState, fr: dict, a: Action) -> None:
+def act_defend(st: GameState, fr: BattleFrame, a: Action) -> None:
     shot = fr.shot
     if isinstance(a, Support):
         add_support(st, fr, a)
@@ -274,7 +277,7 @@ def act_defend(st: GameState, fr: dict, a: Action) -> None:
     _resolve(st, fr, cls(shot.seat, shot.unit, shot.target))
 
 
-def legal_retarget(st: GameState, fr: dict) -> list[tuple]:
+def legal_retarget(st: GameState, fr: BattleFrame) -> list[tuple]:
     shot = fr.shot
     seat, unit = shot.seat, shot.unit
     if shot.type == "fire":
@@ -284,7 +287,7 @@ def legal_retarget(st: GameState, fr: dict) -> list[tuple]:
     return acts + [KHold(seat, unit)]
 
 
-def act_retarget(st: GameState, fr: dict, a: Action) -> None:
+def act_retarget(st: GameState, fr: BattleFrame, a: Action) -> None:
     fr.shot = None
     if isinstance(a, Hold):
         fr.done.append(a.unit)
@@ -293,7 +296,7 @@ def act_retarget(st: GameState, fr: dict, a: Action) -> None:
     _declare(st, fr, a)
 
 
-def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
+def _resolve(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
     seat, u, t = a.seat, a.unit, a.target
     enemy = st.foe(seat)
     if u not in fr.fired and "submarine" in st.abil[u]:
@@ -327,12 +330,12 @@ def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
         fr.sub_wd = [seat, u]  # S6: may withdraw right after firing
 
 
-def legal_sub_withdraw(st: GameState, fr: dict) -> list[tuple]:
+def legal_sub_withdraw(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat, unit = fr.sub_wd
     return [KWithdraw(seat, unit), KPass(seat)]
 
 
-def act_sub_withdraw(st: GameState, fr: dict, a: Action) -> None:
+def act_sub_withdraw(st: GameState, fr: BattleFrame, a: Action) -> None:
     fr.sub_wd = None
     if isinstance(a, Withdraw):
         _withdraw(st, fr, a.seat, a.unit, "submarine")

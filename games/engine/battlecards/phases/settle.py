@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...actions import Action, PlayCard
 from ...core.machine import emit
+from ...frames import BattleFrame
 from ...state import Decision, GameState
 from ..behaviour import SCORCHED, Window, card_effect, window_of, window_options
 from ..book import RULES
@@ -12,7 +13,7 @@ from ..outcome import _check_victory
 from ..zones import _discard_kept, _ref_of, _remove_deployed, _stated_aggressor
 
 
-def _stage_settle(st: GameState, fr: dict) -> Decision | None:
+def _stage_settle(st: GameState, fr: BattleFrame) -> Decision | None:
     card, winner = fr.card, fr.winner
     fr.stage = "done"
     if not fr.mode.decides_winner:  # an Air Raid: no battlecard, nobody wins
@@ -53,27 +54,27 @@ def _stage_settle(st: GameState, fr: dict) -> Decision | None:
     return None
 
 
-def _stage_scorch(st: GameState, fr: dict) -> Decision | None:
+def _stage_scorch(st: GameState, fr: BattleFrame) -> Decision | None:
     return Decision(fr.loser, "scorched_earth", {"battlecard": fr.card, "code": st.code[fr.card]})
 
 
-def legal_scorched_earth(st: GameState, fr: dict) -> list[tuple]:
+def legal_scorched_earth(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat = fr.loser
     return [KPass(seat)] + window_options(st, fr, seat, SCORCHED)
 
 
-def act_scorched_earth(st: GameState, fr: dict, a: Action) -> None:
+def act_scorched_earth(st: GameState, fr: BattleFrame, a: Action) -> None:
     if isinstance(a, PlayCard):
         _discard_kept(st, a.seat, a.card)
         window_of(st, a.card, SCORCHED).resolve(st, fr, a)
     fr.stage = "done"
 
 
-def _scorch_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+def _scorch_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list[tuple]:
     return [KPlayCard(seat, cid, target=fr.card)]
 
 
-def _scorch(st: GameState, fr: dict, a: PlayCard) -> None:
+def _scorch(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
     st.scorched.append(fr.card)  # C17: stays scorched when re-fought
     if st.record_events:
         emit(st, "scorched_earth", {"seat": a.seat, "card": fr.card})
@@ -82,7 +83,7 @@ def _scorch(st: GameState, fr: dict, a: PlayCard) -> None:
 card_effect("scorched-earth", kept=True, rulings="C17", scorched_earth=Window(_scorch_options, _scorch))
 
 
-def _stage_done(st: GameState, fr: dict) -> Decision | None:
+def _stage_done(st: GameState, fr: BattleFrame) -> Decision | None:
     st.frames.pop()
     if st.record_events:
         emit(st, "battle_over", {"winner": fr.winner, "card": fr.card})

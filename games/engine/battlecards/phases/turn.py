@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...actions import Action, Choose, Draw, EmergencyDeploy, PlayCard
 from ...core.machine import emit
-from ...frames import DeployFrame, TransferFrame, TurnFrame
+from ...frames import DeployFrame, GameFrame, TransferFrame, TurnFrame
 from ...state import OTHER, Decision, GameState
 from ..behaviour import TURN_START, window_of, window_options
 from ..book import RULES
@@ -17,7 +17,7 @@ from ..zones import _discard_kept, _flip_conflict
 from .conflict import _push_card
 
 
-def step_game(st: GameState, fr: dict) -> Decision | None:
+def step_game(st: GameState, fr: GameFrame) -> Decision | None:
     held = len(st.team("axis")["won"]) + len(st.team("allies")["won"])
     total = st.n_battlecards
     if st.turn and total and held >= total:
@@ -57,14 +57,14 @@ def _next_army(st: GameState, seat: str) -> str:
     return seat
 
 
-def step_turn(st: GameState, fr: dict) -> Decision | None:
+def step_turn(st: GameState, fr: TurnFrame) -> Decision | None:
     if fr.stage == "start":
         return Decision(fr.seat, "turn_start", {"turn": st.turn})
     st.frames.pop()
     return None
 
 
-def legal_turn_start(st: GameState, fr: dict) -> list[tuple]:
+def legal_turn_start(st: GameState, fr: TurnFrame) -> list[tuple]:
     seat = fr.seat
     p = st.players[seat]
     acts: list[tuple] = [KDraw(seat)]
@@ -77,7 +77,7 @@ def legal_turn_start(st: GameState, fr: dict) -> list[tuple]:
     return acts
 
 
-def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
+def act_turn_start(st: GameState, fr: TurnFrame, a: Action) -> None:
     seat = fr.seat
     if isinstance(a, Draw):
         fr.stage = "end"
