@@ -46,7 +46,7 @@ class Frame:
         if spec is None:
             out = []
             for f in fields(cls):  # type: ignore[arg-type]
-                default = f.default_factory() if callable(f.default_factory) else f.default  # type: ignore[misc]
+                default = f.default_factory() if callable(f.default_factory) else f.default
                 out.append((f.name, cls.JSON_NAMES.get(f.name, f.name), f.name in cls.OPTIONAL, default))
             spec = tuple(out)
             setattr(cls, "_spec_cache", spec)  # noqa: B010  (a plain class attribute, not a slot)
@@ -214,7 +214,7 @@ class BattleFrame(Frame):
         ready: dict[str, Any] = {"mode": mode, "shot": PendingShot(**shot) if shot is not None else None}
         if "stacks" not in data:  # absent in states saved before the divided-stack choice (C1, C2)
             ready["stacks"] = {s: {} for s in data["units"]}
-        return _build(cls, data, ready)  # type: ignore[no-any-return]
+        return _build(cls, data, ready)
 
 
 @dataclass(slots=True, eq=False)

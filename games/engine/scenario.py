@@ -101,9 +101,8 @@ def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
     st.vp_threshold = int(sc.get("victory_threshold", (total + 1) // 2))
     st.turn = int(turn.get("number", 1))
     st.active_seat = seat
-    st.frames = [GameFrame(OTHER[seat]), TurnFrame(seat, "start")]
+    st.frames = [GameFrame(OTHER[seat]), TurnFrame(seat, "start" if drawn_id is None else "end")]
     if drawn_id is not None:
-        st.frames[-1].stage = "end"
         _push_card(st, seat, drawn_id)
     elif sc.get("counterattack"):
         ca = sc["counterattack"]

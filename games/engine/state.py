@@ -82,9 +82,9 @@ def _per_code(cat: Catalog) -> dict[str, tuple]:
         out[code] = (d, abil, KINDS.index(d.kind), d.phase, amask, info if any(info) else None,
                      d.is_combat_unit and not d.is_leader)
     for table in (cat.battlecards, cat.conflict):  # a code in both: conflict wins, as in a lookup order
-        for code, d in table.items():
+        for code in table:
             if code not in cat.arsenal:
-                out[code] = (d,)
+                out[code] = (table[code],)
     if len(_PER_CODE) >= 16:
         _PER_CODE.clear()
     _PER_CODE[id(cat)] = (weakref.ref(cat), out)

@@ -2,7 +2,7 @@
 battlecard (5.3). Larger standing armies (Optional Rule 1) is setup.Options.initial_draw/initial_deploy."""
 from __future__ import annotations
 
-from ..actions import Action, Pass
+from ..actions import Deploy, Pass
 from ..core.machine import emit
 from ..frames import BattleFrame, TransferFrame
 from ..state import Decision, GameState
@@ -45,7 +45,7 @@ def legal_transfer(st: GameState, fr: TransferFrame) -> list[tuple]:
     return [KPass(fr.seat)] + _transfer_moves(st, fr.seat, fr.src, fr.dst)
 
 
-def act_transfer(st: GameState, fr: TransferFrame, a: Action) -> None:
+def act_transfer(st: GameState, fr: TransferFrame, a: Pass | Deploy) -> None:
     if isinstance(a, Pass):
         st.frames.pop()
         return

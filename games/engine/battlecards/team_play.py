@@ -167,7 +167,9 @@ def act_seat_trade(st: GameState, fr: SeatTradeFrame, a: Action) -> None:
             emit(st, "seat_trade_refused", {"seat": seat, "with": mate})
         return
     swap_seats(st, seat, mate)
-    st.frames[-1].stage = "end"  # the proposer's turn is sacrificed now, the partner's next one
+    turn = st.frames[-1]
+    assert isinstance(turn, TurnFrame)
+    turn.stage = "end"  # the proposer's turn is sacrificed now, the partner's next one
     st.players[mate]["sacrifice"] = True
     if st.record_events:
         emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade", "with": mate})

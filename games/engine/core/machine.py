@@ -16,14 +16,14 @@ with a "kind" key for a book made with dict_frames=True), `decision`, `status`, 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import IllegalAction, MalformedAction
 from .events import Event
 
-Step = Callable[[Any, dict], Any]
+Step = Callable[[Any, Any], Any]  # (state, frame) -> Decision | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +40,9 @@ class Decision:
 
 class DecisionSpec(NamedTuple):
     kind: str
-    legal: Callable[[Any, dict], list[tuple]]
-    act: Callable[[Any, dict, Any], None]
-    key_at: Callable[[Any, dict, Callable[[int], int]], tuple] | None = None
+    legal: Callable[[Any, Any], list[tuple]]
+    act: Callable[[Any, Any, Any], None]
+    key_at: Callable[[Any, Any, Callable[[int], int]], tuple] | None = None
 
 
 def emit(st: Any, type_: str, data: dict[str, Any], vis: str = "all") -> None:
@@ -60,17 +60,17 @@ class RuleBook:
         # frames are typed objects with `kind` (and `stage`) attributes; a game whose frames are still
         # dicts with "kind" / "stage" keys (Battlefront) says so
         self._dict_frames = dict_frames
-        self.frames: dict[str, Step | dict[str, Step]] = {}
+        self.frames: dict[str, Any] = {}  # kind -> its step, or its table of stages (stage -> step)
         self.decisions: dict[str, DecisionSpec] = {}
         self._action_types = action_types
-        self._action_base = action_base
+        self._action_base: Any = action_base
         self._actions: dict[tuple, Any] = {}  # actions are immutable values: one object per key, reused
 
     # ---- registration ------------------------------------------------------------------------
-    def frame(self, kind: str, step: Step | None = None, *, stages: dict[str, Step] | None = None) -> None:
+    def frame(self, kind: str, step: Step | None = None, *, stages: Mapping[str, Step] | None = None) -> None:
         if kind in self.frames or (step is None) == (stages is None):
             raise ValueError(f"frame {kind!r}: register once, with a step or a stage table")
-        self.frames[kind] = stages if stages is not None else step  # type: ignore[assignment]
+        self.frames[kind] = stages if stages is not None else step
 
     def decision(self, kind: str, *, legal: Callable, act: Callable, key_at: Callable | None = None) -> None:
         if kind in self.decisions:

@@ -3,7 +3,7 @@
 Warfare (C11). Each is discarded after use (C14)."""
 from __future__ import annotations
 
-from ...actions import Action, Pass, PlayCard
+from ...actions import Pass, PlayCard
 from ...core.machine import emit
 from ...frames import BattleFrame
 from ...state import GameState
@@ -23,7 +23,7 @@ def legal_battle_window(st: GameState, fr: BattleFrame) -> list[tuple]:
     return [KPass(seat)] + window_options(st, fr, seat, BATTLE_WINDOW)
 
 
-def act_battle_window(st: GameState, fr: BattleFrame, a: Action) -> None:
+def act_battle_window(st: GameState, fr: BattleFrame, a: Pass | PlayCard) -> None:
     if isinstance(a, Pass):
         fr.side += 1
         return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...actions import Action, Pass, Retrieve
+from ...actions import Choose, Deploy, Pass, Retrieve, Split, Take
 from ...core.machine import emit
 from ...frames import CaptureFrame, DeployFrame, DivideFrame, ReorganizeFrame
 from ...state import Decision, GameState
@@ -32,7 +32,7 @@ def legal_divide_choose(st: GameState, fr: DivideFrame) -> list[tuple]:
     return [KChoose(fr.seat, ref) for ref in _nonempty_refs(st, st.foe(fr.seat), 2, occupied=False)]
 
 
-def act_divide_choose(st: GameState, fr: DivideFrame, a: Action) -> None:
+def act_divide_choose(st: GameState, fr: DivideFrame, a: Choose) -> None:
     enemy = st.foe(fr.seat)
     kind = a.option.split(":")[0]
     stacks = st.players[enemy]["stacks"][kind]
@@ -48,7 +48,7 @@ def legal_divide_stack(st: GameState, fr: DivideFrame) -> list[tuple]:
     return [KSplit(seat, c) for c in _stack(st, seat, fr.src)]
 
 
-def act_divide_stack(st: GameState, fr: DivideFrame, a: Action) -> None:
+def act_divide_stack(st: GameState, fr: DivideFrame, a: Split) -> None:
     seat = a.seat
     _stack(st, seat, fr.src).remove(a.card)
     _stack(st, seat, fr.dst).append(a.card)
@@ -73,7 +73,7 @@ def legal_reorganize(st: GameState, fr: ReorganizeFrame) -> list[tuple]:
     return [KChoose(seat, "draw")]
 
 
-def act_reorganize(st: GameState, fr: ReorganizeFrame, a: Action) -> None:
+def act_reorganize(st: GameState, fr: ReorganizeFrame, a: Choose) -> None:
     seat = fr.seat
     p = st.players[seat]
     if a.option == "swap":
@@ -105,7 +105,7 @@ def legal_reorganize_swap(st: GameState, fr: ReorganizeFrame) -> list[tuple]:
     return acts
 
 
-def act_reorganize_swap(st: GameState, fr: ReorganizeFrame, a: Action) -> None:
+def act_reorganize_swap(st: GameState, fr: ReorganizeFrame, a: Pass | Retrieve | Deploy) -> None:
     seat = fr.seat
     if isinstance(a, Pass):
         st.frames.pop()
@@ -135,7 +135,7 @@ def legal_capture_browse(st: GameState, fr: CaptureFrame) -> list[tuple]:
     return [KChoose(fr.seat, ref) for ref in _nonempty_refs(st, st.foe(fr.seat))]
 
 
-def act_capture_browse(st: GameState, fr: CaptureFrame, a: Action) -> None:
+def act_capture_browse(st: GameState, fr: CaptureFrame, a: Choose) -> None:
     fr.stage, fr.ref = "pick", a.option
     if st.record_events:
         emit(st, "capture_browse", {"seat": a.seat, "stack": a.option})
@@ -151,7 +151,7 @@ def legal_capture_pick(st: GameState, fr: CaptureFrame) -> list[tuple]:
     return acts
 
 
-def act_capture_pick(st: GameState, fr: CaptureFrame, a: Action) -> None:
+def act_capture_pick(st: GameState, fr: CaptureFrame, a: Take) -> None:
     enemy = st.foe(a.seat)
     _remove_deployed(st, enemy, a.card)
     _stack(st, a.seat, a.stack).append(a.card)

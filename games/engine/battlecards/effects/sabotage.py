@@ -2,7 +2,7 @@
 enemy unit in phase 0 of the first round (GU4 note)."""
 from __future__ import annotations
 
-from ...actions import Action
+from ...actions import Choose
 from ...core.machine import emit
 from ...frames import BattleFrame, SabotageFrame
 from ...state import Decision, GameState
@@ -29,7 +29,7 @@ def legal_sabotage_victim(st: GameState, fr: SabotageFrame) -> list[tuple]:
     return [KChoose(seat, c) for c in _deployed(st, seat) if fr.cls in st.defs[c].classes]
 
 
-def act_sabotage_victim(st: GameState, fr: SabotageFrame, a: Action) -> None:
+def act_sabotage_victim(st: GameState, fr: SabotageFrame, a: Choose) -> None:
     st.frames.pop()
     _destroy(st, fr.seat, a.option, "sabotage")
 
@@ -47,7 +47,7 @@ def legal_sabotage_target(st: GameState, fr: BattleFrame) -> list[tuple]:
     return [KChoose(seat, t) for t in _sabotage_targets(st, fr, seat, unit)]
 
 
-def act_sabotage_target(st: GameState, fr: BattleFrame, a: Action) -> None:
+def act_sabotage_target(st: GameState, fr: BattleFrame, a: Choose) -> None:
     fr.sab_queue.pop(0)
     _destroy(st, st.foe(a.seat), a.option, "sabotage")
     _check_battle_end(st, fr)

@@ -67,6 +67,7 @@ def _air_raid(st: GameState, fr: Frame, a: PlayCard) -> None:
     if a.option == "industry":
         _destroy_industry(st, st.foe(a.seat))  # C18: at any time, not in lieu of drawing
         return
+    assert isinstance(fr, TurnFrame)  # the battle option is a turn-start play
     fr.stage = "end"  # a one-round air battle (C15)
     st.frames.append(new_battle(st, card=None, aggressor=a.seat, mode=AIR_RAID, counter=False))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...actions import Action, Pass
+from ...actions import Choose, Pass, Withdraw
 from ...core.machine import emit
 from ...frames import BattleFrame, DeployFrame
 from ...state import Decision, GameState
@@ -116,7 +116,7 @@ def legal_commit_optional(st: GameState, fr: BattleFrame) -> list[tuple]:
     return [KChoose(seat, "include"), KChoose(seat, "exclude")]
 
 
-def act_commit_optional(st: GameState, fr: BattleFrame, a: Action) -> None:
+def act_commit_optional(st: GameState, fr: BattleFrame, a: Choose) -> None:
     fr.asked.append(a.seat)
     fr.include[a.seat] = a.option == "include"
 
@@ -162,7 +162,7 @@ def legal_battle_stack(st: GameState, fr: BattleFrame) -> list[tuple]:
     return [KChoose(seat, f"{kind}:{i}") for i in _stack_choices(st, fr, seat, kind)]
 
 
-def act_battle_stack(st: GameState, fr: BattleFrame, a: Action) -> None:
+def act_battle_stack(st: GameState, fr: BattleFrame, a: Choose) -> None:
     kind, _, idx = a.option.partition(":")
     fr.stacks[a.seat][kind] = int(idx)
     if st.record_events:
@@ -354,7 +354,7 @@ def withdraw_key_at(st: GameState, fr: BattleFrame, pick: Any) -> tuple:
     return ("pass", seat) if i == 0 else ("withdraw", seat, units[i - 1])
 
 
-def act_withdraw(st: GameState, fr: BattleFrame, a: Action) -> None:
+def act_withdraw(st: GameState, fr: BattleFrame, a: Pass | Withdraw) -> None:
     if isinstance(a, Pass):
         fr.side += 1
         return

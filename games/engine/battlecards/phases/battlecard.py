@@ -2,7 +2,7 @@
 (R1.1), the defender's Delay Tactics / Misinformation (C20), emergency deployment."""
 from __future__ import annotations
 
-from ...actions import Action, EmergencyDeploy, Pass, PlayCard
+from ...actions import Choose, EmergencyDeploy, Pass, PlayCard
 from ...core.machine import emit
 from ...frames import BATTLE, BattlecardFrame, DeployFrame
 from ...state import OTHER, Decision, GameState
@@ -58,10 +58,10 @@ def step_battlecard(st: GameState, fr: BattlecardFrame) -> Decision | None:
             return Decision(defender, "emergency_deploy", {"battlecard": card, "code": st.code[card]})
         fr.stage = "battle"
         return None
-    st.frames[-1] = new_battle(st, card=card, aggressor=fr.aggressor, mode=BATTLE,
-                                  counter=fr.counter, defender=fr.defender)
+    battle = st.frames[-1] = new_battle(st, card=card, aggressor=fr.aggressor, mode=BATTLE,
+                                        counter=fr.counter, defender=fr.defender)
     if fr.all_armies:
-        join_armies(st, st.frames[-1])
+        join_armies(st, battle)
     return None
 
 
@@ -114,7 +114,7 @@ def legal_choose_enemy_army(st: GameState, fr: BattlecardFrame) -> list[tuple]:
     return [KChoose(fr.aggressor, a) for a in _enemy_choices(st, fr)]
 
 
-def act_choose_enemy_army(st: GameState, fr: BattlecardFrame, a: Action) -> None:
+def act_choose_enemy_army(st: GameState, fr: BattlecardFrame, a: Choose) -> None:
     _set_defender(st, fr, a.option)
 
 
@@ -123,7 +123,7 @@ def legal_fight_or_decline(st: GameState, fr: BattlecardFrame) -> list[tuple]:
     return [KChoose(seat, "fight"), KChoose(seat, "decline")]
 
 
-def act_fight_or_decline(st: GameState, fr: BattlecardFrame, a: Action) -> None:
+def act_fight_or_decline(st: GameState, fr: BattlecardFrame, a: Choose) -> None:
     if a.option == "decline":
         st.conflict_discard.append(fr.card)
         st.frames.pop()
@@ -138,7 +138,7 @@ def legal_battlecard_response(st: GameState, fr: BattlecardFrame) -> list[tuple]
     return [KPass(seat)] + window_options(st, fr, seat, RESPONSE)
 
 
-def act_battlecard_response(st: GameState, fr: BattlecardFrame, a: Action) -> None:
+def act_battlecard_response(st: GameState, fr: BattlecardFrame, a: Pass | PlayCard) -> None:
     if isinstance(a, Pass):
         fr.stage = "emergency"
         return
@@ -199,7 +199,7 @@ def legal_emergency_deploy(st: GameState, fr: BattlecardFrame) -> list[tuple]:
     return [KEmergencyDeploy(seat), KPass(seat)]
 
 
-def act_emergency_deploy(st: GameState, fr: BattlecardFrame, a: Action) -> None:
+def act_emergency_deploy(st: GameState, fr: BattlecardFrame, a: EmergencyDeploy | Pass) -> None:
     if fr.all_armies:
         fr.emergency_asked.append(a.seat)  # the next army of the side is asked (step_battlecard)
     else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vocabulary.battlecards import KINDS
 
-from ...actions import Action
+from ...actions import Deploy
 from ...core.machine import emit
 from ...frames import DeployFrame, Frame, SetupRevealFrame, V2Frame
 from ...state import Decision, GameState
@@ -71,7 +71,7 @@ def _do_deploy(st: GameState, fr: Frame | None, seat: str, cid: str, ref: str) -
         st.frames.append(V2Frame(seat, cid, "start"))
 
 
-def act_deploy(st: GameState, fr: DeployFrame, a: Action) -> None:
+def act_deploy(st: GameState, fr: DeployFrame, a: Deploy) -> None:
     _do_deploy(st, fr, a.seat, a.card, a.stack)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...actions import Action, Autokill, Fire, Hold, PlayCard, Support, Withdraw
+from ...actions import Autokill, Fire, Hold, Pass, PlayCard, Support, Withdraw
 from ...core.machine import emit
 from ...frames import BattleFrame, PendingShot
 from ...state import Decision, GameState
@@ -220,22 +220,21 @@ def fire_key_at(st: GameState, fr: BattleFrame, pick: Any) -> tuple:
     return tail[i]
 
 
-def act_fire(st: GameState, fr: BattleFrame, a: Action) -> None:
+def act_fire(st: GameState, fr: BattleFrame, a: Fire | Autokill | Support | Hold | Pass | PlayCard) -> None:
     seat = a.seat
-    kind = a.type
     if fr.phase == 2 and fr.side == 1 and seat == fr.defender:
         mark = "turn:" + seat
         if mark not in fr.p2_passed:
             fr.p2_passed.append(mark)  # C8: the aggressor's A-bomb window follows this turn
-    if kind == "fire" or kind == "autokill":
+    if isinstance(a, (Fire, Autokill)):
         _declare(st, fr, a)
-    elif kind == "support":
+    elif isinstance(a, Support):
         add_support(st, fr, a)
-    elif kind == "hold":
+    elif isinstance(a, Hold):
         fr.done.append(a.unit)
         if st.record_events:
             emit(st, "hold", {"seat": seat, "unit": a.unit})
-    elif kind == "pass":
+    elif isinstance(a, Pass):
         # the seat's own phase-2 window, or (C8) its A-bomb window in the other seat's phase-2 turn
         out = seat != (fr.aggressor if fr.side == 0 else fr.defender)
         fr.p2_passed.append("out:" + seat if out else seat)
@@ -263,7 +262,7 @@ def legal_defend(st: GameState, fr: BattleFrame) -> list[tuple]:
                                        st.defs[shot.unit].kind)
 
 
-def act_defend(st: GameState, fr: BattleFrame, a: Action) -> None:
+def act_defend(st: GameState, fr: BattleFrame, a: Pass | Support) -> None:
     shot = fr.shot
     if isinstance(a, Support):
         add_support(st, fr, a)
@@ -287,7 +286,7 @@ def legal_retarget(st: GameState, fr: BattleFrame) -> list[tuple]:
     return acts + [KHold(seat, unit)]
 
 
-def act_retarget(st: GameState, fr: BattleFrame, a: Action) -> None:
+def act_retarget(st: GameState, fr: BattleFrame, a: Fire | Autokill | Hold) -> None:
     fr.shot = None
     if isinstance(a, Hold):
         fr.done.append(a.unit)
@@ -335,7 +334,7 @@ def legal_sub_withdraw(st: GameState, fr: BattleFrame) -> list[tuple]:
     return [KWithdraw(seat, unit), KPass(seat)]
 
 
-def act_sub_withdraw(st: GameState, fr: BattleFrame, a: Action) -> None:
+def act_sub_withdraw(st: GameState, fr: BattleFrame, a: Withdraw | Pass) -> None:
     fr.sub_wd = None
     if isinstance(a, Withdraw):
         _withdraw(st, fr, a.seat, a.unit, "submarine")

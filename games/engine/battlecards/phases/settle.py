@@ -18,10 +18,12 @@ def _stage_settle(st: GameState, fr: BattleFrame) -> Decision | None:
     fr.stage = "done"
     if not fr.mode.decides_winner:  # an Air Raid: no battlecard, nobody wins
         return None
+    assert card is not None  # a battlecard's battle
     if fr.ignored:
         if not fr.counter:
             st.conflict_discard.append(card)
         return None
+    assert winner is not None  # settled by a win, a stalemate (the defender) or uncontested
     agg, dfd = fr.aggressor, fr.defender
     if fr.counter:
         if winner == agg:  # the counterattacker takes the card from the holder
@@ -55,6 +57,7 @@ def _stage_settle(st: GameState, fr: BattleFrame) -> Decision | None:
 
 
 def _stage_scorch(st: GameState, fr: BattleFrame) -> Decision | None:
+    assert fr.loser is not None and fr.card is not None
     return Decision(fr.loser, "scorched_earth", {"battlecard": fr.card, "code": st.code[fr.card]})
 
 
