@@ -26,6 +26,7 @@ from typing import Any
 from vocabulary.battlecards import KINDS, Catalog
 
 from .core.errors import SetupError
+from .frames import GameFrame, TurnFrame
 from .setup import SEATS, GameSetup, Options
 from .state import OTHER, GameState, new_player
 
@@ -100,9 +101,8 @@ def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
     st.vp_threshold = int(sc.get("victory_threshold", (total + 1) // 2))
     st.turn = int(turn.get("number", 1))
     st.active_seat = seat
-    st.frames = [{"kind": "game", "next": OTHER[seat]}, {"kind": "turn", "seat": seat, "stage": "start"}]
+    st.frames = [GameFrame(OTHER[seat]), TurnFrame(seat, "start" if drawn_id is None else "end")]
     if drawn_id is not None:
-        st.frames[-1]["stage"] = "end"
         _push_card(st, seat, drawn_id)
     elif sc.get("counterattack"):
         ca = sc["counterattack"]

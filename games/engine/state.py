@@ -1,8 +1,8 @@
 """GameState: every zone of the game, the frame stack of pending steps, and the one seeded RNG.
 
-All mutable data is plain JSON-friendly Python (dicts, lists, str, int, bool), so `to_json` is a
-deep copy and `from_json` loses nothing. Per-card definitions are looked up through `self.defs`
-(derived from the catalog, never serialised).
+The zones are plain JSON-friendly Python (dicts, lists, str, int, bool) and the frames typed dataclasses
+(games.engine.frames) with their own JSON, so `to_json` is a deep copy and `from_json` loses nothing.
+Per-card definitions are looked up through `self.defs` (derived from the catalog, never serialised).
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from vocabulary.battlecards import KINDS, ArsenalCardDef, BattlecardDef, Catalog
 from .core.errors import EngineError, StateError
 from .core.machine import Decision
 from .core.rng import new_rng, rng_from_json, rng_to_json
+from .frames import BattlecardFrame, BattleFrame, Frame, frame_from_json
 from .setup import GameSetup, side_of
 
 OTHER = {"axis": "allies", "allies": "axis"}
@@ -81,9 +82,9 @@ def _per_code(cat: Catalog) -> dict[str, tuple]:
         out[code] = (d, abil, KINDS.index(d.kind), d.phase, amask, info if any(info) else None,
                      d.is_combat_unit and not d.is_leader)
     for table in (cat.battlecards, cat.conflict):  # a code in both: conflict wins, as in a lookup order
-        for code, d in table.items():
+        for code in table:
             if code not in cat.arsenal:
-                out[code] = (d,)
+                out[code] = (table[code],)
     if len(_PER_CODE) >= 16:
         _PER_CODE.clear()
     _PER_CODE[id(cat)] = (weakref.ref(cat), out)
@@ -111,7 +112,7 @@ class GameState:
         self.conflict_discard: list[str] = []
         self.aside: list[str] = []
         self.scorched: list[str] = []
-        self.frames: list[dict[str, Any]] = []
+        self.frames: list[Frame] = []  # typed frames (games.engine.frames), the top one last
         self.turn = 0
         self.ply = 0
         self.active_seat = "axis"
@@ -177,11 +178,11 @@ class GameState:
         if self.classic:
             return OTHER[army]
         for fr in reversed(self.frames):
-            if fr["kind"] in ("battle", "battlecard") and fr.get("defender"):
-                if army == fr["aggressor"]:
-                    return fr["defender"]
-                if army == fr["defender"]:
-                    return fr["aggressor"]
+            if isinstance(fr, (BattleFrame, BattlecardFrame)) and fr.defender:
+                if army == fr.aggressor:
+                    return fr.defender
+                if army == fr.defender:
+                    return fr.aggressor
         return self.players[army]["across"]
 
     def rebuild_derived(self) -> None:
@@ -265,7 +266,7 @@ class GameState:
             "conflict_discard": list(self.conflict_discard),
             "aside": list(self.aside),
             "scorched": list(self.scorched),
-            "frames": copy.deepcopy(self.frames),
+            "frames": [fr.to_json() for fr in self.frames],
             "turn": self.turn,
             "ply": self.ply,
             "active_seat": self.active_seat,
@@ -299,7 +300,7 @@ class GameState:
         state.conflict_discard = list(data["conflict_discard"])
         state.aside = list(data["aside"])
         state.scorched = list(data["scorched"])
-        state.frames = copy.deepcopy(data["frames"])
+        state.frames = [frame_from_json(fr) for fr in data["frames"]]
         state.turn = data["turn"]
         state.ply = data["ply"]
         state.active_seat = data["active_seat"]

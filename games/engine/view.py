@@ -82,21 +82,21 @@ def _opponent(st: GameState, seat: str, viewer: str | None) -> dict[str, Any]:
 
 def _battle_view(st: GameState, seat: str | None) -> dict[str, Any] | None:
     fr = battle_frame(st)
-    if fr is None or fr["stage"] in ("optional", "stacks", "check"):
+    if fr is None or fr.stage in ("optional", "stacks", "check"):
         if fr is None:
             return None
-        return {"card": fr["card"], "code": st.code.get(fr["card"]) if fr["card"] else None,
-                "mode": fr["mode"], "aggressor": fr["aggressor"], "defender": fr["defender"],
-                "stage": fr["stage"]}
+        return {"card": fr.card, "code": st.code.get(fr.card) if fr.card else None,
+                "mode": fr.mode.name, "aggressor": fr.aggressor, "defender": fr.defender,
+                "stage": fr.stage}
     sides = {}
     values = current_values(st, fr)
-    done = set(fr["done"])
-    fired = set(fr["fired"])
+    done = set(fr.done)
+    fired = set(fr.fired)
     army_of = None if st.classic else armies_in_battle(st, fr)
-    for s in fr["units"]:
+    for s in fr.units:
         units = []
-        in_battle = set(fr["units"][s])
-        for c in fr["present"][s]:
+        in_battle = set(fr.units[s])
+        for c in fr.present[s]:
             d = st.defs[c]
             atk, dfn = values.unit(c)  # (ground, air, sea) each
             units.append({
@@ -108,25 +108,25 @@ def _battle_view(st: GameState, seat: str | None) -> dict[str, Any] | None:
             })
             if army_of is not None:  # team games: the army whose unit it is (a homeland battle's teammates)
                 units[-1]["army"] = army_of.get(c, s)
-        withdrawn = fr["withdrawn"][s]
+        withdrawn = fr.withdrawn[s]
         sides[s] = {
             "units": units,
             # withdrawn units are flipped face down again (GP1)
             "withdrawn": withdrawn if s == seat else len(withdrawn),
-            "intelligence_played": fr["intel_played"][s],
-            "chemical_warfare": fr["chem"][s],
+            "intelligence_played": fr.intel_played[s],
+            "chemical_warfare": fr.chem[s],
         }
     out = {
-        "card": fr["card"], "code": st.code.get(fr["card"]) if fr["card"] else None, "mode": fr["mode"],
-        "aggressor": fr["aggressor"], "defender": fr["defender"], "counterattack": fr["counter"],
-        "stage": fr["stage"], "round": fr["round"], "phase": fr["phase"], "sides": sides,
-        "supports": [{"unit": s[0], "recipient": s[1], "mode": s[2], "bonus": s[3]} for s in fr["supports"]],
-        "pending_shot": ({k: fr["shot"][k] for k in ("seat", "unit", "target", "type")}
-                         if fr["shot"] else None),
-        "winner": fr["winner"],
+        "card": fr.card, "code": st.code.get(fr.card) if fr.card else None, "mode": fr.mode.name,
+        "aggressor": fr.aggressor, "defender": fr.defender, "counterattack": fr.counter,
+        "stage": fr.stage, "round": fr.round, "phase": fr.phase, "sides": sides,
+        "supports": [{"unit": s[0], "recipient": s[1], "mode": s[2], "bonus": s[3]} for s in fr.supports],
+        "pending_shot": ({"seat": shot.seat, "unit": shot.unit, "target": shot.target, "type": shot.type}
+                         if (shot := fr.shot) is not None else None),
+        "winner": fr.winner,
     }
     if not st.classic:  # every army fighting in each side (a homeland battle: the commander's teammates too)
-        out["armies"] = {s: [s, *fr.get("joined", {}).get(s, ())] for s in fr["units"]}
+        out["armies"] = {s: [s, *(fr.joined or {}).get(s, ())] for s in fr.units}
     return out
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path.cwd()))
 
 from games.engine import HeuristicBot, Options, RandomBot, load_catalog_dir, new_game, starter_setup  # noqa: E402
+from games.engine.battlecards.inspect import battle_frame  # noqa: E402
 from games.engine.battlecards.machine import apply_legal, legal_actions  # noqa: E402
 from games.engine.view import bot_view  # noqa: E402
 
@@ -30,13 +31,6 @@ from games.engine.view import bot_view  # noqa: E402
 def game_seed(base: int, index: int) -> int:
     digest = hashlib.sha256(f"outcome-stats:{base}:{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 2
-
-
-def _battle(state):
-    for fr in reversed(state.frames):
-        if fr["kind"] == "battle":
-            return fr
-    return None
 
 
 def play(catalog, seed: int, bots: dict, options: Options, max_plies: int) -> dict:
@@ -47,14 +41,14 @@ def play(catalog, seed: int, bots: dict, options: Options, max_plies: int) -> di
     last_round = 0
     fought = False
     while state.decision is not None and state.ply < max_plies:
-        fr = _battle(state)
+        fr = battle_frame(state)
         if fr is not current:
             if current is not None and fought:
                 rounds.append(last_round)
             current, fought, last_round = fr, False, 0
         if fr is not None:
-            last_round = fr["round"]
-            fought = fought or fr["stage"] in ("phase", "withdraw")
+            last_round = fr.round
+            fought = fought or fr.stage in ("phase", "withdraw")
         seat = state.decision.seat
         legal = legal_actions(state)
         bot = bots[seat]

@@ -634,7 +634,7 @@ def card_zones(state: GameState) -> Counter:
     c.update(state.conflict_discard)
     c.update(state.aside)
     for fr in state.frames:
-        if (fr["kind"] in ("battlecard", "battle") and fr.get("card") and not fr["counter"]
-                and fr["stage"] not in ("scorch", "done")):
-            c[fr["card"]] += 1
+        if (fr.kind in ("battlecard", "battle") and fr.card and not fr.counter
+                and fr.stage not in ("scorch", "done")):
+            c[fr.card] += 1
     return c

@@ -150,7 +150,7 @@ def test_faq_cards_8_the_defender_may_drop_the_a_bomb_before_the_aggressors_phas
     fight(st)
     while kinds(st) == "battle_window":
         do(st, "pass")
-    assert battle(st)["phase"] == 2
+    assert battle(st).phase == 2
     # the first phase-2 decision: the German fighter has not fired yet, the British may already bomb
     assert st.decision.seat == "allies"
     assert has(st, "play_card", card=one(st, "t-a-bomb"), target="air:0")
@@ -166,11 +166,11 @@ def test_faq_cards_8_the_aggressor_may_drop_the_a_bomb_after_the_defenders_phase
     fight(st)
     hold_until(st, 2, "allies")  # the Germans held both planes and passed their own phase-2 window
     do(st, "hold", unit=one(st, "gb-fighter"))
-    assert kinds(st) == "fire" and st.decision.seat == "axis" and battle(st)["phase"] == 2
+    assert kinds(st) == "fire" and st.decision.seat == "axis" and battle(st).phase == 2
     assert has(st, "pass") and has(st, "play_card", card=one(st, "t-a-bomb"), target="ground:0")
     do(st, "play_card", card=one(st, "t-a-bomb"), target="ground:0")
     assert one(st, "gb-tank") in st.players["allies"]["discard"]
-    assert battle(st)["phase"] > 2  # no kept card left: the window closed, phase 2 is over
+    assert battle(st).phase > 2  # no kept card left: the window closed, phase 2 is over
 
 
 # ---- coverage for rulings no other test exercised -------------------------------------------------
@@ -208,7 +208,7 @@ def test_faq_ground_units_3_a_self_propelled_gun_is_a_non_artillery_ground_unit(
     )
     events = fight(st)
     assert "battle_uncontested" not in event_types(events)
-    assert kinds(st) == "fire" and battle(st)["aggressor"] == "axis"
+    assert kinds(st) == "fire" and battle(st).aggressor == "axis"
 
 
 def test_faq_ground_units_3_the_attacker_need_not_keep_a_non_artillery_unit_to_win():
@@ -224,7 +224,7 @@ def test_faq_ground_units_3_the_attacker_need_not_keep_a_non_artillery_unit_to_w
     do(st, "hold", unit=one(st, "de-art"))
     do(st, "fire", unit=one(st, "gb-art"), target=one(st, "de-tank"))  # 7: 6 < 7 <= 12, the tank is gone
     assert one(st, "de-tank") in st.players["axis"]["discard"]
-    assert st.status == "active" and battle(st)["units"]["axis"] == [one(st, "de-art")]
+    assert st.status == "active" and battle(st).units["axis"] == [one(st, "de-art")]
     assert st.players["allies"]["won"] == []
 
 
@@ -237,7 +237,7 @@ def test_faq_cards_12_aa_guns_in_the_battle_of_britain_are_optional_and_only_aa_
     do(st, "choose", option="fight")
     assert kinds(st) == "commit_optional" and st.decision.seat == "allies"
     do(st, "choose", option="include")
-    assert sorted(st.code[c] for c in battle(st)["units"]["allies"]) == ["gb-fighter", "gb-flak"]
+    assert sorted(st.code[c] for c in battle(st).units["allies"]) == ["gb-fighter", "gb-flak"]
     st = load(
         axis={"stacks": {"air": ["de-fighter"]}},
         allies={"stacks": {"ground": ["gb-flak", "gb-tank"], "air": ["gb-fighter"]}},
@@ -245,7 +245,7 @@ def test_faq_cards_12_aa_guns_in_the_battle_of_britain_are_optional_and_only_aa_
     )
     do(st, "choose", option="fight")
     do(st, "choose", option="exclude")
-    assert [st.code[c] for c in battle(st)["units"]["allies"]] == ["gb-fighter"]
+    assert [st.code[c] for c in battle(st).units["allies"]] == ["gb-fighter"]
 
 
 def test_faq_counterattacks_1_misinformation_cannot_stop_a_counterattack():
@@ -255,7 +255,7 @@ def test_faq_counterattacks_1_misinformation_cannot_stop_a_counterattack():
     )
     do(st, "play_card", card=one(st, "t-counterattack"), target=one(st, "t-ground"))
     # no battlecard_response window: the battle is on, and Misinformation is not among the playable cards
-    assert kinds(st) == "battle_window" and battle(st)["counter"] is True
+    assert kinds(st) == "battle_window" and battle(st).counter is True
     assert not has(st, "play_card", card=one(st, "t-misinformation"))
 
 
@@ -347,7 +347,7 @@ def test_optional_rule_5_5_occupying_forces_do_not_defend_the_homeland():
         options={"occupying_force": True},
     )
     fight(st)
-    assert [st.code[c] for c in battle(st)["units"]["allies"]] == ["gb-inf"]
+    assert [st.code[c] for c in battle(st).units["allies"]] == ["gb-inf"]
 
 
 def test_capture_browse_shows_the_stack_only_to_the_capturer():

@@ -23,7 +23,7 @@ def hold_until(st, phase: int, seat: str, limit: int = 60):
     """Hold every unit / pass every window until `seat` must fire in `phase`."""
     for _ in range(limit):
         fr = battle(st)
-        if kinds(st) == "fire" and fr["phase"] == phase and st.decision.seat == seat:
+        if kinds(st) == "fire" and fr.phase == phase and st.decision.seat == seat:
             return
         legal = legal_json(st)
         choice = next((a for a in legal if a["type"] in ("pass", "hold")), None)
@@ -41,7 +41,7 @@ def unit_view(st, seat, cid):
 
 def _holder(st, cid):
     fr = battle(st)
-    return next(s for s in ("axis", "allies") if cid in fr["present"][s])
+    return next(s for s in ("axis", "allies") if cid in fr.present[s])
 
 
 def has(st, type_, **fields) -> bool:
@@ -131,7 +131,7 @@ def test_faq_generals_5_a_leader_draws_and_deploys_in_any_battle_even_from_a_div
     assert "leader_draw" in event_types(events)
     bomber = one(st, "gb-bomber")
     assert bomber in st.players["allies"]["stacks"]["air"][0]
-    assert bomber in battle(st)["units"]["allies"]  # deployed into an involved stack: it fights
+    assert bomber in battle(st).units["allies"]  # deployed into an involved stack: it fights
 
 
 def test_faq_generals_6_a_bomb_destroys_leaders_and_generals_which_are_discarded_not_removed():
@@ -174,7 +174,7 @@ def test_faq_ships_1_big_guns_fire_once_at_each_group_heavy_guns_once_more():
     do(st, "fire", unit=ship, target=one(st, "gb-fighter"))
     assert not has(st, "fire", unit=ship, target=one(st, "gb-fighter"))  # that group is done
     do(st, "fire", unit=ship, target=one(st, "gb-destroyer"))
-    assert ship in battle(st)["done"]  # no ground units present: two shots only
+    assert ship in battle(st).done  # no ground units present: two shots only
     st = load(
         axis={"stacks": {"sea": ["de-heavy"]}},
         allies={"stacks": {"air": ["gb-fighter"], "sea": ["gb-destroyer"]}},
@@ -187,7 +187,7 @@ def test_faq_ships_1_big_guns_fire_once_at_each_group_heavy_guns_once_more():
     do(st, "fire", unit=ship, target=one(st, "gb-destroyer"))
     assert has(st, "fire", unit=ship, target=one(st, "gb-fighter"))  # the fourth... here third: any group
     do(st, "fire", unit=ship, target=one(st, "gb-fighter"))
-    assert ship in battle(st)["done"]
+    assert ship in battle(st).done
 
 
 def test_faq_ships_3_a_support_ship_adds_to_all_attack_values_instead_of_firing():
@@ -195,7 +195,7 @@ def test_faq_ships_3_a_support_ship_adds_to_all_attack_values_instead_of_firing(
     destroyer, ship = one(st, "de-destroyer"), one(st, "de-battleship")
     do(st, "support", unit=destroyer, recipient=ship, mode="attack")
     assert unit_view(st, "axis", ship)["attack"] == {"ground": 16, "air": 20, "sea": 22}
-    assert destroyer in battle(st)["done"]
+    assert destroyer in battle(st).done
 
 
 def test_faq_ships_1_support_ships_firing_alone_fire_like_big_guns():
@@ -223,7 +223,7 @@ def test_faq_ships_4_carrier_bonuses_go_to_attack_or_air_defense_of_any_unit_its
     assert unit_view(st, "axis", destroyer)["attack"] == {"ground": 14, "air": 18, "sea": 14}
     assert unit_view(st, "axis", carrier)["defense"]["air"] == 18
     assert not has(st, "support", unit=carrier)  # two bonuses, both used
-    assert carrier not in battle(st)["done"] and has(st, "hold", unit=carrier)  # it still acts itself
+    assert carrier not in battle(st).done and has(st, "hold", unit=carrier)  # it still acts itself
 
 
 def test_faq_ships_5_artillery_adds_to_a_ship_attack_against_its_target_kinds():
@@ -282,7 +282,7 @@ def test_faq_ships_7_a_submarine_that_fired_and_stayed_is_targetable_by_anyone()
     do(st, "fire", unit=sub, target=one(st, "de-carrier"))
     do(st, "pass")  # the sub stays
     hold_until(st, 1, "axis")  # next round
-    assert battle(st)["round"] == 2
+    assert battle(st).round == 2
     assert has(st, "fire", unit=one(st, "de-battleship"), target=sub)
 
 
@@ -293,8 +293,8 @@ def test_faq_game_play_2_withdrawn_submarines_do_not_come_back_next_round():
     do(st, "fire", unit=sub, target=one(st, "de-carrier"))
     do(st, "withdraw", unit=sub)
     hold_until(st, 1, "axis")
-    assert battle(st)["round"] == 2 and sub not in battle(st)["units"]["allies"]
-    assert sub in battle(st)["withdrawn"]["allies"]
+    assert battle(st).round == 2 and sub not in battle(st).units["allies"]
+    assert sub in battle(st).withdrawn["allies"]
 
 
 # ---- ground units -------------------------------------------------------------------------------
@@ -315,7 +315,7 @@ def test_faq_ground_units_1_infantry_defense_support_assigned_when_targeted_then
     assert kinds(st) == "retarget" and st.decision.seat == "axis"
     events = do(st, "fire", unit=art, target=tank)  # switch to a target not defended by infantry
     assert next(e for e in events if e.type == "shot").data["target"] == tank
-    assert inf in battle(st)["done"]  # once assigned it stays for the round
+    assert inf in battle(st).done  # once assigned it stays for the round
 
 
 def test_faq_ground_units_1_a_pair_of_infantry_adds_to_an_attack():
@@ -371,7 +371,7 @@ def test_faq_ground_units_4_armor_autokill_replaces_its_normal_attack():
     hold_until(st, 3, "axis")
     tiger = one(st, "de-tiger")
     do(st, "autokill", unit=tiger, target=one(st, "gb-inf"))
-    assert tiger in battle(st)["done"] and not has(st, "fire", unit=tiger)
+    assert tiger in battle(st).done and not has(st, "fire", unit=tiger)
 
 
 def test_faq_ground_units_4_oss_sabotage_strikes_in_phase_zero():
@@ -440,7 +440,7 @@ def test_special_forces_autokill_only_in_the_first_round():
     assert has(st, "autokill", unit=sas)
     do(st, "hold", unit=sas)
     hold_until(st, 4, "allies")
-    assert battle(st)["round"] == 2 and not has(st, "autokill", unit=sas)
+    assert battle(st).round == 2 and not has(st, "autokill", unit=sas)
 
 
 # ---- counterattacks -------------------------------------------------------------------------------
@@ -450,7 +450,7 @@ def test_faq_counterattacks_1_delay_tactics_cannot_stop_a_counterattack():
         allies={"stacks": {"ground": ["gb-tank"]}, "won": ["t-ground"], "kept": ["t-delay-tactics"]},
     )
     do(st, "play_card", card=one(st, "t-counterattack"), target=one(st, "t-ground"))
-    assert kinds(st) == "battle_window" and battle(st)["aggressor"] == "axis"  # no response: the battle is on
+    assert kinds(st) == "battle_window" and battle(st).aggressor == "axis"  # no response: the battle is on
     st = load(
         axis={"stacks": {"ground": ["de-tank"]}},
         allies={"stacks": {"ground": ["gb-tank"]}, "kept": ["t-delay-tactics"]},
@@ -643,8 +643,8 @@ def test_faq_cards_7_baltic_artillery_is_optional_and_only_the_side_named_on_the
     assert kinds(st) == "commit_optional" and st.decision.seat == "axis"
     do(st, "choose", option="include")
     fr = battle(st)
-    assert sorted(st.code[c] for c in fr["units"]["axis"]) == ["de-art", "de-destroyer", "gb-art"]
-    assert [st.code[c] for c in fr["units"]["allies"]] == ["gb-destroyer"]
+    assert sorted(st.code[c] for c in fr.units["axis"]) == ["de-art", "de-destroyer", "gb-art"]
+    assert [st.code[c] for c in fr.units["allies"]] == ["gb-destroyer"]
 
 
 def test_faq_cards_8_a_bomb_needs_a_double_attack_bomber_and_the_british_need_intelligence():
@@ -655,7 +655,7 @@ def test_faq_cards_8_a_bomb_needs_a_double_attack_bomber_and_the_british_need_in
             drawn="t-air",
         )
         fight(st)
-        while not (kinds(st) == "fire" and battle(st)["phase"] == 2 and st.decision.seat == "allies"):
+        while not (kinds(st) == "fire" and battle(st).phase == 2 and st.decision.seat == "allies"):
             hold_until(st, 2, "allies")
         return st
 
@@ -697,7 +697,7 @@ def test_faq_cards_8_the_a_bomb_may_be_played_in_phase_2_even_with_nothing_firin
     hold_until(st, 2, "axis")
     assert has(st, "pass") and has(st, "play_card", target="sea:0")
     do(st, "pass")
-    assert battle(st)["phase"] == 3
+    assert battle(st).phase == 3
 
 
 def test_faq_cards_10_the_a_bomb_may_target_a_stack_outside_the_battle():
@@ -749,7 +749,7 @@ def test_faq_cards_12_radar_must_join_ground_battles():
     )
     do(st, "choose", option="fight")
     assert kinds(st) != "commit_optional"
-    assert one(st, "gb-radar") in battle(st)["present"]["allies"]
+    assert one(st, "gb-radar") in battle(st).present["allies"]
 
 
 def test_faq_cards_13_codebreaker_works_in_any_battle_with_a_sea_unit():
@@ -794,7 +794,7 @@ def test_faq_cards_14_lack_of_valor_forces_a_withdrawal_and_is_discarded():
     fight(st)
     card = one(st, "t-lack-of-valor")
     do(st, "play_card", card=card, target=one(st, "gb-tank"))
-    assert one(st, "gb-tank") in battle(st)["withdrawn"]["allies"]
+    assert one(st, "gb-tank") in battle(st).withdrawn["allies"]
     assert card in st.conflict_discard and card not in st.players["axis"]["kept"]
 
 
@@ -812,11 +812,11 @@ def test_faq_cards_15_air_raid_is_a_battle_so_leaders_draw():
     assert kinds(st) == "commit_optional"  # radar could join an air battle
     events = do(st, "choose", option="exclude")
     assert "leader_draw" in event_types(events)
-    assert one(st, "de-bomber") in battle(st)["units"]["axis"]
+    assert one(st, "de-bomber") in battle(st).units["axis"]
     for _ in range(12):
         if kinds(st) != "fire":
             break
-        hold_until(st, battle(st)["phase"], st.decision.seat)
+        hold_until(st, battle(st).phase, st.decision.seat)
         do(st, "hold", unit=next(a["unit"] for a in legal_json(st) if a["type"] == "hold"))
     assert kinds(st) == "turn_start" and st.decision.seat == "allies"  # one round, no withdrawal phase
     assert st.players["axis"]["won"] == []
@@ -927,7 +927,7 @@ def test_faq_game_play_4_defensive_support_lasts_the_whole_round_then_resets():
     assert unit_view(st, "axis", gb_art)["defense"]["ground"] == 6
     do(st, "hold", unit=one(st, "de-tank"))
     hold_until(st, 3, "axis")
-    assert battle(st)["round"] == 2 and unit_view(st, "axis", gb_art)["defense"]["ground"] == 4
+    assert battle(st).round == 2 and unit_view(st, "axis", gb_art)["defense"]["ground"] == 4
 
 
 def test_faq_game_play_5_no_other_card_of_a_called_stack_may_be_withheld():
@@ -938,7 +938,7 @@ def test_faq_game_play_5_no_other_card_of_a_called_stack_may_be_withheld():
     )
     do(st, "choose", option="fight")
     assert kinds(st) != "commit_optional"
-    assert len(battle(st)["units"]["allies"]) == 3
+    assert len(battle(st).units["allies"]) == 3
 
 
 def test_faq_game_play_7_support_vanishes_when_its_source_is_destroyed():
@@ -1025,7 +1025,7 @@ def test_optional_rule_5_only_the_units_under_the_battlecard_defend_it():
     do(st, "play_card", card=one(st, "t-counterattack"), target=one(st, "t-ground"))
     assert kinds(st) == "commit_optional" and st.decision.seat == "axis"  # radar could still help (5.3)
     do(st, "choose", option="include")
-    assert [st.code[c] for c in battle(st)["units"]["axis"]] == ["de-inf"]
+    assert [st.code[c] for c in battle(st).units["axis"]] == ["de-inf"]
 
 
 def test_optional_rule_5_transfer_up_to_three_cards_instead_of_drawing():

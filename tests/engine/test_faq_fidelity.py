@@ -25,7 +25,7 @@ from .test_faq import has, hold_until
 
 def units(st, seat):
     """The codes of a side's units in the battle in progress."""
-    return [st.code[c] for c in battle(st)["units"][seat]]
+    return [st.code[c] for c in battle(st).units[seat]]
 
 
 # ---- FAQ S6 and its NOTE: an aggressor's submarine ------------------------------------------------------
@@ -43,7 +43,7 @@ def test_faq_s6_an_aggressors_submarine_cannot_be_targeted_before_it_fires():
     fight(st)
     hold_until(st, 2, "allies")  # the German sub held its fire in phase 2: it has not fired
     sub = one(st, "de-sub")
-    assert sub not in battle(st)["fired"]
+    assert sub not in battle(st).fired
     assert not has(st, "fire", unit=one(st, "gb-destroyer"), target=sub)
     assert not has(st, "fire", unit=one(st, "gb-sub"), target=sub)
     assert has(st, "fire", unit=one(st, "gb-destroyer"), target=one(st, "de-carrier"))
@@ -98,7 +98,7 @@ def test_faq_c7_baltic_artillery_belongs_to_the_germans_even_when_they_counterat
         allies={"stacks": {"ground": ["gb-art"], "sea": ["gb-destroyer"]}, "won": ["t-baltic"]},
         seat="axis",
     )
-    assert battle(st)["aggressor"] == "axis" and battle(st)["counter"]
+    assert battle(st).aggressor == "axis" and battle(st).counter
     assert sorted(units(st, "axis")) == ["de-art", "de-destroyer"]
     assert units(st, "allies") == ["gb-destroyer"]  # no barrage cover for the Allies in the Baltic
 
@@ -111,7 +111,7 @@ def test_faq_c7_battle_of_britain_aa_belongs_to_the_british_even_when_they_count
         allies={"stacks": {"ground": ["gb-flak"], "air": ["gb-fighter"]}, "kept": ["t-counterattack"]},
         seat="allies",
     )
-    assert battle(st)["aggressor"] == "allies" and battle(st)["counter"]
+    assert battle(st).aggressor == "allies" and battle(st).counter
     assert sorted(units(st, "allies")) == ["gb-fighter", "gb-flak"]
     assert units(st, "axis") == ["de-fighter"]
 
@@ -168,7 +168,7 @@ def _missing_battle(**options):
 
 
 def _play_rounds(st, rounds):
-    while st.status == "active" and battle_frame(st) is not None and battle(st)["round"] <= rounds:
+    while st.status == "active" and battle_frame(st) is not None and battle(st).round <= rounds:
         legal = legal_json(st)
         choice = next((a for a in legal if a["type"] == "fire"), None) or next(
             a for a in legal if a["type"] in ("pass", "hold"))
@@ -183,7 +183,7 @@ def test_stalemate_rule_a_battle_has_no_round_limit():
     st = _missing_battle()
     _play_rounds(st, 40)
     fr = battle(st)
-    assert fr["round"] == 41 and fr["winner"] is None and st.players["axis"]["won"] == []
+    assert fr.round == 41 and fr.winner is None and st.players["axis"]["won"] == []
 
 
 def test_the_round_cap_is_an_explicit_self_play_option_and_counted():
@@ -243,8 +243,8 @@ def test_faq_c2_a_divided_side_fights_with_one_stack_of_each_called_kind_of_its_
     assert kinds(st) == "battle_stack" and st.decision.seat == "allies"
     do(st, "choose", option="ground:0")
     fr = battle(st)
-    assert sorted(st.code[c] for c in fr["present"]["axis"]) == ["de-inf", "de-tiger"]  # not the weak stack
-    assert [st.code[c] for c in fr["present"]["allies"]] == ["gb-tank"]
+    assert sorted(st.code[c] for c in fr.present["axis"]) == ["de-inf", "de-tiger"]  # not the weak stack
+    assert [st.code[c] for c in fr.present["allies"]] == ["gb-tank"]
 
 
 def test_faq_c2_the_stack_choice_is_secret_until_both_sides_chose():
@@ -272,11 +272,11 @@ def test_faq_g5_a_leader_in_the_stack_left_out_still_draws_for_the_battle():
     do(st, "choose", option="ground:1")
     events = do(st, "choose", option="ground:0")  # the British leader sits in the stack left out
     assert "leader_draw" in [e.type for e in events]
-    assert one(st, "gb-leader") not in battle(st)["present"]["allies"]
+    assert one(st, "gb-leader") not in battle(st).present["allies"]
     art = one(st, "gb-art")
     assert kinds(st) == "deploy" and art in st.players["allies"]["hand"]
     do(st, "deploy", card=art, stack="ground:0")  # into the stack that fights: it joins the battle
-    assert art in battle(st)["units"]["allies"]
+    assert art in battle(st).units["allies"]
 
 
 def test_the_heuristic_bot_fights_with_its_strongest_divided_stack():

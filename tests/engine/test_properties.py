@@ -43,7 +43,7 @@ def hidden_from(state: GameState, seat: str) -> set[str]:
     enemy = state.players[OTHER[seat]]
     hidden = set(state.players[seat]["deck"]) | set(enemy["deck"]) | set(enemy["hand"]) | set(enemy["kept"])
     fr = battle_frame(state)
-    revealed = set(fr["present"][OTHER[seat]]) | set(fr["withdrawn"][OTHER[seat]]) if fr else set()
+    revealed = set(fr.present[OTHER[seat]]) | set(fr.withdrawn[OTHER[seat]]) if fr else set()
     for stacks in enemy["stacks"].values():
         for s in stacks:
             hidden.update(c for c in s if c not in revealed)
@@ -78,7 +78,7 @@ def test_every_random_game_ends_and_no_card_is_lost_or_duplicated(seed, opts):
 
     def check(s, _events, _before=None):
         fr = battle_frame(s)
-        if fr is not None and fr["stage"] in ("window", "phase0", "phase", "withdraw"):
+        if fr is not None and fr.stage in ("window", "phase0", "phase", "withdraw"):
             # the incrementally kept values are exact
             cached, fresh = current_values(s, fr), fresh_values(s, fr)
             assert (cached.A, cached.D) == (fresh.A, fresh.D)

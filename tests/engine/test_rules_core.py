@@ -172,7 +172,7 @@ def test_drawing_player_battlecard_makes_the_drawer_aggressor():
     )
     assert st.decision.seat == "allies"
     fight(st)
-    assert battle(st)["aggressor"] == "allies"
+    assert battle(st).aggressor == "allies"
 
 
 def test_unmet_prerequisites_discard_the_battlecard_and_lose_the_turn():
@@ -215,7 +215,7 @@ def test_battle_reveals_only_the_indicated_stacks():
 def _tank_duel(*ns: int):
     st = load(axis=LAND, allies=GB_LAND, drawn="t-ground", deck=numbers(*ns))
     fight(st)
-    assert kinds(st) == "fire" and battle(st)["phase"] == 3 and st.decision.seat == "axis"
+    assert kinds(st) == "fire" and battle(st).phase == 3 and st.decision.seat == "axis"
     return st
 
 
@@ -253,7 +253,7 @@ def test_game_play_3_casualties_are_removed_at_once_and_do_not_fire_back():
 def test_aggressor_fires_first_then_defender_in_each_phase():
     st = _tank_duel(1, 1, 1)
     do(st, "fire", unit=one(st, "de-tank"), target=one(st, "gb-tank"))
-    assert st.decision.seat == "allies" and kinds(st) == "fire" and battle(st)["phase"] == 3
+    assert st.decision.seat == "allies" and kinds(st) == "fire" and battle(st).phase == 3
 
 
 def test_destroyed_units_go_to_their_owners_arsenal_discard():
@@ -272,7 +272,7 @@ def test_withdrawal_phase_then_next_round_until_one_side_is_gone():
     do(st, "pass")
     assert kinds(st) == "withdraw" and st.decision.seat == "allies"
     do(st, "pass")
-    assert kinds(st) == "fire" and battle(st)["round"] == 2
+    assert kinds(st) == "fire" and battle(st).round == 2
 
 
 def test_game_play_1_withdrawn_units_stay_deployed_and_the_other_side_wins():
@@ -359,7 +359,7 @@ def test_homeland_battlecard_lets_the_defender_emergency_deploy():
     assert kinds(st) == "emergency_deploy" and st.decision.seat == "allies"
     do(st, "emergency_deploy")
     assert st.players["allies"]["hand"] == []
-    present = [st.code[c] for c in battle(st)["present"]["allies"]]
+    present = [st.code[c] for c in battle(st).present["allies"]]
     assert sorted(present) == ["gb-fighter", "gb-inf", "gb-tank"]
 
 

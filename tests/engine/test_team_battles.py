@@ -26,9 +26,10 @@ from games.engine import (
 )
 from games.engine.actions import Autokill, Choose, EmergencyDeploy, Fire, Pass
 from games.engine.battlecards.combat.casualties import _destroy
-from games.engine.battlecards.frames import _battle_frame, _join_armies
+from games.engine.battlecards.frames import join_armies, new_battle
 from games.engine.battlecards.inspect import armies_in_battle, battle_frame, current_values, fresh_values
 from games.engine.battlecards.machine import advance
+from games.engine.frames import BATTLE
 from tests.engine.helpers import card_zones as zones
 from vocabulary.battlecards import KINDS
 
@@ -122,22 +123,22 @@ def test_invasion_of_britain_2v2_every_army_of_both_sides_fights_and_casualties_
     st = ready(["DE", "DE"], ["GB", "GB"], seed=5)
     events = draw_homeland(st, "we-invasion-of-britain")
     fr = battle_frame(st)
-    assert fr["aggressor"] == "axis-1" and fr["defender"] == "allies-1"
-    assert fr["joined"] == {"axis-1": ["axis-2"], "allies-1": ["allies-2"]}
+    assert fr.aggressor == "axis-1" and fr.defender == "allies-1"
+    assert fr.joined == {"axis-1": ["axis-2"], "allies-1": ["allies-2"]}
     origin = armies_in_battle(st, fr)
     # every army's deployed ground, air and sea stacks (the card calls all three) fight in its side
     for commander, armies in (("axis-1", ("axis-1", "axis-2")), ("allies-1", ("allies-1", "allies-2"))):
-        assert set(fr["present"][commander]) == set().union(*(deployed(st, a) for a in armies))
-        assert {origin[c] for c in fr["units"][commander]} == set(armies)
+        assert set(fr.present[commander]) == set().union(*(deployed(st, a) for a in armies))
+        assert {origin[c] for c in fr.units[commander]} == set(armies)
     revealed = next(e for e in events if e.type == "battle_revealed").data
     assert revealed["joined"] == {"axis-1": ["axis-2"], "allies-1": ["allies-2"]}
-    assert revealed["armies"] == {c: origin[c] for s in fr["units"] for c in fr["present"][s]}
+    assert revealed["armies"] == {c: origin[c] for s in fr.units for c in fr.present[s]}
     # the battle view names each unit's army, for every seat (a joined army follows the battle too)
     for seat in st.armies:
         b = view(st, seat)["battle"]
         assert b["armies"] == {"axis-1": ["axis-1", "axis-2"], "allies-1": ["allies-1", "allies-2"]}
         assert {u["id"]: u["army"] for s in b["sides"].values() for u in s["units"]} == {
-            c: origin[c] for s in fr["units"] for c in fr["present"][s]}
+            c: origin[c] for s in fr.units for c in fr.present[s]}
     # the commanders make every decision of the fight
     asked = set()
     events = []
@@ -169,21 +170,21 @@ def test_a_battle_that_is_no_homeland_is_fought_by_two_armies_only():
     assert st.decision.kind == "choose_enemy_army"
     apply(st, Choose("axis-1", "allies-2"))
     fr = battle_frame(st)
-    assert "joined" not in fr and not fr.get("all_armies")
-    assert set(fr["units"]) == {"axis-1", "allies-2"}
+    assert fr.joined is None and not fr.all_armies
+    assert set(fr.units) == {"axis-1", "allies-2"}
     origin = armies_in_battle(st, fr)
     assert set(origin.values()) == {"axis-1", "allies-2"}
-    assert set(fr["present"]["axis-1"]) <= deployed(st, "axis-1")
+    assert set(fr.present["axis-1"]) <= deployed(st, "axis-1")
 
 
 def test_a_destroyed_teammate_unit_leaves_its_own_army_and_goes_to_its_nations_discard():
     st = ready(["DE", "JP"], ["GB", "US"], seed=3)
     draw_homeland(st, "we-invasion-of-britain", emergency=False)
     fr = battle_frame(st)
-    jp = next(c for c in fr["units"]["axis-1"] if c in deployed(st, "axis-2"))
+    jp = next(c for c in fr.units["axis-1"] if c in deployed(st, "axis-2"))
     before = {a: deployed(st, a) for a in st.armies}
     _destroy(st, "axis-1", jp, "shot")  # the side's seat in the battle is its commander
-    assert jp not in fr["units"]["axis-1"] and jp not in fr["present"]["axis-1"]
+    assert jp not in fr.units["axis-1"] and jp not in fr.present["axis-1"]
     assert deployed(st, "axis-2") == before["axis-2"] - {jp}
     assert all(deployed(st, a) == before[a] for a in st.armies if a != "axis-2")
     assert jp in st.pools["axis:JP"]["discard"] and jp not in st.pools["axis:DE"]["discard"]
@@ -211,7 +212,7 @@ def test_the_leaders_of_every_army_draw_from_their_own_arsenal_and_deploy_into_t
     for army in leaders:  # each drawn card, called for by the battle, joins it under its own army
         drawn = decks[army][-1]
         assert origin[drawn] == army
-        assert drawn in fr["present"]["axis-1" if army.startswith("axis") else "allies-1"]
+        assert drawn in fr.present["axis-1" if army.startswith("axis") else "allies-1"]
 
 
 def test_a_joined_army_chooses_which_of_its_divided_stacks_fights():
@@ -231,8 +232,8 @@ def test_a_joined_army_chooses_which_of_its_divided_stacks_fights():
     assert legal_actions(st) == [Choose("axis-2", "ground:0"), Choose("axis-2", "ground:1")]
     apply(st, Choose("axis-2", "ground:1"))
     fr = battle_frame(st)
-    assert extra in fr["present"]["axis-1"]
-    assert not set(p["stacks"]["ground"][0]) & set(fr["present"]["axis-1"])
+    assert extra in fr.present["axis-1"]
+    assert not set(p["stacks"]["ground"][0]) & set(fr.present["axis-1"])
 
 
 def test_every_army_of_the_invaded_nation_may_emergency_deploy_its_own_hand():
@@ -268,7 +269,7 @@ def test_every_army_of_the_invaded_nation_may_emergency_deploy_its_own_hand():
         asked.append(st.decision.seat)
         apply(st, Pass(st.decision.seat))
     assert asked == ["allies-1"]
-    assert battle_frame(st)["joined"] == {"axis-1": ["axis-2"], "allies-1": ["allies-2"]}
+    assert battle_frame(st).joined == {"axis-1": ["axis-2"], "allies-1": ["allies-2"]}
 
 
 def test_combined_game_invasion_of_britain_eliminates_only_the_british_then_total_victory():
@@ -308,14 +309,14 @@ def test_occupying_force_of_a_homeland_win_is_the_commanders_own_survivors():
     draw_homeland(st, "we-invasion-of-britain")
     fr = battle_frame(st)
     origin = armies_in_battle(st, fr)
-    card = fr["card"]
+    card = fr.card
     finish_battle(st)
     assert st.winner == "axis"
     occupied = st.players["axis-1"]["occupied"][card]
     assert occupied and {origin[c] for c in occupied} == {"axis-1"}
     assert not st.players["axis-2"]["occupied"]
-    assert any(origin[c] == "axis-2" for c in fr["units"]["axis-1"])
-    for c in fr["units"]["axis-1"]:  # the teammate's survivors stay in its own stacks
+    assert any(origin[c] == "axis-2" for c in fr.units["axis-1"])
+    for c in fr.units["axis-1"]:  # the teammate's survivors stay in its own stacks
         assert c in (set(occupied) if origin[c] == "axis-1" else deployed(st, "axis-2"))
 
 
@@ -350,10 +351,10 @@ def test_random_team_games_end_lose_no_card_and_replay_identically(seed, config,
             assert max(z.values()) == 1, [c for c, n in z.items() if n > 1]
             assert set(z) == total, set(z) ^ total
             fr = battle_frame(st)
-            if fr is not None and fr["stage"] in ("window", "phase0", "phase", "withdraw"):
+            if fr is not None and fr.stage in ("window", "phase0", "phase", "withdraw"):
                 cached, fresh = current_values(st, fr), fresh_values(st, fr)
                 assert (cached.A, cached.D) == (fresh.A, fresh.D)
-                if "joined" in fr and st.ply % 9 == 0:  # a homeland battle survives a JSON round trip
+                if fr.joined is not None and st.ply % 9 == 0:  # a homeland battle survives a JSON round trip
                     copy = GameState.from_json(json.loads(json.dumps(st.to_json())), CAT)
                     assert copy.to_json() == st.to_json() and copy.decision == st.decision
                     assert legal_actions(copy) == legal_actions(st)
@@ -378,10 +379,10 @@ def test_heuristic_team_games_fight_homeland_battles_with_joined_armies_and_repl
             log.append(action.to_json())
             apply(st, action)
             fr = battle_frame(st)
-            if fr is not None and fr is not counted and "joined" in fr and fr["stage"] == "phase":
+            if fr is not None and fr is not counted and fr.joined is not None and fr.stage == "phase":
                 counted = fr
                 origin = armies_in_battle(st, fr)
-                if any(origin[c] != s for s in fr["units"] for c in fr["units"][s]):
+                if any(origin[c] != s for s in fr.units for c in fr.units[s]):
                     joined_fights += 1  # a teammate's unit fights under its commander
         assert st.status == "finished"
         assert replay(CAT, setup, log).to_json() == st.to_json()
@@ -395,11 +396,11 @@ def test_a_joined_army_commits_its_own_optional_forces():
     theirs = deploy_from_pool(st, "allies-2", "gb-infantry")
     card = top_of_conflict_deck(st, "we-invasion-of-britain")
     st.conflict_deck.remove(card)
-    fr = _battle_frame(st, card=card, aggressor="axis-1", mode="battle", counter=False, defender="allies-1")
-    _join_armies(st, fr)
-    fr["kinds"] = {s: ["air"] for s in fr["kinds"]}
-    fr["need_infantry_free"] = dict.fromkeys(fr["kinds"], False)
-    fr["opt_classes"]["allies-1"] = ["infantry"]
+    fr = new_battle(st, card=card, aggressor="axis-1", mode=BATTLE, counter=False, defender="allies-1")
+    join_armies(st, fr)
+    fr.kinds = {s: ["air"] for s in fr.kinds}
+    fr.need_infantry_free = dict.fromkeys(fr.kinds, False)
+    fr.opt_classes["allies-1"] = ["infantry"]
     st.frames.append(fr)
     advance(st)
     asked = []
@@ -408,9 +409,9 @@ def test_a_joined_army_commits_its_own_optional_forces():
         asked.append((seat, st.decision.prompt.get("commander")))
         apply(st, Choose(seat, "include" if seat == "allies-2" else "exclude"))
     assert asked == [("axis-1", None), ("axis-2", "axis-1"), ("allies-1", None), ("allies-2", "allies-1")]
-    assert fr["include"] == {"axis-1": False, "allies-1": False, "axis-2": False, "allies-2": True}
-    assert theirs in fr["present"]["allies-1"] and mine not in fr["present"]["allies-1"]
-    assert not set(fr["present"]["allies-1"]) & {
+    assert fr.include == {"axis-1": False, "allies-1": False, "axis-2": False, "allies-2": True}
+    assert theirs in fr.present["allies-1"] and mine not in fr.present["allies-1"]
+    assert not set(fr.present["allies-1"]) & {
         c for s in st.players["allies-1"]["stacks"]["ground"] for c in s}
 
 
@@ -419,8 +420,8 @@ def test_a_commander_without_forces_of_its_own_commands_its_teammates_forces():
     undeploy(st, "allies-1")  # the defending army has no forces nor hand: the 2nd army's forces defend
     draw_homeland(st, "we-invasion-of-britain", emergency=False)
     fr = battle_frame(st)
-    assert fr["defender"] == "allies-1" and fr["units"]["allies-1"]
-    assert set(fr["present"]["allies-1"]) == deployed(st, "allies-2")
+    assert fr.defender == "allies-1" and fr.units["allies-1"]
+    assert set(fr.present["allies-1"]) == deployed(st, "allies-2")
     seats = set()
     while battle_frame(st) is not None:
         if st.decision.kind in ("fire", "withdraw", "defend", "retarget"):
@@ -434,7 +435,7 @@ def _hidden_from(st: GameState, army: str) -> set[str]:
     deployed cards (those not revealed in the battle in progress)."""
     hidden = {c for pool in st.pools.values() for c in pool["deck"]}
     fr = battle_frame(st)
-    revealed = {c for s in fr["present"] for c in fr["present"][s] + fr["withdrawn"][s]} if fr else set()
+    revealed = {c for s in fr.present for c in fr.present[s] + fr.withdrawn[s]} if fr else set()
     for other, p in st.players.items():
         if other != army:
             hidden.update(p["hand"])

@@ -57,9 +57,9 @@ def hidden_from(s: GameState, army: str) -> set[str]:
     fr = battle_frame(s)
     revealed: set[str] = set()
     if fr is not None:
-        for a in fr["present"]:
-            revealed.update(fr["present"][a])
-            revealed.update(fr["withdrawn"][a])
+        for a in fr.present:
+            revealed.update(fr.present[a])
+            revealed.update(fr.withdrawn[a])
     for other, p in s.players.items():
         if other == army:
             continue

@@ -29,8 +29,8 @@ def test_kamikaze_trades_one_of_your_air_units_in_the_battle_for_an_enemy_ship_i
     assert one(st, "gb-battleship") in st.players["allies"]["discard"]
     assert one(st, "de-fighter") in st.players["axis"]["discard"]
     fr = battle(st)
-    assert one(st, "gb-battleship") not in fr["units"]["allies"]
-    assert one(st, "de-fighter") not in fr["units"]["axis"]
+    assert one(st, "gb-battleship") not in fr.units["allies"]
+    assert one(st, "de-fighter") not in fr.units["axis"]
     assert card in st.conflict_discard and card not in st.players["axis"]["kept"]
 
 
@@ -53,9 +53,9 @@ def test_russian_winter_withdraws_every_enemy_armoured_unit_of_the_battle():
     ]
     do(st, "play_card", card=card)
     fr = battle(st)
-    assert set(fr["withdrawn"]["axis"]) == {one(st, "de-tank"), one(st, "de-tiger")}
-    assert fr["units"]["axis"] == [one(st, "de-inf")]
-    assert one(st, "gb-tank") in fr["units"]["allies"]  # only the enemy's armour
+    assert set(fr.withdrawn["axis"]) == {one(st, "de-tank"), one(st, "de-tiger")}
+    assert fr.units["axis"] == [one(st, "de-inf")]
+    assert one(st, "gb-tank") in fr.units["allies"]  # only the enemy's armour
     assert one(st, "de-tank") in st.players["axis"]["stacks"]["ground"][0]  # withdrawn, still deployed
     assert card in st.conflict_discard
 

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..frames import Frame
+
 # play windows of kept cards
 TURN_START = "turn_start"        # before drawing (phases.turn)
 RESPONSE = "response"            # after the aggressor chose to fight a drawn battlecard (phases.battlecard)
@@ -72,7 +74,7 @@ def ability(key: str, *homes: Callable[..., Any], rulings: str = "") -> Ability:
     return out
 
 
-def window_options(st: Any, fr: dict, seat: str, window: str) -> list[tuple]:
+def window_options(st: Any, fr: Frame, seat: str, window: str) -> list[tuple]:
     """The play options of `seat`'s kept cards in `window`, in the order the cards are kept."""
     acts: list[tuple] = []
     defs = st.defs

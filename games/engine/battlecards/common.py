@@ -1,8 +1,6 @@
 """Small shared vocabulary of the Battlecards rules: legal-action keys and a few constants."""
 from __future__ import annotations
 
-from vocabulary.battlecards import Forces
-
 
 # Legal actions are enumerated as compact keys (type, seat, *fields), which are cheap to build, and
 # turned into Action values only when asked for (legal_actions) or chosen.
@@ -22,7 +20,6 @@ def KTake(seat, card, stack): return ("take", seat, card, stack)  # noqa: E704
 
 
 SUPPORT_KINDS = ("infantry_support", "artillery_support", "ship_support")
-AIR_RAID = Forces(air=True)
 # Special victory conditions: "if all <aggressor> ground units are destroyed, the defender wins" (Normandy).
 # CA2: it always concerns the aggressor of THIS battle, so a counterattack by the other side reverses it.
 GROUND_SPECIALS = frozenset({"defender-wins-if-aggressor-ground-destroyed", "aggressor-loses-if-no-ground"})

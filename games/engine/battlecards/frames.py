@@ -1,31 +1,21 @@
-"""Frame constructors: the deploy, battlecard and battle frames the phases push (state.frames)."""
+"""The battle frame's constructor (the frame classes are games.engine.frames): its forces, optional classes
+and per-army tables, and the armies joined in a team game's homeland battle."""
 from __future__ import annotations
 
+from ..frames import BattleFrame, BattleMode
 from ..setup import SIDES
 from ..state import OTHER, GameState
-from .common import AIR_RAID
 from .zones import _stated_aggressor
 
 
-def _deploy_frame(seat: str, count: int, cards: list[str] | None, reason: str) -> dict:
-    return {"kind": "deploy", "seat": seat, "count": count, "cards": cards, "reason": reason}
-
-
-
-def _battlecard_frame(seat: str, card: str, stage: str, *, counter: bool = False, pre: bool = False) -> dict:
-    """A battlecard comes up (drawn, turned over by a pre-emptive strike, or counterattacked)."""
-    return {"kind": "battlecard", "seat": seat, "card": card, "stage": stage, "aggressor": seat,
-            "counter": counter, "pre": pre}
-
-
-def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str, counter: bool,
-                  defender: str | None = None) -> dict:
+def new_battle(st: GameState, *, card: str | None, aggressor: str, mode: BattleMode, counter: bool,
+               defender: str | None = None) -> BattleFrame:
     """A battle between two armies (a classic game's two seats; in a team game the aggressor's army and
     the enemy army it chose). Per-army entries are in side order, axis first."""
     if defender is None:
         defender = OTHER[aggressor] if st.classic else st.foe(aggressor)
     pair = (aggressor, defender) if st.side(aggressor) == "axis" else (defender, aggressor)
-    if mode == "battle":
+    if mode.forces is None:  # a battlecard's battle: the card's forces
         d = st.defs[card]
         forces = {aggressor: d.aggressor_forces, defender: d.defender_forces}
         special = d.special_victory
@@ -36,33 +26,28 @@ def _battle_frame(st: GameState, *, card: str | None, aggressor: str, mode: str,
         opt = {s: list((d.defender_forces if s == named else d.aggressor_forces).optional_ground_classes)
                for s in pair}
     else:
-        forces = {aggressor: AIR_RAID, defender: AIR_RAID}
+        forces = {aggressor: mode.forces, defender: mode.forces}
         special = None
         opt = {s: [] for s in pair}
-    return {
-        "kind": "battle", "mode": mode, "card": card, "aggressor": aggressor, "defender": defender,
-        "counter": counter, "special": special, "stage": "optional",
-        "kinds": {s: list(forces[s].kinds()) for s in pair},
-        "opt_classes": opt,
-        "need_infantry_free": {s: forces[s].non_artillery_ground_required for s in pair},
-        "include": dict.fromkeys(pair, False), "asked": [], "stacks": {s: {} for s in pair},
-        "units": {s: [] for s in pair}, "present": {s: [] for s in pair},
-        "withdrawn": {s: [] for s in pair},
-        "round": 1, "phase": 0, "side": 0, "done": [], "shots": {}, "fired": [], "supports": [],
-        "carrier_used": {}, "intel": dict.fromkeys(pair, False), "intel_played": dict.fromkeys(pair, False),
-        "chem": dict.fromkeys(pair, 0), "codebreak": dict.fromkeys(pair, 0), "had_ground": False,
-        "shot": None, "sub_wd": None, "sab_queue": [], "p0": False, "winner": None, "p2_passed": [],
-    }
+    return BattleFrame(
+        mode=mode, card=card, aggressor=aggressor, defender=defender, counter=counter, special=special,
+        stage="optional", kinds={s: list(forces[s].kinds()) for s in pair}, opt_classes=opt,
+        need_infantry_free={s: forces[s].non_artillery_ground_required for s in pair},
+        include=dict.fromkeys(pair, False), stacks={s: {} for s in pair},
+        units={s: [] for s in pair}, present={s: [] for s in pair}, withdrawn={s: [] for s in pair},
+        intel=dict.fromkeys(pair, False), intel_played=dict.fromkeys(pair, False),
+        chem=dict.fromkeys(pair, 0), codebreak=dict.fromkeys(pair, 0),
+    )
 
 
-def _join_armies(st: GameState, fr: dict) -> None:
+def join_armies(st: GameState, fr: BattleFrame) -> None:
     """FAQ OR3/OR4 homeland battles ("all armies on both sides may participate"): every other alive army of
-    each side fights under the side's army named in the frame (its commander). fr["joined"]: commander ->
+    each side fights under the side's army named in the frame (its commander). fr.joined: commander ->
     its teammates in turn order; each joined army gets its own divided-stack choice and optional-forces
-    answer (fr["stacks"], fr["include"]: phases.battle)."""
-    fr["all_armies"] = True
-    fr["joined"] = {s: [a for a in st.armies_of(st.side(s)) if a != s] for s in fr["units"]}
-    for others in fr["joined"].values():
+    answer (fr.stacks, fr.include: phases.battle)."""
+    fr.all_armies = True
+    fr.joined = {s: [a for a in st.armies_of(st.side(s)) if a != s] for s in fr.units}
+    for others in fr.joined.values():
         for a in others:
-            fr["stacks"][a] = {}
-            fr["include"][a] = False
+            fr.stacks[a] = {}
+            fr.include[a] = False

@@ -1,30 +1,29 @@
 """A small read-only API on a game in progress, for views and tests (no private tables needed)."""
 from __future__ import annotations
 
-from typing import Any
-
+from ..frames import BattleFrame
 from ..state import GameState
 from .combat.values import BattleValues, battle_values
 from .phases.deploy import setup_pending
 from .zones import _army_map, _battle
 
 
-def battle_frame(st: GameState) -> dict[str, Any] | None:
+def battle_frame(st: GameState) -> BattleFrame | None:
     """The battle in progress (the innermost battle frame), or None."""
     return _battle(st)
 
 
-def armies_in_battle(st: GameState, fr: dict[str, Any]) -> dict[str, str]:
+def armies_in_battle(st: GameState, fr: BattleFrame) -> dict[str, str]:
     """Card id -> the army whose deployed card it is, for the armies fighting in the battle (team games)."""
     return _army_map(st, fr)
 
 
-def current_values(st: GameState, fr: dict[str, Any]) -> BattleValues:
+def current_values(st: GameState, fr: BattleFrame) -> BattleValues:
     """The battle's current unit values (memoised, kept up to date as supports and units change)."""
     return battle_values(st, fr)
 
 
-def fresh_values(st: GameState, fr: dict[str, Any]) -> BattleValues:
+def fresh_values(st: GameState, fr: BattleFrame) -> BattleValues:
     """The same values computed from scratch (tests compare the two)."""
     return BattleValues(st, fr)
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 from vocabulary.battlecards import BattlecardDef, Catalog
 
 from ..core.errors import EngineError, SetupError
+from ..frames import DeployFrame, GameFrame, SetupRevealFrame
 from ..setup import SEATS, GameSetup, check_armies, side_of
 from ..state import OTHER, GameState, new_army, new_player, pool_key
 from . import optional_rules, team_play  # noqa: F401  (register their frames and decisions)
 from .book import RULES
 from .effects import abomb, battle_window, immediate, sabotage, theater, turn_start  # noqa: F401
-from .frames import _deploy_frame
 from .phases import battle, battlecard, fire, settle, turn  # noqa: F401
 from .zones import _draw_arsenal
 
@@ -138,8 +138,8 @@ def new_game(catalog: Catalog, setup: GameSetup) -> GameState:
     # "Secretly look at your hands, and Deploy 3": the set-up deployment is simultaneous in effect. The
     # seats deploy in turn, but every initial deployment is private (phases.deploy) and the views show the
     # opponent as dealt (view._opponent) until the setup_reveal frame reveals both (phases.deploy).
-    st.frames = [{"kind": "game", "next": st.armies[0]}, {"kind": "setup_reveal"}]
-    st.frames.extend(_deploy_frame(seat, initial_counts(setup, seat)[1], None, "initial")
+    st.frames = [GameFrame(st.armies[0]), SetupRevealFrame()]
+    st.frames.extend(DeployFrame(seat, initial_counts(setup, seat)[1], None, "initial")
                      for seat in reversed(st.armies))
     advance(st)
     return st

@@ -2,8 +2,9 @@
 battlecard (5.3). Larger standing armies (Optional Rule 1) is setup.Options.initial_draw/initial_deploy."""
 from __future__ import annotations
 
-from ..actions import Action, Pass
+from ..actions import Deploy, Pass
 from ..core.machine import emit
+from ..frames import BattleFrame, TransferFrame
 from ..state import Decision, GameState
 from .book import RULES
 from .common import KPass
@@ -33,34 +34,34 @@ def _transfer_moves(st: GameState, seat: str, src: str | None, dst: str | None) 
     return acts
 
 
-def step_transfer(st: GameState, fr: dict) -> Decision | None:
-    if fr["moved"] >= 3 or (fr["moved"] and not _transfer_moves(st, fr["seat"], fr["src"], fr["dst"])):
+def step_transfer(st: GameState, fr: TransferFrame) -> Decision | None:
+    if fr.moved >= 3 or (fr.moved and not _transfer_moves(st, fr.seat, fr.src, fr.dst)):
         st.frames.pop()
         return None
-    return Decision(fr["seat"], "transfer", {"moved": fr["moved"], "from": fr["src"], "to": fr["dst"]})
+    return Decision(fr.seat, "transfer", {"moved": fr.moved, "from": fr.src, "to": fr.dst})
 
 
-def legal_transfer(st: GameState, fr: dict) -> list[tuple]:
-    return [KPass(fr["seat"])] + _transfer_moves(st, fr["seat"], fr["src"], fr["dst"])
+def legal_transfer(st: GameState, fr: TransferFrame) -> list[tuple]:
+    return [KPass(fr.seat)] + _transfer_moves(st, fr.seat, fr.src, fr.dst)
 
 
-def act_transfer(st: GameState, fr: dict, a: Action) -> None:
+def act_transfer(st: GameState, fr: TransferFrame, a: Pass | Deploy) -> None:
     if isinstance(a, Pass):
         st.frames.pop()
         return
     seat = a.seat
-    if fr["src"] is None:
-        fr["src"] = _ref_of(st, seat, a.card)
-        fr["dst"] = a.stack
-    _stack(st, seat, fr["src"]).remove(a.card)
+    if fr.src is None:
+        fr.src = _ref_of(st, seat, a.card)
+        fr.dst = a.stack
+    _stack(st, seat, fr.src).remove(a.card)
     _stack(st, seat, a.stack).append(a.card)
-    fr["moved"] += 1
+    fr.moved += 1
     if st.record_events:
-        emit(st, "transferred", {"seat": seat, "from": fr["src"], "to": a.stack})
+        emit(st, "transferred", {"seat": seat, "from": fr.src, "to": a.stack})
 
 
-def _occupied_defense(st: GameState, fr: dict, seat: str) -> bool:
-    return fr["counter"] and seat == fr["defender"] and fr["card"] in st.players[seat]["occupied"]
+def _occupied_defense(st: GameState, fr: BattleFrame, seat: str) -> bool:
+    return fr.counter and seat == fr.defender and fr.card in st.players[seat]["occupied"]
 
 
 RULES.frame("transfer", step_transfer)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from vocabulary.battlecards import KINDS
 
 from ..core.machine import emit
+from ..frames import GameFrame
 from ..setup import SEATS
 from ..state import OTHER, GameState
 
@@ -74,11 +75,11 @@ def _eliminate(st: GameState, army: str) -> None:
     p["occupied"] = {}
     for c in gone:
         st.pool_of(c)["removed"].append(c)
-    game = st.frames[0] if st.frames and st.frames[0]["kind"] == "game" else None
-    if game is not None and game["next"] == army:  # its turn was the next one: it passes to the army after
+    game = st.frames[0] if st.frames and isinstance(st.frames[0], GameFrame) else None
+    if game is not None and game.next == army:  # its turn was the next one: it passes to the army after
         order = st.armies
         i = order.index(army)
-        game["next"] = next((order[(i + k) % len(order)] for k in range(1, len(order))
+        game.next = next((order[(i + k) % len(order)] for k in range(1, len(order))
                              if not st.players[order[(i + k) % len(order)]]["out"]), army)
     if st.record_events:
         emit(st, "army_eliminated", {"seat": army, "nation": p["nation"], "cards_removed": len(gone)})

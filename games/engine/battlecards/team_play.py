@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from ..actions import Action, Choose, Deploy
 from ..core.machine import emit
+from ..frames import ArmyTransferFrame, ReserveTradeFrame, SeatTradeFrame, TurnFrame
 from ..state import Decision, GameState
 from .book import RULES
 from .common import KChoose, KDeploy, KPass
@@ -38,13 +39,13 @@ def friends(st: GameState, army: str) -> list[str]:
     return [a for a in st.armies_of(st.side(army)) if a != army]
 
 
-def team_turn_options(st: GameState, fr: dict, seat: str) -> list[tuple]:
+def team_turn_options(st: GameState, fr: TurnFrame, seat: str) -> list[tuple]:
     """The OR3 turn-start options of `seat` (none in a classic game)."""
     if st.classic:
         return []
     acts: list[tuple] = []
     mates = friends(st, seat)
-    if fr.get("traded"):
+    if fr.traded:
         return acts  # once a turn; a turn in which a card was traded is not sacrificed
     if _deployed(st, seat):
         acts.extend(KChoose(seat, f"give:{a}") for a in mates)
@@ -52,38 +53,38 @@ def team_turn_options(st: GameState, fr: dict, seat: str) -> list[tuple]:
     for a in mates:
         if st.players[a]["hand"]:  # "may not send a reserve card to a friendly army who does not have one"
             acts.extend(KChoose(seat, f"trade:{a}:{c}") for c in hand)
-    if not fr.get("proposed"):
+    if not fr.proposed:
         mine = st.players[seat]["across"]
         acts.extend(KChoose(seat, f"seats:{a}") for a in mates
                     if st.players[a]["across"] != mine and not st.players[a].get("sacrifice"))
     return acts
 
 
-def act_team_option(st: GameState, fr: dict, a: Choose) -> None:
+def act_team_option(st: GameState, fr: TurnFrame, a: Choose) -> None:
     """A turn-start `choose` of team_turn_options (fr: the turn frame)."""
-    seat = fr["seat"]
+    seat = fr.seat
     what, _, rest = a.option.partition(":")
     if what == "give":
-        fr["stage"] = "end"  # "sacrifice his turn"
-        st.frames.append({"kind": "army_transfer", "seat": seat, "to": rest, "moved": 0})
+        fr.stage = "end"  # "sacrifice his turn"
+        st.frames.append(ArmyTransferFrame(seat, rest))
         if st.record_events:
             emit(st, "turn_sacrificed", {"seat": seat, "reason": "transfer", "to": rest})
     elif what == "trade":
         mate, _, card = rest.partition(":")
-        fr["traded"] = True
-        st.frames.append({"kind": "reserve_trade", "seat": seat, "with": mate, "card": card})
+        fr.traded = True
+        st.frames.append(ReserveTradeFrame(seat, mate, card))
         if st.record_events:
             emit(st, "reserve_trade_offered", {"seat": seat, "with": mate})
     elif what == "seats":
-        fr["proposed"] = True
-        st.frames.append({"kind": "seat_trade", "seat": seat, "with": rest})
+        fr.proposed = True
+        st.frames.append(SeatTradeFrame(seat, rest))
         if st.record_events:
             emit(st, "seat_trade_proposed", {"seat": seat, "with": rest})
 
 
 # ---- transfer up to 3 deployed forces to a friendly army (the turn is sacrificed) -------------------------
-def _transfer_moves(st: GameState, fr: dict) -> list[tuple]:
-    seat, stacks = fr["seat"], st.players[fr["to"]]["stacks"]
+def _transfer_moves(st: GameState, fr: ArmyTransferFrame) -> list[tuple]:
+    seat, stacks = fr.seat, st.players[fr.to]["stacks"]
     acts: list[tuple] = []
     for c in _deployed(st, seat):
         kind = st.defs[c].kind
@@ -91,27 +92,27 @@ def _transfer_moves(st: GameState, fr: dict) -> list[tuple]:
     return acts
 
 
-def step_army_transfer(st: GameState, fr: dict) -> Decision | None:
-    if fr["moved"] >= TRANSFER_MAX or not _deployed(st, fr["seat"]):
+def step_army_transfer(st: GameState, fr: ArmyTransferFrame) -> Decision | None:
+    if fr.moved >= TRANSFER_MAX or not _deployed(st, fr.seat):
         st.frames.pop()
         return None
-    return Decision(fr["seat"], "army_transfer", {"to": fr["to"], "moved": fr["moved"], "max": TRANSFER_MAX})
+    return Decision(fr.seat, "army_transfer", {"to": fr.to, "moved": fr.moved, "max": TRANSFER_MAX})
 
 
-def legal_army_transfer(st: GameState, fr: dict) -> list[tuple]:
+def legal_army_transfer(st: GameState, fr: ArmyTransferFrame) -> list[tuple]:
     moves = _transfer_moves(st, fr)
-    return ([KPass(fr["seat"])] + moves) if fr["moved"] else moves  # "up to 3": at least one
+    return ([KPass(fr.seat)] + moves) if fr.moved else moves  # "up to 3": at least one
 
 
-def act_army_transfer(st: GameState, fr: dict, a: Action) -> None:
+def act_army_transfer(st: GameState, fr: ArmyTransferFrame, a: Action) -> None:
     if not isinstance(a, Deploy):
         st.frames.pop()
         return
-    seat, mate = fr["seat"], fr["to"]
+    seat, mate = fr.seat, fr.to
     src = _ref_of(st, seat, a.card)
     _stack(st, seat, src).remove(a.card)  # type: ignore[arg-type, union-attr]
     _stack(st, mate, a.stack).append(a.card)  # type: ignore[union-attr]
-    fr["moved"] += 1
+    fr.moved += 1
     if st.record_events:
         data = {"seat": seat, "to": mate, "from": src, "stack": a.stack}
         emit(st, "forces_transferred", data)
@@ -120,20 +121,20 @@ def act_army_transfer(st: GameState, fr: dict, a: Action) -> None:
 
 
 # ---- trade one reserve card with a friendly army (the turn goes on) ---------------------------------------
-def step_reserve_trade(st: GameState, fr: dict) -> Decision | None:
-    card = fr["card"]
-    return Decision(fr["with"], "reserve_trade",
-                    {"from": fr["seat"], "card": {"id": card, "code": st.code[card]}})
+def step_reserve_trade(st: GameState, fr: ReserveTradeFrame) -> Decision | None:
+    card = fr.card
+    return Decision(fr.mate, "reserve_trade",
+                    {"from": fr.seat, "card": {"id": card, "code": st.code[card]}})
 
 
-def legal_reserve_trade(st: GameState, fr: dict) -> list[tuple]:
-    mate = fr["with"]
+def legal_reserve_trade(st: GameState, fr: ReserveTradeFrame) -> list[tuple]:
+    mate = fr.mate
     return [KChoose(mate, c) for c in st.players[mate]["hand"]]
 
 
-def act_reserve_trade(st: GameState, fr: dict, a: Action) -> None:
+def act_reserve_trade(st: GameState, fr: ReserveTradeFrame, a: Action) -> None:
     assert isinstance(a, Choose)
-    seat, mate, sent, back = fr["seat"], fr["with"], fr["card"], a.option
+    seat, mate, sent, back = fr.seat, fr.mate, fr.card, a.option
     mine, theirs = st.players[seat]["hand"], st.players[mate]["hand"]
     mine[mine.index(sent)] = back
     theirs[theirs.index(back)] = sent
@@ -147,26 +148,28 @@ def act_reserve_trade(st: GameState, fr: dict, a: Action) -> None:
 
 
 # ---- trade seats (both sacrifice their next turns) ---------------------------------------------------------
-def step_seat_trade(st: GameState, fr: dict) -> Decision | None:
-    return Decision(fr["with"], "seat_trade", {"from": fr["seat"],
-                                               "across": {a: st.players[a]["across"] for a in (fr["seat"],
-                                                                                               fr["with"])}})
+def step_seat_trade(st: GameState, fr: SeatTradeFrame) -> Decision | None:
+    return Decision(fr.mate, "seat_trade", {"from": fr.seat,
+                                               "across": {a: st.players[a]["across"] for a in (fr.seat,
+                                                                                               fr.mate)}})
 
 
-def legal_seat_trade(st: GameState, fr: dict) -> list[tuple]:
-    return [KChoose(fr["with"], "accept"), KChoose(fr["with"], "refuse")]
+def legal_seat_trade(st: GameState, fr: SeatTradeFrame) -> list[tuple]:
+    return [KChoose(fr.mate, "accept"), KChoose(fr.mate, "refuse")]
 
 
-def act_seat_trade(st: GameState, fr: dict, a: Action) -> None:
+def act_seat_trade(st: GameState, fr: SeatTradeFrame, a: Action) -> None:
     assert isinstance(a, Choose)
-    seat, mate = fr["seat"], fr["with"]
+    seat, mate = fr.seat, fr.mate
     st.frames.pop()
     if a.option != "accept":
         if st.record_events:
             emit(st, "seat_trade_refused", {"seat": seat, "with": mate})
         return
     swap_seats(st, seat, mate)
-    st.frames[-1]["stage"] = "end"  # the proposer's turn is sacrificed now, the partner's next one
+    turn = st.frames[-1]
+    assert isinstance(turn, TurnFrame)
+    turn.stage = "end"  # the proposer's turn is sacrificed now, the partner's next one
     st.players[mate]["sacrifice"] = True
     if st.record_events:
         emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade", "with": mate})

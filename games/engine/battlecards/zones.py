@@ -7,6 +7,7 @@ from typing import Any
 from vocabulary.battlecards import KINDS, ArsenalCardDef
 
 from ..core.machine import emit
+from ..frames import BattleFrame
 from ..setup import SEATS, side_of
 from ..state import GameState
 
@@ -105,12 +106,12 @@ def _army_holding(st: GameState, seat: str, cid: str) -> str:
     return _teammate_holding(st, seat, cid) or seat
 
 
-def _army_map(st: GameState, fr: dict[str, Any]) -> dict[str, str]:
+def _army_map(st: GameState, fr: BattleFrame) -> dict[str, str]:
     """Card id -> the army holding it, for every card deployed by the armies fighting in battle `fr` (the
     two named in it and, in a homeland battle, the teammates joined under them)."""
     out: dict[str, str] = {}
-    joined = fr.get("joined", {})
-    for s in fr["units"]:
+    joined = fr.joined or {}
+    for s in fr.units:
         for army in (s, *joined.get(s, ())):
             p = st.players[army]
             for k in KINDS:
@@ -150,9 +151,9 @@ def _kept_with(st: GameState, seat: str, effects: frozenset[str] | set[str]) -> 
     return [c for c in st.team(seat)["kept"] if st.defs[c].effect in effects]
 
 
-def _battle(st: GameState) -> dict[str, Any] | None:
+def _battle(st: GameState) -> BattleFrame | None:
     for fr in reversed(st.frames):
-        if fr["kind"] == "battle":
+        if type(fr) is BattleFrame:
             return fr
     return None
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..core.bots import SaltedRandomBot
 from ..core.rng import hashed_index, salt_base
-from .actions import Action
+from .actions import Action, Discard, Play, PlaySpecial
 from .cards import BattlefrontCatalog, load_cards
 from .rules import TWO_FRONT_VICTORIES, profiles, resolve_front
 from .setup import FRONTS, OTHER, SEATS
@@ -54,7 +54,8 @@ class HeuristicBot:
     def choose(self, view: dict[str, Any], legal: list[Action], seat: str) -> Action:
         kind = (view.get("decision") or {}).get("kind")
         if kind == "discard":
-            return min(legal, key=lambda a: (self._worth(view, a.card), a.card))
+            discards = [a for a in legal if isinstance(a, Discard)]  # every legal action is a discard
+            return min(discards, key=lambda a: (self._worth(view, a.card), a.card))
         if kind == "deploy":
             return self._deploy(view, legal, seat) or self._fallback(view, legal, seat)
         return self._fallback(view, legal, seat)
@@ -95,14 +96,14 @@ class HeuristicBot:
                 targets = {f for f in pair if f not in mine} | set(ranked[:1])
         best, best_value = None, 0.0
         for a in legal:
-            if a.type == "play":
+            if isinstance(a, Play):
                 p = table[(nats[seat], a.use)] if a.use else table[a.card]
                 trial = {seat: [*cards[a.front][seat], p], OTHER[seat]: cards[a.front][OTHER[seat]]}
                 forces, _ = resolve_front(trial)
                 m1 = forces[seat] - forces[OTHER[seat]]
                 weight = 1.0 if a.front in targets else self.off_target
                 value = weight * (_score(m1) - _score(margins[a.front])) - self.card_cost * p[1]
-            elif a.type == "play_special":
+            elif isinstance(a, PlaySpecial):
                 value = 0.05
             else:
                 continue

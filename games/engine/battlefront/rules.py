@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core.errors import SetupError
 from ..core.machine import Decision, RuleBook, emit
-from .actions import ACTION_CLASSES, Action
+from .actions import ACTION_CLASSES, Action, Discard, Pass, Play, PlaySpecial
 from .cards import TYPES, BattlefrontCatalog, Card, SpecialUse
 from .setup import (
     CAPTURE_LEAD,
@@ -26,7 +26,7 @@ from .setup import (
 )
 from .state import BattlefrontState
 
-RULES = RuleBook("battlefront", ACTION_CLASSES, Action)
+RULES = RuleBook("battlefront", ACTION_CLASSES, Action, dict_frames=True)  # frames: dicts (not yet typed)
 
 # OPTIONAL 2 FRONT VICTORY CONDITIONS, in printed order: (kind, pairs of fronts)
 TWO_FRONT_VICTORIES = (
@@ -282,9 +282,9 @@ def key_at_deploy(st: BattlefrontState, fr: dict, pick) -> tuple:
     return ("pass", seat)
 
 
-def act_deploy(st: BattlefrontState, fr: dict, action: Action) -> None:
+def act_deploy(st: BattlefrontState, fr: dict, action: Play | PlaySpecial | Pass) -> None:
     seat = action.seat
-    if action.type == "pass":
+    if isinstance(action, Pass):
         emit(st, "passed", {"seat": seat})
         fr["passes"] += 1
         fr["seat"] = OTHER[seat]
@@ -294,7 +294,7 @@ def act_deploy(st: BattlefrontState, fr: dict, action: Action) -> None:
     st.frames[0]["changed"] = True
     code = action.card
     st.hands[seat].remove(code)
-    if action.type == "play_special":  # Industrial Giant: "Discard & draw 2 cards"
+    if isinstance(action, PlaySpecial):  # Industrial Giant: "Discard & draw 2 cards"
         use = st.catalog.use(st.nationality(seat), action.use)
         st.discards[seat].append(code)
         drawn = _deal(st, seat, use.abilities[0].count if use and use.abilities else 2)
@@ -402,7 +402,7 @@ def legal_discard(st: BattlefrontState, fr: dict) -> list[tuple]:
     return [("discard", seat, c) for c in st.hands[seat]]
 
 
-def act_discard(st: BattlefrontState, fr: dict, action: Action) -> None:
+def act_discard(st: BattlefrontState, fr: dict, action: Discard) -> None:
     st.hands[action.seat].remove(action.card)
     st.discards[action.seat].append(action.card)
     emit(st, "discarded", {"seat": action.seat, "count": 1})

@@ -17,7 +17,7 @@ def parse_action_fields(registry: dict[str, type], data: Any) -> tuple[type, dic
     if not isinstance(data, dict):
         raise MalformedAction("an action is a JSON object")
     kind = data.get("type")
-    cls = registry.get(kind) if isinstance(kind, str) else None
+    cls: Any = registry.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise MalformedAction(f"unknown action type {kind!r}")
     kwargs: dict[str, str] = {}

@@ -2,12 +2,13 @@
 each decision kind declares its legal-action and act functions together.
 
 A game builds one `RuleBook`, its rule modules register their frame steps and decisions in it, and the
-book then drives any state that has `frames` (a list of dicts with a "kind"), `decision`, `status`, `ply`,
+book then drives any state that has `frames` (a list of typed frames with a `kind` attribute, or of dicts
+with a "kind" key for a book made with dict_frames=True), `decision`, `status`, `ply`,
 `record_events` and the two derived slots `_legal_cache` / `_events`:
 
 * a frame step `step(state, frame) -> Decision | None` either mutates and returns None, or returns a
   Decision without mutating, so a serialised state always resumes at the same decision; a frame kind may
-  instead declare a table of stages (`frame["stage"]` -> step), read from one place;
+  instead declare a table of stages (the frame's `stage` -> step), read from one place;
 * a decision kind declares `legal(state, frame) -> list[key]` (keys are tuples `(type, seat, *fields)`),
   `act(state, frame, action)` and optionally `key_at(state, frame, pick) -> key`, a cheaper
   `legal(...)[pick(len(legal(...)))]` that builds only the chosen key (self-play; an equivalence test
@@ -15,14 +16,14 @@ book then drives any state that has `frames` (a list of dicts with a "kind"), `d
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .errors import IllegalAction, MalformedAction
 from .events import Event
 
-Step = Callable[[Any, dict], Any]
+Step = Callable[[Any, Any], Any]  # (state, frame) -> Decision | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +40,9 @@ class Decision:
 
 class DecisionSpec(NamedTuple):
     kind: str
-    legal: Callable[[Any, dict], list[tuple]]
-    act: Callable[[Any, dict, Any], None]
-    key_at: Callable[[Any, dict, Callable[[int], int]], tuple] | None = None
+    legal: Callable[[Any, Any], list[tuple]]
+    act: Callable[[Any, Any, Any], None]
+    key_at: Callable[[Any, Any, Callable[[int], int]], tuple] | None = None
 
 
 def emit(st: Any, type_: str, data: dict[str, Any], vis: str = "all") -> None:
@@ -53,19 +54,23 @@ def emit(st: Any, type_: str, data: dict[str, Any], vis: str = "all") -> None:
 class RuleBook:
     """One game's frames and decisions, and the machine that runs them."""
 
-    def __init__(self, name: str, action_types: dict[str, type], action_base: type) -> None:
+    def __init__(self, name: str, action_types: dict[str, type], action_base: type, *,
+                 dict_frames: bool = False) -> None:
         self.name = name
-        self.frames: dict[str, Step | dict[str, Step]] = {}
+        # frames are typed objects with `kind` (and `stage`) attributes; a game whose frames are still
+        # dicts with "kind" / "stage" keys (Battlefront) says so
+        self._dict_frames = dict_frames
+        self.frames: dict[str, Any] = {}  # kind -> its step, or its table of stages (stage -> step)
         self.decisions: dict[str, DecisionSpec] = {}
         self._action_types = action_types
-        self._action_base = action_base
+        self._action_base: Any = action_base
         self._actions: dict[tuple, Any] = {}  # actions are immutable values: one object per key, reused
 
     # ---- registration ------------------------------------------------------------------------
-    def frame(self, kind: str, step: Step | None = None, *, stages: dict[str, Step] | None = None) -> None:
+    def frame(self, kind: str, step: Step | None = None, *, stages: Mapping[str, Step] | None = None) -> None:
         if kind in self.frames or (step is None) == (stages is None):
             raise ValueError(f"frame {kind!r}: register once, with a step or a stage table")
-        self.frames[kind] = stages if stages is not None else step  # type: ignore[assignment]
+        self.frames[kind] = stages if stages is not None else step
 
     def decision(self, kind: str, *, legal: Callable, act: Callable, key_at: Callable | None = None) -> None:
         if kind in self.decisions:
@@ -77,10 +82,20 @@ class RuleBook:
         """Run the top frame's step until one needs a decision (or the game is over)."""
         st._legal_cache = None
         frames = self.frames
+        if self._dict_frames:
+            while st.status == "active":
+                fr = st.frames[-1]
+                step = frames[fr["kind"]]
+                d = (step[fr["stage"]] if type(step) is dict else step)(st, fr)
+                if d is not None:
+                    st.decision = d
+                    return
+            st.decision = None
+            return
         while st.status == "active":
             fr = st.frames[-1]
-            step = frames[fr["kind"]]
-            d = (step[fr["stage"]] if type(step) is dict else step)(st, fr)
+            step = frames[fr.kind]
+            d = (step[fr.stage] if type(step) is dict else step)(st, fr)
             if d is not None:
                 st.decision = d
                 return

@@ -9,7 +9,7 @@ An action handed out from the legal list is applied without re-validation; anyth
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .machine import RuleBook
@@ -54,7 +54,7 @@ class LazyActions(Sequence):
 
 
 def play(book: RuleBook, state: Any, bots: dict[str, Any], *, pickers: dict[str, Callable[[int], int]],
-         view_for: dict[str, Callable[[Any, str], Any]], max_plies: int, log: list | None) -> Any:
+         view_for: Mapping[str, Callable[[Any, str], Any]], max_plies: int, log: list | None) -> Any:
     """Let `bots` play `state` to the end (or max_plies); `log`, if given, receives each action's JSON."""
     legal_key_at, materialize, apply_legal = book.legal_key_at, book.materialize, book.apply_legal
     actions = book._actions

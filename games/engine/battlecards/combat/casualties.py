@@ -2,9 +2,8 @@
 vanishing with them (GP7), and the end-of-battle check (CA2 special victory)."""
 from __future__ import annotations
 
-from typing import Any
-
 from ...core.machine import emit
+from ...frames import BattleFrame
 from ...state import GameState
 from ..common import GROUND_SPECIALS
 from ..zones import _army_holding, _battle, _remove_deployed
@@ -28,18 +27,18 @@ def _destroy(st: GameState, holder: str, cid: str, cause: str) -> None:
         emit(st, "destroyed", data)
 
 
-def _leave_battle(st: GameState, fr: dict[str, Any], seat: str, cid: str) -> None:
-    units = fr["units"][seat]
+def _leave_battle(st: GameState, fr: BattleFrame, seat: str, cid: str) -> None:
+    units = fr.units[seat]
     if cid in units:
         units.remove(cid)
-    present = fr["present"][seat]
+    present = fr.present[seat]
     if cid in present:
         present.remove(cid)
     affected: set[str] = set()
-    if fr["supports"]:
+    if fr.supports:
         # GP7: support vanishes the moment its source (or recipient) leaves
-        affected = {s[1] for s in fr["supports"] if s[0] == cid}
-        fr["supports"] = [s for s in fr["supports"] if s[0] != cid and s[1] != cid]
+        affected = {s[1] for s in fr.supports if s[0] == cid}
+        fr.supports = [s for s in fr.supports if s[0] != cid and s[1] != cid]
     vals = st._vcache
     if vals is None or vals.fr is not fr:
         return
@@ -59,30 +58,30 @@ def _leave_battle(st: GameState, fr: dict[str, Any], seat: str, cid: str) -> Non
             vals.refresh(r)
 
 
-def _withdraw(st: GameState, fr: dict, seat: str, unit: str, cause: str) -> None:
+def _withdraw(st: GameState, fr: BattleFrame, seat: str, unit: str, cause: str) -> None:
     """GP1: withdrawn units stay deployed but are out of this battle (GP2: for good)."""
     _leave_battle(st, fr, seat, unit)
-    fr["withdrawn"][seat].append(unit)
+    fr.withdrawn[seat].append(unit)
     if st.record_events:
         emit(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
 
 
-def _check_battle_end(st: GameState, fr: dict) -> bool:
-    if fr["stage"] == "settle":
+def _check_battle_end(st: GameState, fr: BattleFrame) -> bool:
+    if fr.stage == "settle":
         return True
-    agg, dfd = fr["aggressor"], fr["defender"]
+    agg, dfd = fr.aggressor, fr.defender
     winner = None
-    if not fr["units"][dfd]:
+    if not fr.units[dfd]:
         winner = agg
-    elif not fr["units"][agg]:
+    elif not fr.units[agg]:
         winner = dfd
-    elif fr["special"] in GROUND_SPECIALS and fr["had_ground"] and not any(
-            st.defs[c].kind == "ground" for c in fr["units"][agg] + fr["withdrawn"][agg]):
+    elif fr.special in GROUND_SPECIALS and fr.had_ground and not any(
+            st.defs[c].kind == "ground" for c in fr.units[agg] + fr.withdrawn[agg]):
         winner = dfd  # CA2: applies to whoever is the aggressor of this battle
     else:
         return False
-    fr["winner"] = winner if fr["mode"] == "battle" else None
-    fr["stage"] = "settle"
-    fr["shot"] = None
-    fr["sub_wd"] = None
+    fr.winner = winner if fr.mode.decides_winner else None
+    fr.stage = "settle"
+    fr.shot = None
+    fr.sub_wd = None
     return True

@@ -5,41 +5,42 @@ from __future__ import annotations
 from vocabulary.battlecards import KINDS
 
 from ...core.machine import emit
+from ...frames import BattleFrame
 from ...state import GameState
 from .supports import SEA, offer_bonus, support_offers
 from .targeting import _autokill_targets, _targetable
 from .values import battle_values, hits
 
 
-def _stalemate(st: GameState, fr: dict, *, round_cap: bool = False) -> None:
+def _stalemate(st: GameState, fr: BattleFrame, *, round_cap: bool = False) -> None:
     """Stalemate: the aggressor must withdraw and the defender wins (air raids simply end). `round_cap`:
     settled the same way by the Options.max_battle_rounds cap of self-play (not a rule; see the README)."""
     if st.record_events:
-        data = {"round": fr["round"], "round_cap": True} if round_cap else {"round": fr["round"]}
+        data = {"round": fr.round, "round_cap": True} if round_cap else {"round": fr.round}
         emit(st, "stalemate", data)
-    fr["winner"] = fr["defender"] if fr["mode"] == "battle" else None
-    fr["stage"] = "settle"
+    fr.winner = fr.defender if fr.mode.decides_winner else None
+    fr.stage = "settle"
 
 
-def _can_hit(st: GameState, fr: dict, seat: str) -> bool:
+def _can_hit(st: GameState, fr: BattleFrame, seat: str) -> bool:
     """Could any unit of `seat` hit any enemy unit with the best possible support and action number?
 
     Checked at the start of a round (phase 0), when every support offer is open: the best action number
     against an attack value is min(attack, the highest number in the conflict deck)."""
     enemy = st.foe(seat)
-    targets = fr["units"][enemy]
+    targets = fr.units[enemy]
     if not targets:
         return False
     vals = battle_values(st, fr)
     kidx = st.kidx
     max_action = st.max_action
-    chem = fr["chem"][seat]
+    chem = fr.chem[seat]
     if chem:  # C11: chemical warfare attacks every enemy ground unit with this attack value
         best = min(chem, max_action)
         for t in targets:
             if kidx[t] == 0 and hits(vals.defense(enemy, t, "air"), best, chem):
                 return True
-    units = fr["units"][seat]
+    units = fr.units[seat]
     # the attack supports that could be allocated: (excluded recipient, bonus, need) (combat.supports)
     pool = [(excluded, offer_bonus(st, fr, c), need)
             for c, mode, _, excluded, need in support_offers(st, fr, seat, vals) if mode == "attack"]

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from ...actions import Support
 from ...core.machine import emit
+from ...frames import BattleFrame
 from ...state import GameState
 from ..behaviour import ability
 from ..common import SUPPORT_KINDS
@@ -21,17 +22,17 @@ UNITS = "units"        # every unit of the seat in the battle
 SEA = -1               # an offer's `need`: the recipient must be a sea unit (ship support); > 0: attack mask
 
 
-def _supporters(st: GameState, fr: dict, seat: str, vals: BattleValues) -> list[str]:
+def _supporters(st: GameState, fr: BattleFrame, seat: str, vals: BattleValues) -> list[str]:
     """`seat`'s units in the battle with a support ability (memoised until the units change)."""
     memo = vals.umemo[seat]
     out = memo.get("sp")
     if out is None:
         supp = st.supp
-        out = memo["sp"] = [c for c in fr["units"][seat] if c in supp]
+        out = memo["sp"] = [c for c in fr.units[seat] if c in supp]
     return out
 
 
-def support_offers(st: GameState, fr: dict, seat: str, vals: BattleValues) -> Iterator[tuple]:
+def support_offers(st: GameState, fr: BattleFrame, seat: str, vals: BattleValues) -> Iterator[tuple]:
     """The supports `seat` may still assign this round, as offers (supporter, mode, pool, excluded, need):
     one support (supporter -> r, mode) for each r in the pool (SHOOTERS or UNITS) other than `excluded`
     whose attack mask meets `need` (0: any; SEA: a sea unit; else artillery's target-kind mask).
@@ -44,9 +45,9 @@ def support_offers(st: GameState, fr: dict, seat: str, vals: BattleValues) -> It
         return
     supp = st.supp
     done = vals.done()
-    phase = fr["phase"]
+    phase = fr.phase
     phases = st.phase
-    used = fr["carrier_used"]
+    used = fr.carrier_used
     for c in supporters:
         infantry, art_mask, ship, carriers = supp[c]
         if carriers and used.get(c, 0) < carriers:
@@ -64,22 +65,22 @@ def support_offers(st: GameState, fr: dict, seat: str, vals: BattleValues) -> It
             yield c, "attack", SHOOTERS, c, SEA
 
 
-def offer_bonus(st: GameState, fr: dict, supporter: str) -> int:
+def offer_bonus(st: GameState, fr: BattleFrame, supporter: str) -> int:
     """The most an offer of `supporter` can add (a carrier: all its unused bonuses to one unit)."""
     ab = st.abil[supporter]
     if "carrier_bonus" in ab:
-        return sum(ab["carrier_bonus"].get("bonuses")[fr["carrier_used"].get(supporter, 0):])
+        return sum(ab["carrier_bonus"].get("bonuses")[fr.carrier_used.get(supporter, 0):])
     return next(ab[k].get("bonus") for k in SUPPORT_KINDS if k in ab)
 
 
-def support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
+def support_segments(st: GameState, fr: BattleFrame, seat: str) -> list[tuple]:
     """The supports of a fire decision as segments (supporter, mode, recipients, excluded, memo key, count):
     one action ("support", seat, supporter, r, mode) per r in recipients other than `excluded`, in order
     (`count` of them), so the actions can be counted without building them."""
     vals = st._vcache
     if vals is None or vals.fr is not fr:
         vals = battle_values(st, fr)
-    units = fr["units"][seat]
+    units = fr.units[seat]
     shooters = None
     segs: list[tuple] = []
     for c, mode, pool, excluded, need in support_offers(st, fr, seat, vals):
@@ -89,7 +90,7 @@ def support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
             continue
         if shooters is None:
             memo = vals.umemo[seat]
-            phase = fr["phase"]
+            phase = fr.phase
             eligible = memo.get(("el", phase))  # units that fire in this phase or later
             if eligible is None:
                 phases = st.phase
@@ -109,7 +110,7 @@ def support_segments(st: GameState, fr: dict, seat: str) -> list[tuple]:
     return segs
 
 
-def _defense_offers(st: GameState, fr: dict, seat: str, target: str, akind: str) -> Iterator[tuple]:
+def _defense_offers(st: GameState, fr: BattleFrame, seat: str, target: str, akind: str) -> Iterator[tuple]:
     vals = st._vcache
     if vals is None or vals.fr is not fr:
         vals = battle_values(st, fr)
@@ -118,12 +119,12 @@ def _defense_offers(st: GameState, fr: dict, seat: str, target: str, akind: str)
             yield c, mode
 
 
-def defense_supports(st: GameState, fr: dict, seat: str, target: str, akind: str) -> list[tuple]:
+def defense_supports(st: GameState, fr: BattleFrame, seat: str, target: str, akind: str) -> list[tuple]:
     """The defend window (GU1): the supports `seat` may add to `target`'s defense against an `akind` shot."""
     return [("support", seat, c, target, mode) for c, mode in _defense_offers(st, fr, seat, target, akind)]
 
 
-def can_defend(st: GameState, fr: dict, seat: str, target: str, akind: str) -> bool:
+def can_defend(st: GameState, fr: BattleFrame, seat: str, target: str, akind: str) -> bool:
     """Is there a defend window, i.e. any defense support for `target` (without building them)?"""
     vals = st._vcache
     if vals is not None and vals.fr is fr and vals.umemo[seat].get("sp") == []:
@@ -131,19 +132,19 @@ def can_defend(st: GameState, fr: dict, seat: str, target: str, akind: str) -> b
     return any(True for _ in _defense_offers(st, fr, seat, target, akind))
 
 
-def add_support(st: GameState, fr: dict, a: Support) -> None:
+def add_support(st: GameState, fr: BattleFrame, a: Support) -> None:
     ab = st.abil[a.unit]
     if "carrier_bonus" in ab:
-        n = fr["carrier_used"].get(a.unit, 0)
+        n = fr.carrier_used.get(a.unit, 0)
         bonus = ab["carrier_bonus"].get("bonuses")[n]
-        fr["carrier_used"][a.unit] = n + 1
+        fr.carrier_used[a.unit] = n + 1
         entry = [a.unit, a.recipient, a.mode, bonus, None]
     else:
         kind = next(k for k in SUPPORT_KINDS if k in ab)
         tks = ab[kind].get("target_kinds") if kind == "artillery_support" else None
         entry = [a.unit, a.recipient, a.mode, ab[kind].get("bonus"), list(tks) if tks else None]
-        fr["done"].append(a.unit)  # support replaces the supporter's own fire
-    fr["supports"].append(entry)
+        fr.done.append(a.unit)  # support replaces the supporter's own fire
+    fr.supports.append(entry)
     vals = st._vcache
     if vals is not None and vals.fr is fr:
         vals.support_added(entry)

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from vocabulary.battlecards import KINDS
 
+from ...frames import BattleFrame
 from ...state import GameState
 from ..behaviour import ability
 from .values import BattleValues, battle_values
 
 
-def _targetable(st: GameState, fr: dict, seat: str, u: str, t: str) -> bool:
+def _targetable(st: GameState, fr: BattleFrame, seat: str, u: str, t: str) -> bool:
     """S6, S7: before a submarine fires only destroyers and submarines may target it, unless intelligence;
     an aggressor's submarine not even they (S6 NOTE: "If the submarine is the aggressor, it may fire and
     retreat from battle without fear of enemy reprisal")."""
-    if "submarine" in st.abil[t] and t not in fr["fired"] and not fr["intel"][seat]:
-        if fr["aggressor"] != seat:  # t belongs to the aggressor
+    if "submarine" in st.abil[t] and t not in fr.fired and not fr.intel[seat]:
+        if fr.aggressor != seat:  # t belongs to the aggressor
             return False
         classes = st.defs[u].classes
         return "destroyer" in classes or "submarine" in classes
@@ -26,8 +27,8 @@ def _is_big(st: GameState, u: str) -> bool:
     return "big_guns" in ab or "heavy_guns" in ab or "ship_support" in ab
 
 
-def _shot_allowed(st: GameState, fr: dict, u: str, tkind: str) -> bool:
-    shots = fr["shots"].get(u)
+def _shot_allowed(st: GameState, fr: BattleFrame, u: str, tkind: str) -> bool:
+    shots = fr.shots.get(u)
     if not shots:
         return True
     ab = st.abil[u]
@@ -40,26 +41,26 @@ def _shot_allowed(st: GameState, fr: dict, u: str, tkind: str) -> bool:
     return False
 
 
-def _exhausted(st: GameState, fr: dict, seat: str, u: str) -> bool:
-    shots = fr["shots"].get(u, ())
+def _exhausted(st: GameState, fr: BattleFrame, seat: str, u: str) -> bool:
+    shots = fr.shots.get(u, ())
     ab = st.abil[u]
     if "double_attack" in ab:
         return len(shots) >= 2
     if _is_big(st, u):
-        groups = {st.defs[t].kind for t in fr["units"][st.foe(seat)]}
+        groups = {st.defs[t].kind for t in fr.units[st.foe(seat)]}
         if any(g not in shots for g in groups):
             return False
         return not ("heavy_guns" in ab and len(shots) == len(set(shots)))
     return len(shots) >= 1
 
 
-def _fire_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
+def _fire_targets(st: GameState, fr: BattleFrame, seat: str, u: str) -> list[str]:
     vals = st._vcache  # battle_values(st, fr), inlined on this hot path
     if vals is None or vals.fr is not fr:
         vals = battle_values(st, fr)
-    shots = fr["shots"].get(u)
-    intel = fr["intel"][seat]
-    fired = fr["fired"]
+    shots = fr.shots.get(u)
+    intel = fr.intel[seat]
+    fired = fr.fired
     # shots and fired (submarines that gave their position away) only grow within a battle, and any
     # change of values or units clears the memo
     n = len(shots) if shots else 0
@@ -81,8 +82,8 @@ def _fire_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
     return out
 
 
-def _compute_fire_targets(st: GameState, fr: dict, seat: str, u: str, vals: BattleValues, shots: list | None,
-                          intel: bool, fired: list) -> list[str]:
+def _compute_fire_targets(st: GameState, fr: BattleFrame, seat: str, u: str, vals: BattleValues,
+                          shots: list | None, intel: bool, fired: list) -> list[str]:
     au = vals.A[u]
     table = vals.D
     kidx = st.kidx
@@ -90,7 +91,7 @@ def _compute_fire_targets(st: GameState, fr: dict, seat: str, u: str, vals: Batt
     abil = st.abil
     out = []
     allowed = [_shot_allowed(st, fr, u, k) for k in KINDS] if shots else None
-    for t in fr["units"][st.foe(seat)]:
+    for t in fr.units[st.foe(seat)]:
         tk = kidx[t]
         if allowed is not None and not allowed[tk]:
             continue
@@ -106,17 +107,17 @@ def _compute_fire_targets(st: GameState, fr: dict, seat: str, u: str, vals: Batt
     return out
 
 
-def _has_infantry(st: GameState, fr: dict, seat: str) -> bool:
+def _has_infantry(st: GameState, fr: BattleFrame, seat: str) -> bool:
     # GU5: anything that says "Infantry" (class infantry: SS, SAS, rangers... too) enables armour autokills;
     # special forces that do not (the OSS saboteurs) do not
-    return any("infantry" in st.defs[c].classes for c in fr["units"][seat])
+    return any("infantry" in st.defs[c].classes for c in fr.units[seat])
 
 
-def _autokill_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
+def _autokill_targets(st: GameState, fr: BattleFrame, seat: str, u: str) -> list[str]:
     ak = st.abil[u].get("autokill")
-    if ak is None or fr["shots"].get(u):
+    if ak is None or fr.shots.get(u):
         return []
-    if ak.get("first_round_only") and fr["round"] != 1:
+    if ak.get("first_round_only") and fr.round != 1:
         return []
     if ak.get("requires_infantry") and not _has_infantry(st, fr, seat):
         return []  # G2: generals need none
@@ -125,7 +126,7 @@ def _autokill_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
     # the same round, fired submarines, intelligence and enemy units (they only leave: vals.gone)
     vals = battle_values(st, fr)
     memo = vals.ftargets[seat]
-    sig = (fr["round"], len(fr["fired"]), fr["intel"][seat], len(vals.gone[enemy]))
+    sig = (fr.round, len(fr.fired), fr.intel[seat], len(vals.gone[enemy]))
     entry = memo.get(("ak", u))
     if entry is not None and entry[0] == sig:
         return entry[1]
@@ -133,7 +134,7 @@ def _autokill_targets(st: GameState, fr: dict, seat: str, u: str) -> list[str]:
     kinds = ak.get("target_kinds")
     limit = ak.get("max_defense")
     out = []
-    for t in fr["units"][enemy]:
+    for t in fr.units[enemy]:
         if st.defs[t].kind not in kinds:
             continue
         d = vals.defense(enemy, t, ukind)  # G2: bonuses count when checking the threshold

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from vocabulary.battlecards import KINDS
 
+from ...frames import BattleFrame
 from ...state import GameState
 from ..behaviour import ability
 from ..common import KIDX
@@ -25,25 +26,25 @@ class BattleValues:
     __slots__ = ("st", "fr", "aura", "radar", "sup", "A", "D", "side", "umemo", "ftargets", "fkeys",
                  "gone", "done_src", "done_n", "done_set")
 
-    def __init__(self, st: GameState, fr: dict) -> None:
+    def __init__(self, st: GameState, fr: BattleFrame) -> None:
         self.st = st
         self.fr = fr
         abil = st.abil
         self.aura = {}
         self.radar = {}
         self.side = {}
-        for s in fr["units"]:
+        for s in fr.units:
             auras = []
-            for g in fr["units"][s]:
+            for g in fr.units[s]:
                 self.side[g] = s
                 ab = abil[g].get("general_aura")
                 if ab is not None:
                     auras.append((g, ab.get("attack"), ab.get("defense")))
             self.aura[s] = auras
-            self.radar[s] = sum(abil[r]["radar"].get("air_defense_bonus") for r in fr["present"][s]
+            self.radar[s] = sum(abil[r]["radar"].get("air_defense_bonus") for r in fr.present[s]
                                 if "radar" in abil[r])
         sup: dict[str, list] = {}
-        for entry in fr["supports"]:
+        for entry in fr.supports:
             sup.setdefault(entry[1], []).append(entry)
         self.sup = sup
         self.A: dict[str, tuple] = {}
@@ -53,13 +54,13 @@ class BattleValues:
         # the enemy)), dropped when the values they read change (see refresh and _leave_battle) and
         # lazily stripped of the enemy units gone since; fkeys: shooter -> (that target list, its fire and
         # hold keys); gone: per seat, its units that left the battle, in order
-        self.gone: dict[str, list[str]] = {s: [] for s in fr["units"]}
-        self.umemo: dict[str, dict] = {s: {} for s in fr["units"]}
-        self.done_src: list | None = None  # fr["done"] as a set (the list only grows within a round)
+        self.gone: dict[str, list[str]] = {s: [] for s in fr.units}
+        self.umemo: dict[str, dict] = {s: {} for s in fr.units}
+        self.done_src: list | None = None  # fr.done as a set (the list only grows within a round)
         self.done_n = 0
         self.done_set: set[str] = set()
-        self.ftargets: dict[str, dict] = {s: {} for s in fr["units"]}
-        self.fkeys: dict[str, dict] = {s: {} for s in fr["units"]}
+        self.ftargets: dict[str, dict] = {s: {} for s in fr.units}
+        self.fkeys: dict[str, dict] = {s: {} for s in fr.units}
         for u in self.side:
             self._compute(u)
 
@@ -86,7 +87,7 @@ class BattleValues:
                 if g != u:  # G1, G3: other friendly ground units
                     aura_a += atk
                     aura_d += dfn
-        cb = self.fr["codebreak"][seat]
+        cb = self.fr.codebreak[seat]
         if not sups:  # the common case, without the per-kind support loops below
             add = aura_a + cb
             a0, a1, a2 = d.attack.ground, d.attack.air, d.attack.sea
@@ -121,7 +122,7 @@ class BattleValues:
         self.D[u] = tuple(dfn)
 
     def done(self) -> set[str]:
-        done = self.fr["done"]
+        done = self.fr.done
         n = len(done)
         if done is not self.done_src or n < self.done_n:
             self.done_src = done
@@ -132,7 +133,7 @@ class BattleValues:
         return self.done_set
 
     def new_round(self) -> None:
-        """A new round of the same battle: the supports are gone (fr["supports"], "shots" and "done" are new
+        """A new round of the same battle: the supports are gone (fr.supports, "shots" and "done" are new
         empty lists). Only the units that had support change values; every other memo stays valid (units
         and values are the same, and fire-target entries record the shot count, 0 again for every unit)."""
         supported = [u for u in self.sup if u in self.side]
@@ -165,7 +166,7 @@ class BattleValues:
         return values[KIDX[akind]] if values is not None else getattr(self.st.defs[t].defense, akind)
 
 
-def battle_values(st: GameState, fr: dict) -> BattleValues:
+def battle_values(st: GameState, fr: BattleFrame) -> BattleValues:
     """Valid until the battle changes (units leave, round ends): _touch() drops it."""
     vals = st._vcache
     if vals is not None and vals.fr is fr:
@@ -178,7 +179,7 @@ def _touch(st: GameState) -> None:
     st._vcache = None
 
 
-def _defense(st: GameState, fr: dict, seat: str, t: str, akind: str) -> int | None:
+def _defense(st: GameState, fr: BattleFrame, seat: str, t: str, akind: str) -> int | None:
     return battle_values(st, fr).defense(seat, t, akind)
 
 ability("general_aura", BattleValues._compute, rulings="G1, G3")

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from ...actions import Action, PlayCard
 from ...core.machine import emit
+from ...frames import BattleFrame, DeployFrame, Frame, V2Frame
 from ...state import Decision, GameState
 from ..behaviour import PHASE_2, V2, Window, ability, card_effect, window_of, window_options
 from ..book import RULES
 from ..combat.casualties import _destroy
 from ..common import KChoose, KPlayCard
-from ..frames import _deploy_frame
 from ..zones import (
     _discard_kept,
     _draw_arsenal,
@@ -20,19 +20,19 @@ from ..zones import (
 )
 
 
-def step_v2(st: GameState, fr: dict) -> Decision | None:
-    seat = fr["seat"]
+def step_v2(st: GameState, fr: V2Frame) -> Decision | None:
+    seat = fr.seat
     enemy = st.foe(seat)
-    if fr["stage"] == "start":
+    if fr.stage == "start":
         # asked whenever the owner holds any kept card, so the question itself reveals nothing
         if st.team(seat)["kept"] and _nonempty_refs(st, enemy):
-            return Decision(seat, "v2_effect", {"card": fr["card"]})
+            return Decision(seat, "v2_effect", {"card": fr.card})
         _v2_effect(st, seat)
-        fr["stage"] = "replace"
+        fr.stage = "replace"
         return None
     # the rocket is spent: discard it and draw a replacement, deployed at once
-    _remove_deployed(st, seat, fr["card"])
-    st.pool_of(fr["card"])["discard"].append(fr["card"])
+    _remove_deployed(st, seat, fr.card)
+    st.pool_of(fr.card)["discard"].append(fr.card)
     st.frames.pop()
     new = _draw_arsenal(st, seat)
     if new is None:
@@ -46,7 +46,7 @@ def step_v2(st: GameState, fr: dict) -> Decision | None:
     st.players[seat]["hand"].append(new)
     if st.record_events:
         emit(st, "drawn", {"seat": seat, "count": 1})
-    st.frames.append(_deploy_frame(seat, 1, [new], "v2"))
+    st.frames.append(DeployFrame(seat, 1, [new], "v2"))
     return None
 
 
@@ -62,17 +62,17 @@ def _v2_effect(st: GameState, seat: str) -> None:
         emit(st, "v2_hit", {"seat": seat, "removed": top, "code": st.code[top]})
 
 
-def legal_v2_effect(st: GameState, fr: dict) -> list[tuple]:
-    seat = fr["seat"]
+def legal_v2_effect(st: GameState, fr: V2Frame) -> list[tuple]:
+    seat = fr.seat
     return [KChoose(seat, "v2")] + window_options(st, fr, seat, V2)
 
 
-def act_v2_effect(st: GameState, fr: dict, a: Action) -> None:
+def act_v2_effect(st: GameState, fr: V2Frame, a: Action) -> None:
     if isinstance(a, PlayCard):
         window_of(st, a.card, V2).resolve(st, fr, a)  # C9: the A-bomb in place of the V-2's effect
     else:
         _v2_effect(st, a.seat)
-    fr["stage"] = "replace"
+    fr.stage = "replace"
 
 
 def _a_bomb(st: GameState, seat: str, card: str, ref: str) -> None:
@@ -86,34 +86,34 @@ def _a_bomb(st: GameState, seat: str, card: str, ref: str) -> None:
         _destroy(st, enemy, cid, "a-bomb")
 
 
-def _abomb_ok(st: GameState, fr: dict, seat: str) -> bool:
+def _abomb_ok(st: GameState, fr: BattleFrame, seat: str) -> bool:
     """C8: a double-attack bomber in your air stack; the British also need MI or Stolen Plans."""
     if not any("double_attack" in st.abil[c] for s in st.players[seat]["stacks"]["air"] for c in s):
         return False
     if st.players[seat]["nation"] == "GB":
-        return (fr["intel_played"][seat]
+        return (fr.intel_played[seat]
                 or bool(_kept_with(st, seat, {"military-intelligence", "stolen-plans"}))
                 or _has_ability_deployed(st, seat, "intelligence"))
     return True
 
 
-def _abomb_plays(st: GameState, fr: dict, seat: str) -> list[tuple]:
+def _abomb_plays(st: GameState, fr: BattleFrame, seat: str) -> list[tuple]:
     """C8, C10: `seat`'s A-bomb plays in phase 2, on any non-empty enemy stack."""
     return window_options(st, fr, seat, PHASE_2) if st.team(seat)["kept"] else []
 
 
-def _phase_2_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+def _phase_2_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list[tuple]:
     if not _abomb_ok(st, fr, seat):
         return []
     return [KPlayCard(seat, cid, target=ref) for ref in _nonempty_refs(st, st.foe(seat))]
 
 
-def _v2_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+def _v2_options(st: GameState, fr: V2Frame, seat: str, cid: str) -> list[tuple]:
     """C9: the German A-bomb may replace the V-2's "remove the top enemy card" part (no bomber needed)."""
     return [KPlayCard(seat, cid, target=ref) for ref in _nonempty_refs(st, st.foe(seat))]
 
 
-def _drop(st: GameState, fr: dict, a: PlayCard) -> None:
+def _drop(st: GameState, fr: Frame, a: PlayCard) -> None:
     _a_bomb(st, a.seat, a.card, a.target)
 
 

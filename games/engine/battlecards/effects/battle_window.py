@@ -3,8 +3,9 @@
 Warfare (C11). Each is discarded after use (C14)."""
 from __future__ import annotations
 
-from ...actions import Action, Pass, PlayCard
+from ...actions import Pass, PlayCard
 from ...core.machine import emit
+from ...frames import BattleFrame
 from ...state import GameState
 from ..behaviour import BATTLE_WINDOW, Window, card_effect, window_of, window_options
 from ..book import RULES
@@ -13,18 +14,18 @@ from ..common import KPass, KPlayCard
 from ..zones import _discard_kept
 
 
-def _window_seat(fr: dict) -> str:
-    return (fr["aggressor"], fr["defender"])[fr["side"]]
+def _window_seat(fr: BattleFrame) -> str:
+    return (fr.aggressor, fr.defender)[fr.side]
 
 
-def legal_battle_window(st: GameState, fr: dict) -> list[tuple]:
+def legal_battle_window(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat = _window_seat(fr)
     return [KPass(seat)] + window_options(st, fr, seat, BATTLE_WINDOW)
 
 
-def act_battle_window(st: GameState, fr: dict, a: Action) -> None:
+def act_battle_window(st: GameState, fr: BattleFrame, a: Pass | PlayCard) -> None:
     if isinstance(a, Pass):
-        fr["side"] += 1
+        fr.side += 1
         return
     _discard_kept(st, a.seat, a.card)  # C14: discarded after use
     window_of(st, a.card, BATTLE_WINDOW).resolve(st, fr, a)
@@ -32,35 +33,35 @@ def act_battle_window(st: GameState, fr: dict, a: Action) -> None:
 
 
 # ---- Mine Fields (C13): the player chooses an enemy ground unit (never a leader), first round only ---------
-def _mine_fields_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
-    if fr["round"] != 1:
+def _mine_fields_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list[tuple]:
+    if fr.round != 1:
         return []
-    return [KPlayCard(seat, cid, target=t) for t in fr["units"][st.foe(seat)] if st.defs[t].kind == "ground"]
+    return [KPlayCard(seat, cid, target=t) for t in fr.units[st.foe(seat)] if st.defs[t].kind == "ground"]
 
 
-def _mine_fields(st: GameState, fr: dict, a: PlayCard) -> None:
+def _mine_fields(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
     _destroy(st, st.foe(a.seat), a.target, "mine-fields")
 
 
 # ---- Lack of Valor (C14): one enemy unit must withdraw -----------------------------------------------------
-def _lack_of_valor_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
-    return [KPlayCard(seat, cid, target=t) for t in fr["units"][st.foe(seat)]]
+def _lack_of_valor_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list[tuple]:
+    return [KPlayCard(seat, cid, target=t) for t in fr.units[st.foe(seat)]]
 
 
-def _lack_of_valor(st: GameState, fr: dict, a: PlayCard) -> None:
+def _lack_of_valor(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
     _withdraw(st, fr, st.foe(a.seat), a.target, "lack-of-valor")
 
 
 # ---- Military Intelligence / Stolen Plans: the rest of the battle, and the enemy hand (kept cards) shown ---
-def _intelligence_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
-    return [] if fr["intel_played"][seat] else [KPlayCard(seat, cid)]
+def _intelligence_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list[tuple]:
+    return [] if fr.intel_played[seat] else [KPlayCard(seat, cid)]
 
 
-def _intelligence(st: GameState, fr: dict, a: PlayCard) -> None:
+def _intelligence(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
     seat = a.seat
     enemy = st.foe(seat)
-    fr["intel"][seat] = True
-    fr["intel_played"][seat] = True
+    fr.intel[seat] = True
+    fr.intel_played[seat] = True
     if st.record_events:
         emit(st, "intelligence", {"enemy_hand": [st.code[c] for c in st.players[enemy]["hand"]]}, seat)
     if st.defs[a.card].effect == "stolen-plans" and st.record_events:
@@ -68,14 +69,14 @@ def _intelligence(st: GameState, fr: dict, a: PlayCard) -> None:
 
 
 # ---- Chemical Warfare (C11): attacks every enemy ground unit in phase 0 of every round (phases.battle) -----
-def _chemical_warfare_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
-    if fr["chem"][seat] or not any(st.defs[t].kind == "ground" for t in fr["units"][st.foe(seat)]):
+def _chemical_warfare_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list[tuple]:
+    if fr.chem[seat] or not any(st.defs[t].kind == "ground" for t in fr.units[st.foe(seat)]):
         return []
     return [KPlayCard(seat, cid)]
 
 
-def _chemical_warfare(st: GameState, fr: dict, a: PlayCard) -> None:
-    fr["chem"][a.seat] = st.defs[a.card].param("attack", 13)
+def _chemical_warfare(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
+    fr.chem[a.seat] = st.defs[a.card].param("attack", 13)
 
 
 card_effect("mine-fields", kept=True, rulings="C13",

@@ -2,8 +2,9 @@
 enemy unit in phase 0 of the first round (GU4 note)."""
 from __future__ import annotations
 
-from ...actions import Action
+from ...actions import Choose
 from ...core.machine import emit
+from ...frames import BattleFrame, SabotageFrame
 from ...state import Decision, GameState
 from ..behaviour import ability
 from ..book import RULES
@@ -12,42 +13,42 @@ from ..common import KChoose
 from ..zones import _deployed
 
 
-def step_sabotage(st: GameState, fr: dict) -> Decision | None:
-    seat = fr["seat"]
-    cands = [c for c in _deployed(st, seat) if fr["cls"] in st.defs[c].classes]
+def step_sabotage(st: GameState, fr: SabotageFrame) -> Decision | None:
+    seat = fr.seat
+    cands = [c for c in _deployed(st, seat) if fr.cls in st.defs[c].classes]
     if cands:  # asked even with one candidate, so the question does not tell how many he has
-        return Decision(seat, "sabotage_victim", {"class": fr["cls"]})
+        return Decision(seat, "sabotage_victim", {"class": fr.cls})
     st.frames.pop()
     if st.record_events:
-        emit(st, "sabotage_no_target", {"seat": seat, "class": fr["cls"]})
+        emit(st, "sabotage_no_target", {"seat": seat, "class": fr.cls})
     return None
 
 
-def legal_sabotage_victim(st: GameState, fr: dict) -> list[tuple]:
-    seat = fr["seat"]
-    return [KChoose(seat, c) for c in _deployed(st, seat) if fr["cls"] in st.defs[c].classes]
+def legal_sabotage_victim(st: GameState, fr: SabotageFrame) -> list[tuple]:
+    seat = fr.seat
+    return [KChoose(seat, c) for c in _deployed(st, seat) if fr.cls in st.defs[c].classes]
 
 
-def act_sabotage_victim(st: GameState, fr: dict, a: Action) -> None:
+def act_sabotage_victim(st: GameState, fr: SabotageFrame, a: Choose) -> None:
     st.frames.pop()
-    _destroy(st, fr["seat"], a.option, "sabotage")
+    _destroy(st, fr.seat, a.option, "sabotage")
 
 
-def _sabotage_targets(st: GameState, fr: dict, seat: str, unit: str) -> list[str]:
-    if unit not in fr["units"][seat]:
+def _sabotage_targets(st: GameState, fr: BattleFrame, seat: str, unit: str) -> list[str]:
+    if unit not in fr.units[seat]:
         return []
     classes = st.abil[unit]["sabotage"].get("target_classes")
     # revealed enemy cards, leaders included (they are in the battle's stacks though they do not fight)
-    return [t for t in fr["present"][st.foe(seat)] if any(c in classes for c in st.defs[t].classes)]
+    return [t for t in fr.present[st.foe(seat)] if any(c in classes for c in st.defs[t].classes)]
 
 
-def legal_sabotage_target(st: GameState, fr: dict) -> list[tuple]:
-    seat, unit = fr["sab_queue"][0]
+def legal_sabotage_target(st: GameState, fr: BattleFrame) -> list[tuple]:
+    seat, unit = fr.sab_queue[0]
     return [KChoose(seat, t) for t in _sabotage_targets(st, fr, seat, unit)]
 
 
-def act_sabotage_target(st: GameState, fr: dict, a: Action) -> None:
-    fr["sab_queue"].pop(0)
+def act_sabotage_target(st: GameState, fr: BattleFrame, a: Choose) -> None:
+    fr.sab_queue.pop(0)
     _destroy(st, st.foe(a.seat), a.option, "sabotage")
     _check_battle_end(st, fr)
 

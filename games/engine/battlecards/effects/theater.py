@@ -5,6 +5,7 @@ check."""
 
 from __future__ import annotations
 
+from ...frames import BattleFrame
 from ...state import GameState
 from ..behaviour import Window, card_effect
 from ..combat.casualties import _destroy, _withdraw
@@ -15,27 +16,27 @@ ARMOUR = frozenset({"tank", "self-propelled-gun", "tank-destroyer", "armored-car
 
 
 # ---- Kamikaze: one of your air units in the battle and one enemy ship in the battle are destroyed ----------
-def _kamikaze_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
-    planes = [u for u in fr["units"][seat] if st.defs[u].kind == "air"]
-    ships = [t for t in fr["units"][st.foe(seat)] if st.defs[t].kind == "sea"]
+def _kamikaze_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list[tuple]:
+    planes = [u for u in fr.units[seat] if st.defs[u].kind == "air"]
+    ships = [t for t in fr.units[st.foe(seat)] if st.defs[t].kind == "sea"]
     return [KPlayCard(seat, cid, target=t, option=u) for t in ships for u in planes]
 
 
-def _kamikaze(st: GameState, fr: dict, a) -> None:
+def _kamikaze(st: GameState, fr: BattleFrame, a) -> None:
     _destroy(st, a.seat, a.option, "kamikaze")
     _destroy(st, st.foe(a.seat), a.target, "kamikaze")
 
 
 # ---- Russian Winter: every enemy armoured ground unit in the battle withdraws ------------------------------
-def _armour(st: GameState, fr: dict, seat: str) -> list[str]:
-    return [u for u in fr["units"][seat] if ARMOUR.intersection(st.defs[u].classes)]
+def _armour(st: GameState, fr: BattleFrame, seat: str) -> list[str]:
+    return [u for u in fr.units[seat] if ARMOUR.intersection(st.defs[u].classes)]
 
 
-def _russian_winter_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+def _russian_winter_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list[tuple]:
     return [KPlayCard(seat, cid)] if _armour(st, fr, st.foe(seat)) else []
 
 
-def _russian_winter(st: GameState, fr: dict, a) -> None:
+def _russian_winter(st: GameState, fr: BattleFrame, a) -> None:
     enemy = st.foe(a.seat)
     for u in _armour(st, fr, enemy):
         _withdraw(st, fr, enemy, u, "russian-winter")

@@ -8,10 +8,11 @@ from vocabulary.battlecards import BattlecardDef
 
 from ...actions import PlayCard
 from ...core.machine import emit
+from ...frames import AIR_RAID, BattlecardFrame, Frame, SabotageFrame, TurnFrame
 from ...state import GameState
 from ..behaviour import TURN_START, Window, card_effect
 from ..common import KPlayCard
-from ..frames import _battle_frame, _battlecard_frame
+from ..frames import new_battle
 from ..zones import _destroy_industry, _flip_conflict, _prereqs_met
 
 
@@ -20,25 +21,25 @@ def _enemy_ic(st: GameState, seat: str) -> bool:
 
 
 # ---- Counterattack (CA1-CA3) ---------------------------------------------------------------------------
-def _counterattack_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+def _counterattack_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list[tuple]:
     return [KPlayCard(seat, cid, target=bc) for bc in st.team(st.foe(seat))["won"] if _prereqs_met(st, bc)]
 
 
-def _counterattack(st: GameState, fr: dict, a: PlayCard) -> None:
-    fr["stage"] = "end"
-    st.frames.append(_battlecard_frame(a.seat, a.target, "emergency", counter=True))
+def _counterattack(st: GameState, fr: TurnFrame, a: PlayCard) -> None:
+    fr.stage = "end"
+    st.frames.append(BattlecardFrame(a.seat, a.target, "emergency", a.seat, counter=True))
     if st.record_events:
         emit(st, "counterattack", {"seat": a.seat, "battlecard": a.target, "code": st.code[a.target]})
 
 
 # ---- Pre-emptive Strike (C6, C16) --------------------------------------------------------------------------
-def _plain_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+def _plain_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list[tuple]:
     return [KPlayCard(seat, cid)]
 
 
-def _preemptive_strike(st: GameState, fr: dict, a: PlayCard) -> None:
+def _preemptive_strike(st: GameState, fr: TurnFrame, a: PlayCard) -> None:
     """Turn conflict cards over (discarding non-battlecards unresolved) until a battlecard."""
-    fr["stage"] = "end"
+    fr.stage = "end"
     limit = len(st.conflict_deck) + len(st.conflict_discard) + 1
     for _ in range(limit):
         cid = _flip_conflict(st)
@@ -47,7 +48,7 @@ def _preemptive_strike(st: GameState, fr: dict, a: PlayCard) -> None:
         if isinstance(st.defs[cid], BattlecardDef):
             if st.record_events:
                 emit(st, "conflict_drawn", {"seat": a.seat, "card": cid, "code": st.code[cid]})
-            st.frames.append(_battlecard_frame(a.seat, cid, "check", pre=True))
+            st.frames.append(BattlecardFrame(a.seat, cid, "check", a.seat, pre=True))
             break
         st.conflict_discard.append(cid)
         if st.record_events:
@@ -55,23 +56,24 @@ def _preemptive_strike(st: GameState, fr: dict, a: PlayCard) -> None:
 
 
 # ---- Air Raid (C15, C18) -----------------------------------------------------------------------------------
-def _air_raid_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+def _air_raid_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list[tuple]:
     acts = [KPlayCard(seat, cid, option="battle")]
     if _enemy_ic(st, seat):
         acts.append(KPlayCard(seat, cid, option="industry"))
     return acts
 
 
-def _air_raid(st: GameState, fr: dict, a: PlayCard) -> None:
+def _air_raid(st: GameState, fr: Frame, a: PlayCard) -> None:
     if a.option == "industry":
         _destroy_industry(st, st.foe(a.seat))  # C18: at any time, not in lieu of drawing
         return
-    fr["stage"] = "end"  # a one-round air battle (C15)
-    st.frames.append(_battle_frame(st, card=None, aggressor=a.seat, mode="air_raid", counter=False))
+    assert isinstance(fr, TurnFrame)  # the battle option is a turn-start play
+    fr.stage = "end"  # a one-round air battle (C15)
+    st.frames.append(new_battle(st, card=None, aggressor=a.seat, mode=AIR_RAID, counter=False))
 
 
 # ---- Industrial Complex / Industrial Strike (C18) ----------------------------------------------------------
-def _industrial_complex(st: GameState, fr: dict, a: PlayCard) -> None:
+def _industrial_complex(st: GameState, fr: Frame, a: PlayCard) -> None:
     """Put into play face up: build-ups draw and deploy `extra` more (zones._industry_extra)."""
     st.team(a.seat)["kept"].remove(a.card)
     st.players[a.seat]["industry"].append(a.card)
@@ -79,32 +81,32 @@ def _industrial_complex(st: GameState, fr: dict, a: PlayCard) -> None:
         emit(st, "industry_built", {"seat": a.seat, "card": a.card, "code": st.code[a.card]})
 
 
-def _industrial_strike_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+def _industrial_strike_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list[tuple]:
     return [KPlayCard(seat, cid)] if _enemy_ic(st, seat) else []
 
 
-def _industrial_strike(st: GameState, fr: dict, a: PlayCard) -> None:
+def _industrial_strike(st: GameState, fr: Frame, a: PlayCard) -> None:
     _destroy_industry(st, st.foe(a.seat))
 
 
 # ---- Sabotage (G4): names "general" or "leader" unseen; the victim picks (effects.sabotage) ----------------
-def _sabotage_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+def _sabotage_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list[tuple]:
     acts = [KPlayCard(seat, cid, option="general"), KPlayCard(seat, cid, option="leader")]
     if _enemy_ic(st, seat):
         acts.append(KPlayCard(seat, cid, option="industry"))
     return acts
 
 
-def _sabotage(st: GameState, fr: dict, a: PlayCard) -> None:
+def _sabotage(st: GameState, fr: Frame, a: PlayCard) -> None:
     enemy = st.foe(a.seat)
     if a.option == "industry":
         _destroy_industry(st, enemy)
     else:
-        st.frames.append({"kind": "sabotage", "seat": enemy, "cls": a.option})
+        st.frames.append(SabotageFrame(enemy, a.option))
 
 
 # ---- C18 "at any time": the industry plays in a battle-round window (any battle, either seat's turn) -------
-def _industry_only_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
+def _industry_only_options(st: GameState, fr: Frame, seat: str, cid: str) -> list[tuple]:
     """Only the plays that destroy the enemy Industrial Complex (a Sabotage on a general or leader, or an Air
     Raid battle, keep their turn-start window)."""
     if not _enemy_ic(st, seat):

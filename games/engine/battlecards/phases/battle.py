@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...actions import Action, Pass
+from ...actions import Choose, Pass, Withdraw
 from ...core.machine import emit
+from ...frames import BattleFrame, DeployFrame
 from ...state import Decision, GameState
 from ..behaviour import ability
 from ..book import RULES
@@ -16,28 +17,27 @@ from ..combat.stalemate import _can_hit, _stalemate
 from ..combat.values import _defense, _touch, hits
 from ..common import KChoose, KPass, KWithdraw
 from ..effects.sabotage import _sabotage_targets
-from ..frames import _deploy_frame
 from ..optional_rules import _occupied_defense
 from ..zones import _action_number, _army_map, _deployed, _draw_arsenal
 from .fire import _side_seat, _stage_phase
 from .settle import _stage_done, _stage_scorch, _stage_settle
 
 
-def _armies(fr: dict, seat: str) -> tuple[str, ...]:
+def _armies(fr: BattleFrame, seat: str) -> tuple[str, ...]:
     """The armies whose forces fight in `seat`'s side: `seat` itself, and in a team game's homeland battle
     the teammates joined under it (frames._join_armies)."""
-    joined = fr.get("joined")
+    joined = fr.joined
     return (seat,) if joined is None else (seat, *joined[seat])
 
 
-def _optional_units(st: GameState, fr: dict, seat: str, army: str | None = None) -> list[str]:
+def _optional_units(st: GameState, fr: BattleFrame, seat: str, army: str | None = None) -> list[str]:
     """C7, C12, GP5: classes a battlecard makes optional, and radar in battles without ground forces
     (Optional Rule 5.3: radar may also help defend an occupied battlecard). `army`: a teammate joined under
     `seat` in a homeland battle (its own ground stacks, the battle's classes of `seat`'s side)."""
     occupied = _occupied_defense(st, fr, seat)
-    if "ground" in fr["kinds"][seat] and not occupied:
+    if "ground" in fr.kinds[seat] and not occupied:
         return []
-    classes = () if occupied else fr["opt_classes"][seat]
+    classes = () if occupied else fr.opt_classes[seat]
     out = []
     for s in st.players[army or seat]["stacks"]["ground"]:
         for c in s:
@@ -47,43 +47,43 @@ def _optional_units(st: GameState, fr: dict, seat: str, army: str | None = None)
     return out
 
 
-def _present(st: GameState, fr: dict, seat: str) -> list[str]:
+def _present(st: GameState, fr: BattleFrame, seat: str) -> list[str]:
     if _occupied_defense(st, fr, seat):  # Optional Rule 5.3: only the units under the battlecard
-        out = list(st.players[seat]["occupied"][fr["card"]])
-        if fr["include"][seat]:
+        out = list(st.players[seat]["occupied"][fr.card])
+        if fr.include[seat]:
             out.extend(_optional_units(st, fr, seat))
         return out
     out = _forces(st, fr, seat, seat)
-    if "joined" in fr:  # a homeland battle: the teammates' forces fight in the commander's side
-        for army in fr["joined"][seat]:
+    if fr.joined is not None:  # a homeland battle: the teammates' forces fight in the commander's side
+        for army in fr.joined[seat]:
             out.extend(_forces(st, fr, seat, army))
     return out
 
 
-def _forces(st: GameState, fr: dict, seat: str, army: str) -> list[str]:
+def _forces(st: GameState, fr: BattleFrame, seat: str, army: str) -> list[str]:
     """`army`'s deployed cards in `seat`'s side of the battle: its stacks of the kinds called for `seat`
     (the one it chose of a divided kind), and its optional units if committed."""
     stacks = st.players[army]["stacks"]
-    chosen = fr.get("stacks", {}).get(army, {})
+    chosen = fr.stacks.get(army, {})
     out: list[str] = []
-    for kind in fr["kinds"][seat]:
+    for kind in fr.kinds[seat]:
         i = chosen.get(kind)
         if i is not None and i < len(stacks[kind]):
             out.extend(stacks[kind][i])  # C2: a divided side fights with the stack it chose
             continue
         for s in stacks[kind]:
             out.extend(s)
-    if fr["include"][army]:
+    if fr.include[army]:
         out.extend(_optional_units(st, fr, seat, army))
     return out
 
 
-def _has_forces(st: GameState, fr: dict, seat: str, present: list[str]) -> bool:
+def _has_forces(st: GameState, fr: BattleFrame, seat: str, present: list[str]) -> bool:
     unit_ids = st.unit_ids
     units = [c for c in present if c in unit_ids]
     if not units:
         return False
-    if fr["need_infantry_free"][seat]:
+    if fr.need_infantry_free[seat]:
         # GU3: a non-artillery ground unit (not a leader, radar or special device) is needed to start
         return any(
             st.defs[c].kind == "ground" and not st.defs[c].is_artillery
@@ -93,55 +93,55 @@ def _has_forces(st: GameState, fr: dict, seat: str, present: list[str]) -> bool:
     return True
 
 
-def _stage_optional(st: GameState, fr: dict) -> Decision | None:
-    for seat in (fr["aggressor"], fr["defender"]):
+def _stage_optional(st: GameState, fr: BattleFrame) -> Decision | None:
+    for seat in (fr.aggressor, fr.defender):
         # asked on public facts (a non-empty ground stack): what the stack holds stays secret
-        optional = "ground" not in fr["kinds"][seat] or _occupied_defense(st, fr, seat)
-        if seat not in fr["asked"] and optional and any(st.players[seat]["stacks"]["ground"]):
-            fr["asking"] = seat
-            return Decision(seat, "commit_optional", {"classes": fr["opt_classes"][seat] + ["radar"]})
-        if "joined" in fr and optional and not _occupied_defense(st, fr, seat):
+        optional = "ground" not in fr.kinds[seat] or _occupied_defense(st, fr, seat)
+        if seat not in fr.asked and optional and any(st.players[seat]["stacks"]["ground"]):
+            fr.asking = seat
+            return Decision(seat, "commit_optional", {"classes": fr.opt_classes[seat] + ["radar"]})
+        if fr.joined is not None and optional and not _occupied_defense(st, fr, seat):
             # a homeland battle: each joined army commits its own optional forces (its stacks are its own)
-            for army in fr["joined"][seat]:
-                if army not in fr["asked"] and any(st.players[army]["stacks"]["ground"]):
-                    fr["asking"] = army
-                    return Decision(army, "commit_optional", {"classes": fr["opt_classes"][seat] + ["radar"],
+            for army in fr.joined[seat]:
+                if army not in fr.asked and any(st.players[army]["stacks"]["ground"]):
+                    fr.asking = army
+                    return Decision(army, "commit_optional", {"classes": fr.opt_classes[seat] + ["radar"],
                                                               "commander": seat})
-    fr["stage"] = "stacks"
+    fr.stage = "stacks"
     return None
 
 
-def legal_commit_optional(st: GameState, fr: dict) -> list[tuple]:
-    seat = fr["asking"]
+def legal_commit_optional(st: GameState, fr: BattleFrame) -> list[tuple]:
+    seat = fr.asking
     return [KChoose(seat, "include"), KChoose(seat, "exclude")]
 
 
-def act_commit_optional(st: GameState, fr: dict, a: Action) -> None:
-    fr["asked"].append(a.seat)
-    fr["include"][a.seat] = a.option == "include"
+def act_commit_optional(st: GameState, fr: BattleFrame, a: Choose) -> None:
+    fr.asked.append(a.seat)
+    fr.include[a.seat] = a.option == "include"
 
 
-def _stack_choices(st: GameState, fr: dict, seat: str, kind: str) -> list[int]:
+def _stack_choices(st: GameState, fr: BattleFrame, seat: str, kind: str) -> list[int]:
     """The non-empty stacks of `kind` a side may fight with (sizes are public: a choice between one says
     nothing)."""
     return [i for i, s in enumerate(st.players[seat]["stacks"][kind]) if s]
 
 
-def _pending_stack(st: GameState, fr: dict) -> tuple[str, str] | None:
+def _pending_stack(st: GameState, fr: BattleFrame) -> tuple[str, str] | None:
     """The next (army, kind) whose owner must choose which of his divided stacks fights (aggressor first;
     in a homeland battle each joined army chooses its own after its commander, frames._join_armies)."""
-    chosen = fr.setdefault("stacks", {s: {} for s in fr["units"]})
-    for seat in (fr["aggressor"], fr["defender"]):
+    chosen = fr.stacks
+    for seat in (fr.aggressor, fr.defender):
         if _occupied_defense(st, fr, seat):
             continue  # Optional Rule 5.3: only the units under the battlecard defend
         for army in _armies(fr, seat):
-            for kind in fr["kinds"][seat]:
+            for kind in fr.kinds[seat]:
                 if kind not in chosen[army] and len(_stack_choices(st, fr, army, kind)) > 1:
                     return army, kind
     return None
 
 
-def _stage_stacks(st: GameState, fr: dict) -> Decision | None:
+def _stage_stacks(st: GameState, fr: BattleFrame) -> Decision | None:
     """C1, C2 (estimated reading): divided stacks are "forevermore treated as separate stacks", so a battle
     calling a kind is fought by ONE stack of it: each side with several non-empty stacks of a called kind
     chooses one, secretly (the choice is a private event; the views show no battle forces before both
@@ -149,71 +149,69 @@ def _stage_stacks(st: GameState, fr: dict) -> Decision | None:
     pending = _pending_stack(st, fr)
     if pending is not None:
         return Decision(pending[0], "battle_stack", {"kind": pending[1]})
-    chosen = fr["stacks"]
+    chosen = fr.stacks
     if any(chosen.values()) and st.record_events:
-        emit(st, "battle_stacks", {"card": fr["card"], "stacks": {
+        emit(st, "battle_stacks", {"card": fr.card, "stacks": {
             s: {k: f"{k}:{i}" for k, i in chosen[s].items()} for s in chosen if chosen[s]}})
-    fr["stage"] = "check"
+    fr.stage = "check"
     return None
 
 
-def legal_battle_stack(st: GameState, fr: dict) -> list[tuple]:
+def legal_battle_stack(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat, kind = _pending_stack(st, fr)  # type: ignore[misc]
     return [KChoose(seat, f"{kind}:{i}") for i in _stack_choices(st, fr, seat, kind)]
 
 
-def act_battle_stack(st: GameState, fr: dict, a: Action) -> None:
+def act_battle_stack(st: GameState, fr: BattleFrame, a: Choose) -> None:
     kind, _, idx = a.option.partition(":")
-    fr["stacks"][a.seat][kind] = int(idx)
+    fr.stacks[a.seat][kind] = int(idx)
     if st.record_events:
         # secret until both chose (then the public battle_stacks event)
         emit(st, "battle_stack_chosen", {"seat": a.seat, "stack": a.option}, a.seat)
 
 
-def _stage_check(st: GameState, fr: dict) -> Decision | None:
-    agg, dfd = fr["aggressor"], fr["defender"]
-    has = {s: _has_forces(st, fr, s, _present(st, fr, s)) for s in fr["units"]}
+def _stage_check(st: GameState, fr: BattleFrame) -> Decision | None:
+    agg, dfd = fr.aggressor, fr.defender
+    has = {s: _has_forces(st, fr, s, _present(st, fr, s)) for s in fr.units}
     if not has[agg] or not has[dfd]:
         if not has[agg] and not has[dfd]:
             if st.record_events:
-                emit(st, "battle_ignored", {"card": fr["card"]})
-            fr["winner"] = None
-            fr["stage"] = "settle"
-            fr["ignored"] = True
+                emit(st, "battle_ignored", {"card": fr.card})
+            fr.winner = None
+            fr.stage = "settle"
+            fr.ignored = True
             return None
-        fr["winner"] = agg if has[agg] else dfd
-        if fr["mode"] == "air_raid":
-            fr["winner"] = None
+        fr.winner = (agg if has[agg] else dfd) if fr.mode.decides_winner else None
         if st.record_events:
-            emit(st, "battle_uncontested", {"card": fr["card"], "winner": fr["winner"]})
-        fr["stage"] = "settle"
+            emit(st, "battle_uncontested", {"card": fr.card, "winner": fr.winner})
+        fr.stage = "settle"
         return None
-    fr["stage"] = "leaders"
+    fr.stage = "leaders"
     _reveal(st, fr)
     return None
 
 
-def _reveal(st: GameState, fr: dict) -> None:
+def _reveal(st: GameState, fr: BattleFrame) -> None:
     _touch(st)
-    for seat in fr["units"]:
-        fr["present"][seat] = _present(st, fr, seat)
+    for seat in fr.units:
+        fr.present[seat] = _present(st, fr, seat)
     data = {
-        "card": fr["card"], "code": st.code.get(fr["card"]) if fr["card"] else None, "mode": fr["mode"],
-        "aggressor": fr["aggressor"],
-        "forces": {s: [[c, st.code[c]] for c in fr["present"][s]] for s in fr["units"]},
+        "card": fr.card, "code": st.code.get(fr.card) if fr.card else None, "mode": fr.mode.name,
+        "aggressor": fr.aggressor,
+        "forces": {s: [[c, st.code[c]] for c in fr.present[s]] for s in fr.units},
     }
-    if "joined" in fr and st.record_events:  # a homeland battle: whose each revealed card is
+    if fr.joined is not None and st.record_events:  # a homeland battle: whose each revealed card is
         armies = _army_map(st, fr)
-        data["joined"] = {s: list(a) for s, a in fr["joined"].items()}
-        data["armies"] = {c: armies[c] for s in fr["units"] for c in fr["present"][s]}
+        data["joined"] = {s: list(a) for s, a in fr.joined.items()}
+        data["armies"] = {c: armies[c] for s in fr.units for c in fr.present[s]}
     emit(st, "battle_revealed", data)
 
 
-def _stage_leaders(st: GameState, fr: dict) -> Decision | None:
+def _stage_leaders(st: GameState, fr: BattleFrame) -> Decision | None:
     """G5, C15: each deployed leader draws and deploys cards at the start of any battle."""
-    fr["stage"] = "muster"
+    fr.stage = "muster"
     pushes = []
-    for side_seat in (fr["aggressor"], fr["defender"]):
+    for side_seat in (fr.aggressor, fr.defender):
         # a homeland battle: the joined armies' leaders too, each into its own army (frames._join_armies)
         for seat in _armies(fr, side_seat):
             for c in _deployed(st, seat):
@@ -230,76 +228,76 @@ def _stage_leaders(st: GameState, fr: dict) -> Decision | None:
                 if drawn:
                     if st.record_events:
                         emit(st, "leader_draw", {"seat": seat, "count": len(drawn)})
-                    pushes.append(_deploy_frame(seat, len(drawn), drawn, "leader"))
+                    pushes.append(DeployFrame(seat, len(drawn), drawn, "leader"))
     st.frames.extend(reversed(pushes))
     return None
 
 
-def _stage_muster(st: GameState, fr: dict) -> Decision | None:
+def _stage_muster(st: GameState, fr: BattleFrame) -> Decision | None:
     _touch(st)
     sea = False
-    for seat in fr["units"]:
+    for seat in fr.units:
         present = _present(st, fr, seat)
-        fr["present"][seat] = present
-        fr["units"][seat] = [c for c in present if c in st.unit_ids]
-        sea = sea or any(st.defs[c].kind == "sea" for c in fr["units"][seat])
-    for seat in fr["units"]:
+        fr.present[seat] = present
+        fr.units[seat] = [c for c in present if c in st.unit_ids]
+        sea = sea or any(st.defs[c].kind == "sea" for c in fr.units[seat])
+    for seat in fr.units:
         deployed = _deployed(st, seat)
-        if "joined" in fr:  # a homeland battle: the joined armies' codebreakers and intelligence count too
-            for army in fr["joined"][seat]:
+        if fr.joined is not None:  # a homeland battle: the joined armies' codebreakers and intelligence count
+            for army in fr.joined[seat]:
                 deployed = deployed + _deployed(st, army)
         cb = sum(st.abil[c]["codebreaker"].get("attack_bonus")
                  for c in deployed if "codebreaker" in st.abil[c])
         if sea and cb:  # C13: any battle with a sea unit
-            fr["codebreak"][seat] = cb
-            fr["intel"][seat] = True
+            fr.codebreak[seat] = cb
+            fr.intel[seat] = True
         if any("intelligence" in st.abil[c] for c in deployed):
-            fr["intel"][seat] = True
-    agg = fr["aggressor"]
-    fr["had_ground"] = any(st.defs[c].kind == "ground" for c in fr["units"][agg])
-    for seat in (agg, fr["defender"]):
-        for c in fr["units"][seat]:
+            fr.intel[seat] = True
+    agg = fr.aggressor
+    fr.had_ground = any(st.defs[c].kind == "ground" for c in fr.units[agg])
+    for seat in (agg, fr.defender):
+        for c in fr.units[seat]:
             if "sabotage" in st.abil[c]:
-                fr["sab_queue"].append([seat, c])
-    fr["stage"] = "window"
-    fr["side"] = 0
-    emit(st, "battle_started", {"card": fr["card"], "units": {s: [[c, st.code[c]] for c in fr["present"][s]]
-                                                             for s in fr["units"]}})
+                fr.sab_queue.append([seat, c])
+    fr.stage = "window"
+    fr.side = 0
+    emit(st, "battle_started", {"card": fr.card, "units": {s: [[c, st.code[c]] for c in fr.present[s]]
+                                                             for s in fr.units}})
     return None
 
 
-def _stage_window(st: GameState, fr: dict) -> Decision | None:
-    while fr["side"] < 2:
-        seat = (fr["aggressor"], fr["defender"])[fr["side"]]
+def _stage_window(st: GameState, fr: BattleFrame) -> Decision | None:
+    while fr.side < 2:
+        seat = (fr.aggressor, fr.defender)[fr.side]
         if st.team(seat)["kept"]:
-            return Decision(seat, "battle_window", {"round": fr["round"]})
-        fr["side"] += 1
-    fr["stage"] = "phase0"
-    fr["p0"] = False
+            return Decision(seat, "battle_window", {"round": fr.round})
+        fr.side += 1
+    fr.stage = "phase0"
+    fr.p0 = False
     return None
 
 
-def _stage_phase0(st: GameState, fr: dict) -> Decision | None:
+def _stage_phase0(st: GameState, fr: BattleFrame) -> Decision | None:
     """Phase 0: OSS sabotage before the first round (GU4 note), chemical warfare every round (C11)."""
-    if fr["round"] == 1:
-        while fr["sab_queue"]:
-            seat, unit = fr["sab_queue"][0]
+    if fr.round == 1:
+        while fr.sab_queue:
+            seat, unit = fr.sab_queue[0]
             targets = _sabotage_targets(st, fr, seat, unit)
             if len(targets) > 1:
                 return Decision(seat, "sabotage_target", {"unit": unit})
-            fr["sab_queue"].pop(0)
+            fr.sab_queue.pop(0)
             if targets:
                 _destroy(st, st.foe(seat), targets[0], "sabotage")
                 if _check_battle_end(st, fr):
                     return None
-    if not fr["p0"]:
-        fr["p0"] = True
-        for seat in (fr["aggressor"], fr["defender"]):
-            attack = fr["chem"][seat]
+    if not fr.p0:
+        fr.p0 = True
+        for seat in (fr.aggressor, fr.defender):
+            attack = fr.chem[seat]
             if not attack:
                 continue
             enemy = st.foe(seat)
-            for t in [t for t in fr["units"][enemy] if st.defs[t].kind == "ground"]:
+            for t in [t for t in fr.units[enemy] if st.defs[t].kind == "ground"]:
                 d = _defense(st, fr, enemy, t, "air")
                 n, _ = _action_number(st)
                 hit = hits(d, n, attack)
@@ -309,55 +307,56 @@ def _stage_phase0(st: GameState, fr: dict) -> Decision | None:
                     _destroy(st, enemy, t, "chemical-warfare")
                     if _check_battle_end(st, fr):
                         return None
-    if not _can_hit(st, fr, fr["aggressor"]) and not _can_hit(st, fr, fr["defender"]):
+    if not _can_hit(st, fr, fr.aggressor) and not _can_hit(st, fr, fr.defender):
         _stalemate(st, fr)
         return None
-    fr.update(stage="phase", phase=1, side=0)
+    fr.stage, fr.phase, fr.side = "phase", 1, 0
     return None
 
 
-def _stage_withdraw(st: GameState, fr: dict) -> Decision | None:
-    while fr["side"] < 2:
+def _stage_withdraw(st: GameState, fr: BattleFrame) -> Decision | None:
+    while fr.side < 2:
         seat = _side_seat(fr)
-        if fr["units"][seat]:
+        if fr.units[seat]:
             prev = st.decision  # the same question again: reuse the (immutable) decision
             if prev is not None and prev.kind == "withdraw" and prev.seat == seat \
-                    and prev.prompt.get("round") == fr["round"] and len(prev.prompt) == 1:
+                    and prev.prompt.get("round") == fr.round and len(prev.prompt) == 1:
                 return prev
-            return Decision(seat, "withdraw", {"round": fr["round"]})
-        fr["side"] += 1
+            return Decision(seat, "withdraw", {"round": fr.round})
+        fr.side += 1
     if _check_battle_end(st, fr):
         return None
-    fr["round"] += 1
+    fr.round += 1
     cap = st.setup.options.max_battle_rounds
-    if cap is not None and fr["round"] > cap:  # an explicit self-play / simulation option, never the rules
+    if cap is not None and fr.round > cap:  # an explicit self-play / simulation option, never the rules
         st.round_cap_battles += 1
         _stalemate(st, fr, round_cap=True)
         return None
-    fr.update(stage="window", side=0, phase=0, done=[], shots={}, supports=[], carrier_used={}, p2_passed=[])
+    fr.stage, fr.side, fr.phase = "window", 0, 0
+    fr.done, fr.shots, fr.supports, fr.carrier_used, fr.p2_passed = [], {}, [], {}, []
     vals = st._vcache
     if vals is not None and vals.fr is fr:
         vals.new_round()  # keeps the values of the units without support (see BattleValues.new_round)
     return None
 
 
-def legal_withdraw(st: GameState, fr: dict) -> list[tuple]:
+def legal_withdraw(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat = _side_seat(fr)
-    return [KPass(seat)] + [KWithdraw(seat, u) for u in fr["units"][seat]]
+    return [KPass(seat)] + [KWithdraw(seat, u) for u in fr.units[seat]]
 
 
 
-def withdraw_key_at(st: GameState, fr: dict, pick: Any) -> tuple:
+def withdraw_key_at(st: GameState, fr: BattleFrame, pick: Any) -> tuple:
     """legal_withdraw(st, fr)[pick(n)] without building the list: pass, then one per unit."""
     seat = _side_seat(fr)
-    units = fr["units"][seat]
+    units = fr.units[seat]
     i = pick(1 + len(units))
     return ("pass", seat) if i == 0 else ("withdraw", seat, units[i - 1])
 
 
-def act_withdraw(st: GameState, fr: dict, a: Action) -> None:
+def act_withdraw(st: GameState, fr: BattleFrame, a: Pass | Withdraw) -> None:
     if isinstance(a, Pass):
-        fr["side"] += 1
+        fr.side += 1
         return
     _withdraw(st, fr, a.seat, a.unit, "withdrawal")
     if _check_battle_end(st, fr):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from vocabulary.battlecards import BattlecardDef
 
 from ...core.machine import emit
+from ...frames import BattlecardFrame
 from ...state import GameState
 from ..behaviour import EFFECTS
 
@@ -14,8 +15,7 @@ def _push_card(st: GameState, seat: str, cid: str) -> None:
     if isinstance(d, BattlecardDef):
         if st.record_events:
             emit(st, "conflict_drawn", {"seat": seat, "card": cid, "code": st.code[cid]})
-        st.frames.append({"kind": "battlecard", "seat": seat, "card": cid, "stage": "check",
-                          "aggressor": seat, "counter": False, "pre": False})
+        st.frames.append(BattlecardFrame(seat, cid, "check", seat))
         return
     effect = EFFECTS[d.effect]
     if effect.kept:

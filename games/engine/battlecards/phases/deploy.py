@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from vocabulary.battlecards import KINDS
 
-from ...actions import Action
+from ...actions import Deploy
 from ...core.machine import emit
+from ...frames import DeployFrame, Frame, SetupRevealFrame, V2Frame
 from ...state import Decision, GameState
 from ..book import RULES
 from ..common import KDeploy
@@ -26,55 +27,55 @@ def _deploy_options(st: GameState, seat: str, cands: list[str]) -> list[tuple]:
     return acts
 
 
-def _deploy_candidates(st: GameState, fr: dict) -> list[str]:
-    hand = st.players[fr["seat"]]["hand"]
-    if fr["cards"] is None:
+def _deploy_candidates(st: GameState, fr: DeployFrame) -> list[str]:
+    hand = st.players[fr.seat]["hand"]
+    if fr.cards is None:
         return list(hand)
-    return [c for c in fr["cards"] if c in hand]
+    return [c for c in fr.cards if c in hand]
 
 
-def step_deploy(st: GameState, fr: dict) -> Decision | None:
-    cands = _deploy_candidates(st, fr) if fr["count"] > 0 else []
+def step_deploy(st: GameState, fr: DeployFrame) -> Decision | None:
+    cands = _deploy_candidates(st, fr) if fr.count > 0 else []
     if not cands:
         st.frames.pop()
         return None
-    seat = fr["seat"]
-    forced = len(cands) <= fr["count"] and not st.players[seat]["occupied"]
+    seat = fr.seat
+    forced = len(cands) <= fr.count and not st.players[seat]["occupied"]
     if forced:
         stacks = st.players[seat]["stacks"]
         if all(len(stacks[st.defs[c].kind]) == 1 for c in cands):
             c = cands[0]
             _do_deploy(st, fr, seat, c, f"{st.defs[c].kind}:0")
             return None
-    kind = "initial_deploy" if fr["reason"] == "initial" else "deploy"
-    return Decision(seat, kind, {"count": fr["count"], "reason": fr["reason"]})
+    kind = "initial_deploy" if fr.reason == "initial" else "deploy"
+    return Decision(seat, kind, {"count": fr.count, "reason": fr.reason})
 
 
-def legal_deploy(st: GameState, fr: dict) -> list[tuple]:
-    return _deploy_options(st, fr["seat"], _deploy_candidates(st, fr))
+def legal_deploy(st: GameState, fr: DeployFrame) -> list[tuple]:
+    return _deploy_options(st, fr.seat, _deploy_candidates(st, fr))
 
 
-def _do_deploy(st: GameState, fr: dict | None, seat: str, cid: str, ref: str) -> None:
+def _do_deploy(st: GameState, fr: Frame | None, seat: str, cid: str, ref: str) -> None:
     p = st.players[seat]
     p["hand"].remove(cid)
     _stack(st, seat, ref).append(cid)  # type: ignore[union-attr]
-    initial = fr is not None and fr["kind"] == "deploy" and fr["reason"] == "initial"
-    if fr is not None and fr["kind"] == "deploy":
-        fr["count"] -= 1
+    initial = isinstance(fr, DeployFrame) and fr.reason == "initial"
+    if isinstance(fr, DeployFrame):
+        fr.count -= 1
     if st.record_events:
         # a set-up deployment is secret until both seats are done (step_setup_reveal)
         emit(st, "deployed", {"seat": seat, "stack": ref}, seat if initial else "all")
     if st.record_events:
         emit(st, "deployed_card", {"seat": seat, "stack": ref, "card": cid, "code": st.code[cid]}, seat)
     if "v2_rocket" in st.abil[cid] and not initial:  # a V-2 deployed at set-up fires at the reveal
-        st.frames.append({"kind": "v2", "seat": seat, "card": cid, "stage": "start"})
+        st.frames.append(V2Frame(seat, cid, "start"))
 
 
-def act_deploy(st: GameState, fr: dict, a: Action) -> None:
+def act_deploy(st: GameState, fr: DeployFrame, a: Deploy) -> None:
     _do_deploy(st, fr, a.seat, a.card, a.stack)
 
 
-def step_setup_reveal(st: GameState, fr: dict) -> Decision | None:
+def step_setup_reveal(st: GameState, fr: SetupRevealFrame) -> Decision | None:
     """Both seats have deployed at set-up: the stacks are revealed (face down: their sizes) together, then
     any V-2 deployed at set-up takes effect (the German seat's first, in stack order)."""
     st.frames.pop()
@@ -84,13 +85,13 @@ def step_setup_reveal(st: GameState, fr: dict) -> Decision | None:
     v2s = [(s, c) for s in st.armies for k in KINDS for x in st.players[s]["stacks"][k] for c in x
            if "v2_rocket" in st.abil[c]]
     for s, c in reversed(v2s):  # frames are a stack: the first V-2 is resolved first
-        st.frames.append({"kind": "v2", "seat": s, "card": c, "stage": "start"})
+        st.frames.append(V2Frame(s, c, "start"))
     return None
 
 
 def setup_pending(st: GameState) -> bool:
     """True while the set-up deployment is still secret (some seat has not finished deploying)."""
-    return any(f["kind"] == "setup_reveal" for f in st.frames)
+    return any(type(f) is SetupRevealFrame for f in st.frames)
 
 
 RULES.frame("deploy", step_deploy)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...actions import Action, Autokill, Fire, Hold, PlayCard, Support, Withdraw
+from ...actions import Autokill, Fire, Hold, Pass, PlayCard, Support, Withdraw
 from ...core.machine import emit
+from ...frames import BattleFrame, PendingShot
 from ...state import Decision, GameState
 from ..behaviour import PHASE_2, window_of
 from ..book import RULES
@@ -18,24 +19,24 @@ from ..effects.abomb import _abomb_plays
 from ..zones import _action_number
 
 
-def _side_seat(fr: dict) -> str:
-    return fr["aggressor"] if fr["side"] == 0 else fr["defender"]
+def _side_seat(fr: BattleFrame) -> str:
+    return fr.aggressor if fr.side == 0 else fr.defender
 
 
-def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
+def _actors(st: GameState, fr: BattleFrame, seat: str) -> list[str]:
     vals = st._vcache
     if vals is None or vals.fr is not fr:
         vals = battle_values(st, fr)
     memo = vals.umemo[seat]
-    phase = fr["phase"]
-    done_list = fr["done"]
+    phase = fr.phase
+    done_list = fr.done
     cached = memo.get(("a", phase))  # (done list, its length, actors): the done list only grows
     if cached is not None and cached[0] is done_list and cached[1] == len(done_list):
         return cached[2]
     units = memo.get(phase)  # `seat`'s units that fire in this phase (memoised until the units change)
     if units is None:
         phases = st.phase
-        units = memo[phase] = [u for u in fr["units"][seat] if phases[u] == phase]
+        units = memo[phase] = [u for u in fr.units[seat] if phases[u] == phase]
     if not units:
         return units
     done = vals.done()
@@ -44,71 +45,74 @@ def _actors(st: GameState, fr: dict, seat: str) -> list[str]:
     return out
 
 
-def _p2_out_window(st: GameState, fr: dict, seat: str) -> bool:
+def _p2_out_window(st: GameState, fr: BattleFrame, seat: str) -> bool:
     """C8 (the A-bomb any time in phase 2): is `seat`'s window outside its own phase-2 turn open? The
     defender's comes before the aggressor's phase-2 turn, the aggressor's after the defender's, each only
     when that other turn takes place. Opened on public facts like every play window (the seat holds any
     kept card; the units' phases), until the seat passes; `pass` is always legal.
-    fr["p2_passed"] holds seat (own window passed), "out:<seat>" (this window passed) and "turn:<seat>"
+    fr.p2_passed holds seat (own window passed), "out:<seat>" (this window passed) and "turn:<seat>"
     (the seat acted in its own phase-2 turn)."""
-    passed = fr["p2_passed"]
+    passed = fr.p2_passed
     if not st.team(seat)["kept"] or "out:" + seat in passed:
         return False
     other = st.foe(seat)
-    if seat == fr["defender"]:
+    if seat == fr.defender:
         return bool(_actors(st, fr, other)) or (other not in passed and bool(st.team(other)["kept"]))
     return "turn:" + other in passed
 
 
-def _stage_phase(st: GameState, fr: dict) -> Decision | None:
-    if fr["sub_wd"] is not None:
-        seat, unit = fr["sub_wd"]
+def _stage_phase(st: GameState, fr: BattleFrame) -> Decision | None:
+    if fr.sub_wd is not None:
+        seat, unit = fr.sub_wd
         return Decision(seat, "sub_withdraw", {"unit": unit})
-    shot = fr["shot"]
+    shot = fr.shot
     if shot is not None:
-        if shot["stage"] == "defend":
-            return Decision(shot["enemy"], "defend", {"unit": shot["unit"], "target": shot["target"],
-                                                      "type": shot["type"]})
-        return Decision(shot["seat"], "retarget", {"unit": shot["unit"], "target": shot["target"],
-                                                   "type": shot["type"]})
+        if shot.stage == "defend":
+            return Decision(shot.enemy, "defend", {"unit": shot.unit, "target": shot.target,
+                                                      "type": shot.type})
+        return Decision(shot.seat, "retarget", {"unit": shot.unit, "target": shot.target,
+                                                   "type": shot.type})
     while True:
-        seat = fr["aggressor"] if fr["side"] == 0 else fr["defender"]
-        if fr["phase"] == 2 and fr["side"] == 0 and _p2_out_window(st, fr, fr["defender"]):
+        seat = fr.aggressor if fr.side == 0 else fr.defender
+        if fr.phase == 2 and fr.side == 0 and _p2_out_window(st, fr, fr.defender):
             # C8: the A-bomb any time in phase 2: the defender before the aggressor's phase-2 shots
-            return Decision(fr["defender"], "fire", {"round": fr["round"], "phase": 2})
+            return Decision(fr.defender, "fire", {"round": fr.round, "phase": 2})
         if _actors(st, fr, seat) or (
-                fr["phase"] == 2 and seat not in fr["p2_passed"] and st.team(seat)["kept"]):
+                fr.phase == 2 and seat not in fr.p2_passed and st.team(seat)["kept"]):
             prev = st.decision  # the same question again: reuse the (immutable) decision
             if prev is not None and prev.kind == "fire" and prev.seat == seat:
                 p = prev.prompt
-                if p.get("round") == fr["round"] and p.get("phase") == fr["phase"] and len(p) == 2:
+                if p.get("round") == fr.round and p.get("phase") == fr.phase and len(p) == 2:
                     return prev
-            return Decision(seat, "fire", {"round": fr["round"], "phase": fr["phase"]})
-        if fr["side"] == 0:
-            fr["side"] = 1
+            return Decision(seat, "fire", {"round": fr.round, "phase": fr.phase})
+        if fr.side == 0:
+            fr.side = 1
             continue
-        if fr["phase"] == 2 and _p2_out_window(st, fr, fr["aggressor"]):
+        if fr.phase == 2 and _p2_out_window(st, fr, fr.aggressor):
             # C8: ... and the aggressor after the defender's phase-2 shots
-            return Decision(fr["aggressor"], "fire", {"round": fr["round"], "phase": 2})
-        if fr["phase"] < 4:
-            fr["phase"] += 1
-            fr["side"] = 0
+            return Decision(fr.aggressor, "fire", {"round": fr.round, "phase": 2})
+        if fr.phase < 4:
+            fr.phase += 1
+            fr.side = 0
             continue
         break
-    if fr["mode"] == "air_raid":  # C15: a one-round air battle
-        fr["winner"] = None
-        fr["stage"] = "settle"
+    if fr.mode.rounds is not None and fr.round >= fr.mode.rounds:  # C15: an Air Raid is one round
+        fr.winner = None
+        fr.stage = "settle"
         return None
-    fr.update(stage="withdraw", side=0)
+    fr.stage, fr.side = "withdraw", 0
     return None
 
 
-def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], list[tuple], list[tuple], int]:
+FireParts = tuple[str, list[str], list[tuple], list[tuple], list[tuple], int]
+
+
+def _fire_parts(st: GameState, fr: BattleFrame) -> FireParts:
     """A fire decision's legal actions in parts: the actors, then per actor (unit, fire targets, autokill
     targets): its fire actions, autokills and hold ("pass" first when there is no actor: only the A-bomb
     window is open); then the support segments (see _support_segments) and the A-bomb plays; last the
     number of legal actions."""
-    seat = fr["aggressor"] if fr["side"] == 0 else fr["defender"]
+    seat = fr.aggressor if fr.side == 0 else fr.defender
     asked = st.decision.seat
     if asked != seat:  # C8: the other seat's phase-2 A-bomb window (see _stage_phase): pass or bomb
         tail = _abomb_plays(st, fr, asked)
@@ -122,9 +126,9 @@ def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], l
         # intelligence and enemy units as when the list was built); anything else goes through it
         vals = st._vcache  # _actors just made sure it is this battle's
         memo = vals.ftargets[seat]
-        shots_of = fr["shots"]
-        nf = len(fr["fired"])
-        intel = fr["intel"][seat]
+        shots_of = fr.shots
+        nf = len(fr.fired)
+        intel = fr.intel[seat]
         ngone = len(vals.gone[st.foe(seat)])
         for u in actors:
             entry = memo.get(u)
@@ -145,7 +149,7 @@ def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], l
     segs = support_segments(st, fr, seat) if sp is None or sp else []
     for seg in segs:
         n += seg[5]
-    if fr["phase"] == 2:
+    if fr.phase == 2:
         tail = _abomb_plays(st, fr, seat)
         n += len(tail)
     else:
@@ -153,7 +157,7 @@ def _fire_parts(st: GameState, fr: dict) -> tuple[str, list[str], list[tuple], l
     return seat, actors, heads, segs, tail, n
 
 
-def legal_fire(st: GameState, fr: dict) -> list[tuple]:
+def legal_fire(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat, actors, heads, segs, tail, _ = _fire_parts(st, fr)
     acts: list[tuple] = [] if actors else [("pass", seat)]
     memo = battle_values(st, fr).fkeys[seat]
@@ -188,7 +192,7 @@ def legal_fire(st: GameState, fr: dict) -> list[tuple]:
 
 
 
-def fire_key_at(st: GameState, fr: dict, pick: Any) -> tuple:
+def fire_key_at(st: GameState, fr: BattleFrame, pick: Any) -> tuple:
     """legal_fire(st, fr)[pick(n)] building only that key (n = the number of legal actions)."""
     seat, actors, heads, segs, tail, n = _fire_parts(st, fr)
     i = pick(n)
@@ -216,91 +220,89 @@ def fire_key_at(st: GameState, fr: dict, pick: Any) -> tuple:
     return tail[i]
 
 
-def act_fire(st: GameState, fr: dict, a: Action) -> None:
+def act_fire(st: GameState, fr: BattleFrame, a: Fire | Autokill | Support | Hold | Pass | PlayCard) -> None:
     seat = a.seat
-    kind = a.type
-    if fr["phase"] == 2 and fr["side"] == 1 and seat == fr["defender"]:
+    if fr.phase == 2 and fr.side == 1 and seat == fr.defender:
         mark = "turn:" + seat
-        if mark not in fr["p2_passed"]:
-            fr["p2_passed"].append(mark)  # C8: the aggressor's A-bomb window follows this turn
-    if kind == "fire" or kind == "autokill":
+        if mark not in fr.p2_passed:
+            fr.p2_passed.append(mark)  # C8: the aggressor's A-bomb window follows this turn
+    if isinstance(a, (Fire, Autokill)):
         _declare(st, fr, a)
-    elif kind == "support":
+    elif isinstance(a, Support):
         add_support(st, fr, a)
-    elif kind == "hold":
-        fr["done"].append(a.unit)
+    elif isinstance(a, Hold):
+        fr.done.append(a.unit)
         if st.record_events:
             emit(st, "hold", {"seat": seat, "unit": a.unit})
-    elif kind == "pass":
+    elif isinstance(a, Pass):
         # the seat's own phase-2 window, or (C8) its A-bomb window in the other seat's phase-2 turn
-        out = seat != (fr["aggressor"] if fr["side"] == 0 else fr["defender"])
-        fr["p2_passed"].append("out:" + seat if out else seat)
+        out = seat != (fr.aggressor if fr.side == 0 else fr.defender)
+        fr.p2_passed.append("out:" + seat if out else seat)
     elif isinstance(a, PlayCard):
         window_of(st, a.card, PHASE_2).resolve(st, fr, a)  # the A-bomb (effects.abomb)
         _check_battle_end(st, fr)
 
 
-def _declare(st: GameState, fr: dict, a: Fire | Autokill) -> None:
+def _declare(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
     """GU1: the target may strengthen its defense with unassigned support; then the shooter may switch."""
     enemy = st.foe(a.seat)
     akind = st.defs[a.unit].kind
     if can_defend(st, fr, enemy, a.target, akind):
-        fr["shot"] = {"seat": a.seat, "enemy": enemy, "unit": a.unit, "target": a.target, "type": a.type,
-                      "stage": "defend", "assigned": False}
+        fr.shot = PendingShot(a.seat, enemy, a.unit, a.target, a.type, "defend")
         if st.record_events:
             emit(st, "target_declared", {"seat": a.seat, "unit": a.unit, "target": a.target, "type": a.type})
         return
     _resolve(st, fr, a)
 
 
-def legal_defend(st: GameState, fr: dict) -> list[tuple]:
-    shot = fr["shot"]
-    enemy = shot["enemy"]
-    return [KPass(enemy)] + defense_supports(st, fr, enemy, shot["target"],
-                                       st.defs[shot["unit"]].kind)
+def legal_defend(st: GameState, fr: BattleFrame) -> list[tuple]:
+    shot = fr.shot
+    enemy = shot.enemy
+    return [KPass(enemy)] + defense_supports(st, fr, enemy, shot.target,
+                                       st.defs[shot.unit].kind)
 
 
-def act_defend(st: GameState, fr: dict, a: Action) -> None:
-    shot = fr["shot"]
+def act_defend(st: GameState, fr: BattleFrame, a: Pass | Support) -> None:
+    shot = fr.shot
     if isinstance(a, Support):
         add_support(st, fr, a)
-        shot["assigned"] = True
+        shot.assigned = True
         return
-    if shot["assigned"]:
-        shot["stage"] = "retarget"
+    if shot.assigned:
+        shot.stage = "retarget"
         return
-    fr["shot"] = None
-    cls = Fire if shot["type"] == "fire" else Autokill
-    _resolve(st, fr, cls(shot["seat"], shot["unit"], shot["target"]))
+    fr.shot = None
+    cls = Fire if shot.type == "fire" else Autokill
+    _resolve(st, fr, cls(shot.seat, shot.unit, shot.target))
 
 
-def legal_retarget(st: GameState, fr: dict) -> list[tuple]:
-    shot = fr["shot"]
-    seat, unit = shot["seat"], shot["unit"]
-    if shot["type"] == "fire":
+def legal_retarget(st: GameState, fr: BattleFrame) -> list[tuple]:
+    shot = fr.shot
+    seat, unit = shot.seat, shot.unit
+    if shot.type == "fire":
         acts: list[tuple] = [KFire(seat, unit, t) for t in _fire_targets(st, fr, seat, unit)]
     else:
         acts = [KAutokill(seat, unit, t) for t in _autokill_targets(st, fr, seat, unit)]
     return acts + [KHold(seat, unit)]
 
 
-def act_retarget(st: GameState, fr: dict, a: Action) -> None:
-    fr["shot"] = None
+def act_retarget(st: GameState, fr: BattleFrame, a: Fire | Autokill | Hold) -> None:
+    fr.shot = None
     if isinstance(a, Hold):
-        fr["done"].append(a.unit)
+        fr.done.append(a.unit)
         return
     # GU1: no card is pulled yet, so the new target may in turn be shored up by unassigned support
     _declare(st, fr, a)
 
 
-def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
+def _resolve(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
     seat, u, t = a.seat, a.unit, a.target
     enemy = st.foe(seat)
-    if u not in fr["fired"] and "submarine" in st.abil[u]:
-        fr["fired"].append(u)  # S7: a submarine that has fired is no longer hidden
+    if u not in fr.fired and "submarine" in st.abil[u]:
+        fr.fired.append(u)  # S7: a submarine that has fired is no longer hidden
     if isinstance(a, Autokill):
-        fr["shots"][u] = ["autokill"]
-        fr["done"].append(u)
+        fr.shots[u] = ["autokill"]
+        fr.done.append(u)
         if st.record_events:
             emit(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
         _destroy(st, enemy, t, "autokill")
@@ -313,27 +315,27 @@ def _resolve(st: GameState, fr: dict, a: Fire | Autokill) -> None:
         defense = vals.defense(enemy, t, st.defs[u].kind)
         n, card = _action_number(st)
         hit = hits(defense, n, attack)
-        fr["shots"].setdefault(u, []).append(tk)
+        fr.shots.setdefault(u, []).append(tk)
         if st.record_events:
             emit(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
                              "number": n, "card": card, "hit": hit})
         if hit:
             _destroy(st, enemy, t, "shot")
         if _exhausted(st, fr, seat, u):
-            fr["done"].append(u)
+            fr.done.append(u)
     if _check_battle_end(st, fr):
         return
-    if "submarine" in st.abil[u] and u in fr["units"][seat]:
-        fr["sub_wd"] = [seat, u]  # S6: may withdraw right after firing
+    if "submarine" in st.abil[u] and u in fr.units[seat]:
+        fr.sub_wd = [seat, u]  # S6: may withdraw right after firing
 
 
-def legal_sub_withdraw(st: GameState, fr: dict) -> list[tuple]:
-    seat, unit = fr["sub_wd"]
+def legal_sub_withdraw(st: GameState, fr: BattleFrame) -> list[tuple]:
+    seat, unit = fr.sub_wd
     return [KWithdraw(seat, unit), KPass(seat)]
 
 
-def act_sub_withdraw(st: GameState, fr: dict, a: Action) -> None:
-    fr["sub_wd"] = None
+def act_sub_withdraw(st: GameState, fr: BattleFrame, a: Withdraw | Pass) -> None:
+    fr.sub_wd = None
     if isinstance(a, Withdraw):
         _withdraw(st, fr, a.seat, a.unit, "submarine")
         _check_battle_end(st, fr)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...actions import Action, PlayCard
 from ...core.machine import emit
+from ...frames import BattleFrame
 from ...state import Decision, GameState
 from ..behaviour import SCORCHED, Window, card_effect, window_of, window_options
 from ..book import RULES
@@ -12,17 +13,19 @@ from ..outcome import _check_victory
 from ..zones import _discard_kept, _ref_of, _remove_deployed, _stated_aggressor
 
 
-def _stage_settle(st: GameState, fr: dict) -> Decision | None:
-    card, winner = fr["card"], fr["winner"]
-    fr["stage"] = "done"
-    if fr["mode"] != "battle":
+def _stage_settle(st: GameState, fr: BattleFrame) -> Decision | None:
+    card, winner = fr.card, fr.winner
+    fr.stage = "done"
+    if not fr.mode.decides_winner:  # an Air Raid: no battlecard, nobody wins
         return None
-    if fr.get("ignored"):
-        if not fr["counter"]:
+    assert card is not None  # a battlecard's battle
+    if fr.ignored:
+        if not fr.counter:
             st.conflict_discard.append(card)
         return None
-    agg, dfd = fr["aggressor"], fr["defender"]
-    if fr["counter"]:
+    assert winner is not None  # settled by a win, a stalemate (the defender) or uncontested
+    agg, dfd = fr.aggressor, fr.defender
+    if fr.counter:
         if winner == agg:  # the counterattacker takes the card from the holder
             st.team(dfd)["won"].remove(card)
             st.team(agg)["won"].append(card)
@@ -35,8 +38,8 @@ def _stage_settle(st: GameState, fr: dict) -> Decision | None:
     if st.setup.options.occupying_force and winner == agg and _stated_aggressor(st, card) == st.side(winner) \
             and card not in st.players[winner]["occupied"]:
         # Optional Rule 5.1: the battlecard becomes a deployed stack holding the victorious units
-        survivors = list(fr["units"][winner])
-        if "joined" in fr:  # a homeland battle: the commander's own survivors (teammates' stay put)
+        survivors = list(fr.units[winner])
+        if fr.joined is not None:  # a homeland battle: the commander's own survivors (teammates' stay put)
             survivors = [c for c in survivors if _ref_of(st, winner, c) is not None]
         for c in survivors:
             _remove_deployed(st, winner, c)
@@ -48,46 +51,47 @@ def _stage_settle(st: GameState, fr: dict) -> Decision | None:
     emit(st, "battle_won", {"winner": winner, "card": card, "code": st.code[card],
                            "victory_points": 0 if card in st.scorched else st.defs[card].victory_points})
     if card not in st.scorched and st.team(loser)["kept"]:
-        fr["stage"] = "scorch"
-        fr["loser"] = loser
+        fr.stage = "scorch"
+        fr.loser = loser
     return None
 
 
-def _stage_scorch(st: GameState, fr: dict) -> Decision | None:
-    return Decision(fr["loser"], "scorched_earth", {"battlecard": fr["card"], "code": st.code[fr["card"]]})
+def _stage_scorch(st: GameState, fr: BattleFrame) -> Decision | None:
+    assert fr.loser is not None and fr.card is not None
+    return Decision(fr.loser, "scorched_earth", {"battlecard": fr.card, "code": st.code[fr.card]})
 
 
-def legal_scorched_earth(st: GameState, fr: dict) -> list[tuple]:
-    seat = fr["loser"]
+def legal_scorched_earth(st: GameState, fr: BattleFrame) -> list[tuple]:
+    seat = fr.loser
     return [KPass(seat)] + window_options(st, fr, seat, SCORCHED)
 
 
-def act_scorched_earth(st: GameState, fr: dict, a: Action) -> None:
+def act_scorched_earth(st: GameState, fr: BattleFrame, a: Action) -> None:
     if isinstance(a, PlayCard):
         _discard_kept(st, a.seat, a.card)
         window_of(st, a.card, SCORCHED).resolve(st, fr, a)
-    fr["stage"] = "done"
+    fr.stage = "done"
 
 
-def _scorch_options(st: GameState, fr: dict, seat: str, cid: str) -> list[tuple]:
-    return [KPlayCard(seat, cid, target=fr["card"])]
+def _scorch_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list[tuple]:
+    return [KPlayCard(seat, cid, target=fr.card)]
 
 
-def _scorch(st: GameState, fr: dict, a: PlayCard) -> None:
-    st.scorched.append(fr["card"])  # C17: stays scorched when re-fought
+def _scorch(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
+    st.scorched.append(fr.card)  # C17: stays scorched when re-fought
     if st.record_events:
-        emit(st, "scorched_earth", {"seat": a.seat, "card": fr["card"]})
+        emit(st, "scorched_earth", {"seat": a.seat, "card": fr.card})
 
 
 card_effect("scorched-earth", kept=True, rulings="C17", scorched_earth=Window(_scorch_options, _scorch))
 
 
-def _stage_done(st: GameState, fr: dict) -> Decision | None:
+def _stage_done(st: GameState, fr: BattleFrame) -> Decision | None:
     st.frames.pop()
     if st.record_events:
-        emit(st, "battle_over", {"winner": fr["winner"], "card": fr["card"]})
-    if fr["mode"] == "battle" and fr["winner"] is not None:
-        _check_victory(st, fr["winner"])
+        emit(st, "battle_over", {"winner": fr.winner, "card": fr.card})
+    if fr.winner is not None:
+        _check_victory(st, fr.winner)
     return None
 
 

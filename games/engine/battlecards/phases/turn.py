@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from ...actions import Action, Choose, Draw, EmergencyDeploy, PlayCard
 from ...core.machine import emit
+from ...frames import DeployFrame, GameFrame, TransferFrame, TurnFrame
 from ...state import OTHER, Decision, GameState
 from ..behaviour import TURN_START, window_of, window_options
 from ..book import RULES
 from ..common import KChoose, KDraw, KEmergencyDeploy
-from ..frames import _deploy_frame
 from ..optional_rules import _can_transfer
 from ..outcome import _finish_on_points
 from ..team_play import act_team_option, take_sacrificed_turn, team_turn_options
@@ -17,7 +17,7 @@ from ..zones import _discard_kept, _flip_conflict
 from .conflict import _push_card
 
 
-def step_game(st: GameState, fr: dict) -> Decision | None:
+def step_game(st: GameState, fr: GameFrame) -> Decision | None:
     held = len(st.team("axis")["won"]) + len(st.team("allies")["won"])
     total = st.n_battlecards
     if st.turn and total and held >= total:
@@ -26,15 +26,15 @@ def step_game(st: GameState, fr: dict) -> Decision | None:
     if st.turn >= turn_limit(st):
         _finish_on_points(st, "turn-limit")
         return None
-    seat = fr["next"]  # never an eliminated army (outcome._eliminate passes its next turn on)
-    fr["next"] = OTHER[seat] if st.classic else _next_army(st, seat)
+    seat = fr.next  # never an eliminated army (outcome._eliminate passes its next turn on)
+    fr.next = OTHER[seat] if st.classic else _next_army(st, seat)
     st.turn += 1
     st.active_seat = seat
     if st.record_events:
         emit(st, "turn_started", {"turn": st.turn, "seat": seat})
     if not st.classic and take_sacrificed_turn(st, seat):
         return None  # OR3: the partner of an accepted seat trade sacrifices his next turn
-    st.frames.append({"kind": "turn", "seat": seat, "stage": "start"})
+    st.frames.append(TurnFrame(seat, "start"))
     return None
 
 
@@ -57,15 +57,15 @@ def _next_army(st: GameState, seat: str) -> str:
     return seat
 
 
-def step_turn(st: GameState, fr: dict) -> Decision | None:
-    if fr["stage"] == "start":
-        return Decision(fr["seat"], "turn_start", {"turn": st.turn})
+def step_turn(st: GameState, fr: TurnFrame) -> Decision | None:
+    if fr.stage == "start":
+        return Decision(fr.seat, "turn_start", {"turn": st.turn})
     st.frames.pop()
     return None
 
 
-def legal_turn_start(st: GameState, fr: dict) -> list[tuple]:
-    seat = fr["seat"]
+def legal_turn_start(st: GameState, fr: TurnFrame) -> list[tuple]:
+    seat = fr.seat
     p = st.players[seat]
     acts: list[tuple] = [KDraw(seat)]
     if p["hand"]:
@@ -77,10 +77,10 @@ def legal_turn_start(st: GameState, fr: dict) -> list[tuple]:
     return acts
 
 
-def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
-    seat = fr["seat"]
+def act_turn_start(st: GameState, fr: TurnFrame, a: Action) -> None:
+    seat = fr.seat
     if isinstance(a, Draw):
-        fr["stage"] = "end"
+        fr.stage = "end"
         cid = _flip_conflict(st)
         if cid is None:
             if st.record_events:
@@ -90,13 +90,13 @@ def act_turn_start(st: GameState, fr: dict, a: Action) -> None:
     elif isinstance(a, Choose) and a.option != "transfer":
         act_team_option(st, fr, a)  # FAQ OR3 (team_play)
     elif isinstance(a, Choose):  # Optional Rule 5.4: transfer up to 3 cards instead of drawing
-        fr["stage"] = "end"
-        st.frames.append({"kind": "transfer", "seat": seat, "moved": 0, "src": None, "dst": None})
+        fr.stage = "end"
+        st.frames.append(TransferFrame(seat))
     elif isinstance(a, EmergencyDeploy):
-        fr["stage"] = "end"
+        fr.stage = "end"
         if st.record_events:
             emit(st, "emergency_deploy", {"seat": seat, "cards": len(st.players[seat]["hand"])})
-        st.frames.append(_deploy_frame(seat, len(st.players[seat]["hand"]), None, "emergency"))
+        st.frames.append(DeployFrame(seat, len(st.players[seat]["hand"]), None, "emergency"))
     elif isinstance(a, PlayCard):
         window = window_of(st, a.card, TURN_START)
         if window.discard:
