@@ -84,6 +84,8 @@ DeckHit = _a("deck_hit", "Heavy artillery: hit the opponent's deck.", "unit")
 Block = _a("block", "Defender: one unit blocks one attacker.", "unit", "attacker")
 Support = _a("support", "Defender: one unit supports one attacked unit, resource or the deck.",
              "unit", "target")
+AaMode = _a("aa_mode", "A unit with an AA-attack in an engagement with enemy aircraft and ground units: "
+             "`mode` air (its AA-attack against aircraft) or ground (its attack).", "unit", "mode")
 Hit = _a("hit", "Put one point of damage on one enemy unit of the engagement.", "target")
 Breakthrough = _a("breakthrough", "A breakthrough unit that destroyed all its blockers goes on to the "
                   "2nd line.", "unit")
@@ -97,8 +99,8 @@ Done = _a("done", "End this step (no more of this kind of action).")
 
 ACTION_CLASSES: dict[str, type[Action]] = {cls.type: cls for cls in (
     Redraw, Keep, PlayResource, Tap, Convert, Build, Improve, MoveImprovement, Maintain, Abandon, Move,
-    Scout, Wave, Target, Attack, FireSupport, Salvo, DeckHit, Block, Support, Hit, Breakthrough, Strike,
-    PlayLocation, Discard, Eliminate, Done)}
+    Scout, Wave, Target, Attack, FireSupport, Salvo, DeckHit, Block, Support, AaMode, Hit, Breakthrough,
+    Strike, PlayLocation, Discard, Eliminate, Done)}
 for _cls in ACTION_CLASSES.values():
     _cls._names = tuple(f.name for f in fields(_cls))
 

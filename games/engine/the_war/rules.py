@@ -206,8 +206,9 @@ def fight_values(st: WarState, wave: WaveFrame | None, cid: str, role: str, enem
     return [max(0, atk), df]
 
 
-def points(st: WarState, cid: str, atk: int, enemies: list[str]) -> tuple[int, int]:
-    """(ground points, air points) one unit deals in an engagement: one attack value only (R10)."""
+def points(st: WarState, cid: str, atk: int, enemies: list[str], mode: str | None = None) -> tuple[int, int]:
+    """(ground points, air points) one unit deals in an engagement: one attack value only ("it may use
+    only one of them"); a unit with AA-attack against aircraft and ground units uses the announced `mode`."""
     c = card(st, cid)
     enemy_air = any(is_air(card(st, e)) for e in enemies)
     enemy_ground = any(not is_air(card(st, e)) for e in enemies) or not enemies
@@ -215,7 +216,7 @@ def points(st: WarState, cid: str, atk: int, enemies: list[str]) -> tuple[int, i
         if c.bombing_power and enemy_ground:
             return c.bombing_power, 0
         return 0, (atk if enemy_air else 0)
-    if c.aa_attack and enemy_air:
+    if c.aa_attack and enemy_air and (mode == "air" or mode is None):
         return 0, c.aa_attack
     return (atk if enemy_ground else 0), 0
 
@@ -1143,7 +1144,7 @@ def make_engagement(st: WarState, fr: WaveFrame, attackers: list[str], defenders
     for u in attackers:
         v = fight_values(st, fr, u, "attacking", defenders, second_line)
         eng.values[u] = v
-        g, a = points(st, u, v[0], defenders)
+        g, a = points(st, u, v[0], defenders, fr.aa_modes.get(u))
         dist[0] += g
         dist[1] += a
     for u in defenders:
@@ -1152,7 +1153,7 @@ def make_engagement(st: WarState, fr: WaveFrame, attackers: list[str], defenders
             continue
         v = fight_values(st, fr, u, "blocking", attackers, second_line)
         eng.values[u] = v
-        g, a = points(st, u, v[0], attackers)
+        g, a = points(st, u, v[0], attackers, fr.aa_modes.get(u))
         if is_air(card(st, u)) and second_line and not any(is_air(card(st, x)) for x in attackers):
             g, a = 0, 0  # an airfield deals no damage (0/0)
         dist[2] += g
@@ -1180,6 +1181,42 @@ def w_engagements(st: WarState, fr: WaveFrame) -> None:
     fr.engagements = engs
     fr.index = 0
     _next_stage(fr, WAVE_STAGES)
+
+
+def aa_choices(st: WarState, fr: WaveFrame) -> tuple[str, int] | None:
+    """The next unit that must announce whether its AA-attack fights aircraft or its attack ground units
+    (Example 3: "attacking player must announce whether his AA-gun fights an aircraft or a tank")."""
+    for i, eng in enumerate(fr.engagements):
+        for side, enemies in ((eng.attackers, eng.defenders), (eng.defenders, eng.attackers)):
+            kinds = {is_air(card(st, e)) for e in enemies}
+            if kinds != {True, False}:
+                continue
+            for u in side:
+                c = card(st, u)
+                if c.aa_attack and not is_air(c) and u not in fr.aa_modes:
+                    return u, i
+    return None
+
+
+def w_aa(st: WarState, fr: WaveFrame) -> Decision | None:
+    nxt = aa_choices(st, fr)
+    if nxt is None:
+        _next_stage(fr, WAVE_STAGES)
+        return None
+    return Decision(owner(nxt[0]), "aa_mode", {"unit": nxt[0], "engagement": nxt[1]})
+
+
+def legal_aa(st: WarState, fr: WaveFrame) -> list[tuple]:
+    u, _ = aa_choices(st, fr)  # type: ignore[misc]
+    return [("aa_mode", owner(u), u, "air"), ("aa_mode", owner(u), u, "ground")]
+
+
+def act_aa(st: WarState, fr: WaveFrame, action: Any) -> None:
+    _, i = aa_choices(st, fr)  # type: ignore[misc]
+    fr.aa_modes[action.unit] = action.mode
+    eng = fr.engagements[i]
+    fr.engagements[i] = make_engagement(st, fr, eng.attackers, eng.defenders, eng.target, eng.second_line)
+    emit(st, "aa_mode", {"seat": action.seat, "unit": action.unit, "mode": action.mode})
 
 
 def hit_targets(st: WarState, eng: Engagement) -> tuple[int, list[str]]:
@@ -1439,20 +1476,23 @@ WAVE_STAGES: tuple[str, ...] = (
     "block",               # the defender assigns blocking and supporting units; they rotate
     "defender_artillery",  # artillery support for blocking (supporting) units
     "engagements",         # jointly fighting units and combat engagements are determined
+    "aa_first",            # units with AA-attack facing aircraft and ground units announce which they fight
     "resolve_first",       # results of each engagement; destroyed units to losses
     "after_first",         # breakthrough feature offers
     "strike",              # units attacking the 2nd line, resources, deck; attacked units rotate
     "second_support",      # the defender's 2nd-line supports
     "second_engagements",  # engagements determined
+    "aa_second",           # AA announcements (as above)
     "resolve_second",      # results; the deck loses cards
     "close",               # damage cleared, conditions eliminated
 )
 WAVE_STEPS: dict[str, Callable[[WarState, Any], Decision | None]] = {
     "targeted": w_targeted, "general": w_general, "attacker_artillery": w_artillery,
     "attacker_abilities": w_abilities, "block": w_block, "defender_artillery": w_def_artillery,
-    "engagements": w_engagements, "resolve_first": step_resolve, "after_first": w_after_first,
+    "engagements": w_engagements, "aa_first": w_aa, "resolve_first": step_resolve,
+    "after_first": w_after_first,
     "strike": w_strike, "second_support": w_second_support, "second_engagements": w_second_engagements,
-    "resolve_second": step_resolve, "close": w_close,
+    "aa_second": w_aa, "resolve_second": step_resolve, "close": w_close,
 }
 assert tuple(WAVE_STEPS) == WAVE_STAGES
 RULES.frame("wave", stages=WAVE_STEPS)
@@ -1462,6 +1502,7 @@ RULES.decision("attacker_artillery", legal=legal_att_artillery, act=act_att_arti
 RULES.decision("attacker_abilities", legal=legal_abilities, act=act_abilities)
 RULES.decision("block", legal=legal_block, act=act_block)
 RULES.decision("defender_artillery", legal=legal_def_artillery, act=act_def_artillery)
+RULES.decision("aa_mode", legal=legal_aa, act=act_aa)
 RULES.decision("damage", legal=legal_damage, act=act_damage)
 RULES.decision("strike", legal=legal_strike, act=act_strike)
 RULES.decision("second_line_support", legal=legal_second_support, act=act_second_support)

@@ -89,6 +89,7 @@ class WaveFrame:
     reduced: dict[str, list[int]] = field(default_factory=dict)  # breakthrough unit -> [attack, defense]
     strikes: list[list[str]] = field(default_factory=list)  # [unit, object]
     passive: list[str] = field(default_factory=list)  # targets already rotated when attacked
+    aa_modes: dict[str, str] = field(default_factory=dict)  # unit -> "air" | "ground" (announced)
     acted: bool = False
 
 
