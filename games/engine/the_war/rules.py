@@ -1060,8 +1060,9 @@ def can_block(st: WarState, b: str, attacker: str) -> bool:
 
 
 def w_block(st: WarState, fr: WaveFrame) -> Decision | None:
-    if not declared(fr):
-        _next_stage(fr, WAVE_STAGES)
+    if not declared(fr) or not fr.blocks and not fr.supports and len(legal_block(st, fr)) == 1:
+        # nothing the defender could declare: no question
+        end_blocks(st, fr)
         return None
     return Decision(OTHER[fr.seat], "block", {"attackers": fr.general,
                                               "targeted": [list(x) for x in fr.targeted]})
@@ -1099,14 +1100,18 @@ def act_block(st: WarState, fr: WaveFrame, action: Any) -> None:
         fr.supports.append([action.unit, action.target])
         emit(st, "supported", {"seat": action.seat, "unit": action.unit, "target": action.target})
     else:
-        # "When all blocking and supporting units are declared they rotate" (targets too)
-        for b, _ in fr.blocks:
-            st.rotated.add(b)
-        for s, _ in fr.supports:
-            st.rotated.add(s)
-        for _, t in fr.targeted:
-            st.rotated.add(t)
-        _next_stage(fr, WAVE_STAGES)
+        end_blocks(st, fr)
+
+
+def end_blocks(st: WarState, fr: WaveFrame) -> None:
+    """"When all blocking and supporting units are declared they rotate" (the targets too)."""
+    for b, _ in fr.blocks:
+        st.rotated.add(b)
+    for s, _ in fr.supports:
+        st.rotated.add(s)
+    for _, t in fr.targeted:
+        st.rotated.add(t)
+    _next_stage(fr, WAVE_STAGES)
 
 
 def w_def_artillery(st: WarState, fr: WaveFrame) -> Decision | None:
