@@ -991,8 +991,17 @@ def act_fire(st: WarState, fr: WaveFrame, action: Any) -> None:
     emit(st, "artillery_support", {"seat": action.seat, "unit": action.unit, "to": action.to})
 
 
+def asked(fr: WaveFrame, has_options: bool) -> bool:
+    """Whether to ask at this stage: once asked, a stage is asked until its "done"."""
+    if fr.stage in fr.asked:
+        return True
+    if has_options:
+        fr.asked.append(fr.stage)
+    return has_options
+
+
 def w_artillery(st: WarState, fr: WaveFrame) -> Decision | None:
-    if not support_fire_keys(st, fr, fr.seat, sorted(declared(fr))):
+    if not asked(fr, bool(support_fire_keys(st, fr, fr.seat, sorted(declared(fr))))):
         _next_stage(fr, WAVE_STAGES)
         return None
     return Decision(fr.seat, "attacker_artillery", {})
@@ -1010,7 +1019,7 @@ def act_att_artillery(st: WarState, fr: WaveFrame, action: Any) -> None:
 
 
 def w_abilities(st: WarState, fr: WaveFrame) -> Decision | None:
-    if not ability_keys(st, fr.seat):
+    if not asked(fr, bool(ability_keys(st, fr.seat))):
         _next_stage(fr, WAVE_STAGES)
         return None
     return Decision(fr.seat, "attacker_abilities", {})
@@ -1117,7 +1126,7 @@ def end_blocks(st: WarState, fr: WaveFrame) -> None:
 def w_def_artillery(st: WarState, fr: WaveFrame) -> Decision | None:
     seat = OTHER[fr.seat]
     units = [b for b, _ in fr.blocks] + [s for s, _ in fr.supports] + [t for _, t in fr.targeted]
-    if not support_fire_keys(st, fr, seat, units):
+    if not asked(fr, bool(support_fire_keys(st, fr, seat, units))):
         _next_stage(fr, WAVE_STAGES)
         return None
     return Decision(seat, "defender_artillery", {})
@@ -1328,7 +1337,7 @@ def w_after_first(st: WarState, fr: WaveFrame) -> None:
 
 
 def w_strike(st: WarState, fr: WaveFrame) -> Decision | None:
-    if not (fr.through or fr.offered or striking_aircraft(st, fr.seat)):
+    if not asked(fr, bool(fr.through or fr.offered or striking_aircraft(st, fr.seat))):
         _next_stage(fr, WAVE_STAGES)
         return None
     return Decision(fr.seat, "strike", {"through": fr.through, "breakthrough": fr.offered})
@@ -1410,7 +1419,7 @@ def second_supporters(st: WarState, seat: str) -> list[str]:
 
 
 def w_second_support(st: WarState, fr: WaveFrame) -> Decision | None:
-    if not fr.strikes or not second_supporters(st, OTHER[fr.seat]):
+    if not asked(fr, bool(fr.strikes and second_supporters(st, OTHER[fr.seat]))):
         _next_stage(fr, WAVE_STAGES)
         return None
     return Decision(OTHER[fr.seat], "second_line_support", {"strikes": [list(x) for x in fr.strikes]})

@@ -90,6 +90,7 @@ class WaveFrame:
     strikes: list[list[str]] = field(default_factory=list)  # [unit, object]
     passive: list[str] = field(default_factory=list)  # targets already rotated when attacked
     aa_modes: dict[str, str] = field(default_factory=dict)  # unit -> "air" | "ground" (announced)
+    asked: list[str] = field(default_factory=list)  # stages already asked (asked again until "done")
     acted: bool = False
 
 
