@@ -81,6 +81,9 @@ FireSupport = _a("fire_support", "Artillery support: rotate a howitzer/mortar to
 Salvo = _a("salvo", "Rocket launcher: strike a unit on the enemy 1st line (not struck back).",
            "unit", "target")
 DeckHit = _a("deck_hit", "Heavy artillery: hit the opponent's deck.", "unit")
+Escort = _a("escort", "A fighter escorts a bomber (announced with the bomber's attack).", "unit", "bomber")
+Intercept = _a("intercept", "A fighter intercepts an attacking bomber or a blocking ground-attack aircraft.",
+               "unit", "aircraft")
 Block = _a("block", "Defender: one unit blocks one attacker.", "unit", "attacker")
 Support = _a("support", "Defender: one unit supports one attacked unit, resource or the deck.",
              "unit", "target")
@@ -99,8 +102,8 @@ Done = _a("done", "End this step (no more of this kind of action).")
 
 ACTION_CLASSES: dict[str, type[Action]] = {cls.type: cls for cls in (
     Redraw, Keep, PlayResource, Tap, Convert, Build, Improve, MoveImprovement, Maintain, Abandon, Move,
-    Scout, Wave, Target, Attack, FireSupport, Salvo, DeckHit, Block, Support, AaMode, Hit, Breakthrough,
-    Strike, PlayLocation, Discard, Eliminate, Done)}
+    Scout, Wave, Target, Attack, FireSupport, Salvo, DeckHit, Escort, Intercept, Block, Support, AaMode, Hit,
+    Breakthrough, Strike, PlayLocation, Discard, Eliminate, Done)}
 for _cls in ACTION_CLASSES.values():
     _cls._names = tuple(f.name for f in fields(_cls))
 

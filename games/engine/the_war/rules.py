@@ -36,7 +36,7 @@ from .setup import (
     TYPES,
     GameSetup,
 )
-from .state import Engagement, PaymentFrame, SetupFrame, TurnFrame, WarState, WaveFrame
+from .state import Engagement, PaymentFrame, Pool, SetupFrame, TurnFrame, WarState, WaveFrame
 
 
 class WarBook(RuleBook):
@@ -914,12 +914,28 @@ def legal_targeted(st: WarState, fr: WaveFrame) -> list[tuple]:
             for t in enemies:
                 if is_air(c) or not forbidden(st, u, "targeted-attack"):
                     keys.append(("target", seat, u, t))
+    keys += escort_keys(st, fr, [u for u, _ in fr.targeted])
     return keys + [("done", seat)]
+
+
+def escort_keys(st: WarState, fr: WaveFrame, attackers: list[str]) -> list[tuple]:
+    """"Fighter escort is announced at the same time as bomber attack"; one escort per fighter."""
+    bombers = [u for u in attackers if is_air(card(st, u)) and card(st, u).bombing_power]
+    return [("escort", fr.seat, f, b) for f in free_fighters(st, fr, fr.seat) for b in bombers]
+
+
+def act_escort(st: WarState, fr: WaveFrame, action: Any) -> None:
+    fr.escorts.append([action.unit, action.bomber])
+    st.rotated.add(action.unit)
+    emit(st, "escort", {"seat": fr.seat, "unit": action.unit, "bomber": action.bomber})
 
 
 def act_targeted(st: WarState, fr: WaveFrame, action: Any) -> None:
     if action.type == "done":
         _next_stage(fr, WAVE_STAGES)
+        return
+    if action.type == "escort":
+        act_escort(st, fr, action)
         return
     c = card(st, action.unit)
     if c.attack_cost:
@@ -1077,32 +1093,49 @@ def w_block(st: WarState, fr: WaveFrame) -> Decision | None:
                                               "targeted": [list(x) for x in fr.targeted]})
 
 
+def support_ok(st: WarState, b: str, attackers: list[str]) -> bool:
+    """May unit `b` support a 1st-line unit under targeted attack by `attackers`?"""
+    cb = card(st, b)
+    if b in st.rotated or R.CANNOT_BLOCK in cb.restrictions:
+        return False
+    air = [a for a in attackers if is_air(card(st, a))]
+    if is_air(cb):  # ground-attack aircraft support units "that were attacked by ground"
+        return cb.subtype == UnitSubtype.GROUND_ATTACK_AIRCRAFT and not air
+    if len(air) == len(attackers) and not cb.aa_attack:
+        return False  # "Only units possessing AA-attack may support objects that were attacked only by air"
+    if zone_of(st, b) == "line2":  # "AA units at the 2nd line may support units positioned at both lines"
+        return bool(cb.aa_attack and air and cb.subtype == UnitSubtype.LIGHT_AA)
+    return zone_of(st, b) == "line1"
+
+
 def legal_block(st: WarState, fr: WaveFrame) -> list[tuple]:
     seat = OTHER[fr.seat]
-    used = {b for b, _ in fr.blocks} | {s for s, _ in fr.supports} | {t for _, t in fr.targeted}
+    used = ({b for b, _ in fr.blocks} | {s for s, _ in fr.supports} | {t for _, t in fr.targeted}
+            | {f for f, _ in fr.intercepts})
     keys: list[tuple] = []
-    pool = [u for u in in_lines(st, seat) if u not in used]
-    for b in pool:
+    targets = list(dict.fromkeys(t for _, t in fr.targeted))
+    for b in in_lines(st, seat):
+        if b in used:
+            continue
         for a in fr.general:
             if can_block(st, b, a):
                 keys.append(("block", seat, b, a))
-        for t in dict.fromkeys(t for _, t in fr.targeted):
-            attackers = [u for u, x in fr.targeted if x == t]
-            cb = card(st, b)
-            if b in st.rotated or R.CANNOT_BLOCK in cb.restrictions:
-                continue
-            if is_air(cb):
-                ok = (cb.subtype == UnitSubtype.GROUND_ATTACK_AIRCRAFT
-                      and not any(is_air(card(st, a)) for a in attackers))
-            else:
-                ok = zone_of(st, b) == "line1"
-            if ok:
+        for t in targets:
+            if support_ok(st, b, [u for u, x in fr.targeted if x == t]):
                 keys.append(("support", seat, b, t))
+    fighters = [f for f in free_fighters(st, fr, seat) if f not in used]
+    blocking_aircraft = [b for b, _ in fr.blocks if is_air(card(st, b))]
+    keys += [("support", seat, f, g) for f in fighters for g in blocking_aircraft]
+    attacking_aircraft = [u for u, _ in fr.targeted if is_air(card(st, u))]
+    keys += [("intercept", seat, f, b) for f in fighters for b in attacking_aircraft]
     return keys + [("done", seat)]
 
 
 def act_block(st: WarState, fr: WaveFrame, action: Any) -> None:
-    if action.type == "block":
+    if action.type == "intercept":
+        fr.intercepts.append([action.unit, action.aircraft])
+        emit(st, "intercepted", {"seat": action.seat, "unit": action.unit, "aircraft": action.aircraft})
+    elif action.type == "block":
         fr.blocks.append([action.unit, action.attacker])
         emit(st, "blocked", {"seat": action.seat, "unit": action.unit, "attacker": action.attacker})
     elif action.type == "support":
@@ -1118,6 +1151,8 @@ def end_blocks(st: WarState, fr: WaveFrame) -> None:
         st.rotated.add(b)
     for s, _ in fr.supports:
         st.rotated.add(s)
+    for f, _ in fr.intercepts:
+        st.rotated.add(f)
     for _, t in fr.targeted:
         st.rotated.add(t)
     _next_stage(fr, WAVE_STAGES)
@@ -1146,51 +1181,152 @@ def act_def_artillery(st: WarState, fr: WaveFrame, action: Any) -> None:
         act_fire(st, fr, action)
 
 
+def w_interception(st: WarState, fr: WaveFrame) -> Decision | None:
+    """"Interception of attacking or blocking GA aircraft is declared after declaring all blocking and
+    supporting units in current assault wave": the attacker's fighters against blocking aircraft."""
+    if not asked(fr, len(legal_interception(st, fr)) > 1):
+        _next_stage(fr, WAVE_STAGES)
+        return None
+    return Decision(fr.seat, "interception", {})
+
+
+def legal_interception(st: WarState, fr: WaveFrame) -> list[tuple]:
+    blocking_aircraft = [b for b, _ in fr.blocks if is_air(card(st, b))]
+    keys = [("intercept", fr.seat, f, b) for f in free_fighters(st, fr, fr.seat) for b in blocking_aircraft]
+    return keys + [("done", fr.seat)]
+
+
+def act_interception(st: WarState, fr: WaveFrame, action: Any) -> None:
+    if action.type == "done":
+        _next_stage(fr, WAVE_STAGES)
+    else:
+        act_intercept(st, fr, action)
+
+
 def alive(st: WarState, u: str) -> bool:
     return zone_of(st, u) in ("line1", "line2", "resources")
 
 
+def ground_units(st: WarState, units: list[str]) -> list[str]:
+    return [u for u in units if not is_air(card(st, u)) and card(st, u).category != Category.RESOURCE]
+
+
+def air_units(st: WarState, units: list[str]) -> list[str]:
+    return [u for u in units if is_air(card(st, u))]
+
+
+def is_object(st: WarState, o: str | None) -> bool:
+    return o is not None and (o == DECK or card(st, o).category == Category.RESOURCE)
+
+
 def make_engagement(st: WarState, fr: WaveFrame, attackers: list[str], defenders: list[str],
-                    target: str | None, second_line: bool = False) -> Engagement:
-    eng = Engagement(attackers, defenders, target, second_line,
-                     passive=[d for d in defenders if d in fr.passive])
-    dist = [0, 0, 0, 0]
-    for u in attackers:
-        v = fight_values(st, fr, u, "attacking", defenders, second_line)
-        eng.values[u] = v
-        g, a = points(st, u, v[0], defenders, fr.aa_modes.get(u))
-        dist[0] += g
-        dist[1] += a
-    for u in defenders:
-        if card(st, u).category == Category.RESOURCE:
-            eng.values[u] = [0, card(st, u).defense or 0]
-            continue
-        v = fight_values(st, fr, u, "blocking", attackers, second_line)
-        eng.values[u] = v
-        g, a = points(st, u, v[0], attackers, fr.aa_modes.get(u))
-        if is_air(card(st, u)) and second_line and not any(is_air(card(st, x)) for x in attackers):
-            g, a = 0, 0  # an airfield deals no damage (0/0)
-        dist[2] += g
-        dist[3] += a
-    eng.dist = dist
+                    target: str | None, second_line: bool = False,
+                    restricted: dict[str, list[str]] | None = None) -> Engagement:
+    """Fix every unit's values and the damage pools: each side's ground points go on enemy ground units,
+    its air points (AA-attack, fighters) on enemy aircraft; a resource or the deck takes all the
+    attackers' points; an interceptor facing escorts fights only them; bombers bomb an airfield."""
+    restricted = restricted or {}
+    eng = Engagement(list(attackers), list(defenders), target, second_line, restricted=dict(restricted))
+    obj = second_line and is_object(st, target)
+    airfield = second_line and target is not None and not obj and is_air(card(st, target))
+    sums = {"attacker": [0, 0], "defender": [0, 0]}
+    extra: list[Pool] = []
+    for side, own, enemies, role in (("attacker", attackers, defenders, "attacking"),
+                                     ("defender", defenders, attackers, "blocking")):
+        for u in own:
+            c = card(st, u)
+            if c.category == Category.RESOURCE:
+                eng.values[u] = [0, c.defense or 0]
+                continue
+            v = fight_values(st, fr, u, role, enemies, second_line)
+            if airfield and u == target:
+                v = [v[0], 0]  # "Parameters of an airfield (attack/defense) are 0/0."
+            eng.values[u] = v
+            g, a = points(st, u, v[0], enemies, fr.aa_modes.get(u))
+            if airfield and side == "attacker" and is_air(c) and c.bombing_power and u not in restricted:
+                extra.append(Pool(side, c.bombing_power, [target or ""]))
+            elif u in restricted:
+                extra.append(Pool(side, g + a, list(restricted[u])))
+            else:
+                sums[side][0] += g
+                sums[side][1] += a
+    if obj:
+        pools = [Pool("attacker", sums["attacker"][0] + sums["attacker"][1], [target or DECK])]
+    else:
+        pools = [Pool("attacker", sums["attacker"][0], ground_units(st, defenders)),
+                 Pool("attacker", sums["attacker"][1], air_units(st, defenders))]
+    pools += [p for p in extra if p.side == "attacker"]
+    pools += [Pool("defender", sums["defender"][0], ground_units(st, attackers)),
+              Pool("defender", sums["defender"][1], air_units(st, attackers))]
+    pools += [p for p in extra if p.side == "defender"]
+    eng.pools = [p for p in pools if p.points > 0]
     return eng
+
+
+def interceptors(st: WarState, fr: WaveFrame, b: str) -> list[str]:
+    return [f for f, x in fr.intercepts if x == b and alive(st, f)]
+
+
+def escorts_of(st: WarState, fr: WaveFrame, b: str) -> list[str]:
+    return [f for f, x in fr.escorts if x == b and alive(st, f)]
+
+
+def with_air_combat(st: WarState, fr: WaveFrame, attackers: list[str], defenders: list[str],
+                    engs: list[Engagement]) -> tuple[list[str], list[str], dict[str, list[str]]]:
+    """Attacking bombers, their escorts and the fighters intercepting them: an intercepted bomber without
+    escort fights the interceptors alone (its attack on the object is cancelled); with escort, the
+    interceptors must fight the escorts and the bomber goes on."""
+    restricted: dict[str, list[str]] = {}
+    for b in list(attackers):
+        if not is_air(card(st, b)):
+            continue
+        esc = escorts_of(st, fr, b)
+        attackers += [e for e in esc if e not in attackers]
+        icp = interceptors(st, fr, b)
+        if not icp:
+            continue
+        if esc:
+            defenders += [i for i in icp if i not in defenders]
+            for i in icp:
+                restricted[i] = esc
+        else:
+            attackers.remove(b)
+            engs.append(make_engagement(st, fr, [b], icp, None))
+    return attackers, defenders, restricted
 
 
 def w_engagements(st: WarState, fr: WaveFrame) -> None:
     """"Jointly fighting units and combat engagements are determined" (R8: in declaration order)."""
-    engs = []
+    engs: list[Engagement] = []
     for t in dict.fromkeys(t for _, t in fr.targeted):
         attackers = [u for u, x in fr.targeted if x == t and alive(st, u)]
         defenders = [x for x in [t] + [s for s, y in fr.supports if y == t] if alive(st, x)]
+        attackers, defenders, restricted = with_air_combat(st, fr, attackers, defenders, engs)
         if attackers and defenders:
-            engs.append(make_engagement(st, fr, attackers, defenders, t))
+            engs.append(make_engagement(st, fr, attackers, defenders, t, restricted=restricted))
     for a in fr.general:
-        blockers = [b for b, x in fr.blocks if x == a and alive(st, b)]
         if not alive(st, a):
             continue
-        if blockers:
-            engs.append(make_engagement(st, fr, [a], blockers, None))
-        elif not any(x == a for _, x in fr.blocks):
+        blocked = any(x == a for _, x in fr.blocks)
+        fighting: list[str] = []
+        extra: list[str] = []
+        restricted: dict[str, list[str]] = {}
+        for b in [b for b, x in fr.blocks if x == a and alive(st, b)]:
+            icp = interceptors(st, fr, b)
+            if not icp:
+                fighting.append(b)
+                continue
+            sup = [s for s, x in fr.supports if x == b and alive(st, s)]
+            if sup:  # the interceptor "must fight supporting fighter"; the aircraft still blocks
+                fighting += [b] + sup
+                extra += icp
+                for i in icp:
+                    restricted[i] = sup
+            else:  # "The blocking aircraft is now unable to use its bombing power": air combat only
+                engs.append(make_engagement(st, fr, icp, [b], None))
+        if fighting:
+            engs.append(make_engagement(st, fr, [a] + extra, fighting, None, restricted=restricted))
+        elif not blocked:
             fr.through.append(a)  # unblocked: it reaches the 2nd line
     fr.engagements = engs
     fr.index = 0
@@ -1229,25 +1365,19 @@ def act_aa(st: WarState, fr: WaveFrame, action: Any) -> None:
     _, i = aa_choices(st, fr)  # type: ignore[misc]
     fr.aa_modes[action.unit] = action.mode
     eng = fr.engagements[i]
-    fr.engagements[i] = make_engagement(st, fr, eng.attackers, eng.defenders, eng.target, eng.second_line)
+    fr.engagements[i] = make_engagement(st, fr, eng.attackers, eng.defenders, eng.target, eng.second_line,
+                                        eng.restricted)
     emit(st, "aa_mode", {"seat": action.seat, "unit": action.unit, "mode": action.mode})
 
 
 def hit_targets(st: WarState, eng: Engagement) -> tuple[int, list[str]]:
-    """The pool to distribute now and the units it may go on; (-1, []) when nothing is left."""
-    for i in range(4):
-        if eng.dist[i] <= 0:
+    """The pool to distribute now and where its points may go; (-1, []) when nothing is left."""
+    for i, pool in enumerate(eng.pools):
+        if pool.points <= 0:
             continue
-        enemies = eng.defenders if i < 2 else eng.attackers
-        air = i % 2 == 1
-        if i < 2 and eng.second_line and eng.target is not None and (
-                eng.target == DECK or card(st, eng.target).category == Category.RESOURCE):
-            targets = [eng.target]  # no distribution between supporters and the attacked object
-        else:
-            targets = [e for e in enemies if is_air(card(st, e)) == air
-                       and card(st, e).category != Category.RESOURCE]
+        targets = [t for t in pool.targets if t == DECK or alive(st, t)]
         if not targets:
-            eng.dist[i] = 0
+            pool.points = 0
             continue
         return i, targets
     return -1, []
@@ -1260,12 +1390,13 @@ def step_resolve(st: WarState, fr: WaveFrame) -> Decision | None:
         if i < 0:
             fr.index += 1
             continue
+        pool = eng.pools[i]
         if len(targets) == 1:
-            put_damage(st, eng, targets[0], eng.dist[i])
-            eng.dist[i] = 0
+            put_damage(st, eng, targets[0], pool.points)
+            pool.points = 0
             continue
-        seat = fr.seat if i < 2 else OTHER[fr.seat]
-        return Decision(seat, "damage", {"points": eng.dist[i], "engagement": fr.index,
+        seat = fr.seat if pool.side == "attacker" else OTHER[fr.seat]
+        return Decision(seat, "damage", {"points": pool.points, "engagement": fr.index,
                                          "attackers": eng.attackers, "defenders": eng.defenders})
     close_engagements(st, fr)
     _next_stage(fr, WAVE_STAGES)
@@ -1283,7 +1414,7 @@ def put_damage(st: WarState, eng: Engagement, target: str, n: int) -> None:
 def legal_damage(st: WarState, fr: WaveFrame) -> list[tuple]:
     eng = fr.engagements[fr.index]
     i, targets = hit_targets(st, eng)
-    seat = fr.seat if i < 2 else OTHER[fr.seat]
+    seat = fr.seat if eng.pools[i].side == "attacker" else OTHER[fr.seat]
     return [("hit", seat, t) for t in targets]
 
 
@@ -1291,7 +1422,7 @@ def act_damage(st: WarState, fr: WaveFrame, action: Any) -> None:
     eng = fr.engagements[fr.index]
     i, _ = hit_targets(st, eng)
     put_damage(st, eng, action.target, 1)
-    eng.dist[i] -= 1
+    eng.pools[i].points -= 1
 
 
 def close_engagements(st: WarState, fr: WaveFrame) -> None:
@@ -1354,8 +1485,9 @@ def legal_strike(st: WarState, fr: WaveFrame) -> list[tuple]:
     striking = {u for u, _ in fr.strikes}
     objects = strike_objects(st, seat)
     for u in fr.through + [a for a in striking_aircraft(st, seat) if a not in declared(fr)]:
-        if u not in striking:
+        if u not in striking and u not in {f for f, _ in fr.escorts}:
             keys.extend(("strike", seat, u, o) for o in objects)
+    keys += escort_keys(st, fr, [u for u, _ in fr.strikes])
     return keys + [("done", seat)]
 
 
@@ -1365,6 +1497,8 @@ def act_strike(st: WarState, fr: WaveFrame, action: Any) -> None:
         fr.offered.remove(action.unit)
         fr.through.append(action.unit)
         emit(st, "broke_through", {"seat": seat, "unit": action.unit, "values": fr.reduced[action.unit]})
+    elif action.type == "escort":
+        act_escort(st, fr, action)
     elif action.type == "strike":
         c = card(st, action.unit)
         if action.unit not in fr.through and c.attack_cost:
@@ -1412,26 +1546,52 @@ def accumulate_power(st: WarState, fr: WaveFrame) -> None:
             emit(st, "breakthrough_power", {"card": b, "power": st.power[b], "needed": el.breakthrough_power})
 
 
-def second_supporters(st: WarState, seat: str) -> list[str]:
-    """1st-line units moved to the 2nd line "may support other units at this line, resources and deck"."""
-    return [u for u in st.zones[seat]["line2"] if u not in st.rotated and (card(st, u).line or 1) == 1
-            and R.CANNOT_BLOCK not in card(st, u).restrictions and not is_air(card(st, u))]
+def free_fighters(st: WarState, fr: WaveFrame, seat: str) -> list[str]:
+    used = ({f for f, _ in fr.escorts} | {f for f, _ in fr.intercepts} | {u for u, _ in fr.supports}
+            | declared(fr) | {u for u, _ in fr.strikes})
+    return [u for u in st.zones[seat]["line2"] if card(st, u).subtype == UnitSubtype.FIGHTER
+            and u not in st.rotated and u not in used]
+
+
+def rear_support_ok(st: WarState, fr: WaveFrame, s: str, o: str) -> bool:
+    """Who may support an object attacked behind the 1st line: 1st-line units moved to the 2nd line
+    (objects attacked by ground units); AA units against aircraft ("Only units possessing AA-attack may
+    support objects that were attacked only by air units"): light AA units and resources, not against
+    strategic bombers; heavy AA the deck, and resources attacked by strategic bombers."""
+    c = card(st, s)
+    attackers = [u for u, x in fr.strikes if x == o]
+    air = [u for u in attackers if is_air(card(st, u))]
+    strategic = any(card(st, u).subtype == UnitSubtype.STRATEGIC_BOMBER for u in air)
+    if c.aa_attack and c.subtype in (UnitSubtype.LIGHT_AA, UnitSubtype.HEAVY_AA):
+        if not air:
+            return False
+        if c.subtype == UnitSubtype.LIGHT_AA:
+            return o != DECK and not strategic
+        return o == DECK or (strategic and o != DECK and card(st, o).category == Category.RESOURCE)
+    return (len(air) < len(attackers) and (c.line or 1) == 1 and not is_air(c)
+            and R.CANNOT_BLOCK not in c.restrictions)
+
+
+def legal_second_support(st: WarState, fr: WaveFrame) -> list[tuple]:
+    seat = OTHER[fr.seat]
+    used = {s for s, _ in fr.supports} | {f for f, _ in fr.intercepts}
+    objects = list(dict.fromkeys(o for _, o in fr.strikes))
+    keys = [("support", seat, s, o) for s in st.zones[seat]["line2"] if s not in used and s not in st.rotated
+            for o in objects if o != s and rear_support_ok(st, fr, s, o)]
+    bombers = [u for u, _ in fr.strikes if is_air(card(st, u))]
+    keys += [("intercept", seat, f, b) for f in free_fighters(st, fr, seat) for b in bombers]
+    return keys
 
 
 def w_second_support(st: WarState, fr: WaveFrame) -> Decision | None:
-    if not asked(fr, bool(fr.strikes and second_supporters(st, OTHER[fr.seat]))):
+    if not asked(fr, bool(fr.strikes and legal_second_support(st, fr))):
         _next_stage(fr, WAVE_STAGES)
         return None
     return Decision(OTHER[fr.seat], "second_line_support", {"strikes": [list(x) for x in fr.strikes]})
 
 
-def legal_second_support(st: WarState, fr: WaveFrame) -> list[tuple]:
-    seat = OTHER[fr.seat]
-    used = {s for s, _ in fr.supports}
-    objects = list(dict.fromkeys(o for _, o in fr.strikes))
-    keys = [("support", seat, s, o) for s in second_supporters(st, seat) if s not in used
-            for o in objects if o != s]
-    return keys + [("done", seat)]
+def legal_second_support_done(st: WarState, fr: WaveFrame) -> list[tuple]:
+    return legal_second_support(st, fr) + [("done", OTHER[fr.seat])]
 
 
 def act_second_support(st: WarState, fr: WaveFrame, action: Any) -> None:
@@ -1439,27 +1599,29 @@ def act_second_support(st: WarState, fr: WaveFrame, action: Any) -> None:
         fr.supports.append([action.unit, action.target])
         st.rotated.add(action.unit)
         emit(st, "supported", {"seat": action.seat, "unit": action.unit, "target": action.target})
+    elif action.type == "intercept":
+        act_intercept(st, fr, action)
     else:
         _next_stage(fr, WAVE_STAGES)
 
 
+def act_intercept(st: WarState, fr: WaveFrame, action: Any) -> None:
+    fr.intercepts.append([action.unit, action.aircraft])
+    st.rotated.add(action.unit)  # "The intercepting fighter rotates."
+    emit(st, "intercepted", {"seat": action.seat, "unit": action.unit, "aircraft": action.aircraft})
+
+
 def w_second_engagements(st: WarState, fr: WaveFrame) -> None:
-    engs = []
-    first_line_supports = {s for s, _ in fr.supports if zone_of(st, s) != "line2"}
+    engs: list[Engagement] = []
     for o in dict.fromkeys(o for _, o in fr.strikes):
         attackers = [u for u, x in fr.strikes if x == o and alive(st, u)]
-        supporters = [s for s, x in fr.supports if x == o and s not in first_line_supports and alive(st, s)]
-        if not attackers:
+        supporters = [s for s, x in fr.supports if x == o and alive(st, s)]
+        defenders = ([o] if o != DECK and alive(st, o) else []) + supporters
+        if o != DECK and not alive(st, o):
             continue
-        if o == DECK:
-            engs.append(make_engagement(st, fr, attackers, supporters, DECK, True))
-        elif alive(st, o):
-            engs.append(make_engagement(st, fr, attackers, [o] + supporters, o, True))
-    for eng in engs:
-        if eng.target == DECK or card(st, eng.target).category == Category.RESOURCE:
-            # the object takes the whole attack: a deck loses "as many cards ... as was total power"
-            eng.dist[0] += eng.dist[1]
-            eng.dist[1] = 0
+        attackers, defenders, restricted = with_air_combat(st, fr, attackers, defenders, engs)
+        if attackers:
+            engs.append(make_engagement(st, fr, attackers, defenders, o, True, restricted))
     fr.engagements = engs
     fr.index = 0
     _next_stage(fr, WAVE_STAGES)
@@ -1489,6 +1651,7 @@ WAVE_STAGES: tuple[str, ...] = (
     "attacker_abilities",  # special cards and abilities of units (salvo, heavy artillery)
     "block",               # the defender assigns blocking and supporting units; they rotate
     "defender_artillery",  # artillery support for blocking (supporting) units
+    "interception",        # the attacker's fighters intercept blocking aircraft (after all blocks)
     "engagements",         # jointly fighting units and combat engagements are determined
     "aa_first",            # units with AA-attack facing aircraft and ground units announce which they fight
     "resolve_first",       # results of each engagement; destroyed units to losses
@@ -1503,6 +1666,7 @@ WAVE_STAGES: tuple[str, ...] = (
 WAVE_STEPS: dict[str, Callable[[WarState, Any], Decision | None]] = {
     "targeted": w_targeted, "general": w_general, "attacker_artillery": w_artillery,
     "attacker_abilities": w_abilities, "block": w_block, "defender_artillery": w_def_artillery,
+    "interception": w_interception,
     "engagements": w_engagements, "aa_first": w_aa, "resolve_first": step_resolve,
     "after_first": w_after_first,
     "strike": w_strike, "second_support": w_second_support, "second_engagements": w_second_engagements,
@@ -1516,10 +1680,11 @@ RULES.decision("attacker_artillery", legal=legal_att_artillery, act=act_att_arti
 RULES.decision("attacker_abilities", legal=legal_abilities, act=act_abilities)
 RULES.decision("block", legal=legal_block, act=act_block)
 RULES.decision("defender_artillery", legal=legal_def_artillery, act=act_def_artillery)
+RULES.decision("interception", legal=legal_interception, act=act_interception)
 RULES.decision("aa_mode", legal=legal_aa, act=act_aa)
 RULES.decision("damage", legal=legal_damage, act=act_damage)
 RULES.decision("strike", legal=legal_strike, act=act_strike)
-RULES.decision("second_line_support", legal=legal_second_support, act=act_second_support)
+RULES.decision("second_line_support", legal=legal_second_support_done, act=act_second_support)
 
 PAID: dict[str, Callable[[WarState, PaymentFrame], None]] = {
     "build": paid_build, "improve": paid_improve, "maintain": paid_maintain, "location": paid_location,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
 from vocabulary.the_war import TheWarCatalog
@@ -57,19 +57,26 @@ class PaymentFrame:
 
 
 @dataclass(slots=True)
+class Pool:
+    """Damage points one side still has to distribute, and the enemy units (or object) they may go on."""
+
+    side: str  # "attacker" | "defender": who distributes them
+    points: int
+    targets: list[str]
+
+
+@dataclass(slots=True)
 class Engagement:
     """Jointly fighting units of both sides. `target`: the attacked object (a targeted unit, a 2nd-line
-    object or None for a blocked general attacker); `dist` = [attacker ground, attacker air, defender
-    ground, defender air] points still to distribute."""
+    object or None for a blocked general attacker); `pools`: the damage to distribute, in order."""
 
     attackers: list[str]
     defenders: list[str]
     target: str | None = None
     second_line: bool = False
-    passive: list[str] = field(default_factory=list)  # defenders dealing no damage (rotated before)
-    dist: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    side: str = "attacker"  # who distributes now
+    pools: list[Pool] = field(default_factory=list)
     values: dict[str, list[int]] = field(default_factory=dict)  # unit -> [attack, defense] fixed
+    restricted: dict[str, list[str]] = field(default_factory=dict)  # interceptor -> the escorts it must fight
 
 
 @dataclass(slots=True)
@@ -91,6 +98,8 @@ class WaveFrame:
     passive: list[str] = field(default_factory=list)  # targets already rotated when attacked
     aa_modes: dict[str, str] = field(default_factory=dict)  # unit -> "air" | "ground" (announced)
     asked: list[str] = field(default_factory=list)  # stages already asked (asked again until "done")
+    escorts: list[list[str]] = field(default_factory=list)  # [fighter, bomber]
+    intercepts: list[list[str]] = field(default_factory=list)  # [fighter, aircraft]
     acted: bool = False
 
 
@@ -101,10 +110,7 @@ def frame_to_json(fr: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": fr.kind}
     for f in fields(fr):
         v = getattr(fr, f.name)
-        if f.name == "engagements":
-            v = [{g.name: copy.deepcopy(getattr(e, g.name)) for g in fields(e)} for e in v]
-        else:
-            v = copy.deepcopy(v)
+        v = [asdict(e) for e in v] if f.name == "engagements" else copy.deepcopy(v)
         out[f.name] = v
     return out
 
@@ -113,7 +119,8 @@ def frame_from_json(data: dict[str, Any]) -> Any:
     cls = FRAME_CLASSES[data["kind"]]
     kwargs = {k: copy.deepcopy(v) for k, v in data.items() if k != "kind"}
     if "engagements" in kwargs:
-        kwargs["engagements"] = [Engagement(**e) for e in kwargs["engagements"]]
+        kwargs["engagements"] = [Engagement(**{**e, "pools": [Pool(**p) for p in e["pools"]]})
+                                 for e in kwargs["engagements"]]
     return cls(**kwargs)
 
 

@@ -292,9 +292,88 @@ def test_armored_car_paid_with_three_depots_and_two_plants():
     assert zone(st, ba) == "reserve"
 
 
-def test_air_example1_and_2_are_not_yet_modelled():
-    """Fighter interception and escort (air examples 1 and 2) are listed as not done in README.md."""
+def test_air_example1_escorted_stuka_against_intercepting_fighter_and_light_aa():
+    """Ju-87 STUKA (1/1, bombing 5) escorted by a fighter (3/3) attacks a howitzer (1/1); the defender's
+    fighter (3/3) tries to intercept and a light AA gun (1/2, AA 3) supports the howitzer."""
     st = position(seat="p2", stage="attack", p2={"line2": ["tw-ju-87-stuka", "tw-bf-109e"],
                                                   "resources": ["tw-fuel"]},
                   p1={"line2": ["tw-m-30-howitzer", "tw-yak-1", "tw-37mm-aa-gun-61-k"]})
-    assert kinds(st) == "attack_phase"
+    stuka, bf = uid(st, "p2", "ju-87-stuka"), uid(st, "p2", "bf-109e")
+    how, yak, laa = uid(st, "p1", "m-30-howitzer"), uid(st, "p1", "yak-1"), uid(st, "p1", "37mm-aa-gun-61-k")
+    act(st, "p2", "wave")
+    act(st, "p2", "done")  # no targeted attack on the 1st line
+    act(st, "p2", "done")  # no general attack
+    assert kinds(st) == "strike"  # aircraft "just fly over" the 1st line
+    act(st, "p2", "strike", unit=stuka, target=how)
+    act(st, "p2", "tap", card=uid(st, "p2", "fuel"))  # "bomber attacks require fuel spending"
+    act(st, "p2", "escort", unit=bf, bomber=stuka)  # "announced at the same time as bomber attack"
+    act(st, "p2", "done")
+    assert kinds(st) == "second_line_support" and st.decision.seat == "p1"
+    act(st, "p1", "intercept", unit=yak, aircraft=stuka)
+    act(st, "p1", "support", unit=laa, target=how)
+    act(st, "p1", "done")
+    # "Bomber may distribute its bombing power between howitzer and LAA gun and destroy them."
+    assert st.decision.seat == "p2" and {k[2] for k in keys(st)} == {how, laa}
+    for target in [how, laa, laa, laa, laa]:
+        act(st, "p2", "hit", target=target)
+    # "LAA gun uses its AA attack parameter and may (if needed) distribute it between bomber and
+    # supporting fighter"; the fighters "may fight only each other"
+    assert st.decision.seat == "p1" and {k[2] for k in keys(st)} == {stuka, bf}
+    for target in [stuka, bf, bf]:
+        act(st, "p1", "hit", target=target)
+    # "The overall result of this engagement will be destruction of all participating units."
+    assert all(zone(st, u) == "losses" for u in (stuka, bf, how, yak, laa))
+
+
+def test_air_example1_unescorted_bomber_intercepted_does_not_bomb():
+    st = position(seat="p2", stage="attack", p2={"line2": ["tw-ju-87-stuka"], "resources": ["tw-fuel"]},
+                  p1={"line2": ["tw-m-30-howitzer", "tw-yak-1"]})
+    stuka, how, yak = uid(st, "p2", "ju-87-stuka"), uid(st, "p1", "m-30-howitzer"), uid(st, "p1", "yak-1")
+    act(st, "p2", "wave")
+    act(st, "p2", "done")
+    act(st, "p2", "done")
+    act(st, "p2", "strike", unit=stuka, target=how)
+    act(st, "p2", "tap", card=uid(st, "p2", "fuel"))
+    act(st, "p2", "done")
+    act(st, "p1", "intercept", unit=yak, aircraft=stuka)
+    act(st, "p1", "done")
+    # "bomber's targeted attack is cancelled and it should fight an interceptor using general rules"
+    assert zone(st, how) == "line2" and zone(st, stuka) == "losses" and zone(st, yak) == "line2"
+
+
+def air_example2(defender_fighter: bool):
+    p1 = {"line2": ["tw-il-2"] + (["tw-yak-1"] if defender_fighter else [])}
+    st = position(seat="p2", stage="attack", p1=p1,
+                  p2={"line1": ["tw-waffen-ss", "tw-sdkfz-10-4"], "line2": ["tw-bf-109e"]})
+    ss, bf, il2 = uid(st, "p2", "waffen-ss"), uid(st, "p2", "bf-109e"), uid(st, "p1", "il-2")
+    act(st, "p2", "wave")
+    act(st, "p2", "done")
+    act(st, "p2", "attack", unit=ss)
+    act(st, "p2", "done")
+    act(st, "p1", "block", unit=il2, attacker=ss)
+    if defender_fighter:  # "He should declare fighter support at the same time as blocking."
+        act(st, "p1", "support", unit=uid(st, "p1", "yak-1"), target=il2)
+    act(st, "p1", "done")
+    # the attacker intercepts after all blocks; his LAA gun cannot support ("attacking units may not be
+    # supported")
+    assert kinds(st) == "interception"
+    assert not any(k[2] == uid(st, "p2", "sdkfz-10-4") for k in keys(st) if len(k) > 2)
+    act(st, "p2", "intercept", unit=bf, aircraft=il2)
+    act(st, "p2", "done")
+    return st, ss, bf, il2
+
+
+def test_air_example2_intercepted_blocking_aircraft_is_destroyed_and_ss_still_blocked():
+    st, ss, bf, il2 = air_example2(False)
+    # "The blocking aircraft is now unable to use its bombing power and becomes destroyed as a result of
+    # air combat. Waffen SS are still considered as being blocked."
+    assert zone(st, il2) == "losses" and zone(st, ss) == "line1" and zone(st, bf) == "line2"
+    assert kinds(st) == "attack_phase"  # nothing reached the 2nd line
+
+
+def test_air_example2_supporting_fighter_takes_the_interceptor():
+    st, ss, bf, il2 = air_example2(True)
+    # "intercepting fighter would be unable to distribute damage upon bomber and must fight supporting
+    # fighter": the Il-2 bombs the Waffen SS (3 >= 2), the fighters destroy each other
+    assert zone(st, il2) == "line2" and zone(st, ss) == "losses" and zone(st, bf) == "losses"
+    assert zone(st, uid(st, "p1", "yak-1")) == "losses"
