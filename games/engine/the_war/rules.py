@@ -745,8 +745,11 @@ def act_positions(st: WarState, fr: TurnFrame, action: Any) -> None:
 
 # ---- 6. attack: the phase menu; each wave is a WaveFrame ------------------------------------------
 def can_attack(st: WarState, u: str) -> bool:
+    """A 1st-line unit, not rotated, able to attack ("2nd line units moved to the 1st ... are unable to
+    attack"), its attack cost payable."""
     c = card(st, u)
     return (u not in st.rotated and zone_of(st, u) == "line1" and c.category in (Category.UNIT, Category.HERO)
+            and (c.line or 1) == 1
             and R.CANNOT_ATTACK not in c.restrictions and not forbidden(st, u, "attack")
             and not is_air(c) and affordable(st, owner(u), c.attack_cost))
 
