@@ -1513,9 +1513,9 @@ def act_strike(st: WarState, fr: WaveFrame, action: Any) -> None:
             fr.reduced.pop(u, None)
         fr.offered = []
         accumulate_power(st, fr)
-        for _, o in fr.strikes:
-            if o != DECK:
-                st.rotated.add(o)  # "Attacked units rotate"
+        objects = [o for o in dict.fromkeys(o for _, o in fr.strikes) if o != DECK]
+        fr.passive += [o for o in objects if o in st.rotated and o not in fr.passive]  # rotated before
+        st.rotated.update(objects)  # "Attacked units rotate"
         _next_stage(fr, WAVE_STAGES)
 
 
@@ -1583,6 +1583,10 @@ def legal_second_support(st: WarState, fr: WaveFrame) -> list[tuple]:
             for o in objects if o != s and rear_support_ok(st, fr, s, o)]
     bombers = [u for u, _ in fr.strikes if is_air(card(st, u))]
     keys += [("intercept", seat, f, b) for f in free_fighters(st, fr, seat) for b in bombers]
+    # "Non-rotated fighters may intercept bombers attacking them" (their being attacked does not count)
+    keys += [("intercept", seat, o, b) for b, o in fr.strikes if b in bombers and o != DECK
+             and card(st, o).subtype == UnitSubtype.FIGHTER and o not in fr.passive and o not in used
+             and ("intercept", seat, o, b) not in keys]
     return keys
 
 
