@@ -8,8 +8,9 @@ import re
 import sys
 from pathlib import Path
 
+from fixtures.tools import seeds
+
 ROOT = Path(__file__).resolve().parents[3]
-RULEBOOK = ROOT / "../shared/seeds/the-war-rules.txt"
 MAP_FILE = Path(__file__).with_name("sentence_map.json")
 README = ROOT / "games/engine/the_war/README.md"
 BEGIN, END = "<!-- sentences:begin -->", "<!-- sentences:end -->"
@@ -17,10 +18,10 @@ ABBREV = re.compile(r"\b(e\.g|vs|etc|i\.e|hv|No)\.$")
 
 
 def rulebook_text() -> str:
-    for path in (RULEBOOK, Path("/work/shared/seeds/the-war-rules.txt")):
-        if path.exists():
-            return path.read_text()
-    raise FileNotFoundError("the-war-rules.txt")
+    path = seeds.seed("the-war-rules.txt")  # ../shared/seeds/ beside the repository (or $BATTLECARDS_SEEDS)
+    if path is None:
+        raise FileNotFoundError(f"the-war-rules.txt is not in {seeds.where()}")
+    return path.read_text(encoding="utf-8")
 
 
 def sentences() -> list[str]:
