@@ -81,6 +81,8 @@ FireSupport = _a("fire_support", "Artillery support: rotate a howitzer/mortar to
 Salvo = _a("salvo", "Rocket launcher: strike a unit on the enemy 1st line (not struck back).",
            "unit", "target")
 DeckHit = _a("deck_hit", "Heavy artillery: hit the opponent's deck.", "unit")
+Land = _a("land", "Assault landing: paratroopers carried by a troop-carrying aircraft attack an object "
+           "behind the 1st line (not a breakthrough).", "unit", "carrier", "target")
 Escort = _a("escort", "A fighter escorts a bomber (announced with the bomber's attack).", "unit", "bomber")
 Intercept = _a("intercept", "A fighter intercepts an attacking bomber or a blocking ground-attack aircraft.",
                "unit", "aircraft")
@@ -103,7 +105,7 @@ Done = _a("done", "End this step (no more of this kind of action).")
 ACTION_CLASSES: dict[str, type[Action]] = {cls.type: cls for cls in (
     Redraw, Keep, PlayResource, Tap, Convert, Build, Improve, MoveImprovement, Maintain, Abandon, Move,
     Scout, Wave, Target, Attack, FireSupport, Salvo, DeckHit, Escort, Intercept, Block, Support, AaMode, Hit,
-    Breakthrough, Strike, PlayLocation, Discard, Eliminate, Done)}
+    Breakthrough, Strike, Land, PlayLocation, Discard, Eliminate, Done)}
 for _cls in ACTION_CLASSES.values():
     _cls._names = tuple(f.name for f in fields(_cls))
 

@@ -792,6 +792,15 @@ def striking_aircraft(st: WarState, seat: str) -> list[str]:
     return out
 
 
+def landing_pairs(st: WarState, seat: str) -> list[tuple[str, str]]:
+    """Paratroopers with their assault landing and a troop-carrying aircraft, both on the 2nd line and
+    not rotated (one carrier each)."""
+    line2 = [u for u in st.zones[seat]["line2"] if u not in st.rotated]
+    paras = [u for u in line2 if any(a.kind == AbilityKind.ASSAULT_LANDING for a in card(st, u).abilities)]
+    carriers = [u for u in line2 if card(st, u).subtype == UnitSubtype.TROOP_CARRYING_AIRCRAFT]
+    return [(p, c) for p in paras for c in carriers]
+
+
 def st_attack(st: WarState, fr: TurnFrame) -> Decision:
     return Decision(fr.seat, "attack_phase", {})
 
@@ -800,7 +809,7 @@ def legal_attack_phase(st: WarState, fr: TurnFrame) -> list[tuple]:
     seat = fr.seat
     keys: list[tuple] = []
     if (any(can_attack(st, u) or can_target(st, u) for u in in_lines(st, seat))
-            or ability_keys(st, seat) or striking_aircraft(st, seat)):
+            or ability_keys(st, seat) or striking_aircraft(st, seat) or landing_pairs(st, seat)):
         keys.append(("wave", seat))
     return keys + scout_keys(st, seat) + [("done", seat)]
 
@@ -923,7 +932,8 @@ def legal_targeted(st: WarState, fr: WaveFrame) -> list[tuple]:
 
 def escort_keys(st: WarState, fr: WaveFrame, attackers: list[str]) -> list[tuple]:
     """"Fighter escort is announced at the same time as bomber attack"; one escort per fighter."""
-    bombers = [u for u in attackers if is_air(card(st, u)) and card(st, u).bombing_power]
+    bombers = [u for u in attackers if is_air(card(st, u)) and (
+        card(st, u).bombing_power or card(st, u).subtype == UnitSubtype.TROOP_CARRYING_AIRCRAFT)]
     return [("escort", fr.seat, f, b) for f in free_fighters(st, fr, fr.seat) for b in bombers]
 
 
@@ -1471,7 +1481,8 @@ def w_after_first(st: WarState, fr: WaveFrame) -> None:
 
 
 def w_strike(st: WarState, fr: WaveFrame) -> Decision | None:
-    if not asked(fr, bool(fr.through or fr.offered or striking_aircraft(st, fr.seat))):
+    if not asked(fr, bool(fr.through or fr.offered or striking_aircraft(st, fr.seat)
+                          or landing_pairs(st, fr.seat))):
         _next_stage(fr, WAVE_STAGES)
         return None
     return Decision(fr.seat, "strike", {"through": fr.through, "breakthrough": fr.offered})
@@ -1490,7 +1501,8 @@ def legal_strike(st: WarState, fr: WaveFrame) -> list[tuple]:
     for u in fr.through + [a for a in striking_aircraft(st, seat) if a not in declared(fr)]:
         if u not in striking and u not in {f for f, _ in fr.escorts}:
             keys.extend(("strike", seat, u, o) for o in objects)
-    keys += escort_keys(st, fr, [u for u, _ in fr.strikes])
+    keys += [("land", seat, p, c, o) for p, c in landing_pairs(st, seat) for o in objects]
+    keys += escort_keys(st, fr, [u for u, _ in fr.strikes] + [c for _, c, _ in fr.landings])
     return keys + [("done", seat)]
 
 
@@ -1502,6 +1514,10 @@ def act_strike(st: WarState, fr: WaveFrame, action: Any) -> None:
         emit(st, "broke_through", {"seat": seat, "unit": action.unit, "values": fr.reduced[action.unit]})
     elif action.type == "escort":
         act_escort(st, fr, action)
+    elif action.type == "land":
+        fr.landings.append([action.unit, action.carrier, action.target])
+        st.rotated.add(action.carrier)
+        declare_strike(st, fr, action.unit, action.target)
     elif action.type == "strike":
         c = card(st, action.unit)
         if action.unit not in fr.through and c.attack_cost:
@@ -1566,6 +1582,10 @@ def rear_support_ok(st: WarState, fr: WaveFrame, s: str, o: str) -> bool:
     air = [u for u in attackers if is_air(card(st, u))]
     strategic = any(card(st, u).subtype == UnitSubtype.STRATEGIC_BOMBER for u in air)
     if c.aa_attack and c.subtype in (UnitSubtype.LIGHT_AA, UnitSubtype.HEAVY_AA):
+        if any(x == o for _, _, x in fr.landings):
+            # "An object that was attacked via assault landing may be supported by LAA gun ... as well as
+            # by other light AA units placed at the 2nd line"
+            return c.subtype == UnitSubtype.LIGHT_AA
         if not air:
             return False
         if c.subtype == UnitSubtype.LIGHT_AA:
@@ -1581,7 +1601,7 @@ def legal_second_support(st: WarState, fr: WaveFrame) -> list[tuple]:
     objects = list(dict.fromkeys(o for _, o in fr.strikes))
     keys = [("support", seat, s, o) for s in st.zones[seat]["line2"] if s not in used and s not in st.rotated
             for o in objects if o != s and rear_support_ok(st, fr, s, o)]
-    bombers = [u for u, _ in fr.strikes if is_air(card(st, u))]
+    bombers = [u for u, _ in fr.strikes if is_air(card(st, u))] + [c for _, c, _ in fr.landings]
     keys += [("intercept", seat, f, b) for f in free_fighters(st, fr, seat) for b in bombers]
     # "Non-rotated fighters may intercept bombers attacking them" (their being attacked does not count)
     keys += [("intercept", seat, o, b) for b, o in fr.strikes if b in bombers and o != DECK
@@ -1626,6 +1646,21 @@ def w_second_engagements(st: WarState, fr: WaveFrame) -> None:
         defenders = ([o] if o != DECK and alive(st, o) else []) + supporters
         if o != DECK and not alive(st, o):
             continue
+        for p, c, x in fr.landings:
+            if x != o or p not in attackers:
+                continue
+            icp, esc = interceptors(st, fr, c), escorts_of(st, fr, c)
+            if icp and not esc:  # "assault landing becomes cancelled": both to losses
+                attackers.remove(p)
+                destroy(st, p)
+                destroy(st, c)
+                continue
+            if icp:
+                engs.append(make_engagement(st, fr, esc, icp, None))
+            aa = [d for d in defenders if card(st, d).aa_attack and not is_air(card(st, d)) and d != o]
+            if aa:  # "AA unit destroys troop-carrying aircraft but don't prevent attack of Paratroopers"
+                defenders = [d for d in defenders if d not in aa]
+                engs.append(make_engagement(st, fr, [c], aa, None))
         attackers, defenders, restricted = with_air_combat(st, fr, attackers, defenders, engs)
         if attackers:
             engs.append(make_engagement(st, fr, attackers, defenders, o, True, restricted))

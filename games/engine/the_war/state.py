@@ -100,6 +100,7 @@ class WaveFrame:
     asked: list[str] = field(default_factory=list)  # stages already asked (asked again until "done")
     escorts: list[list[str]] = field(default_factory=list)  # [fighter, bomber]
     intercepts: list[list[str]] = field(default_factory=list)  # [fighter, aircraft]
+    landings: list[list[str]] = field(default_factory=list)  # [paratroopers, carrier, object]
     acted: bool = False
 
 

@@ -458,3 +458,40 @@ def test_bomber_destroys_the_airfield_of_a_fighter_forced_to_fight_the_escort():
     act(st, "p1", "done")
     # the P-39 (3/2) must fight the escort (3/3): both fall; the Stuka, untouched, bombs the airfield
     assert zone(st, p39) == "losses" and zone(st, bf) == "losses" and zone(st, stuka) == "line2"
+
+
+def landing(p1_line2=(), river=False):
+    p2 = {"line2": ["tw-m-30-howitzer", *p1_line2]}
+    if river:
+        p2["conditions"] = ["tw-river"]
+    st = position(seat="p1", stage="attack", p1={"line2": ["tw-fallschirmjager", "tw-ju-52"]}, p2=p2)
+    para, ju, how = uid(st, "p1", "fallschirmjager"), uid(st, "p1", "ju-52"), uid(st, "p2", "m-30-howitzer")
+    act(st, "p1", "wave")
+    act(st, "p1", "done")
+    act(st, "p1", "done")
+    act(st, "p1", "land", unit=para, carrier=ju, target=how)
+    act(st, "p1", "done")
+    return st, para, ju, how
+
+
+def test_paratroopers_assault_landing_attacks_behind_the_first_line():
+    st, para, ju, how = landing()
+    assert zone(st, how) == "losses" and zone(st, para) == "line2" and zone(st, ju) == "line2"
+    # "assault landing to the 2nd line doesn't count as breakthrough": no breakthrough power on the River
+    st, para, ju, how = landing(river=True)
+    assert zone(st, how) == "losses" and st.power == {} and zone(st, uid(st, "p2", "river")) == "conditions"
+
+
+def test_fighter_blocking_an_assault_landing_cancels_it():
+    st, para, ju, how = landing(["tw-yak-1"])
+    act(st, "p2", "intercept", unit=uid(st, "p2", "yak-1"), aircraft=ju)
+    act(st, "p2", "done")
+    # "both "Paratroopers" and "Troop-carrying aircraft" should be placed to losses pile"
+    assert zone(st, para) == "losses" and zone(st, ju) == "losses" and zone(st, how) == "line2"
+
+
+def test_light_aa_destroys_the_carrier_but_not_the_landing():
+    st, para, ju, how = landing(["tw-37mm-aa-gun-61-k"])
+    act(st, "p2", "support", unit=uid(st, "p2", "37mm-aa-gun-61-k"), target=how)
+    act(st, "p2", "done")
+    assert zone(st, ju) == "losses" and zone(st, how) == "losses" and zone(st, para) == "line2"
