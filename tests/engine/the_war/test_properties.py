@@ -53,3 +53,19 @@ def test_state_json_round_trip_mid_game():
     assert tw.legal_keys(again) == tw.legal_keys(st)
     with pytest.raises(tw.StateError):
         tw.WarState.from_json({"game": "chess"}, cat)
+
+
+def test_heuristic_bot_from_the_view_chooses_as_in_self_play():
+    cat = catalog()
+    st = tw.new_game(cat, tw.starter_setup(cat, 5))
+    bound, seen = tw.HeuristicBot(state=st), tw.HeuristicBot(catalog=cat)
+    rnd = tw.RandomBot("r")
+    while st.decision is not None and st.ply < 600:
+        seat = st.decision.seat
+        legal = tw.legal_actions(st)
+        if seat == "p1":
+            action = bound.choose({"ply": st.ply}, legal, seat)
+            assert seen.choose(tw.view(st, seat), legal, seat) is action
+        else:
+            action = rnd.choose({"ply": st.ply}, legal, seat)
+        tw.apply(st, action)
