@@ -65,6 +65,8 @@ Convert = _a("convert", "Pay: make one `to` resource from two resources `a` and 
              "to", "a", "b")
 Build = _a("build", "Build a unit or play a battlefield condition (non-location) or a special card from "
            "the hand; `target`: what a special card aims at.", "card", optional=("target",))
+PlaySpecial = _a("play_special", "Assault wave: play a special card (or a special-mode hero) from the hand; "
+                  "`target`: what it aims at.", "card", optional=("target",))
 Improve = _a("improve", "Play an improvement (or an improvement hero) from the hand beneath one's unit.",
              "card", "unit")
 MoveImprovement = _a("move_improvement", "Build phase: move an improvement to another unit.", "card", "unit")
@@ -103,7 +105,8 @@ Eliminate = _a("eliminate", "End of turn: put N cards from the top of one's deck
 Done = _a("done", "End this step (no more of this kind of action).")
 
 ACTION_CLASSES: dict[str, type[Action]] = {cls.type: cls for cls in (
-    Redraw, Keep, PlayResource, Tap, Convert, Build, Improve, MoveImprovement, Maintain, Abandon, Move,
+    Redraw, Keep, PlayResource, Tap, Convert, Build, PlaySpecial, Improve, MoveImprovement, Maintain, Abandon,
+    Move,
     Scout, Wave, Target, Attack, FireSupport, Salvo, DeckHit, Escort, Intercept, Block, Support, AaMode, Hit,
     Breakthrough, Strike, Land, PlayLocation, Discard, Eliminate, Done)}
 for _cls in ACTION_CLASSES.values():

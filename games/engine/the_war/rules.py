@@ -145,7 +145,7 @@ def modifiers(st: WarState, cid: str, role: str, air_fight: bool) -> tuple[int, 
     unit features don't affect combat parameters in combat engagement involving enemy aerial units")."""
     da = dd = 0
     sources = [imp for imp, unit in st.attached.items() if unit == cid]
-    sources += st.zones["p1"]["conditions"] + st.zones["p2"]["conditions"]
+    sources += st.zones["p1"]["conditions"] + st.zones["p2"]["conditions"] + st.active
     for src in sources:
         for e in card(st, src).effects:
             if e.kind != EffectKind.MODIFY or (e.when != "always" and e.when != role):
@@ -577,19 +577,69 @@ def improvement_targets(st: WarState, seat: str, imp_card: CardDef) -> list[str]
     return out
 
 
-def special_targets(st: WarState, seat: str, c: CardDef) -> list[str | None] | None:
-    """Targets of a special card (or special-mode hero) playable in the build phase; None: not playable
-    here (R12)."""
+WINDOW_EFFECTS = {
+    "build": (EffectKind.DAMAGE, EffectKind.ROTATE, EffectKind.DECK_HIT, EffectKind.GRANT_FEATURE),
+    "attacking": (EffectKind.DAMAGE, EffectKind.ROTATE, EffectKind.DECK_HIT, EffectKind.MODIFY),
+    "blocking": (EffectKind.DAMAGE, EffectKind.MODIFY),
+}
+
+
+def special_targets(st: WarState, seat: str, c: CardDef, window: str = "build") -> list[str | None] | None:
+    """Targets of a special card (or special-mode hero) in a window: the build phase, the attacker's or the
+    defender's special-card step of a wave (R12); None: not playable there. An attack/defense change is
+    playable in its window only ("when" attacking or blocking) and not twice in a turn (R28)."""
     effects = c.effects
-    if not effects:
+    if not effects or effects[0].kind not in WINDOW_EFFECTS[window]:
         return None
     e = effects[0]
     other = OTHER[seat]
     if e.kind == EffectKind.DAMAGE or e.kind == EffectKind.ROTATE:
         return [u for u in in_lines(st, other) if matches(st, u, e.target, seat)] or None
+    if e.kind == EffectKind.MODIFY:
+        if c.code in st.specials_this_turn or e.when not in ("always", window):
+            return None
+        return [None]
     if e.kind in (EffectKind.DECK_HIT, EffectKind.GRANT_FEATURE):
         return [None]
     return None
+
+
+def special_keys(st: WarState, seat: str, window: str) -> list[tuple]:
+    keys: list[tuple] = []
+    seen: set[str] = set()
+    for h in st.zones[seat]["hand"]:
+        c = card(st, h)
+        if c.code in seen or not (c.category == Category.SPECIAL or c.hero_mode == HeroMode.SPECIAL):
+            continue
+        seen.add(c.code)
+        if (c.is_hero and hero_blocked(st, seat, c)) or not affordable(st, seat, c.cost):
+            continue
+        keys.extend(("play_special", seat, h, t) for t in special_targets(st, seat, c, window) or ())
+    return keys
+
+
+def special_effects(st: WarState, seat: str, cid: str, target: str | None) -> None:
+    c = card(st, cid)
+    if c.is_hero:
+        st.heroes_played[seat].append(c.title)
+    move_card(st, cid, "losses")
+    emit(st, "special_played", {"seat": seat, "card": cid, "code": c.code, "target": target})
+    for e in c.effects:
+        if e.kind == EffectKind.DAMAGE and target:
+            non_combat_damage(st, target, e.amount or 0)
+        elif e.kind == EffectKind.ROTATE and target:
+            st.rotated.add(target)
+        elif e.kind == EffectKind.DECK_HIT:
+            mill(st, OTHER[seat], e.amount or 0)
+        elif e.kind == EffectKind.GRANT_FEATURE and e.feature == Feature.MOBILITY:
+            st.mobile_turn[seat] = st.turn
+        elif e.kind == EffectKind.MODIFY and cid not in st.active:
+            st.active.append(cid)  # lasts this assault wave
+            st.specials_this_turn.append(c.code)
+
+
+def paid_special(st: WarState, fr: PaymentFrame) -> None:
+    special_effects(st, fr.seat, fr.card, fr.target)
 
 
 def legal_build(st: WarState, fr: TurnFrame) -> list[tuple]:
@@ -651,6 +701,9 @@ def paid_build(st: WarState, fr: PaymentFrame) -> None:
     seat, cid = fr.seat, fr.card
     c = card(st, cid)
     code = st.codes[cid]
+    if c.category == Category.SPECIAL or c.hero_mode == HeroMode.SPECIAL:
+        special_effects(st, seat, cid, fr.target)
+        return
     if c.is_hero:
         st.heroes_played[seat].append(c.title)
     if c.category == Category.UNIT or c.hero_mode == HeroMode.UNIT:
@@ -663,18 +716,6 @@ def paid_build(st: WarState, fr: PaymentFrame) -> None:
     elif c.category == Category.BATTLEFIELD_CONDITION:
         move_card(st, cid, "conditions")
         emit(st, "condition_played", {"seat": seat, "card": cid, "code": code})
-    else:  # special card or special-mode hero
-        move_card(st, cid, "losses")
-        emit(st, "special_played", {"seat": seat, "card": cid, "code": code, "target": fr.target})
-        for e in c.effects:
-            if e.kind == EffectKind.DAMAGE and fr.target:
-                non_combat_damage(st, fr.target, e.amount or 0)
-            elif e.kind == EffectKind.ROTATE and fr.target:
-                st.rotated.add(fr.target)
-            elif e.kind == EffectKind.DECK_HIT:
-                mill(st, OTHER[seat], e.amount or 0)
-            elif e.kind == EffectKind.GRANT_FEATURE and e.feature == Feature.MOBILITY:
-                st.mobile_turn[seat] = st.turn
 
 
 def paid_improve(st: WarState, fr: PaymentFrame) -> None:
@@ -875,7 +916,9 @@ def act_end(st: WarState, fr: TurnFrame, action: Any) -> None:
         move_card(st, action.card, "losses")
         emit(st, "condition_eliminated", {"seat": seat, "card": action.card, "code": st.codes[action.card]})
     else:
-        st.pool[seat] = [0, 0, 0, 0, 0, 0]  # R5: unspent resources are lost at the end of the turn
+        for s in SEATS:  # R5: unspent resources are lost at the end of the turn
+            st.pool[s] = [0, 0, 0, 0, 0, 0]
+        st.specials_this_turn = []
         st.frames.pop()
         st.turn += 1
         nxt = OTHER[seat]
@@ -1048,20 +1091,22 @@ def act_att_artillery(st: WarState, fr: WaveFrame, action: Any) -> None:
 
 
 def w_abilities(st: WarState, fr: WaveFrame) -> Decision | None:
-    if not asked(fr, bool(ability_keys(st, fr.seat))):
+    if not asked(fr, bool(ability_keys(st, fr.seat) or special_keys(st, fr.seat, "attacking"))):
         _next_stage(fr, WAVE_STAGES)
         return None
     return Decision(fr.seat, "attacker_abilities", {})
 
 
 def legal_abilities(st: WarState, fr: WaveFrame) -> list[tuple]:
-    return ability_keys(st, fr.seat) + [("done", fr.seat)]
+    return ability_keys(st, fr.seat) + special_keys(st, fr.seat, "attacking") + [("done", fr.seat)]
 
 
 def act_abilities(st: WarState, fr: WaveFrame, action: Any) -> None:
     fr.acted = fr.acted or action.type != "done"
     if action.type == "done":
         _next_stage(fr, WAVE_STAGES)
+    elif action.type == "play_special":
+        start_payment(st, fr.seat, "special", action.card, card(st, action.card).cost, target=action.target)
     elif action.type == "deck_hit":
         st.rotated.add(action.unit)
         value = card(st, action.unit).deck_hit or next(
@@ -1169,6 +1214,28 @@ def end_blocks(st: WarState, fr: WaveFrame) -> None:
     for _, t in fr.targeted:
         st.rotated.add(t)
     _next_stage(fr, WAVE_STAGES)
+
+
+def w_def_specials(st: WarState, fr: WaveFrame) -> Decision | None:
+    """"Defending player plays special cards" (after his blocks and supports; again behind the 1st line)."""
+    if not asked(fr, bool(fr.engagements or declared(fr) or fr.strikes)
+                 and bool(special_keys(st, OTHER[fr.seat], "blocking"))):
+        _next_stage(fr, WAVE_STAGES)
+        return None
+    return Decision(OTHER[fr.seat], "defender_specials", {})
+
+
+def legal_def_specials(st: WarState, fr: WaveFrame) -> list[tuple]:
+    seat = OTHER[fr.seat]
+    return special_keys(st, seat, "blocking") + [("done", seat)]
+
+
+def act_def_specials(st: WarState, fr: WaveFrame, action: Any) -> None:
+    if action.type == "done":
+        _next_stage(fr, WAVE_STAGES)
+    else:
+        start_payment(st, action.seat, "special", action.card, card(st, action.card).cost,
+                      target=action.target)
 
 
 def w_def_artillery(st: WarState, fr: WaveFrame) -> Decision | None:
@@ -1672,6 +1739,7 @@ def w_second_engagements(st: WarState, fr: WaveFrame) -> None:
 def w_close(st: WarState, fr: WaveFrame) -> None:
     """End of the wave: damage cleared; conditions whose breakthrough power was reached go to losses."""
     st.damage = {}
+    st.active = []
     for b in list(st.zones[OTHER[fr.seat]]["conditions"]):
         el = card(st, b).elimination
         if el and el.breakthrough_power and st.power.get(b, 0) >= el.breakthrough_power:
@@ -1692,6 +1760,7 @@ WAVE_STAGES: tuple[str, ...] = (
     "attacker_artillery",  # artillery support for attacking units
     "attacker_abilities",  # special cards and abilities of units (salvo, heavy artillery)
     "block",               # the defender assigns blocking and supporting units; they rotate
+    "defender_specials",   # the defending player plays special cards
     "defender_artillery",  # artillery support for blocking (supporting) units
     "interception",        # the attacker's fighters intercept blocking aircraft (after all blocks)
     "engagements",         # jointly fighting units and combat engagements are determined
@@ -1700,6 +1769,7 @@ WAVE_STAGES: tuple[str, ...] = (
     "after_first",         # breakthrough feature offers
     "strike",              # units attacking the 2nd line, resources, deck; attacked units rotate
     "second_support",      # the defender's 2nd-line supports
+    "defender_specials_2", # the defending player plays special cards
     "second_engagements",  # engagements determined
     "aa_second",           # AA announcements (as above)
     "resolve_second",      # results; the deck loses cards
@@ -1707,12 +1777,12 @@ WAVE_STAGES: tuple[str, ...] = (
 )
 WAVE_STEPS: dict[str, Callable[[WarState, Any], Decision | None]] = {
     "targeted": w_targeted, "general": w_general, "attacker_artillery": w_artillery,
-    "attacker_abilities": w_abilities, "block": w_block, "defender_artillery": w_def_artillery,
-    "interception": w_interception,
-    "engagements": w_engagements, "aa_first": w_aa, "resolve_first": step_resolve,
-    "after_first": w_after_first,
-    "strike": w_strike, "second_support": w_second_support, "second_engagements": w_second_engagements,
-    "aa_second": w_aa, "resolve_second": step_resolve, "close": w_close,
+    "attacker_abilities": w_abilities, "block": w_block, "defender_specials": w_def_specials,
+    "defender_artillery": w_def_artillery, "interception": w_interception, "engagements": w_engagements,
+    "aa_first": w_aa, "resolve_first": step_resolve, "after_first": w_after_first, "strike": w_strike,
+    "second_support": w_second_support, "defender_specials_2": w_def_specials,
+    "second_engagements": w_second_engagements, "aa_second": w_aa, "resolve_second": step_resolve,
+    "close": w_close,
 }
 assert tuple(WAVE_STEPS) == WAVE_STAGES
 RULES.frame("wave", stages=WAVE_STEPS)
@@ -1721,6 +1791,7 @@ RULES.decision("declare_general", legal=legal_general, act=act_general)
 RULES.decision("attacker_artillery", legal=legal_att_artillery, act=act_att_artillery)
 RULES.decision("attacker_abilities", legal=legal_abilities, act=act_abilities)
 RULES.decision("block", legal=legal_block, act=act_block)
+RULES.decision("defender_specials", legal=legal_def_specials, act=act_def_specials)
 RULES.decision("defender_artillery", legal=legal_def_artillery, act=act_def_artillery)
 RULES.decision("interception", legal=legal_interception, act=act_interception)
 RULES.decision("aa_mode", legal=legal_aa, act=act_aa)
@@ -1731,6 +1802,7 @@ RULES.decision("second_line_support", legal=legal_second_support_done, act=act_s
 PAID: dict[str, Callable[[WarState, PaymentFrame], None]] = {
     "build": paid_build, "improve": paid_improve, "maintain": paid_maintain, "location": paid_location,
     "target": paid_target, "attack": paid_attack, "strike": paid_strike, "salvo": paid_salvo,
+    "special": paid_special,
 }
 DECISION_KINDS = tuple(RULES.decisions)
 

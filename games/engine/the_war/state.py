@@ -145,6 +145,8 @@ class WarState:
         self.heroes_played: dict[str, list[str]] = {s: [] for s in SEATS}
         self.mobile_turn: dict[str, int] = dict.fromkeys(SEATS, -1)  # turn a Blitzkrieg-like card was played
         self.scouted: dict[str, list[str] | None] = dict.fromkeys(SEATS)
+        self.active: list[str] = []  # special cards whose attack/defense changes last this assault wave
+        self.specials_this_turn: list[str] = []  # codes of attack/defense-changing specials played this turn
         self.revealed: dict[str, list[str] | None] = dict.fromkeys(SEATS)  # the re-draw reveal (public)
         self.redraws: dict[str, int] = dict.fromkeys(SEATS, 0)
         self.first_seat: str = SEATS[0]
@@ -182,6 +184,8 @@ class WarState:
             "heroes_played": copy.deepcopy(self.heroes_played),
             "mobile_turn": dict(self.mobile_turn),
             "scouted": copy.deepcopy(self.scouted),
+            "active": list(self.active),
+            "specials_this_turn": list(self.specials_this_turn),
             "revealed": copy.deepcopy(self.revealed),
             "redraws": dict(self.redraws),
             "first_seat": self.first_seat,
@@ -211,6 +215,8 @@ class WarState:
             st.heroes_played = {s: list(data["heroes_played"][s]) for s in SEATS}
             st.mobile_turn = {s: int(data["mobile_turn"][s]) for s in SEATS}
             st.scouted = copy.deepcopy(data["scouted"])
+            st.active = [str(c) for c in data["active"]]
+            st.specials_this_turn = [str(c) for c in data["specials_this_turn"]]
             st.revealed = copy.deepcopy(data["revealed"])
             st.redraws = {s: int(data["redraws"][s]) for s in SEATS}
             st.first_seat = data["first_seat"]

@@ -495,3 +495,48 @@ def test_light_aa_destroys_the_carrier_but_not_the_landing():
     act(st, "p2", "support", unit=uid(st, "p2", "37mm-aa-gun-61-k"), target=how)
     act(st, "p2", "done")
     assert zone(st, ju) == "losses" and zone(st, how) == "losses" and zone(st, para) == "line2"
+
+
+def not_a_step_back(hand=("tw-not-a-step-back",), depots=3):
+    st = position(seat="p2", stage="attack", p2={"line1": ["tw-grenadiere"]},
+                  p1={"line1": ["tw-reinforced-rifle-company"], "hand": list(hand),
+                      "resources": ["tw-depot"] * depots})
+    g, rr = uid(st, "p2", "grenadiere"), uid(st, "p1", "reinforced-rifle-company")
+    general_wave(st, "p2", [g])
+    act(st, "p1", "block", unit=rr, attacker=g)
+    act(st, "p1", "done")
+    return st, g, rr
+
+
+def test_the_defender_plays_special_cards_after_his_blocks():
+    st, g, rr = not_a_step_back()
+    assert kinds(st) == "defender_specials" and st.decision.seat == "p1"
+    act(st, "p1", "play_special", card=uid(st, "p1", "not-a-step-back"))
+    for i in range(3):
+        act(st, "p1", "tap", card=uid(st, "p1", "depot", i))
+    act(st, "p1", "done")
+    # the blocking company is 2/5 for this wave: the Grenadiere's 3 does not destroy it (its 2 does)
+    assert zone(st, rr) == "line1" and zone(st, g) == "losses"
+    assert st.active == []  # the change ended with the wave
+
+
+def test_two_identical_special_cards_never_alter_units_twice_in_a_turn():
+    st, g, rr = not_a_step_back(hand=["tw-not-a-step-back"] * 2, depots=6)
+    act(st, "p1", "play_special", card=uid(st, "p1", "not-a-step-back", 0))
+    for i in range(3):
+        act(st, "p1", "tap", card=uid(st, "p1", "depot", i))
+    assert not any(k[0] == "play_special" for k in keys(st))
+
+
+def test_the_attacker_plays_special_cards_in_the_wave():
+    st = position(seat="p1", stage="attack",
+                  p1={"line1": ["tw-guardsmen"], "hand": ["tw-massed-artillery-fire"],
+                      "resources": ["tw-depot"] * 3},
+                  p2={"line1": ["tw-grenadiere"]})
+    g, gr = uid(st, "p1", "guardsmen"), uid(st, "p2", "grenadiere")
+    general_wave(st, "p1", [g])
+    assert kinds(st) == "attacker_abilities"
+    act(st, "p1", "play_special", card=uid(st, "p1", "massed-artillery-fire"), target=gr)
+    for i in range(3):
+        act(st, "p1", "tap", card=uid(st, "p1", "depot", i))
+    assert zone(st, gr) == "losses"
