@@ -47,7 +47,7 @@ class WarBook(RuleBook):
         frames = self.frames
         while st.status == "active":
             fr = st.frames[-1]
-            step = frames[fr.kind]
+            step: Any = frames[fr.kind]
             d = (step[fr.stage] if type(step) is dict else step)(st, fr)
             if d is not None:
                 st.decision = d
@@ -56,6 +56,11 @@ class WarBook(RuleBook):
 
 
 RULES = WarBook("the-war", A.ACTION_CLASSES, A.Action)
+
+
+def typed_stages(stages: dict[str, Any]) -> dict[str, Any]:
+    """A stage table of steps over typed frames (core's Step names dict frames)."""
+    return stages
 
 # ---------------------------------------------------------------------------------------------------
 # cards and zones
@@ -103,7 +108,7 @@ def is_air(c: CardDef) -> bool:
 
 def features(st: WarState, cid: str) -> set[str]:
     c = card(st, cid)
-    out = set(c.features)
+    out: set[str] = set(c.features)
     for imp, unit in st.attached.items():
         if unit == cid:
             for e in card(st, imp).effects:
@@ -353,7 +358,7 @@ def act_pay(st: WarState, fr: PaymentFrame, action: Any) -> None:
         emit(st, "converted", {"seat": fr.seat, "to": action.to, "from": [action.a, action.b]})
 
 
-RULES.frame("payment", stages={"pay": step_payment})
+RULES.frame("payment", stages=typed_stages({"pay": step_payment}))
 RULES.decision("pay", legal=legal_pay, act=act_pay)
 
 
@@ -451,7 +456,7 @@ def act_redraw(st: WarState, fr: SetupFrame, action: Any) -> None:
         fr.index += 1
 
 
-RULES.frame("setup", stages={"redraw": step_setup})
+RULES.frame("setup", stages=typed_stages({"redraw": step_setup}))
 RULES.decision("redraw", legal=legal_redraw, act=act_redraw)
 
 
@@ -912,7 +917,8 @@ def act_end(st: WarState, fr: TurnFrame, action: Any) -> None:
         move_card(st, action.card, "losses")
         emit(st, "condition_lost", {"seat": seat, "card": action.card, "code": st.codes[action.card]})
     elif t == "eliminate":
-        mill(st, seat, card(st, action.card).elimination.deck_cards)  # type: ignore[union-attr]
+        el = card(st, action.card).elimination
+        mill(st, seat, (el.deck_cards or 0) if el else 0)
         move_card(st, action.card, "losses")
         emit(st, "condition_eliminated", {"seat": seat, "card": action.card, "code": st.codes[action.card]})
     else:
@@ -1048,7 +1054,7 @@ def paid_attack(st: WarState, fr: PaymentFrame) -> None:
 
 
 def support_fire_keys(st: WarState, fr: WaveFrame, seat: str, units: list[str]) -> list[tuple]:
-    keys = []
+    keys: list[tuple] = []
     for h in st.zones[seat]["line2"]:
         if h in st.rotated:
             continue
@@ -1381,9 +1387,9 @@ def w_engagements(st: WarState, fr: WaveFrame) -> None:
     for t in dict.fromkeys(t for _, t in fr.targeted):
         attackers = [u for u, x in fr.targeted if x == t and alive(st, u)]
         defenders = [x for x in [t] + [s for s, y in fr.supports if y == t] if alive(st, x)]
-        attackers, defenders, restricted = with_air_combat(st, fr, attackers, defenders, engs)
+        attackers, defenders, forced = with_air_combat(st, fr, attackers, defenders, engs)
         if attackers and defenders:
-            engs.append(make_engagement(st, fr, attackers, defenders, t, restricted=restricted))
+            engs.append(make_engagement(st, fr, attackers, defenders, t, restricted=forced))
     for a in fr.general:
         if not alive(st, a):
             continue

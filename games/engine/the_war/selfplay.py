@@ -27,7 +27,7 @@ def play_game(catalog: TheWarCatalog, setup: GameSetup, bots: dict[str, Any], ma
             bot.bind(state)
     pickers = {seat: selfplay.random_pick(state, bot._base, seat == SEATS[0])
                for seat, bot in bots.items() if type(bot) is RandomBot}
-    view_for = dict.fromkeys(bots, view)
+    view_for: dict[str, Any] = dict.fromkeys(bots, view)
     return selfplay.play(RULES, state, bots, pickers=pickers, view_for=view_for, max_plies=max_plies, log=log)
 
 
