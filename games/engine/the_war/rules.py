@@ -70,7 +70,13 @@ IDX = {t: i for i, t in enumerate(TYPES)}
 
 
 def owner(cid: str) -> str:
+    """The seat whose deck the card came from (its losses pile receives it)."""
     return cid.split(".", 1)[0]
+
+
+def ctrl(st: WarState, cid: str) -> str:
+    """The seat controlling a card: its owner, or the seat that captured it ("Capture")."""
+    return st.control.get(cid) or owner(cid)
 
 
 def card(st: WarState, cid: str) -> CardDef:
@@ -78,7 +84,7 @@ def card(st: WarState, cid: str) -> CardDef:
 
 
 def zone_of(st: WarState, cid: str) -> str | None:
-    for z, cards in st.zones[owner(cid)].items():
+    for z, cards in st.zones[ctrl(st, cid)].items():
         if cid in cards:
             return z
     return None
@@ -94,12 +100,14 @@ def in_lines(st: WarState, seat: str) -> list[str]:
 
 
 def move_card(st: WarState, cid: str, zone: str) -> None:
-    z = st.zones[owner(cid)]
+    z = st.zones[ctrl(st, cid)]
     for cards in z.values():
         if cid in cards:
             cards.remove(cid)
             break
-    z[zone].append(cid)
+    if zone not in ("line1", "line2", "reserve"):
+        st.control.pop(cid, None)  # a captured card leaving play goes back to its owner's piles
+    st.zones[ctrl(st, cid)][zone].append(cid)
 
 
 def is_air(c: CardDef) -> bool:
@@ -121,7 +129,7 @@ def features(st: WarState, cid: str) -> set[str]:
 def matches(st: WarState, cid: str, target: Any, effect_owner: str) -> bool:
     c = card(st, cid)
     side = target.side
-    if side == "own" and owner(cid) != effect_owner or side == "enemy" and owner(cid) == effect_owner:
+    if side == "own" and ctrl(st, cid) != effect_owner or side == "enemy" and ctrl(st, cid) == effect_owner:
         return False
     if target.unit_types and c.unit_type not in target.unit_types:
         return False
@@ -469,7 +477,7 @@ def _next_stage(fr: Any, table: tuple[str, ...]) -> None:
 
 def st_restore(st: WarState, fr: TurnFrame) -> None:
     """1. "A player restores all his cards that were rotated during his previous turn or opponent's turn." """
-    st.rotated = {c for c in st.rotated if owner(c) != fr.seat}
+    st.rotated = {c for c in st.rotated if ctrl(st, c) != fr.seat}
     st.scouted[fr.seat] = None
     emit(st, "restored", {"seat": fr.seat})
     _next_stage(fr, TURN_PHASES)
@@ -583,7 +591,8 @@ def improvement_targets(st: WarState, seat: str, imp_card: CardDef) -> list[str]
 
 
 WINDOW_EFFECTS = {
-    "build": (EffectKind.DAMAGE, EffectKind.ROTATE, EffectKind.DECK_HIT, EffectKind.GRANT_FEATURE),
+    "build": (EffectKind.DAMAGE, EffectKind.ROTATE, EffectKind.DECK_HIT, EffectKind.GRANT_FEATURE,
+              EffectKind.TAKE_CONTROL),
     "attacking": (EffectKind.DAMAGE, EffectKind.ROTATE, EffectKind.DECK_HIT, EffectKind.MODIFY),
     "blocking": (EffectKind.DAMAGE, EffectKind.MODIFY),
 }
@@ -598,7 +607,7 @@ def special_targets(st: WarState, seat: str, c: CardDef, window: str = "build") 
         return None
     e = effects[0]
     other = OTHER[seat]
-    if e.kind == EffectKind.DAMAGE or e.kind == EffectKind.ROTATE:
+    if e.kind in (EffectKind.DAMAGE, EffectKind.ROTATE, EffectKind.TAKE_CONTROL):
         return [u for u in in_lines(st, other) if matches(st, u, e.target, seat)] or None
     if e.kind == EffectKind.MODIFY:
         if c.code in st.specials_this_turn or e.when not in ("always", window):
@@ -634,6 +643,13 @@ def special_effects(st: WarState, seat: str, cid: str, target: str | None) -> No
             non_combat_damage(st, target, e.amount or 0)
         elif e.kind == EffectKind.ROTATE and target:
             st.rotated.add(target)
+        elif e.kind == EffectKind.TAKE_CONTROL and target:
+            line = zone_of(st, target) or "line1"
+            st.zones[ctrl(st, target)][line].remove(target)
+            st.control[target] = seat  # R29: it changes sides in its line, as it is (rotated or not)
+            st.zones[seat][line].append(target)
+            st.built_turn[target] = st.turn  # like a unit just come into play: moved only next turn
+            emit(st, "captured", {"seat": seat, "unit": target, "code": st.codes[target]})
         elif e.kind == EffectKind.DECK_HIT:
             mill(st, OTHER[seat], e.amount or 0)
         elif e.kind == EffectKind.GRANT_FEATURE and e.feature == Feature.MOBILITY:
@@ -797,7 +813,7 @@ def can_attack(st: WarState, u: str) -> bool:
     return (u not in st.rotated and zone_of(st, u) == "line1" and c.category in (Category.UNIT, Category.HERO)
             and (c.line or 1) == 1
             and R.CANNOT_ATTACK not in c.restrictions and not forbidden(st, u, "attack")
-            and not is_air(c) and affordable(st, owner(u), c.attack_cost))
+            and not is_air(c) and affordable(st, ctrl(st, u), c.attack_cost))
 
 
 def can_target(st: WarState, u: str) -> bool:
@@ -811,7 +827,7 @@ def can_target(st: WarState, u: str) -> bool:
         ok = z == "line2" and bool(c.bombing_power)
     else:
         ok = z == "line1" and R.CANNOT_ATTACK not in c.restrictions
-    return ok and affordable(st, owner(u), c.attack_cost)
+    return ok and affordable(st, ctrl(st, u), c.attack_cost)
 
 
 def ability_keys(st: WarState, seat: str) -> list[tuple]:
@@ -1439,12 +1455,12 @@ def w_aa(st: WarState, fr: WaveFrame) -> Decision | None:
     if nxt is None:
         _next_stage(fr, WAVE_STAGES)
         return None
-    return Decision(owner(nxt[0]), "aa_mode", {"unit": nxt[0], "engagement": nxt[1]})
+    return Decision(ctrl(st, nxt[0]), "aa_mode", {"unit": nxt[0], "engagement": nxt[1]})
 
 
 def legal_aa(st: WarState, fr: WaveFrame) -> list[tuple]:
     u, _ = aa_choices(st, fr)  # type: ignore[misc]
-    return [("aa_mode", owner(u), u, "air"), ("aa_mode", owner(u), u, "ground")]
+    return [("aa_mode", ctrl(st, u), u, "air"), ("aa_mode", ctrl(st, u), u, "ground")]
 
 
 def act_aa(st: WarState, fr: WaveFrame, action: Any) -> None:

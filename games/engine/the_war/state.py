@@ -139,6 +139,7 @@ class WarState:
         self.rotated: set[str] = set()
         self.damage: dict[str, int] = {}  # this wave's damage per unit
         self.attached: dict[str, str] = {}  # improvement id -> unit id
+        self.control: dict[str, str] = {}  # a captured unit -> the seat controlling it (its zones hold it)
         self.built_turn: dict[str, int] = {}  # unit id -> turn it was built
         self.pool: dict[str, list[int]] = {s: [0, 0, 0, 0, 0, 0] for s in SEATS}  # raw d/p/f, converted d/p/f
         self.power: dict[str, int] = {}  # breakthrough power accumulated this attack phase, per condition
@@ -178,6 +179,7 @@ class WarState:
             "rotated": sorted(self.rotated),
             "damage": dict(self.damage),
             "attached": dict(self.attached),
+            "control": dict(self.control),
             "built_turn": dict(self.built_turn),
             "pool": copy.deepcopy(self.pool),
             "power": dict(self.power),
@@ -209,6 +211,7 @@ class WarState:
             st.rotated = set(data["rotated"])
             st.damage = {k: int(v) for k, v in data["damage"].items()}
             st.attached = dict(data["attached"])
+            st.control = {str(k): str(v) for k, v in data["control"].items()}
             st.built_turn = {k: int(v) for k, v in data["built_turn"].items()}
             st.pool = {s: [int(x) for x in data["pool"][s]] for s in SEATS}
             st.power = {k: int(v) for k, v in data["power"].items()}

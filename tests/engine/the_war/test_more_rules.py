@@ -540,3 +540,20 @@ def test_the_attacker_plays_special_cards_in_the_wave():
     for i in range(3):
         act(st, "p1", "tap", card=uid(st, "p1", "depot", i))
     assert zone(st, gr) == "losses"
+
+
+def test_capture_takes_a_non_elite_first_line_unit_which_goes_to_its_owners_losses():
+    st = position(seat="p1", stage="build", p1={"hand": ["tw-capture"], "resources": ["tw-depot"] * 3},
+                  p2={"line1": ["tw-guardsmen", "tw-grenadiere"], "line2": ["tw-m-30-howitzer"]})
+    cap, gr = uid(st, "p1", "capture"), uid(st, "p2", "grenadiere")
+    # "These units cannot be targeted with cards "Panic" and "Capture"": not the elite Guardsmen, and only
+    # the 1st line
+    assert {k[3] for k in keys(st) if k[0] == "build" and k[2] == cap} == {gr}
+    act(st, "p1", "build", card=cap, target=gr)
+    for i in range(3):
+        act(st, "p1", "tap", card=uid(st, "p1", "depot", i))
+    assert gr in st.zones["p1"]["line1"] and st.control[gr] == "p1"
+    assert tw.view(st, "p2")["players"]["p1"]["line1"][0]["code"] == "tw-grenadiere"
+    from games.engine.the_war.rules import destroy
+    destroy(st, gr)
+    assert gr in st.zones["p2"]["losses"] and gr not in st.control
