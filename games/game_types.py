@@ -229,6 +229,87 @@ class Battlefront(GameType):
         return cards
 
 
+class TheWar(GameType):
+    """The War (the-war-rules.txt): each player has his own deck; seats p1 and p2 (the seeded RNG decides
+    who moves first). Until the games service deals The War decks from saved decks, a game's two decks are
+    named in its options (starter codes or explicit entries) and checked at creation by the deck rules
+    (decks.rules_the_war: every deck rule, and in casual play the equal-size rule). The cards are frozen per
+    game from fixtures/the_war/ (cards.json and starters.json, as read)."""
+
+    name = "the-war"
+    label = "The War"
+    seats = ("p1", "p2")
+    uses_decks = False
+    engine_module = "games.engine.the_war"
+    state_class = "WarState"
+    DEFAULT_DECKS = {"p1": {"starter": "tw-starter-red-army"}, "p2": {"starter": "tw-starter-wehrmacht"}}
+
+    def options(self, data: Mapping[str, Any]) -> Any:
+        """{"decks": {"p1": {"starter": code} | {"army": "red-army", "entries": {code: n}}, "p2": ...},
+        "casual": bool} -> {"p1": (codes...), "p2": (codes...)} (400 invalid_options, or the deck rules'
+        codes in the message when a deck is not legal)."""
+        from decks.rules_the_war import DeckInput, validate_pair
+        from vocabulary.the_war import load_catalog
+
+        unknown = set(data) - {"decks", "casual"}
+        if unknown:
+            raise ValidationFailed(f"Unknown option(s) {sorted(unknown)}.", code="invalid_options")
+        casual = data.get("casual", False)
+        decks = data.get("decks", self.DEFAULT_DECKS)
+        if not isinstance(casual, bool) or not isinstance(decks, Mapping) or set(decks) != set(self.seats):
+            raise ValidationFailed("decks names one deck per seat (p1, p2); casual is true or false.",
+                                   code="invalid_options")
+        catalog = load_catalog()
+        inputs = {}
+        for seat in self.seats:
+            ref = decks[seat]
+            if isinstance(ref, Mapping) and isinstance(ref.get("starter"), str):
+                starter = catalog.starters.get(ref["starter"])
+                if starter is None:
+                    raise ValidationFailed(f"Unknown starter {ref['starter']!r}.", code="invalid_options")
+                inputs[seat] = DeckInput(army=starter.army, entries=dict(starter.entries))
+            elif isinstance(ref, Mapping) and isinstance(ref.get("entries"), Mapping):
+                inputs[seat] = DeckInput(army=ref.get("army"), entries=dict(ref["entries"]))
+            else:
+                raise ValidationFailed(f"decks.{seat}: a starter code or army and entries.",
+                                       code="invalid_options")
+        pair = validate_pair(catalog, inputs["p1"], inputs["p2"], casual=casual)
+        if not pair.is_legal:
+            codes = ", ".join(sorted({str(v.code) for v in pair.violations}))
+            raise ValidationFailed(f"These decks cannot play each other: {codes}.", code="invalid_options")
+        return {seat: tuple(c for c, n in sorted(inputs[seat].entries.items()) for _ in range(n))
+                for seat in self.seats}
+
+    def catalog_from_dicts(self, data: Mapping[str, Any]) -> Any:
+        from vocabulary.the_war import parse_catalog
+
+        return parse_catalog(data["cards"], data["starters"])
+
+    def live_snapshot(self) -> dict[str, Any]:
+        import json
+
+        from vocabulary.the_war import FIXTURE_DIR
+
+        return {name: json.loads((FIXTURE_DIR / f"{name}.json").read_text(encoding="utf-8"))
+                for name in ("cards", "starters")}
+
+    def new_setup(self, *, seed: int, options: Any) -> Any:
+        return self.engine.GameSetup(seed, dict(options))
+
+    card_codes = Battlefront.card_codes  # cards appear as {"code"} objects and as bare codes (losses)
+
+    def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
+        from dataclasses import asdict
+
+        cards: dict[str, dict[str, Any]] = {}
+        for code in sorted(codes):
+            card = catalog.cards.get(code)
+            if card is not None:
+                cards[code] = {k: v for k, v in asdict(card).items()
+                               if k != "provenance" and v not in (None, ())}
+        return cards
+
+
 def side_of_seat(seat: str) -> str:
     """The side a seat plays for: an army seat "allies-2" is on side "allies"; a side seat is its own side
     (axis, allies, west, east). The twin of games.engine.setup.side_of for stored seat names."""
@@ -239,7 +320,7 @@ def _message(exc: Exception) -> str:
     return getattr(exc, "message", None) or str(exc)
 
 
-GAME_TYPES: dict[str, GameType] = {t.name: t for t in (Battlecards(), Battlefront())}
+GAME_TYPES: dict[str, GameType] = {t.name: t for t in (Battlecards(), Battlefront(), TheWar())}
 DEFAULT_GAME_TYPE = "battlecards"
 
 

@@ -1,0 +1,34 @@
+"""THE WAR: the Russian WWII card game, a pure engine on the shared core machinery (games/engine/core).
+
+See README.md in this package (interface, rule table, rulings table). Nothing here imports Battlecards.
+"""
+from __future__ import annotations
+
+from ..core.errors import EngineError, IllegalAction, MalformedAction, SetupError, StateError
+from ..core.events import Event, events_for
+from ..core.machine import Decision
+from .actions import ACTION_CLASSES, ACTION_TYPES, Action
+from .bots import HeuristicBot, RandomBot
+from .rules import (
+    DECISION_KINDS,
+    RULES,
+    TURN_PHASES,
+    WAVE_STAGES,
+    apply,
+    apply_legal,
+    legal_actions,
+    legal_keys,
+    new_game,
+)
+from .selfplay import play_game, replay, starter_setup
+from .setup import OTHER, SEATS, GameSetup
+from .state import WarState
+from .view import view
+
+__all__ = [
+    "ACTION_CLASSES", "ACTION_TYPES", "DECISION_KINDS", "OTHER", "RULES", "SEATS", "TURN_PHASES",
+    "WAVE_STAGES", "Action", "Decision", "EngineError", "Event", "GameSetup", "HeuristicBot",
+    "IllegalAction", "MalformedAction", "RandomBot", "SetupError", "StateError", "WarState", "apply",
+    "apply_legal", "events_for", "legal_actions", "legal_keys", "new_game", "play_game", "replay",
+    "starter_setup", "view",
+]

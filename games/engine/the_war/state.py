@@ -1,0 +1,248 @@
+"""WarState: each seat's zones, per-card marks, the typed frame stack and the one RNG.
+
+Frames are slotted dataclasses (no dicts): `SetupFrame` (the re-draw decisions), `TurnFrame` (the seven
+phases, stage = the phase), `PaymentFrame` (a cost paid as taps and conversions), `WaveFrame` (one assault
+wave, stage = the step of the rulebook's order) holding `Engagement`s. `to_json`/`from_json` are lossless.
+"""
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar
+
+from vocabulary.the_war import TheWarCatalog
+
+from ..core.errors import EngineError, StateError
+from ..core.machine import Decision
+from ..core.rng import new_rng, rng_from_json, rng_to_json
+from .setup import SEATS, GameSetup
+
+ZONES = ("deck", "hand", "resources", "line1", "line2", "reserve", "conditions", "losses")
+
+
+@dataclass(slots=True)
+class SetupFrame:
+    kind: ClassVar[str] = "setup"
+    order: list[str]
+    index: int = 0
+    stage: str = "redraw"
+
+
+@dataclass(slots=True)
+class TurnFrame:
+    kind: ClassVar[str] = "turn"
+    seat: str
+    stage: str = "restore"
+    first: bool = False  # the starting player's first turn (draws one card)
+    resources_played: int = 0
+    maintenance_done: list[str] = field(default_factory=list)
+    moved_improvements: list[str] = field(default_factory=list)  # each moves at most once a build phase
+
+
+@dataclass(slots=True)
+class PaymentFrame:
+    """A cost being paid: `need` depot/plant/fuel, `red` the part only resource cards may give; `purpose`
+    says what follows (build, improve, maintain, attack, salvo, location) with `card`/`unit`/`target`."""
+
+    kind: ClassVar[str] = "payment"
+    seat: str
+    purpose: str
+    card: str
+    need: list[int]
+    red: list[int]
+    unit: str | None = None
+    target: str | None = None
+    stage: str = "pay"
+
+
+@dataclass(slots=True)
+class Pool:
+    """Damage points one side still has to distribute, and the enemy units (or object) they may go on."""
+
+    side: str  # "attacker" | "defender": who distributes them
+    points: int
+    targets: list[str]
+
+
+@dataclass(slots=True)
+class Engagement:
+    """Jointly fighting units of both sides. `target`: the attacked object (a targeted unit, a 2nd-line
+    object or None for a blocked general attacker); `pools`: the damage to distribute, in order."""
+
+    attackers: list[str]
+    defenders: list[str]
+    target: str | None = None
+    second_line: bool = False
+    pools: list[Pool] = field(default_factory=list)
+    values: dict[str, list[int]] = field(default_factory=dict)  # unit -> [attack, defense] fixed
+    restricted: dict[str, list[str]] = field(default_factory=dict)  # interceptor -> the escorts it must fight
+
+
+@dataclass(slots=True)
+class WaveFrame:
+    kind: ClassVar[str] = "wave"
+    seat: str  # the attacking player
+    stage: str = "targeted"
+    targeted: list[list[str]] = field(default_factory=list)  # [unit, target]
+    general: list[str] = field(default_factory=list)
+    fire: list[list[str]] = field(default_factory=list)  # [howitzer, unit]
+    blocks: list[list[str]] = field(default_factory=list)  # [blocker, attacker]
+    supports: list[list[str]] = field(default_factory=list)  # [supporter, target]
+    engagements: list[Engagement] = field(default_factory=list)
+    index: int = 0
+    through: list[str] = field(default_factory=list)  # units that reached the 2nd line
+    offered: list[str] = field(default_factory=list)  # breakthrough-feature units that may go on
+    reduced: dict[str, list[int]] = field(default_factory=dict)  # breakthrough unit -> [attack, defense]
+    strikes: list[list[str]] = field(default_factory=list)  # [unit, object]
+    passive: list[str] = field(default_factory=list)  # targets already rotated when attacked
+    aa_modes: dict[str, str] = field(default_factory=dict)  # unit -> "air" | "ground" (announced)
+    asked: list[str] = field(default_factory=list)  # stages already asked (asked again until "done")
+    escorts: list[list[str]] = field(default_factory=list)  # [fighter, bomber]
+    intercepts: list[list[str]] = field(default_factory=list)  # [fighter, aircraft]
+    landings: list[list[str]] = field(default_factory=list)  # [paratroopers, carrier, object]
+    acted: bool = False
+
+
+FRAME_CLASSES: dict[str, type] = {c.kind: c for c in (SetupFrame, TurnFrame, PaymentFrame, WaveFrame)}
+
+
+def frame_to_json(fr: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": fr.kind}
+    for f in fields(fr):
+        v = getattr(fr, f.name)
+        v = [asdict(e) for e in v] if f.name == "engagements" else copy.deepcopy(v)
+        out[f.name] = v
+    return out
+
+
+def frame_from_json(data: dict[str, Any]) -> Any:
+    cls = FRAME_CLASSES[data["kind"]]
+    kwargs = {k: copy.deepcopy(v) for k, v in data.items() if k != "kind"}
+    if "engagements" in kwargs:
+        kwargs["engagements"] = [Engagement(**{**e, "pools": [Pool(**p) for p in e["pools"]]})
+                                 for e in kwargs["engagements"]]
+    return cls(**kwargs)
+
+
+class WarState:
+    """The whole game. Mutated only through `apply`."""
+
+    resume: ClassVar[Callable[[WarState], None]]  # set by the_war.rules
+
+    def __init__(self, catalog: TheWarCatalog, setup: GameSetup) -> None:
+        self.catalog = catalog
+        self.setup = setup
+        self.rng = new_rng(setup.seed)
+        self.codes: dict[str, str] = {}  # card id -> card code (ids "p1.07": seat and deck-list index)
+        self.zones: dict[str, dict[str, list[str]]] = {s: {z: [] for z in ZONES} for s in SEATS}
+        self.rotated: set[str] = set()
+        self.damage: dict[str, int] = {}  # this wave's damage per unit
+        self.attached: dict[str, str] = {}  # improvement id -> unit id
+        self.control: dict[str, str] = {}  # a captured unit -> the seat controlling it (its zones hold it)
+        self.built_turn: dict[str, int] = {}  # unit id -> turn it was built
+        self.pool: dict[str, list[int]] = {s: [0, 0, 0, 0, 0, 0] for s in SEATS}  # raw d/p/f, converted d/p/f
+        self.power: dict[str, int] = {}  # breakthrough power accumulated this attack phase, per condition
+        self.heroes_played: dict[str, list[str]] = {s: [] for s in SEATS}
+        self.mobile_turn: dict[str, int] = dict.fromkeys(SEATS, -1)  # turn a Blitzkrieg-like card was played
+        self.scouted: dict[str, list[str] | None] = dict.fromkeys(SEATS)
+        self.active: list[str] = []  # special cards whose attack/defense changes last this assault wave
+        self.specials_this_turn: list[str] = []  # codes of attack/defense-changing specials played this turn
+        self.revealed: dict[str, list[str] | None] = dict.fromkeys(SEATS)  # the re-draw reveal (public)
+        self.redraws: dict[str, int] = dict.fromkeys(SEATS, 0)
+        self.first_seat: str = SEATS[0]
+        self.frames: list[Any] = []
+        self.turn = 0
+        self.ply = 0
+        self.status = "active"
+        self.winner: str | None = None
+        self.result: dict[str, Any] = {}
+        self.record_events = True
+        self.decision: Decision | None = None
+        self._legal_cache: tuple[int, list] | None = None
+        self._events: list = []
+
+    @property
+    def current_seat(self) -> str | None:
+        return self.decision.seat if self.decision else None
+
+    def code(self, cid: str):
+        return self.catalog.cards[self.codes[cid]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "the-war",
+            "setup": self.setup.to_json(),
+            "rng": rng_to_json(self.rng),
+            "codes": dict(self.codes),
+            "zones": copy.deepcopy(self.zones),
+            "rotated": sorted(self.rotated),
+            "damage": dict(self.damage),
+            "attached": dict(self.attached),
+            "control": dict(self.control),
+            "built_turn": dict(self.built_turn),
+            "pool": copy.deepcopy(self.pool),
+            "power": dict(self.power),
+            "heroes_played": copy.deepcopy(self.heroes_played),
+            "mobile_turn": dict(self.mobile_turn),
+            "scouted": copy.deepcopy(self.scouted),
+            "active": list(self.active),
+            "specials_this_turn": list(self.specials_this_turn),
+            "revealed": copy.deepcopy(self.revealed),
+            "redraws": dict(self.redraws),
+            "first_seat": self.first_seat,
+            "frames": [frame_to_json(f) for f in self.frames],
+            "turn": self.turn,
+            "ply": self.ply,
+            "status": self.status,
+            "winner": self.winner,
+            "result": copy.deepcopy(self.result),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], catalog: TheWarCatalog) -> WarState:
+        try:
+            if data.get("game") != "the-war":
+                raise StateError("not a The War state")
+            st = cls(catalog, GameSetup.from_json(data["setup"]))
+            rng_from_json(st.rng, data["rng"])
+            st.codes = {str(k): str(v) for k, v in data["codes"].items()}
+            st.zones = {s: {z: [str(c) for c in data["zones"][s][z]] for z in ZONES} for s in SEATS}
+            st.rotated = set(data["rotated"])
+            st.damage = {k: int(v) for k, v in data["damage"].items()}
+            st.attached = dict(data["attached"])
+            st.control = {str(k): str(v) for k, v in data["control"].items()}
+            st.built_turn = {k: int(v) for k, v in data["built_turn"].items()}
+            st.pool = {s: [int(x) for x in data["pool"][s]] for s in SEATS}
+            st.power = {k: int(v) for k, v in data["power"].items()}
+            st.heroes_played = {s: list(data["heroes_played"][s]) for s in SEATS}
+            st.mobile_turn = {s: int(data["mobile_turn"][s]) for s in SEATS}
+            st.scouted = copy.deepcopy(data["scouted"])
+            st.active = [str(c) for c in data["active"]]
+            st.specials_this_turn = [str(c) for c in data["specials_this_turn"]]
+            st.revealed = copy.deepcopy(data["revealed"])
+            st.redraws = {s: int(data["redraws"][s]) for s in SEATS}
+            st.first_seat = data["first_seat"]
+            st.frames = [frame_from_json(f) for f in data["frames"]]
+            st.turn, st.ply = int(data["turn"]), int(data["ply"])
+            st.status, st.winner = data["status"], data["winner"]
+            st.result = copy.deepcopy(data["result"])
+        except EngineError as exc:
+            if isinstance(exc, StateError):
+                raise
+            raise StateError(f"not a serialised The War state: {exc.message}") from exc
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise StateError(f"not a serialised The War state: {exc!r}") from exc
+        for code in st.codes.values():
+            if code not in catalog.cards:
+                raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card")
+        cls.resume(st)
+        return st
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WarState) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<WarState turn={self.turn} ply={self.ply} status={self.status} decision={self.decision}>"

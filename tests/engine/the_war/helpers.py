@@ -1,0 +1,78 @@
+"""Positions for The War tests: a state built from named zones, then driven only through `apply`."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from games.engine import the_war as tw
+from games.engine.the_war.rules import RULES
+from games.engine.the_war.state import TurnFrame, WarState
+from vocabulary.the_war import TheWarCatalog, load_catalog
+
+
+@lru_cache(maxsize=1)
+def catalog() -> TheWarCatalog:
+    return load_catalog()
+
+
+def position(*, seat: str = "p1", stage: str = "attack", turn: int = 3,
+             p1: dict[str, list[str]] | None = None, p2: dict[str, list[str]] | None = None,
+             rotated: tuple[str, ...] = (), deck: int = 20) -> WarState:
+    """A state at `stage` of `seat`'s turn. Zones are lists of card codes (ids are p1.01.. in the order
+    given); each deck holds `deck` basic depots unless given. `rotated`: codes (seat.code) rotated."""
+    cat = catalog()
+    decks = {}
+    zones = {"p1": p1 or {}, "p2": p2 or {}}
+    for s in tw.SEATS:
+        z = zones[s]
+        codes = [c for name in ("hand", "resources", "line1", "line2", "reserve", "conditions", "losses")
+                 for c in z.get(name, [])]
+        codes += z.get("deck", ["tw-depot"] * deck)
+        decks[s] = tuple(codes)
+    st = WarState(cat, tw.GameSetup(7, decks))
+    for s in tw.SEATS:
+        z = zones[s]
+        i = 0
+        for name in ("hand", "resources", "line1", "line2", "reserve", "conditions", "losses", "deck"):
+            default = ["tw-depot"] * deck if name == "deck" else []
+            for code in z.get(name, default):
+                i += 1
+                cid = f"{s}.{i:02d}"
+                st.codes[cid] = code
+                st.zones[s][name].append(cid)
+                st.built_turn[cid] = 0
+    for key in rotated:
+        s, code = key.split(":")
+        st.rotated.add(uid(st, s, code))
+    st.turn = turn
+    st.first_seat = "p1"
+    st.frames = [TurnFrame(seat, stage=stage)]
+    RULES.advance(st)
+    return st
+
+
+def uid(st: WarState, seat: str, code: str, n: int = 0) -> str:
+    """The n-th card id of `seat` with this code (code without the "tw-" prefix accepted), any zone."""
+    code = code if code.startswith("tw-") else "tw-" + code
+    ids = [c for c, k in sorted(st.codes.items()) if k == code and c.startswith(seat + ".")]
+    return ids[n]
+
+
+def act(st: WarState, seat: str, type_: str, **fields: Any) -> list:
+    return tw.apply(st, {"type": type_, "seat": seat, **fields})
+
+
+def zone(st: WarState, cid: str) -> str | None:
+    for s in tw.SEATS:
+        for name, cards in st.zones[s].items():
+            if cid in cards:
+                return name
+    return None
+
+
+def kinds(st: WarState) -> str | None:
+    return st.decision.kind if st.decision else None
+
+
+def keys(st: WarState) -> list[tuple]:
+    return tw.legal_keys(st)
