@@ -36,7 +36,7 @@ from config.throttling import (
     stream_slot_acquire,
     stream_slot_release,
 )
-from games import event_bus, selectors, services
+from games import clock_timer, event_bus, selectors, services
 from games.models import SIDE_SEATS, GameStatus, GameType
 from games.serializers import (
     ActionSubmitSerializer,
@@ -97,6 +97,18 @@ ACTION_EXAMPLE = OpenApiExample(
 )
 
 
+class SettlesClock:
+    """A view about one game (URL kwarg game_id): before it answers, a game whose running clock has run out
+    is ended on time (games.services.game_clock_settle), so every read and write agrees with the periodic
+    expiry job even before it ran."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        clock_timer.ensure_started()  # without a broker: this process's sweep thread (once)
+        if kwargs.get("game_id") is not None:
+            services.game_clock_settle(game_id=kwargs["game_id"])
+
+
 def _input(serializer_class: type[serializers.Serializer], data: Any) -> dict:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)  # the exception handler shapes the per-field errors
@@ -120,6 +132,7 @@ class GameListCreateApi(APIView):
     )
     def get(self, request: Request) -> Response:
         query = _input(GameListQuerySerializer, request.query_params)
+        services.games_clocks_settle_for_user(user=request.user)  # a game lost on time shows so at once
         games = selectors.game_list(
             user=request.user, filters=request.query_params, joinable=query["joinable"]
         )
@@ -149,6 +162,7 @@ class GameListCreateApi(APIView):
                 options=data.get("options"),
                 seed=data.get("seed"),
                 theaters=(data.get("conflict") or {}).get("theaters"),
+                time_control=data.get("time_control"),
             )
             game = selectors.game_get(game_id=game.pk, user=request.user)
             return Response(
@@ -164,6 +178,7 @@ class GameListCreateApi(APIView):
             options=data.get("options"),
             seed=data.get("seed"),
             conflict=data.get("conflict"),
+            time_control=data.get("time_control"),
         )
         game = selectors.game_get(game_id=game.pk, user=request.user)
         return Response(
@@ -171,7 +186,7 @@ class GameListCreateApi(APIView):
         )
 
 
-class GameDetailApi(APIView):
+class GameDetailApi(SettlesClock, APIView):
     permission_classes = [AllowAny]  # finished games are public; the selector answers 404 for the rest
 
     @extend_schema(responses={200: GameSerializer}, summary="One game")
@@ -180,7 +195,7 @@ class GameDetailApi(APIView):
         return Response(GameSerializer(game, context={"request": request}).data)
 
 
-class GameJoinApi(APIView):
+class GameJoinApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -198,7 +213,7 @@ class GameJoinApi(APIView):
         return Response(GameSerializer(game, context={"request": request}).data)
 
 
-class GameResignApi(APIView):
+class GameResignApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={200: GameSerializer}, summary="Resign")
@@ -208,7 +223,7 @@ class GameResignApi(APIView):
         return Response(GameSerializer(game, context={"request": request}).data)
 
 
-class GameSeatViewApi(APIView):
+class GameSeatViewApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -223,7 +238,7 @@ class GameSeatViewApi(APIView):
         return Response(selectors.game_player_view(game_id=game_id, user=request.user))
 
 
-class GameActionSubmitApi(APIView):
+class GameActionSubmitApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
     invalid_input_code = "malformed_action"  # the code of a 400 for a body that fails the serializer
     throttle_classes = [GameActionThrottle]
@@ -253,7 +268,7 @@ class GameActionSubmitApi(APIView):
         )
 
 
-class GameEventsApi(APIView):
+class GameEventsApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -483,7 +498,7 @@ class EventStreamResponse(StreamingHttpResponse):
         super().close()
 
 
-class GameEventStreamApi(APIView):
+class GameEventStreamApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
     renderer_classes = [JSONRenderer, EventStreamRenderer]
 
@@ -557,7 +572,7 @@ game_event_stream.initkwargs = {}
 game_event_stream.csrf_exempt = True
 
 
-class GameReplayApi(APIView):
+class GameReplayApi(SettlesClock, APIView):
     permission_classes = [AllowAny]  # a finished game is public
 
     @extend_schema(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from config.errors import ValidationFailed
-from games import engine
+from games import clocks, engine
 
 MAX_OPTION_INT = 10_000
 SIMULATION_ONLY_OPTIONS = frozenset({"max_battle_rounds"})  # a self-play guard, not a rule (engine README)
@@ -38,3 +38,13 @@ def game_options(options: dict[str, Any], *, simulation: bool = False) -> Any:
         return engine.Options.from_json(options)
     except engine.EngineError as exc:
         raise ValidationFailed(exc.message, code="invalid_options") from exc
+
+
+def time_control_option(data: dict[str, Any] | None) -> dict[str, Any]:
+    """The time control a game is created with (games.clocks.TimeControl), as stored in Game.time_control:
+    {} (none, the default), {"kind": "realtime", "minutes", "increment_seconds"} or {"kind":
+    "correspondence", "days"}. 400 invalid_time_control otherwise."""
+    try:
+        return clocks.TimeControl.from_json(data).to_json()
+    except clocks.TimeControlError as exc:
+        raise ValidationFailed(exc.message, code="invalid_time_control", field=exc.field) from exc
