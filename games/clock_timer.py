@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 THREAD_NAME = "games-clock-sweep"
 _lock = threading.Lock()
 _started_in: int | None = None  # the pid whose thread runs (a forked child starts its own)
+_running: tuple[threading.Thread, threading.Event] | None = None
 
 
 def mode() -> str:
@@ -40,23 +41,27 @@ def mode() -> str:
     return chosen
 
 
-def sweep_once() -> int:
-    """One sweep; its database connection goes back at once. Errors are logged, never raised."""
+def sweep_once(*, close_connection: bool = False) -> int:
+    """One sweep. Errors are logged, never raised; with close_connection (a sweeper that lives on), a
+    broken or aged database connection is dropped after it, and the next sweep opens a new one."""
     try:
         return games_clocks_expire_due()
     except Exception:  # a database outage: the next sweep tries again
         log.exception("clock sweep failed")
         return 0
     finally:
-        close_old_connections()
+        if close_connection:
+            close_old_connections()
 
 
-def run_loop(*, stop: threading.Event, interval: float | None = None, loops: int = 0) -> int:
+def run_loop(
+    *, stop: threading.Event, interval: float | None = None, loops: int = 0, close_connection: bool = True
+) -> int:
     """Sweep every `interval` seconds (default GAMES_CLOCK_SWEEP_SECONDS) until `stop` is set (or `loops`
     sweeps were made, when > 0). Returns how many games ended."""
     ended = made = 0
     while not stop.is_set():
-        ended += sweep_once()
+        ended += sweep_once(close_connection=close_connection)
         made += 1
         if loops and made >= loops:
             break
@@ -66,15 +71,25 @@ def run_loop(*, stop: threading.Event, interval: float | None = None, loops: int
 
 def ensure_started(**_: Any) -> bool:
     """Start this process's sweep thread when the runner is "thread" (once per process). True if it runs."""
-    global _started_in
+    global _started_in, _running
     if mode() != "thread":
         return False
     with _lock:
         if _started_in == os.getpid():
             return True
-        thread = threading.Thread(
-            target=run_loop, kwargs={"stop": threading.Event()}, daemon=True, name=THREAD_NAME
-        )
+        stop = threading.Event()
+        thread = threading.Thread(target=run_loop, kwargs={"stop": stop}, daemon=True, name=THREAD_NAME)
         thread.start()
-        _started_in = os.getpid()
+        _started_in, _running = os.getpid(), (thread, stop)
     return True
+
+
+def stop(timeout: float = 10.0) -> None:
+    """Stop this process's sweep thread (tests; a server's daemon thread ends with its process)."""
+    global _started_in, _running
+    with _lock:
+        running, _running, _started_in = _running, None, None
+    if running is not None:
+        thread, event = running
+        event.set()
+        thread.join(timeout)

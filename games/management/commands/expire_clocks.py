@@ -28,7 +28,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         loops = opts["loops"] if opts["loop"] else 1
         try:
-            ended = clock_timer.run_loop(stop=threading.Event(), interval=opts["interval"], loops=loops)
+            ended = clock_timer.run_loop(
+                stop=threading.Event(), interval=opts["interval"], loops=loops, close_connection=opts["loop"]
+            )
         except KeyboardInterrupt:
             return
         self.stdout.write(f"{ended} game(s) lost on time")
