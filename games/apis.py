@@ -151,7 +151,9 @@ class GameListCreateApi(APIView):
         "game (2 to 8 seats, one per army): `armies` instead, 1 to 4 armies a side, each with its nation and "
         "who plays it (me, open, bot). 400 codes: side_without_army, too_many_armies, teams_too_uneven, "
         "uneven_teams_refuse_rule_1 (uneven teams with larger_standing_armies), unknown_nation, "
-        "nation_on_wrong_side, one_seat_per_player, unknown_user, unknown_theater, theater_not_playable.",
+        "nation_on_wrong_side, one_seat_per_player, unknown_user, unknown_theater, theater_not_playable. "
+        "Any game may be played against the clock: `time_control` (realtime minutes + increment, or "
+        "correspondence days; 400 invalid_time_control).",
     )
     def post(self, request: Request) -> Response:
         data = _input(GameCreateSerializer, request.data)
