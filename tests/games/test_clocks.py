@@ -18,7 +18,7 @@ from django.core.management import call_command
 from games import clock_timer, clocks, engine, services
 from games.models import Game, GameAction
 from games.selectors import game_state
-from tests.games.test_team_games import CheckedClient, Oracles, army, team_body
+from tests.games.test_team_games import CheckedClient, Oracles, army, stream_entries, team_body
 
 pytestmark = pytest.mark.django_db
 
@@ -206,6 +206,10 @@ def test_a_timeout_ends_the_game_with_nobody_calling_the_api(clocked_game, api, 
     assert last.events == [
         {"type": "timed_out", "data": {"seat": loser, "side": loser, "winner": winner}, "visible_to": "all"}
     ]
+    for user in (alice, bob):  # the players' event pages and streams get the entry like any other
+        page = api(user).get(f"/api/games/{gid}/events/?since={row.last_seq - 1}").json()
+        assert [e["kind"] for e in page["entries"]] == ["timeout"] and page["status"] == "finished"
+        assert stream_entries(api(user), gid, since=row.last_seq - 1)[-1]["events"][0]["type"] == "timed_out"
     replay = api(None).get(f"/api/games/{gid}/replay/").json()
     assert replay["end_reason"] == "timeout" and replay["result"]["kind"] == "timeout"
     assert replay["log"][-1]["kind"] == "timeout" and replay["time_control"] == REALTIME
@@ -316,6 +320,24 @@ def test_bots_never_run_out_of_time(catalog_rows, api, alice, fake_time):
     services.games_clocks_expire_due()
     row = Game.objects.get(pk=gid)
     assert row.end_reason == "timeout" and row.winner == "axis"  # the human lost on time, not the bot
+
+
+def test_battlefront_has_a_clock_for_west_and_one_for_east(catalog_rows, api, alice, fake_time):
+    game = create(
+        api(alice),
+        {
+            "game_type": "battlefront",
+            "opponent": {"kind": "bot", "bot": "random"},
+            "seed": 5,
+            "time_control": {"kind": "correspondence", "days": 1},
+        },
+    )
+    clock = game["clock"]
+    assert [s["side"] for s in clock["sides"]] == ["west", "east"] and clock["running"] == "west"
+    fake_time.advance(24 * 3600)
+    assert services.games_clocks_expire_due() == 1
+    row = Game.objects.get(pk=game["id"])
+    assert (row.end_reason, row.winner, row.result["timed_out"]) == ("timeout", "east", "west")
 
 
 def test_a_team_game_has_one_clock_per_side_shared_by_its_armies(catalog_rows, alice, bob, fake_time):
