@@ -70,8 +70,10 @@ def games_clocks_expire_due(*, at: datetime | None = None, limit: int = MAX_GAME
     """The periodic job: end on time every active game whose clock ran out by `at` (default now), oldest
     deadline first. Returns how many ended."""
     at = at or clocks.now()
+    # Only an active game's clock has a deadline (games.services.clocks): the partial index on it finds
+    # the due games without reading the others; game_clock_expire checks each again under its lock.
     due = (
-        Game.objects.filter(status=GameStatus.ACTIVE, clock_deadline__lte=at)
+        Game.objects.filter(clock_deadline__lte=at)
         .order_by("clock_deadline")
         .values_list("pk", flat=True)[:limit]
     )
