@@ -23,6 +23,7 @@ django_application = get_asgi_application()
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402  (after django.setup())
 
 from config.request_body import BoundedRequestBody  # noqa: E402
+from games import clock_timer  # noqa: E402
 
 STREAM_PATH = re.compile(r"^/api/games/[^/]+/events/stream/?$")
 
@@ -40,9 +41,11 @@ stream_application = StreamHandler()
 async def route(scope, receive, send):
     if scope["type"] == "http" and STREAM_PATH.match(scope.get("path", "")):
         return await stream_application(scope, receive, send)
-    if scope["type"] == "lifespan":  # nothing to set up or tear down
+    if scope["type"] == "lifespan":  # startup: the clock sweep thread (games.clock_timer); no tear-down
         message = await receive()
         while message["type"] != "lifespan.shutdown":
+            if message["type"] == "lifespan.startup":
+                clock_timer.ensure_started()
             await send({"type": message["type"] + ".complete"})
             message = await receive()
         return await send({"type": "lifespan.shutdown.complete"})

@@ -36,7 +36,7 @@ from config.throttling import (
     stream_slot_acquire,
     stream_slot_release,
 )
-from games import event_bus, feed_selectors, selectors, services, spectator_selectors
+from games import clock_timer, event_bus, feed_selectors, selectors, services, spectator_selectors
 from games.models import SIDE_SEATS, GameStatus, GameType
 from games.serializers import (
     ActionSubmitSerializer,
@@ -97,6 +97,18 @@ ACTION_EXAMPLE = OpenApiExample(
 )
 
 
+class SettlesClock:
+    """A view about one game (URL kwarg game_id): before it answers, a game whose running clock has run out
+    is ended on time (games.services.game_clock_settle), so every read and write agrees with the periodic
+    expiry job even before it ran."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        clock_timer.ensure_started()  # without a broker: this process's sweep thread (once)
+        if kwargs.get("game_id") is not None:
+            services.game_clock_settle(game_id=kwargs["game_id"])
+
+
 def _input(serializer_class: type[serializers.Serializer], data: Any) -> dict:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)  # the exception handler shapes the per-field errors
@@ -120,6 +132,7 @@ class GameListCreateApi(APIView):
     )
     def get(self, request: Request) -> Response:
         query = _input(GameListQuerySerializer, request.query_params)
+        services.games_clocks_settle_for_user(user=request.user)  # a game lost on time shows so at once
         games = selectors.game_list(
             user=request.user, filters=request.query_params, joinable=query["joinable"]
         )
@@ -139,7 +152,9 @@ class GameListCreateApi(APIView):
         "game (2 to 8 seats, one per army): `armies` instead, 1 to 4 armies a side, each with its nation and "
         "who plays it (me, open, bot). 400 codes: side_without_army, too_many_armies, teams_too_uneven, "
         "uneven_teams_refuse_rule_1 (uneven teams with larger_standing_armies), unknown_nation, "
-        "nation_on_wrong_side, one_seat_per_player, unknown_user, unknown_theater, theater_not_playable.",
+        "nation_on_wrong_side, one_seat_per_player, unknown_user, unknown_theater, theater_not_playable. "
+        "Any game may be played against the clock: `time_control` (realtime minutes + increment, or "
+        "correspondence days; 400 invalid_time_control).",
     )
     def post(self, request: Request) -> Response:
         data = _input(GameCreateSerializer, request.data)
@@ -151,6 +166,7 @@ class GameListCreateApi(APIView):
                 seed=data.get("seed"),
                 theaters=(data.get("conflict") or {}).get("theaters"),
                 spectators=data.get("spectators"),
+                time_control=data.get("time_control"),
             )
             game = selectors.game_get(game_id=game.pk, user=request.user)
             return Response(
@@ -167,6 +183,7 @@ class GameListCreateApi(APIView):
             seed=data.get("seed"),
             conflict=data.get("conflict"),
             spectators=data.get("spectators"),
+            time_control=data.get("time_control"),
         )
         game = selectors.game_get(game_id=game.pk, user=request.user)
         return Response(
@@ -174,7 +191,7 @@ class GameListCreateApi(APIView):
         )
 
 
-class GameDetailApi(APIView):
+class GameDetailApi(SettlesClock, APIView):
     permission_classes = [AllowAny]  # finished games are public; the selector answers 404 for the rest
 
     @extend_schema(responses={200: GameSerializer}, summary="One game")
@@ -183,7 +200,7 @@ class GameDetailApi(APIView):
         return Response(GameSerializer(game, context={"request": request}).data)
 
 
-class GameJoinApi(APIView):
+class GameJoinApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -201,7 +218,7 @@ class GameJoinApi(APIView):
         return Response(GameSerializer(game, context={"request": request}).data)
 
 
-class GameResignApi(APIView):
+class GameResignApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={200: GameSerializer}, summary="Resign")
@@ -211,7 +228,7 @@ class GameResignApi(APIView):
         return Response(GameSerializer(game, context={"request": request}).data)
 
 
-class GameSeatViewApi(APIView):
+class GameSeatViewApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -226,7 +243,7 @@ class GameSeatViewApi(APIView):
         return Response(selectors.game_player_view(game_id=game_id, user=request.user))
 
 
-class GameActionSubmitApi(APIView):
+class GameActionSubmitApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
     invalid_input_code = "malformed_action"  # the code of a 400 for a body that fails the serializer
     throttle_classes = [GameActionThrottle]
@@ -256,7 +273,7 @@ class GameActionSubmitApi(APIView):
         )
 
 
-class GameEventsApi(APIView):
+class GameEventsApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -501,7 +518,7 @@ class EventStreamResponse(StreamingHttpResponse):
         super().close()
 
 
-class GameEventStreamApi(APIView):
+class GameEventStreamApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
     renderer_classes = [JSONRenderer, EventStreamRenderer]
 
@@ -579,7 +596,7 @@ def async_stream_view(view_class: type[APIView]) -> Any:
 game_event_stream = async_stream_view(GameEventStreamApi)
 
 
-class GameReplayApi(APIView):
+class GameReplayApi(SettlesClock, APIView):
     permission_classes = [AllowAny]  # a finished game is public
 
     @extend_schema(

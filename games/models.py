@@ -61,11 +61,13 @@ class BotKind(models.TextChoices):
 
 class EndReason(models.TextChoices):
     """Why a finished game ended. DRAW: the engine finished it without a winner (equal points at the end);
-    UNFINISHED: stopped before the engine finished it (expired or cancelled)."""
+    TIMEOUT: the side whose clock ran out lost (games.clocks); UNFINISHED: stopped before the engine
+    finished it (expired or cancelled)."""
 
     VICTORY = "victory", "Victory by the rules"
     DRAW = "draw", "Draw by the rules"
     RESIGNATION = "resignation", "Resignation"
+    TIMEOUT = "timeout", "Lost on time"
     UNFINISHED = "unfinished", "Stopped without a winner"
 
 
@@ -129,6 +131,13 @@ class Game(models.Model):
     end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True, default="")
     result = models.JSONField(default=dict, blank=True)
 
+    # Clocks (games.clocks): the time control chosen at creation ({}: none), each side's remaining time and
+    # the running clock's start ({"remaining": {side: ms}, "running": side, "started_at": iso}), and the
+    # running clock's deadline (null when none runs), which the periodic expiry job looks up.
+    time_control = models.JSONField(default=dict, blank=True)
+    clock = models.JSONField(default=dict, blank=True)
+    clock_deadline = models.DateTimeField(null=True, blank=True)
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -136,7 +145,14 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            models.Index(
+                fields=["clock_deadline"],
+                condition=models.Q(clock_deadline__isnull=False),
+                name="games_clock_deadline_idx",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.id} ({self.status})"
@@ -178,6 +194,7 @@ class LogKind(models.TextChoices):
     ACTION = "action", "Engine action"
     JOIN = "join", "Seat taken"
     RESIGN = "resign", "Resignation"
+    TIMEOUT = "timeout", "Lost on time"
 
 
 class GameAction(models.Model):

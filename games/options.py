@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from config.errors import ValidationFailed
-from games import engine
+from games import clocks, engine
 
 MAX_OPTION_INT = 10_000
 SIMULATION_ONLY_OPTIONS = frozenset({"max_battle_rounds"})  # a self-play guard, not a rule (engine README)
@@ -61,3 +61,13 @@ def spectator_settings(spectators: dict[str, Any] | None, *, against_bot: bool) 
             field="spectators.delay",
         )
     return (against_bot if allowed is None else allowed), delay
+
+
+def time_control_option(data: dict[str, Any] | None) -> dict[str, Any]:
+    """The time control a game is created with (games.clocks.TimeControl), as stored in Game.time_control:
+    {} (none, the default), {"kind": "realtime", "minutes", "increment_seconds"} or {"kind":
+    "correspondence", "days"}. 400 invalid_time_control otherwise."""
+    try:
+        return clocks.TimeControl.from_json(data).to_json()
+    except clocks.TimeControlError as exc:
+        raise ValidationFailed(exc.message, code="invalid_time_control", field=exc.field) from exc

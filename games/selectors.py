@@ -21,6 +21,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_r
 from django.utils import timezone
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from games import clocks
 from games.catalog_snapshot import cached_catalog
 from games.engine.core.events import may_see
 from games.filters import GameFilter
@@ -217,8 +218,19 @@ def seat_view_payload(*, game: Game, seat: str, state: Any = None) -> dict[str, 
         "waiting_on": game.current_seat or None,
         "winner": game.winner or None,
         "end_reason": game.end_reason or None,
+        "clock": game_clock_view(game),
         "view": view,
     }
+
+
+def game_clock_view(game: Game) -> dict[str, Any] | None:
+    """A game's clocks as every view shows them now (null without a time control; games.clocks)."""
+    return clocks.clock_view(
+        control_json=game.time_control,
+        clock_json=game.clock,
+        sides=tuple(game_type_of(game).seats),
+        at=clocks.now(),
+    )
 
 
 def view_card_definitions(view: Any, catalog: Any, *, kind: Any = None) -> dict[str, dict[str, Any]]:
@@ -275,6 +287,7 @@ def game_events_for_user(*, game_id: Any, user: Any, since: int) -> dict[str, An
         "status": game.status,
         "version": game.version,
         "last_seq": game.last_seq,
+        "clock": game_clock_view(game),
         "entries": entries,
     }
 
@@ -367,6 +380,8 @@ def _replay_payload(game: Game, log: list[GameAction]) -> dict[str, Any]:
         "final_state_sha256": state_digest(game.state),
         "end_reason": game.end_reason,
         "result": game.result,
+        "time_control": game.time_control or {"kind": "none"},
+        "clock": game_clock_view(game),
         "turn": game.turn,
         "ply": game.ply,
     }

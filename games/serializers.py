@@ -7,6 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games import clocks
 from games.game_types import side_of_seat
 from games.models import (
     SIDE_SEATS,
@@ -20,7 +21,8 @@ from games.models import (
     SeatName,
 )
 from games.options import MAX_SPECTATOR_DELAY
-from games.view_serializers import any_action_schema
+from games.selectors import game_clock_view
+from games.view_serializers import ClockSerializer, TimeControlSerializer, any_action_schema
 
 MAX_SEED = 2**63 - 1
 
@@ -185,6 +187,11 @@ class GameCreateSerializer(serializers.Serializer):
         help_text="Who may watch: allowed (default: true in a game against bots only, whose every other "
         "seat is a bot) and delay (plies a spectator stays behind the game, default 0).",
     )
+    time_control = TimeControlSerializer(
+        required=False,
+        help_text='Clocks (any game type): {"kind": "realtime", "minutes": 5, "increment_seconds": 3}, '
+        '{"kind": "correspondence", "days": 3} or none (the default). The side whose clock runs out loses.',
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "armies" in attrs:
@@ -319,6 +326,8 @@ class GameSerializer(serializers.ModelSerializer):
     )
     end_reason = BlankAsNullChoiceField(choices=EndReason.choices, help_text="null until the end.")
     created_by = serializers.SerializerMethodField()
+    time_control = serializers.SerializerMethodField()
+    clock = serializers.SerializerMethodField()
     my_seat = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField()
     seed_salt = serializers.SerializerMethodField()
@@ -344,6 +353,8 @@ class GameSerializer(serializers.ModelSerializer):
             "end_reason",
             "result",
             "options",
+            "time_control",
+            "clock",
             "lineup",
             "conflict_choice",
             "seed_hash",
@@ -379,6 +390,16 @@ class GameSerializer(serializers.ModelSerializer):
     def get_created_by(self, game: Game) -> str:
         return next((s.user.get_username() for s in game.seats.all() if s.user_id == game.created_by_id), "")
 
+    @extend_schema_field(TimeControlSerializer)
+    def get_time_control(self, game: Game) -> dict[str, Any]:
+        """The time control chosen at creation ({"kind": "none"} without clocks)."""
+        return game.time_control or {"kind": clocks.NONE}
+
+    @extend_schema_field(ClockSerializer(allow_null=True))
+    def get_clock(self, game: Game) -> dict[str, Any] | None:
+        """The clocks now (null without a time control)."""
+        return game_clock_view(game)
+
     def get_my_seat(self, game: Game) -> str | None:
         request = self.context.get("request")
         user = getattr(request, "user", None)
@@ -391,3 +412,4 @@ class GameSerializer(serializers.ModelSerializer):
 
     def get_seed_salt(self, game: Game) -> str | None:
         return game.seed_salt if game.status == GameStatus.FINISHED else None
+

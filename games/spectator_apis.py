@@ -29,6 +29,7 @@ from games.apis import (
     SLOT_RELEASE_WAIT_SECONDS,
     EventStreamRenderer,
     EventStreamResponse,
+    SettlesClock,
     _event_stream,
     _input,
     _pushed_event_stream,
@@ -87,7 +88,7 @@ def _stream(request: Request, plan: dict[str, Any], slot: _StreamSlot) -> Stream
 # ------------------------------------------------------------------------------------------ spectators
 
 
-class GameSpectatorViewApi(APIView):
+class GameSpectatorViewApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -106,7 +107,7 @@ class GameSpectatorViewApi(APIView):
         )
 
 
-class GameSpectatorEventsApi(APIView):
+class GameSpectatorEventsApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -156,7 +157,7 @@ def _close_presence(stream_id: int) -> None:
         close_old_connections()
 
 
-class GameSpectatorStreamApi(APIView):
+class GameSpectatorStreamApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
     renderer_classes = [JSONRenderer, EventStreamRenderer]
 

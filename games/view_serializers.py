@@ -14,12 +14,13 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from games import clocks
 from games.engine.actions import ACTION_TYPES
 from games.engine.battlefront import ACTION_TYPES as BATTLEFRONT_ACTION_TYPES
 from games.engine.battlefront import DECISION_KINDS as BATTLEFRONT_DECISION_KINDS
 from games.engine.battlefront import FRONTS as BATTLEFRONT_FRONTS
 from games.engine.battlefront import SEATS as BATTLEFRONT_SEATS
-from games.models import GameStatus, GameType, LogKind, SeatName
+from games.models import SIDE_SEATS, GameStatus, GameType, LogKind, SeatName
 from vocabulary.battlecards import KINDS
 
 SEATS = [c for c, _ in SeatName.choices]  # every game's seats (log entries, events, game rows)
@@ -692,6 +693,64 @@ GameView = PolymorphicProxySerializer(
 )
 
 
+# ------------------------------------------------------------------------------------------- clocks
+
+
+class ClockSideSerializer(serializers.Serializer):
+    side = serializers.ChoiceField(choices=SIDE_SEATS, help_text="axis/allies or west/east: a clock a side.")
+    remaining_ms = serializers.IntegerField(
+        min_value=0, help_text="The side's time left at server_time, in milliseconds."
+    )
+    running = serializers.BooleanField(help_text="Its clock runs: one of its human seats must decide.")
+
+
+class ClockSerializer(serializers.Serializer):
+    """The clocks of a game with a time control, as they are at `server_time` (null without one)."""
+
+    kind = serializers.ChoiceField(choices=[clocks.REALTIME, clocks.CORRESPONDENCE])
+    minutes = serializers.FloatField(required=False, help_text="realtime: each side's time at the start.")
+    increment_seconds = serializers.IntegerField(
+        required=False, help_text="realtime: added to a side's clock after each of its actions."
+    )
+    days = serializers.IntegerField(required=False, help_text="correspondence: the time for each decision.")
+    running = serializers.ChoiceField(
+        choices=SIDE_SEATS, allow_null=True, help_text="The side whose clock runs (null: none runs)."
+    )
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the running side loses on time unless it acts (null: none runs)."
+    )
+    server_time = serializers.DateTimeField(help_text="The server's time these values are computed at.")
+    sides = ClockSideSerializer(many=True)
+
+
+class TimeControlSerializer(serializers.Serializer):
+    """A time control (games.clocks): none, realtime (minutes + increment) or correspondence (days)."""
+
+    kind = serializers.ChoiceField(
+        choices=list(clocks.KINDS),
+        help_text="none (the default: no clocks), realtime (`minutes` each plus `increment_seconds` per "
+        "action) or correspondence (`days` for each decision).",
+    )
+    minutes = serializers.FloatField(
+        required=False,
+        min_value=clocks.MIN_MINUTES,
+        max_value=clocks.MAX_MINUTES,
+        help_text="realtime: each side's time at the start.",
+    )
+    increment_seconds = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=clocks.MAX_INCREMENT_SECONDS,
+        help_text="realtime: seconds added to a side's clock after each of its actions (default 0).",
+    )
+    days = serializers.IntegerField(
+        required=False,
+        min_value=clocks.MIN_DAYS,
+        max_value=clocks.MAX_DAYS,
+        help_text="correspondence: days for each decision.",
+    )
+
+
 class SeatViewSerializer(serializers.Serializer):
     game = serializers.UUIDField()
     game_type = serializers.ChoiceField(choices=GameType.choices, help_text="Which view `view` is.")
@@ -703,6 +762,7 @@ class SeatViewSerializer(serializers.Serializer):
     waiting_on = _any_seat(allow_null=True)
     winner = _any_seat(allow_null=True)
     end_reason = serializers.CharField(allow_null=True)
+    clock = ClockSerializer(allow_null=True, help_text="The clocks (null: the game has no time control).")
     view = _documented(
         GameView, serializers.JSONField, help_text="A View (battlecards) or a BattlefrontView (battlefront)."
     )
@@ -736,4 +796,5 @@ class EventsPageSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=GameStatus.choices)
     version = serializers.IntegerField()
     last_seq = serializers.IntegerField()
+    clock = ClockSerializer(allow_null=True, help_text="The clocks (null: the game has no time control).")
     entries = LogEntrySerializer(many=True)

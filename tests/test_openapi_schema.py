@@ -25,5 +25,19 @@ def test_every_error_response_documents_the_common_shape(client):
 def test_the_schema_lists_every_end_reason_including_a_draw():
     schema = SchemaGenerator().get_schema(request=None, public=True)
     assert schema["components"]["schemas"]["EndReasonEnum"]["enum"] == [
-        "victory", "draw", "resignation", "unfinished"
+        "victory", "draw", "resignation", "timeout", "unfinished"
     ]
+
+
+@pytest.mark.django_db
+def test_the_schema_types_the_time_control_and_the_clocks():
+    schemas = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+    create = schemas["GameCreateRequest"]["properties"]["time_control"]
+    assert create["allOf"][0]["$ref"].endswith("/TimeControlRequest")
+    for shape in ("TimeControlRequest", "TimeControl"):
+        assert set(schemas[shape]["properties"]) == {"kind", "minutes", "increment_seconds", "days"}
+    clock = schemas["Clock"]["properties"]
+    assert {"running", "deadline", "server_time", "sides"} <= set(clock)
+    assert schemas["ClockSide"]["properties"]["remaining_ms"]["type"] == "integer"
+    for shape in ("Game", "SeatView", "EventsPage"):
+        assert "clock" in schemas[shape]["properties"], shape

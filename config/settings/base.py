@@ -285,6 +285,21 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
     "unacked_restore_throttle": 1,
 }
+# Game clocks (games.clock_timer): a game whose clock ran out is ended by a sweep every
+# GAMES_CLOCK_SWEEP_SECONDS. GAMES_CLOCK_RUNNER: auto (celery with a broker, else thread) | celery (Celery
+# beat sends games.expire_clocks to GAMES_CLOCK_QUEUE: run `celery -A config beat` and a worker with
+# -Q clocks) | thread (a daemon thread of each server process) | command (`manage.py expire_clocks --loop`).
+GAMES_CLOCK_RUNNER = env("GAMES_CLOCK_RUNNER", default="auto")
+GAMES_CLOCK_SWEEP_SECONDS = env.float("GAMES_CLOCK_SWEEP_SECONDS", default=1.0)
+GAMES_CLOCK_QUEUE = env("GAMES_CLOCK_QUEUE", default="clocks")
+CELERY_BEAT_SCHEDULE = {
+    "games-expire-clocks": {
+        "task": "games.expire_clocks",
+        "schedule": GAMES_CLOCK_SWEEP_SECONDS,
+        # a sweep nobody picked up in time is dropped: the next one does its work
+        "options": {"queue": GAMES_CLOCK_QUEUE, "expires": max(5.0, 5 * GAMES_CLOCK_SWEEP_SECONDS)},
+    },
+}
 SIMULATION_CHUNK_GAMES = env.int("SIMULATION_CHUNK_GAMES", default=10)
 SIMULATION_MAX_GAMES_PER_JOB = env.int("SIMULATION_MAX_GAMES_PER_JOB", default=2000)
 SIMULATION_MAX_ACTIVE_JOBS = env.int("SIMULATION_MAX_ACTIVE_JOBS", default=3)

@@ -13,3 +13,4 @@ REST_FRAMEWORK = {  # noqa: F405
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}}
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405  (threaded tests must not keep connections open)
 CATALOG_TOKEN_SECONDS = 0  # every request re-reads the catalog version: tests edit rows between requests
+GAMES_CLOCK_RUNNER = "command"  # no sweep thread in tests: they run the sweep themselves

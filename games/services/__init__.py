@@ -7,7 +7,7 @@ together, or nothing is (any DomainError raised here rolls the whole transaction
 One module per job: create (three creation flows), seats (join, leave), play (actions: check, then do),
 end (resign, cancel, expiry), seeds (commitment, deal seed, bot salt); progress holds what they share (the
 log rows, syncing the game row, the bots' answers) and deal the Battlecards deal. Callers import the
-service names from here.
+service names from here. clocks and timeouts: time controls, lost on time.
 """
 
 from games.options import game_options
@@ -32,6 +32,12 @@ from games.services.progress import EngineRejected
 from games.services.seats import game_join
 from games.services.seeds import bot_salt, deal_seed, seed_commitment
 from games.services.spectators import spectator_stream_close, spectator_stream_open
+from games.services.timeouts import (
+    game_clock_expire,
+    game_clock_settle,
+    games_clocks_expire_due,
+    games_clocks_settle_for_user,
+)
 
 __all__ = [
     "ActionOutcome",
@@ -57,4 +63,8 @@ __all__ = [
     "feed_notify_turn",
     "spectator_stream_close",
     "spectator_stream_open",
+    "game_clock_expire",
+    "game_clock_settle",
+    "games_clocks_expire_due",
+    "games_clocks_settle_for_user",
 ]

@@ -16,7 +16,7 @@ from games.catalog_snapshot import snapshot_dicts, snapshot_hash
 from games.decks_glue import check_theater_playable, resolve_deck, validate_deck_alone
 from games.game_types import DEFAULT_GAME_TYPE, GameType, get_game_type
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
-from games.options import game_options, spectator_settings
+from games.options import game_options, spectator_settings, time_control_option
 from games.selectors import open_games_of
 from games.services.deal import _deal, _live_catalog_version
 from games.services.feed import feed_notify_invitations
@@ -51,6 +51,7 @@ def game_create(
     game_type: str = DEFAULT_GAME_TYPE,
     seat: str | None = None,
     spectators: dict[str, Any] | None = None,
+    time_control: dict[str, Any] | None = None,
 ) -> Game:
     """Create a game between two legal, matched decks; `opponent` is {"kind": "bot", "bot": "random" |
     "heuristic"} or {"kind": "human", "username": optional invitee}; `conflict` is {"theater", "mode":
@@ -59,7 +60,10 @@ def game_create(
     brings his own deck, and the game is dealt then.
 
     A game type without decks (Battlefront: one shared deck) takes no deck nor conflict (400
-    deck_not_allowed) and lets the creator pick `seat` (default: the type's first seat)."""
+    deck_not_allowed) and lets the creator pick `seat` (default: the type's first seat).
+
+    `time_control` (games.clocks; every creation flow): none by default, {"kind": "realtime", "minutes",
+    "increment_seconds"} or {"kind": "correspondence", "days"} (400 invalid_time_control)."""
     from cards.selectors import catalog_definitions  # the live catalog, read once at creation
 
     kind = get_game_type(game_type)
@@ -73,6 +77,7 @@ def game_create(
             seed=seed,
             seat=seat,
             spectators=spectators,
+            time_control=time_control,
         )
     if seat is not None:
         raise ValidationFailed(
@@ -95,6 +100,7 @@ def game_create(
 
     options = dict(options or {})
     kind.options(options)  # unknown or ill-typed options are refused now, not at the deal
+    clock_choice = time_control_option(time_control)
 
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
@@ -109,6 +115,7 @@ def game_create(
         snapshot=None,
         snapshot_hash="",
         options=options,
+        time_control=clock_choice,
         conflict_choice=dict(conflict or {}),
         setup={},
         state={},
@@ -290,6 +297,7 @@ def game_create_armies(
     seed: int | None = None,
     theaters: list[str] | None = None,
     spectators: dict[str, Any] | None = None,
+    time_control: dict[str, Any] | None = None,
 ) -> Game:
     """Create a Battlecards game of 3 to 8 seats, one per army (optional rules 3 and 4, combined sets; a
     1v1 game is made from two decks by game_create).
@@ -306,6 +314,7 @@ def game_create_armies(
     live = catalog_definitions()
     options = dict(options or {})
     rules = game_options(options)
+    clock_choice = time_control_option(time_control)  # games.clocks: one clock per side
     _check_lineup(armies=armies, live=live, options=rules)
     invitees = _lineup_invitees(user=user, armies=armies)
     open_seats = any(a["player"] == PLAYER_OPEN for side in SIDES for a in armies[side])
@@ -366,6 +375,7 @@ def game_create_armies(
         seed_salt=salt,
         seed_hash=seed_commitment(seed, salt),
         options=options,
+        time_control=clock_choice,
         lineup=entries,
         conflict_choice={"theaters": _conflict_theaters(live, setup.conflict_deck)},
         setup=setup.to_json(),
@@ -433,6 +443,7 @@ def _shared_deck_game_create(
     seed: int | None,
     seat: str | None,
     spectators: dict[str, Any] | None = None,
+    time_control: dict[str, Any] | None = None,
 ) -> Game:
     """A game of a type where both players draw from one shared deck (Battlefront): dealt at creation
     from the game's frozen card snapshot; the joiner brings nothing."""
@@ -451,6 +462,7 @@ def _shared_deck_game_create(
     invitee = _invitee(user=user, opponent=opponent)
     options = dict(options or {})
     rules = kind.options(options)
+    clock_choice = time_control_option(time_control)
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     salt = secrets.token_hex(16)
@@ -474,6 +486,7 @@ def _shared_deck_game_create(
         seed_salt=salt,
         seed_hash=seed_commitment(seed, salt),
         options=options,
+        time_control=clock_choice,
         conflict_choice={},
         setup=setup.to_json(),
         state={},

@@ -12,6 +12,7 @@ from config.errors import Conflict, Forbidden, ValidationFailed
 from games.game_types import game_type_of
 from games.models import Game, GameAction, GameStatus, LogKind
 from games.selectors import game_catalog, game_get_for_update, seat_of_user
+from games.services.clocks import game_clock_charge, game_clock_check
 from games.services.feed import feed_after_write
 from games.services.progress import (
     EngineRejected,
@@ -49,8 +50,9 @@ def game_action_check(*, game: Game, user: Any, version: int, action: Any) -> Ch
     it after, locked): who may act, the version, the action's shape, then the engine applies it to an
     in-memory state. Writes nothing.
 
-    Errors: 403 not_a_player / not_your_turn / not_your_seat; 409 game_not_active / game_finished /
-    stale_version; 400 malformed_action or the engine's code.
+    Errors: 403 not_a_player / not_your_turn / not_your_seat; 409 game_not_active / game_finished (also
+    when the deciding side's clock ran out: end_reason timeout) / stale_version; 400 malformed_action or the
+    engine's code.
     """
     seat = seat_of_user(game=game, user=user)
     if seat is None:
@@ -59,6 +61,7 @@ def game_action_check(*, game: Game, user: Any, version: int, action: Any) -> Ch
         raise Conflict("The game is over.", code="game_finished")
     if game.status != GameStatus.ACTIVE:
         raise Conflict("The game has not started: a seat is still open.", code="game_not_active")
+    game_clock_check(game)
     if version != game.version:
         raise Conflict(
             f"Stale version {version}: the game is at version {game.version}; reload the view.",
@@ -92,6 +95,7 @@ def game_action_do(*, checked: CheckedAction) -> ActionOutcome:
     """Write a checked action (its log entry, the bots' answers, the new state and version). The caller
     holds the game row's lock inside one transaction (game_action_submit)."""
     game, state = checked.game, checked.state
+    game_clock_charge(game, seat=checked.seat)  # the bots' answers below cost nobody time
     log = _Log(game=game, rows=[])
     log.add(
         kind=LogKind.ACTION,

@@ -4,6 +4,7 @@ state, saving progress (and waking the event streams), letting bot seats answer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
@@ -12,6 +13,7 @@ from config.errors import Conflict, DomainError
 from games import event_bus
 from games.game_types import game_type_of
 from games.models import EndReason, Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
+from games.services.clocks import game_clock_sync
 from games.services.seeds import bot_salt
 
 MAX_BOT_PLIES_PER_REQUEST = 20_000  # a safety net: the engine's own turn limit ends games far sooner
@@ -52,12 +54,16 @@ _CHANGING_FIELDS = [
     "started_at",
     "finished_at",
     "updated_at",
+    "clock",
+    "clock_deadline",
 ]
 
 
-def _save_progress(game: Game) -> None:
-    """Write only what play changes (never the bulky, immutable snapshot and setup); on commit, the game's
-    event streams are woken (games.event_bus)."""
+def _save_progress(game: Game, *, at: datetime | None = None) -> None:
+    """Write only what play changes (never the bulky, immutable snapshot and setup); the clock of the side
+    that must decide now runs from `at` (default now, games.services.clocks); on commit, the game's event
+    streams are woken (games.event_bus)."""
+    game_clock_sync(game, at=at)
     game.save(update_fields=_CHANGING_FIELDS)
     event_bus.announce(game_id=game.pk)
 
