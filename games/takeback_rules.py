@@ -28,7 +28,7 @@ known to them: the answering side accepts knowingly.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,16 +36,18 @@ TAKEBACK_KIND = "takeback"  # games.models.LogKind.TAKEBACK
 REQUEST, DECLINE, ACCEPT = "takeback_request", "takeback_decline", "takeback"  # the entries' action types
 
 
-def effective_actions(entries: Iterable[tuple[str, int, Any]]) -> list[tuple[int, Any]]:
-    """The engine actions in effect, as (seq, action) in seq order, from log entries (kind, seq, action) in
-    seq order: an accepted takeback drops every action at or after its `undo_from_seq`."""
-    kept: list[tuple[int, Any]] = []
-    for kind, seq, action in entries:
+def effective_actions(entries: Iterable[Sequence[Any]]) -> list[Sequence[Any]]:
+    """The log entries whose engine actions are in effect, in seq order, from log entries in seq order, each
+    a tuple (kind, seq, action, ...) (returned as given): an accepted takeback drops every engine action at
+    or after its `undo_from_seq`."""
+    kept: list[Sequence[Any]] = []
+    for entry in entries:
+        kind, _seq, action = entry[0], entry[1], entry[2]
         if kind == "action":
-            kept.append((seq, action))
+            kept.append(entry)
         elif kind == TAKEBACK_KIND and isinstance(action, Mapping) and action.get("type") == ACCEPT:
             start = int(action["undo_from_seq"])
-            kept = [(s, a) for s, a in kept if s < start]
+            kept = [e for e in kept if e[1] < start]
     return kept
 
 

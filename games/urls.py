@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis
+from games import apis, takeback_apis
 
 urlpatterns = [
     path("games/", apis.GameListCreateApi.as_view(), name="game-list"),
@@ -12,4 +12,10 @@ urlpatterns = [
     path("games/<uuid:game_id>/events/", apis.GameEventsApi.as_view(), name="game-events"),
     path("games/<uuid:game_id>/events/stream/", apis.game_event_stream, name="game-event-stream"),
     path("games/<uuid:game_id>/replay/", apis.GameReplayApi.as_view(), name="game-replay"),
+    path("games/<uuid:game_id>/takeback/", takeback_apis.GameTakebackApi.as_view(), name="game-takeback"),
+    path(
+        "games/<uuid:game_id>/takeback/answer/",
+        takeback_apis.GameTakebackAnswerApi.as_view(),
+        name="game-takeback-answer",
+    ),
 ]

@@ -24,6 +24,7 @@ from games.services.play import (
 from games.services.progress import EngineRejected
 from games.services.seats import game_join
 from games.services.seeds import bot_salt, deal_seed, seed_commitment
+from games.services.takebacks import TakebackOutcome, game_takeback_answer, game_takeback_request
 
 __all__ = [
     "ActionOutcome",
@@ -42,4 +43,7 @@ __all__ = [
     "seed_commitment",
     "deal_seed",
     "bot_salt",
+    "TakebackOutcome",
+    "game_takeback_answer",
+    "game_takeback_request",
 ]
