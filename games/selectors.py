@@ -26,6 +26,7 @@ from games.engine.core.events import may_see
 from games.filters import GameFilter
 from games.game_types import game_type_of
 from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
+from games.options import server_option
 from games.takeback_rules import REQUEST, effective_actions
 
 
@@ -417,8 +418,6 @@ def takeback_pending_payload(*, game: Game, entry: GameAction | None) -> dict[st
 
 def game_takeback_status(*, game_id: Any, user: Any) -> dict[str, Any]:
     """For a player: the pending takeback request of the game (or null) and the game's takeback option."""
-    from games.options import server_option
-
     game = game_get(game_id=game_id, user=user)
     seat = _require_seat(game, user)
     return {

@@ -5,9 +5,9 @@ under that lock, and the action, its log entries, the new engine state and the n
 together, or nothing is (any DomainError raised here rolls the whole transaction back).
 
 One module per job: create (three creation flows), seats (join, leave), play (actions: check, then do),
-end (resign, cancel, expiry), seeds (commitment, deal seed, bot salt); progress holds what they share (the
-log rows, syncing the game row, the bots' answers) and deal the Battlecards deal. Callers import the
-service names from here.
+end (resign, cancel, expiry), seeds (commitment, deal seed, bot salt), takebacks (ask, answer); progress
+holds what they share (the log rows, syncing the game row, the bots' answers) and deal the Battlecards deal.
+Callers import the service names from here.
 """
 
 from games.options import game_options
