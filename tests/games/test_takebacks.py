@@ -192,6 +192,9 @@ def test_a_takeback_is_refused_when_the_undone_action_showed_a_hidden_card(class
     )
     body = refused.json()
     assert refused.status_code == 409 and body["reason"] in ("card", "random") and "seq" in body
+    if action["type"] == "draw":  # the card drawn was hidden in the deck
+        assert body["reason"] == "card"
+    assert body["seq"] == Game.objects.get(pk=table.gid).last_seq  # the one action undone
     assert stored_state(table.gid) == after  # nothing written
     assert table.call(seat, "GET", "takeback/").json()["pending"] is None
 
