@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from config.errors import ValidationFailed
-from games.options import game_options
+from games.options import game_options, rules_options
 
 
 class GameType:
@@ -52,7 +52,7 @@ class GameType:
     def options(self, data: Mapping[str, Any]) -> Any:
         """The engine's Options from a request's JSON (400 invalid_options when the engine refuses it)."""
         try:
-            return self.engine.Options.from_json(dict(data))
+            return self.engine.Options.from_json(rules_options(dict(data)))
         except self.errors as exc:
             raise ValidationFailed(_message(exc), code="invalid_options") from exc
         except (TypeError, ValueError, KeyError, AttributeError) as exc:

@@ -195,6 +195,9 @@ class LogKind(models.TextChoices):
     JOIN = "join", "Seat taken"
     RESIGN = "resign", "Resignation"
     TIMEOUT = "timeout", "Lost on time"
+    # A takeback asked, declined or accepted (games.services.takebacks); an accepted one rewinds the game:
+    # the engine actions at or after its action's `undo_from_seq` are out of effect (games.takeback_rules).
+    TAKEBACK = "takeback", "Takeback"
 
 
 class GameAction(models.Model):

@@ -11,11 +11,33 @@ from games import clocks, engine
 MAX_OPTION_INT = 10_000
 SIMULATION_ONLY_OPTIONS = frozenset({"max_battle_rounds"})  # a self-play guard, not a rule (engine README)
 
+# Options of the server, not of the rules (every game type): kept in Game.options with the engine's, checked
+# here by their default's type, never handed to an engine. name -> default.
+SERVER_OPTIONS: dict[str, Any] = {
+    "bots_accept_takebacks": False,  # h25take: bot seats accept takeback requests (games.services.takebacks)
+}
+
+
+def rules_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The engine's part of a game's options (the server options checked and left out)."""
+    for name, default in SERVER_OPTIONS.items():
+        if name in options and type(options[name]) is not type(default):
+            raise ValidationFailed(
+                f"Option {name!r} must be like {default!r}.", code="invalid_options", option=name
+            )
+    return {k: v for k, v in options.items() if k not in SERVER_OPTIONS}
+
+
+def server_option(options: dict[str, Any] | None, name: str) -> Any:
+    """A server option of a game (its default when the creator left it out)."""
+    return (options or {}).get(name, SERVER_OPTIONS[name])
+
 
 def game_options(options: dict[str, Any], *, simulation: bool = False) -> Any:
     """The engine Options from a request's JSON: known names only, each of its default's type (an int
     where the default is None). The battle round cap is for simulations only: games follow the rulebook."""
     defaults = engine.Options()
+    options = rules_options(options)
     for name, value in options.items():
         if not hasattr(defaults, name) or name.startswith("_"):
             raise ValidationFailed(f"Unknown game option {name!r}.", code="invalid_options", option=name)

@@ -27,6 +27,8 @@ from games.engine.core.events import may_see
 from games.filters import GameFilter
 from games.game_types import game_type_of
 from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
+from games.options import server_option
+from games.takeback_rules import REQUEST, effective_actions
 
 
 def _parse_id(game_id: Any) -> uuid.UUID:
@@ -363,7 +365,8 @@ def _replay_payload(game: Game, log: list[GameAction]) -> dict[str, Any]:
             }
             for s in game.seats.all()
         ],
-        "actions": [e.action for e in log if e.kind == LogKind.ACTION],
+        # the engine actions in effect: a takeback entry rewinds (games.takeback_rules)
+        "actions": [e[2] for e in effective_actions((e.kind, e.seq, e.action) for e in log)],
         "log": [
             {
                 "seq": e.seq,
@@ -384,4 +387,58 @@ def _replay_payload(game: Game, log: list[GameAction]) -> dict[str, Any]:
         "clock": game_clock_view(game),
         "turn": game.turn,
         "ply": game.ply,
+    }
+
+
+# ------------------------------------------------------------------------------------------ takebacks
+
+
+def game_actions_in_effect(*, game: Game) -> list[tuple[str, int, Any, str, bool]]:
+    """The game's engine actions in effect after its takebacks, in seq order: (kind, seq, action, seat,
+    by_bot) tuples (games.takeback_rules.effective_actions); they replay the stored state."""
+    rows = (
+        GameAction.objects.filter(game=game, kind__in=(LogKind.ACTION, LogKind.TAKEBACK))
+        .order_by("seq")
+        .values_list("kind", "seq", "action", "seat", "by_bot")
+    )
+    return effective_actions(rows)
+
+
+def takeback_pending(*, game: Game) -> GameAction | None:
+    """The takeback request waiting for an answer: the game's newest log entry when it is one and the game
+    goes on. Any later entry (an action, an answer, a resignation) ends its wait."""
+    if game.status != GameStatus.ACTIVE:
+        return None
+    last = GameAction.objects.filter(game=game, seq=game.last_seq).first()
+    if last is None or last.kind != LogKind.TAKEBACK or last.action.get("type") != REQUEST:
+        return None
+    return last
+
+
+def takeback_pending_payload(*, game: Game, entry: GameAction | None) -> dict[str, Any] | None:
+    """A pending request as the API shows it (public: both sides see it whole)."""
+    if entry is None:
+        return None
+    return {
+        "seq": entry.seq,
+        "version": entry.version,
+        "requested_by": entry.seat,
+        "count": entry.action["count"],
+        "undo_from_seq": entry.action["undo_from_seq"],
+        "undo_seqs": entry.action["undo_seqs"],
+        "answer_by": entry.action["answer_by"],
+        "created_at": entry.created_at.isoformat(),
+    }
+
+
+def game_takeback_status(*, game_id: Any, user: Any) -> dict[str, Any]:
+    """For a player: the pending takeback request of the game (or null) and the game's takeback option."""
+    game = game_get(game_id=game_id, user=user)
+    seat = _require_seat(game, user)
+    return {
+        "game": str(game.pk),
+        "seat": seat.seat,
+        "version": game.version,
+        "bots_accept_takebacks": server_option(game.options, "bots_accept_takebacks"),
+        "pending": takeback_pending_payload(game=game, entry=takeback_pending(game=game)),
     }

@@ -31,6 +31,7 @@ from games.selectors import (
     user_may_see_game,
     view_card_definitions,
 )
+from games.takeback_rules import effective_actions
 
 SPECTATOR_VIEWER = "spectator:"  # the stream reader of spectators at a delay: "spectator:<delay>"
 STREAM_GRACE = timedelta(seconds=60)  # a listener row outlives its stream's timeout by this at most
@@ -148,31 +149,36 @@ def spectator_events(*, game_id: Any, user: Any, since: int, delay: int | None =
 # ------------------------------------------------------------------------------------------ the view
 
 MAX_CACHED_STATES = 64
-_states: OrderedDict[tuple[str, int], tuple[int, Any]] = OrderedDict()
+_states: OrderedDict[tuple[str, int], tuple[tuple[int, ...], Any]] = OrderedDict()
 _states_lock = threading.Lock()
 
 
 def _delayed_state(*, game: Game, delay: int, cutoff: int) -> Any:
-    """The engine state after the engine actions up to `cutoff`: this process's last one for (game,
-    delay) with the newer actions applied, else replayed from the setup."""
+    """The engine state after the engine actions in effect up to `cutoff` (an accepted takeback up to there
+    undoes its actions: games.takeback_rules): this process's last one for (game, delay) with the newer
+    actions applied when it is a prefix of them, else replayed from the setup."""
     kind = game_type_of(game)
-    actions = list(
-        GameAction.objects.filter(game_id=game.pk, kind=LogKind.ACTION, seq__lte=cutoff)
+    rows = (
+        GameAction.objects.filter(
+            game_id=game.pk, kind__in=(LogKind.ACTION, LogKind.TAKEBACK), seq__lte=cutoff
+        )
         .order_by("seq")
-        .values_list("action", flat=True)
+        .values_list("kind", "seq", "action")
     )
+    effective = effective_actions(rows)
+    seqs = tuple(entry[1] for entry in effective)
     key = (str(game.pk), delay)
     with _states_lock:
         cached = _states.pop(key, None)  # taken out: no other request applies actions to it meanwhile
-    if cached is not None and cached[0] <= len(actions):
+    if cached is not None and seqs[: len(cached[0])] == cached[0]:
         applied, state = cached
-        for action in actions[applied:]:
-            kind.apply(state, kind.parse_action(action))
+        for entry in effective[len(applied):]:
+            kind.apply(state, kind.parse_action(entry[2]))
     else:
         setup = Game.objects.filter(pk=game.pk).values_list("setup", flat=True).get()
-        state = kind.replay(game_catalog(game=game), setup, actions)
+        state = kind.replay(game_catalog(game=game), setup, [entry[2] for entry in effective])
     with _states_lock:
-        _states[key] = (len(actions), state)
+        _states[key] = (seqs, state)
         while len(_states) > MAX_CACHED_STATES:
             _states.popitem(last=False)
     return state

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis, spectator_apis
+from games import apis, spectator_apis, takeback_apis
 
 urlpatterns = [
     path("games/", apis.GameListCreateApi.as_view(), name="game-list"),
@@ -27,4 +27,10 @@ urlpatterns = [
     ),
     path("feed/", spectator_apis.FeedListApi.as_view(), name="feed"),
     path("feed/stream/", spectator_apis.feed_stream, name="feed-stream"),
+    path("games/<uuid:game_id>/takeback/", takeback_apis.GameTakebackApi.as_view(), name="game-takeback"),
+    path(
+        "games/<uuid:game_id>/takeback/answer/",
+        takeback_apis.GameTakebackAnswerApi.as_view(),
+        name="game-takeback-answer",
+    ),
 ]

@@ -5,9 +5,9 @@ under that lock, and the action, its log entries, the new engine state and the n
 together, or nothing is (any DomainError raised here rolls the whole transaction back).
 
 One module per job: create (three creation flows), seats (join, leave), play (actions: check, then do),
-end (resign, cancel, expiry), seeds (commitment, deal seed, bot salt); progress holds what they share (the
-log rows, syncing the game row, the bots' answers) and deal the Battlecards deal. Callers import the
-service names from here. clocks and timeouts: time controls, lost on time.
+end (resign, cancel, expiry), seeds (commitment, deal seed, bot salt), takebacks (ask, answer); progress
+holds what they share (the log rows, syncing the game row, the bots' answers) and deal the Battlecards deal.
+Callers import the service names from here. clocks and timeouts: time controls, lost on time.
 """
 
 from games.options import game_options
@@ -32,6 +32,7 @@ from games.services.progress import EngineRejected
 from games.services.seats import game_join
 from games.services.seeds import bot_salt, deal_seed, seed_commitment
 from games.services.spectators import spectator_stream_close, spectator_stream_open
+from games.services.takebacks import TakebackOutcome, game_takeback_answer, game_takeback_request
 from games.services.timeouts import (
     game_clock_expire,
     game_clock_settle,
@@ -67,4 +68,7 @@ __all__ = [
     "game_clock_settle",
     "games_clocks_expire_due",
     "games_clocks_settle_for_user",
+    "TakebackOutcome",
+    "game_takeback_answer",
+    "game_takeback_request",
 ]

@@ -11,7 +11,7 @@ from config import metrics
 from config.errors import Conflict, Forbidden, ValidationFailed
 from games.game_types import game_type_of
 from games.models import Game, GameAction, GameStatus, LogKind
-from games.selectors import game_catalog, game_get_for_update, seat_of_user
+from games.selectors import game_actions_in_effect, game_catalog, game_get_for_update, seat_of_user
 from games.services.clocks import game_clock_charge, game_clock_check
 from games.services.feed import feed_after_write
 from games.services.progress import (
@@ -126,8 +126,9 @@ def game_action_submit(*, game_id: Any, user: Any, version: int, action: Any) ->
 
 
 def game_rebuild_state(*, game: Game) -> Any:
-    """Re-run the game from its setup (seed) and its logged engine actions: equals the stored state."""
+    """Re-run the game from its setup (seed) and its logged engine actions in effect (a takeback entry
+    rewinds: games.takeback_rules): equals the stored state."""
     kind = game_type_of(game)
     catalog = kind.catalog_from_snapshot(game.snapshot.data, game.snapshot_hash)
-    actions = list(game.actions.filter(kind=LogKind.ACTION).order_by("seq").values_list("action", flat=True))
+    actions = [row[2] for row in game_actions_in_effect(game=game)]
     return kind.replay(catalog, game.setup, actions)

@@ -142,6 +142,7 @@ class HiddenInfoOracle:
         self.teammate_secrets = 0  # team games: teammates' hidden cards checked (the proof is not vacuous)
         self.state: Any = None
         self.seq = 0
+        self.log: list[tuple[str, int, Any]] = []  # (kind, seq, action) of the engine actions and takebacks
 
     def _observe(self, state: dict[str, Any]) -> None:
         if "pools" in state:
@@ -209,17 +210,18 @@ class HiddenInfoOracle:
             catalog = catalog_from_snapshot(game.snapshot.data)
             self.state = engine.new_game(catalog, engine.GameSetup.from_json(game.setup))
             self._observe(self.state.to_json())
-        for seq, action in (
-            GameAction.objects.filter(game=game, kind="action", seq__gt=self.seq)
-            .order_by("seq")
-            .values_list("seq", "action")
-        ):
+        for kind, seq, action in _log_since(GameAction, game, self.seq):
+            self.seq = seq
+            self.log.append((kind, seq, action))
+            if kind != "action":  # a takeback rewinds: the state is the replay of the actions in effect
+                self.state = _rewound(self.state, self.log, engine)
+                self._observe(self.state.to_json())
+                continue
             events = engine.apply(self.state, engine.Action.from_json(action))
             state = self.state.to_json()
             if "pools" in state:
                 self._observe_events(events)
             self._observe(state)
-            self.seq = seq
         assert self.state.to_json() == game.state, "the stored state is the log re-applied"
         self.stored = game.state
         return game.state
@@ -264,6 +266,27 @@ class HiddenInfoOracle:
         return len(secret)
 
 
+def _log_since(model: Any, game: Any, seq: int) -> Any:
+    """The engine actions and the accepted takebacks after `seq`: (kind, seq, action)."""
+    rows = model.objects.filter(game=game, seq__gt=seq, kind__in=("action", "takeback")).order_by("seq")
+    return [
+        (kind, s, action)
+        for kind, s, action in rows.values_list("kind", "seq", "action")
+        if kind == "action" or action.get("type") == "takeback"
+    ]
+
+
+def _rewound(state: Any, log: list[tuple[str, int, Any]], engine: Any) -> Any:
+    """The state rebuilt from the game's set-up and the actions still in effect (what the oracle has already
+    seen stays seen: a takeback cannot make a seat forget)."""
+    from games.takeback_rules import effective_actions
+
+    fresh = engine.new_game(state.catalog, state.setup)
+    for _kind, _seq, action in effective_actions(log):
+        engine.apply(fresh, engine.Action.from_json(action))
+    return fresh
+
+
 def _paths(value: Any, wanted: set[str], path: str = "") -> list[str]:
     """Where in a JSON document the strings `wanted` occur (for a readable failure)."""
     if isinstance(value, dict):
@@ -296,6 +319,8 @@ class BattlefrontOracle:
         self.seen_by: dict[str, set[str]] = {seat: set() for seat in self.SEATS}
         self.state: Any = None
         self.seq = 0
+        self.log: list[tuple[str, int, Any]] = []  # (kind, seq, action) of the engine actions and takebacks
+        self.log: list[tuple[str, int, Any]] = []  # (kind, seq, action) of the engine actions and takebacks
         self.scout_reveals: dict[str, int] = dict.fromkeys(self.SEATS, 0)
 
     def _observe(self, state: dict[str, Any]) -> None:
@@ -316,11 +341,13 @@ class BattlefrontOracle:
             catalog = bf.BattlefrontCatalog.from_dicts(**game.snapshot.data)
             self.state = bf.new_game(catalog, bf.GameSetup.from_json(game.setup))
             self._observe(self.state.to_json())
-        for seq, action in (
-            GameAction.objects.filter(game=game, kind="action", seq__gt=self.seq)
-            .order_by("seq")
-            .values_list("seq", "action")
-        ):
+        for kind, seq, action in _log_since(GameAction, game, self.seq):
+            self.seq = seq
+            self.log.append((kind, seq, action))
+            if kind != "action":  # a takeback rewinds: the state is the replay of the actions in effect
+                self.state = _rewound(self.state, self.log, bf)
+                self._observe(self.state.to_json())
+                continue
             events = bf.apply(self.state, bf.Action.from_json(action))
             for event in events:
                 if event.type == "special_used":  # used openly: the card is named to both seats
@@ -328,7 +355,6 @@ class BattlefrontOracle:
                 if event.type == "scouted_hand":
                     self.scout_reveals[event.visible_to] += 1
             self._observe(self.state.to_json())
-            self.seq = seq
         assert self.state.to_json() == game.state, "the stored state is the log re-applied"
         return game.state
 
