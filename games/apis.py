@@ -138,7 +138,8 @@ class GameListCreateApi(APIView):
         "game (2 to 8 seats, one per army): `armies` instead, 1 to 4 armies a side, each with its nation and "
         "who plays it (me, open, bot). 400 codes: side_without_army, too_many_armies, teams_too_uneven, "
         "uneven_teams_refuse_rule_1 (uneven teams with larger_standing_armies), unknown_nation, "
-        "nation_on_wrong_side, one_seat_per_player, unknown_user, unknown_theater, theater_not_playable.",
+        "nation_on_wrong_side, one_seat_per_player, unknown_user, unknown_theater, theater_not_playable, "
+        "team_game_not_rated (`rated` with `armies`).",
     )
     def post(self, request: Request) -> Response:
         data = _input(GameCreateSerializer, request.data)
@@ -149,6 +150,7 @@ class GameListCreateApi(APIView):
                 options=data.get("options"),
                 seed=data.get("seed"),
                 theaters=(data.get("conflict") or {}).get("theaters"),
+                rated=data["rated"],
             )
             game = selectors.game_get(game_id=game.pk, user=request.user)
             return Response(
@@ -164,6 +166,7 @@ class GameListCreateApi(APIView):
             options=data.get("options"),
             seed=data.get("seed"),
             conflict=data.get("conflict"),
+            rated=data["rated"],
         )
         game = selectors.game_get(game_id=game.pk, user=request.user)
         return Response(

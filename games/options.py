@@ -38,3 +38,15 @@ def game_options(options: dict[str, Any], *, simulation: bool = False) -> Any:
         return engine.Options.from_json(options)
     except engine.EngineError as exc:
         raise ValidationFailed(exc.message, code="invalid_options") from exc
+
+
+def rated_option(rated: bool, *, team: bool) -> bool:
+    """The `rated` creation option: only 1v1 games are rated (Glicko-2, games.services.ratings); a team,
+    uneven or combined game is never rated (400 team_game_not_rated)."""
+    if rated and team:
+        raise ValidationFailed(
+            "Only 1v1 games are rated: team, uneven and combined games are played unrated.",
+            code="team_game_not_rated",
+            field="rated",
+        )
+    return bool(rated)

@@ -19,6 +19,8 @@ from games.models import (
     SeatKind,
     SeatName,
 )
+from games.rating_selectors import seat_rating_key, seat_ratings
+from games.rating_serializers import SeatRatingSerializer, seat_rating_json
 from games.view_serializers import any_action_schema
 
 MAX_SEED = 2**63 - 1
@@ -172,6 +174,13 @@ class GameCreateSerializer(serializers.Serializer):
         ),
     )
     conflict = ConflictChoiceSerializer(required=False)
+    rated = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="A rated game: when it ends (by the rules, a resignation or a timeout; not when cancelled) "
+        "both players' Glicko-2 ratings in this game type move, bots' too. 1v1 games only: with `armies`, "
+        "400 team_game_not_rated.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "armies" in attrs:
@@ -257,6 +266,10 @@ class SeatSerializer(serializers.ModelSerializer):
     player = serializers.SerializerMethodField()
     invited = serializers.SerializerMethodField()
     open = serializers.SerializerMethodField()
+    rating = serializers.SerializerMethodField(
+        help_text="The current rating, in this game's type, of the player or bot in the seat (null: an open "
+        "seat); every game shows it, rated or not."
+    )
 
     class Meta:
         model = GameSeat
@@ -265,6 +278,7 @@ class SeatSerializer(serializers.ModelSerializer):
             "side",
             "kind",
             "player",
+            "rating",
             "bot",
             "nation",
             "deck_label",
@@ -286,6 +300,22 @@ class SeatSerializer(serializers.ModelSerializer):
 
     def get_open(self, seat: GameSeat) -> bool:
         return seat.kind == SeatKind.HUMAN and seat.user_id is None
+
+    @extend_schema_field(SeatRatingSerializer(allow_null=True))
+    def get_rating(self, seat: GameSeat) -> dict[str, Any] | None:
+        # the ratings of every seat of the games being shown, read once per response (one query)
+        shown = self.context.get("_seat_ratings")
+        if shown is None:
+            root = self.root.instance
+            games = list(root) if isinstance(root, list | tuple) or hasattr(root, "model") else [root]
+            shown = self.context["_seat_ratings"] = (
+                {game.pk: game for game in games if isinstance(game, Game)},
+                seat_ratings(games=[game for game in games if isinstance(game, Game)]),
+            )
+        games_by_id, ratings = shown
+        game = games_by_id.get(seat.game_id) or seat.game
+        key = seat_rating_key(game=game, seat=seat)
+        return None if key is None else seat_rating_json(ratings.get(key), game_type=game.game_type)
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -324,6 +354,7 @@ class GameSerializer(serializers.ModelSerializer):
             "end_reason",
             "result",
             "options",
+            "rated",
             "lineup",
             "conflict_choice",
             "seed_hash",
@@ -338,6 +369,9 @@ class GameSerializer(serializers.ModelSerializer):
             "finished_at",
         ]
         extra_kwargs = {  # noqa: RUF012 (DRF's Meta convention)
+            "rated": {
+                "help_text": "A rated game: its end moves both players' Glicko-2 ratings (only 1v1 games)."
+            },
             "lineup": {
                 "help_text": "A team game (created with `armies`): each side's armies in seat order, as "
                 'nations or starter sets, e.g. {"axis": ["DE", "DE"], "allies": ["GB"]}; {} for a 1v1 game.'

@@ -16,7 +16,7 @@ from games.catalog_snapshot import snapshot_dicts, snapshot_hash
 from games.decks_glue import check_theater_playable, resolve_deck, validate_deck_alone
 from games.game_types import DEFAULT_GAME_TYPE, GameType, get_game_type
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
-from games.options import game_options
+from games.options import game_options, rated_option
 from games.selectors import open_games_of
 from games.services.deal import _deal, _live_catalog_version
 from games.services.progress import _start_if_active, _sync_game_from_state
@@ -49,6 +49,7 @@ def game_create(
     conflict: dict[str, Any] | None = None,
     game_type: str = DEFAULT_GAME_TYPE,
     seat: str | None = None,
+    rated: bool = False,
 ) -> Game:
     """Create a game between two legal, matched decks; `opponent` is {"kind": "bot", "bot": "random" |
     "heuristic"} or {"kind": "human", "username": optional invitee}; `conflict` is {"theater", "mode":
@@ -57,7 +58,8 @@ def game_create(
     brings his own deck, and the game is dealt then.
 
     A game type without decks (Battlefront: one shared deck) takes no deck nor conflict (400
-    deck_not_allowed) and lets the creator pick `seat` (default: the type's first seat)."""
+    deck_not_allowed) and lets the creator pick `seat` (default: the type's first seat). A `rated` game moves
+    both players' ratings when it ends (games.services.ratings)."""
     from cards.selectors import catalog_definitions  # the live catalog, read once at creation
 
     kind = get_game_type(game_type)
@@ -70,6 +72,7 @@ def game_create(
             options=options,
             seed=seed,
             seat=seat,
+            rated=rated,
         )
     if seat is not None:
         raise ValidationFailed(
@@ -106,6 +109,7 @@ def game_create(
         snapshot=None,
         snapshot_hash="",
         options=options,
+        rated=rated_option(rated, team=False),
         conflict_choice=dict(conflict or {}),
         setup={},
         state={},
@@ -282,6 +286,7 @@ def game_create_armies(
     options: dict[str, Any] | None = None,
     seed: int | None = None,
     theaters: list[str] | None = None,
+    rated: bool = False,
 ) -> Game:
     """Create a Battlecards game of 3 to 8 seats, one per army (optional rules 3 and 4, combined sets; a
     1v1 game is made from two decks by game_create).
@@ -295,6 +300,7 @@ def game_create_armies(
     the game starts when the last open seat is taken (at once when none is open)."""
     from cards.selectors import catalog_definitions
 
+    rated_option(rated, team=True)  # team games are never rated: 400 team_game_not_rated
     live = catalog_definitions()
     options = dict(options or {})
     rules = game_options(options)
@@ -422,6 +428,7 @@ def _shared_deck_game_create(
     options: dict[str, Any] | None,
     seed: int | None,
     seat: str | None,
+    rated: bool = False,
 ) -> Game:
     """A game of a type where both players draw from one shared deck (Battlefront): dealt at creation
     from the game's frozen card snapshot; the joiner brings nothing."""
@@ -463,6 +470,7 @@ def _shared_deck_game_create(
         seed_salt=salt,
         seed_hash=seed_commitment(seed, salt),
         options=options,
+        rated=rated_option(rated, team=False),
         conflict_choice={},
         setup=setup.to_json(),
         state={},
