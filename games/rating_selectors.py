@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 
 from config.errors import NotFound
 from games.game_types import GAME_TYPES
-from games.models import BotKind, Game, Rating, SeatKind
+from games.models import BotKind, Game, GameStatus, Rating, RatingChange, SeatKind
 
 PROVISIONAL_DEVIATION = 110.0  # a rating whose deviation is above this is provisional (shown as "1500?")
 
@@ -88,3 +88,12 @@ def seat_rating_key(*, game: Game, seat: Any) -> tuple[str, str] | None:
     if seat.user_id is not None:
         return game.game_type, f"user:{seat.user_id}"
     return None
+
+
+def rating_changes_of(*, games: Iterable[Game]) -> dict[tuple[Any, str], RatingChange]:
+    """What each rated, finished game among `games` did to each seat's rating, keyed (game id, seat): one
+    query, none when no game shown was rated."""
+    rated = [game.pk for game in games if game.rated and game.status == GameStatus.FINISHED]
+    if not rated:
+        return {}
+    return {(c.game_id, c.seat): c for c in RatingChange.objects.filter(game_id__in=rated)}

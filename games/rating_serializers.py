@@ -115,6 +115,28 @@ class SeatRatingSerializer(serializers.Serializer):
     games = serializers.IntegerField(help_text="Rated games played in this game type.")
 
 
+class SeatRatingChangeSerializer(serializers.Serializer):
+    """What a rated game did to the rating of the player (or bot) in a seat."""
+
+    score = serializers.FloatField(help_text="1 a win, 0.5 a draw, 0 a loss.")
+    rating_before = serializers.FloatField()
+    rating_after = serializers.FloatField()
+    deviation_before = serializers.FloatField()
+    deviation_after = serializers.FloatField()
+
+
+def seat_rating_change_json(change: Any) -> dict[str, Any] | None:
+    if change is None:
+        return None
+    return {
+        "score": change.score,
+        "rating_before": round(change.rating_before, 2),
+        "rating_after": round(change.rating_after, 2),
+        "deviation_before": round(change.deviation_before, 2),
+        "deviation_after": round(change.deviation_after, 2),
+    }
+
+
 def seat_rating_json(rating: Rating | None, *, game_type: str) -> dict[str, Any]:
     row = rating or Rating(game_type=game_type)
     return {

@@ -19,8 +19,13 @@ from games.models import (
     SeatKind,
     SeatName,
 )
-from games.rating_selectors import seat_rating_key, seat_ratings
-from games.rating_serializers import SeatRatingSerializer, seat_rating_json
+from games.rating_selectors import rating_changes_of, seat_rating_key, seat_ratings
+from games.rating_serializers import (
+    SeatRatingChangeSerializer,
+    SeatRatingSerializer,
+    seat_rating_change_json,
+    seat_rating_json,
+)
 from games.view_serializers import any_action_schema
 
 MAX_SEED = 2**63 - 1
@@ -270,6 +275,9 @@ class SeatSerializer(serializers.ModelSerializer):
         help_text="The current rating, in this game's type, of the player or bot in the seat (null: an open "
         "seat); every game shows it, rated or not."
     )
+    rating_change = serializers.SerializerMethodField(
+        help_text="A finished rated game: what it did to this seat's rating; null otherwise."
+    )
 
     class Meta:
         model = GameSeat
@@ -279,6 +287,7 @@ class SeatSerializer(serializers.ModelSerializer):
             "kind",
             "player",
             "rating",
+            "rating_change",
             "bot",
             "nation",
             "deck_label",
@@ -301,21 +310,32 @@ class SeatSerializer(serializers.ModelSerializer):
     def get_open(self, seat: GameSeat) -> bool:
         return seat.kind == SeatKind.HUMAN and seat.user_id is None
 
-    @extend_schema_field(SeatRatingSerializer(allow_null=True))
-    def get_rating(self, seat: GameSeat) -> dict[str, Any] | None:
-        # the ratings of every seat of the games being shown, read once per response (one query)
+    def _ratings_shown(self) -> tuple[dict[Any, Game], dict, dict]:
+        """The games being shown, their seats' ratings and their rating changes: read once per response (one
+        query each, the changes only when a rated game is shown)."""
         shown = self.context.get("_seat_ratings")
         if shown is None:
             root = self.root.instance
             games = list(root) if isinstance(root, list | tuple) or hasattr(root, "model") else [root]
+            games = [game for game in games if isinstance(game, Game)]
             shown = self.context["_seat_ratings"] = (
-                {game.pk: game for game in games if isinstance(game, Game)},
-                seat_ratings(games=[game for game in games if isinstance(game, Game)]),
+                {game.pk: game for game in games},
+                seat_ratings(games=games),
+                rating_changes_of(games=games),
             )
-        games_by_id, ratings = shown
+        return shown
+
+    @extend_schema_field(SeatRatingSerializer(allow_null=True))
+    def get_rating(self, seat: GameSeat) -> dict[str, Any] | None:
+        games_by_id, ratings, _changes = self._ratings_shown()
         game = games_by_id.get(seat.game_id) or seat.game
         key = seat_rating_key(game=game, seat=seat)
         return None if key is None else seat_rating_json(ratings.get(key), game_type=game.game_type)
+
+    @extend_schema_field(SeatRatingChangeSerializer(allow_null=True))
+    def get_rating_change(self, seat: GameSeat) -> dict[str, Any] | None:
+        _games, _ratings, changes = self._ratings_shown()
+        return seat_rating_change_json(changes.get((seat.game_id, seat.seat)))
 
 
 class GameSerializer(serializers.ModelSerializer):

@@ -74,6 +74,15 @@ def test_a_rated_resignation_against_a_bot_moves_both_ratings_once(create_game, 
         "human": mine["rating"],
         "bot": bot["rating"],
     }
+    change = {s["kind"]: s["rating_change"] for s in detail["seats"]}
+    assert change["human"] == {
+        "score": 0.0,
+        "rating_before": 1500.0,
+        "rating_after": mine["rating"],
+        "deviation_before": 350.0,
+        "deviation_after": mine["deviation"],
+    }
+    assert change["bot"]["score"] == 1.0 and change["bot"]["rating_after"] == bot["rating"]
     with transaction.atomic():
         stored = Game.objects.select_for_update().get(pk=game["id"])
         assert game_ratings_apply(game=stored) == []
@@ -94,7 +103,8 @@ def test_two_players_rated_game_the_winner_gains_what_the_loser_loses(create_gam
 def test_an_unrated_game_moves_no_rating(create_game, api, alice):
     game = create_game(alice, **BOT_GAME)
     assert game["rated"] is False
-    api(alice).post(f"/api/games/{game['id']}/resign/")
+    finished = api(alice).post(f"/api/games/{game['id']}/resign/").json()
+    assert [s["rating_change"] for s in finished["seats"]] == [None, None]
     assert not Rating.objects.exists()
     assert ratings_of(api, "alice")["battlecards"]["rating"] == 1500.0
 
