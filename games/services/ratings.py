@@ -20,10 +20,12 @@ update_rating); this module only decides which games count and stores the result
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from glicko2.exceptions import Glicko2Error
 from glicko2.math.algorithm import update_rating
 from glicko2.math.conversions import mu_to_rating, phi_to_rd, rating_to_mu, rd_to_phi
 
@@ -34,6 +36,8 @@ GLICKO2_TAU = 0.5
 INITIAL_RATING = 1500.0
 INITIAL_DEVIATION = 350.0
 INITIAL_VOLATILITY = 0.06
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -79,13 +83,21 @@ def _locked_ratings(*, game_type: str, players: list[dict[str, Any]]) -> list[Ra
     return [locked[row.pk] for row in rows]
 
 
+class RatingNotComputed(Exception):
+    """The Glicko-2 update failed (the volatility iteration did not converge): nothing was written."""
+
+
 def _rate_pair(*, rows: list[Rating], scores: list[float]) -> list[tuple[Glicko2, Glicko2]]:
-    """Update two locked Rating rows by one game (scores from each one's side); (before, after) of each."""
+    """Update two locked Rating rows by one game (scores from each one's side); (before, after) of each.
+    Both new ratings are computed before anything is written (RatingNotComputed: nothing written)."""
     before = [_of(row) for row in rows]
-    after = [
-        glicko2_period(before[0], [(before[1], scores[0])]),
-        glicko2_period(before[1], [(before[0], scores[1])]),
-    ]
+    try:
+        after = [
+            glicko2_period(before[0], [(before[1], scores[0])]),
+            glicko2_period(before[1], [(before[0], scores[1])]),
+        ]
+    except (Glicko2Error, ValueError, ArithmeticError) as exc:
+        raise RatingNotComputed(f"Glicko-2 update of {before} with scores {scores} failed: {exc}") from exc
     for row, new, score in zip(rows, after, scores, strict=True):
         row.rating, row.deviation, row.volatility = new.rating, new.deviation, new.volatility
         row.games += 1
@@ -120,7 +132,8 @@ def game_is_rateable(*, game: Game) -> bool:
 def game_ratings_apply(*, game: Game) -> list[RatingChange]:
     """Rate a finished rated 1v1 game once: both seats' ratings move by Glicko-2 (one rating period), one
     RatingChange row per seat records it. Does nothing (returns []) for a game that does not count or was
-    already rated. Called with the game row locked (every finishing write holds it)."""
+    already rated. Called with the game row locked (every finishing write holds it). A rating the maths
+    cannot compute never stops the game from ending: it is logged, and the game stays unrated."""
     if not game_is_rateable(game=game) or RatingChange.objects.filter(game=game).exists():
         return []
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
@@ -136,7 +149,11 @@ def game_ratings_apply(*, game: Game) -> list[RatingChange]:
             return []  # an empty seat: the game never started
     scores = [_score(winner=game.winner, seat=seat.seat) for seat in seats]
     rows = _locked_ratings(game_type=game.game_type, players=players)
-    moves = _rate_pair(rows=rows, scores=scores)
+    try:
+        moves = _rate_pair(rows=rows, scores=scores)
+    except RatingNotComputed:
+        logger.exception("game %s: not rated", game.pk)
+        return []
     return RatingChange.objects.bulk_create(
         [
             RatingChange(

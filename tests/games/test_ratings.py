@@ -100,6 +100,20 @@ def test_two_players_rated_game_the_winner_gains_what_the_loser_loses(create_gam
     assert (winner["wins"], loser["losses"]) == (1, 1)
 
 
+def test_a_rating_the_maths_cannot_compute_never_stops_the_game_ending(create_game, api, alice, monkeypatch):
+    from glicko2.exceptions import ConvergenceError
+
+    def fails(*args: Any, **kwargs: Any) -> Any:
+        raise ConvergenceError("no convergence")
+
+    monkeypatch.setattr("games.services.ratings.update_rating", fails)
+    game = create_game(alice, rated=True, **BOT_GAME)
+    answer = api(alice).post(f"/api/games/{game['id']}/resign/")
+    assert answer.status_code == 200 and answer.json()["status"] == "finished"
+    assert not RatingChange.objects.exists()
+    assert ratings_of(api, "alice")["battlecards"]["games"] == 0
+
+
 def test_an_unrated_game_moves_no_rating(create_game, api, alice):
     game = create_game(alice, **BOT_GAME)
     assert game["rated"] is False
