@@ -24,6 +24,7 @@ ENDPOINTS = {
     "deck_matchup": "deck-matchup",
     "starters": "starter-list",
     "games": "game-list",
+    "bot_ratings": "bot-ratings",
     "auth_token": "auth-token",
     "auth_register": "auth-register",
     "auth_logout": "auth-logout",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from games.models import Game, GameAction, GameSeat
+from games.models import Game, GameAction, GameSeat, Rating, RatingChange
 
 
 class ReadOnlyMixin:
@@ -56,6 +56,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "catalog_hash",
         "snapshot_hash",
         "options",
+        "rated",
         "lineup",
         "conflict_choice",
         "version",
@@ -86,3 +87,35 @@ class GameActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_select_related = ["game"]
     readonly_fields = ["game", "seq", "kind", "seat", "by_bot", "action", "events", "version", "created_at"]
     ordering = ["-created_at", "-seq"]
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Ratings change only through rated games and `manage.py calibrate_bot_ratings`."""
+
+    list_display = ["game_type", "user", "bot", "rating", "deviation", "volatility", "games", "updated_at"]
+    list_filter = ["game_type", "bot"]
+    search_fields = ["user__username"]
+    list_select_related = ["user"]
+    readonly_fields = list_display + ["wins", "losses", "draws"]
+    ordering = ["game_type", "-rating"]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["game", "seat", "score", "rating_before", "rating_after", "created_at"]
+    search_fields = ["game__id", "rating__user__username"]
+    list_select_related = ["game"]
+    readonly_fields = [
+        "game",
+        "seat",
+        "rating",
+        "score",
+        "rating_before",
+        "rating_after",
+        "deviation_before",
+        "deviation_after",
+        "volatility_before",
+        "volatility_after",
+        "created_at",
+    ]

@@ -152,7 +152,8 @@ class GameListCreateApi(APIView):
         "game (2 to 8 seats, one per army): `armies` instead, 1 to 4 armies a side, each with its nation and "
         "who plays it (me, open, bot). 400 codes: side_without_army, too_many_armies, teams_too_uneven, "
         "uneven_teams_refuse_rule_1 (uneven teams with larger_standing_armies), unknown_nation, "
-        "nation_on_wrong_side, one_seat_per_player, unknown_user, unknown_theater, theater_not_playable. "
+        "nation_on_wrong_side, one_seat_per_player, unknown_user, unknown_theater, theater_not_playable, "
+        "team_game_not_rated (`rated` with `armies`). "
         "Any game may be played against the clock: `time_control` (realtime minutes + increment, or "
         "correspondence days; 400 invalid_time_control).",
     )
@@ -167,6 +168,7 @@ class GameListCreateApi(APIView):
                 theaters=(data.get("conflict") or {}).get("theaters"),
                 spectators=data.get("spectators"),
                 time_control=data.get("time_control"),
+                rated=data["rated"],
             )
             game = selectors.game_get(game_id=game.pk, user=request.user)
             return Response(
@@ -184,6 +186,7 @@ class GameListCreateApi(APIView):
             conflict=data.get("conflict"),
             spectators=data.get("spectators"),
             time_control=data.get("time_control"),
+            rated=data["rated"],
         )
         game = selectors.game_get(game_id=game.pk, user=request.user)
         return Response(

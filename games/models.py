@@ -110,6 +110,8 @@ class Game(models.Model):
     snapshot_hash = models.CharField(max_length=64, blank=True, default="")
 
     options = models.JSONField(default=dict, blank=True)  # the engine's optional rules
+    # A rated 1v1 game: its end updates both players' Glicko-2 ratings (games.services.ratings), once.
+    rated = models.BooleanField(default=False)
     # A game created with the armies form (team, uneven or combined): the nation of each army per side,
     # {"axis": ["DE", "DE"], "allies": ["GB"]}; dealt at creation, seats taken by name. Empty: a 1v1 game
     # created from two decks.
@@ -266,3 +268,72 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} #{self.id} {self.kind}"
+
+
+# ------------------------------------------------------------------------------------------ ratings
+
+
+class Rating(models.Model):
+    """A player's Glicko-2 rating in one game type, from finished rated 1v1 games (games.services.ratings).
+
+    A player is a user or a bot kind (each bot kind is one rated player per game type, seeded by
+    `manage.py calibrate_bot_ratings`). Display scale: rating 1500, deviation 350, volatility 0.06 at
+    first."""
+
+    game_type = models.CharField(max_length=16, choices=GameType.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="ratings"
+    )
+    bot = models.CharField(max_length=16, choices=BotKind.choices, blank=True, default="")
+    rating = models.FloatField(default=1500.0)
+    deviation = models.FloatField(default=350.0)  # the RD
+    volatility = models.FloatField(default=0.06)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game_type", "-rating", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game_type"], condition=models.Q(user__isnull=False), name="games_rating_user"
+            ),
+            models.UniqueConstraint(
+                fields=["bot", "game_type"], condition=~models.Q(bot=""), name="games_rating_bot"
+            ),
+            models.CheckConstraint(
+                condition=(models.Q(user__isnull=False) & models.Q(bot=""))
+                | (models.Q(user__isnull=True) & ~models.Q(bot="")),
+                name="games_rating_user_or_bot",
+            ),
+        ]
+        indexes = [models.Index(fields=["game_type", "-rating", "id"], name="games_rating_board")]
+
+    def __str__(self) -> str:
+        who = self.user_id if self.user_id else f"bot:{self.bot}"
+        return f"{who} {self.game_type} {self.rating:.0f}"
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one seat's rating: written once per game and seat (a game is rated once)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    seat = models.CharField(max_length=8, choices=SeatName.choices)
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    score = models.FloatField()  # 1 a win, 0.5 a draw, 0 a loss
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_before = models.FloatField()
+    deviation_after = models.FloatField()
+    volatility_before = models.FloatField()
+    volatility_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="games_rating_change_once")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.seat} {self.rating_before:.0f}->{self.rating_after:.0f}"

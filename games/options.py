@@ -93,3 +93,15 @@ def time_control_option(data: dict[str, Any] | None) -> dict[str, Any]:
         return clocks.TimeControl.from_json(data).to_json()
     except clocks.TimeControlError as exc:
         raise ValidationFailed(exc.message, code="invalid_time_control", field=exc.field) from exc
+
+
+def rated_option(rated: bool, *, team: bool) -> bool:
+    """The `rated` creation option: only 1v1 games are rated (Glicko-2, games.services.ratings); a team,
+    uneven or combined game is never rated (400 team_game_not_rated)."""
+    if rated and team:
+        raise ValidationFailed(
+            "Only 1v1 games are rated: team, uneven and combined games are played unrated.",
+            code="team_game_not_rated",
+            field="rated",
+        )
+    return bool(rated)

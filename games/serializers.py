@@ -21,6 +21,13 @@ from games.models import (
     SeatName,
 )
 from games.options import MAX_SPECTATOR_DELAY
+from games.rating_selectors import rating_changes_of, seat_rating_key, seat_ratings
+from games.rating_serializers import (
+    SeatRatingChangeSerializer,
+    SeatRatingSerializer,
+    seat_rating_change_json,
+    seat_rating_json,
+)
 from games.selectors import game_clock_view
 from games.view_serializers import ClockSerializer, TimeControlSerializer, any_action_schema
 
@@ -192,6 +199,13 @@ class GameCreateSerializer(serializers.Serializer):
         help_text='Clocks (any game type): {"kind": "realtime", "minutes": 5, "increment_seconds": 3}, '
         '{"kind": "correspondence", "days": 3} or none (the default). The side whose clock runs out loses.',
     )
+    rated = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="A rated game: when it ends (by the rules, a resignation or a timeout; not when cancelled) "
+        "both players' Glicko-2 ratings in this game type move, bots' too. 1v1 games only: with `armies`, "
+        "400 team_game_not_rated.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "armies" in attrs:
@@ -277,6 +291,13 @@ class SeatSerializer(serializers.ModelSerializer):
     player = serializers.SerializerMethodField()
     invited = serializers.SerializerMethodField()
     open = serializers.SerializerMethodField()
+    rating = serializers.SerializerMethodField(
+        help_text="The current rating, in this game's type, of the player or bot in the seat (null: an open "
+        "seat); every game shows it, rated or not."
+    )
+    rating_change = serializers.SerializerMethodField(
+        help_text="A finished rated game: what it did to this seat's rating; null otherwise."
+    )
 
     class Meta:
         model = GameSeat
@@ -285,6 +306,8 @@ class SeatSerializer(serializers.ModelSerializer):
             "side",
             "kind",
             "player",
+            "rating",
+            "rating_change",
             "bot",
             "nation",
             "deck_label",
@@ -306,6 +329,33 @@ class SeatSerializer(serializers.ModelSerializer):
 
     def get_open(self, seat: GameSeat) -> bool:
         return seat.kind == SeatKind.HUMAN and seat.user_id is None
+
+    def _ratings_shown(self) -> tuple[dict[Any, Game], dict, dict]:
+        """The games being shown, their seats' ratings and their rating changes: read once per response (one
+        query each, the changes only when a rated game is shown)."""
+        shown = self.context.get("_seat_ratings")
+        if shown is None:
+            root = self.root.instance
+            games = list(root) if isinstance(root, list | tuple) or hasattr(root, "model") else [root]
+            games = [game for game in games if isinstance(game, Game)]
+            shown = self.context["_seat_ratings"] = (
+                {game.pk: game for game in games},
+                seat_ratings(games=games),
+                rating_changes_of(games=games),
+            )
+        return shown
+
+    @extend_schema_field(SeatRatingSerializer(allow_null=True))
+    def get_rating(self, seat: GameSeat) -> dict[str, Any] | None:
+        games_by_id, ratings, _changes = self._ratings_shown()
+        game = games_by_id.get(seat.game_id) or seat.game
+        key = seat_rating_key(game=game, seat=seat)
+        return None if key is None else seat_rating_json(ratings.get(key), game_type=game.game_type)
+
+    @extend_schema_field(SeatRatingChangeSerializer(allow_null=True))
+    def get_rating_change(self, seat: GameSeat) -> dict[str, Any] | None:
+        _games, _ratings, changes = self._ratings_shown()
+        return seat_rating_change_json(changes.get((seat.game_id, seat.seat)))
 
 
 class GameSpectatorsSerializer(serializers.Serializer):
@@ -355,6 +405,7 @@ class GameSerializer(serializers.ModelSerializer):
             "options",
             "time_control",
             "clock",
+            "rated",
             "lineup",
             "conflict_choice",
             "seed_hash",
@@ -370,6 +421,9 @@ class GameSerializer(serializers.ModelSerializer):
             "spectators",
         ]
         extra_kwargs = {  # noqa: RUF012 (DRF's Meta convention)
+            "rated": {
+                "help_text": "A rated game: its end moves both players' Glicko-2 ratings (only 1v1 games)."
+            },
             "lineup": {
                 "help_text": "A team game (created with `armies`): each side's armies in seat order, as "
                 'nations or starter sets, e.g. {"axis": ["DE", "DE"], "allies": ["GB"]}; {} for a 1v1 game.'

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis, spectator_apis, takeback_apis
+from games import apis, rating_apis, spectator_apis, takeback_apis
 
 urlpatterns = [
     path("games/", apis.GameListCreateApi.as_view(), name="game-list"),
@@ -33,4 +33,8 @@ urlpatterns = [
         takeback_apis.GameTakebackAnswerApi.as_view(),
         name="game-takeback-answer",
     ),
+    # ratings (games.rating_apis)
+    path("leaderboards/<str:game_type>/", rating_apis.LeaderboardApi.as_view(), name="leaderboard"),
+    path("users/<str:username>/ratings/", rating_apis.UserRatingsApi.as_view(), name="user-ratings"),
+    path("bots/ratings/", rating_apis.BotRatingsApi.as_view(), name="bot-ratings"),
 ]

@@ -16,7 +16,7 @@ from games.catalog_snapshot import snapshot_dicts, snapshot_hash
 from games.decks_glue import check_theater_playable, resolve_deck, validate_deck_alone
 from games.game_types import DEFAULT_GAME_TYPE, GameType, get_game_type
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
-from games.options import game_options, spectator_settings, time_control_option
+from games.options import game_options, rated_option, spectator_settings, time_control_option
 from games.selectors import open_games_of
 from games.services.deal import _deal, _live_catalog_version
 from games.services.feed import feed_notify_invitations
@@ -52,6 +52,7 @@ def game_create(
     seat: str | None = None,
     spectators: dict[str, Any] | None = None,
     time_control: dict[str, Any] | None = None,
+    rated: bool = False,
 ) -> Game:
     """Create a game between two legal, matched decks; `opponent` is {"kind": "bot", "bot": "random" |
     "heuristic"} or {"kind": "human", "username": optional invitee}; `conflict` is {"theater", "mode":
@@ -60,7 +61,8 @@ def game_create(
     brings his own deck, and the game is dealt then.
 
     A game type without decks (Battlefront: one shared deck) takes no deck nor conflict (400
-    deck_not_allowed) and lets the creator pick `seat` (default: the type's first seat).
+    deck_not_allowed) and lets the creator pick `seat` (default: the type's first seat). A `rated` game moves
+    both players' ratings when it ends (games.services.ratings).
 
     `time_control` (games.clocks; every creation flow): none by default, {"kind": "realtime", "minutes",
     "increment_seconds"} or {"kind": "correspondence", "days"} (400 invalid_time_control)."""
@@ -78,6 +80,7 @@ def game_create(
             seat=seat,
             spectators=spectators,
             time_control=time_control,
+            rated=rated,
         )
     if seat is not None:
         raise ValidationFailed(
@@ -116,6 +119,7 @@ def game_create(
         snapshot_hash="",
         options=options,
         time_control=clock_choice,
+        rated=rated_option(rated, team=False),
         conflict_choice=dict(conflict or {}),
         setup={},
         state={},
@@ -298,6 +302,7 @@ def game_create_armies(
     theaters: list[str] | None = None,
     spectators: dict[str, Any] | None = None,
     time_control: dict[str, Any] | None = None,
+    rated: bool = False,
 ) -> Game:
     """Create a Battlecards game of 3 to 8 seats, one per army (optional rules 3 and 4, combined sets; a
     1v1 game is made from two decks by game_create).
@@ -311,6 +316,7 @@ def game_create_armies(
     the game starts when the last open seat is taken (at once when none is open)."""
     from cards.selectors import catalog_definitions
 
+    rated_option(rated, team=True)  # team games are never rated: 400 team_game_not_rated
     live = catalog_definitions()
     options = dict(options or {})
     rules = game_options(options)
@@ -444,6 +450,7 @@ def _shared_deck_game_create(
     seat: str | None,
     spectators: dict[str, Any] | None = None,
     time_control: dict[str, Any] | None = None,
+    rated: bool = False,
 ) -> Game:
     """A game of a type where both players draw from one shared deck (Battlefront): dealt at creation
     from the game's frozen card snapshot; the joiner brings nothing."""
@@ -487,6 +494,7 @@ def _shared_deck_game_create(
         seed_hash=seed_commitment(seed, salt),
         options=options,
         time_control=clock_choice,
+        rated=rated_option(rated, team=False),
         conflict_choice={},
         setup=setup.to_json(),
         state={},

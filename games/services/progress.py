@@ -14,6 +14,7 @@ from games import event_bus
 from games.game_types import game_type_of
 from games.models import EndReason, Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 from games.services.clocks import game_clock_sync
+from games.services.ratings import game_ratings_apply
 from games.services.seeds import bot_salt
 
 MAX_BOT_PLIES_PER_REQUEST = 20_000  # a safety net: the engine's own turn limit ends games far sooner
@@ -62,9 +63,12 @@ _CHANGING_FIELDS = [
 def _save_progress(game: Game, *, at: datetime | None = None) -> None:
     """Write only what play changes (never the bulky, immutable snapshot and setup); the clock of the side
     that must decide now runs from `at` (default now, games.services.clocks); on commit, the game's event
-    streams are woken (games.event_bus)."""
+    streams are woken (games.event_bus). Every write that ends a game passes here, whatever ended it (the
+    rules, a resignation, a timeout): a finished rated game is rated here, once (games.services.ratings)."""
     game_clock_sync(game, at=at)
     game.save(update_fields=_CHANGING_FIELDS)
+    if game.rated and game.status == GameStatus.FINISHED:
+        game_ratings_apply(game=game)
     event_bus.announce(game_id=game.pk)
 
 
