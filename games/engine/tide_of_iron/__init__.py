@@ -1,0 +1,1 @@
+"""Tide of Iron strategy-deck referee (see README.md)."""
