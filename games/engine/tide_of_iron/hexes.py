@@ -16,6 +16,7 @@ Readings (the text states none of the geometry; see README.md, "Readings"):
   With face 1 to nw, a 3 is e: "the north directional marker shows that "3" means that the attack will
   drift directly to the right" (the worked example).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -150,9 +151,10 @@ class Drift:
     on_board: bool
 
 
-def drift(board: Board, start: Hex, *, drift_number: int, black: int, red: int,
-          marker: str = DEFAULT_MARKER) -> Drift:
-    """"If the result is equal to or higher than the drift number, the attack is accurate [...] Ignore any
+def drift(
+    board: Board, start: Hex, *, drift_number: int, black: int, red: int, marker: str = DEFAULT_MARKER
+) -> Drift:
+    """ "If the result is equal to or higher than the drift number, the attack is accurate [...] Ignore any
     results of the red die"; else it drifts as many hexes as the black die, in the red die's direction read
     against the north marker; a final hex off the board (a half hex included) has no effect."""
     if not (1 <= black <= 6 and 1 <= red <= 6):
