@@ -122,10 +122,11 @@ def effective_cost(st: TideOfIronState, seat: str, card: Card) -> int:
     """The printed cost less the lasting reductions in the seat's play area: "When you activate another
     Artillery card, its cost is reduced by 1 (to a minimum of 0)." A card "type" is a word of the deck
     title: "This always refers to the title of a Strategy card deck"."""
+    # "another": the activated card is in the HQ area, never one of the play area's cards
     title = st.catalog.deck_title(card.code)
     cost, floor = card.cost, 0
     for entry in st.play[seat]:
-        if entry["pending"] or entry["card"] == card.code:
+        if entry["pending"]:  # a card waiting for contact has not resolved its effects
             continue
         for effect in st.catalog.card(entry["card"]).effects:
             if effect["kind"] == "cost-reduction" and effect["card_type"] in title:

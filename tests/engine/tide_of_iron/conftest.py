@@ -1,4 +1,5 @@
 """Helpers of the Tide of Iron referee tests: the real catalog (fixtures/tide_of_iron/) and scripted dice."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,8 +10,9 @@ from vocabulary.tide_of_iron import read_documents
 
 def catalog() -> toi.TideOfIronCatalog:
     cards, decks = read_documents()
-    return toi.TideOfIronCatalog.from_dicts(cards=cards["cards"], decks=decks["decks"],
-                                            scenarios=decks["scenarios"])
+    return toi.TideOfIronCatalog.from_dicts(
+        cards=cards["cards"], decks=decks["decks"], scenarios=decks["scenarios"]
+    )
 
 
 class ScriptedDice:

@@ -1,5 +1,6 @@
 """Hex geometry of the Tide of Iron referee (games.engine.tide_of_iron.hexes): adjacency, distance, the
 board's edges and half hexes, rotation by the north marker, and every black-by-red drift outcome."""
+
 from __future__ import annotations
 
 import pytest
