@@ -20,6 +20,7 @@ from games.engine.battlefront import DECISION_KINDS as BATTLEFRONT_DECISION_KIND
 from games.engine.battlefront import FRONTS as BATTLEFRONT_FRONTS
 from games.engine.battlefront import SEATS as BATTLEFRONT_SEATS
 from games.models import GameStatus, GameType, LogKind, SeatName
+from games.view_serializers_toi import TideOfIronViewSerializer, toi_action_schema
 from vocabulary.battlecards import KINDS
 
 SEATS = [c for c, _ in SeatName.choices]  # every game's seats (log entries, events, game rows)
@@ -501,7 +502,7 @@ def any_action_schema() -> PolymorphicProxySerializer:
     """What a client may send: an action of its game (Battlecards Action or BattlefrontAction)."""
     return PolymorphicProxySerializer(
         component_name="AnyAction",
-        serializers=[action_schema(), battlefront_action_schema()],
+        serializers=[action_schema(), battlefront_action_schema(), toi_action_schema()],
         resource_type_field_name=None,
         many=False,
     )
@@ -686,7 +687,7 @@ class BattlefrontViewSerializer(serializers.Serializer):
 
 GameView = PolymorphicProxySerializer(
     component_name="GameView",
-    serializers=[ViewSerializer, BattlefrontViewSerializer],
+    serializers=[ViewSerializer, BattlefrontViewSerializer, TideOfIronViewSerializer],
     resource_type_field_name=None,
     many=False,
 )
@@ -704,7 +705,9 @@ class SeatViewSerializer(serializers.Serializer):
     winner = _any_seat(allow_null=True)
     end_reason = serializers.CharField(allow_null=True)
     view = _documented(
-        GameView, serializers.JSONField, help_text="A View (battlecards) or a BattlefrontView (battlefront)."
+        GameView,
+        serializers.JSONField,
+        help_text="A View (battlecards), a BattlefrontView (battlefront) or a TideOfIronView (tide-of-iron).",
     )
 
 
