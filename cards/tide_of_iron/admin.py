@@ -62,6 +62,14 @@ class ToiDeckAdmin(ToiAdmin):
     inlines = [ToiDeckEntryInline]
 
 
+@admin.register(ToiDeckEntry)
+class ToiDeckEntryAdmin(ToiAdmin):
+    list_display = ["deck", "position", "card", "count"]
+    list_filter = ["deck"]
+    search_fields = ["card__code", "card__title", "deck__title"]
+    autocomplete_fields = ["card"]
+
+
 @admin.register(ToiScenario)
 class ToiScenarioAdmin(ToiAdmin):
     list_display = ["position", "code", "title"]
