@@ -50,14 +50,31 @@ def _side(st: TideOfIronState, seat: str) -> dict[str, Any]:
     }
 
 
+SPECTATOR = "spectator"
+
+
 def view(st: TideOfIronState, seat: str) -> dict[str, Any]:
+    """What `seat` may see; seat "spectator": what a watcher of the match may see (both sides as `sides`,
+    the same public information, never the decision's legal actions)."""
+    if seat == SPECTATOR:
+        out = _common(st)
+        out.update(seat=None, sides={s: _side(st, s) for s in SEATS})
+        d = st.decision
+        out["decision"] = None if d is None else {"seat": d.seat, "kind": d.kind}
+        return out
     if seat not in SEATS:
-        raise ValueError(f"seat must be one of {SEATS}")
+        raise ValueError(f"seat must be one of {SEATS} or {SPECTATOR!r}")
+    out = _common(st)
+    out.update(seat=seat, me=_side(st, seat), opponent=_side(st, OTHER[seat]), decision=_decision(st, seat))
+    return out
+
+
+def _common(st: TideOfIronState) -> dict[str, Any]:
     p = st.pending
     scenario = st.catalog.scenarios[st.options.scenario]
     return {
         "game": "tide-of-iron",
-        "seat": seat,
+        "seat": None,
         "status": st.status,
         "winner": st.winner,
         "result": st.result,
@@ -73,8 +90,6 @@ def view(st: TideOfIronState, seat: str) -> dict[str, Any]:
             "cover": dict(sorted(st.cover.items())),
             "units": [{"unit": k, **v} for k, v in sorted(st.units.items())],
         },
-        "me": _side(st, seat),
-        "opponent": _side(st, OTHER[seat]),
         "box": [{"code": c} for c in st.box],
         "resolving": None
         if p is None
@@ -85,5 +100,4 @@ def view(st: TideOfIronState, seat: str) -> dict[str, Any]:
             "los": p["los"],
             "final": p["final"],
         },
-        "decision": _decision(st, seat),
     }

@@ -30,10 +30,15 @@ def test_views_show_deck_sizes_never_their_order_or_contents(new_match):
             assert json.dumps(deck) not in text
         assert v["opponent"]["decks"][0].keys() == {"code", "title", "size"}
         assert "rng" not in text
-    shown = json.dumps(toi.view(st, "allies"))
     hidden = {c for s in toi.SEATS for cards in st.decks[s].values() for c in cards}
     public = set(st.hq["axis"] + st.hq["allies"])
-    assert not {c for c in hidden - public if f'"{c}"' in shown}
+    for seat in (*toi.SEATS, "spectator"):
+        shown = json.dumps(toi.view(st, seat))
+        assert not {c for c in hidden - public if f'"{c}"' in shown}
+    watcher = toi.view(st, "spectator")  # a spectator: both sides' public areas, no choices
+    assert set(watcher["sides"]) == set(toi.SEATS) and watcher["seat"] is None
+    assert watcher["decision"] == {"seat": "allies", "kind": "act"}
+    assert toi.view(st, "allies")["decision"]["legal_actions"]
 
 
 def test_activation_pays_the_command_cost_and_refuses_a_card_one_cannot_afford(new_match):
