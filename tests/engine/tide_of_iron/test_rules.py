@@ -314,3 +314,26 @@ def test_state_round_trips_and_replay_rebuilds_it(new_match):
     again = toi.TideOfIronState.from_json(json.loads(json.dumps(st.to_json())), cat)
     assert again == st and again.decision == st.decision
     assert toi.replay(cat, setup, log) == st
+
+
+def test_an_attack_scores_on_5_and_6_unless_the_card_says_otherwise():
+    """ "Off-board area attacks (i.e., those from Strategy cards) score successes on results of "5" and "6"
+    unless stated otherwise on the card.\""""
+    from vocabulary.tide_of_iron import read_documents
+
+    cards, decks = read_documents()
+    for card in cards["cards"]:
+        if card["code"] == "toi-strafing-run":
+            card["keywords"][-1]["success_on"] = 4  # a card that says otherwise
+    cat = toi.TideOfIronCatalog.from_dicts(
+        cards=cards["cards"], decks=decks["decks"], scenarios=decks["scenarios"]
+    )
+    st = toi.new_game(cat, toi.GameSetup(seed=1, options=toi.Options(board_width=12, board_height=10)))
+    give(st, "allies", "toi-strafing-run")
+    act(st, "allies", "report_command", points="2")
+    st.rng = ScriptedDice(6, 1, 4, 4, 3, 6)
+    act(st, "allies", "activate", card="toi-strafing-run")
+    act(st, "allies", "target", hex="4,4")
+    events = act(st, "allies", "los", los="normal")
+    area = next(e.data for e in events if e.type == "area_attack")
+    assert (area["success_on"], area["successes"]) == (4, 3)
