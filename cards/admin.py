@@ -33,6 +33,7 @@ from cards.models import (
 )
 from cards.services import catalog_after_admin_edit
 from cards.the_war import admin as the_war_admin  # noqa: F401 - registers The War's admin
+from cards.tide_of_iron import admin as toi_admin  # noqa: F401 - registers Tide of Iron's admin
 
 
 def _pretty_provenance(value) -> str:

@@ -554,6 +554,7 @@ FIXTURE_SET_CHOICES = [
     ("rulings", "Rulings (fixtures/catalog/rulings.json)"),
     ("battlefront", "Battlefront cards (fixtures/battlefront/cards.json)"),
     ("the_war", "The War cards and starters (fixtures/the_war/)"),
+    ("tide_of_iron", "Tide of Iron Strategy cards, decks and scenarios (fixtures/tide_of_iron/)"),
 ]
 
 
@@ -593,3 +594,4 @@ class FixtureState(models.Model):
 
 # The War's models live in their subpackage; imported here so they belong to this app.
 from cards.the_war.models import TheWarCard, TheWarStarter, TheWarStarterEntry, TheWarVersion  # noqa: E402,F401
+from cards.tide_of_iron.models import ToiCard, ToiDeck, ToiDeckEntry, ToiScenario  # noqa: E402,F401

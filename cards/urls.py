@@ -6,6 +6,7 @@ from rest_framework.routers import SimpleRouter
 from cards import apis, extra_apis
 from cards.battlefront import apis as battlefront_apis
 from cards.the_war import apis as the_war_apis
+from cards.tide_of_iron import apis as toi_apis
 
 router = SimpleRouter()
 router.register("nations", apis.NationViewSet, basename="nation")
@@ -22,6 +23,9 @@ router.register(
 )
 router.register("the-war/cards", the_war_apis.TheWarCardViewSet, basename="thewarcard")
 router.register("the-war/starters", the_war_apis.TheWarStarterViewSet, basename="thewarstarter")
+router.register("tide-of-iron/cards", toi_apis.ToiCardViewSet, basename="toicard")
+router.register("tide-of-iron/decks", toi_apis.ToiDeckViewSet, basename="toideck")
+router.register("tide-of-iron/scenarios", toi_apis.ToiScenarioViewSet, basename="toiscenario")
 
 extra = [
     ("arsenal-cards", "arsenalcard", extra_apis.ArsenalFaceApi, extra_apis.ArsenalRulingsApi),
@@ -45,6 +49,7 @@ urlpatterns = [
     ),
     path("the-war/cards/<str:code>/face.svg", the_war_apis.TheWarFaceApi.as_view(), name="thewarcard-face"),
     path("the-war/changes/", the_war_apis.TheWarChangesApi.as_view(), name="thewar-changes"),
+    path("tide-of-iron/cards/<str:code>/face.svg", toi_apis.ToiFaceApi.as_view(), name="toicard-face"),
     path("bulk/", extra_apis.BulkListApi.as_view(), name="bulk-list"),
     path("bulk/catalog.json.gz", extra_apis.BulkCatalogApi.as_view(), name="bulk-catalog"),
     path("catalog/changes/", extra_apis.CatalogChangesApi.as_view(), name="catalog-changes"),

@@ -27,6 +27,7 @@ class GameType:
     label: str = ""
     seats: tuple[str, str] = ("", "")
     uses_decks: bool = True  # players bring decks (Battlecards) or share one deck (Battlefront)
+    bots_available: bool = True  # False: a referee of a physical game (Tide of Iron) seats humans only
     engine_module: str = ""
     state_class: str = "GameState"
     setup_class: str = "GameSetup"
@@ -310,6 +311,42 @@ class TheWar(GameType):
         return cards
 
 
+class TideOfIron(GameType):
+    """Tide of Iron's Strategy decks (tide-of-iron-strategy-cards.txt): the server referees the off-board
+    cards of a physical match played remotely: the shuffled decks (order hidden), every die, the HQ and play
+    areas (face up); the players report command points and the board. Seats axis and allies; no bots (a
+    referee has no opponent to play). The cards are frozen per match from the catalog rows
+    (cards.tide_of_iron, loaded from fixtures/tide_of_iron/)."""
+
+    name = "tide-of-iron"
+    label = "Tide of Iron: Strategy decks"
+    seats = ("allies", "axis")
+    uses_decks = False
+    bots_available = False
+    engine_module = "games.engine.tide_of_iron"
+    state_class = "TideOfIronState"
+
+    def live_snapshot(self) -> dict[str, Any]:
+        from cards.tide_of_iron.selectors import toi_dicts
+
+        rows = toi_dicts()
+        return {"cards": rows["toi_cards"], "decks": rows["toi_decks"], "scenarios": rows["toi_scenarios"]}
+
+    def new_setup(self, *, seed: int, options: Any) -> Any:
+        return self.engine.GameSetup(seed=seed, options=options)
+
+    def bot(self, kind: str, *, catalog: Any, salt: str | None = None) -> Any:
+        raise ValueError("Tide of Iron matches have no bots")
+
+    def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
+        cards: dict[str, dict[str, Any]] = {}
+        for code in sorted(codes):
+            card = catalog.cards.get(code)
+            if card is not None:
+                cards[code] = {k: v for k, v in card.to_dict().items() if k != "provenance"}
+        return cards
+
+
 def side_of_seat(seat: str) -> str:
     """The side a seat plays for: an army seat "allies-2" is on side "allies"; a side seat is its own side
     (axis, allies, west, east). The twin of games.engine.setup.side_of for stored seat names."""
@@ -320,7 +357,7 @@ def _message(exc: Exception) -> str:
     return getattr(exc, "message", None) or str(exc)
 
 
-GAME_TYPES: dict[str, GameType] = {t.name: t for t in (Battlecards(), Battlefront(), TheWar())}
+GAME_TYPES: dict[str, GameType] = {t.name: t for t in (Battlecards(), Battlefront(), TheWar(), TideOfIron())}
 DEFAULT_GAME_TYPE = "battlecards"
 
 

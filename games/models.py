@@ -24,6 +24,7 @@ class GameType(models.TextChoices):
 
     BATTLECARDS = "battlecards", "BATTLECARDS: World Conflict"
     BATTLEFRONT = "battlefront", "Battlefront"
+    TIDE_OF_IRON = "tide-of-iron", "Tide of Iron: Strategy decks"
 
 
 class SeatName(models.TextChoices):

@@ -151,13 +151,16 @@ class GameCreateSerializer(serializers.Serializer):
         choices=GameType.choices,
         required=False,
         default=GameType.BATTLECARDS,
-        help_text="Which game: battlecards (each player brings a deck) or battlefront (one shared deck: "
-        "no my_deck, opponent_deck nor conflict).",
+        help_text="Which game: battlecards (each player brings a deck), battlefront (one shared deck: "
+        "no my_deck, opponent_deck nor conflict) or tide-of-iron (the server referees the Strategy decks of "
+        "a "
+        "physical match: no decks, a human opponent).",
     )
     seat = serializers.ChoiceField(
-        choices=[SeatName.WEST, SeatName.EAST],
+        choices=[SeatName.WEST, SeatName.EAST, SeatName.ALLIES, SeatName.AXIS],
         required=False,
-        help_text="Battlefront only: the seat you take (default west). In Battlecards your deck decides.",
+        help_text="Battlefront: the seat you take (west or east, default west); Tide of Iron: allies or axis "
+        "(default allies). In Battlecards your deck decides.",
     )
     my_deck = DeckRefSerializer(required=False, help_text="Battlecards only, and required there.")
     opponent_deck = DeckRefSerializer(

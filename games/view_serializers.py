@@ -21,6 +21,7 @@ from games.engine.battlefront import DECISION_KINDS as BATTLEFRONT_DECISION_KIND
 from games.engine.battlefront import FRONTS as BATTLEFRONT_FRONTS
 from games.engine.battlefront import SEATS as BATTLEFRONT_SEATS
 from games.models import SIDE_SEATS, GameStatus, GameType, LogKind, SeatName
+from games.view_serializers_toi import TideOfIronViewSerializer, toi_action_schema
 from vocabulary.battlecards import KINDS
 
 SEATS = [c for c, _ in SeatName.choices]  # every game's seats (log entries, events, game rows)
@@ -502,7 +503,7 @@ def any_action_schema() -> PolymorphicProxySerializer:
     """What a client may send: an action of its game (Battlecards Action or BattlefrontAction)."""
     return PolymorphicProxySerializer(
         component_name="AnyAction",
-        serializers=[action_schema(), battlefront_action_schema()],
+        serializers=[action_schema(), battlefront_action_schema(), toi_action_schema()],
         resource_type_field_name=None,
         many=False,
     )
@@ -687,7 +688,7 @@ class BattlefrontViewSerializer(serializers.Serializer):
 
 GameView = PolymorphicProxySerializer(
     component_name="GameView",
-    serializers=[ViewSerializer, BattlefrontViewSerializer],
+    serializers=[ViewSerializer, BattlefrontViewSerializer, TideOfIronViewSerializer],
     resource_type_field_name=None,
     many=False,
 )
@@ -764,7 +765,9 @@ class SeatViewSerializer(serializers.Serializer):
     end_reason = serializers.CharField(allow_null=True)
     clock = ClockSerializer(allow_null=True, help_text="The clocks (null: the game has no time control).")
     view = _documented(
-        GameView, serializers.JSONField, help_text="A View (battlecards) or a BattlefrontView (battlefront)."
+        GameView,
+        serializers.JSONField,
+        help_text="A View (battlecards), a BattlefrontView (battlefront) or a TideOfIronView (tide-of-iron).",
     )
 
 

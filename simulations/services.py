@@ -177,6 +177,12 @@ def simulation_create(
 
     A game type without decks (Battlefront) takes no decks nor conflict: `bots` are its two seats' bots."""
     kind = get_game_type(game_type)
+    if not kind.bots_available:
+        raise ValidationFailed(
+            f"{kind.label} is refereed between players: it has no bots to simulate.",
+            code="bots_not_available",
+            field="game_type",
+        )
     if not kind.uses_decks:
         given = sorted(n for n, v in (("deck_a", deck_a), ("deck_b", deck_b), ("conflict", conflict)) if v)
         if given:

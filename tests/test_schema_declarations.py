@@ -95,7 +95,7 @@ def test_every_card_code_in_the_schema_examples_exists(schema, catalog_rows):
             for model in (
                 models.Nation, models.Theater, models.CardSet, models.ArsenalCard, models.ConflictCard,
                 models.Battlecard, models.BattlefrontCard, models.BattlefrontSpecialUse,
-                models.TheWarCard, models.TheWarStarter,
+                models.TheWarCard, models.TheWarStarter, models.ToiCard, models.ToiDeck, models.ToiScenario,
             )
             for code in model.objects.values_list("code", flat=True)
         }

@@ -220,6 +220,10 @@ SPECTACULAR_SETTINGS = {
         "ShotTypeEnum": ["fire", "autokill"],
         "EngineStatusEnum": ["active", "finished"],
         "ResultKindEnum": ["total", "standard", "all-battles-decided", "turn-limit"],
+        # Tide of Iron's (cards.tide_of_iron, games.view_serializers_toi)
+        "TideOfIronCardPhaseEnum": "cards.tide_of_iron.models.TOI_PHASE_CHOICES",
+        "TideOfIronPhaseEnum": ["action", "command", "status"],
+        "TideOfIronDirectionEnum": ["ne", "e", "se", "sw", "w", "nw"],
     },
 }
 

@@ -461,6 +461,10 @@ def _shared_deck_game_create(
             code="deck_not_allowed",
             field=given[0],
         )
+    if opponent.get("kind") == SeatKind.BOT and not kind.bots_available:
+        raise ValidationFailed(
+            f"{kind.label} has no bots: invite a player.", code="bots_not_available", field="opponent"
+        )
     seat = seat or kind.seats[0]
     if seat not in kind.seats:
         raise ValidationFailed(

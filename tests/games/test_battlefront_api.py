@@ -232,7 +232,7 @@ def test_the_optional_rules_are_the_engines_options(catalog_rows, api, alice):
         ({"options": {"special_cards": {"west": "FR", "east": "DE"}}}, None, "invalid_options"),
         ({"options": {"larger_standing_armies": True}}, None, "invalid_options"),  # a Battlecards option
         ({"options": {"two_front_victory": "yes"}}, None, "invalid_options"),
-        ({"seat": "axis"}, "seat", "invalid"),
+        ({"seat": "axis"}, "seat", "invalid_seat"),  # a seat of another game (Tide of Iron's)
         ({"game_type": "chess"}, "game_type", "invalid"),
     ],
 )

@@ -1,7 +1,8 @@
 """manage.py load_catalog [--path DIR] [--battlefront FILE | --skip-battlefront]
 [--the-war DIR | --skip-the-war] [--reset]: validate fixtures/catalog/ and apply it to the database, then
 its rulings.json, the Battlefront cards (fixtures/battlefront/cards.json) and The War's cards and starters
-(fixtures/the_war/cards.json + starters.json) the same way.
+(fixtures/the_war/cards.json + starters.json) and Tide of Iron's Strategy cards (fixtures/tide_of_iron/)
+the same way.
 
 The fixtures are the source of the shipped catalog and an edit made in the admin is a local override: each
 load applies only what the fixtures changed since the last load, keeps every edited field (a fixture change
@@ -20,6 +21,7 @@ from cards.battlefront.services import BATTLEFRONT_FIXTURE, BATTLEFRONT_TABLES, 
 from cards.fixture_merge import describe
 from cards.services import TABLES, CatalogInvalid, catalog_load, rulings_load
 from cards.the_war.services import THE_WAR_FIXTURE_DIR, THE_WAR_TABLES, the_war_load
+from cards.tide_of_iron.services import TIDE_OF_IRON_FIXTURE_DIR, TIDE_OF_IRON_TABLES, tide_of_iron_load
 from vocabulary.battlecards import DEFAULT_CATALOG_DIR, read_fixture_dicts
 
 MAX_LISTED = 50
@@ -50,6 +52,14 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--skip-the-war", action="store_true", help="Leave The War's cards and starters alone."
+        )
+        parser.add_argument(
+            "--tide-of-iron",
+            default=str(TIDE_OF_IRON_FIXTURE_DIR),
+            help="Tide of Iron's directory with cards.json and decks.json (default fixtures/tide_of_iron/).",
+        )
+        parser.add_argument(
+            "--skip-tide-of-iron", action="store_true", help="Leave Tide of Iron's Strategy cards alone."
         )
         parser.add_argument(
             "--reset",
@@ -98,6 +108,8 @@ class Command(BaseCommand):
             self._load_battlefront(Path(options["battlefront"]), reset)
         if not options["skip_the_war"]:
             self._load_the_war(Path(options["the_war"]), reset)
+        if not options["skip_tide_of_iron"]:
+            self._load_tide_of_iron(Path(options["tide_of_iron"]), reset)
 
     def _report(self, name: str, fixture_changed: bool, overrides, reset: bool, discarded) -> None:
         """Whether the fixtures were applied, and every local override kept (conflicts first)."""
@@ -182,3 +194,26 @@ class Command(BaseCommand):
                 f"{len(c.deleted)} deleted)"
             )
         self._report("the_war", result.fixture_changed, result.overrides, reset, result.discarded)
+
+    def _load_tide_of_iron(self, root: Path, reset: bool) -> None:
+        """Tide of Iron's Strategy cards, decks and scenarios (cards.tide_of_iron.services), by code."""
+        docs = []
+        for name in ("cards.json", "decks.json"):
+            path = root / name
+            try:
+                docs.append(json.loads(path.read_text(encoding="utf-8")))
+            except FileNotFoundError as exc:
+                raise CommandError(f"Tide of Iron file missing: {path}") from exc
+            except ValueError as exc:
+                raise CommandError(f"Tide of Iron {name} is not valid JSON: {exc}") from exc
+        try:
+            result = tide_of_iron_load(cards=docs[0], decks=docs[1], reset=reset, source=str(root))
+        except CatalogInvalid as exc:
+            raise CommandError(f"invalid Tide of Iron cards: {exc.detail}") from exc
+        for table in TIDE_OF_IRON_TABLES:
+            c = result.changes[table]
+            self.stdout.write(
+                f"{table}: {c.total} ({len(c.created)} created, {len(c.updated)} updated, "
+                f"{len(c.deleted)} deleted)"
+            )
+        self._report("tide_of_iron", result.fixture_changed, result.overrides, reset, result.discarded)

@@ -1,0 +1,184 @@
+"""Tide of Iron referee actions: small immutable values with a "type", a "seat" and short string fields.
+
+Choices the referee can list (activate, retry_contact, discard, target, los, pass_turn, next_phase,
+end_match) are among the legal actions of the deciding seat; reports of what is on the physical board
+(report_command, place_unit, remove_unit, set_cover) take free values and are accepted at the deciding
+seat's "act" decision (listed in its prompt as `reports`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from ..core.actions import parse_action_fields
+from ..core.errors import MalformedAction
+from .setup import SEATS
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    type: ClassVar[str] = ""
+    _names: ClassVar[tuple[str, ...]] = ()
+    seat: str
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for name in self._names:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+    def key(self) -> tuple:
+        return (self.type, *[getattr(self, n) for n in self._names])
+
+    def __str__(self) -> str:
+        return " ".join(str(v) for v in self.key() if v is not None)
+
+    @staticmethod
+    def from_json(data: Any) -> Action:
+        cls, kwargs = parse_action_fields(ACTION_CLASSES, data)
+        if kwargs["seat"] not in SEATS:
+            raise MalformedAction(f"seat must be one of {list(SEATS)}")
+        return cls(**kwargs)
+
+
+@dataclass(frozen=True, slots=True)
+class Activate(Action):
+    """Pay the command cost of a card in your HQ area and resolve it."""
+
+    type: ClassVar[str] = "activate"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class RetryContact(Action):
+    """Action Phase, once in every round after the failed one: establish contact again for a card waiting
+    in your play area (no cost)."""
+
+    type: ClassVar[str] = "retry_contact"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Discard a card of your play area ("until the card is discarded by its own effects")."""
+
+    type: ClassVar[str] = "discard"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Target(Action):
+    """Place the target token on a board hex ("column,row")."""
+
+    type: ClassVar[str] = "target"
+    hex: str
+
+
+@dataclass(frozen=True, slots=True)
+class Los(Action):
+    """Report the best LOS of a non-fatigued friendly unit to the target hex: none, normal, or officer (a
+    squad containing an officer)."""
+
+    type: ClassVar[str] = "los"
+    los: str
+
+
+@dataclass(frozen=True, slots=True)
+class PassTurn(Action):
+    """Your action was on the board (or you pass): the other player decides."""
+
+    type: ClassVar[str] = "pass_turn"
+
+
+@dataclass(frozen=True, slots=True)
+class NextPhase(Action):
+    """End the phase: Action -> Command -> Status (draws) -> the next round's Action Phase."""
+
+    type: ClassVar[str] = "next_phase"
+
+
+@dataclass(frozen=True, slots=True)
+class EndMatch(Action):
+    """End the match with the result the board shows: axis, allies or draw."""
+
+    type: ClassVar[str] = "end_match"
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReportCommand(Action):
+    """Report your command points as the board shows them (an integer 0..99)."""
+
+    type: ClassVar[str] = "report_command"
+    points: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceUnit(Action):
+    """Report a unit on a hex: its label (unique), side (axis/allies), kind (squad/vehicle), officer
+    (yes/no, a squad containing an officer). Placing a known label moves it."""
+
+    type: ClassVar[str] = "place_unit"
+    unit: str
+    hex: str
+    side: str
+    kind: str
+    officer: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveUnit(Action):
+    """Report that a unit left the board."""
+
+    type: ClassVar[str] = "remove_unit"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetCover(Action):
+    """Report a hex's cover: the defense dice a unit there rolls against an area attack (0..9)."""
+
+    type: ClassVar[str] = "set_cover"
+    hex: str
+    cover: str
+
+
+ACTION_CLASSES: dict[str, type[Action]] = {
+    cls.type: cls
+    for cls in (
+        Activate,
+        RetryContact,
+        Discard,
+        Target,
+        Los,
+        PassTurn,
+        NextPhase,
+        EndMatch,
+        ReportCommand,
+        PlaceUnit,
+        RemoveUnit,
+        SetCover,
+    )
+}
+for _cls in ACTION_CLASSES.values():
+    _cls._names = tuple(f.name for f in fields(_cls))
+REPORTS = ("report_command", "place_unit", "remove_unit", "set_cover")
+
+
+def _schema() -> list[dict[str, Any]]:
+    out = []
+    for t, cls in ACTION_CLASSES.items():
+        props: dict[str, Any] = {}
+        for f in fields(cls):
+            prop: dict[str, Any] = {"type": "string", "required": f.default is not None}
+            if f.name == "seat":
+                prop["enum"] = list(SEATS)
+            props[f.name] = prop
+        out.append({"type": t, "description": (cls.__doc__ or "").strip(), "fields": props})
+    return out
+
+
+ACTION_TYPES: list[dict[str, Any]] = _schema()

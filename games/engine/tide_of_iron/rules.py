@@ -1,0 +1,577 @@
+"""The Tide of Iron Strategy-card referee: set-up, the decision, legal actions and `apply`.
+
+The referee holds what neither player should control (the decks' order, every die) and what both see
+(HQ areas, play areas, the box, command points and the board as the players report them). A round is an
+Action Phase, a Command Phase and a Status Phase; the players advance them (`next_phase`). Every reading
+the text leaves open is listed in README.md ("Readings") with the sentence it rests on and its test.
+
+Decisions: `act` (the seat whose turn it is: activate, retry contact, discard, pass the turn, next phase,
+end the match, and the board reports), `target` (place the target token), `los` (report the LOS to it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.errors import IllegalAction, MalformedAction, SetupError
+from ..core.events import Event
+from ..core.machine import Decision
+from .actions import (
+    ACTION_CLASSES,
+    REPORTS,
+    Action,
+    Activate,
+    Discard,
+    EndMatch,
+    Los,
+    NextPhase,
+    PassTurn,
+    PlaceUnit,
+    RemoveUnit,
+    ReportCommand,
+    RetryContact,
+    SetCover,
+    Target,
+)
+from .hexes import Board, Hex, HexError, drift
+from .setup import DRIFT_NUMBERS, LOS, OTHER, SEATS, Card, GameSetup, TideOfIronCatalog
+from .state import TideOfIronState
+
+UNIT_KINDS = ("squad", "vehicle")
+RESULTS = ("axis", "allies", "draw")
+
+
+def _emit(st: TideOfIronState, type_: str, data: dict[str, Any]) -> None:
+    """Every event is public: the HQ and play areas are face up and every die is rolled in the open."""
+    if st.record_events:
+        st._events.append(Event(type_, data, "all"))
+
+
+def _die(st: TideOfIronState) -> int:
+    return st.rng.randint(1, 6)
+
+
+def _board(st: TideOfIronState) -> Board:
+    return st.options.board
+
+
+# ---- set-up ---------------------------------------------------------------------------------------------
+def new_game(catalog: TideOfIronCatalog, setup: GameSetup) -> TideOfIronState:
+    """Shuffle each player's Strategy decks (the scenario's) and draw the opening cards into the HQ areas:
+    "At the beginning of the game [...] players will draw Strategy cards from their Strategy decks"."""
+    scenario = catalog.scenarios.get(setup.options.scenario)
+    if scenario is None:
+        raise SetupError(
+            f"unknown scenario {setup.options.scenario!r} (one of {sorted(catalog.scenarios)})",
+            code="bad_options",
+        )
+    st = TideOfIronState(catalog, setup)
+    st.record_events = False
+    for seat in SEATS:
+        for deck in scenario.seats[seat]["decks"]:
+            if deck not in catalog.decks:
+                raise SetupError(f"scenario deck {deck!r} is not in the catalog", code="bad_catalog")
+            cards = list(catalog.decks[deck].cards)
+            st.rng.shuffle(cards)
+            st.decks[seat][deck] = cards
+    for seat in SEATS:
+        _draw(st, seat, scenario.seats[seat]["start_draw"])
+    st.record_events = True
+    advance(st)
+    return st
+
+
+def _draw(st: TideOfIronState, seat: str, per_deck: int) -> None:
+    """Draw `per_deck` cards from each of the seat's decks; "After the last card of a Strategy card deck is
+    drawn, the deck is not replenished. That deck is simply no longer available to the player.\""""
+    for deck, cards in st.decks[seat].items():
+        for _ in range(per_deck):
+            if not cards:
+                break
+            card = cards.pop()
+            st.hq[seat].append(card)
+            _emit(st, "card_drawn", {"seat": seat, "deck": deck, "card": card, "left": len(cards)})
+            if not cards:
+                _emit(st, "deck_exhausted", {"seat": seat, "deck": deck})
+
+
+# ---- the decision ---------------------------------------------------------------------------------------
+def advance(st: TideOfIronState) -> None:
+    """Derive the pending decision from the state (nothing is rolled here)."""
+    if st.status != "active":
+        st.decision = None
+        return
+    p = st.pending
+    if p is not None and p.get("need") == "target":
+        st.decision = Decision(p["seat"], "target", {"card": p["card"], "board": _board(st).to_json()})
+    elif p is not None and p.get("need") == "los":
+        st.decision = Decision(p["seat"], "los", {"card": p["card"], "target": p["target"], "los": list(LOS)})
+    else:
+        seat = st.turn_seat
+        st.decision = Decision(
+            seat,
+            "act",
+            {"round": st.round, "phase": st.phase, "command": st.command[seat], "reports": list(REPORTS)},
+        )
+
+
+TideOfIronState.resume = staticmethod(advance)
+
+
+def effective_cost(st: TideOfIronState, seat: str, card: Card) -> int:
+    """The printed cost less the lasting reductions in the seat's play area: "When you activate another
+    Artillery card, its cost is reduced by 1 (to a minimum of 0)." A card "type" is a word of the deck
+    title: "This always refers to the title of a Strategy card deck"."""
+    # "another": the activated card is in the HQ area, never one of the play area's cards
+    title = st.catalog.deck_title(card.code)
+    cost, floor = card.cost, 0
+    for entry in st.play[seat]:
+        if entry["pending"]:  # a card waiting for contact has not resolved its effects
+            continue
+        for effect in st.catalog.card(entry["card"]).effects:
+            if effect["kind"] == "cost-reduction" and effect["card_type"] in title:
+                cost -= effect["amount"]
+                floor = max(floor, effect.get("minimum", 0))
+    return max(floor, cost) if cost < card.cost else card.cost
+
+
+def _retry_ok(st: TideOfIronState, seat: str, entry: dict[str, Any]) -> bool:
+    """ "Once during every subsequent round, as an action, the player may again seek to establish contact"."""
+    return st.phase == "action" and entry["pending"] and entry["tried"] < st.round
+
+
+def legal_keys(st: TideOfIronState) -> list[tuple]:
+    d = st.decision
+    if d is None:
+        return []
+    seat = d.seat
+    if d.kind == "target":
+        return [("target", seat, h.name) for h in _board(st).hexes()]
+    if d.kind == "los":
+        return [("los", seat, los) for los in LOS]
+    keys: list[tuple] = []
+    for code in dict.fromkeys(st.hq[seat]):
+        card = st.catalog.card(code)
+        if card.phase == st.phase and effective_cost(st, seat, card) <= st.command[seat]:
+            keys.append(("activate", seat, code))
+    for code in dict.fromkeys(e["card"] for e in st.play[seat] if _retry_ok(st, seat, e)):
+        keys.append(("retry_contact", seat, code))
+    for code in dict.fromkeys(e["card"] for e in st.play[seat]):
+        keys.append(("discard", seat, code))
+    keys += [("pass_turn", seat), ("next_phase", seat)]
+    keys += [("end_match", seat, r) for r in RESULTS]
+    return keys
+
+
+def materialize(key: tuple) -> Action:
+    return ACTION_CLASSES[key[0]](*key[1:])
+
+
+def legal_actions(st: TideOfIronState) -> list[Action]:
+    return [materialize(k) for k in legal_keys(st)]
+
+
+# ---- apply ----------------------------------------------------------------------------------------------
+def apply(st: TideOfIronState, action: Any) -> list[Event]:
+    """Validate, then apply one action; returns its events. Errors (state unchanged): malformed_action,
+    game_over, not_your_turn, illegal_action (or a more precise code)."""
+    if isinstance(action, dict):
+        action = Action.from_json(action)
+    if not isinstance(action, Action):
+        raise MalformedAction("not an action")
+    if st.status != "active" or st.decision is None:
+        raise IllegalAction("the match is over", code="game_over")
+    d = st.decision
+    if action.seat != d.seat:
+        raise IllegalAction(f"it is {d.seat}'s decision", code="not_your_turn")
+    handler = HANDLERS.get((d.kind, action.type))
+    if handler is None:
+        raise IllegalAction(f"{action.type} is not a choice of the {d.kind} decision")
+    st._events = []
+    handler(st, action)
+    st.ply += 1
+    advance(st)
+    events, st._events = st._events, []
+    return events
+
+
+def _int(value: str, low: int, high: int, what: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise IllegalAction(f"{what} must be an integer {low}..{high}", code="bad_report") from None
+    if not low <= n <= high:
+        raise IllegalAction(f"{what} must be an integer {low}..{high}", code="bad_report")
+    return n
+
+
+def _hex(st: TideOfIronState, name: str) -> Hex:
+    try:
+        return _board(st).hex(name)
+    except HexError as exc:
+        raise IllegalAction(str(exc), code="not_a_board_hex") from None
+
+
+def _activate(st: TideOfIronState, a: Activate) -> None:
+    seat = a.seat
+    if a.card not in st.hq[seat]:
+        raise IllegalAction(f"{a.card} is not in your HQ area", code="not_in_hq")
+    card = st.catalog.card(a.card)
+    if card.phase != st.phase:
+        raise IllegalAction(
+            f"{card.title} is activated in the {card.phase.title()} Phase", code="wrong_phase"
+        )
+    cost = effective_cost(st, seat, card)
+    if cost > st.command[seat]:
+        # "If a player cannot afford the command cost of a Strategy card, he may not activate that card."
+        raise IllegalAction(f"{card.title} costs {cost}; you have {st.command[seat]}", code="cannot_afford")
+    st.command[seat] -= cost
+    st.hq[seat].remove(a.card)
+    _emit(
+        st,
+        "card_activated",
+        {"seat": seat, "card": a.card, "printed_cost": card.cost, "cost": cost, "command": st.command[seat]},
+    )
+    if not card.keywords:
+        _finish(st, seat, card, placed_round=st.round)
+        _after_action(st)
+        return
+    st.pending = {
+        "seat": seat,
+        "card": a.card,
+        "step": 0,
+        "target": None,
+        "los": None,
+        "final": None,
+        "need": None,
+        "from_play": False,
+    }
+    _resolve(st)
+
+
+def _retry(st: TideOfIronState, a: RetryContact) -> None:
+    seat = a.seat
+    entry = next((e for e in st.play[seat] if e["card"] == a.card and _retry_ok(st, seat, e)), None)
+    if entry is None:
+        raise IllegalAction(
+            f"{a.card} cannot seek contact now (once in every later round, as an action)", code="no_retry"
+        )
+    st.play[seat].remove(entry)  # held by the resolution; back in the play area if contact fails again
+    _emit(st, "contact_retried", {"seat": seat, "card": a.card, "round": st.round})
+    st.pending = {
+        "seat": seat,
+        "card": a.card,
+        "step": 0,
+        "target": None,
+        "los": None,
+        "final": None,
+        "need": None,
+        "from_play": True,
+        "entry": entry,
+    }
+    _resolve(st)
+
+
+def _resolve(st: TideOfIronState) -> None:
+    """Resolve the pending card's keywords in order until one needs a decision or the card is done."""
+    p = st.pending
+    assert p is not None
+    seat = p["seat"]
+    card = st.catalog.card(p["card"])
+    while p["step"] < len(card.keywords):
+        kw = card.keywords[p["step"]]
+        if kw.keyword == "establish-contact":
+            die = _die(st)
+            made = die >= kw.value  # "equal to or higher than the target number"
+            _emit(
+                st,
+                "contact_roll",
+                {"seat": seat, "card": card.code, "die": die, "target_number": kw.value, "established": made},
+            )
+            if not made:
+                # "the player keeps the Strategy card and places it in his play area"; a retry that fails
+                # waits for the next round
+                entry = p.get("entry") or {"card": card.code, "round": st.round, "pending": True}
+                st.play[seat].append({**entry, "tried": st.round})
+                if not p["from_play"]:
+                    _emit(st, "placed_in_play_area", {"seat": seat, "card": card.code, "waiting": True})
+                st.pending = None
+                _after_action(st)
+                return
+        elif kw.keyword == "target-hex":
+            if p["target"] is None:
+                p["need"] = "target"
+                return
+        elif kw.keyword == "determine-drift":
+            if p["los"] is None:
+                p["need"] = "los"
+                return
+            if not _drift(st, p):
+                return
+        elif kw.keyword in ("area-attack", "wide-blast-radius"):
+            centre = Hex.parse(p["final"] or p["target"])
+            if kw.keyword == "area-attack":
+                _area_attack(st, seat, card, kw, centre, kind="area_attack")
+            else:
+                # "An attack with a wide blast radius affects all the hexes adjacent to the target hex [...]
+                # Roll each wide blast radius area attack separately for each adjacent hex."
+                for h in _board(st).neighbours(centre):
+                    if _units_in(st, h.name):
+                        _area_attack(st, seat, card, kw, h, kind="wide_blast_attack")
+        p["step"] += 1
+        p["need"] = None
+    _finish(st, seat, card, placed_round=st.round)
+    st.pending = None
+    _after_action(st)
+
+
+def _drift(st: TideOfIronState, p: dict[str, Any]) -> bool:
+    """Roll the red and the black die from the target hex; False when the final hex is off the board."""
+    seat = p["seat"]
+    target = Hex.parse(p["target"])
+    basis = p["los"]
+    # "or the target token is located in a hex either containing, or adjacent to, any friendly unit"
+    if any(u["side"] == seat and Hex.parse(u["hex"]).distance(target) <= 1 for u in st.units.values()):
+        basis = "adjacent" if DRIFT_NUMBERS[basis] > DRIFT_NUMBERS["adjacent"] else basis
+    number = DRIFT_NUMBERS[basis]
+    black, red = _die(st), _die(st)
+    out = drift(_board(st), target, drift_number=number, black=black, red=red, marker=st.options.marker)
+    _emit(
+        st,
+        "drift_roll",
+        {
+            "seat": seat,
+            "card": p["card"],
+            "target": p["target"],
+            "los": p["los"],
+            "drift_basis": basis,
+            "drift_number": number,
+            "black": black,
+            "red": red,
+            "accurate": out.accurate,
+            "direction": out.direction,
+            "distance": 0 if out.accurate else black,
+            "final": out.final.name,
+            "on_board": out.on_board,
+            "half_hex": _board(st).is_half(out.final),
+        },
+    )
+    if not out.on_board:
+        # "the Strategy card has no additional effect, and is placed back in the game box"
+        st.box.append(p["card"])
+        _emit(
+            st,
+            "card_resolved",
+            {"seat": seat, "card": p["card"], "outcome": "drifted_off_board", "to": "box"},
+        )
+        st.pending = None
+        _after_action(st)
+        return False
+    p["final"] = out.final.name
+    return True
+
+
+def _units_in(st: TideOfIronState, hex_name: str) -> list[tuple[str, dict[str, Any]]]:
+    return sorted((label, u) for label, u in st.units.items() if u["hex"] == hex_name)
+
+
+def _area_attack(st: TideOfIronState, seat: str, card: Card, kw: Any, h: Hex, *, kind: str) -> None:
+    """One area attack on one hex: the attacker's dice once, then each affected unit's own defense dice.
+    Vehicles are unaffected by suppressive attacks; friendly units are hit like enemy ones."""
+    units = _units_in(st, h.name)
+    affected = [(label, u) for label, u in units if not (kw.suppressive and u["kind"] == "vehicle")]
+    for label, u in units:
+        if (label, u) not in affected:
+            _emit(
+                st,
+                "unit_unaffected",
+                {
+                    "unit": label,
+                    "side": u["side"],
+                    "hex": h.name,
+                    "kind": u["kind"],
+                    "reason": "vehicles are unaffected by suppressive attacks",
+                },
+            )
+    if kind == "wide_blast_attack" and not affected:
+        _emit(
+            st,
+            kind,
+            {
+                "seat": seat,
+                "card": card.code,
+                "hex": h.name,
+                "rolled": False,
+                "dice": [],
+                "strength": kw.value,
+                "suppressive": kw.suppressive,
+                "successes": 0,
+            },
+        )
+        return
+    dice = [_die(st) for _ in range(kw.value)]
+    successes = sum(1 for d in dice if d >= kw.success_on)
+    _emit(
+        st,
+        kind,
+        {
+            "seat": seat,
+            "card": card.code,
+            "hex": h.name,
+            "rolled": True,
+            "dice": dice,
+            "strength": kw.value,
+            "success_on": kw.success_on,
+            "suppressive": kw.suppressive,
+            "successes": successes,
+        },
+    )
+    cover = st.cover.get(h.name, 0)
+    for label, u in affected:
+        defense = [_die(st) for _ in range(cover)]
+        saved = sum(1 for d in defense if d >= st.options.defense_success_on)
+        _emit(
+            st,
+            "unit_attacked",
+            {
+                "unit": label,
+                "side": u["side"],
+                "kind": u["kind"],
+                "hex": h.name,
+                "friendly": u["side"] == seat,
+                "attack_successes": successes,
+                "cover": cover,
+                "defense_dice": defense,
+                "defense_successes": saved,
+                "hits": max(0, successes - saved),
+                "suppressive": kw.suppressive,
+            },
+        )
+
+
+def _finish(st: TideOfIronState, seat: str, card: Card, *, placed_round: int) -> None:
+    if card.play_area:
+        st.play[seat].append(
+            {"card": card.code, "round": placed_round, "tried": placed_round, "pending": False}
+        )
+        _emit(st, "placed_in_play_area", {"seat": seat, "card": card.code, "waiting": False})
+    else:
+        st.box.append(card.code)
+        _emit(st, "card_resolved", {"seat": seat, "card": card.code, "outcome": "resolved", "to": "box"})
+
+
+def _after_action(st: TideOfIronState) -> None:
+    """In the Action Phase an activation (or a retry) is the player's action: the other player decides."""
+    if st.phase == "action":
+        st.turn_seat = OTHER[st.turn_seat]
+
+
+def _target(st: TideOfIronState, a: Target) -> None:
+    h = _hex(st, a.hex)
+    p = st.pending
+    p["target"], p["need"] = h.name, None
+    _emit(st, "target_placed", {"seat": a.seat, "card": p["card"], "hex": h.name})
+    p["step"] += 1
+    _resolve(st)
+
+
+def _los(st: TideOfIronState, a: Los) -> None:
+    if a.los not in LOS:
+        raise IllegalAction(f"los is one of {list(LOS)}")
+    p = st.pending
+    p["los"], p["need"] = a.los, None
+    _resolve(st)
+
+
+def _discard(st: TideOfIronState, a: Discard) -> None:
+    entry = next((e for e in st.play[a.seat] if e["card"] == a.card), None)
+    if entry is None:
+        raise IllegalAction(f"{a.card} is not in your play area", code="not_in_play_area")
+    st.play[a.seat].remove(entry)
+    st.box.append(a.card)
+    _emit(st, "card_discarded", {"seat": a.seat, "card": a.card})
+
+
+def _pass(st: TideOfIronState, a: PassTurn) -> None:
+    st.turn_seat = OTHER[a.seat]
+    _emit(st, "turn_passed", {"seat": a.seat, "to": st.turn_seat})
+
+
+def _next_phase(st: TideOfIronState, a: NextPhase) -> None:
+    first = st.options.first_player
+    if st.phase == "action":
+        st.phase = "command"
+    elif st.phase == "command":
+        st.phase = "status"
+        _emit(st, "phase", {"round": st.round, "phase": "status", "by": a.seat})
+        scenario = st.catalog.scenarios[st.options.scenario]
+        for seat in (first, OTHER[first]):
+            _draw(st, seat, scenario.seats[seat]["status_draw"])
+        st.turn_seat = first
+        return
+    else:
+        st.round += 1
+        st.phase = "action"
+    st.turn_seat = first
+    _emit(st, "phase", {"round": st.round, "phase": st.phase, "by": a.seat})
+
+
+def _end(st: TideOfIronState, a: EndMatch) -> None:
+    if a.result not in RESULTS:
+        raise IllegalAction(f"result is one of {list(RESULTS)}")
+    st.status = "finished"
+    st.winner = None if a.result == "draw" else a.result
+    st.result = {"kind": "reported", "result": a.result, "by": a.seat, "round": st.round}
+    _emit(st, "match_ended", dict(st.result))
+
+
+def _report_command(st: TideOfIronState, a: ReportCommand) -> None:
+    st.command[a.seat] = _int(a.points, 0, 99, "points")
+    _emit(st, "command_reported", {"seat": a.seat, "points": st.command[a.seat]})
+
+
+def _place(st: TideOfIronState, a: PlaceUnit) -> None:
+    h = _hex(st, a.hex)
+    if a.side not in SEATS or a.kind not in UNIT_KINDS or a.officer not in (None, "yes", "no"):
+        raise IllegalAction(
+            f"side is one of {list(SEATS)}, kind one of {list(UNIT_KINDS)}, officer yes/no", code="bad_report"
+        )
+    officer = a.officer == "yes"
+    if officer and a.kind != "squad":
+        raise IllegalAction("an officer is in a squad", code="bad_report")
+    st.units[a.unit] = {"hex": h.name, "side": a.side, "kind": a.kind, "officer": officer}
+    _emit(st, "unit_placed", {"unit": a.unit, **st.units[a.unit]})
+
+
+def _remove(st: TideOfIronState, a: RemoveUnit) -> None:
+    if a.unit not in st.units:
+        raise IllegalAction(f"no unit {a.unit!r} on the board", code="bad_report")
+    del st.units[a.unit]
+    _emit(st, "unit_removed", {"unit": a.unit})
+
+
+def _set_cover(st: TideOfIronState, a: SetCover) -> None:
+    h = _hex(st, a.hex)
+    cover = _int(a.cover, 0, 9, "cover")
+    if cover:
+        st.cover[h.name] = cover
+    else:
+        st.cover.pop(h.name, None)
+    _emit(st, "cover_reported", {"hex": h.name, "cover": cover})
+
+
+HANDLERS = {
+    ("act", "activate"): _activate,
+    ("act", "retry_contact"): _retry,
+    ("act", "discard"): _discard,
+    ("act", "pass_turn"): _pass,
+    ("act", "next_phase"): _next_phase,
+    ("act", "end_match"): _end,
+    ("act", "report_command"): _report_command,
+    ("act", "place_unit"): _place,
+    ("act", "remove_unit"): _remove,
+    ("act", "set_cover"): _set_cover,
+    ("target", "target"): _target,
+    ("los", "los"): _los,
+}
+DECISION_KINDS = ("act", "target", "los")

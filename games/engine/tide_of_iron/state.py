@@ -1,0 +1,134 @@
+"""TideOfIronState: each player's Strategy decks (order hidden), HQ area and play area (face up), the box,
+the reported command points and board, round and phase, the activation being resolved, and the one RNG.
+
+All mutable data is plain JSON, so `to_json` is a deep copy and `from_json` loses nothing (the RNG state
+included). The pending decision is derived (rules.decide).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from ..core.errors import EngineError, StateError
+from ..core.machine import Decision
+from ..core.rng import new_rng, rng_from_json, rng_to_json
+from .setup import SEATS, GameSetup, TideOfIronCatalog
+
+
+class TideOfIronState:
+    """A match. Mutated only through `apply`."""
+
+    resume: ClassVar[Callable[[TideOfIronState], None]]  # set by rules (recomputes the decision)
+
+    def __init__(self, catalog: TideOfIronCatalog, setup: GameSetup) -> None:
+        self.catalog = catalog
+        self.setup = setup
+        self.rng = new_rng(setup.seed)
+        self.decks: dict[str, dict[str, list[str]]] = {s: {} for s in SEATS}  # top = last; order hidden
+        self.hq: dict[str, list[str]] = {s: [] for s in SEATS}
+        # {"card", "round" (placed), "tried" (round of the last contact roll), "pending" (contact not made)}
+        self.play: dict[str, list[dict[str, Any]]] = {s: [] for s in SEATS}
+        self.box: list[str] = []  # "removed from the game after use (place them back in the game box)"
+        self.command: dict[str, int] = dict.fromkeys(SEATS, 0)
+        self.cover: dict[str, int] = {}  # hex -> defense dice of a unit there (reported)
+        self.units: dict[str, dict[str, Any]] = {}  # label -> {hex, side, kind, officer} (reported)
+        self.round = 1
+        self.phase = "action"
+        self.turn_seat = setup.options.first_player
+        self.pending: dict[str, Any] | None = None  # the activation being resolved
+        self.ply = 0
+        self.status = "active"
+        self.winner: str | None = None
+        self.result: dict[str, Any] = {}
+        # derived, not serialised
+        self.record_events = True
+        self.decision: Decision | None = None
+        self._events: list = []
+
+    @property
+    def turn(self) -> int:
+        return self.round
+
+    @property
+    def current_seat(self) -> str | None:
+        return self.decision.seat if self.decision else None
+
+    @property
+    def options(self):
+        return self.setup.options
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "tide-of-iron",
+            "setup": self.setup.to_json(),
+            "rng": rng_to_json(self.rng),
+            "decks": copy.deepcopy(self.decks),
+            "hq": copy.deepcopy(self.hq),
+            "play": copy.deepcopy(self.play),
+            "box": list(self.box),
+            "command": dict(self.command),
+            "cover": dict(self.cover),
+            "units": copy.deepcopy(self.units),
+            "round": self.round,
+            "phase": self.phase,
+            "turn_seat": self.turn_seat,
+            "pending": copy.deepcopy(self.pending),
+            "ply": self.ply,
+            "status": self.status,
+            "winner": self.winner,
+            "result": copy.deepcopy(self.result),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], catalog: TideOfIronCatalog) -> TideOfIronState:
+        try:
+            if data.get("game") != "tide-of-iron":
+                raise StateError("not a Tide of Iron state")
+            st = cls(catalog, GameSetup.from_json(data["setup"]))
+            rng_from_json(st.rng, data["rng"])
+            st.decks = {
+                s: {d: [str(c) for c in cards] for d, cards in data["decks"][s].items()} for s in SEATS
+            }
+            st.hq = {s: [str(c) for c in data["hq"][s]] for s in SEATS}
+            st.play = {s: [dict(e) for e in data["play"][s]] for s in SEATS}
+            st.box = [str(c) for c in data["box"]]
+            st.command = {s: int(data["command"][s]) for s in SEATS}
+            st.cover = {str(h): int(v) for h, v in data["cover"].items()}
+            st.units = {str(k): dict(v) for k, v in data["units"].items()}
+            st.round = int(data["round"])
+            st.phase = str(data["phase"])
+            st.turn_seat = str(data["turn_seat"])
+            st.pending = copy.deepcopy(data["pending"])
+            st.ply = int(data["ply"])
+            st.status = data["status"]
+            st.winner = data["winner"]
+            st.result = copy.deepcopy(data["result"])
+        except EngineError as exc:
+            if isinstance(exc, StateError):
+                raise
+            raise StateError(f"not a serialised Tide of Iron state: {exc.message}") from exc
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise StateError(f"not a serialised Tide of Iron state: {exc!r}") from exc
+        for code in st.all_cards():
+            if code not in catalog.cards:
+                raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card")
+        cls.resume(st)
+        return st
+
+    def all_cards(self) -> list[str]:
+        out = list(self.box)
+        for s in SEATS:
+            out += self.hq[s] + [e["card"] for e in self.play[s]]
+            for cards in self.decks[s].values():
+                out += cards
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TideOfIronState) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<TideOfIronState round={self.round} phase={self.phase} ply={self.ply} status={self.status}>"
