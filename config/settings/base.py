@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "decks.apps.DecksConfig",
     "games.apps.GamesConfig",
     "simulations.apps.SimulationsConfig",
+    "web.apps.WebConfig",  # the site at / (server-rendered pages over the same services and selectors)
 ]
 
 MIDDLEWARE = [
@@ -104,9 +105,11 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
-# The browsable API's session login (/api/auth/session/login/) lands on the API root, not on a 404.
+# The browsable API's session login (/api/auth/session/login/) lands on the API root, not on a 404. The
+# site's own log-in and log-out (web/urls.py) go back to the page they came from, else to the home page.
 LOGIN_REDIRECT_URL = "/api/"
 LOGOUT_REDIRECT_URL = "/api/"
+LOGIN_URL = "/accounts/login/"
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
