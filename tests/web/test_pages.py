@@ -268,3 +268,27 @@ def test_deck_page_links_export_print_and_versions(logged_in, user, catalog_rows
         f"/decks/{deck.pk}/versions/",
     ):
         assert href in html
+
+
+def _rates(**scopes):
+    import copy
+
+    from django.conf import settings
+
+    rest = copy.deepcopy(settings.REST_FRAMEWORK)
+    rest["DEFAULT_THROTTLE_RATES"].update(scopes)
+    return rest
+
+
+def test_the_sites_log_in_and_sign_up_are_throttled_like_the_api(client):
+    from django.test import override_settings
+
+    with override_settings(REST_FRAMEWORK=_rates(login="2/min", register="1/min")):
+        for _ in range(2):
+            assert client.post("/accounts/login/", {"username": "x", "password": "y"}).status_code == 200
+        assert client.post("/accounts/login/", {"username": "x", "password": "y"}).status_code == 429
+        assert client.get("/accounts/login/").status_code == 200
+        body = {"username": "grace", "password": PASSWORD, "password_again": PASSWORD}
+        assert client.post("/accounts/signup/", body).status_code == 302
+        client.logout()  # a signed-in user is counted apart (by user id), as in the API
+        assert client.post("/accounts/signup/", body | {"username": "hopper"}).status_code == 429
