@@ -138,7 +138,10 @@ def deck_versions(request: HttpRequest, pk: int) -> HttpResponse:
             raise ValidationFailed("Versions are numbers.", code="invalid") from None
         diff = selectors.deck_version_diff(deck=deck, from_number=numbers[0], to_number=numbers[1])
         diff = deck_editor.named_diff(deck, diff)
-    return render(request, "web/decks/versions.html", {"deck": deck, "versions": versions, "diff": diff})
+    pick = (diff["from"], diff["to"]) if diff else (max(deck.version - 1, 1), deck.version)
+    return render(
+        request, "web/decks/versions.html", {"deck": deck, "versions": versions, "diff": diff, "pick": pick}
+    )
 
 
 @page
