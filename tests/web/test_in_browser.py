@@ -1,5 +1,6 @@
 """The site in a real browser: Debian's headless Chromium (/usr/bin/chromium) driven by Playwright's Python
-package, which is pointed at that binary (nothing downloads a browser), against pytest-django's live server.
+package, which is pointed at that binary (nothing downloads a browser), against a live server (Django's
+threaded one, static files included).
 
 One browser for the module; each test gets a fresh context (no cookies carried over)."""
 
