@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web import views, views_cards, views_decks
+from web import views, views_cards, views_decks, views_play
 
 app_name = "web"
 
@@ -30,4 +30,9 @@ urlpatterns = [
     path("decks/<int:pk>/save/", views_decks.deck_save, name="deck-save"),
     path("decks/<int:pk>/delete/", views_decks.deck_delete, name="deck-delete"),
     path("decks/<int:pk>/versions/", views_decks.deck_versions, name="deck-versions"),
+    path("play/", views_play.lobby, name="lobby"),
+    path("play/new/", views_play.game_new, name="game-new"),
+    path("play/<uuid:game_id>/", views_play.game_page, name="game"),
+    path("play/<uuid:game_id>/join/", views_play.game_join, name="game-join"),
+    path("play/<uuid:game_id>/act/", views_play.game_act, name="game-act"),
 ]

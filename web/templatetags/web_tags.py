@@ -69,3 +69,42 @@ def provenance_rows(card: dict) -> list[tuple[str, str, str]]:
 def total(entries: dict) -> int:
     """The number of cards of a {code: count} map."""
     return sum((entries or {}).values())
+
+
+def _card_chip(card: dict, names: dict, faces: dict) -> SafeString:
+    code = card["code"]
+    face = faces.get(code)
+    image = format_html('<img src="{}" alt="" width="50" height="70" loading="lazy">', face) if face else ""
+    return format_html(
+        '<span class="card-chip" data-card="{}" data-code="{}">{}<span>{}</span></span>',
+        card["id"],
+        code,
+        image,
+        names.get(code, code),
+    )
+
+
+@register.simple_tag
+def zone(value: Any, names: dict, faces: dict) -> SafeString:
+    """A part of a seat's view: card instances as named faces, stacks as rows, counts and words as text."""
+    if isinstance(value, dict) and isinstance(value.get("id"), str) and isinstance(value.get("code"), str):
+        return _card_chip(value, names, faces)
+    if isinstance(value, dict):
+        if not value:
+            return mark_safe("&mdash;")
+        return format_html(
+            '<dl class="zone">{}</dl>',
+            format_html_join(
+                "", "<dt>{}</dt><dd>{}</dd>", ((_label(k), zone(v, names, faces)) for k, v in value.items())
+            ),
+        )
+    if isinstance(value, list):
+        if not value:
+            return mark_safe('<span class="empty">none</span>')
+        return format_html(
+            '<ul class="stack">{}</ul>',
+            format_html_join("", "<li>{}</li>", ((zone(v, names, faces),) for v in value)),
+        )
+    if isinstance(value, str) and value in names:
+        return format_html("{}", names[value])
+    return show(value)
