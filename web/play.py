@@ -94,7 +94,7 @@ def action_label(action: dict[str, Any], names: dict[str, str]) -> str:
     """An action in words: its type, then each value, card ids and codes by their names."""
     parts = [str(action.get("type", "act")).replace("_", " ")]
     for key, value in action.items():
-        if key == "type":
+        if key in ("type", "seat"):  # the seat is always the player's own
             continue
         if isinstance(value, list):
             shown = ", ".join(names.get(str(v), str(v)) for v in value) or "none"
@@ -120,8 +120,11 @@ def decision_controls(payload: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def zones(payload: dict[str, Any]) -> list[tuple[str, Any]]:
-    """The view's parts to draw, in order, without the decision (drawn as controls)."""
-    return [(key, value) for key, value in payload["view"].items() if key not in ("decision", "seat")]
+    """The view's parts to draw, in order, without the decision (drawn as controls): its plain values
+    (turn, status, scores...) together as the counters, then each structured part (sides, piles, battle)."""
+    parts = [(k, v) for k, v in payload["view"].items() if k not in ("decision", "seat")]
+    counters = {k: v for k, v in parts if not isinstance(v, dict | list)}
+    return [("counters", counters), *((k, v) for k, v in parts if isinstance(v, dict | list))]
 
 
 def log_lines(entries: list[dict[str, Any]], names: dict[str, str]) -> list[dict[str, Any]]:
