@@ -41,7 +41,7 @@ def site(catalog_db, django_db_blocker):
 
     Not pytest-django's live_server: that makes every test transactional, and each flush would reload the
     catalog (seconds a test). The pages' writes are committed instead, and the accounts this module made
-    (named browser-...) are deleted at its end, their decks with them."""
+    (named browser-...) are deleted at its end, their games and decks with them."""
     from django.contrib.auth import get_user_model
     from django.contrib.staticfiles.handlers import StaticFilesHandler
     from django.core.management import call_command
@@ -49,6 +49,7 @@ def site(catalog_db, django_db_blocker):
     from django.test.testcases import LiveServerThread
 
     from cards.models import CatalogVersion
+    from games.models import Game
     from tests.live_asgi import _port
 
     with django_db_blocker.unblock():
@@ -64,7 +65,9 @@ def site(catalog_db, django_db_blocker):
             yield f"http://localhost:{server.port}"
         finally:
             server.terminate()
-            get_user_model().objects.filter(username__startswith="browser-").delete()
+            made = get_user_model().objects.filter(username__startswith="browser-")
+            Game.objects.filter(created_by__in=made).delete()  # games keep their players (PROTECT)
+            made.delete()
             connections.close_all()
 
 
@@ -189,3 +192,26 @@ def test_phone_width_and_keyboard(in_browser):
         assert page.evaluate("document.activeElement.textContent") == "Skip to content"
 
     in_browser(steps, width=360, height=740)
+
+
+def test_play_against_the_bot_by_clicking(in_browser):
+    def steps(page):
+        sign_up(page, "browser-wavell")
+        page.get_by_role("link", name="Play").click()
+        page.get_by_role("button", name="Create the game").click()  # British starter against the bot's German
+        board = page.locator("#board .board")
+        board.wait_for()
+        for _ in range(4):
+            button = page.locator(".decision button").first
+            if button.count() == 0:
+                break
+            version = int(board.get_attribute("data-version"))
+            button.click()  # htmx swaps in the board the server renders after the action (and the bot's)
+            page.wait_for_function(
+                "v => Number(document.querySelector('#board .board').dataset.version) > v", arg=version
+            )
+        assert page.locator(".card-chip").count() > 0
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0
+
+    in_browser(steps)
