@@ -49,20 +49,27 @@ def deck_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/decks/detail.html", context)
 
 
-def _posted(request: HttpRequest, pk: int):
-    deck = selectors.deck_get_for_update(user=request.user, deck_id=pk)
+def _entries(request: HttpRequest) -> dict[str, int]:
     entries, problems = entries_from_post(request.POST)
     if problems:
         raise ValidationFailed(" ".join(problems), code="invalid_count")
-    return deck, entries
+    return entries
+
+
+def _posted(request: HttpRequest, pk: int):
+    return selectors.deck_get_for_update(user=request.user, deck_id=pk), _entries(request)
 
 
 @require_POST
 @page
 def deck_check(request: HttpRequest, pk: int) -> HttpResponse:
     """The live validation of the editor's unsaved entries: each violation next to its card."""
-    deck, entries = _posted(request, pk)
-    validation = selectors.deck_validate(game=deck.game, nation=deck.nation, entries=entries)
+    deck = selectors.deck_get_for_update(user=request.user, deck_id=pk)
+    try:
+        entries = _entries(request)
+        validation = selectors.deck_validate(game=deck.game, nation=deck.nation, entries=entries)
+    except ValidationFailed as error:  # shown where the check's answer goes, so the next check still lands
+        return render(request, "web/decks/partials/validation.html", {"check_error": error.detail})
     context = deck_editor.context(deck, entries, validation, user=request.user)
     return render(request, "web/decks/partials/validation.html", context | {"oob_rows": True})
 

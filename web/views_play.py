@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from config.errors import Conflict, ValidationFailed
+from config.errors import DomainError, ValidationFailed
 from decks import selectors as deck_selectors
 from games import selectors, services
 from games.models import GameStatus
@@ -132,13 +131,15 @@ def game_act(request: HttpRequest, game_id) -> HttpResponse:
         version = int(request.POST.get("version", ""))
     except ValueError:
         raise ValidationFailed("Choose one of the actions offered.", code="malformed_action") from None
+    notice = None
     try:
         services.game_action_submit(game_id=game_id, user=request.user, version=version, action=action)
-    except Conflict as error:  # the board moved on (a bot, the stream): show it again with the reason
-        messages.info(request, error.detail)
+    except DomainError as error:
+        if error.status not in (400, 409) or not is_fragment(request):
+            raise
+        notice = error.detail  # the board moved on, or the action is not offered: the board again, and why
     if is_fragment(request):
         game = selectors.game_get(game_id=game_id, user=request.user)
-        return render(
-            request, "web/play/partials/board.html", _board_context(request, game_id) | {"game": game}
-        )
+        context = _board_context(request, game_id) | {"game": game, "notice": notice}
+        return render(request, "web/play/partials/board.html", context)
     return redirect("web:game", game_id=game_id)

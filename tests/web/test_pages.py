@@ -292,3 +292,10 @@ def test_the_sites_log_in_and_sign_up_are_throttled_like_the_api(client):
         assert client.post("/accounts/signup/", body).status_code == 302
         client.logout()  # a signed-in user is counted apart (by user id), as in the API
         assert client.post("/accounts/signup/", body | {"username": "hopper"}).status_code == 429
+
+
+def test_the_live_check_shows_a_bad_count_where_the_check_lands(logged_in, user, catalog_rows):
+    deck = _deck(user)
+    response = logged_in.post(f"/decks/{deck.pk}/check/", {"count:gb-infantry": "x"}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="validation"' in html and "not a number" in html

@@ -144,3 +144,15 @@ def test_oracle_battlefront_play_page(client, alice, catalog_rows):
         if not buttons:
             break
         client.post(f"/play/{game_id}/act/", {"version": buttons[0][0], "action": buttons[0][1]})
+
+
+def test_a_stale_click_redraws_the_board_with_the_reason(client, two_player_game, bob):
+    client.force_login(bob)
+    page = client.get(f"/play/{two_player_game['id']}/").content.decode()
+    version, action = _decision_buttons(page)[0]
+    client.post(f"/play/{two_player_game['id']}/act/", {"version": version, "action": action})
+    again = client.post(
+        f"/play/{two_player_game['id']}/act/", {"version": version, "action": action}, HTTP_HX_REQUEST="true"
+    )
+    assert again.status_code == 200
+    assert 'role="alert"' in again.content.decode() and 'class="board"' in again.content.decode()
