@@ -79,11 +79,15 @@ def deck_check(request: HttpRequest, pk: int) -> HttpResponse:
 def deck_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """The editor with a card added (not saved yet): the form again, checked."""
     deck, entries = _posted(request, pk)
-    entries = deck_editor.add_card(
-        deck, entries, request.POST.get("add_code", ""), request.POST.get("add_count")
-    )
+    add_error = None
+    try:
+        entries = deck_editor.add_card(
+            deck, entries, request.POST.get("add_code", ""), request.POST.get("add_count")
+        )
+    except ValidationFailed as error:  # shown beside the card field; the rows stay as they were
+        add_error = error.detail
     validation = selectors.deck_validate(game=deck.game, nation=deck.nation, entries=entries)
-    context = deck_editor.context(deck, entries, validation, user=request.user)
+    context = deck_editor.context(deck, entries, validation, user=request.user) | {"add_error": add_error}
     template = "web/decks/partials/editor.html" if is_fragment(request) else "web/decks/detail.html"
     return render(request, template, context)
 

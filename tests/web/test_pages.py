@@ -299,3 +299,15 @@ def test_the_live_check_shows_a_bad_count_where_the_check_lands(logged_in, user,
     response = logged_in.post(f"/decks/{deck.pk}/check/", {"count:gb-infantry": "x"}, HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert response.status_code == 200 and 'id="validation"' in html and "not a number" in html
+
+
+def test_adding_an_unknown_card_says_so_beside_the_field(logged_in, user, catalog_rows):
+    deck = _deck(user, entries={"gb-infantry": 4})
+    response = logged_in.post(
+        f"/decks/{deck.pk}/edit/",
+        {"count:gb-infantry": "4", "add_code": "Tiger Moth"},
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="add-error"' in html and "Tiger Moth" in html
+    assert 'name="count:gb-infantry" value="4"' in html
