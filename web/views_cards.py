@@ -7,7 +7,7 @@ from django.shortcuts import render
 
 from cards import selectors
 from cards.extra_apis import RulingSerializer
-from cards.search import compile_query
+from cards.search import SearchInvalid, compile_query
 from config.errors import NotFound
 from web.catalogs import KINDS, CatalogKind
 from web.pages import page, paginate, query_without_page
@@ -26,9 +26,14 @@ def card_list(request: HttpRequest, kind: str = "arsenal") -> HttpResponse:
     cards = catalog.queryset()
     query = request.GET.get("q", "").strip()
     warnings: list[str] = []
+    error = None
     if query:
-        compiled = compile_query(query, catalog.language)  # SearchInvalid: the error page (400)
-        cards, warnings = cards.filter(compiled.q), compiled.warnings
+        try:
+            compiled = compile_query(query, catalog.language)
+        except SearchInvalid as invalid:  # the page again, with the reason beside the search box
+            error, cards = invalid.as_dict(), cards.none()
+        else:
+            cards, warnings = cards.filter(compiled.q), compiled.warnings
     listing = paginate(request, cards)
     rows = catalog.serializer(listing.object_list, many=True, context={"request": request}).data
     return render(
@@ -42,7 +47,9 @@ def card_list(request: HttpRequest, kind: str = "arsenal") -> HttpResponse:
             "page_obj": listing,
             "cards": rows,
             "base_query": query_without_page(request),
+            "error": error,
         },
+        status=error["status"] if error else 200,
     )
 
 
