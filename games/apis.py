@@ -486,8 +486,9 @@ class EventStreamResponse(StreamingHttpResponse):
 
 
 class GameEventStreamApi(APIView):
-    # ?ticket= (a single-use stream ticket) first: EventSource on another origin sends no header
-    authentication_classes = [StreamTicketAuthentication, *api_settings.DEFAULT_AUTHENTICATION_CLASSES]
+    # ?ticket= (a single-use stream ticket) when no header or session authenticates: EventSource on another
+    # origin sends neither (a ticket beside a token is left unused)
+    authentication_classes = [*api_settings.DEFAULT_AUTHENTICATION_CLASSES, StreamTicketAuthentication]
     permission_classes = [IsAuthenticated]
     renderer_classes = [JSONRenderer, EventStreamRenderer]
 

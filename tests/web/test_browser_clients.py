@@ -98,3 +98,12 @@ def test_the_ticket_stream_carries_only_the_tickets_seat(two_player_game, alice,
 
 
 pytestmark = pytest.mark.django_db
+
+
+def test_a_token_beside_a_ticket_authenticates_and_leaves_the_ticket_unused(two_player_game, alice):
+    game_id = two_player_game["id"]
+    ticket = _ticket(alice, game_id)["ticket"]
+    with_token = token_client(alice).get(f"/api/games/{game_id}/events/stream/?timeout=0.1&ticket={ticket}")
+    assert with_token.status_code == 200
+    b"".join(with_token.streaming_content)
+    assert _stream(game_id, ticket).status_code == 200  # still good for the page that asked for it
