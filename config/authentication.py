@@ -20,6 +20,13 @@ class TokenExpired(AuthenticationFailed):
     default_code = "token_expired"
 
 
+class InvalidTicket(AuthenticationFailed):
+    """A stream ticket (games.stream_ticket_apis) that is unknown, used, expired or for another game."""
+
+    default_detail = "This stream ticket is unknown, used or expired: ask for a new one."
+    default_code = "invalid_ticket"
+
+
 def token_ttl() -> timedelta | None:
     hours = float(getattr(settings, "AUTH_TOKEN_TTL_HOURS", 0) or 0)
     return timedelta(hours=hours) if hours > 0 else None

@@ -12,13 +12,14 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_default_handler
 
-from config.authentication import TokenExpired
+from config.authentication import InvalidTicket, TokenExpired
 from config.errors import DomainError
 
 NON_FIELD_ERRORS = api_settings.NON_FIELD_ERRORS_KEY
 
 _DRF_CODES: dict[type[Exception], str] = {
     TokenExpired: "token_expired",  # before its base class AuthenticationFailed: the first match wins
+    InvalidTicket: "invalid_ticket",
     drf_exceptions.ParseError: "malformed_request",
     drf_exceptions.AuthenticationFailed: "authentication_failed",
     drf_exceptions.NotAuthenticated: "not_authenticated",

@@ -86,9 +86,15 @@ def throttled_response(wait: float | None) -> JsonResponse:
 
 
 class LoginThrottleMiddleware:
-    """Throttle POSTs to the log-in forms that are not DRF views (session log-in of the API, admin log-in)."""
+    """Throttle POSTs to the forms that are not DRF views: the session log-in of the API, the admin log-in,
+    and the site's (web/) log-in, sign-up and live deck check, each under its API counterpart's scope."""
 
-    VIEW_NAMES = frozenset({"rest_framework:login", "admin:login"})
+    VIEW_NAMES = frozenset({"rest_framework:login", "admin:login", "web:login"})
+    OTHER_VIEWS = {
+        "web:signup": "register",
+        "web:deck-check": "deck_validate",
+        "web:deck-edit": "deck_validate",
+    }
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -98,9 +104,14 @@ class LoginThrottleMiddleware:
 
     def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs) -> HttpResponse | None:
         match = request.resolver_match
-        if request.method != "POST" or match is None or match.view_name not in self.VIEW_NAMES:
+        if request.method != "POST" or match is None:
             return None
-        throttle = LoginThrottle()
+        if match.view_name in self.VIEW_NAMES:
+            throttle = LoginThrottle()
+        elif match.view_name in self.OTHER_VIEWS:
+            throttle = scoped(self.OTHER_VIEWS[match.view_name])()
+        else:
+            return None
         if throttle.allow_request(request, None):
             return None
         return throttled_response(throttle.wait())

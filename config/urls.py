@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/", include("decks.urls")),
     path("api/", include("games.urls")),
     path("api/", include("simulations.urls")),
+    path("", include("web.urls")),  # the site: home, cards, decks (web/)
 ]
 
 handler400 = "config.exceptions.json_400"

@@ -23,6 +23,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config import metrics
@@ -47,6 +48,7 @@ from games.serializers import (
     GameSerializer,
     StreamQuerySerializer,
 )
+from games.stream_ticket_apis import StreamTicketAuthentication
 from games.view_serializers import (
     ActionResultSerializer,
     EventsPageSerializer,
@@ -522,6 +524,9 @@ class EventStreamResponse(StreamingHttpResponse):
 
 
 class GameEventStreamApi(SettlesClock, APIView):
+    # ?ticket= (a single-use stream ticket) when no header or session authenticates: EventSource on another
+    # origin sends neither (a ticket beside a token is left unused)
+    authentication_classes = [*api_settings.DEFAULT_AUTHENTICATION_CLASSES, StreamTicketAuthentication]
     permission_classes = [IsAuthenticated]
     renderer_classes = [JSONRenderer, EventStreamRenderer]
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis, rating_apis, spectator_apis, takeback_apis
+from games import apis, rating_apis, spectator_apis, stream_ticket_apis, takeback_apis
 
 urlpatterns = [
     path("games/", apis.GameListCreateApi.as_view(), name="game-list"),
@@ -11,6 +11,11 @@ urlpatterns = [
     path("games/<uuid:game_id>/actions/", apis.GameActionSubmitApi.as_view(), name="game-actions"),
     path("games/<uuid:game_id>/events/", apis.GameEventsApi.as_view(), name="game-events"),
     path("games/<uuid:game_id>/events/stream/", apis.game_event_stream, name="game-event-stream"),
+    path(
+        "games/<uuid:game_id>/events/stream-ticket/",
+        stream_ticket_apis.StreamTicketApi.as_view(),
+        name="game-event-stream-ticket",
+    ),
     path("games/<uuid:game_id>/replay/", apis.GameReplayApi.as_view(), name="game-replay"),
     path(
         "games/<uuid:game_id>/spectate/", spectator_apis.GameSpectatorViewApi.as_view(), name="game-spectate"

@@ -26,6 +26,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_guid",
+    "corsheaders",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -35,6 +36,7 @@ INSTALLED_APPS = [
     "decks.apps.DecksConfig",
     "games.apps.GamesConfig",
     "simulations.apps.SimulationsConfig",
+    "web.apps.WebConfig",  # the site at / (server-rendered pages over the same services and selectors)
 ]
 
 MIDDLEWARE = [
@@ -42,6 +44,7 @@ MIDDLEWARE = [
     "config.health.OpsMiddleware",  # /health/live, /health/ready, /metrics: before host check and redirect
     "config.metrics.RequestMetricsMiddleware",  # latency per URL pattern
     "config.middleware.DisallowedHostHintMiddleware",  # under DEBUG: which host to add to ALLOWED_HOSTS
+    "corsheaders.middleware.CorsMiddleware",  # CORS of /api/ (CORS_ALLOWED_ORIGINS): before any answer
     "config.middleware.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -104,9 +107,11 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
-# The browsable API's session login (/api/auth/session/login/) lands on the API root, not on a 404.
+# The browsable API's session login (/api/auth/session/login/) lands on the API root, not on a 404. The
+# site's own log-in and log-out (web/urls.py) go back to the page they came from, else to the home page.
 LOGIN_REDIRECT_URL = "/api/"
 LOGOUT_REDIRECT_URL = "/api/"
+LOGIN_URL = "/accounts/login/"
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -170,6 +175,7 @@ REST_FRAMEWORK = {
         # accounts is not locked out. Production settings force DEBUG off, and 10/hour with it.
         "register": env("THROTTLE_REGISTER", default="1000/hour" if DEBUG else "10/hour"),
         "token": env("THROTTLE_TOKEN", default="20/min"),
+        "stream_ticket": env("THROTTLE_STREAM_TICKET", default="60/min"),  # single-use event-stream tickets
         "login": env("THROTTLE_LOGIN", default="10/min"),
         "simulations": env("THROTTLE_SIMULATIONS", default="30/hour"),  # simulation/balance job submissions
         "deck_print": env("THROTTLE_DECK_PRINT", default="30/min"),  # printable PDFs of decks and starters
@@ -241,9 +247,24 @@ CATALOG_TOKEN_SECONDS = env.float("CATALOG_TOKEN_SECONDS", default=1.0)
 # A PDF is kept in the cache per deck version (or starter), paper and catalog version, HTTP_CACHE_SECONDS.
 PRINT_MAX_CARDS = env.int("PRINT_MAX_CARDS", default=225)
 
+# Browser clients of other sites (django-cors-headers): the origins allowed to call /api/ from a page, comma
+# separated, e.g. CORS_ALLOWED_ORIGINS=https://client.example.org (scheme and host, no path). None by default,
+# in development and production alike. No cookies cross origins: such clients send `Authorization: Token ...`
+# and open event streams with a single-use ticket (POST /api/games/{id}/events/stream-ticket/).
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = (
+    "accept", "authorization", "content-type", "if-none-match", "last-event-id", "x-request-id",
+)
+CORS_EXPOSE_HEADERS = ("ETag", "Retry-After", "X-Request-ID")
+CORS_PREFLIGHT_MAX_AGE = 3600
+
 # Event streams (GET /api/games/{id}/events/stream/): at most this many open at once per user (429 beyond).
 GAMES_SSE_MAX_STREAMS_PER_USER = env.int("GAMES_SSE_MAX_STREAMS_PER_USER", default=8)
 GAMES_SSE_KEEPALIVE_SECONDS = env.float("GAMES_SSE_KEEPALIVE_SECONDS", default=15.0)  # comment line if idle
+# A stream ticket (POST /api/games/{id}/events/stream-ticket/) opens one stream of one game once, this long.
+GAMES_STREAM_TICKET_SECONDS = env.int("GAMES_STREAM_TICKET_SECONDS", default=60)
 GAMES_SSE_POLL_SECONDS = env.float("GAMES_SSE_POLL_SECONDS", default=0.5)  # without NOTIFY (SQLite)
 # The bus that wakes event streams when a game's log grows (games/event_bus.py): "" = the database's own
 # (PostgreSQL LISTEN/NOTIFY; SQLite polls) or redis://host:port/db for Redis pub/sub (README "The event bus")

@@ -1,0 +1,217 @@
+"""The site in a real browser: Debian's headless Chromium (/usr/bin/chromium) driven by Playwright's Python
+package, which is pointed at that binary (nothing downloads a browser), against a live server (Django's
+threaded one, static files included).
+
+One browser for the module; each test gets a fresh context (no cookies carried over)."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else shutil.which("chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+PASSWORD = "Tobruk-1941-holds"
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (the dev extra) is not installed")
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None and not os.environ.get("CI"), reason="no chromium here (CI installs Debian's)"
+    ),
+    pytest.mark.xdist_group("browser"),
+    pytest.mark.django_db,  # the test database exists; the server's writes are its own (committed)
+]
+
+
+@pytest.fixture(scope="module")
+def site(catalog_db, django_db_blocker):
+    """A live server (Django's threaded one, static files included) on the test database, for the module.
+
+    Not pytest-django's live_server: that makes every test transactional, and each flush would reload the
+    catalog (seconds a test). The pages' writes are committed instead, and the accounts this module made
+    (named browser-...) are deleted at its end, their games and decks with them."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
+    from django.core.management import call_command
+    from django.db import connections
+    from django.test.testcases import LiveServerThread
+
+    from cards.models import CatalogVersion
+    from games.models import Game
+    from tests.live_asgi import _port
+
+    with django_db_blocker.unblock():
+        if not CatalogVersion.objects.filter(content_hash=catalog_db).exists():  # a flushing test removed it
+            call_command("load_catalog", stdout=io.StringIO())
+        server = LiveServerThread("localhost", StaticFilesHandler, port=_port())
+        server.daemon = True
+        server.start()
+        server.is_ready.wait()
+        if server.error:
+            raise server.error
+        try:
+            yield f"http://localhost:{server.port}"
+        finally:
+            server.terminate()
+            made = get_user_model().objects.filter(username__startswith="browser-")
+            Game.objects.filter(created_by__in=made).delete()  # games keep their players (PROTECT)
+            made.delete()
+            connections.close_all()
+
+
+@pytest.fixture(scope="module")
+def in_browser(site):
+    """`in_browser(steps)`: runs `steps(page)` in a fresh browser context (no cookies) of the module's one
+    Chromium, and returns what it returns. Playwright's sync API lives on a thread of its own, so its event
+    loop never sits on the test's thread (where Django's ORM would take it for an async context)."""
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chromium")
+    held = {}
+
+    def start():
+        held["playwright"] = sync_api.sync_playwright().start()
+        held["browser"] = held["playwright"].chromium.launch(
+            executable_path=CHROMIUM, args=ARGS, headless=True
+        )
+
+    def stop():
+        held["browser"].close()
+        held["playwright"].stop()
+
+    def run(steps, *, width: int = 1100, height: int = 900):
+        def job():
+            context = held["browser"].new_context(base_url=site, viewport={"width": width, "height": height})
+            context.set_default_timeout(10_000)
+            try:
+                return steps(context.new_page())
+            finally:
+                context.close()
+
+        return pool.submit(job).result()
+
+    pool.submit(start).result()
+    try:
+        yield run
+    finally:
+        pool.submit(stop).result()
+        pool.shutdown()
+
+
+def sign_up(page, username: str) -> None:
+    page.goto("/")
+    page.get_by_role("link", name="Sign up").first.click()
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password (again)").fill(PASSWORD)
+    page.get_by_role("button", name="Create the account").click()
+    page.wait_for_url(re.compile(r"/$"))
+
+
+def test_sign_up_then_log_out_and_in_again(in_browser):
+    def steps(page):
+        sign_up(page, "browser-monty")
+        assert page.get_by_text("browser-monty").first.is_visible()
+        page.get_by_role("button", name="Log out").click()
+        page.get_by_role("link", name="Log in").click()
+        page.get_by_label("Username").fill("browser-monty")
+        page.get_by_label("Password").fill(PASSWORD)
+        page.keyboard.press("Enter")  # the form works from the keyboard
+        page.get_by_role("button", name="Log out").wait_for()
+
+    in_browser(steps)
+
+
+def test_build_a_legal_deck_with_live_validation(in_browser):
+    def steps(page):
+        sign_up(page, "browser-auchinleck")
+        page.goto("/decks/starters/")
+        page.get_by_role("button", name="Clone British starter deck").click()
+        page.get_by_text("Legal deck").wait_for()
+        copies = page.get_by_label("Copies of Montgomery, General")
+        copies.fill("2")  # one copy only of a general: the violation shows next to the card, no reload
+        page.locator("#viol-gb-montgomery .violation").wait_for()
+        assert page.get_by_text("Not legal yet").is_visible()
+        copies.fill("1")
+        page.get_by_text("Legal deck").wait_for()
+        assert page.locator("#viol-gb-montgomery .violation").count() == 0
+        infantry = page.locator("#count-gb-infantry")
+        before = int(infantry.input_value())
+        page.get_by_label("Card", exact=True).fill("British Infantry")
+        page.get_by_role("button", name="Add").click()  # an htmx swap of the editor, not saved yet
+        sync_api.expect(infantry).to_have_value(str(before + 1))
+        page.get_by_label("Name").fill("Eighth Army")
+        page.get_by_role("button", name="Save").click()
+        page.get_by_text("Saved.").wait_for()
+        assert "Eighth Army" in page.locator("h1").inner_text()
+        page.get_by_role("link", name="Versions").click()
+        page.get_by_role("button", name="Compare").click()  # the latest version against the one before
+        assert "Eighth Army" in page.locator(".diff").inner_text()
+
+    in_browser(steps)
+
+
+def test_browse_and_search_cards_then_open_one(in_browser):
+    def steps(page):
+        page.goto("/cards/")
+        page.get_by_label("Search").fill("nation:de kind:air points<15")
+        page.get_by_label("Search").press("Enter")
+        page.wait_for_url(re.compile(r"q="))
+        shown = page.locator("ul.cards li").count()
+        api = page.request.get(
+            "/api/arsenal-cards/?q=nation:de%20kind:air%20points%3C15&page_size=500"
+        ).json()
+        assert shown == api["count"] > 0
+        page.locator("ul.cards li a").first.click()
+        face = page.locator("img.face")
+        face.wait_for()
+        assert page.evaluate("img => img.complete && img.naturalWidth > 0", face.element_handle())
+        assert page.get_by_role("heading", name="Provenance").is_visible()
+
+    in_browser(steps)
+
+
+def test_phone_width_and_keyboard(in_browser):
+    def steps(page):
+        for path in ("/", "/cards/arsenal/", "/cards/arsenal/gb-montgomery/", "/decks/starters/"):
+            page.goto(path)
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at phone width"
+        page.goto("/")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.textContent") == "Skip to content"
+
+    in_browser(steps, width=360, height=740)
+
+
+def test_play_against_the_bot_by_clicking(in_browser):
+    def steps(page):
+        sign_up(page, "browser-wavell")
+        page.get_by_role("link", name="Play").click()
+        page.get_by_role("button", name="Create the game").click()  # British starter against the bot's German
+        board = page.locator("#board .board")
+        board.wait_for()
+        for _ in range(4):
+            button = page.locator(".decision button").first
+            if button.count() == 0:
+                break
+            version = int(board.get_attribute("data-version"))
+            button.click()  # htmx swaps in the board the server renders after the action (and the bot's)
+            page.wait_for_function(
+                "v => Number(document.querySelector('#board .board').dataset.version) > v", arg=version
+            )
+        assert page.locator(".card-chip").count() > 0
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0
+
+    in_browser(steps)

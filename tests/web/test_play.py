@@ -1,0 +1,158 @@
+"""Lobby and play pages: create and join games, the seat's view as a table with one control per decision
+kind, actions through the same service as the API, and the hidden-information oracle over the HTML."""
+
+from __future__ import annotations
+
+import html as html_lib
+import json
+import re
+
+import pytest
+
+from tests.games.conftest import BattlefrontOracle, HiddenInfoOracle, token_client
+from web import play
+
+pytestmark = pytest.mark.django_db
+
+GB, DE = "gb-we-starter", "de-we-starter"
+
+
+def test_every_decision_kind_of_every_game_type_has_a_control():
+    from games import engine
+    from games.engine import battlefront
+    from games.game_types import GAME_TYPES
+
+    kinds = {"battlecards": engine.DECISION_KINDS, "battlefront": battlefront.DECISION_KINDS}
+    assert set(GAME_TYPES) == set(kinds), "a new game type: list its engine's decision kinds here"
+    for game_type, decision_kinds in kinds.items():
+        missing = set(decision_kinds) - set(play.CONTROLS[game_type])
+        assert not missing, f"{game_type} decisions without a control on the play page: {sorted(missing)}"
+
+
+def test_lobby_lists_open_games_and_creates_one_against_the_bot(
+    client, alice, bob, create_game, catalog_rows
+):
+    open_game = create_game(bob)
+    client.force_login(alice)
+    page = client.get("/play/").content.decode()
+    assert f"/play/{open_game['id']}/join/" in page
+    response = client.post(
+        "/play/new/",
+        {
+            "game_type": "battlecards",
+            "opponent": "bot",
+            "bot": "random",
+            "my_deck": f"starter:{GB}",
+            "opponent_deck": f"starter:{DE}",
+        },
+    )
+    assert response.status_code == 302
+    game_page = client.get(response["Location"])
+    assert game_page.status_code == 200 and 'class="board"' in game_page.content.decode()
+
+
+def test_join_an_open_game_from_the_lobby(client, alice, bob, create_game, catalog_rows):
+    game = create_game(bob)
+    client.force_login(alice)
+    response = client.post(f"/play/{game['id']}/join/", {"deck": f"starter:{DE}"})
+    assert response.status_code == 302
+    assert 'class="board"' in client.get(response["Location"]).content.decode()
+
+
+def test_the_creator_of_an_open_game_waits(client, alice, create_game, catalog_rows):
+    game = create_game(alice)
+    client.force_login(alice)
+    assert "Waiting for an opponent" in client.get(f"/play/{game['id']}/").content.decode()
+
+
+def test_a_battlefront_game_against_the_bot(client, alice, catalog_rows):
+    client.force_login(alice)
+    response = client.post("/play/new/", {"game_type": "battlefront", "opponent": "bot", "bot": "random"})
+    page = client.get(response["Location"]).content.decode()
+    assert 'data-decision="deploy"' in page or "Waiting" in page or "Game over" in page
+
+
+def _decision_buttons(page: str) -> list[tuple[str, str]]:
+    forms = re.findall(
+        r'name="version" value="(\d+)"><input type="hidden" name="action" value="([^"]*)"', page
+    )
+    return [(version, html_lib.unescape(action)) for version, action in forms]
+
+
+def test_the_player_acts_by_clicking_a_legal_action(client, two_player_game, alice, bob):
+    client.force_login(bob)  # axis decides first
+    page = client.get(f"/play/{two_player_game['id']}/").content.decode()
+    assert 'data-decision="initial_deploy"' in page and "Deploy your initial forces" in page
+    version, action = _decision_buttons(page)[0]
+    response = client.post(
+        f"/play/{two_player_game['id']}/act/", {"version": version, "action": action}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200 and 'class="board"' in response.content.decode()
+    view = token_client(bob).get(f"/api/games/{two_player_game['id']}/view/").json()
+    assert view["version"] > int(version)
+
+
+def test_an_action_the_server_does_not_offer_is_refused(client, two_player_game, bob):
+    client.force_login(bob)
+    response = client.post(
+        f"/play/{two_player_game['id']}/act/", {"version": "1", "action": json.dumps({"type": "nonsense"})}
+    )
+    assert response.status_code == 400
+
+
+def test_a_stranger_sees_no_game_page(client, two_player_game, make_user):
+    client.force_login(make_user("mallory"))
+    assert client.get(f"/play/{two_player_game['id']}/").status_code in (403, 404)
+
+
+def _tokens(page: str) -> set[str]:
+    """Every attribute value and word of a page: what a reader (or a script) of the HTML can find."""
+    text = html_lib.unescape(page)
+    return set(re.findall(r'"([^"]*)"', text)) | set(re.findall(r"[\w.-]+", text))
+
+
+def test_oracle_the_play_page_shows_no_hidden_card(client, two_player_game, alice, bob):
+    """Both seats' pages and board fragments, move after move: no card instance the seat may not see, by id,
+    in any text or data attribute (ids, not codes: another copy of the same card may be public)."""
+    oracle = HiddenInfoOracle(two_player_game["id"])
+    checked = 0
+    for _ in range(6):
+        for user, seat in ((alice, "allies"), (bob, "axis")):
+            client.force_login(user)
+            fragment = client.get(f"/play/{two_player_game['id']}/", HTTP_HX_REQUEST="true").content.decode()
+            checked += oracle.check(sorted(_tokens(fragment)), seat)
+            page = client.get(f"/play/{two_player_game['id']}/").content.decode()
+            checked += oracle.check(sorted(_tokens(page)), seat)
+            assert re.search(r'data-card="c\d+"', page)  # the seat's own cards are there, by instance id
+            buttons = _decision_buttons(page)
+            if buttons:
+                version, action = buttons[0]
+                client.post(f"/play/{two_player_game['id']}/act/", {"version": version, "action": action})
+    assert checked > 0
+
+
+def test_oracle_battlefront_play_page(client, alice, catalog_rows):
+    client.force_login(alice)
+    response = client.post("/play/new/", {"game_type": "battlefront", "opponent": "bot", "bot": "random"})
+    game_id = response["Location"].strip("/").split("/")[-1]
+    oracle = BattlefrontOracle(game_id)
+    seat = token_client(alice).get(f"/api/games/{game_id}/view/").json()["seat"]
+    for _ in range(6):
+        page = client.get(f"/play/{game_id}/").content.decode()
+        oracle.check(sorted(_tokens(page)), seat)
+        buttons = _decision_buttons(page)
+        if not buttons:
+            break
+        client.post(f"/play/{game_id}/act/", {"version": buttons[0][0], "action": buttons[0][1]})
+
+
+def test_a_stale_click_redraws_the_board_with_the_reason(client, two_player_game, bob):
+    client.force_login(bob)
+    page = client.get(f"/play/{two_player_game['id']}/").content.decode()
+    version, action = _decision_buttons(page)[0]
+    client.post(f"/play/{two_player_game['id']}/act/", {"version": version, "action": action})
+    again = client.post(
+        f"/play/{two_player_game['id']}/act/", {"version": version, "action": action}, HTTP_HX_REQUEST="true"
+    )
+    assert again.status_code == 200
+    assert 'role="alert"' in again.content.decode() and 'class="board"' in again.content.decode()

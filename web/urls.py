@@ -1,0 +1,38 @@
+"""The site's pages at / (the API stays under /api/)."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from web import views, views_cards, views_decks, views_play
+
+app_name = "web"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(template_name="web/login.html", next_page="/"),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
+    path("cards/", views_cards.card_list, name="cards"),
+    path("cards/<str:kind>/", views_cards.card_list, name="card-list"),
+    path("cards/<str:kind>/<str:code>/", views_cards.card_detail, name="card-detail"),
+    path("decks/", views_decks.deck_list, name="deck-list"),
+    path("decks/new/", views_decks.deck_new, name="deck-new"),
+    path("decks/import/", views_decks.deck_import, name="deck-import"),
+    path("decks/starters/", views_decks.starter_list, name="starter-list"),
+    path("decks/starters/<str:code>/clone/", views_decks.starter_clone, name="starter-clone"),
+    path("decks/<int:pk>/", views_decks.deck_detail, name="deck-detail"),
+    path("decks/<int:pk>/check/", views_decks.deck_check, name="deck-check"),
+    path("decks/<int:pk>/edit/", views_decks.deck_edit, name="deck-edit"),
+    path("decks/<int:pk>/save/", views_decks.deck_save, name="deck-save"),
+    path("decks/<int:pk>/delete/", views_decks.deck_delete, name="deck-delete"),
+    path("decks/<int:pk>/versions/", views_decks.deck_versions, name="deck-versions"),
+    path("play/", views_play.lobby, name="lobby"),
+    path("play/new/", views_play.game_new, name="game-new"),
+    path("play/<uuid:game_id>/", views_play.game_page, name="game"),
+    path("play/<uuid:game_id>/join/", views_play.game_join, name="game-join"),
+    path("play/<uuid:game_id>/act/", views_play.game_act, name="game-act"),
+]

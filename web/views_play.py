@@ -1,0 +1,145 @@
+"""Lobby and play: open games, create (against a bot or a person), join, and a play page per game type that
+shows exactly the seat's view (games.selectors.game_player_view, as GET /api/games/{id}/view/) with the
+pending decision's legal actions as buttons; actions go through games.services.game_action_submit."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from config.errors import DomainError, ValidationFailed
+from decks import selectors as deck_selectors
+from games import selectors, services
+from games.models import GameStatus
+from games.serializers import GameSerializer
+from web import play
+from web.deck_editor import starters
+from web.pages import is_fragment, page
+
+BOTS = ("heuristic", "random")
+
+
+def _battlecards_starters() -> list[dict]:
+    return [s for s in starters() if s["game"] == "Battlecards"]
+
+
+def _deck_ref(value: str) -> dict | None:
+    """A deck choice of the forms: "starter:<code>" or "deck:<id>"."""
+    kind, _, ref = (value or "").partition(":")
+    if kind == "starter" and ref:
+        return {"starter": ref}
+    if kind == "deck" and ref.isdigit():
+        return {"deck_id": int(ref)}
+    return None
+
+
+@login_required
+@page
+def lobby(request: HttpRequest) -> HttpResponse:
+    context = {"request": request}
+    joinable = GameSerializer(
+        selectors.game_list(user=request.user, joinable=True)[:50], many=True, context=context
+    )
+    mine = GameSerializer(selectors.game_list(user=request.user)[:50], many=True, context=context)
+    my_decks = deck_selectors.deck_list(user=request.user, mine=True).filter(game="battlecards")
+    return render(
+        request,
+        "web/play/lobby.html",
+        {
+            "joinable": joinable.data,
+            "mine": mine.data,
+            "starters": _battlecards_starters(),
+            "my_decks": my_decks,
+            "bots": BOTS,
+        },
+    )
+
+
+@login_required
+@require_POST
+@page
+def game_new(request: HttpRequest) -> HttpResponse:
+    post = request.POST
+    game_type = post.get("game_type", "battlecards")
+    opponent = (
+        {"kind": "bot", "bot": post.get("bot", "heuristic")}
+        if post.get("opponent") == "bot"
+        else {"kind": "human"}
+    )
+    if game_type == "battlefront":
+        game = services.game_create(user=request.user, game_type=game_type, opponent=opponent)
+    else:
+        my_deck = _deck_ref(post.get("my_deck", ""))
+        if my_deck is None:
+            raise ValidationFailed("Choose your deck.", code="invalid")
+        game = services.game_create(
+            user=request.user,
+            game_type=game_type,
+            my_deck=my_deck,
+            opponent_deck=_deck_ref(post.get("opponent_deck", "")),
+            opponent=opponent,
+        )
+    return redirect("web:game", game_id=game.pk)
+
+
+@login_required
+@require_POST
+@page
+def game_join(request: HttpRequest, game_id) -> HttpResponse:
+    services.game_join(game_id=game_id, user=request.user, deck=_deck_ref(request.POST.get("deck", "")))
+    return redirect("web:game", game_id=game_id)
+
+
+def _board_context(request: HttpRequest, game_id) -> dict:
+    payload = selectors.game_player_view(game_id=game_id, user=request.user)
+    names = play.card_names(payload)
+    events = selectors.game_events_for_user(game_id=game_id, user=request.user, since=0)
+    return {
+        "payload": payload,
+        "names": names,
+        "zones": play.zones(payload),
+        "decision": play.decision_controls(payload),
+        "log": play.log_lines(events["entries"], names)[:40],
+        "faces": {
+            code: play.face_url(code, definition, payload["game_type"])
+            for code, definition in payload["cards"].items()
+        },
+    }
+
+
+@login_required
+@page
+def game_page(request: HttpRequest, game_id) -> HttpResponse:
+    game = selectors.game_get(game_id=game_id, user=request.user)
+    if game.status == GameStatus.OPEN:
+        return render(request, "web/play/waiting.html", {"game": game, "starters": _battlecards_starters()})
+    context = _board_context(request, game_id)
+    template = "web/play/partials/board.html" if is_fragment(request) else "web/play/game.html"
+    return render(request, template, context | {"game": game})
+
+
+@login_required
+@require_POST
+@page
+def game_act(request: HttpRequest, game_id) -> HttpResponse:
+    try:
+        action = json.loads(request.POST.get("action", ""))
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        raise ValidationFailed("Choose one of the actions offered.", code="malformed_action") from None
+    notice = None
+    try:
+        services.game_action_submit(game_id=game_id, user=request.user, version=version, action=action)
+    except DomainError as error:
+        if error.status not in (400, 409) or not is_fragment(request):
+            raise
+        notice = error.detail  # the board moved on, or the action is not offered: the board again, and why
+    if is_fragment(request):
+        game = selectors.game_get(game_id=game_id, user=request.user)
+        context = _board_context(request, game_id) | {"game": game, "notice": notice}
+        return render(request, "web/play/partials/board.html", context)
+    return redirect("web:game", game_id=game_id)
