@@ -28,6 +28,9 @@ class GameType:
     seats: tuple[str, str] = ("", "")
     uses_decks: bool = True  # players bring decks (Battlecards) or share one deck (Battlefront)
     bots_available: bool = True  # False: a referee of a physical game (Tide of Iron) seats humans only
+    # Clocks, takebacks and ratings (issue 25) apply to a game of moves; not to a referee whose every
+    # activation rolls dice (Tide of Iron): its matches are created without them and refuse takebacks.
+    live_play: bool = True
     engine_module: str = ""
     state_class: str = "GameState"
     setup_class: str = "GameSetup"
@@ -323,6 +326,7 @@ class TideOfIron(GameType):
     seats = ("allies", "axis")
     uses_decks = False
     bots_available = False
+    live_play = False
     engine_module = "games.engine.tide_of_iron"
     state_class = "TideOfIronState"
 

@@ -474,6 +474,13 @@ def _shared_deck_game_create(
     options = dict(options or {})
     rules = kind.options(options)
     clock_choice = time_control_option(time_control)
+    if not kind.live_play and (clock_choice or rated):
+        field = "time_control" if clock_choice else "rated"
+        raise ValidationFailed(
+            f"{kind.label} matches are played without clocks, takebacks or ratings: leave {field} out.",
+            code="not_for_this_game_type",
+            field=field,
+        )
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     salt = secrets.token_hex(16)

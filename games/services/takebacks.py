@@ -90,6 +90,11 @@ def game_takeback_request(*, game_id: Any, user: Any, version: int, count: int =
     and `reason`: "card" or "random").
     """
     game = game_get_for_update(game_id=game_id, user=user)
+    if not game_type_of(game).live_play:
+        raise Conflict(
+            f"{game_type_of(game).label} matches have no takebacks (every activation rolls dice).",
+            code="takebacks_not_supported",
+        )
     seat = _check_playing(game, user, version)
     if takeback_pending(game=game) is not None:
         raise Conflict("A takeback request waits for its answer already.", code="takeback_pending")

@@ -258,3 +258,25 @@ def test_a_report_out_of_turn_or_out_of_range_is_refused(api, alice, bob, catalo
         format="json",
     )
     assert answer.status_code == 400 and answer.json()["code"] == "bad_report"
+
+
+def test_no_clocks_takebacks_or_ratings_for_a_referee(api, alice, bob, catalog_rows):
+    """Issue 27: a match gets spectators, but clocks, takebacks and ratings do not apply (every activation
+    rolls dice): asked for at creation they are a 400, a takeback request a 409."""
+    client = api(alice)
+    for overrides, field in (
+        ({"time_control": {"kind": "realtime", "minutes": 5}}, "time_control"),
+        ({"rated": True}, "rated"),
+    ):
+        body = {"game_type": "tide-of-iron", "opponent": {"kind": "human"}, **overrides}
+        response = client.post("/api/games/", body, format="json")
+        assert response.status_code == 400, response.json()
+        assert response.json()["code"] == "not_for_this_game_type" and response.json()["field"] == field
+    assert not Game.objects.exists()
+    game = create(client)
+    api(bob).post(f"/api/games/{game['id']}/join/", {}, format="json")
+    view = client.get(f"/api/games/{game['id']}/view/").json()
+    answer = client.post(f"/api/games/{game['id']}/takeback/", {"version": view["version"]}, format="json")
+    assert answer.status_code == 409 and answer.json()["code"] == "takebacks_not_supported"
+    detail = client.get(f"/api/games/{game['id']}/").json()
+    assert detail["clock"] is None and detail["rated"] is False
