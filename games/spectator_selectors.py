@@ -26,6 +26,7 @@ from games.selectors import (
     _parse_id,
     _seats_prefetch,
     game_catalog,
+    game_clock_view,
     game_state,
     seat_of_user,
     user_may_see_game,
@@ -218,6 +219,7 @@ def spectator_view(*, game_id: Any, user: Any, delay: int | None = None) -> dict
         ],
         "winner": (game.winner or None) if finished else None,
         "end_reason": (game.end_reason or None) if finished else None,
+        "clock": game_clock_view(game) if behind == 0 else None,  # a delayed view hides who decides now
         "cards": view_card_definitions(view, state.catalog, kind=kind),
         "view": view,
     }

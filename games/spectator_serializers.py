@@ -15,6 +15,7 @@ from games.view_serializers import (
     BattlefrontOptionsSerializer,
     BattlefrontResultSerializer,
     BattleSerializer,
+    ClockSerializer,
     ConflictPilesSerializer,
     EventSerializer,
     OpponentSideSerializer,
@@ -118,6 +119,11 @@ class SpectatorAnswerSerializer(serializers.Serializer):
     players = SpectatorPlayerSerializer(many=True)
     winner = serializers.CharField(allow_null=True)
     end_reason = serializers.CharField(allow_null=True)
+    clock = ClockSerializer(
+        allow_null=True,
+        help_text="The clocks now (null: no time control, or a delayed view, which must not show whose "
+        "decision it is now).",
+    )
     cards = serializers.DictField(
         child=serializers.DictField(), help_text="Code -> definition (codes shown)."
     )

@@ -279,3 +279,21 @@ def test_the_spectator_stream_is_pushed_on_commit_and_stays_behind_by_its_delay(
         assert last == await sync_to_async(lambda: Game.objects.get(pk=gid).last_seq)()
 
     _run(scenario())
+
+
+def test_a_spectator_sees_the_clocks_live_and_none_when_delayed(catalog_rows, alice, carol):
+    """Issue 25 §2: every view shows the clocks; a delayed spectator view shows none (the running clock would
+    tell whose decision it is now)."""
+    body = game_body(opponent={"kind": "bot", "bot": "random"}, spectators={"allowed": True})
+    body["time_control"] = {"kind": "realtime", "minutes": 5, "increment_seconds": 2}
+    created = token_client(alice).post("/api/games/", body, format="json")
+    assert created.status_code == 201, created.json()
+    gid = created.json()["id"]
+    watcher = token_client(carol)
+    live = watcher.get(f"/api/games/{gid}/spectate/").json()
+    assert live["clock"]["kind"] == "realtime" and {s["side"] for s in live["clock"]["sides"]} == {
+        "axis", "allies"
+    }
+    _act(token_client(alice), gid)
+    delayed = watcher.get(f"/api/games/{gid}/spectate/?delay=1").json()
+    assert delayed["delay"] == 1 and delayed["clock"] is None
