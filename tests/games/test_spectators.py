@@ -279,3 +279,14 @@ def test_the_spectator_stream_is_pushed_on_commit_and_stays_behind_by_its_delay(
         assert last == await sync_to_async(lambda: Game.objects.get(pk=gid).last_seq)()
 
     _run(scenario())
+
+
+def test_the_spectator_and_feed_streams_are_served_without_a_thread_each():
+    """Under ASGI, the event streams bypass Django's per-request thread (config.asgi): a waiting spectator
+    or feed stream holds no thread, as a player's does not (tests/bench/stream_bench.py measures it)."""
+    from config.asgi import STREAM_PATH
+
+    for path in ("/api/games/6f0c/events/stream/", "/api/games/6f0c/spectate/stream/", "/api/feed/stream/"):
+        assert STREAM_PATH.match(path), path
+    for path in ("/api/games/6f0c/spectate/", "/api/feed/", "/api/games/6f0c/spectate/events/"):
+        assert not STREAM_PATH.match(path), path
