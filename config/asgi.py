@@ -3,7 +3,7 @@
 Django runs each request's synchronous parts (middleware, sync views) in a thread of its own that lives
 until the response is sent. For an event stream that would be a thread held for minutes, so stream
 requests go to a handler without that per-request thread: its short synchronous parts share one thread,
-the stream's checks and reads run in the pooled threads of games.apis.game_event_stream, and while it
+the stream's checks and reads run in the pooled threads of games.apis.async_stream_view, and while it
 waits a stream holds no thread at all.
 
 Every request body is first read by config.request_body.BoundedRequestBody: counted while it arrives (413
@@ -25,7 +25,8 @@ from django.core.handlers.asgi import ASGIHandler  # noqa: E402  (after django.s
 from config.request_body import BoundedRequestBody  # noqa: E402
 from games import clock_timer  # noqa: E402
 
-STREAM_PATH = re.compile(r"^/api/games/[^/]+/events/stream/?$")
+# the event streams: a game's for its players and its spectators, a user's feed
+STREAM_PATH = re.compile(r"^/api/(games/[^/]+/(events|spectate)/stream|feed/stream)/?$")
 
 
 class StreamHandler(ASGIHandler):

@@ -60,6 +60,7 @@ class Listener:
         self.reconnects = 0
         self.drop_after: int | None = None  # drop the connection once this seq has arrived
         self.errors: list[str] = []
+        self.busy = 0  # 503 server_busy answers retried
 
     @property
     def last_id(self) -> int:
@@ -75,6 +76,10 @@ class Listener:
                     f"{self.url}/api/games/{self.game['id']}/{self.path}/?timeout={self.timeout}",
                     headers=headers,
                 ) as r:
+                    if r.status == 503:  # server_busy (its pool is out of connections): retry, as told
+                        self.busy += 1
+                        await asyncio.sleep(float(r.headers.get("Retry-After", 1)))
+                        continue
                     if r.status != 200:
                         self.errors.append(f"{r.status} {await r.text()}")
                         return
@@ -152,9 +157,9 @@ async def run(args) -> dict[str, Any]:
             await asyncio.sleep(1)
             before = proc_status(worker)
 
-            spectators = (await asyncio.gather(
-                *(make_user(session, url, args.users + i) for i in range(args.spectator_users))
-            )) if args.spectate else []
+            spectators = [  # one after the other (the server sheds a burst of registrations: 503)
+                await make_user(session, url, args.users + i) for i in range(args.spectator_users)
+            ] if args.spectate else []
             listeners = [Listener(session, url, g, args.stream_timeout,
                                   spectators[(gi * args.listeners_per_game + i) % len(spectators)]
                                   if spectators else None)
@@ -239,6 +244,7 @@ async def run(args) -> dict[str, Any]:
         "out_of_order": out_of_order,
         "reconnected_listeners": sum(1 for lst in listeners if lst.reconnects),
         "listener_errors": sum(len(lst.errors) for lst in listeners),
+        "server_busy_retries": sum(lst.busy for lst in listeners),
         "example_errors": [e for lst in listeners for e in lst.errors][:3],
     }
 

@@ -297,3 +297,14 @@ def test_a_spectator_sees_the_clocks_live_and_none_when_delayed(catalog_rows, al
     _act(token_client(alice), gid)
     delayed = watcher.get(f"/api/games/{gid}/spectate/?delay=1").json()
     assert delayed["delay"] == 1 and delayed["clock"] is None
+
+
+def test_the_spectator_and_feed_streams_are_served_without_a_thread_each():
+    """Under ASGI, the event streams bypass Django's per-request thread (config.asgi): a waiting spectator
+    or feed stream holds no thread, as a player's does not (tests/bench/stream_bench.py measures it)."""
+    from config.asgi import STREAM_PATH
+
+    for path in ("/api/games/6f0c/events/stream/", "/api/games/6f0c/spectate/stream/", "/api/feed/stream/"):
+        assert STREAM_PATH.match(path), path
+    for path in ("/api/games/6f0c/spectate/", "/api/feed/", "/api/games/6f0c/spectate/events/"):
+        assert not STREAM_PATH.match(path), path
