@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...core.machine import emit
 from ...frames import BattleFrame
 from ...state import GameState
+from ..book import RULES
 from ..common import GROUND_SPECIALS
 from ..zones import _army_holding, _battle, _remove_deployed
 from .values import _touch
@@ -81,7 +82,7 @@ def _check_battle_end(st: GameState, fr: BattleFrame) -> bool:
     else:
         return False
     fr.winner = winner if fr.mode.decides_winner else None
-    fr.stage = "settle"
+    RULES.move(fr, "settle")
     fr.shot = None
     fr.sub_wd = None
     return True
