@@ -14,7 +14,7 @@ from ..behaviour import ability
 from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy, _withdraw
 from ..combat.stalemate import _can_hit, _stalemate
-from ..combat.values import _defense, _touch, hits
+from ..combat.values import _defense, hits, invalidate
 from ..common import KChoose, KPass, KWithdraw
 from ..effects.sabotage import _sabotage_targets
 from ..optional_rules import _occupied_defense
@@ -192,7 +192,7 @@ def _stage_check(st: GameState, fr: BattleFrame) -> Decision | None:
 
 
 def _reveal(st: GameState, fr: BattleFrame) -> None:
-    _touch(st)
+    invalidate(st)
     for seat in fr.units:
         fr.present[seat] = _present(st, fr, seat)
     data = {
@@ -234,7 +234,7 @@ def _stage_leaders(st: GameState, fr: BattleFrame) -> Decision | None:
 
 
 def _stage_muster(st: GameState, fr: BattleFrame) -> Decision | None:
-    _touch(st)
+    invalidate(st)
     sea = False
     for seat in fr.units:
         present = _present(st, fr, seat)
