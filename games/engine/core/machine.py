@@ -38,6 +38,16 @@ class Decision:
         return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt}
 
 
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """One row of a declared stage table: the stage's step and the stages it may hand its frame to (an
+    empty `then`: the step ends the frame). The machine checks the table when it is registered and every
+    move against it (RuleBook.move), so the flow reads top to bottom from the table."""
+
+    step: Step
+    then: tuple[str, ...] = ()
+
+
 class DecisionSpec(NamedTuple):
     kind: str
     legal: Callable[[Any, Any], list[tuple]]
@@ -61,16 +71,41 @@ class RuleBook:
         # dicts with "kind" / "stage" keys (Battlefront) says so
         self._dict_frames = dict_frames
         self.frames: dict[str, Any] = {}  # kind -> its step, or its table of stages (stage -> step)
+        self.flows: dict[str, dict[str, frozenset[str]]] = {}  # kind -> stage -> its declared successors
         self.decisions: dict[str, DecisionSpec] = {}
         self._action_types = action_types
         self._action_base: Any = action_base
         self._actions: dict[tuple, Any] = {}  # actions are immutable values: one object per key, reused
 
     # ---- registration ------------------------------------------------------------------------
-    def frame(self, kind: str, step: Step | None = None, *, stages: Mapping[str, Step] | None = None) -> None:
+    def frame(self, kind: str, step: Step | None = None, *,
+              stages: Mapping[str, Step] | Mapping[str, Stage] | None = None) -> None:
+        """Register a frame kind's step, or its table of stages: plain steps (each step sets the frame's
+        stage itself), or `Stage` rows declaring each stage's successors (only `move` changes the stage)."""
         if kind in self.frames or (step is None) == (stages is None):
             raise ValueError(f"frame {kind!r}: register once, with a step or a stage table")
-        self.frames[kind] = stages if stages is not None else step
+        if stages is None:
+            self.frames[kind] = step
+            return
+        rows = list(stages.values())
+        if rows and all(isinstance(r, Stage) for r in rows):
+            table: Mapping[str, Stage] = stages  # type: ignore[assignment]
+            for name, row in table.items():
+                unknown = [t for t in row.then if t not in table]
+                if unknown:
+                    raise ValueError(f"frame {kind!r}: stage {name!r} goes to undeclared stages {unknown}")
+            self.flows[kind] = {name: frozenset(row.then) for name, row in table.items()}
+            self.frames[kind] = {name: row.step for name, row in table.items()}
+        elif any(isinstance(r, Stage) for r in rows):
+            raise ValueError(f"frame {kind!r}: a stage table is all Stage rows or all steps")
+        else:
+            self.frames[kind] = dict(stages)
+
+    def move(self, fr: Any, stage: str) -> None:
+        """Move a frame with a declared stage table to `stage`, one of its current stage's successors."""
+        if stage not in self.flows[fr.kind][fr.stage]:
+            raise RuntimeError(f"{fr.kind} frame: {fr.stage!r} -> {stage!r} is not a declared move")
+        fr.stage = stage
 
     def decision(self, kind: str, *, legal: Callable, act: Callable, key_at: Callable | None = None) -> None:
         if kind in self.decisions:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from ...core.machine import emit
 from ...frames import BattleFrame
 from ...state import GameState
+from ..book import RULES
 from ..common import GROUND_SPECIALS
 from ..zones import _army_holding, _battle, _remove_deployed
-from .values import _touch
+from .values import invalidate
 
 
 def _destroy(st: GameState, holder: str, cid: str, cause: str) -> None:
@@ -28,6 +29,7 @@ def _destroy(st: GameState, holder: str, cid: str, cause: str) -> None:
 
 
 def _leave_battle(st: GameState, fr: BattleFrame, seat: str, cid: str) -> None:
+    """`cid` leaves `seat`'s side of the battle (destroyed or withdrawn)."""
     units = fr.units[seat]
     if cid in units:
         units.remove(cid)
@@ -39,23 +41,7 @@ def _leave_battle(st: GameState, fr: BattleFrame, seat: str, cid: str) -> None:
         # GP7: support vanishes the moment its source (or recipient) leaves
         affected = {s[1] for s in fr.supports if s[0] == cid}
         fr.supports = [s for s in fr.supports if s[0] != cid and s[1] != cid]
-    vals = st._vcache
-    if vals is None or vals.fr is not fr:
-        return
-    ab = st.abil[cid]
-    if "general_aura" in ab or "radar" in ab:
-        _touch(st)
-        return
-    vals.umemo[seat].clear()
-    vals.ftargets[seat].pop(cid, None)  # cid as a shooter
-    vals.fkeys[seat].pop(cid, None)
-    vals.gone[seat].append(cid)  # cid as a target: dropped from the enemy's target lists (_fire_targets)
-    for table in (vals.side, vals.A, vals.D, vals.sup):
-        table.pop(cid, None)
-    for r in affected:
-        if r in vals.side:
-            vals.sup[r] = [s for s in vals.sup.get(r, ()) if s[0] != cid]
-            vals.refresh(r)
+    invalidate(st, fr, left=(seat, cid, affected))
 
 
 def _withdraw(st: GameState, fr: BattleFrame, seat: str, unit: str, cause: str) -> None:
@@ -81,7 +67,7 @@ def _check_battle_end(st: GameState, fr: BattleFrame) -> bool:
     else:
         return False
     fr.winner = winner if fr.mode.decides_winner else None
-    fr.stage = "settle"
+    RULES.move(fr, "settle")
     fr.shot = None
     fr.sub_wd = None
     return True

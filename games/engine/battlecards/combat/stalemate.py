@@ -7,6 +7,7 @@ from vocabulary.battlecards import KINDS
 from ...core.machine import emit
 from ...frames import BattleFrame
 from ...state import GameState
+from ..book import RULES
 from .supports import SEA, offer_bonus, support_offers
 from .targeting import _autokill_targets, _targetable
 from .values import battle_values, hits
@@ -19,7 +20,7 @@ def _stalemate(st: GameState, fr: BattleFrame, *, round_cap: bool = False) -> No
         data = {"round": fr.round, "round_cap": True} if round_cap else {"round": fr.round}
         emit(st, "stalemate", data)
     fr.winner = fr.defender if fr.mode.decides_winner else None
-    fr.stage = "settle"
+    RULES.move(fr, "settle")
 
 
 def _can_hit(st: GameState, fr: BattleFrame, seat: str) -> bool:

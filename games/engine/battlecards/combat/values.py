@@ -23,8 +23,8 @@ class BattleValues:
     attackers. Built once per battle situation; a new support refreshes only its recipient
     (see battle_values)."""
 
-    __slots__ = ("st", "fr", "aura", "radar", "sup", "A", "D", "side", "umemo", "ftargets", "fkeys",
-                 "gone", "done_src", "done_n", "done_set")
+    __slots__ = ("st", "fr", "aura", "radar", "sources", "sup", "A", "D", "side", "umemo", "ftargets",
+                 "fkeys", "gone", "done_src", "done_n", "done_set")
 
     def __init__(self, st: GameState, fr: BattleFrame) -> None:
         self.st = st
@@ -33,6 +33,9 @@ class BattleValues:
         self.aura = {}
         self.radar = {}
         self.side = {}
+        # value sources: units whose abilities add to OTHER units' values (auras, radar); one leaving
+        # invalidates every value (unit_left), whatever the ability
+        self.sources: set[str] = set()
         for s in fr.units:
             auras = []
             for g in fr.units[s]:
@@ -40,9 +43,11 @@ class BattleValues:
                 ab = abil[g].get("general_aura")
                 if ab is not None:
                     auras.append((g, ab.get("attack"), ab.get("defense")))
+                    self.sources.add(g)
             self.aura[s] = auras
-            self.radar[s] = sum(abil[r]["radar"].get("air_defense_bonus") for r in fr.present[s]
-                                if "radar" in abil[r])
+            radars = [r for r in fr.present[s] if "radar" in abil[r]]
+            self.radar[s] = sum(abil[r]["radar"].get("air_defense_bonus") for r in radars)
+            self.sources.update(radars)
         sup: dict[str, list] = {}
         for entry in fr.supports:
             sup.setdefault(entry[1], []).append(entry)
@@ -141,6 +146,23 @@ class BattleValues:
         for u in supported:
             self.refresh(u)
 
+    def unit_left(self, seat: str, cid: str, affected: set[str]) -> bool:
+        """`cid` left the battle: forget it and refresh the units its supports went to. False when it fed
+        other units' values (a value source: a general's aura, radar), so every value must be rebuilt."""
+        if cid in self.sources:
+            return False
+        self.umemo[seat].clear()
+        self.ftargets[seat].pop(cid, None)  # cid as a shooter
+        self.fkeys[seat].pop(cid, None)
+        self.gone[seat].append(cid)  # cid as a target: dropped from the enemy's target lists (_fire_targets)
+        for table in (self.side, self.A, self.D, self.sup):
+            table.pop(cid, None)
+        for r in affected:
+            if r in self.side:
+                self.sup[r] = [s for s in self.sup.get(r, ()) if s[0] != cid]
+                self.refresh(r)
+        return True
+
     def support_added(self, entry: list) -> None:
         self.sup.setdefault(entry[1], []).append(entry)
         if entry[1] in self.side:
@@ -167,7 +189,7 @@ class BattleValues:
 
 
 def battle_values(st: GameState, fr: BattleFrame) -> BattleValues:
-    """Valid until the battle changes (units leave, round ends): _touch() drops it."""
+    """Valid until the battle changes (units leave, round ends): invalidate() drops it."""
     vals = st._vcache
     if vals is not None and vals.fr is fr:
         return vals
@@ -175,8 +197,16 @@ def battle_values(st: GameState, fr: BattleFrame) -> BattleValues:
     return vals
 
 
-def _touch(st: GameState) -> None:
-    st._vcache = None
+def invalidate(st: GameState, fr: BattleFrame | None = None, *,
+               left: tuple[str, str, set[str]] | None = None) -> None:
+    """The one way to tell the battle's values (st._vcache, their only owner) that the battle changed:
+    without `left`, drop them (rebuilt on demand); with `left` = (seat, unit, the recipients of its
+    supports), that unit has left battle `fr` and only what it fed is recomputed (BattleValues.unit_left)."""
+    vals = st._vcache
+    if vals is None:
+        return
+    if left is None or (vals.fr is fr and not vals.unit_left(*left)):
+        st._vcache = None
 
 
 def _defense(st: GameState, fr: BattleFrame, seat: str, t: str, akind: str) -> int | None:

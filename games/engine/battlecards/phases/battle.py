@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from ...actions import Choose, Pass, Withdraw
-from ...core.machine import emit
+from ...core.machine import Stage, emit
 from ...frames import BattleFrame, DeployFrame
 from ...state import Decision, GameState
 from ..behaviour import ability
 from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy, _withdraw
 from ..combat.stalemate import _can_hit, _stalemate
-from ..combat.values import _defense, _touch, hits
+from ..combat.values import _defense, hits, invalidate
 from ..common import KChoose, KPass, KWithdraw
 from ..effects.sabotage import _sabotage_targets
 from ..optional_rules import _occupied_defense
@@ -107,7 +107,7 @@ def _stage_optional(st: GameState, fr: BattleFrame) -> Decision | None:
                     fr.asking = army
                     return Decision(army, "commit_optional", {"classes": fr.opt_classes[seat] + ["radar"],
                                                               "commander": seat})
-    fr.stage = "stacks"
+    RULES.move(fr, "stacks")
     return None
 
 
@@ -153,7 +153,7 @@ def _stage_stacks(st: GameState, fr: BattleFrame) -> Decision | None:
     if any(chosen.values()) and st.record_events:
         emit(st, "battle_stacks", {"card": fr.card, "stacks": {
             s: {k: f"{k}:{i}" for k, i in chosen[s].items()} for s in chosen if chosen[s]}})
-    fr.stage = "check"
+    RULES.move(fr, "check")
     return None
 
 
@@ -178,21 +178,21 @@ def _stage_check(st: GameState, fr: BattleFrame) -> Decision | None:
             if st.record_events:
                 emit(st, "battle_ignored", {"card": fr.card})
             fr.winner = None
-            fr.stage = "settle"
+            RULES.move(fr, "settle")
             fr.ignored = True
             return None
         fr.winner = (agg if has[agg] else dfd) if fr.mode.decides_winner else None
         if st.record_events:
             emit(st, "battle_uncontested", {"card": fr.card, "winner": fr.winner})
-        fr.stage = "settle"
+        RULES.move(fr, "settle")
         return None
-    fr.stage = "leaders"
+    RULES.move(fr, "leaders")
     _reveal(st, fr)
     return None
 
 
 def _reveal(st: GameState, fr: BattleFrame) -> None:
-    _touch(st)
+    invalidate(st)
     for seat in fr.units:
         fr.present[seat] = _present(st, fr, seat)
     data = {
@@ -209,7 +209,7 @@ def _reveal(st: GameState, fr: BattleFrame) -> None:
 
 def _stage_leaders(st: GameState, fr: BattleFrame) -> Decision | None:
     """G5, C15: each deployed leader draws and deploys cards at the start of any battle."""
-    fr.stage = "muster"
+    RULES.move(fr, "muster")
     pushes = []
     for side_seat in (fr.aggressor, fr.defender):
         # a homeland battle: the joined armies' leaders too, each into its own army (frames._join_armies)
@@ -234,7 +234,7 @@ def _stage_leaders(st: GameState, fr: BattleFrame) -> Decision | None:
 
 
 def _stage_muster(st: GameState, fr: BattleFrame) -> Decision | None:
-    _touch(st)
+    invalidate(st)
     sea = False
     for seat in fr.units:
         present = _present(st, fr, seat)
@@ -259,7 +259,7 @@ def _stage_muster(st: GameState, fr: BattleFrame) -> Decision | None:
         for c in fr.units[seat]:
             if "sabotage" in st.abil[c]:
                 fr.sab_queue.append([seat, c])
-    fr.stage = "window"
+    RULES.move(fr, "window")
     fr.side = 0
     emit(st, "battle_started", {"card": fr.card, "units": {s: [[c, st.code[c]] for c in fr.present[s]]
                                                              for s in fr.units}})
@@ -272,7 +272,7 @@ def _stage_window(st: GameState, fr: BattleFrame) -> Decision | None:
         if st.team(seat)["kept"]:
             return Decision(seat, "battle_window", {"round": fr.round})
         fr.side += 1
-    fr.stage = "phase0"
+    RULES.move(fr, "phase0")
     fr.p0 = False
     return None
 
@@ -310,7 +310,8 @@ def _stage_phase0(st: GameState, fr: BattleFrame) -> Decision | None:
     if not _can_hit(st, fr, fr.aggressor) and not _can_hit(st, fr, fr.defender):
         _stalemate(st, fr)
         return None
-    fr.stage, fr.phase, fr.side = "phase", 1, 0
+    RULES.move(fr, "phase")
+    fr.phase, fr.side = 1, 0
     return None
 
 
@@ -332,7 +333,8 @@ def _stage_withdraw(st: GameState, fr: BattleFrame) -> Decision | None:
         st.round_cap_battles += 1
         _stalemate(st, fr, round_cap=True)
         return None
-    fr.stage, fr.side, fr.phase = "window", 0, 0
+    RULES.move(fr, "window")
+    fr.side, fr.phase = 0, 0
     fr.done, fr.shots, fr.supports, fr.carrier_used, fr.p2_passed = [], {}, [], {}, []
     vals = st._vcache
     if vals is not None and vals.fr is fr:
@@ -363,11 +365,22 @@ def act_withdraw(st: GameState, fr: BattleFrame, a: Pass | Withdraw) -> None:
         return
 
 
+# The battle flow, top to bottom: each stage and the stages it may hand the battle to (checked when the table
+# is registered and on every move: RULES.move). "settle" is reached from every fighting stage when the battle
+# ends (combat.casualties._check_battle_end, combat.stalemate._stalemate, an Air Raid's one round).
 BATTLE_STAGES = {
-    "optional": _stage_optional, "stacks": _stage_stacks, "check": _stage_check, "leaders": _stage_leaders,
-    "muster": _stage_muster,
-    "window": _stage_window, "phase0": _stage_phase0, "phase": _stage_phase, "withdraw": _stage_withdraw,
-    "settle": _stage_settle, "scorch": _stage_scorch, "done": _stage_done,
+    "optional": Stage(_stage_optional, then=("stacks",)),  # GP5, C7, C12: commit optional forces
+    "stacks": Stage(_stage_stacks, then=("check",)),  # C1, C2: which of a divided kind's stacks fights
+    "check": Stage(_stage_check, then=("leaders", "settle")),  # GU3: forces to start (else uncontested)
+    "leaders": Stage(_stage_leaders, then=("muster",)),  # G5, C15: leaders draw and deploy
+    "muster": Stage(_stage_muster, then=("window",)),  # C13: the forces, codebreakers, intelligence
+    "window": Stage(_stage_window, then=("phase0", "settle")),  # each round: kept cards (battle_window)
+    "phase0": Stage(_stage_phase0, then=("phase", "settle")),  # OSS sabotage, chemical warfare, stalemate
+    "phase": Stage(_stage_phase, then=("withdraw", "settle")),  # firing phases 1-4 (phases.fire)
+    "withdraw": Stage(_stage_withdraw, then=("window", "settle")),  # GP1: withdrawals, then the next round
+    "settle": Stage(_stage_settle, then=("done", "scorch")),  # the card to the winner, OR5.1 (phases.settle)
+    "scorch": Stage(_stage_scorch, then=("done",)),  # C17: the loser's Scorched Earth
+    "done": Stage(_stage_done),  # the battle frame ends
 }
 
 

@@ -98,9 +98,10 @@ def _stage_phase(st: GameState, fr: BattleFrame) -> Decision | None:
         break
     if fr.mode.rounds is not None and fr.round >= fr.mode.rounds:  # C15: an Air Raid is one round
         fr.winner = None
-        fr.stage = "settle"
+        RULES.move(fr, "settle")
         return None
-    fr.stage, fr.side = "withdraw", 0
+    RULES.move(fr, "withdraw")
+    fr.side = 0
     return None
 
 

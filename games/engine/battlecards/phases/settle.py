@@ -14,15 +14,20 @@ from ..zones import _discard_kept, _ref_of, _remove_deployed, _stated_aggressor
 
 
 def _stage_settle(st: GameState, fr: BattleFrame) -> Decision | None:
+    RULES.move(fr, "scorch" if _settle(st, fr) else "done")
+    return None
+
+
+def _settle(st: GameState, fr: BattleFrame) -> bool:
+    """The battlecard to the winner; True when the loser may now play Scorched Earth (fr.loser)."""
     card, winner = fr.card, fr.winner
-    fr.stage = "done"
     if not fr.mode.decides_winner:  # an Air Raid: no battlecard, nobody wins
-        return None
+        return False
     assert card is not None  # a battlecard's battle
     if fr.ignored:
         if not fr.counter:
             st.conflict_discard.append(card)
-        return None
+        return False
     assert winner is not None  # settled by a win, a stalemate (the defender) or uncontested
     agg, dfd = fr.aggressor, fr.defender
     if fr.counter:
@@ -51,9 +56,9 @@ def _stage_settle(st: GameState, fr: BattleFrame) -> Decision | None:
     emit(st, "battle_won", {"winner": winner, "card": card, "code": st.code[card],
                            "victory_points": 0 if card in st.scorched else st.defs[card].victory_points})
     if card not in st.scorched and st.team(loser)["kept"]:
-        fr.stage = "scorch"
         fr.loser = loser
-    return None
+        return True
+    return False
 
 
 def _stage_scorch(st: GameState, fr: BattleFrame) -> Decision | None:
@@ -70,7 +75,7 @@ def act_scorched_earth(st: GameState, fr: BattleFrame, a: Action) -> None:
     if isinstance(a, PlayCard):
         _discard_kept(st, a.seat, a.card)
         window_of(st, a.card, SCORCHED).resolve(st, fr, a)
-    fr.stage = "done"
+    RULES.move(fr, "done")
 
 
 def _scorch_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list[tuple]:
