@@ -280,3 +280,33 @@ def test_no_clocks_takebacks_or_ratings_for_a_referee(api, alice, bob, catalog_r
     assert answer.status_code == 409 and answer.json()["code"] == "takebacks_not_supported"
     detail = client.get(f"/api/games/{game['id']}/").json()
     assert detail["clock"] is None and detail["rated"] is False
+
+
+def test_a_match_is_watched_with_the_oracle_on_every_spectator_answer(api, alice, bob, carol, catalog_rows):
+    """Issue 27: a match gets spectators (the engine's spectator view: both sides' public areas, no
+    choices); no spectator answer shows a deck's order, an undrawn card or the RNG."""
+    game = create(api(alice), spectators={"allowed": True})
+    gid = game["id"]
+    api(bob).post(f"/api/games/{gid}/join/", {}, format="json")
+    oracle = TideOfIronOracle(gid)
+    watcher = api(carol)
+    seen = set()
+    for step in range(12):
+        for path in (f"/api/games/{gid}/spectate/", f"/api/games/{gid}/spectate/events/?since=0"):
+            answer = watcher.get(path)
+            assert answer.status_code == 200, answer.json()
+            oracle.check(answer.json(), "spectator")
+        spectated = watcher.get(f"/api/games/{gid}/spectate/").json()
+        assert spectated["game_type"] == "tide-of-iron" and not spectated["view"].get("legal_actions")
+        seen.add(spectated["seq"])
+        player = alice if step % 2 == 0 else bob
+        view = api(player).get(f"/api/games/{gid}/view/").json()
+        if not view["your_turn"]:
+            player = bob if player is alice else alice
+            view = api(player).get(f"/api/games/{gid}/view/").json()
+        actions = view["view"]["decision"]["legal_actions"] if view["view"].get("decision") else []
+        if view["status"] != "active" or not actions:
+            break
+        api(player).post(f"/api/games/{gid}/actions/", {"version": view["version"], "action": actions[0]},
+                         format="json")
+    assert len(seen) > 1  # the spectator followed the match as it went on

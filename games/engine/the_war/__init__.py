@@ -23,12 +23,12 @@ from .rules import (
 from .selfplay import play_game, replay, starter_setup
 from .setup import OTHER, SEATS, GameSetup
 from .state import WarState
-from .view import view
+from .view import public_view, view
 
 __all__ = [
     "ACTION_CLASSES", "ACTION_TYPES", "DECISION_KINDS", "OTHER", "RULES", "SEATS", "TURN_PHASES",
     "WAVE_STAGES", "Action", "Decision", "EngineError", "Event", "GameSetup", "HeuristicBot",
     "IllegalAction", "MalformedAction", "RandomBot", "SetupError", "StateError", "WarState", "apply",
     "apply_legal", "events_for", "legal_actions", "legal_keys", "new_game", "play_game", "replay",
-    "starter_setup", "view",
+    "starter_setup", "view", "public_view",
 ]

@@ -60,3 +60,25 @@ def view(st: WarState, seat: str) -> dict[str, Any]:
             out["decision"]["prompt"] = st.decision.prompt
             out["legal_actions"] = [a.to_json() for a in RULES.legal_actions(st)]
     return out
+
+
+def public_view(st: WarState) -> dict[str, Any]:
+    """What a spectator may see: only what every seat sees (both sides' public zones, hand and deck sizes,
+    the public re-draw reveal), whose decision it is with no prompt and no legal actions; never a hand, a
+    scouted hand or any deck order."""
+    out: dict[str, Any] = {
+        "game": "the-war",
+        "seat": None,
+        "turn": st.turn,
+        "ply": st.ply,
+        "status": st.status,
+        "winner": st.winner,
+        "result": st.result,
+        "first_player": st.first_seat,
+        "players": {s: _public(st, s) for s in SEATS},
+        "decision": None,
+        "legal_actions": [],
+    }
+    if st.decision is not None:
+        out["decision"] = {"seat": st.decision.seat, "kind": st.decision.kind}
+    return out

@@ -26,7 +26,7 @@ from .rules import (
 from .selfplay import replay
 from .setup import SEATS, GameSetup, Options, TideOfIronCatalog
 from .state import TideOfIronState
-from .view import view
+from .view import public_view, view
 
 Catalog = TideOfIronCatalog
 
@@ -65,4 +65,5 @@ __all__ = [
     "red_die_direction",
     "replay",
     "view",
+    "public_view",
 ]

@@ -101,3 +101,8 @@ def _common(st: TideOfIronState) -> dict[str, Any]:
             "final": p["final"],
         },
     }
+
+
+def public_view(st: TideOfIronState) -> dict[str, Any]:
+    """What a spectator of the match may see (the games service's spectator view): view(st, "spectator")."""
+    return view(st, SPECTATOR)
