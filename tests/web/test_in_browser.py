@@ -110,7 +110,7 @@ def in_browser(site):
 
 def sign_up(page, username: str) -> None:
     page.goto("/")
-    page.get_by_role("link", name="Sign up").first.click()
+    page.get_by_role("navigation", name="Site").get_by_role("link", name="Sign up").click()
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password (again)").fill(PASSWORD)
@@ -123,7 +123,7 @@ def test_sign_up_then_log_out_and_in_again(in_browser):
         sign_up(page, "browser-monty")
         assert page.get_by_text("browser-monty").first.is_visible()
         page.get_by_role("button", name="Log out").click()
-        page.get_by_role("link", name="Log in").click()
+        page.get_by_role("navigation", name="Site").get_by_role("link", name="Log in").click()
         page.get_by_label("Username").fill("browser-monty")
         page.get_by_label("Password").fill(PASSWORD)
         page.keyboard.press("Enter")  # the form works from the keyboard
@@ -197,7 +197,7 @@ def test_phone_width_and_keyboard(in_browser):
 def test_play_against_the_bot_by_clicking(in_browser):
     def steps(page):
         sign_up(page, "browser-wavell")
-        page.get_by_role("link", name="Play").click()
+        page.get_by_role("navigation", name="Site").get_by_role("link", name="Play").click()
         page.get_by_role("button", name="Create the game").click()  # British starter against the bot's German
         board = page.locator("#board .board")
         board.wait_for()
