@@ -14,13 +14,17 @@ from games.game_types import GAME_TYPES
 from games.models import BotKind, Game, GameStatus, Rating, RatingChange, SeatKind
 
 PROVISIONAL_DEVIATION = 110.0  # a rating whose deviation is above this is provisional (shown as "1500?")
+# The game types with ratings: those with clocks, takebacks and ratings (GameType.live_play; not a referee
+# such as Tide of Iron); bots are rated where the game type has bots.
+RATED_GAME_TYPES = [name for name, kind in GAME_TYPES.items() if kind.live_play]
+BOT_RATED_GAME_TYPES = [name for name in RATED_GAME_TYPES if GAME_TYPES[name].bots_available]
 
 
 def rating_game_type_check(*, game_type: str) -> str:
     """A game type that has ratings (404 unknown_game_type otherwise)."""
-    if game_type not in GAME_TYPES:
+    if game_type not in RATED_GAME_TYPES:
         raise NotFound(
-            f"Unknown game type {game_type!r}: one of {sorted(GAME_TYPES)}.",
+            f"Unknown game type {game_type!r}: one of {sorted(RATED_GAME_TYPES)}.",
             code="unknown_game_type",
             game_type=game_type,
         )
@@ -51,7 +55,7 @@ def ratings_of_user(*, username: str) -> tuple[Any, list[Rating]]:
     if user is None:
         raise NotFound("No user has this username.", code="unknown_user", username=username)
     found = {r.game_type: r for r in Rating.objects.filter(user=user)}
-    return user, [found.get(name) or _newcomer(game_type=name, user=user) for name in GAME_TYPES]
+    return user, [found.get(name) or _newcomer(game_type=name, user=user) for name in RATED_GAME_TYPES]
 
 
 def bot_ratings() -> list[Rating]:
@@ -60,7 +64,7 @@ def bot_ratings() -> list[Rating]:
     return [
         found.get((bot, name)) or _newcomer(game_type=name, bot=bot)
         for bot in BotKind.values
-        for name in GAME_TYPES
+        for name in BOT_RATED_GAME_TYPES
     ]
 
 

@@ -251,11 +251,12 @@ def test_the_game_list_reads_seat_ratings_in_one_query(create_game, api, alice):
 
 def test_calibration_seeds_the_bot_ratings_with_rated_bot_games(api):
     before = bot_ratings(api)
-    from games.game_types import GAME_TYPES
     from games.models import BotKind
+    from games.rating_selectors import BOT_RATED_GAME_TYPES
 
     assert before[("heuristic", "battlefront")]["rating"] == 1500.0
-    assert len(before) == len(BotKind.choices) * len(GAME_TYPES)  # every bot in every game type
+    assert "tide-of-iron" not in BOT_RATED_GAME_TYPES  # a referee: no bots, no ratings
+    assert len(before) == len(BotKind.choices) * len(BOT_RATED_GAME_TYPES)  # every bot, every rated type
     out = StringIO()
     call_command("calibrate_bot_ratings", "--game", "battlefront", "--games", "8", "--seed", "3", stdout=out)
     assert "8 rated games" in out.getvalue()

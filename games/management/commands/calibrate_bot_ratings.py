@@ -10,8 +10,9 @@ from config.errors import DomainError
 from games import engine
 from games.catalog_snapshot import snapshot_dicts
 from games.decks_glue import resolve_deck, validate_pairing
-from games.game_types import DEFAULT_GAME_TYPE, GAME_TYPES, get_game_type
+from games.game_types import DEFAULT_GAME_TYPE, get_game_type
 from games.management.commands.simulate import _deck_ref, _load_catalog
+from games.rating_selectors import BOT_RATED_GAME_TYPES
 from games.services import game_options
 from games.services.ratings import bot_ratings_calibrate
 from games.simulation import BOTS, DEFAULT_MAX_PLIES
@@ -30,7 +31,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--game",
-            choices=[*sorted(GAME_TYPES), "all"],
+            choices=[*sorted(BOT_RATED_GAME_TYPES), "all"],
             default="all",
             help="The game type whose bot ratings to seed (default: every one).",
         )
@@ -62,7 +63,7 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1")
         if opts["bots"][0] == opts["bots"][1]:
             raise CommandError("--bots: two different bot kinds (a bot against itself says nothing)")
-        names = sorted(GAME_TYPES) if opts["game"] == "all" else [opts["game"]]
+        names = sorted(BOT_RATED_GAME_TYPES) if opts["game"] == "all" else [opts["game"]]
         for name in names:
             catalog, setup = self._setup(name, opts)
             report = bot_ratings_calibrate(
