@@ -82,6 +82,7 @@ class Listener:
                         continue
                     if r.status != 200:
                         self.errors.append(f"{r.status} {await r.text()}")
+                        self.connected.set()  # done: counted in listener_errors, the run goes on
                         return
                     self.connected.set()
                     if await self._read(r, stop):
