@@ -5,7 +5,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .core.errors import MalformedAction
+from .core.errors import SetupError
 
 SEATS = ("axis", "allies")  # the two sides; also the two seats (armies) of a classic two-player game
 SIDES = SEATS
@@ -51,18 +51,18 @@ def check_armies(armies: Any) -> None:
     if sorted(armies) == sorted(SEATS):
         return
     if not all(isinstance(a, str) and _ARMY.match(a) for a in armies):
-        raise MalformedAction(f"armies must be 'axis' and 'allies', or 'axis-N' / 'allies-N': {armies}",
+        raise SetupError(f"armies must be 'axis' and 'allies', or 'axis-N' / 'allies-N': {armies}",
                               code="malformed_setup")
     counts = []
     for s in SEATS:
         nums = sorted(int(a.split("-")[1]) for a in armies if side_of(a) == s)
         if not nums or nums != list(range(1, len(nums) + 1)) or len(nums) > MAX_ARMIES_PER_SIDE:
-            raise MalformedAction(f"the {s} side needs armies {s}-1 .. {s}-N (1 to {MAX_ARMIES_PER_SIDE})",
+            raise SetupError(f"the {s} side needs armies {s}-1 .. {s}-N (1 to {MAX_ARMIES_PER_SIDE})",
                                   code="malformed_setup")
         counts.append(len(nums))
     if abs(counts[0] - counts[1]) > 1:
         # OR3: "any multiple of 2 players ... each side gets an equal number"; OR4: "3, 5, or even 7 players"
-        raise MalformedAction(f"{counts[0]} axis v {counts[1]} allied armies: teams are equal (optional "
+        raise SetupError(f"{counts[0]} axis v {counts[1]} allied armies: teams are equal (optional "
                               "rule 3) or one army apart (optional rule 4)", code="malformed_setup")
 
 
@@ -96,7 +96,7 @@ class Options:
         known = set(cls.__dataclass_fields__)
         unknown = set(data) - known
         if unknown:
-            raise MalformedAction(f"unknown options {sorted(unknown)}", code="malformed_setup")
+            raise SetupError(f"unknown options {sorted(unknown)}", code="malformed_setup")
         return cls(**data)
 
 
@@ -151,7 +151,7 @@ class GameSetup:
                 options=Options.from_json(data.get("options")),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise MalformedAction(f"bad game setup: {exc}", code="malformed_setup") from exc
+            raise SetupError(f"bad game setup: {exc}", code="malformed_setup") from exc
 
 
 def _army_number(army: str) -> int:
@@ -185,7 +185,7 @@ def starter_setup(catalog: Any, seed: int, *, axis_set: str | None = None,
     chosen = {"axis": axis_set or starters.get("axis"), "allies": allies_set or starters.get("allies")}
     for seat, code in chosen.items():
         if code is None:
-            raise MalformedAction(f"theater {theater!r} has no {seat} starter deck", code="malformed_setup")
+            raise SetupError(f"theater {theater!r} has no {seat} starter deck", code="malformed_setup")
         s = catalog.sets[code]
         decks[seat] = tuple(c for c, n in sorted(s.arsenal_counts().items()) for _ in range(n))
         nations[seat] = s.nation
@@ -208,7 +208,7 @@ def _starter_for(catalog: Any, entry: str, theaters: list[str]) -> str:
         return entry
     found = nation_starters(catalog, entry)
     if not found:
-        raise MalformedAction(f"{entry!r} is neither a nation with a starter deck nor a starter set",
+        raise SetupError(f"{entry!r} is neither a nation with a starter deck nor a starter set",
                               code="malformed_setup")
     return next((c for c in found if catalog.sets[c].theater in theaters), found[0])
 
@@ -225,7 +225,7 @@ def team_setup(catalog: Any, seed: int, *, axis: list[str] | tuple[str, ...],
     pair brings no cards of its own and draws from its nation's common arsenal deck. The conflict deck is the
     theaters' decks added together ("COMBINING SETS"): by default every theater of the nations' starters."""
     if not axis or not allies:
-        raise MalformedAction("each side needs at least one army", code="malformed_setup")
+        raise SetupError("each side needs at least one army", code="malformed_setup")
     decks: dict[str, tuple[str, ...]] = {}
     nations: dict[str, str] = {}
     seen: dict[tuple[str, str], int] = {}
@@ -243,7 +243,7 @@ def team_setup(catalog: Any, seed: int, *, axis: list[str] | tuple[str, ...],
             s = catalog.sets[code]
             nation = s.nation
             if catalog.side_of(nation) != side:
-                raise MalformedAction(f"{nation} fights for {catalog.side_of(nation)}, not {side}",
+                raise SetupError(f"{nation} fights for {catalog.side_of(nation)}, not {side}",
                                       code="malformed_setup")
             if s.theater not in found_theaters:
                 found_theaters.append(s.theater)

@@ -469,14 +469,14 @@ def test_events_for_filters_private_events():
 
 
 def test_setup_and_options_round_trip_through_json(real_catalog):
-    from games.engine import GameSetup
+    from games.engine import GameSetup, SetupError
 
     setup = starter_setup(real_catalog, 4, options=Options(larger_standing_armies=True, occupying_force=True))
     again = GameSetup.from_json(setup.to_json())
     assert again == setup and again.options.initial_draw == 9
-    with pytest.raises(MalformedAction):
+    with pytest.raises(SetupError):
         GameSetup.from_json({"seed": 1})
-    with pytest.raises(MalformedAction):
+    with pytest.raises(SetupError):
         Options.from_json({"no_such_option": True})
 
 

@@ -916,10 +916,10 @@ def test_teams_more_than_one_army_apart_are_not_a_game_of_the_rules(real_catalog
     2v4 set-up is refused by the engine itself, not only by the API."""
     import pytest
 
-    from games.engine import MalformedAction
+    from games.engine import SetupError
     from games.engine.setup import team_setup
 
     for axis, allies in ((["DE"], ["GB"] * 3), (["DE"] * 4, ["GB"] * 2)):
-        with pytest.raises(MalformedAction) as exc:
+        with pytest.raises(SetupError) as exc:
             team_setup(real_catalog, 1, axis=axis, allies=allies)
         assert exc.value.code == "malformed_setup" and "one army apart" in exc.value.message

@@ -12,11 +12,20 @@ from ..core.errors import EngineError, SetupError
 from ..frames import DeployFrame, GameFrame, SetupRevealFrame
 from ..setup import SEATS, GameSetup, check_armies, side_of
 from ..state import OTHER, GameState, new_army, new_player, pool_key
-from . import optional_rules, team_play  # noqa: F401  (register their frames and decisions)
+from . import optional_rules, team_play
 from .book import RULES
-from .effects import abomb, battle_window, immediate, sabotage, theater, turn_start  # noqa: F401
-from .phases import battle, battlecard, fire, settle, turn  # noqa: F401
+from .effects import abomb, battle_window, immediate, sabotage, theater, turn_start
+from .phases import battle, battlecard, deploy, fire, settle, turn
 from .zones import _draw_arsenal
+
+# Every rule module with frames or decisions, in registration order (the order of DECISION_KINDS): each one
+# registers them in the book here, explicitly. The card behaviours of effects.theater and effects.turn_start
+# (and of the modules above) are in behaviour.EFFECTS / ABILITIES, keyed by the card vocabulary.
+RULE_MODULES = (deploy, optional_rules, team_play, abomb, battle_window, immediate, sabotage, fire, settle,
+                battle, battlecard, turn)
+CARD_BEHAVIOUR_MODULES = (theater, turn_start)
+for _module in RULE_MODULES:
+    _module.register(RULES)
 
 advance = RULES.advance
 legal_keys = RULES.legal_keys

@@ -3,10 +3,9 @@ battlecard (5.3). Larger standing armies (Optional Rule 1) is setup.Options.init
 from __future__ import annotations
 
 from ..actions import Deploy, Pass
-from ..core.machine import emit
+from ..core.machine import RuleBook, emit
 from ..frames import BattleFrame, TransferFrame
 from ..state import Decision, GameState
-from .book import RULES
 from .common import KPass
 from .phases.deploy import _deploy_options
 from .zones import _deployed, _ref_of, _stack
@@ -64,5 +63,7 @@ def _occupied_defense(st: GameState, fr: BattleFrame, seat: str) -> bool:
     return fr.counter and seat == fr.defender and fr.card in st.players[seat]["occupied"]
 
 
-RULES.frame("transfer", step_transfer)
-RULES.decision("transfer", legal=legal_transfer, act=act_transfer)
+def register(book: RuleBook) -> None:
+    """Register this module's frames and decisions (called once, by battlecards.machine)."""
+    book.frame("transfer", step_transfer)
+    book.decision("transfer", legal=legal_transfer, act=act_transfer)

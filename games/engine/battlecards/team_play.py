@@ -24,10 +24,9 @@ the private ones (one per army involved) the cards.
 from __future__ import annotations
 
 from ..actions import Action, Choose, Deploy
-from ..core.machine import emit
+from ..core.machine import RuleBook, emit
 from ..frames import ArmyTransferFrame, ReserveTradeFrame, SeatTradeFrame, TurnFrame
 from ..state import Decision, GameState
-from .book import RULES
 from .common import KChoose, KDeploy, KPass
 from .zones import _deployed, _ref_of, _stack
 
@@ -201,9 +200,11 @@ def take_sacrificed_turn(st: GameState, seat: str) -> bool:
     return True
 
 
-RULES.frame("army_transfer", step_army_transfer)
-RULES.decision("army_transfer", legal=legal_army_transfer, act=act_army_transfer)
-RULES.frame("reserve_trade", step_reserve_trade)
-RULES.decision("reserve_trade", legal=legal_reserve_trade, act=act_reserve_trade)
-RULES.frame("seat_trade", step_seat_trade)
-RULES.decision("seat_trade", legal=legal_seat_trade, act=act_seat_trade)
+def register(book: RuleBook) -> None:
+    """Register this module's frames and decisions (called once, by battlecards.machine)."""
+    book.frame("army_transfer", step_army_transfer)
+    book.decision("army_transfer", legal=legal_army_transfer, act=act_army_transfer)
+    book.frame("reserve_trade", step_reserve_trade)
+    book.decision("reserve_trade", legal=legal_reserve_trade, act=act_reserve_trade)
+    book.frame("seat_trade", step_seat_trade)
+    book.decision("seat_trade", legal=legal_seat_trade, act=act_seat_trade)

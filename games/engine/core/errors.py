@@ -20,7 +20,7 @@ class EngineError(Exception):
 
 
 class MalformedAction(EngineError):
-    """Bad shape, unknown type or missing/mistyped fields (also a malformed setup: code malformed_setup)."""
+    """An action of a bad shape, an unknown type or missing/mistyped fields."""
 
     code = "malformed_action"
 
@@ -33,7 +33,8 @@ class IllegalAction(EngineError):
 
 class SetupError(EngineError):
     """A game setup the catalog cannot play: unknown cards or nations, a card on the wrong side, a second
-    copy of a general or leader in one arsenal deck, a bad scenario."""
+    copy of a general or leader in one arsenal deck, a bad scenario; also a malformed setup (its JSON, the
+    armies, the options: code malformed_setup)."""
 
     code = "bad_setup"
 

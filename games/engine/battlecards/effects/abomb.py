@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 from ...actions import Action, PlayCard
-from ...core.machine import emit
+from ...core.machine import RuleBook, emit
 from ...frames import BattleFrame, DeployFrame, Frame, V2Frame
 from ...state import Decision, GameState
 from ..behaviour import PHASE_2, V2, Window, ability, card_effect, window_of, window_options
-from ..book import RULES
 from ..combat.casualties import _destroy
 from ..common import KChoose, KPlayCard
 from ..zones import (
@@ -122,7 +121,10 @@ card_effect("a-bomb", kept=True, rulings="G6, C8-C10",
             v2=Window(_v2_options, _drop, discard=False))
 
 
-RULES.frame("v2", step_v2)
-RULES.decision("v2_effect", legal=legal_v2_effect, act=act_v2_effect)
+def register(book: RuleBook) -> None:
+    """Register this module's frames and decisions (called once, by battlecards.machine)."""
+    book.frame("v2", step_v2)
+    book.decision("v2_effect", legal=legal_v2_effect, act=act_v2_effect)
+
 
 ability("v2_rocket", step_v2, rulings="R1.2, C9; triggered by phases.deploy._do_deploy")

@@ -4,11 +4,10 @@ Warfare (C11). Each is discarded after use (C14)."""
 from __future__ import annotations
 
 from ...actions import Pass, PlayCard
-from ...core.machine import emit
+from ...core.machine import RuleBook, emit
 from ...frames import BattleFrame
 from ...state import GameState
 from ..behaviour import BATTLE_WINDOW, Window, card_effect, window_of, window_options
-from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy, _withdraw
 from ..common import KPass, KPlayCard
 from ..zones import _discard_kept
@@ -90,4 +89,7 @@ card_effect("stolen-plans", kept=True, rulings="S6, S7, C8",
 card_effect("chemical-warfare", kept=True, rulings="C11",
             battle_window=Window(_chemical_warfare_options, _chemical_warfare))
 
-RULES.decision("battle_window", legal=legal_battle_window, act=act_battle_window)
+
+def register(book: RuleBook) -> None:
+    """Register this module's frames and decisions (called once, by battlecards.machine)."""
+    book.decision("battle_window", legal=legal_battle_window, act=act_battle_window)

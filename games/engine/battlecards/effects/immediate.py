@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...actions import Choose, Deploy, Pass, Retrieve, Split, Take
-from ...core.machine import emit
+from ...core.machine import RuleBook, emit
 from ...frames import CaptureFrame, DeployFrame, DivideFrame, ReorganizeFrame
 from ...state import Decision, GameState
 from ..behaviour import ability, card_effect
-from ..book import RULES
 from ..common import KChoose, KPass, KRetrieve, KSplit, KTake
 from ..phases.deploy import _deploy_options, _do_deploy
 from ..zones import _deployed, _draw_n, _industry_extra, _nonempty_refs, _remove_deployed, _stack
@@ -166,15 +165,17 @@ def act_capture_pick(st: GameState, fr: CaptureFrame, a: Take) -> None:
         emit(st, "captured_card", data, army)
 
 
-RULES.frame("divide", step_divide)
-RULES.frame("reorganize", step_reorganize)
-RULES.frame("capture", step_capture)
-RULES.decision("divide_choose", legal=legal_divide_choose, act=act_divide_choose)
-RULES.decision("divide_stack", legal=legal_divide_stack, act=act_divide_stack)
-RULES.decision("reorganize", legal=legal_reorganize, act=act_reorganize)
-RULES.decision("reorganize_swap", legal=legal_reorganize_swap, act=act_reorganize_swap)
-RULES.decision("capture_browse", legal=legal_capture_browse, act=act_capture_browse)
-RULES.decision("capture_pick", legal=legal_capture_pick, act=act_capture_pick)
+def register(book: RuleBook) -> None:
+    """Register this module's frames and decisions (called once, by battlecards.machine)."""
+    book.frame("divide", step_divide)
+    book.frame("reorganize", step_reorganize)
+    book.frame("capture", step_capture)
+    book.decision("divide_choose", legal=legal_divide_choose, act=act_divide_choose)
+    book.decision("divide_stack", legal=legal_divide_stack, act=act_divide_stack)
+    book.decision("reorganize", legal=legal_reorganize, act=act_reorganize)
+    book.decision("reorganize_swap", legal=legal_reorganize_swap, act=act_reorganize_swap)
+    book.decision("capture_browse", legal=legal_capture_browse, act=act_capture_browse)
+    book.decision("capture_pick", legal=legal_capture_pick, act=act_capture_pick)
 
 
 # ---- cards resolved when drawn (military build-up and immediate cards) -------------------------------------

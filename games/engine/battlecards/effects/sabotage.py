@@ -3,11 +3,10 @@ enemy unit in phase 0 of the first round (GU4 note)."""
 from __future__ import annotations
 
 from ...actions import Choose
-from ...core.machine import emit
+from ...core.machine import RuleBook, emit
 from ...frames import BattleFrame, SabotageFrame
 from ...state import Decision, GameState
 from ..behaviour import ability
-from ..book import RULES
 from ..combat.casualties import _check_battle_end, _destroy
 from ..common import KChoose
 from ..zones import _deployed
@@ -53,8 +52,11 @@ def act_sabotage_target(st: GameState, fr: BattleFrame, a: Choose) -> None:
     _check_battle_end(st, fr)
 
 
-RULES.frame("sabotage", step_sabotage)
-RULES.decision("sabotage_victim", legal=legal_sabotage_victim, act=act_sabotage_victim)
-RULES.decision("sabotage_target", legal=legal_sabotage_target, act=act_sabotage_target)
+def register(book: RuleBook) -> None:
+    """Register this module's frames and decisions (called once, by battlecards.machine)."""
+    book.frame("sabotage", step_sabotage)
+    book.decision("sabotage_victim", legal=legal_sabotage_victim, act=act_sabotage_victim)
+    book.decision("sabotage_target", legal=legal_sabotage_target, act=act_sabotage_target)
+
 
 ability("sabotage", _sabotage_targets, act_sabotage_target, rulings="GU4 note, G4")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...actions import Choose, Pass, Withdraw
-from ...core.machine import Stage, emit
+from ...core.machine import RuleBook, Stage, emit
 from ...frames import BattleFrame, DeployFrame
 from ...state import Decision, GameState
 from ..behaviour import ability
@@ -384,10 +384,13 @@ BATTLE_STAGES = {
 }
 
 
-RULES.frame("battle", stages=BATTLE_STAGES)
-RULES.decision("commit_optional", legal=legal_commit_optional, act=act_commit_optional)
-RULES.decision("battle_stack", legal=legal_battle_stack, act=act_battle_stack)
-RULES.decision("withdraw", legal=legal_withdraw, act=act_withdraw, key_at=withdraw_key_at)
+def register(book: RuleBook) -> None:
+    """Register this module's frames and decisions (called once, by battlecards.machine)."""
+    book.frame("battle", stages=BATTLE_STAGES)
+    book.decision("commit_optional", legal=legal_commit_optional, act=act_commit_optional)
+    book.decision("battle_stack", legal=legal_battle_stack, act=act_battle_stack)
+    book.decision("withdraw", legal=legal_withdraw, act=act_withdraw, key_at=withdraw_key_at)
+
 
 ability("leader", _stage_leaders, rulings="G5, C15")
 ability("intelligence", _stage_muster, rulings="standing intelligence (also effects.abomb._abomb_ok, view)")

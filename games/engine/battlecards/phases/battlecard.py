@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from ...actions import Choose, EmergencyDeploy, Pass, PlayCard
-from ...core.machine import emit
+from ...core.machine import RuleBook, emit
 from ...frames import BATTLE, BattlecardFrame, DeployFrame
 from ...state import OTHER, Decision, GameState
 from ..behaviour import RESPONSE, Window, card_effect, window_of, window_options
-from ..book import RULES
 from ..common import KChoose, KEmergencyDeploy, KPass, KPlayCard
 from ..frames import join_armies, new_battle
 from ..zones import _discard_kept, _flip_conflict, _prereqs_met, _stated_aggressor
@@ -211,9 +210,11 @@ def act_emergency_deploy(st: GameState, fr: BattlecardFrame, a: EmergencyDeploy 
         st.frames.append(DeployFrame(a.seat, len(hand), None, "emergency"))
 
 
-RULES.frame("battlecard", step_battlecard)
-RULES.decision("fight_or_decline", legal=legal_fight_or_decline, act=act_fight_or_decline)
-RULES.decision("preemptive_choice", legal=legal_fight_or_decline, act=act_fight_or_decline)
-RULES.decision("battlecard_response", legal=legal_battlecard_response, act=act_battlecard_response)
-RULES.decision("emergency_deploy", legal=legal_emergency_deploy, act=act_emergency_deploy)
-RULES.decision("choose_enemy_army", legal=legal_choose_enemy_army, act=act_choose_enemy_army)
+def register(book: RuleBook) -> None:
+    """Register this module's frames and decisions (called once, by battlecards.machine)."""
+    book.frame("battlecard", step_battlecard)
+    book.decision("fight_or_decline", legal=legal_fight_or_decline, act=act_fight_or_decline)
+    book.decision("preemptive_choice", legal=legal_fight_or_decline, act=act_fight_or_decline)
+    book.decision("battlecard_response", legal=legal_battlecard_response, act=act_battlecard_response)
+    book.decision("emergency_deploy", legal=legal_emergency_deploy, act=act_emergency_deploy)
+    book.decision("choose_enemy_army", legal=legal_choose_enemy_army, act=act_choose_enemy_army)

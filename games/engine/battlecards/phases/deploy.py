@@ -5,10 +5,9 @@ from __future__ import annotations
 from vocabulary.battlecards import KINDS
 
 from ...actions import Deploy
-from ...core.machine import emit
+from ...core.machine import RuleBook, emit
 from ...frames import DeployFrame, Frame, SetupRevealFrame, V2Frame
 from ...state import Decision, GameState
-from ..book import RULES
 from ..common import KDeploy
 from ..zones import _stack
 
@@ -94,7 +93,9 @@ def setup_pending(st: GameState) -> bool:
     return any(type(f) is SetupRevealFrame for f in st.frames)
 
 
-RULES.frame("deploy", step_deploy)
-RULES.frame("setup_reveal", step_setup_reveal)
-RULES.decision("initial_deploy", legal=legal_deploy, act=act_deploy)
-RULES.decision("deploy", legal=legal_deploy, act=act_deploy)
+def register(book: RuleBook) -> None:
+    """Register this module's frames and decisions (called once, by battlecards.machine)."""
+    book.frame("deploy", step_deploy)
+    book.frame("setup_reveal", step_setup_reveal)
+    book.decision("initial_deploy", legal=legal_deploy, act=act_deploy)
+    book.decision("deploy", legal=legal_deploy, act=act_deploy)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...actions import Autokill, Fire, Hold, Pass, PlayCard, Support, Withdraw
-from ...core.machine import emit
+from ...core.machine import RuleBook, emit
 from ...frames import BattleFrame, PendingShot
 from ...state import Decision, GameState
 from ..behaviour import PHASE_2, window_of
@@ -342,7 +342,9 @@ def act_sub_withdraw(st: GameState, fr: BattleFrame, a: Withdraw | Pass) -> None
         _check_battle_end(st, fr)
 
 
-RULES.decision("fire", legal=legal_fire, act=act_fire, key_at=fire_key_at)
-RULES.decision("defend", legal=legal_defend, act=act_defend)
-RULES.decision("retarget", legal=legal_retarget, act=act_retarget)
-RULES.decision("sub_withdraw", legal=legal_sub_withdraw, act=act_sub_withdraw)
+def register(book: RuleBook) -> None:
+    """Register this module's frames and decisions (called once, by battlecards.machine)."""
+    book.decision("fire", legal=legal_fire, act=act_fire, key_at=fire_key_at)
+    book.decision("defend", legal=legal_defend, act=act_defend)
+    book.decision("retarget", legal=legal_retarget, act=act_retarget)
+    book.decision("sub_withdraw", legal=legal_sub_withdraw, act=act_sub_withdraw)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...actions import Action, PlayCard
-from ...core.machine import emit
+from ...core.machine import RuleBook, emit
 from ...frames import BattleFrame
 from ...state import Decision, GameState
 from ..behaviour import SCORCHED, Window, card_effect, window_of, window_options
@@ -100,4 +100,6 @@ def _stage_done(st: GameState, fr: BattleFrame) -> Decision | None:
     return None
 
 
-RULES.decision("scorched_earth", legal=legal_scorched_earth, act=act_scorched_earth)
+def register(book: RuleBook) -> None:
+    """Register this module's frames and decisions (called once, by battlecards.machine)."""
+    book.decision("scorched_earth", legal=legal_scorched_earth, act=act_scorched_earth)

@@ -4,11 +4,10 @@ team_play) and the termination guard (turn_limit)."""
 from __future__ import annotations
 
 from ...actions import Action, Choose, Draw, EmergencyDeploy, PlayCard
-from ...core.machine import emit
+from ...core.machine import RuleBook, emit
 from ...frames import DeployFrame, GameFrame, TransferFrame, TurnFrame
 from ...state import OTHER, Decision, GameState
 from ..behaviour import TURN_START, window_of, window_options
-from ..book import RULES
 from ..common import KChoose, KDraw, KEmergencyDeploy
 from ..optional_rules import _can_transfer
 from ..outcome import _finish_on_points
@@ -104,6 +103,8 @@ def act_turn_start(st: GameState, fr: TurnFrame, a: Action) -> None:
         window.resolve(st, fr, a)
 
 
-RULES.frame("game", step_game)
-RULES.frame("turn", step_turn)
-RULES.decision("turn_start", legal=legal_turn_start, act=act_turn_start)
+def register(book: RuleBook) -> None:
+    """Register this module's frames and decisions (called once, by battlecards.machine)."""
+    book.frame("game", step_game)
+    book.frame("turn", step_turn)
+    book.decision("turn_start", legal=legal_turn_start, act=act_turn_start)
