@@ -104,10 +104,12 @@ class SettlesClock:
     is ended on time (games.services.game_clock_settle), so every read and write agrees with the periodic
     expiry job even before it ran."""
 
+    settles_before_reading = True  # False: the view settles from the row it reads (game_player_view)
+
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
         clock_timer.ensure_started()  # without a broker: this process's sweep thread (once)
-        if kwargs.get("game_id") is not None:
+        if kwargs.get("game_id") is not None and self.settles_before_reading:
             services.game_clock_settle(game_id=kwargs["game_id"])
 
 
@@ -235,6 +237,7 @@ class GameResignApi(SettlesClock, APIView):
 
 class GameSeatViewApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
+    settles_before_reading = False  # game_player_view settles a clock past its deadline from the row
 
     @extend_schema(
         responses={
@@ -245,7 +248,8 @@ class GameSeatViewApi(SettlesClock, APIView):
         summary="My seat's view: what I may see, the pending decision and my legal actions",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_player_view(game_id=game_id, user=request.user))
+        return Response(selectors.game_player_view(game_id=game_id, user=request.user,
+                                                   settle_clock=services.game_clock_settle))
 
 
 class GameActionSubmitApi(SettlesClock, APIView):

@@ -21,7 +21,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_r
 from django.utils import timezone
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
-from games import clocks
+from games import clocks, hot_state
 from games.catalog_snapshot import cached_catalog
 from games.engine.core.events import may_see
 from games.filters import GameFilter
@@ -184,37 +184,74 @@ def game_state(*, game: Game) -> Any:
     return game_type_of(game).state_from_json(game.state, game_catalog(game=game))
 
 
-def game_player_view(*, game_id: Any, user: Any) -> dict[str, Any]:
+def _seat_game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) -> Game:
+    """game_get for a seat's view: the game by its key with its seats, visibility checked in Python
+    (user_may_see_game, the twin of visible_games_q): two short queries."""
+    game = (
+        Game.objects.filter(pk=_parse_id(game_id))
+        .defer(*(c for c in BULKY_COLUMNS if c not in columns))
+        .prefetch_related(_seats_prefetch())
+        .first()
+    )
+    if game is None or not user_may_see_game(game, list(game.seats.all()), user):
+        raise NotFound("No such game.", code="game_not_found")
+    return game
+
+
+def game_player_view(*, game_id: Any, user: Any, settle_clock: Any = None) -> dict[str, Any]:
     """The engine's view for the user's seat, the pending decision (with legal actions when it is theirs).
 
-    Reads the state, not the catalog snapshot: the game's Catalog is cached per snapshot hash."""
-    game = game_get(game_id=game_id, user=user, columns=("state",))
+    Reads the state column only when this process does not hold this row's state yet (games.hot_state);
+    the game's Catalog is cached per snapshot hash. `settle_clock(game_id=...)` (games.services.
+    game_clock_settle) is called when the row read shows a running clock past its deadline, and the game
+    is read again: the same answer as settling first, without a query when nothing is due."""
+    game = _seat_game_get(game_id=game_id, user=user)
+    if (
+        settle_clock is not None
+        and game.status == GameStatus.ACTIVE
+        and game.clock_deadline is not None
+        and game.clock_deadline <= clocks.now()
+    ):
+        settle_clock(game_id=game.pk)
+        game = _seat_game_get(game_id=game_id, user=user)
     seat = _require_seat(game, user)
     if game.status == GameStatus.OPEN:
         # The deal exists already, but showing it before the other seat is taken would let a creator keep
         # only the games with a good hand and cancel the rest.
         raise Conflict("The game has not started: the cards are shown once every seat is taken.",
                        code="game_not_active")
-    return seat_view_payload(game=game, seat=seat.seat)
+    state = hot_state.cached_state(game)
+    if state is None:  # not decoded in this process yet: read the row again with its state column
+        game = _seat_game_get(game_id=game_id, user=user, columns=("state",))
+        seat = _require_seat(game, user)
+        state = hot_state.remember_state(game, game_state(game=game))
+    return seat_view_payload(game=game, seat=seat.seat, state=state, hot=True)
 
 
-def seat_view_payload(*, game: Game, seat: str, state: Any = None) -> dict[str, Any]:
-    """The JSON a seat gets: `state` is the engine state when the caller already holds it."""
+def seat_view_payload(*, game: Game, seat: str, state: Any = None, hot: bool = False) -> dict[str, Any]:
+    """The JSON a seat gets: `state` is the engine state when the caller already holds it. With hot=True,
+    `state` is the one games.hot_state keeps for this row: its view and card definitions are built once
+    per (row, seat) in this process (the same JSON as built afresh)."""
     kind = game_type_of(game)
     state = state if state is not None else game_state(game=game)
-    view = kind.view(state, seat)
-    if game.status != GameStatus.ACTIVE and isinstance(view.get("decision"), dict):
-        # open: nobody may act until the seat is taken; finished by resignation: nobody acts any more.
-        view = {**view, "decision": {**view["decision"], "legal_actions": []}}
-    if game.status == GameStatus.FINISHED and view.get("status") != "finished":
-        view = {**view, "status": "finished", "winner": game.winner or None}  # ended by resignation
+
+    def build() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        view = kind.view(state, seat)
+        if game.status != GameStatus.ACTIVE and isinstance(view.get("decision"), dict):
+            # open: nobody may act until the seat is taken; finished by resignation: nobody acts any more.
+            view = {**view, "decision": {**view["decision"], "legal_actions": []}}
+        if game.status == GameStatus.FINISHED and view.get("status") != "finished":
+            view = {**view, "status": "finished", "winner": game.winner or None}  # ended by resignation
+        return view, view_card_definitions(view, state.catalog, kind=kind)
+
+    view, cards = hot_state.seat_part(game, seat, build) if hot else build()
     return {
         "game": str(game.id),
         "game_type": kind.name,
         "status": game.status,
         "version": game.version,
         "last_seq": game.last_seq,
-        "cards": view_card_definitions(view, state.catalog, kind=kind),
+        "cards": cards,
         "seat": seat,
         "your_turn": game.status == GameStatus.ACTIVE and game.current_seat == seat,
         "waiting_on": game.current_seat or None,

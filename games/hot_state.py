@@ -1,0 +1,80 @@
+"""A process-local memory of the newest engine state of recently used games, and of the seat views built
+from it (issue 26: a game view decoded the stored state JSON and rebuilt every card definition each time).
+
+The log and the row stay the source of truth: an entry is keyed by what changes with every write of the
+state (the row's version and `updated_at`, both written by every progress save, and the game's status), so
+a row read later than the entry simply misses and is decoded again. Entries are built only from a row read
+from the database (never from a state a transaction has not committed yet) and are never mutated: callers
+receive the cached state read-only (a view never changes its state; code that applies actions decodes its
+own copy). Bounded (least recently used games leave first); nothing here is shared between processes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+MAX_GAMES = 256
+
+_LOCK = threading.Lock()
+_GAMES: OrderedDict[Any, tuple[tuple, dict[str, Any]]] = OrderedDict()
+
+
+def row_key(game: Any) -> tuple:
+    """What identifies the stored state of a loaded game row (changes with every progress save)."""
+    return (game.version, game.updated_at, game.status, game.snapshot_hash)
+
+
+def _entry(game: Any) -> dict[str, Any] | None:
+    key = row_key(game)
+    with _LOCK:
+        found = _GAMES.get(game.pk)
+        if found is None or found[0] != key:
+            return None
+        _GAMES.move_to_end(game.pk)
+        return found[1]
+
+
+def _store(game: Any, entry: dict[str, Any]) -> dict[str, Any]:
+    key = row_key(game)
+    with _LOCK:
+        found = _GAMES.get(game.pk)
+        if found is not None and found[0] == key:
+            return found[1]
+        _GAMES[game.pk] = (key, entry)
+        _GAMES.move_to_end(game.pk)
+        while len(_GAMES) > MAX_GAMES:
+            _GAMES.popitem(last=False)
+    return entry
+
+
+def cached_state(game: Any) -> Any | None:
+    """The decoded state of this exact row, when this process already holds it (read-only)."""
+    entry = _entry(game)
+    return None if entry is None else entry["state"]
+
+
+def remember_state(game: Any, state: Any) -> Any:
+    """Keep the state decoded from this row (the row's own `state` column, as read from the database)."""
+    return _store(game, {"state": state, "seats": {}})["state"]
+
+
+def seat_part(game: Any, seat: str, build: Callable[[], Any]) -> Any:
+    """The part of a seat's view that depends only on the stored state (built once per row and seat).
+
+    `build` must be a pure function of the row's state and the seat; its result is shared read-only."""
+    entry = _entry(game)
+    if entry is None:
+        return build()
+    seats = entry["seats"]
+    part = seats.get(seat)
+    if part is None:
+        part = seats[seat] = build()
+    return part
+
+
+def clear() -> None:
+    with _LOCK:
+        _GAMES.clear()
