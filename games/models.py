@@ -178,7 +178,7 @@ class GameSeat(models.Model):
     invited_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="game_invites"
     )
-    nation = models.CharField(max_length=8)
+    nation = models.CharField(max_length=16)  # The War: the army (red-army, wehrmacht)
     deck_label = models.CharField(max_length=200)  # "starter WE-GB" or "deck 12: name"
     deck_source = models.JSONField()  # {"starter": code} or {"deck_id": id, "name": ...}
     joined_at = models.DateTimeField(null=True, blank=True)

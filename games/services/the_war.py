@@ -117,7 +117,7 @@ def war_game_create(
     seats = {
         seat: GameSeat(game=game, seat=seat, kind=SeatKind.HUMAN, user=user, joined_at=now, nation=mine.army,
                        deck_label=mine.label, deck_source=mine.source),
-        other: GameSeat(game=game, seat=other),
+        other: GameSeat(game=game, seat=other, nation="", deck_label="", deck_source={}),
     }
     if theirs is not None:
         seats[other].nation, seats[other].deck_label = theirs.army, theirs.label
