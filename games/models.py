@@ -25,12 +25,14 @@ class GameType(models.TextChoices):
     BATTLECARDS = "battlecards", "BATTLECARDS: World Conflict"
     BATTLEFRONT = "battlefront", "Battlefront"
     TIDE_OF_IRON = "tide-of-iron", "Tide of Iron: Strategy decks"
+    THE_WAR = "the-war", "The War"
 
 
 class SeatName(models.TextChoices):
     """Every seat of every game type: Battlecards has axis/allies (a 1v1 game) or one seat per army in a team,
     uneven or combined game (axis-1..axis-4, allies-1..allies-4: the engine's army ids); Battlefront
-    west/east. A game's `winner` is always a side (axis/allies, west/east), never an army."""
+    west/east; The War p1/p2. A game's `winner` is always a side (axis/allies, west/east, p1/p2), never an
+    army."""
 
     AXIS = "axis", "Axis"
     ALLIES = "allies", "Allies"
@@ -44,10 +46,13 @@ class SeatName(models.TextChoices):
     ALLIES_2 = "allies-2", "Allies 2nd army"
     ALLIES_3 = "allies-3", "Allies 3rd army"
     ALLIES_4 = "allies-4", "Allies 4th army"
+    P1 = "p1", "The War: player 1"
+    P2 = "p2", "The War: player 2"
 
 
-# The sides: a game's winner is one of these (Battlecards axis/allies, Battlefront west/east), never an army.
-SIDE_SEATS = [SeatName.AXIS, SeatName.ALLIES, SeatName.WEST, SeatName.EAST]
+# The sides: a game's winner is one of these (Battlecards axis/allies, Battlefront west/east, The War p1/p2),
+# never an army.
+SIDE_SEATS = [SeatName.AXIS, SeatName.ALLIES, SeatName.WEST, SeatName.EAST, SeatName.P1, SeatName.P2]
 
 
 class SeatKind(models.TextChoices):
@@ -173,7 +178,7 @@ class GameSeat(models.Model):
     invited_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="game_invites"
     )
-    nation = models.CharField(max_length=8)
+    nation = models.CharField(max_length=16)  # The War: the army (red-army, wehrmacht)
     deck_label = models.CharField(max_length=200)  # "starter WE-GB" or "deck 12: name"
     deck_source = models.JSONField()  # {"starter": code} or {"deck_id": id, "name": ...}
     joined_at = models.DateTimeField(null=True, blank=True)

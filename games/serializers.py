@@ -154,15 +154,22 @@ class GameCreateSerializer(serializers.Serializer):
         help_text="Which game: battlecards (each player brings a deck), battlefront (one shared deck: "
         "no my_deck, opponent_deck nor conflict) or tide-of-iron (the server referees the Strategy decks of "
         "a "
-        "physical match: no decks, a human opponent).",
+        "physical match: no decks, a human opponent) or the-war (two The War decks: my_deck and "
+        "opponent_deck name saved The War decks or The War starters; options {\"casual\": true} allows "
+        "any equal size).",
     )
     seat = serializers.ChoiceField(
-        choices=[SeatName.WEST, SeatName.EAST, SeatName.ALLIES, SeatName.AXIS],
+        choices=[SeatName.WEST, SeatName.EAST, SeatName.ALLIES, SeatName.AXIS, SeatName.P1, SeatName.P2],
         required=False,
         help_text="Battlefront: the seat you take (west or east, default west); Tide of Iron: allies or axis "
-        "(default allies). In Battlecards your deck decides.",
+        "(default allies); The War: p1 or p2 (default p1; the seeded deal decides who moves first). In "
+        "Battlecards your deck decides.",
     )
-    my_deck = DeckRefSerializer(required=False, help_text="Battlecards only, and required there.")
+    my_deck = DeckRefSerializer(
+        required=False,
+        help_text="Battlecards (required) and The War (a saved The War deck or a The War starter; without "
+        "it a The War game plays the decks named in options.decks).",
+    )
     opponent_deck = DeckRefSerializer(
         required=False,
         help_text="Required against a bot. Against a human it may be left out: the joiner brings his deck.",

@@ -216,7 +216,8 @@ SPECTACULAR_SETTINGS = {
             "axis", "allies", *(f"{side}-{n}" for side in ("axis", "allies") for n in range(1, 5))
         ],
         "BattlecardsSideEnum": ["axis", "allies"],
-        "SideEnum": ["axis", "allies", "west", "east"],  # a game's winner (games.models.SIDE_SEATS)
+        # a game's winner (games.models.SIDE_SEATS)
+        "SideEnum": ["axis", "allies", "west", "east", "p1", "p2"],
         "BattlefrontSeatEnum": ["west", "east"],
         "BattlefrontFrontEnum": ["R", "CR", "C", "CL", "L"],
         "SeatKindEnum": "games.models.SeatKind",

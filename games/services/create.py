@@ -69,6 +69,19 @@ def game_create(
     from cards.selectors import catalog_definitions  # the live catalog, read once at creation
 
     kind = get_game_type(game_type)
+    if kind.name == "the-war" and (my_deck is not None or opponent_deck is not None):
+        from games.services.the_war import war_game_create
+
+        if my_deck is None:
+            raise ValidationFailed("Give my_deck.", code="deck_required", field="my_deck")
+        if conflict:
+            raise ValidationFailed("The War has no conflict deck: leave conflict out.",
+                                   code="deck_not_allowed", field="conflict")
+        return war_game_create(
+            user=user, kind=kind, my_deck=my_deck, opponent_deck=opponent_deck, opponent=opponent,
+            invitee=_invitee(user=user, opponent=opponent), options=options, seed=seed, seat=seat,
+            spectators=spectators, time_control=time_control, rated=rated,
+        )
     if not kind.uses_decks:
         return _shared_deck_game_create(
             user=user,

@@ -73,15 +73,18 @@ def game_join(
         )
     open_seat = _seat_to_take(seats=seats, user=user, seat=seat)
     kind = game_type_of(game)
-    if deck is not None and (not kind.uses_decks or game.lineup):
+    if kind.name == "the-war":
+        from games.services.the_war import war_game_join_deal
+
+        war_game_join_deal(game=game, kind=kind, seats=seats, open_seat=open_seat, deck=deck, user=user)
+    elif deck is not None and (not kind.uses_decks or game.lineup):
         what = (
             f"{kind.label} is played with one shared deck"
             if not kind.uses_decks
             else "Every army of a team game plays the starter decks dealt at creation"
         )
         raise ValidationFailed(f"{what}: join without a deck.", code="deck_not_allowed", field="deck")
-
-    if deck is not None or not game.setup:
+    elif deck is not None or not game.setup:
         from cards.selectors import catalog_definitions
 
         if deck is None:

@@ -375,3 +375,98 @@ class BattlefrontOracle:
         assert not leaked, f"{seat} received hidden cards {sorted(leaked)[:5]}"
         assert "rng" not in strings, f"{seat} received RNG state"
         return len(secret)
+
+
+class TheWarOracle:
+    """The hidden-information oracle of a The War game (seats p1 and p2, each with his own deck).
+
+    Cards are instances ("p1.16") of codes ("tw-depot"). A seat must never receive the id of a card that is
+    in any deck or in the opponent's hand unless that seat saw it legitimately (its own hand, a card ever in
+    a public zone); nor any deck order (no list it receives holds two cards of a deck); nor, for the
+    opponent's hand, a card code the seat has no public reason to know of: a code it never saw in a public
+    zone, in its own cards, in the public re-draw reveal or in what its own scout party showed it ("what a
+    scout party shows its owner"). Spectators (seat None) see no hand at all and no scouted hand. Like the
+    other oracles it re-applies the log action by action, so states in between (bot moves) count too.
+    """
+
+    SEATS = ("p1", "p2")
+    PUBLIC_ZONES = ("resources", "line1", "line2", "reserve", "conditions", "losses")
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.public_ids: set[str] = set()
+        self.public_codes: set[str] = set()
+        self.seen_ids: dict[str, set[str]] = {seat: set() for seat in self.SEATS}
+        self.seen_codes: dict[str, set[str]] = {seat: set() for seat in self.SEATS}
+        self.state: Any = None
+        self.seq = 0
+        self.log: list[tuple[str, int, Any]] = []
+        self.scout_reveals: dict[str, int] = dict.fromkeys(self.SEATS, 0)
+        self.redraw_reveals = 0
+
+    def _observe(self, state: dict[str, Any]) -> None:
+        codes = state["codes"]
+        for seat in self.SEATS:
+            zones = state["zones"][seat]
+            for zone in self.PUBLIC_ZONES:
+                self.public_ids.update(zones[zone])
+                self.public_codes.update(codes[c] for c in zones[zone])
+            self.seen_ids[seat].update(zones["hand"])
+            self.seen_codes[seat].update(codes[c] for c in zones["hand"])
+            self.public_codes.update(state["revealed"][seat] or ())
+            self.seen_codes[seat].update(state["scouted"][seat] or ())
+
+    def _sync(self) -> dict[str, Any]:
+        from games.engine import the_war as tw
+        from games.game_types import get_game_type
+        from games.models import Game, GameAction
+
+        game = Game.objects.get(pk=self.game_id)
+        if self.state is None:
+            kind = get_game_type("the-war")
+            catalog = kind.catalog_from_dicts(game.snapshot.data)
+            self.state = tw.new_game(catalog, tw.GameSetup.from_json(game.setup))
+            self._observe(self.state.to_json())
+        for kind_, seq, action in _log_since(GameAction, game, self.seq):
+            self.seq = seq
+            self.log.append((kind_, seq, action))
+            if kind_ != "action":
+                self.state = _rewound(self.state, self.log, tw)
+                self._observe(self.state.to_json())
+                continue
+            for event in tw.apply(self.state, tw.Action.from_json(action)):
+                if event.type == "scouted_hand":
+                    self.scout_reveals[event.visible_to] += 1
+                if event.type == "hand_revealed":
+                    self.redraw_reveals += 1
+            self._observe(self.state.to_json())
+        assert self.state.to_json() == game.state, "the stored state is the log re-applied"
+        return game.state
+
+    def check(self, payload: Any, seat: str | None) -> int:
+        """Assert nothing secret is in `payload` (seat None: a spectator); returns the secrets checked."""
+        state = self._sync()
+        zones, codes = state["zones"], state["codes"]
+        deck_ids = {c for s in self.SEATS for c in zones[s]["deck"]}
+        others = [s for s in self.SEATS if s != seat]
+        hidden_ids = set(deck_ids)
+        for other in others:
+            hidden_ids |= set(zones[other]["hand"])
+        secret_ids = hidden_ids - self.public_ids - (self.seen_ids[seat] if seat else set())
+        known_codes = self.public_codes | (self.seen_codes[seat] if seat else set())
+        if seat:
+            known_codes |= {codes[c] for c in codes if c.startswith(f"{seat}.")}
+        secret_codes = {codes[c] for other in others for c in zones[other]["hand"]} - known_codes
+        strings = json_strings(payload)
+        leaked = (secret_ids | secret_codes) & strings
+        assert not leaked, f"{seat} received hidden cards {sorted(leaked)[:5]}"
+        assert "rng" not in strings, f"{seat} received RNG state"
+        stack = [payload]
+        while stack:  # no deck order: no list holds two cards of a deck
+            item = stack.pop()
+            if isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                assert sum(1 for x in item if isinstance(x, str) and x in deck_ids) < 2, "a deck order"
+                stack.extend(item)
+        return len(secret_ids) + len(secret_codes)
