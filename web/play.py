@@ -48,6 +48,44 @@ CONTROLS: dict[str, dict[str, str]] = {
         "deploy": "Play a card on a front, or pass",
         "discard": "Discard down to your hand limit",
     },
+    "the-war": {
+        "pay": "Pay the cost: tap a resource",
+        "redraw": "Keep your starting hand or draw a new one",
+        "resources": "Resources: put a resource card into play, or go on",
+        "maintenance": "Maintain the battlefield condition, or abandon it",
+        "build": "Build: put a card from your hand into play, or go on",
+        "positions": "Positions: move a unit between the lines, or go on",
+        "attack_phase": "Attack phase: attack, or end the phase",
+        "end_of_turn": "End of turn: discard, or end your turn",
+        "declare_targeted": "Declare a targeted attack",
+        "declare_general": "Declare a general attack",
+        "attacker_artillery": "Attacking artillery: fire, or go on",
+        "attacker_abilities": "Attacker: use an ability or a special card, or go on",
+        "block": "Block the attackers",
+        "defender_specials": "Defender: play a special card, or go on",
+        "defender_artillery": "Defending artillery: fire, or go on",
+        "interception": "Intercept the blocking aircraft with a fighter, or go on",
+        "aa_mode": "Anti-aircraft: fire at the air or at the ground",
+        "damage": "Assign the damage",
+        "strike": "Breakthrough and strikes: choose what each unit strikes",
+        "second_line_support": "Support from the second line, or go on",
+    },
+    "tide-of-iron": {
+        "act": "Your Strategy cards: activate, retry contact, discard, report the board, or end the phase",
+        "target": "Choose the target hex",
+        "los": "Who has line of sight to the target: a normal unit or an officer?",
+    },
+}
+
+# Reports a Tide of Iron seat types in (the board is physical): each action type with its fields.
+REPORTS: dict[str, dict[str, list[tuple[str, str]]]] = {
+    "tide-of-iron": {
+        "report_command": [("points", "Command points")],
+        "place_unit": [("unit", "Unit label"), ("hex", "Hex (x,y)"), ("side", "Side (axis or allies)"),
+                       ("kind", "Kind (squad or vehicle)")],
+        "remove_unit": [("unit", "Unit label")],
+        "set_cover": [("hex", "Hex (x,y)"), ("cover", "Cover")],
+    },
 }
 
 FACE_ROUTES = {
@@ -105,16 +143,26 @@ def action_label(action: dict[str, Any], names: dict[str, str]) -> str:
 
 
 def decision_controls(payload: dict[str, Any]) -> dict[str, Any] | None:
-    decision = payload["view"].get("decision")
+    view = payload["view"]
+    decision = view.get("decision")
     if not isinstance(decision, dict):
         return None
     names = card_names(payload)
     legal = decision.get("legal_actions") or []
+    if not legal and payload.get("status") == "active" and decision.get("seat") == payload.get("seat"):
+        legal = view.get("legal_actions") or []  # The War lists them beside the decision
+    prompt = decision.get("prompt")
+    reports = []
+    if legal and isinstance(prompt, dict):
+        offered = REPORTS.get(payload["game_type"], {})
+        reports = [{"type": t, "label": t.replace("_", " ").capitalize(), "fields": offered[t]}
+                   for t in prompt.get("reports", []) if t in offered]
     return {
         "kind": decision.get("kind"),
         "seat": decision.get("seat"),
         "title": control_for(payload["game_type"], str(decision.get("kind"))),
-        "prompt": decision.get("prompt"),
+        "prompt": prompt,
+        "reports": reports,
         "actions": [{"label": action_label(a, names), "json": json.dumps(a, sort_keys=True)} for a in legal],
     }
 
@@ -122,7 +170,7 @@ def decision_controls(payload: dict[str, Any]) -> dict[str, Any] | None:
 def zones(payload: dict[str, Any]) -> list[tuple[str, Any]]:
     """The view's parts to draw, in order, without the decision (drawn as controls): its plain values
     (turn, status, scores...) together as the counters, then each structured part (sides, piles, battle)."""
-    parts = [(k, v) for k, v in payload["view"].items() if k not in ("decision", "seat")]
+    parts = [(k, v) for k, v in payload["view"].items() if k not in ("decision", "seat", "legal_actions")]
     counters = {k: v for k, v in parts if not isinstance(v, dict | list)}
     return [("counters", counters), *((k, v) for k, v in parts if isinstance(v, dict | list))]
 

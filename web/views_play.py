@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from config.errors import DomainError, ValidationFailed
 from decks import selectors as deck_selectors
 from games import selectors, services
+from games.game_types import get_game_type
 from games.models import GameStatus
 from games.serializers import GameSerializer
 from web import play
@@ -21,10 +22,38 @@ from web.deck_editor import starters
 from web.pages import is_fragment, page
 
 BOTS = ("heuristic", "random")
+# The play page's table per game type (the others draw the view's parts generically).
+BOARD_TEMPLATES = {
+    "the-war": "web/play/partials/board_the-war.html",
+    "tide-of-iron": "web/play/partials/board_tide-of-iron.html",
+}
 
 
 def _battlecards_starters() -> list[dict]:
     return [s for s in starters() if s["game"] == "Battlecards"]
+
+
+def _the_war_starters() -> list[dict]:
+    from vocabulary.the_war import load_catalog
+
+    return [{"code": code, "name": s.name} for code, s in sorted(load_catalog().starters.items())]
+
+
+def _toi_scenarios() -> list[dict]:
+    from cards.tide_of_iron.selectors import toi_scenario_list
+
+    return [{"code": s.code, "title": s.title} for s in toi_scenario_list()]
+
+
+def _shared_deck_options(game_type: str, post) -> dict | None:
+    """The options a lobby form gives a game without decks: The War's two starters (checked again by the
+    game type's deck rules), Tide of Iron's scenario; Battlefront takes none."""
+    if game_type == "the-war":
+        return {"decks": {seat: {"starter": post.get(f"war_{seat}") or ref["starter"]}
+                          for seat, ref in get_game_type("the-war").DEFAULT_DECKS.items()}}
+    if game_type == "tide-of-iron" and post.get("scenario"):
+        return {"scenario": post["scenario"]}
+    return None
 
 
 def _deck_ref(value: str) -> dict | None:
@@ -55,6 +84,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "starters": _battlecards_starters(),
             "my_decks": my_decks,
             "bots": BOTS,
+            "war_starters": _the_war_starters(),
+            "toi_scenarios": _toi_scenarios(),
         },
     )
 
@@ -70,8 +101,15 @@ def game_new(request: HttpRequest) -> HttpResponse:
         if post.get("opponent") == "bot"
         else {"kind": "human"}
     )
-    if game_type == "battlefront":
-        game = services.game_create(user=request.user, game_type=game_type, opponent=opponent)
+    if not get_game_type(game_type).bots_available:
+        opponent = {"kind": "human"}  # Tide of Iron referees two people at one physical board
+    if not get_game_type(game_type).uses_decks:
+        game = services.game_create(
+            user=request.user,
+            game_type=game_type,
+            opponent=opponent,
+            options=_shared_deck_options(game_type, post),
+        )
     else:
         my_deck = _deck_ref(post.get("my_deck", ""))
         if my_deck is None:
@@ -99,6 +137,7 @@ def _board_context(request: HttpRequest, game_id) -> dict:
     names = play.card_names(payload)
     events = selectors.game_events_for_user(game_id=game_id, user=request.user, since=0)
     return {
+        "board_template": BOARD_TEMPLATES.get(payload["game_type"], "web/play/partials/board.html"),
         "payload": payload,
         "names": names,
         "zones": play.zones(payload),
@@ -118,8 +157,21 @@ def game_page(request: HttpRequest, game_id) -> HttpResponse:
     if game.status == GameStatus.OPEN:
         return render(request, "web/play/waiting.html", {"game": game, "starters": _battlecards_starters()})
     context = _board_context(request, game_id)
-    template = "web/play/partials/board.html" if is_fragment(request) else "web/play/game.html"
+    template = context["board_template"] if is_fragment(request) else "web/play/game.html"
     return render(request, template, context | {"game": game})
+
+
+def _posted_action(request: HttpRequest, game_id) -> dict:
+    """The clicked action (its JSON, as offered), or a report typed into a report form (Tide of Iron: the
+    physical board's units, cover and command points), built from that report's fields only."""
+    report = request.POST.get("report")
+    if not report:
+        return json.loads(request.POST.get("action", ""))
+    game = selectors.game_get(game_id=game_id, user=request.user)
+    fields = play.REPORTS.get(game.game_type, {}).get(report)
+    if fields is None:
+        raise ValueError(report)
+    return {"type": report, **{name: request.POST.get(name, "").strip() for name, _ in fields}}
 
 
 @login_required
@@ -127,7 +179,7 @@ def game_page(request: HttpRequest, game_id) -> HttpResponse:
 @page
 def game_act(request: HttpRequest, game_id) -> HttpResponse:
     try:
-        action = json.loads(request.POST.get("action", ""))
+        action = _posted_action(request, game_id)
         version = int(request.POST.get("version", ""))
     except ValueError:
         raise ValidationFailed("Choose one of the actions offered.", code="malformed_action") from None
@@ -141,5 +193,5 @@ def game_act(request: HttpRequest, game_id) -> HttpResponse:
     if is_fragment(request):
         game = selectors.game_get(game_id=game_id, user=request.user)
         context = _board_context(request, game_id) | {"game": game, "notice": notice}
-        return render(request, "web/play/partials/board.html", context)
+        return render(request, context["board_template"], context)
     return redirect("web:game", game_id=game_id)

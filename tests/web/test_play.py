@@ -9,7 +9,9 @@ import re
 
 import pytest
 
+from games.models import Game
 from tests.games.conftest import BattlefrontOracle, HiddenInfoOracle, token_client
+from tests.games.test_tide_of_iron_api import TideOfIronOracle
 from web import play
 
 pytestmark = pytest.mark.django_db
@@ -19,10 +21,15 @@ GB, DE = "gb-we-starter", "de-we-starter"
 
 def test_every_decision_kind_of_every_game_type_has_a_control():
     from games import engine
-    from games.engine import battlefront
+    from games.engine import battlefront, the_war, tide_of_iron
     from games.game_types import GAME_TYPES
 
-    kinds = {"battlecards": engine.DECISION_KINDS, "battlefront": battlefront.DECISION_KINDS}
+    kinds = {
+        "battlecards": engine.DECISION_KINDS,
+        "battlefront": battlefront.DECISION_KINDS,
+        "the-war": the_war.DECISION_KINDS,
+        "tide-of-iron": tide_of_iron.DECISION_KINDS,
+    }
     assert set(GAME_TYPES) == set(kinds), "a new game type: list its engine's decision kinds here"
     for game_type, decision_kinds in kinds.items():
         missing = set(decision_kinds) - set(play.CONTROLS[game_type])
@@ -156,3 +163,87 @@ def test_a_stale_click_redraws_the_board_with_the_reason(client, two_player_game
     )
     assert again.status_code == 200
     assert 'role="alert"' in again.content.decode() and 'class="board"' in again.content.decode()
+
+
+def _war_secrets(game_id: str, seat: str, view: dict) -> tuple[set[str], set[str]]:
+    """The War: the instance ids and codes a seat may not read: the opponent's hand (unless scouted or
+    revealed) and every card of both decks (their order above all)."""
+    state = Game.objects.get(pk=game_id).state
+    other = "p2" if seat == "p1" else "p1"
+    shown = set(play.card_instances(view["view"]))
+    zones = state["zones"]
+    ids = {*zones[other]["hand"], *zones["p1"]["deck"], *zones["p2"]["deck"]} - shown
+    public = {state["codes"][i] for i in shown} | {
+        state["codes"][i] for s in ("p1", "p2") for zone, cards in state["zones"][s].items()
+        if zone not in ("deck", "hand") for i in cards if i in state["codes"]
+    }
+    return ids, {state["codes"][i] for i in state["zones"][other]["hand"]} - public
+
+
+def test_oracle_the_war_against_the_bot_from_the_lobby(client, alice, catalog_rows):
+    """The War, created in the lobby with two starters, played by clicking: every decision drawn with its
+    control title, and no page shows the opponent's hand or a deck card (by instance id or, for the hand,
+    by a code not public elsewhere)."""
+    client.force_login(alice)
+    response = client.post(
+        "/play/new/",
+        {"game_type": "the-war", "opponent": "bot", "bot": "random",
+         "war_p1": "tw-starter-red-army", "war_p2": "tw-starter-wehrmacht"},
+    )
+    assert response.status_code == 302
+    game_id = response["Location"].strip("/").split("/")[-1]
+    api = token_client(alice)
+    kinds = set()
+    for _ in range(12):
+        page = client.get(f"/play/{game_id}/").content.decode()
+        assert 'class="board board-the-war"' in page and "Your hand" in page
+        view = api.get(f"/api/games/{game_id}/view/").json()
+        ids, codes = _war_secrets(game_id, view["seat"], view)
+        tokens = _tokens(page)
+        assert not ids & tokens, f"hidden cards on the page: {sorted(ids & tokens)[:5]}"
+        assert not codes & tokens, f"the opponent's hand on the page: {sorted(codes & tokens)[:5]}"
+        assert "rng" not in tokens
+        buttons = _decision_buttons(page)
+        if not buttons:
+            break
+        kind = re.search(r'data-decision="([\w-]+)"', page).group(1)
+        kinds.add(kind)
+        assert play.CONTROLS["the-war"][kind] in html_lib.unescape(page)
+        client.post(f"/play/{game_id}/act/", {"version": buttons[-1][0], "action": buttons[-1][1]})
+    assert kinds
+
+
+def test_oracle_tide_of_iron_between_two_people(client, alice, bob, catalog_rows):
+    """Tide of Iron from the lobby (a person only, even when a bot is asked for), joined, then refereed by
+    clicks and typed reports: no page shows an undrawn card, a deck's order or the RNG."""
+    client.force_login(alice)
+    response = client.post(
+        "/play/new/", {"game_type": "tide-of-iron", "opponent": "bot", "scenario": "toi-scenario-all-decks"}
+    )
+    game_id = response["Location"].strip("/").split("/")[-1]
+    assert Game.objects.get(pk=game_id).status == "open"
+    client.force_login(bob)
+    assert client.post(f"/play/{game_id}/join/", {}).status_code == 302
+    oracle = TideOfIronOracle(game_id)
+    users = {"allies": alice, "axis": bob}
+    reported = False
+    for _ in range(10):
+        for seat, user in users.items():
+            client.force_login(user)
+            page = client.get(f"/play/{game_id}/").content.decode()
+            assert 'class="board board-tide-of-iron"' in page
+            oracle.check(sorted(_tokens(page)), seat)
+            buttons = _decision_buttons(page)
+            if not buttons:
+                continue
+            if not reported and 'data-report="report_command"' in page:
+                client.post(f"/play/{game_id}/act/",
+                            {"version": buttons[0][0], "report": "report_command", "points": "9"})
+                reported = True
+                continue
+            actions = [json.loads(a) for _, a in buttons]
+            pick = next((a for a in actions if a["type"] in ("activate", "target", "los")), None)
+            pick = pick or next(a for a in actions if a["type"] == "next_phase")
+            client.post(f"/play/{game_id}/act/", {"version": buttons[0][0], "action": json.dumps(pick)})
+    assert reported
+    assert token_client(alice).get(f"/api/games/{game_id}/view/").json()["version"] > 3
