@@ -8,6 +8,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Iterator
+from functools import partial
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -27,7 +28,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config import metrics
-from config.errors import DomainError, ValidationFailed
+from config.errors import Conflict, DomainError, ValidationFailed
 from config.pagination import StandardPagination
 from config.schema import SSE_EVENT, ErrorSerializer
 from config.throttling import (
@@ -254,6 +255,7 @@ class GameSeatViewApi(SettlesClock, APIView):
 
 class GameActionSubmitApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
+    settles_before_reading = False  # a clock past its deadline is seen under the row lock (post)
     invalid_input_code = "malformed_action"  # the code of a 400 for a body that fails the serializer
     throttle_classes = [GameActionThrottle]
 
@@ -269,9 +271,19 @@ class GameActionSubmitApi(SettlesClock, APIView):
         except ParseError as exc:  # not JSON at all: still a malformed action for this endpoint
             raise ValidationFailed(f"The body is not JSON: {exc.detail}", code="malformed_action") from exc
         data = _input(ActionSubmitSerializer, body)
-        outcome = services.game_action_submit(
-            game_id=game_id, user=request.user, version=data["version"], action=data["action"]
+        submit = partial(
+            services.game_action_submit,
+            game_id=game_id, user=request.user, version=data["version"], action=data["action"],
         )
+        try:
+            outcome = submit()
+        except Conflict as exc:
+            if exc.code != "game_finished":
+                raise
+            # The locked row showed a clock past its deadline (or a finished game): end it on time as
+            # SettlesClock would have before reading, then answer as for a finished game.
+            services.game_clock_settle(game_id=game_id)
+            outcome = submit()
         return Response(
             {
                 "entries": [selectors.log_entry_for_seat(e, outcome.seat) for e in outcome.entries],

@@ -146,15 +146,26 @@ def game_get_for_update(*, game_id: Any, user: Any, visible_only: bool = True) -
     The bulky columns (catalog snapshot, setup) are left out: the snapshot's Catalog is cached per hash.
     The seats come along (prefetched into game.seats.all()).
     """
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .defer("setup")
-        .filter(pk=_parse_id(game_id))
-        .first()
+    pk = _parse_id(game_id)
+    seats = list(  # one statement: the seats, joined to their game whose row alone is locked
+        GameSeat.objects.select_for_update(of=("game",))
+        .select_related("game", "user", "invited_user")
+        .defer("game__setup")
+        .filter(game_id=pk)
+        .order_by("seat")
     )
-    if game is None:
-        raise NotFound("No such game.", code="game_not_found")
-    prefetch_related_objects([game], _seats_prefetch())
+    if seats:
+        game = seats[0].game
+        for seat in seats:
+            seat.game = game
+        cached = game.seats.all()
+        cached._result_cache, cached._prefetch_done = seats, True
+        game._prefetched_objects_cache = {"seats": cached}
+    else:  # a game has seats from its creation; kept for safety
+        game = Game.objects.select_for_update(of=("self",)).defer("setup").filter(pk=pk).first()
+        if game is None:
+            raise NotFound("No such game.", code="game_not_found")
+        prefetch_related_objects([game], _seats_prefetch())
     if visible_only and not user_may_see_game(game, list(game.seats.all()), user):
         raise NotFound("No such game.", code="game_not_found")
     return game
