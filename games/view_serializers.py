@@ -21,6 +21,7 @@ from games.engine.battlefront import DECISION_KINDS as BATTLEFRONT_DECISION_KIND
 from games.engine.battlefront import FRONTS as BATTLEFRONT_FRONTS
 from games.engine.battlefront import SEATS as BATTLEFRONT_SEATS
 from games.models import SIDE_SEATS, GameStatus, GameType, LogKind, SeatName
+from games.view_serializers_the_war import TheWarViewSerializer, the_war_action_schema
 from games.view_serializers_toi import TideOfIronViewSerializer, toi_action_schema
 from vocabulary.battlecards import KINDS
 
@@ -503,7 +504,9 @@ def any_action_schema() -> PolymorphicProxySerializer:
     """What a client may send: an action of its game (Battlecards Action or BattlefrontAction)."""
     return PolymorphicProxySerializer(
         component_name="AnyAction",
-        serializers=[action_schema(), battlefront_action_schema(), toi_action_schema()],
+        serializers=[
+            action_schema(), battlefront_action_schema(), toi_action_schema(), the_war_action_schema()
+        ],
         resource_type_field_name=None,
         many=False,
     )
@@ -688,7 +691,9 @@ class BattlefrontViewSerializer(serializers.Serializer):
 
 GameView = PolymorphicProxySerializer(
     component_name="GameView",
-    serializers=[ViewSerializer, BattlefrontViewSerializer, TideOfIronViewSerializer],
+    serializers=[
+        ViewSerializer, BattlefrontViewSerializer, TideOfIronViewSerializer, TheWarViewSerializer
+    ],
     resource_type_field_name=None,
     many=False,
 )
@@ -767,7 +772,8 @@ class SeatViewSerializer(serializers.Serializer):
     view = _documented(
         GameView,
         serializers.JSONField,
-        help_text="A View (battlecards), a BattlefrontView (battlefront) or a TideOfIronView (tide-of-iron).",
+        help_text="A View (battlecards), a BattlefrontView (battlefront), a TideOfIronView (tide-of-iron) or "
+        "a TheWarView (the-war).",
     )
 
 

@@ -45,7 +45,9 @@ class SimulationCreateSerializer(_JobInputSerializer):
         choices=GameType.choices,
         required=False,
         default=GameType.BATTLECARDS,
-        help_text="battlecards (two decks) or battlefront (one shared deck: no decks nor conflict).",
+        help_text="battlecards (two decks), battlefront (one shared deck: no decks nor conflict) or the-war "
+        "(deck_a plays p1, deck_b p2: The War decks or starters; options {\"casual\": true}; without decks "
+        "the decks named in options.decks).",
     )
     deck_a = DeckRefSerializer(required=False, help_text="Your deck, a public deck or a starter.")
     deck_b = DeckRefSerializer(required=False, help_text="A deck of the other side.")

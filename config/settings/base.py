@@ -231,6 +231,7 @@ SPECTACULAR_SETTINGS = {
         "TideOfIronCardPhaseEnum": "cards.tide_of_iron.models.TOI_PHASE_CHOICES",
         "TideOfIronPhaseEnum": ["action", "command", "status"],
         "TideOfIronDirectionEnum": ["ne", "e", "se", "sw", "w", "nw"],
+        "TheWarSeatEnum": ["p1", "p2"],  # The War's seats (games.view_serializers_the_war)
     },
 }
 

@@ -29,8 +29,10 @@ def test_the_seat_view_is_a_battlecards_or_a_battlefront_view(schema):
     components = schema["components"]["schemas"]
     seat_view = components["SeatView"]["properties"]
     assert seat_view["view"]["allOf"] == [_ref("GameView")]
-    assert components["GameView"]["oneOf"] == [_ref("View"), _ref("BattlefrontView"), _ref("TideOfIronView")]
-    assert set(components["GameTypeEnum"]["enum"]) == {"battlecards", "battlefront", "tide-of-iron"}
+    assert components["GameView"]["oneOf"] == [_ref("View"), _ref("BattlefrontView"), _ref("TideOfIronView"),
+                                                  _ref("TheWarView")]
+    types = {"battlecards", "battlefront", "tide-of-iron", "the-war"}
+    assert set(components["GameTypeEnum"]["enum"]) == types
     # the views cannot be mistaken for each other: their seats differ
     assert components["View"]["properties"]["seat"] == _ref("BattlecardsSeatEnum")
     assert components["BattlefrontView"]["properties"]["seat"] == _ref("BattlefrontSeatEnum")
@@ -59,7 +61,8 @@ def test_the_battlefront_decisions_and_actions_are_typed_from_the_engine(schema)
     # what a client sends: an action of either game
     submitted = components["ActionSubmitRequest"]["properties"]["action"]
     assert submitted["allOf"] == [_ref("AnyActionRequest")]
-    either = [_ref("ActionRequest"), _ref("BattlefrontActionRequest"), _ref("TideOfIronActionRequest")]
+    either = [_ref("ActionRequest"), _ref("BattlefrontActionRequest"), _ref("TideOfIronActionRequest"),
+              _ref("TheWarActionRequest")]
     assert components["AnyActionRequest"]["oneOf"] == either
 
 
