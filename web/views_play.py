@@ -169,6 +169,7 @@ def _board_context(request: HttpRequest, game_id) -> dict:
     names = play.card_names(payload)
     events = selectors.game_events_for_user(game_id=game_id, user=request.user, since=0)
     return {
+        "game_label": get_game_type(payload["game_type"]).label,
         "board_template": BOARD_TEMPLATES.get(payload["game_type"], "web/play/partials/board.html"),
         "payload": payload,
         "names": names,

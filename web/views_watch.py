@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import spectator_selectors
+from games.game_types import get_game_type as game_type_of_name
 from web import play
 from web.pages import is_fragment, page
 
@@ -15,6 +16,7 @@ from web.pages import is_fragment, page
 def _public_context(payload: dict, entries: list[dict]) -> dict:
     names = play.card_names(payload)
     return {
+        "game_label": game_type_of_name(payload["game_type"]).label,
         "payload": payload,
         "names": names,
         "zones": play.zones(payload),
