@@ -24,8 +24,8 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 
-def _prepare() -> dict[str, str]:
-    """The database ready, two accounts, and the games to photograph: {page name: path}."""
+def prepare_site() -> dict[str, object]:
+    """The database migrated with the catalog loaded, and two accounts (shot-alice, shot-bob)."""
     import django
 
     django.setup()
@@ -33,7 +33,6 @@ def _prepare() -> dict[str, str]:
     from django.core.management import call_command
 
     from cards.models import CatalogVersion
-    from games import services
 
     call_command("migrate", verbosity=0)
     if not CatalogVersion.objects.exists():
@@ -44,6 +43,36 @@ def _prepare() -> dict[str, str]:
         user.set_password(PASSWORD)
         user.save()
         users[name] = user
+    return users
+
+
+def serve(port: int):
+    """Django's threaded server (static files included) on localhost:port; .terminate() stops it."""
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
+    from django.test.testcases import LiveServerThread
+
+    server = LiveServerThread("localhost", StaticFilesHandler, port=port)
+    server.daemon = True
+    server.start()
+    server.is_ready.wait()
+    if server.error:
+        raise server.error
+    return server
+
+
+def log_in(page, username: str = "shot-alice") -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Log out").wait_for()
+
+
+def _prepare() -> dict[str, str]:
+    """The games to photograph: {page name: path}."""
+    from games import services
+
+    users = prepare_site()
     alice, bob = users["shot-alice"], users["shot-bob"]
     bot = {"kind": "bot", "bot": "heuristic"}
     battle = services.game_create(user=alice, my_deck={"starter": "gb-we-starter"},
@@ -76,16 +105,9 @@ def main() -> int:
 
     from concurrent.futures import ThreadPoolExecutor
 
-    from django.contrib.staticfiles.handlers import StaticFilesHandler
-    from django.test.testcases import LiveServerThread
     from playwright.sync_api import sync_playwright
 
-    server = LiveServerThread("localhost", StaticFilesHandler, port=args.port)
-    server.daemon = True
-    server.start()
-    server.is_ready.wait()
-    if server.error:
-        raise server.error
+    server = serve(args.port)
     base = f"http://localhost:{server.port}"
     OUT.mkdir(parents=True, exist_ok=True)
 
@@ -96,11 +118,7 @@ def main() -> int:
             for width_name, (width, height) in WIDTHS.items():
                 context = browser.new_context(base_url=base, viewport={"width": width, "height": height})
                 page = context.new_page()
-                page.goto("/accounts/login/")
-                page.get_by_label("Username").fill("shot-alice")
-                page.get_by_label("Password").fill(PASSWORD)
-                page.keyboard.press("Enter")
-                page.get_by_role("button", name="Log out").wait_for()
+                log_in(page)
                 for name, path in pages.items():
                     page.goto(path)
                     page.wait_for_timeout(300)  # the stream of the play and watch pages never idles
