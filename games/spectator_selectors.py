@@ -223,3 +223,36 @@ def spectator_view(*, game_id: Any, user: Any, delay: int | None = None) -> dict
         "cards": view_card_definitions(view, state.catalog, kind=kind),
         "view": view,
     }
+
+
+def game_replay_step(*, game_id: Any, user: Any, step: int) -> dict[str, Any]:
+    """A finished game's public replay at `step` (the site's replay page): the public view after its first
+    `step` engine actions in effect (clamped to 0..steps), the public log entries up to there, and the
+    number of steps. Only what every seat saw: the engine's public_view and the events shown to all, for
+    players too. Errors as games.selectors.game_replay (404 unseen game, 409 game_not_finished)."""
+    from games.selectors import game_replay
+
+    replay = game_replay(game_id=game_id, user=user)  # who may read it, and only once the game ended
+    game = Game.objects.get(pk=replay["game"])
+    kind = game_type_of(game)
+    rows = GameAction.objects.filter(game_id=game.pk).order_by("seq")
+    effective = effective_actions(
+        (r.kind, r.seq, r.action) for r in rows if r.kind in (LogKind.ACTION, LogKind.TAKEBACK)
+    )
+    steps = len(effective)
+    step = max(0, min(step, steps))
+    state = kind.replay(game_catalog(game=game), game.setup, [e[2] for e in effective[:step]])
+    upto = effective[step - 1][1] if step else (effective[0][1] - 1 if effective else game.last_seq)
+    view = kind.public_view(state)
+    return {
+        "game": str(game.pk),
+        "game_type": kind.name,
+        "step": step,
+        "steps": steps,
+        "winner": game.winner or None,
+        "end_reason": game.end_reason or None,
+        "players": replay["seats"],
+        "cards": view_card_definitions(view, state.catalog, kind=kind),
+        "view": view,
+        "entries": [spectator_log_entry(r) for r in rows if r.seq <= upto],
+    }

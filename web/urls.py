@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web import views, views_cards, views_decks, views_play
+from web import views, views_cards, views_decks, views_play, views_watch
 
 app_name = "web"
 
@@ -35,4 +35,6 @@ urlpatterns = [
     path("play/<uuid:game_id>/", views_play.game_page, name="game"),
     path("play/<uuid:game_id>/join/", views_play.game_join, name="game-join"),
     path("play/<uuid:game_id>/act/", views_play.game_act, name="game-act"),
+    path("play/<uuid:game_id>/watch/", views_watch.game_watch, name="game-watch"),
+    path("play/<uuid:game_id>/replay/", views_watch.game_replay, name="game-replay"),
 ]

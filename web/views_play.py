@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from cards.selectors import theater_list
 from config.errors import DomainError, ValidationFailed
 from decks import selectors as deck_selectors
 from games import selectors, services
@@ -56,6 +57,35 @@ def _shared_deck_options(game_type: str, post) -> dict | None:
     return None
 
 
+def _common_choices(post) -> dict:
+    """The lobby's choices every game type takes (the service checks each again): time control, rated,
+    spectators, and the rules options typed as JSON."""
+    choices: dict = {"rated": post.get("rated") == "on"}
+    clock = post.get("time_control", "")
+    try:
+        if clock == "realtime":
+            choices["time_control"] = {"kind": "realtime", "minutes": int(post.get("minutes") or 10),
+                                       "increment_seconds": int(post.get("increment_seconds") or 0)}
+        elif clock == "correspondence":
+            choices["time_control"] = {"kind": "correspondence", "days": int(post.get("days") or 3)}
+        spectators = post.get("spectators", "")
+        if spectators in ("yes", "no"):
+            choices["spectators"] = {"allowed": spectators == "yes",
+                                     "delay": int(post.get("spectator_delay") or 0)}
+    except ValueError:
+        raise ValidationFailed("Minutes, seconds, days and plies are numbers.", code="invalid") from None
+    text = (post.get("options") or "").strip()
+    if text:
+        try:
+            options = json.loads(text)
+        except ValueError:
+            raise ValidationFailed("The game options are a JSON object.", code="invalid_options") from None
+        if not isinstance(options, dict):
+            raise ValidationFailed("The game options are a JSON object.", code="invalid_options")
+        choices["options"] = options
+    return choices
+
+
 def _deck_ref(value: str) -> dict | None:
     """A deck choice of the forms: "starter:<code>" or "deck:<id>"."""
     kind, _, ref = (value or "").partition(":")
@@ -86,6 +116,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "bots": BOTS,
             "war_starters": _the_war_starters(),
             "toi_scenarios": _toi_scenarios(),
+            "theaters": theater_list(),
         },
     )
 
@@ -103,13 +134,12 @@ def game_new(request: HttpRequest) -> HttpResponse:
     )
     if not get_game_type(game_type).bots_available:
         opponent = {"kind": "human"}  # Tide of Iron referees two people at one physical board
+    choices = _common_choices(post)
     if not get_game_type(game_type).uses_decks:
-        game = services.game_create(
-            user=request.user,
-            game_type=game_type,
-            opponent=opponent,
-            options=_shared_deck_options(game_type, post),
-        )
+        options = _shared_deck_options(game_type, post)
+        if options is not None or "options" in choices:
+            choices["options"] = (options or {}) | choices.get("options", {})
+        game = services.game_create(user=request.user, game_type=game_type, opponent=opponent, **choices)
     else:
         my_deck = _deck_ref(post.get("my_deck", ""))
         if my_deck is None:
@@ -120,6 +150,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
             my_deck=my_deck,
             opponent_deck=_deck_ref(post.get("opponent_deck", "")),
             opponent=opponent,
+            conflict={"theater": post["theater"]} if post.get("theater") else None,
+            **choices,
         )
     return redirect("web:game", game_id=game.pk)
 
@@ -137,6 +169,7 @@ def _board_context(request: HttpRequest, game_id) -> dict:
     names = play.card_names(payload)
     events = selectors.game_events_for_user(game_id=game_id, user=request.user, since=0)
     return {
+        "game_label": get_game_type(payload["game_type"]).label,
         "board_template": BOARD_TEMPLATES.get(payload["game_type"], "web/play/partials/board.html"),
         "payload": payload,
         "names": names,

@@ -247,3 +247,27 @@ def test_oracle_tide_of_iron_between_two_people(client, alice, bob, catalog_rows
             client.post(f"/play/{game_id}/act/", {"version": buttons[0][0], "action": json.dumps(pick)})
     assert reported
     assert token_client(alice).get(f"/api/games/{game_id}/view/").json()["version"] > 3
+
+
+def test_the_lobby_creates_a_rated_timed_game_open_to_spectators_in_a_theater(client, alice, catalog_rows):
+    from games.models import Game
+
+    client.force_login(alice)
+    page = client.get("/play/").content.decode()
+    assert 'name="time_control"' in page and 'name="rated"' in page and 'name="spectators"' in page
+    response = client.post(
+        "/play/new/",
+        {"game_type": "battlecards", "opponent": "human", "my_deck": f"starter:{GB}", "opponent_deck": "",
+         "time_control": "realtime", "minutes": "5", "increment_seconds": "3", "rated": "on",
+         "spectators": "yes", "spectator_delay": "2", "theater": "we"},
+    )
+    assert response.status_code == 302
+    game = Game.objects.get(pk=response["Location"].strip("/").split("/")[-1])
+    assert game.rated and game.spectators_allowed and game.spectator_delay == 2
+    assert game.time_control["kind"] == "realtime" and game.conflict_choice == {"theater": "we"}
+
+
+def test_the_lobby_refuses_game_options_that_are_not_json(client, alice, catalog_rows):
+    client.force_login(alice)
+    response = client.post("/play/new/", {"game_type": "battlefront", "opponent": "bot", "options": "{oops"})
+    assert response.status_code == 400

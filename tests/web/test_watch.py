@@ -1,0 +1,69 @@
+"""Watch and replay pages: a spectator's live table (the public view, following the spectator stream) and a
+finished game's public replay stepped forward and back, both under the hidden-information oracle."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.games.conftest import HiddenInfoOracle, token_client
+from tests.web.test_play import _decision_buttons, _tokens
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def watched_game(create_game, api, alice, bob):
+    """alice (allies) and bob (axis), a game its creator opened to spectators."""
+    game = create_game(alice, spectators={"allowed": True})
+    assert api(bob).post(f"/api/games/{game['id']}/join/").status_code == 200
+    return game
+
+
+def _play(client, game_id, users, moves):
+    for _ in range(moves):
+        for user in users:
+            client.force_login(user)
+            buttons = _decision_buttons(client.get(f"/play/{game_id}/").content.decode())
+            if buttons:
+                client.post(f"/play/{game_id}/act/", {"version": buttons[0][0], "action": buttons[0][1]})
+
+
+def test_oracle_a_spectator_watches_live_and_sees_no_hidden_card(client, watched_game, alice, bob, carol):
+    gid = watched_game["id"]
+    oracle = HiddenInfoOracle(gid)
+    checked = 0
+    for _ in range(4):
+        client.force_login(carol)
+        page = client.get(f"/play/{gid}/watch/").content.decode()
+        assert 'class="board board-watch"' in page and f"/api/games/{gid}/spectate/stream/" in page
+        checked += oracle.check(sorted(_tokens(page)), None)
+        fragment = client.get(f"/play/{gid}/watch/", HTTP_HX_REQUEST="true").content.decode()
+        assert fragment.startswith('<div class="board board-watch"')
+        checked += oracle.check(sorted(_tokens(fragment)), None)
+        _play(client, gid, (bob, alice), 1)
+    assert checked > 0
+
+
+def test_oracle_a_finished_game_replays_forward_and_back(client, watched_game, alice, bob, carol):
+    gid = watched_game["id"]
+    _play(client, gid, (bob, alice), 3)
+    client.force_login(alice)
+    assert "/replay/" not in client.get(f"/play/{gid}/").content.decode()
+    assert client.get(f"/play/{gid}/replay/").status_code == 409  # published when the game ends
+    assert token_client(alice).post(f"/api/games/{gid}/resign/").status_code == 200
+    assert f"/play/{gid}/replay/" in client.get(f"/play/{gid}/").content.decode()  # linked once finished
+    oracle = HiddenInfoOracle(gid)
+    for user in (carol, alice):
+        client.force_login(user)
+        page = client.get(f"/play/{gid}/replay/").content.decode()
+        steps = int(re.search(r"step 0 of (\d+)", page).group(1))
+        assert steps >= 3
+        seen = []
+        for step in [*range(steps + 1), steps - 1, 1]:  # forward to the end, then back
+            fragment = client.get(f"/play/{gid}/replay/?step={step}", HTTP_HX_REQUEST="true").content.decode()
+            assert f'data-step="{step}"' in fragment
+            oracle.check(sorted(_tokens(fragment)), None)
+            seen.append(fragment)
+        assert "Game over" in seen[steps] and seen[1] == seen[-1]  # back at step 1: the same table
