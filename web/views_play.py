@@ -23,6 +23,7 @@ from web.deck_editor import starters
 from web.pages import is_fragment, page
 
 BOTS = ("heuristic", "random")
+LOG_ENTRIES = 40
 # The play page's table per game type (the others draw the view's parts generically).
 BOARD_TEMPLATES = {
     "the-war": "web/play/partials/board_the-war.html",
@@ -167,7 +168,9 @@ def game_join(request: HttpRequest, game_id) -> HttpResponse:
 def _board_context(request: HttpRequest, game_id) -> dict:
     payload = selectors.game_player_view(game_id=game_id, user=request.user)
     names = play.card_names(payload)
-    events = selectors.game_events_for_user(game_id=game_id, user=request.user, since=0)
+    # the log shows the newest 40 lines: at most the last 40 entries are read, not the whole game's
+    since = max(0, payload["last_seq"] - LOG_ENTRIES)
+    events = selectors.game_events_for_user(game_id=game_id, user=request.user, since=since)
     return {
         "game_label": get_game_type(payload["game_type"]).label,
         "board_template": BOARD_TEMPLATES.get(payload["game_type"], "web/play/partials/board.html"),
@@ -175,7 +178,7 @@ def _board_context(request: HttpRequest, game_id) -> dict:
         "names": names,
         "zones": play.zones(payload),
         "decision": play.decision_controls(payload),
-        "log": play.log_lines(events["entries"], names)[:40],
+        "log": play.log_lines(events["entries"], names)[:LOG_ENTRIES],
         "faces": {
             code: play.face_url(code, definition, payload["game_type"])
             for code, definition in payload["cards"].items()

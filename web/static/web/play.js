@@ -9,7 +9,12 @@
   }
   function follow() {
     const stream = new EventSource(`${board.dataset.stream}?since=${last}`);
-    stream.onmessage = (event) => { last = Number(event.lastEventId) || last; refresh(); };
+    stream.onmessage = (event) => {
+      last = Number(event.lastEventId) || last;
+      // the board drawn after a click may already show this entry: redraw only when it is newer
+      const shown = Number(board.querySelector(".board")?.dataset.lastSeq || 0);
+      if (last > shown) refresh();
+    };
     stream.addEventListener("end", () => { stream.close(); refresh(); });
     stream.addEventListener("timeout", () => { stream.close(); follow(); });
     stream.onerror = () => { stream.close(); setTimeout(follow, 3000); };
