@@ -13,37 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from ..core.actions import parse_action_fields
+from ..core.actions import FieldAction, parse_action_fields
 from ..core.errors import MalformedAction
 from .setup import FRONTS, SEATS
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
-    type: ClassVar[str] = ""
-    _names: ClassVar[tuple[str, ...]] = ()
-    seat: str
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        for name in self._names:
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
-        return out
-
-    def key(self) -> tuple:
-        """(type, seat, *fields): the compact form legal actions are enumerated in."""
-        return (self.type, *[getattr(self, n) for n in self._names])
-
-    def to_text(self) -> str:
-        """The short text form: "<type> <field>..." without the seat, e.g. "play bf-major C"."""
-        return " ".join([self.type, *[str(getattr(self, n)) for n in self._names[1:]
-                                      if getattr(self, n) is not None]])
-
-    def __str__(self) -> str:
-        return f"{self.seat} {self.to_text()}"
-
+class Action(FieldAction):
     @staticmethod
     def from_text(seat: str, text: str) -> Action:
         """Parse the text form (`to_text`) for `seat`."""

@@ -2,10 +2,41 @@
 (a `type` ClassVar, a `seat`, then the fields; a field defaulting to None is optional)."""
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 from .errors import MalformedAction
+
+
+@dataclass(frozen=True, slots=True)
+class FieldAction:
+    """The base of a game's actions: a `type`, a `seat` and short string fields (`_names`: seat first, then
+    the fields, set by each game after its classes are defined), with their JSON, a compact key and a text
+    form. Each game subclasses it with its own `from_json` (the seats and values only it knows)."""
+
+    type: ClassVar[str] = ""
+    _names: ClassVar[tuple[str, ...]] = ()
+    seat: str
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for name in self._names:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+    def key(self) -> tuple:
+        """(type, seat, *fields): the compact form legal actions are enumerated in."""
+        return (self.type, *[getattr(self, n) for n in self._names])
+
+    def to_text(self) -> str:
+        """The short text form: "<type> <field>..." without the seat, e.g. "play bf-major C"."""
+        return " ".join([self.type, *[str(getattr(self, n)) for n in self._names[1:]
+                                      if getattr(self, n) is not None]])
+
+    def __str__(self) -> str:
+        return f"{self.seat} {self.to_text()}"
 
 
 def parse_action_fields(registry: dict[str, type], data: Any) -> tuple[type, dict[str, str]]:

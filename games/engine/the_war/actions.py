@@ -6,37 +6,15 @@ conversions, a block is one blocker on one attacker, damage is one point on one 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar  # noqa: F401 - the string annotations of _a() name ClassVar (dataclasses reads it here)
 
-from ..core.actions import parse_action_fields
+from ..core.actions import FieldAction, parse_action_fields
 from ..core.errors import MalformedAction
 from .setup import SEATS
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
-    type: ClassVar[str] = ""
-    _names: ClassVar[tuple[str, ...]] = ()
-    seat: str
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        for name in self._names:
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
-        return out
-
-    def key(self) -> tuple:
-        return (self.type, *[getattr(self, n) for n in self._names])
-
-    def to_text(self) -> str:
-        return " ".join([self.type, *[str(getattr(self, n)) for n in self._names[1:]
-                                      if getattr(self, n) is not None]])
-
-    def __str__(self) -> str:
-        return f"{self.seat} {self.to_text()}"
-
+class Action(FieldAction):
     @staticmethod
     def from_json(data: Any) -> Action:
         cls, kwargs = parse_action_fields(ACTION_CLASSES, data)

@@ -11,28 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from ..core.actions import parse_action_fields
+from ..core.actions import FieldAction, parse_action_fields
 from ..core.errors import MalformedAction
 from .setup import SEATS
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
-    type: ClassVar[str] = ""
-    _names: ClassVar[tuple[str, ...]] = ()
-    seat: str
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        for name in self._names:
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
-        return out
-
-    def key(self) -> tuple:
-        return (self.type, *[getattr(self, n) for n in self._names])
-
+class Action(FieldAction):
     def __str__(self) -> str:
         return " ".join(str(v) for v in self.key() if v is not None)
 

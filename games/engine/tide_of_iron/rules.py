@@ -11,6 +11,7 @@ end the match, and the board reports), `target` (place the target token), `los` 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import IllegalAction, MalformedAction, SetupError
@@ -469,6 +470,7 @@ def _after_action(st: TideOfIronState) -> None:
 def _target(st: TideOfIronState, a: Target) -> None:
     h = _hex(st, a.hex)
     p = st.pending
+    assert p is not None  # the target decision exists only while an activation is pending
     p["target"], p["need"] = h.name, None
     _emit(st, "target_placed", {"seat": a.seat, "card": p["card"], "hex": h.name})
     p["step"] += 1
@@ -479,6 +481,7 @@ def _los(st: TideOfIronState, a: Los) -> None:
     if a.los not in LOS:
         raise IllegalAction(f"los is one of {list(LOS)}")
     p = st.pending
+    assert p is not None  # the los decision exists only while an activation is pending
     p["los"], p["need"] = a.los, None
     _resolve(st)
 
@@ -560,7 +563,7 @@ def _set_cover(st: TideOfIronState, a: SetCover) -> None:
     _emit(st, "cover_reported", {"hex": h.name, "cover": cover})
 
 
-HANDLERS = {
+HANDLERS: dict[tuple[str, str], Callable[[TideOfIronState, Any], None]] = {
     ("act", "activate"): _activate,
     ("act", "retry_contact"): _retry,
     ("act", "discard"): _discard,
