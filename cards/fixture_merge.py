@@ -105,6 +105,22 @@ def overrides_of(*, local: Tables, fixture: Tables, tables: Iterable[str], key: 
     return out
 
 
+def merge_plan(
+    *, base: Tables | None, base_overrides: list[dict] | None, local: Tables, fixture: Tables,
+    tables: Iterable[str], reset: bool,
+) -> tuple[Tables, list[dict], list[dict]]:
+    """One load of a game's fixture tables: (rows to write, overrides kept, admin edits discarded).
+    The fixture as it is on the first load (no `base`) or with `reset` (which lists the edits it discards),
+    else the three-way merge of the last applied fixture (`base`), the rows now and the fixture now."""
+    tables = list(tables)
+    discarded = overrides_of(local=local, fixture=fixture, tables=tables) if reset else []
+    if reset or base is None:
+        return fixture, [], discarded
+    merged = merge_tables(base=base, local=local, fixture=fixture, tables=tables)
+    overrides = flag_conflicts(merged.overrides, new=merged.conflict_keys, earlier=base_overrides or [])
+    return merged.rows, overrides, discarded
+
+
 def flag_conflicts(
     overrides: list[dict[str, Any]], *, new: set[tuple[str, str, str]], earlier: Iterable[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:

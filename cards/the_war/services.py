@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import ProtectedError
 
 from cards.canonical import content_hash
-from cards.fixture_merge import flag_conflicts, merge_tables, overrides_of
+from cards.fixture_merge import merge_plan
 from cards.models import FixtureState
 from cards.services import (
     CatalogInvalid,
@@ -209,13 +209,10 @@ def the_war_load(*, cards: Any, starters: Any, reset: bool = False, source: str 
     fixture_hash = content_hash(data)
     state = FixtureState.objects.select_for_update().filter(name="the_war").first()
     current = _current()
-    discarded = overrides_of(local=current, fixture=data, tables=THE_WAR_TABLES) if reset else []
-    if reset or state is None:
-        target, overrides = data, []
-    else:
-        merged = merge_tables(base=state.contents, local=current, fixture=data, tables=THE_WAR_TABLES)
-        target = merged.rows
-        overrides = flag_conflicts(merged.overrides, new=merged.conflict_keys, earlier=state.overrides)
+    target, overrides, discarded = merge_plan(
+        base=state.contents if state is not None else None, base_overrides=state.overrides if state else None,
+        local=current, fixture=data, tables=THE_WAR_TABLES, reset=reset,
+    )
     changes = {table: _diff(current[table], target[table]) for table in THE_WAR_TABLES}
     _delete(changes)
     _write(target, current)

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import ProtectedError
 
 from cards.canonical import content_hash
-from cards.fixture_merge import flag_conflicts, merge_tables, overrides_of
+from cards.fixture_merge import merge_plan
 from cards.models import FixtureState
 from cards.services import (
     CatalogInvalid,
@@ -171,13 +171,10 @@ def tide_of_iron_load(
     fixture_hash = content_hash(data)
     state = FixtureState.objects.select_for_update().filter(name="tide_of_iron").first()
     current = toi_dicts()
-    discarded = overrides_of(local=current, fixture=data, tables=TIDE_OF_IRON_TABLES) if reset else []
-    if reset or state is None:
-        target, overrides = data, []
-    else:
-        merged = merge_tables(base=state.contents, local=current, fixture=data, tables=TIDE_OF_IRON_TABLES)
-        target = merged.rows
-        overrides = flag_conflicts(merged.overrides, new=merged.conflict_keys, earlier=state.overrides)
+    target, overrides, discarded = merge_plan(
+        base=state.contents if state is not None else None, base_overrides=state.overrides if state else None,
+        local=current, fixture=data, tables=TIDE_OF_IRON_TABLES, reset=reset,
+    )
     changes = {table: _diff(current[table], target[table]) for table in TIDE_OF_IRON_TABLES}
     _delete(changes)
     _write(target, current)
