@@ -117,7 +117,8 @@ def test_the_example_client_plays_a_full_team_game_with_bots_for_every_other_arm
 def test_the_example_client_plays_a_full_the_war_game_against_the_bot(live_server, catalog_rows, capsys):
     example = _load_example()
     status = example.main(
-        ["--server", live_server.url, "--username", "war-user", "--password", "Example-pass-1941", "--register",
+        ["--server", live_server.url, "--username", "war-user", "--password", "Example-pass-1941",
+         "--register",
          "--game", "the-war", "--deck", "tw-starter-red-army", "--bot-deck", "tw-starter-wehrmacht",
          "--bot", "random", "--seed", "1941", "--max-actions", "25"]
     )
