@@ -13,6 +13,10 @@
     python games/examples/play_vs_bot.py --username alice --password secret --game battlefront \
         --options '{"two_front_victory": true, "special_cards": {"west": "GB", "east": "DE"}}'
 
+    # The War (each player his own deck: The War starters or saved The War decks by id):
+    python games/examples/play_vs_bot.py --username alice --password secret --game the-war \
+        --deck tw-starter-red-army --bot-deck tw-starter-wehrmacht
+
 What it shows (see the "Client guide" in README.md):
   1. authenticate: POST /api/auth/token/ -> {"token": ...}, then send "Authorization: Token <token>"
   2. create a game against a bot: POST /api/games/ ({"game_type": "battlefront", ...} for Battlefront;
@@ -103,9 +107,16 @@ def authenticate(client: Client, args: argparse.Namespace) -> None:
     client.token = client.post("/api/auth/token/", credentials)["token"]
 
 
+THE_WAR_PREFERENCE = ["keep", "play_resource", "build", "tap", "convert", "improve", "wave", "attack",
+                      "target", "hit", "strike", "breakthrough", "block", "done"]
+
+
 def choose(legal: list[dict[str, Any]], view: dict[str, Any] | None = None) -> dict[str, Any]:
     if view is not None and view.get("game") == "battlefront":
         return choose_battlefront(legal, view)
+    if view is not None and view.get("game") == "the-war":
+        rank = {name: i for i, name in enumerate(THE_WAR_PREFERENCE)}
+        return min(legal, key=lambda a: rank.get(a.get("type"), len(THE_WAR_PREFERENCE)))
     rank = {name: i for i, name in enumerate(PREFERENCE)}
     return min(legal, key=lambda a: rank.get(a.get("type"), len(PREFERENCE)))
 
@@ -123,6 +134,11 @@ def choose_battlefront(legal: list[dict[str, Any]], view: dict[str, Any]) -> dic
     if discards:
         return min(discards, key=lambda a: force.get(a["card"], 0))
     return next((a for a in legal if a["type"] == "pass"), legal[0])
+
+
+def war_deck_ref(value: str) -> dict[str, Any]:
+    """A The War deck: a saved deck's id (digits) or a starter code."""
+    return {"deck_id": int(value)} if value.isdigit() else {"starter": value}
 
 
 def team_armies(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
@@ -151,6 +167,14 @@ def play(args: argparse.Namespace) -> int:
     if args.game == "battlefront":  # one shared deck: no deck to choose
         body: dict[str, Any] = {
             "game_type": "battlefront",
+            "opponent": {"kind": "bot", "bot": args.bot},
+            "options": json.loads(args.options or "{}"),
+        }
+    elif args.game == "the-war":  # each player his own The War deck (a starter code or a saved deck id)
+        body = {
+            "game_type": "the-war",
+            "my_deck": war_deck_ref(args.deck),
+            "opponent_deck": war_deck_ref(args.bot_deck),
             "opponent": {"kind": "bot", "bot": args.bot},
             "options": json.loads(args.options or "{}"),
         }
@@ -192,7 +216,8 @@ def play(args: argparse.Namespace) -> int:
         if not state["your_turn"]:
             time.sleep(1)  # a human opponent is thinking (against a bot this does not happen)
             continue
-        legal = state["view"]["decision"]["legal_actions"]
+        # Battlecards, Battlefront: the decision lists the legal actions; The War: the view does.
+        legal = state["view"]["decision"].get("legal_actions") or state["view"].get("legal_actions")
         action = choose(legal, state["view"])
         try:
             client.post(f"/api/games/{gid}/actions/", {"version": state["version"], "action": action})
@@ -227,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--username")
     parser.add_argument("--password")
     parser.add_argument("--register", action="store_true", help="Create the account first.")
-    parser.add_argument("--game", choices=["battlecards", "battlefront"], default="battlecards")
+    parser.add_argument("--game", choices=["battlecards", "battlefront", "the-war"], default="battlecards")
     parser.add_argument("--options", help="The optional rules as a JSON object.")
     parser.add_argument("--deck", default="gb-we-starter", help="My starter set code.")
     parser.add_argument("--bot-deck", default="de-we-starter", help="The bot's starter set code.")

@@ -111,3 +111,19 @@ def test_the_example_client_plays_a_full_team_game_with_bots_for_every_other_arm
     assert game.lineup == {"axis": ["DE"], "allies": ["GB", "GB"]} and game.status == "finished"
     assert game.end_reason in ("victory", "draw")
     assert f"winner {game.winner or None}" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_example_client_plays_a_full_the_war_game_against_the_bot(live_server, catalog_rows, capsys):
+    example = _load_example()
+    status = example.main(
+        ["--server", live_server.url, "--username", "war-user", "--password", "Example-pass-1941",
+         "--register",
+         "--game", "the-war", "--deck", "tw-starter-red-army", "--bot-deck", "tw-starter-wehrmacht",
+         "--bot", "random", "--seed", "1941", "--max-actions", "25"]
+    )
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "commitment verified" in out and "stopping after 25 actions" in out
+    game = Game.objects.get()  # a whole game is tests/games/test_the_war_api.py's (here: 25 moves, resign)
+    assert game.game_type == "the-war" and game.status == "finished" and game.winner in ("p1", "p2")
