@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from games import clocks
@@ -21,6 +21,9 @@ from games.engine.battlefront import DECISION_KINDS as BATTLEFRONT_DECISION_KIND
 from games.engine.battlefront import FRONTS as BATTLEFRONT_FRONTS
 from games.engine.battlefront import SEATS as BATTLEFRONT_SEATS
 from games.models import SIDE_SEATS, GameStatus, GameType, LogKind, SeatName
+from games.schema_fields import camel as _camel
+from games.schema_fields import documented as _documented
+from games.schema_fields import enum as _enum
 from games.view_serializers_the_war import TheWarViewSerializer, the_war_action_schema
 from games.view_serializers_toi import TideOfIronViewSerializer, toi_action_schema
 from vocabulary.battlecards import KINDS
@@ -33,25 +36,10 @@ BATTLECARDS_SEATS = [
 BATTLECARDS_SIDES = [SeatName.AXIS, SeatName.ALLIES]
 
 
-def _camel(name: str) -> str:
-    return "".join(part.capitalize() for part in name.split("_"))
 
 
-def _enum(*values: str, role: str | None = None, **kwargs: Any) -> serializers.Field:
-    """A string field of these values, documented as an enum. `role` keeps equal value sets of different
-    meaning apart (the decision kind "fire" and the action type "fire" get an enum component each)."""
-    schema: dict[str, Any] = {"type": "string", "enum": list(values)}
-    if role:
-        schema["x-spec-enum-id"] = f"{role}:{','.join(values)}"
-    if kwargs.get("allow_null"):
-        schema = {**schema, "nullable": True, "enum": [*values, None]}
-    return _documented(schema, serializers.CharField, **kwargs)
 
 
-def _documented(schema: Any, base: type[serializers.Field], **kwargs: Any) -> serializers.Field:
-    """A `base` field documented by `schema` (a subclass: serializers deep-copy their field instances,
-    which would drop an annotation made on an instance)."""
-    return extend_schema_field(schema)(type(base.__name__, (base,), {}))(**kwargs)
 
 
 

@@ -6,27 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from games.engine.the_war import ACTION_TYPES, DECISION_KINDS, SEATS
-
-
-def _camel(name: str) -> str:
-    return "".join(part.capitalize() for part in name.split("_"))
-
-
-def _documented(schema: Any, base: type[serializers.Field], **kwargs: Any) -> serializers.Field:
-    return extend_schema_field(schema)(type(base.__name__, (base,), {}))(**kwargs)
-
-
-def _enum(*values: str, role: str | None, **kwargs: Any) -> serializers.Field:
-    schema: dict[str, Any] = {"type": "string", "enum": list(values)}
-    if role:
-        schema["x-spec-enum-id"] = f"{role}:{','.join(values)}"
-    if kwargs.get("allow_null"):
-        schema = {**schema, "nullable": True, "enum": [*values, None]}
-    return _documented(schema, serializers.CharField, **kwargs)
+from games.schema_fields import camel as _camel
+from games.schema_fields import documented as _documented
+from games.schema_fields import enum as _enum
 
 
 def _seat(**kwargs: Any) -> serializers.ChoiceField:
