@@ -226,8 +226,7 @@ def test_make_serve_creates_the_admin_account_right_before_serving():
     steps = [line.strip() for line in recipe.replace("\\\n", " ").splitlines()[1:] if line.strip()]
     assert "manage.py ensure_admin" in steps[-2] and "$(PROD)" in steps[-2]
     assert "gunicorn" in steps[-1]
-    readme = (ROOT / "README.md").read_text()
-    production = readme.split("## Running in production", 1)[1].split("\n## ", 1)[0]
+    production = (ROOT / "docs" / "production.md").read_text()  # the production guide
     assert "ensure_admin" in production and "createsuperuser" in production
 
 

@@ -9,7 +9,8 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]  # the front door and the guides
 CATALOG_LISTS = re.compile(
     r"^/api/(arsenal-cards|conflict-cards|battlecards|battlefront/cards|battlefront/special-uses)/$"
 )
@@ -17,7 +18,7 @@ CATALOG_LISTS = re.compile(
 
 def readme_examples() -> list[tuple[str, dict[str, str], bool]]:
     """(path, query parameters, whether the README shows it answering with warnings) of each example."""
-    text = README.read_text(encoding="utf-8")
+    text = "\n".join(path.read_text(encoding="utf-8") for path in DOCS)
     examples = []
     for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, flags=re.S | re.M):
         for line in block.splitlines():
