@@ -89,14 +89,22 @@ def in_browser(site):
         held["browser"].close()
         held["playwright"].stop()
 
-    def run(steps, *, width: int = 1100, height: int = 900):
+    def run(steps, *, width: int = 1100, height: int = 900, users: int = 1):
+        """`users` contexts (each its own cookies: two people at two browsers); steps gets one page each."""
+
         def job():
-            context = held["browser"].new_context(base_url=site, viewport={"width": width, "height": height})
-            context.set_default_timeout(10_000)
+            contexts = []
             try:
-                return steps(context.new_page())
+                for _ in range(users):
+                    context = held["browser"].new_context(
+                        base_url=site, viewport={"width": width, "height": height}
+                    )
+                    context.set_default_timeout(10_000)
+                    contexts.append(context)
+                return steps(*(context.new_page() for context in contexts))
             finally:
-                context.close()
+                for context in contexts:
+                    context.close()
 
         return pool.submit(job).result()
 
@@ -215,3 +223,42 @@ def test_play_against_the_bot_by_clicking(in_browser):
         assert overflow <= 0
 
     in_browser(steps)
+
+
+def board_version(page) -> int:
+    return int(page.locator("#board .board").get_attribute("data-version"))
+
+
+def wait_newer(page, version: int) -> None:
+    page.wait_for_function(
+        "v => Number(document.querySelector('#board .board')?.dataset.version) > v", arg=version
+    )
+
+
+def test_two_browsers_play_each_other_live(in_browser):
+    def steps(creator, joiner):
+        sign_up(creator, "browser-rommel")
+        creator.goto("/play/")
+        creator.get_by_label("Opponent").select_option("human")
+        creator.get_by_role("button", name="Create the game").click()
+        creator.get_by_role("heading", name="Waiting for an opponent").wait_for()
+        game_url = creator.url
+        sign_up(joiner, "browser-oconnor")
+        joiner.goto("/play/")
+        row = joiner.get_by_role("row").filter(has_text="browser-rommel")
+        row.get_by_role("button", name="Join").click()
+        joiner.locator("#board .board").wait_for()
+        creator.goto(game_url)  # the page now shows the dealt cards, and follows the game's stream
+        creator.locator("#board .board").wait_for()
+        moves = 0
+        for _ in range(6):
+            mover = next((p for p in (creator, joiner) if p.locator(".decision button").count()), None)
+            if mover is None:
+                break
+            other = joiner if mover is creator else creator
+            seen = board_version(other)
+            mover.locator(".decision button").first.click()
+            wait_newer(other, seen)  # the other browser's board moves on by itself: no reload, no click
+            moves += 1
+        assert moves >= 3
+        assert creator.url == game_url  # never reloaded by the test after it opened the game
