@@ -262,3 +262,35 @@ def test_two_browsers_play_each_other_live(in_browser):
             moves += 1
         assert moves >= 3
         assert creator.url == game_url  # never reloaded by the test after it opened the game
+
+
+def test_replay_steps_forward_and_back(in_browser):
+    def steps(page):
+        sign_up(page, "browser-cunningham")
+        page.goto("/play/")
+        page.get_by_role("button", name="Create the game").click()  # against the bot
+        page.locator("#board .board").wait_for()
+        for _ in range(3):
+            seen = board_version(page)
+            page.locator(".decision button").first.click()
+            wait_newer(page, seen)
+        game = re.search(r"/play/([0-9a-f-]+)/", page.url).group(1)
+        token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
+        resigned = page.request.post(f"/api/games/{game}/resign/", headers={"X-CSRFToken": token})
+        assert resigned.ok, resigned.text()
+        page.goto(f"/play/{game}/replay/")
+        table = page.locator(".board-replay .table")
+        step = page.locator(".board-replay .step")
+        shown = [table.inner_html()]
+        while shown[-1] == shown[0]:  # forward until the table differs from the first step's
+            page.get_by_role("link", name="forward ›").click()
+            sync_api.expect(step).to_have_text(re.compile(rf"^step {len(shown)} of"))
+            shown.append(table.inner_html())
+            assert len(shown) < 12, "the table never changed"
+        for back in range(len(shown) - 2, -1, -1):
+            page.get_by_role("link", name="‹ back").click()
+            sync_api.expect(step).to_have_text(re.compile(rf"^step {back} of"))
+            assert table.inner_html() == shown[back]
+        assert "/replay/" in page.url and "step=" not in page.url  # htmx swaps, not page loads
+
+    in_browser(steps)
