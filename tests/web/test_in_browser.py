@@ -11,6 +11,8 @@ import os
 import re
 import shutil
 from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from threading import Thread
 
 import pytest
 
@@ -294,3 +296,65 @@ def test_replay_steps_forward_and_back(in_browser):
         assert "/replay/" in page.url and "step=" not in page.url  # htmx swaps, not page loads
 
     in_browser(steps)
+
+
+OTHER_SITE_PAGE = b"""<!doctype html><html><head><title>Another site</title></head><body><script>
+window.cards = []; window.events = [];
+async function follow(api, token, game) {
+  const auth = {headers: {Authorization: `Token ${token}`}};
+  const page = await (await fetch(`${api}/arsenal-cards/?page_size=5`, auth)).json();
+  window.cards = page.results;
+  const answer = await fetch(`${api}/games/${game}/events/stream-ticket/`, {method: "POST", ...auth});
+  const {ticket} = await answer.json();
+  const stream = new EventSource(`${api}/games/${game}/events/stream/?ticket=${ticket}&since=0`);
+  stream.onmessage = (e) => { window.events.push(JSON.parse(e.data)); stream.close(); };
+}
+</script></body></html>"""
+
+
+@pytest.fixture
+def other_site():
+    """A tiny static page on a second localhost port: another origin than the live server's."""
+    from tests.live_asgi import _port
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.end_headers()
+            self.wfile.write(OTHER_SITE_PAGE)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("localhost", _port()), Page)
+    Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://localhost:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_page_on_another_origin_reads_the_catalog_and_follows_a_stream(
+    in_browser, site, other_site, settings
+):
+    settings.CORS_ALLOWED_ORIGINS = [other_site]
+    assert other_site != site
+
+    def steps(page):
+        sign_up(page, "browser-alexander")
+        page.goto("/play/")
+        page.get_by_role("button", name="Create the game").click()  # against the bot: the game has events
+        page.locator("#board .board").wait_for()
+        game = re.search(r"/play/([0-9a-f-]+)/", page.url).group(1)
+        login = {"username": "browser-alexander", "password": PASSWORD}
+        token = page.request.post("/api/auth/token/", data=login).json()["token"]
+        page.goto(f"{other_site}/client.html")
+        page.evaluate("([api, token, game]) => follow(api, token, game)", [f"{site}/api", token, game])
+        page.wait_for_function("window.events.length > 0")
+        return page.evaluate("[window.cards, window.events]")
+
+    cards, events = in_browser(steps)
+    assert cards and all(card["code"] for card in cards)
+    assert events[0]["seq"] >= 1
