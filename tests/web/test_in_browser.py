@@ -11,6 +11,8 @@ import os
 import re
 import shutil
 from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from threading import Thread
 
 import pytest
 
@@ -89,14 +91,22 @@ def in_browser(site):
         held["browser"].close()
         held["playwright"].stop()
 
-    def run(steps, *, width: int = 1100, height: int = 900):
+    def run(steps, *, width: int = 1100, height: int = 900, users: int = 1):
+        """`users` contexts (each its own cookies: two people at two browsers); steps gets one page each."""
+
         def job():
-            context = held["browser"].new_context(base_url=site, viewport={"width": width, "height": height})
-            context.set_default_timeout(10_000)
+            contexts = []
             try:
-                return steps(context.new_page())
+                for _ in range(users):
+                    context = held["browser"].new_context(
+                        base_url=site, viewport={"width": width, "height": height}
+                    )
+                    context.set_default_timeout(10_000)
+                    contexts.append(context)
+                return steps(*(context.new_page() for context in contexts))
             finally:
-                context.close()
+                for context in contexts:
+                    context.close()
 
         return pool.submit(job).result()
 
@@ -215,3 +225,136 @@ def test_play_against_the_bot_by_clicking(in_browser):
         assert overflow <= 0
 
     in_browser(steps)
+
+
+def board_version(page) -> int:
+    return int(page.locator("#board .board").get_attribute("data-version"))
+
+
+def wait_newer(page, version: int) -> None:
+    page.wait_for_function(
+        "v => Number(document.querySelector('#board .board')?.dataset.version) > v", arg=version
+    )
+
+
+def test_two_browsers_play_each_other_live(in_browser):
+    def steps(creator, joiner):
+        sign_up(creator, "browser-rommel")
+        creator.goto("/play/")
+        creator.get_by_label("Opponent").select_option("human")
+        creator.get_by_role("button", name="Create the game").click()
+        creator.get_by_role("heading", name="Waiting for an opponent").wait_for()
+        game_url = creator.url
+        sign_up(joiner, "browser-oconnor")
+        joiner.goto("/play/")
+        row = joiner.get_by_role("row").filter(has_text="browser-rommel")
+        row.get_by_role("button", name="Join").click()
+        joiner.locator("#board .board").wait_for()
+        creator.goto(game_url)  # the page now shows the dealt cards, and follows the game's stream
+        creator.locator("#board .board").wait_for()
+        moves = 0
+        for _ in range(6):
+            mover = next((p for p in (creator, joiner) if p.locator(".decision button").count()), None)
+            if mover is None:
+                break
+            other = joiner if mover is creator else creator
+            seen = board_version(other)
+            mover.locator(".decision button").first.click()
+            wait_newer(other, seen)  # the other browser's board moves on by itself: no reload, no click
+            moves += 1
+        assert moves >= 3
+        assert creator.url == game_url  # never reloaded by the test after it opened the game
+
+
+def test_replay_steps_forward_and_back(in_browser):
+    def steps(page):
+        sign_up(page, "browser-cunningham")
+        page.goto("/play/")
+        page.get_by_role("button", name="Create the game").click()  # against the bot
+        page.locator("#board .board").wait_for()
+        for _ in range(3):
+            seen = board_version(page)
+            page.locator(".decision button").first.click()
+            wait_newer(page, seen)
+        game = re.search(r"/play/([0-9a-f-]+)/", page.url).group(1)
+        token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
+        resigned = page.request.post(f"/api/games/{game}/resign/", headers={"X-CSRFToken": token})
+        assert resigned.ok, resigned.text()
+        page.goto(f"/play/{game}/replay/")
+        table = page.locator(".board-replay .table")
+        step = page.locator(".board-replay .step")
+        shown = [table.inner_html()]
+        while shown[-1] == shown[0]:  # forward until the table differs from the first step's
+            page.get_by_role("link", name="forward ›").click()
+            sync_api.expect(step).to_have_text(re.compile(rf"^step {len(shown)} of"))
+            shown.append(table.inner_html())
+            assert len(shown) < 12, "the table never changed"
+        for back in range(len(shown) - 2, -1, -1):
+            page.get_by_role("link", name="‹ back").click()
+            sync_api.expect(step).to_have_text(re.compile(rf"^step {back} of"))
+            assert table.inner_html() == shown[back]
+        assert "/replay/" in page.url and "step=" not in page.url  # htmx swaps, not page loads
+
+    in_browser(steps)
+
+
+OTHER_SITE_PAGE = b"""<!doctype html><html><head><title>Another site</title></head><body><script>
+window.cards = []; window.events = [];
+async function follow(api, token, game) {
+  const auth = {headers: {Authorization: `Token ${token}`}};
+  const page = await (await fetch(`${api}/arsenal-cards/?page_size=5`, auth)).json();
+  window.cards = page.results;
+  const answer = await fetch(`${api}/games/${game}/events/stream-ticket/`, {method: "POST", ...auth});
+  const {ticket} = await answer.json();
+  const stream = new EventSource(`${api}/games/${game}/events/stream/?ticket=${ticket}&since=0`);
+  stream.onmessage = (e) => { window.events.push(JSON.parse(e.data)); stream.close(); };
+}
+</script></body></html>"""
+
+
+@pytest.fixture
+def other_site():
+    """A tiny static page on a second localhost port: another origin than the live server's."""
+    from tests.live_asgi import _port
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.end_headers()
+            self.wfile.write(OTHER_SITE_PAGE)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("localhost", _port()), Page)
+    Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://localhost:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_page_on_another_origin_reads_the_catalog_and_follows_a_stream(
+    in_browser, site, other_site, settings
+):
+    settings.CORS_ALLOWED_ORIGINS = [other_site]
+    assert other_site != site
+
+    def steps(page):
+        sign_up(page, "browser-alexander")
+        page.goto("/play/")
+        page.get_by_role("button", name="Create the game").click()  # against the bot: the game has events
+        page.locator("#board .board").wait_for()
+        game = re.search(r"/play/([0-9a-f-]+)/", page.url).group(1)
+        login = {"username": "browser-alexander", "password": PASSWORD}
+        token = page.request.post("/api/auth/token/", data=login).json()["token"]
+        page.goto(f"{other_site}/client.html")
+        page.evaluate("([api, token, game]) => follow(api, token, game)", [f"{site}/api", token, game])
+        page.wait_for_function("window.events.length > 0")
+        return page.evaluate("[window.cards, window.events]")
+
+    cards, events = in_browser(steps)
+    assert cards and all(card["code"] for card in cards)
+    assert events[0]["seq"] >= 1
