@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -174,46 +175,40 @@ class Command(BaseCommand):
 
     def _load_the_war(self, root: Path, reset: bool) -> None:
         """The War's cards and starters (cards.the_war.services.the_war_load), by code."""
-        docs = []
-        for name in ("cards.json", "starters.json"):
-            path = root / name
-            try:
-                docs.append(json.loads(path.read_text(encoding="utf-8")))
-            except FileNotFoundError as exc:
-                raise CommandError(f"The War file missing: {path}") from exc
-            except ValueError as exc:
-                raise CommandError(f"The War {name} is not valid JSON: {exc}") from exc
-        try:
-            result = the_war_load(cards=docs[0], starters=docs[1], reset=reset, source=str(root))
-        except CatalogInvalid as exc:
-            raise CommandError(f"invalid The War cards: {exc.detail}") from exc
-        for table in THE_WAR_TABLES:
-            c = result.changes[table]
-            self.stdout.write(
-                f"{table}: {c.total} ({len(c.created)} created, {len(c.updated)} updated, "
-                f"{len(c.deleted)} deleted)"
-            )
-        self._report("the_war", result.fixture_changed, result.overrides, reset, result.discarded)
+        self._load_game_files(
+            root, reset, label="The War", state="the_war", files=("cards", "starters"), tables=THE_WAR_TABLES,
+            load=the_war_load,
+        )
 
     def _load_tide_of_iron(self, root: Path, reset: bool) -> None:
         """Tide of Iron's Strategy cards, decks and scenarios (cards.tide_of_iron.services), by code."""
-        docs = []
-        for name in ("cards.json", "decks.json"):
-            path = root / name
+        self._load_game_files(
+            root, reset, label="Tide of Iron", state="tide_of_iron", files=("cards", "decks"),
+            tables=TIDE_OF_IRON_TABLES, load=tide_of_iron_load,
+        )
+
+    def _load_game_files(
+        self, root: Path, reset: bool, *, label: str, state: str, files: tuple[str, ...], tables: Any,
+        load: Any,
+    ) -> None:
+        """A game's JSON files (`<name>.json` for each of `files`, passed to `load` by name), by code."""
+        docs = {}
+        for name in files:
+            path = root / f"{name}.json"
             try:
-                docs.append(json.loads(path.read_text(encoding="utf-8")))
+                docs[name] = json.loads(path.read_text(encoding="utf-8"))
             except FileNotFoundError as exc:
-                raise CommandError(f"Tide of Iron file missing: {path}") from exc
+                raise CommandError(f"{label} file missing: {path}") from exc
             except ValueError as exc:
-                raise CommandError(f"Tide of Iron {name} is not valid JSON: {exc}") from exc
+                raise CommandError(f"{label} {name}.json is not valid JSON: {exc}") from exc
         try:
-            result = tide_of_iron_load(cards=docs[0], decks=docs[1], reset=reset, source=str(root))
+            result = load(**docs, reset=reset, source=str(root))
         except CatalogInvalid as exc:
-            raise CommandError(f"invalid Tide of Iron cards: {exc.detail}") from exc
-        for table in TIDE_OF_IRON_TABLES:
+            raise CommandError(f"invalid {label} cards: {exc.detail}") from exc
+        for table in tables:
             c = result.changes[table]
             self.stdout.write(
                 f"{table}: {c.total} ({len(c.created)} created, {len(c.updated)} updated, "
                 f"{len(c.deleted)} deleted)"
             )
-        self._report("tide_of_iron", result.fixture_changed, result.overrides, reset, result.discarded)
+        self._report(state, result.fixture_changed, result.overrides, reset, result.discarded)
