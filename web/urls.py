@@ -32,6 +32,7 @@ urlpatterns = [
     path("decks/<int:pk>/versions/", views_decks.deck_versions, name="deck-versions"),
     path("play/", views_play.lobby, name="lobby"),
     path("play/new/", views_play.game_new, name="game-new"),
+    path("play/new-team/", views_play.game_new_team, name="game-new-team"),
     path("play/<uuid:game_id>/", views_play.game_page, name="game"),
     path("play/<uuid:game_id>/join/", views_play.game_join, name="game-join"),
     path("play/<uuid:game_id>/act/", views_play.game_act, name="game-act"),

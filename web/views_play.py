@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from cards.selectors import theater_list
+from cards.selectors import nation_list, theater_list
 from config.errors import DomainError, ValidationFailed
 from decks import selectors as deck_selectors
 from games import selectors, services
@@ -23,6 +23,8 @@ from web.deck_editor import starters
 from web.pages import is_fragment, page
 
 BOTS = ("heuristic", "random")
+TEAM_SLOTS = 4  # armies a side (the service refuses more: too_many_armies)
+TEAM_PLAYERS = (("me", "me"), ("open", "open (a person joins)"), ("bot", "a bot"))
 LOG_ENTRIES = 40
 # The play page's table per game type (the others draw the view's parts generically).
 BOARD_TEMPLATES = {
@@ -97,9 +99,33 @@ def _deck_ref(value: str) -> dict | None:
     return None
 
 
-@login_required
-@page
-def lobby(request: HttpRequest) -> HttpResponse:
+def _team_slots(post=None) -> list[dict]:
+    """The team form's army slots, 1..TEAM_SLOTS a side, with what was posted (shown again after an error)."""
+    post = post or {}
+    return [
+        {"side": side, "n": n, "nation": post.get(f"{side}_{n}_nation", ""),
+         "player": post.get(f"{side}_{n}_player", "")}
+        for side in ("axis", "allies")
+        for n in range(1, TEAM_SLOTS + 1)
+    ]
+
+
+def _posted_armies(post) -> dict[str, list[dict]]:
+    """The armies of the team form: a slot without a nation is empty and ignored (the service checks the
+    lineup: side_without_army, teams_too_uneven, one_seat_per_player, ...)."""
+    armies: dict[str, list[dict]] = {"axis": [], "allies": []}
+    for slot in _team_slots(post):
+        if not slot["nation"]:
+            continue
+        player = slot["player"] if slot["player"] in dict(TEAM_PLAYERS) else "bot"
+        army = {"nation": slot["nation"], "player": player}
+        if player == "bot":
+            army["bot"] = post.get("team_bot") if post.get("team_bot") in BOTS else "heuristic"
+        armies[slot["side"]].append(army)
+    return armies
+
+
+def _lobby(request: HttpRequest, *, team_error: dict | None = None, team_post=None) -> HttpResponse:
     context = {"request": request}
     joinable = GameSerializer(
         selectors.game_list(user=request.user, joinable=True)[:50], many=True, context=context
@@ -118,8 +144,34 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "war_starters": _the_war_starters(),
             "toi_scenarios": _toi_scenarios(),
             "theaters": theater_list(),
+            "nations": nation_list(),
+            "team_slots": _team_slots(team_post),
+            "team_players": TEAM_PLAYERS,
+            "team_error": team_error,
         },
+        status=team_error["status"] if team_error else 200,
     )
+
+
+@login_required
+@page
+def lobby(request: HttpRequest) -> HttpResponse:
+    return _lobby(request)
+
+
+@login_required
+@require_POST
+@page
+def game_new_team(request: HttpRequest) -> HttpResponse:
+    """A Battlecards team or uneven game from the lobby's army slots, through the API's service
+    (games.services.game_create_armies); a refused lineup is the lobby again with the reason at the form."""
+    try:
+        game = services.game_create_armies(user=request.user, armies=_posted_armies(request.POST))
+    except DomainError as error:
+        if error.status != 400:
+            raise
+        return _lobby(request, team_error=error.as_dict(), team_post=request.POST)
+    return redirect("web:game", game_id=game.pk)
 
 
 @login_required

@@ -271,3 +271,52 @@ def test_the_lobby_refuses_game_options_that_are_not_json(client, alice, catalog
     client.force_login(alice)
     response = client.post("/play/new/", {"game_type": "battlefront", "opponent": "bot", "options": "{oops"})
     assert response.status_code == 400
+
+
+def test_the_lobby_creates_a_2v2_team_game_with_bots_and_opens_the_creators_army(client, alice, catalog_rows):
+    client.force_login(alice)
+    lobby = client.get("/play/").content.decode()
+    assert 'name="allies_4_nation"' in lobby and 'name="axis_1_player"' in lobby
+    response = client.post(
+        "/play/new-team/",
+        {
+            "axis_1_nation": "DE", "axis_1_player": "bot",
+            "axis_2_nation": "DE", "axis_2_player": "bot",
+            "allies_1_nation": "GB", "allies_1_player": "me",
+            "allies_2_nation": "GB", "allies_2_player": "bot",
+            "axis_3_nation": "", "axis_3_player": "open",  # an empty slot is ignored
+            "team_bot": "random",
+        },
+    )
+    assert response.status_code == 302
+    game_id = response["Location"].strip("/").split("/")[-1]
+    game = Game.objects.get(pk=game_id)
+    assert game.game_type == "battlecards" and game.status != "open"
+    page = client.get(response["Location"])
+    assert page.status_code == 200 and 'class="board"' in page.content.decode()
+    oracle = HiddenInfoOracle(game_id)
+    assert oracle.check(sorted(_tokens(page.content.decode())), "allies-1") > 0
+    fragment = client.get(response["Location"], HTTP_HX_REQUEST="true").content.decode()
+    assert oracle.check(sorted(_tokens(fragment)), "allies-1") > 0
+
+
+@pytest.mark.parametrize(
+    ("lineup", "code"),
+    [
+        ({"allies_1_nation": "GB", "allies_1_player": "me", "allies_2_nation": "GB"}, "side_without_army"),
+        ({"axis_1_nation": "DE", "allies_1_nation": "GB", "allies_1_player": "me", "allies_2_nation": "GB",
+          "allies_3_nation": "GB"}, "teams_too_uneven"),
+        ({"axis_1_nation": "DE", "axis_2_nation": "DE", "allies_1_nation": "GB", "allies_2_nation": "GB"},
+         "one_seat_per_player"),
+    ],
+)
+def test_the_lobby_shows_why_a_team_lineup_is_refused_beside_the_form(
+    client, alice, catalog_rows, lineup, code
+):
+    client.force_login(alice)
+    response = client.post("/play/new-team/", lineup)
+    page = response.content.decode()
+    assert response.status_code == 400 and f'data-code="{code}"' in page
+    assert 'action="/play/new-team/"' in page  # the form is there again, with the lineup as posted
+    assert '<option value="GB" selected>' in page
+    assert not Game.objects.exists()
