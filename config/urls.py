@@ -17,5 +17,5 @@ urlpatterns = [
 ]
 
 handler400 = "config.exceptions.json_400"
-handler404 = "config.exceptions.json_404"
+handler404 = "web.views.not_found"  # JSON under /api/, the site's page elsewhere
 handler500 = "config.exceptions.json_500"

@@ -38,3 +38,14 @@ def signup(request: HttpRequest) -> HttpResponse:
                 target = "/"
             return redirect(target or "/")
     return render(request, "web/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def not_found(request: HttpRequest, exception=None) -> HttpResponse:
+    """The project's 404 handler: the API's paths answer the API's JSON error; every other path is the site's
+    "Not found" page."""
+    from config.exceptions import json_404
+
+    if request.path.startswith("/api/"):
+        return json_404(request, exception)
+    error = {"status": 404, "code": "not_found", "detail": "There is no page at this address."}
+    return render(request, "web/error.html", {"error": error}, status=404)

@@ -320,3 +320,13 @@ def test_the_lobby_shows_why_a_team_lineup_is_refused_beside_the_form(
     assert 'action="/play/new-team/"' in page  # the form is there again, with the lineup as posted
     assert '<option value="GB" selected>' in page
     assert not Game.objects.exists()
+
+
+def test_an_unknown_site_path_is_the_sites_404_page_and_the_apis_stays_json(client, alice):
+    client.force_login(alice)
+    response = client.get("/nope/")
+    page = response.content.decode()
+    assert response.status_code == 404 and response["Content-Type"].startswith("text/html")
+    assert "<h1>Not found</h1>" in page and 'href="/"' in page
+    api = client.get("/api/nope/")
+    assert api.status_code == 404 and api.json()["code"] == "not_found"
