@@ -605,6 +605,8 @@ def special_targets(st: WarState, seat: str, c: CardDef, window: str = "build") 
     effects = c.effects
     if not effects or effects[0].kind not in WINDOW_EFFECTS[window]:
         return None
+    if any(not rotation_payers(st, seat, f) for f in c.rotate_to_play):
+        return None  # no unit left to rotate for it
     e = effects[0]
     other = OTHER[seat]
     if e.kind in (EffectKind.DAMAGE, EffectKind.ROTATE, EffectKind.TAKE_CONTROL):
@@ -632,8 +634,17 @@ def special_keys(st: WarState, seat: str, window: str) -> list[tuple]:
     return keys
 
 
+def rotation_payers(st: WarState, seat: str, feature: str) -> list[str]:
+    """The seat's non-rotated units in play with `feature` (a scout party rotated to play a card, S470)."""
+    return [u for u in in_lines(st, seat) if u not in st.rotated and feature in features(st, u)]
+
+
 def special_effects(st: WarState, seat: str, cid: str, target: str | None) -> None:
     c = card(st, cid)
+    for f in c.rotate_to_play:  # the first such unit in play order rotates
+        payer = rotation_payers(st, seat, f)[0]
+        st.rotated.add(payer)
+        emit(st, "rotated_to_play", {"seat": seat, "unit": payer, "card": cid})
     if c.is_hero:
         st.heroes_played[seat].append(c.title)
     move_card(st, cid, "losses")

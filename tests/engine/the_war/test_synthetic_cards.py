@@ -74,3 +74,20 @@ def test_non_bomber_aircraft_attacking_a_resource_is_a_tactical_bomber():
         act(st, "p2", "done")
     # tactical bomber: light AA supports the resource, heavy AA only against strategic bombers
     assert {k[2] for k in keys(st) if k[0] == "support"} == {uid(st, "p1", "37mm-aa-gun-61-k")}
+
+
+def test_special_card_requiring_a_scouts_rotation_rotates_the_scout_and_needs_one():
+    cat = with_cards(scouted_raid={"base": "tw-long-range-raid", "rotate_to_play": (Feature.SCOUT_PARTY,)})
+    hand = {"hand": ["tw-scouted-raid"], "resources": ["tw-depot"] * 3}
+    st = position(seat="p1", stage="build", cat=cat, p1={**hand, "line1": ["tw-reconnaissance-platoon"]})
+    scout, raid = uid(st, "p1", "reconnaissance-platoon"), uid(st, "p1", "scouted-raid")
+    deck = len(st.zones["p2"]["deck"])
+    act(st, "p1", "build", card=raid)
+    for i in range(3):
+        act(st, "p1", "tap", card=uid(st, "p1", "depot", i))
+    assert scout in st.rotated and zone(st, raid) == "losses"
+    assert len(st.zones["p2"]["deck"]) == deck - 2
+    # without a non-rotated scout party unit the card cannot be played
+    st = position(seat="p1", stage="build", cat=cat, p1={**hand, "line1": ["tw-reconnaissance-platoon"]},
+                  rotated=("p1:tw-reconnaissance-platoon",))
+    assert not any(k[0] == "build" and k[2] == uid(st, "p1", "scouted-raid") for k in keys(st))
