@@ -250,6 +250,7 @@ class EffectKind(StrEnum):
     DECK_HIT = "deck-hit"  # amount: "some special cards are also able to hit the deck"
     ROTATE = "rotate"  # the target rotates (cannot attack, block or support this turn)
     TAKE_CONTROL = "take-control"  # the target unit changes sides ("Capture")
+    MOVE_LINE = "move-line"  # the target unit moves to its owner's other line (a fortification is lost)
     LOOK_AT_HAND = "look-at-hand"  # see the opponent's hand (what a scout party does)
     ENABLE_LEND_LEASE = (
         "enable-lend-lease"  # "Lend-lease units. May be built only if ... "Lend-lease" resources"

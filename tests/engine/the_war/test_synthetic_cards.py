@@ -2,7 +2,7 @@
 copies a stored card under a new code with the one feature the sentence needs, then plays through `apply`."""
 from __future__ import annotations
 
-from vocabulary.the_war import Feature
+from vocabulary.the_war import Effect, EffectKind, Feature, Side, Target
 
 from .helpers import act, keys, position, uid, with_cards, zone
 
@@ -91,3 +91,20 @@ def test_special_card_requiring_a_scouts_rotation_rotates_the_scout_and_needs_on
     st = position(seat="p1", stage="build", cat=cat, p1={**hand, "line1": ["tw-reconnaissance-platoon"]},
                   rotated=("p1:tw-reconnaissance-platoon",))
     assert not any(k[0] == "build" and k[2] == uid(st, "p1", "scouted-raid") for k in keys(st))
+
+
+def test_fortification_moved_by_an_opponents_special_card_goes_to_losses():
+    move = [{"kind": EffectKind.MOVE_LINE, "target": Target(side=Side.ENEMY)}]
+    cat = with_cards(dislodge={"base": "tw-panic", "effects": tuple(Effect(**e) for e in move)})
+    st = position(seat="p1", stage="build", cat=cat,
+                  p1={"hand": ["tw-dislodge", "tw-dislodge"], "resources": ["tw-depot"] * 6},
+                  p2={"line1": ["tw-pillbox-dot", "tw-grenadiere"]})
+    pill, gr = uid(st, "p2", "pillbox-dot"), uid(st, "p2", "grenadiere")
+    act(st, "p1", "build", card=uid(st, "p1", "dislodge", 0), target=gr)
+    for i in range(3):
+        act(st, "p1", "tap", card=uid(st, "p1", "depot", i))
+    assert zone(st, gr) == "line2"  # any other unit just changes lines
+    act(st, "p1", "build", card=uid(st, "p1", "dislodge", 1), target=pill)
+    for i in range(3, 6):
+        act(st, "p1", "tap", card=uid(st, "p1", "depot", i))
+    assert zone(st, pill) == "losses"  # a fortification moved by the opponent is lost
