@@ -26,6 +26,8 @@ The card format (one JSON object per card; `fixtures/README.md`, "The War", has 
     elimination    {deck_cards: N, breakthrough_power: N} how an opponent removes a battlefield condition
     maintenance    resources paid at the start of each build phase to keep a battlefield condition
     location       true for a Location battlefield condition;  hero_mode: improvement | special | unit
+    rotate_to_play [feature]: playing the card rotates one of its owner's non-rotated units in play with that
+                   feature ("Rotation of such unit may also be a requirement of playing some special cards")
     text           the card's text lines (printed where seed)
     provenance     {field: {source: "seed", section, quote} | {source: "estimated", note}} for every value
 """
@@ -248,6 +250,7 @@ class EffectKind(StrEnum):
     DECK_HIT = "deck-hit"  # amount: "some special cards are also able to hit the deck"
     ROTATE = "rotate"  # the target rotates (cannot attack, block or support this turn)
     TAKE_CONTROL = "take-control"  # the target unit changes sides ("Capture")
+    MOVE_LINE = "move-line"  # the target unit moves to its owner's other line (a fortification is lost)
     LOOK_AT_HAND = "look-at-hand"  # see the opponent's hand (what a scout party does)
     ENABLE_LEND_LEASE = (
         "enable-lend-lease"  # "Lend-lease units. May be built only if ... "Lend-lease" resources"
@@ -455,6 +458,7 @@ class CardDef:
     maintenance: tuple[CostItem, ...] = ()
     location: bool = False
     hero_mode: HeroMode | None = None
+    rotate_to_play: tuple[Feature, ...] = ()
     text: tuple[str, ...] = ()
 
     @property
@@ -731,6 +735,7 @@ def parse_card(raw: Any, where: str = "card") -> CardDef:
         maintenance=_costs(f"{where}.maintenance", r.list_("maintenance")),
         location=r.bool_("location"),
         hero_mode=r.enum("hero_mode", HeroMode),
+        rotate_to_play=r.enums("rotate_to_play", Feature),
         text=_texts(r),
     )
     _check_consistency(where, card)

@@ -592,7 +592,7 @@ def improvement_targets(st: WarState, seat: str, imp_card: CardDef) -> list[str]
 
 WINDOW_EFFECTS = {
     "build": (EffectKind.DAMAGE, EffectKind.ROTATE, EffectKind.DECK_HIT, EffectKind.GRANT_FEATURE,
-              EffectKind.TAKE_CONTROL),
+              EffectKind.TAKE_CONTROL, EffectKind.MOVE_LINE),
     "attacking": (EffectKind.DAMAGE, EffectKind.ROTATE, EffectKind.DECK_HIT, EffectKind.MODIFY),
     "blocking": (EffectKind.DAMAGE, EffectKind.MODIFY),
 }
@@ -605,9 +605,11 @@ def special_targets(st: WarState, seat: str, c: CardDef, window: str = "build") 
     effects = c.effects
     if not effects or effects[0].kind not in WINDOW_EFFECTS[window]:
         return None
+    if any(not rotation_payers(st, seat, f) for f in c.rotate_to_play):
+        return None  # no unit left to rotate for it
     e = effects[0]
     other = OTHER[seat]
-    if e.kind in (EffectKind.DAMAGE, EffectKind.ROTATE, EffectKind.TAKE_CONTROL):
+    if e.kind in (EffectKind.DAMAGE, EffectKind.ROTATE, EffectKind.TAKE_CONTROL, EffectKind.MOVE_LINE):
         return [u for u in in_lines(st, other) if matches(st, u, e.target, seat)] or None
     if e.kind == EffectKind.MODIFY:
         if c.code in st.specials_this_turn or e.when not in ("always", window):
@@ -632,8 +634,29 @@ def special_keys(st: WarState, seat: str, window: str) -> list[tuple]:
     return keys
 
 
+def move_by_opponent(st: WarState, cid: str) -> None:
+    """An opponent's effect moves a unit to the other line; "If any effect from unit's special abilities or
+    special cards controlled by opponent causes a fortification to move from line to line it should be
+    placed into losses pile." """
+    if card(st, cid).subtype == UnitSubtype.FORTIFICATION:
+        destroy(st, cid)
+        return
+    dest = "line2" if zone_of(st, cid) == "line1" else "line1"
+    move_card(st, cid, dest)
+    emit(st, "moved", {"seat": ctrl(st, cid), "unit": cid, "to": dest[-1]})
+
+
+def rotation_payers(st: WarState, seat: str, feature: str) -> list[str]:
+    """The seat's non-rotated units in play with `feature` (a scout party rotated to play a card, S470)."""
+    return [u for u in in_lines(st, seat) if u not in st.rotated and feature in features(st, u)]
+
+
 def special_effects(st: WarState, seat: str, cid: str, target: str | None) -> None:
     c = card(st, cid)
+    for f in c.rotate_to_play:  # the first such unit in play order rotates
+        payer = rotation_payers(st, seat, f)[0]
+        st.rotated.add(payer)
+        emit(st, "rotated_to_play", {"seat": seat, "unit": payer, "card": cid})
     if c.is_hero:
         st.heroes_played[seat].append(c.title)
     move_card(st, cid, "losses")
@@ -650,6 +673,8 @@ def special_effects(st: WarState, seat: str, cid: str, target: str | None) -> No
             st.zones[seat][line].append(target)
             st.built_turn[target] = st.turn  # like a unit just come into play: moved only next turn
             emit(st, "captured", {"seat": seat, "unit": target, "code": st.codes[target]})
+        elif e.kind == EffectKind.MOVE_LINE and target:
+            move_by_opponent(st, target)
         elif e.kind == EffectKind.DECK_HIT:
             mill(st, OTHER[seat], e.amount or 0)
         elif e.kind == EffectKind.GRANT_FEATURE and e.feature == Feature.MOBILITY:

@@ -1,6 +1,7 @@
 """Positions for The War tests: a state built from named zones, then driven only through `apply`."""
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -17,10 +18,11 @@ def catalog() -> TheWarCatalog:
 
 def position(*, seat: str = "p1", stage: str = "attack", turn: int = 3,
              p1: dict[str, list[str]] | None = None, p2: dict[str, list[str]] | None = None,
-             rotated: tuple[str, ...] = (), deck: int = 20) -> WarState:
+             rotated: tuple[str, ...] = (), deck: int = 20, cat: TheWarCatalog | None = None) -> WarState:
     """A state at `stage` of `seat`'s turn. Zones are lists of card codes (ids are p1.01.. in the order
-    given); each deck holds `deck` basic depots unless given. `rotated`: codes (seat.code) rotated."""
-    cat = catalog()
+    given); each deck holds `deck` basic depots unless given. `rotated`: codes (seat.code) rotated.
+    `cat`: a catalog with synthetic cards (`with_cards`), the stored one unless given."""
+    cat = cat or catalog()
     decks = {}
     zones = {"p1": p1 or {}, "p2": p2 or {}}
     for s in tw.SEATS:
@@ -49,6 +51,19 @@ def position(*, seat: str = "p1", stage: str = "attack", turn: int = 3,
     st.frames = [TurnFrame(seat, stage=stage)]
     RULES.advance(st)
     return st
+
+
+def with_cards(**changes: dict[str, Any]) -> TheWarCatalog:
+    """The stored catalog plus synthetic cards: `new_code={"base": "tw-x", field: value, ...}` copies
+    card tw-x under the new code (code with "tw-" and underscores as dashes) with those fields changed."""
+    cat = catalog()
+    cards = dict(cat.cards)
+    for name, fields in changes.items():
+        code = "tw-" + name.replace("_", "-")
+        fields = dict(fields)
+        base = cards[fields.pop("base")]
+        cards[code] = replace(base, code=code, title=code, **fields)
+    return replace(cat, cards=cards)
 
 
 def uid(st: WarState, seat: str, code: str, n: int = 0) -> str:
