@@ -16,12 +16,12 @@ from games.catalog_snapshot import snapshot_dicts, snapshot_hash
 from games.decks_glue import check_theater_playable, resolve_deck, validate_deck_alone
 from games.game_types import DEFAULT_GAME_TYPE, GameType, get_game_type
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
-from games.options import game_options, rated_option, spectator_settings, time_control_option
+from games.options import game_options, rated_option, time_control_option
 from games.selectors import open_games_of
 from games.services.deal import _deal, _live_catalog_version
 from games.services.feed import feed_notify_invitations
-from games.services.progress import _start_if_active, _sync_game_from_state
-from games.services.seeds import SEED_BITS, deal_seed, seed_commitment
+from games.services.progress import _game_row, _start_if_active, _sync_game_from_state
+from games.services.seeds import SEED_BITS, deal_seed
 
 
 def _check_open_game_cap(user: Any) -> None:
@@ -121,24 +121,11 @@ def game_create(
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     salt = secrets.token_hex(16)
-    game = Game(
-        game_type=kind.name,
-        created_by=user,
-        status=GameStatus.OPEN,
-        seed=seed,
-        seed_salt=salt,
-        seed_hash=seed_commitment(seed, salt),
-        snapshot=None,
-        snapshot_hash="",
-        options=options,
-        time_control=clock_choice,
-        rated=rated_option(rated, team=False),
-        conflict_choice=dict(conflict or {}),
-        setup={},
-        state={},
-    )
-    game.spectators_allowed, game.spectator_delay = spectator_settings(
-        spectators, against_bot=opponent_kind == SeatKind.BOT
+    game = _game_row(
+        kind_name=kind.name, user=user, status=GameStatus.OPEN, seed=seed, salt=salt, spectators=spectators,
+        against_bot=opponent_kind == SeatKind.BOT, snapshot=None, snapshot_hash="", options=options,
+        time_control=clock_choice, rated=rated_option(rated, team=False),
+        conflict_choice=dict(conflict or {}), setup={}, state={},
     )
     if opponent_kind == SeatKind.BOT:
         game.status = GameStatus.ACTIVE
@@ -385,22 +372,13 @@ def game_create_armies(
         raise ValidationFailed(f"The engine cannot set up this game: {exc.message}", code=exc.code) from exc
 
     now = timezone.now()
-    game = Game(
-        game_type=DEFAULT_GAME_TYPE,
-        created_by=user,
-        status=GameStatus.OPEN if open_seats else GameStatus.ACTIVE,
-        started_at=None if open_seats else now,
-        seed=seed,
-        seed_salt=salt,
-        seed_hash=seed_commitment(seed, salt),
-        options=options,
-        time_control=clock_choice,
-        lineup=entries,
-        conflict_choice={"theaters": _conflict_theaters(live, setup.conflict_deck)},
-        setup=setup.to_json(),
+    game = _game_row(
+        kind_name=DEFAULT_GAME_TYPE, user=user, status=GameStatus.OPEN if open_seats else GameStatus.ACTIVE,
+        seed=seed, salt=salt, spectators=spectators, against_bot=not open_seats,
+        started_at=None if open_seats else now, options=options, time_control=clock_choice, lineup=entries,
+        conflict_choice={"theaters": _conflict_theaters(live, setup.conflict_deck)}, setup=setup.to_json(),
         state={},
     )
-    game.spectators_allowed, game.spectator_delay = spectator_settings(spectators, against_bot=not open_seats)
     game.catalog_version, game.catalog_hash = _live_catalog_version()
     game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
     game.snapshot_hash = digest
@@ -508,22 +486,12 @@ def _shared_deck_game_create(
             code=getattr(exc, "code", "invalid_options"),
         ) from exc
     bot_game = opponent.get("kind") == SeatKind.BOT
-    game = Game(
-        game_type=kind.name,
-        created_by=user,
-        status=GameStatus.ACTIVE if bot_game else GameStatus.OPEN,
-        started_at=timezone.now() if bot_game else None,
-        seed=seed,
-        seed_salt=salt,
-        seed_hash=seed_commitment(seed, salt),
-        options=options,
-        time_control=clock_choice,
-        rated=rated_option(rated, team=False),
-        conflict_choice={},
-        setup=setup.to_json(),
-        state={},
+    game = _game_row(
+        kind_name=kind.name, user=user, status=GameStatus.ACTIVE if bot_game else GameStatus.OPEN, seed=seed,
+        salt=salt, spectators=spectators, against_bot=bot_game,
+        started_at=timezone.now() if bot_game else None, options=options, time_control=clock_choice,
+        rated=rated_option(rated, team=False), conflict_choice={}, setup=setup.to_json(), state={},
     )
-    game.spectators_allowed, game.spectator_delay = spectator_settings(spectators, against_bot=bot_game)
     game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
     game.snapshot_hash = digest
     _sync_game_from_state(game, state)

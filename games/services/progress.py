@@ -13,9 +13,10 @@ from config.errors import Conflict, DomainError
 from games import event_bus
 from games.game_types import game_type_of
 from games.models import EndReason, Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
+from games.options import spectator_settings
 from games.services.clocks import game_clock_sync
 from games.services.ratings import game_ratings_apply
-from games.services.seeds import bot_salt
+from games.services.seeds import bot_salt, seed_commitment
 
 MAX_BOT_PLIES_PER_REQUEST = 20_000  # a safety net: the engine's own turn limit ends games far sooner
 
@@ -154,3 +155,17 @@ def _start_if_active(*, game: Game, state: Any, seats: dict[str, GameSeat]) -> N
         _sync_game_from_state(game, state)
         log.flush()
         _save_progress(game)
+
+
+def _game_row(
+    *, kind_name: str, user: Any, status: str, seed: int, salt: str, spectators: dict[str, Any] | None,
+    against_bot: bool, **fields: Any,
+) -> Game:
+    """A new game row of any creation flow: its seed commitment and who may watch it (games.options); `fields`
+    are the flow's own columns (options, clock, rated, setup...)."""
+    game = Game(
+        game_type=kind_name, created_by=user, status=status, seed=seed, seed_salt=salt,
+        seed_hash=seed_commitment(seed, salt), **fields,
+    )
+    game.spectators_allowed, game.spectator_delay = spectator_settings(spectators, against_bot=against_bot)
+    return game

@@ -15,10 +15,10 @@ from config.errors import ValidationFailed
 from games.catalog_snapshot import snapshot_hash
 from games.game_types import GameType
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
-from games.options import rated_option, spectator_settings, time_control_option
+from games.options import rated_option, time_control_option
 from games.services.feed import feed_notify_invitations
-from games.services.progress import _start_if_active, _sync_game_from_state
-from games.services.seeds import SEED_BITS, deal_seed, seed_commitment
+from games.services.progress import _game_row, _start_if_active, _sync_game_from_state
+from games.services.seeds import SEED_BITS, deal_seed
 from games.the_war_glue import ResolvedWarDeck, war_deck_check_alone, war_deck_resolve, war_decks_rules
 
 
@@ -90,22 +90,12 @@ def war_game_create(
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     salt = secrets.token_hex(16)
-    game = Game(
-        game_type=kind.name,
-        created_by=user,
-        status=GameStatus.ACTIVE if bot_game else GameStatus.OPEN,
-        started_at=timezone.now() if bot_game else None,
-        seed=seed,
-        seed_salt=salt,
-        seed_hash=seed_commitment(seed, salt),
-        options=options,
-        time_control=clock_choice,
-        rated=rated_option(rated, team=False),
-        conflict_choice={},
-        setup={},
-        state={},
+    game = _game_row(
+        kind_name=kind.name, user=user, status=GameStatus.ACTIVE if bot_game else GameStatus.OPEN, seed=seed,
+        salt=salt, spectators=spectators, against_bot=bot_game,
+        started_at=timezone.now() if bot_game else None, options=options, time_control=clock_choice,
+        rated=rated_option(rated, team=False), conflict_choice={}, setup={}, state={},
     )
-    game.spectators_allowed, game.spectator_delay = spectator_settings(spectators, against_bot=bot_game)
     if theirs is not None:
         state = war_game_deal(game=game, kind=kind, decks={seat: mine, other: theirs})
     else:
