@@ -215,6 +215,11 @@ def test_without_a_broker_jobs_run_in_a_background_thread(
             break
         time.sleep(0.05)
     assert job["status"] == "done" and job["result"]["games"] == 4
+    from simulations.runner import _runners
+
+    for thread in list(_runners):  # the runner gives its slot back and stops: let it, before the flush
+        thread.join(timeout=30)
+    assert not any(thread.is_alive() for thread in _runners)
 
 
 def test_decks_may_be_your_own_or_public_but_not_another_players_private_deck(
