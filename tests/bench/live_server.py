@@ -24,7 +24,10 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench_redis import bench_redis
+try:  # run as a script: tests/bench is on sys.path
+    from bench_redis import bench_redis
+except ModuleNotFoundError:  # imported as tests.bench.live_server (tests/test_request_bodies.py run alone)
+    from tests.bench.bench_redis import bench_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bc_bench_http"
