@@ -214,8 +214,10 @@ def fight_values(st: WarState, wave: WaveFrame | None, cid: str, role: str, enem
                             if a.kind == AbilityKind.ARTILLERY_SUPPORT)
         if cid in wave.passive:
             atk = 0  # "their attack power is considered to be zero and cannot be increased by any means"
-    if is_air(c) and second_line and enemies and not any(is_air(card(st, e)) for e in enemies):
-        atk, df = 0, 0  # "Parameters of an airfield (attack/defense) are 0/0."
+    if role == "blocking" and is_air(c) and second_line and enemies and not air_fight:
+        # "Parameters of an airfield (attack/defense) are 0/0. They are used against ground units
+        # attacking it": the attacked aircraft's airfield only, never an aircraft striking behind the line
+        atk, df = 0, 0
     return [max(0, atk), df]
 
 

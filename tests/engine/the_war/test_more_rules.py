@@ -557,3 +557,29 @@ def test_capture_takes_a_non_elite_first_line_unit_which_goes_to_its_owners_loss
     from games.engine.the_war.rules import destroy
     destroy(st, gr)
     assert gr in st.zones["p2"]["losses"] and gr not in st.control
+
+
+def stuka_strike(p1: dict[str, list[str]], target: str):
+    """A Stuka (1/1, bombing power 5) on p2's 2nd line striking p1's `target` behind the 1st line."""
+    p2 = {"line2": ["tw-ju-87-stuka"], "resources": ["tw-fuel"]}
+    st = position(seat="p2", stage="attack", p2=p2, p1=p1)
+    stuka, obj = uid(st, "p2", "ju-87-stuka"), uid(st, "p1", target)
+    act(st, "p2", "wave")
+    act(st, "p2", "done")
+    act(st, "p2", "done")
+    act(st, "p2", "strike", unit=stuka, target=obj)
+    act(st, "p2", "tap", card=uid(st, "p2", "fuel"))
+    events = act(st, "p2", "done")
+    return st, stuka, obj, events
+
+
+def test_a_bomber_striking_a_second_line_unit_keeps_its_own_values_only_the_attacked_airfield_is_0_0():
+    # "Parameters of an airfield (attack/defense) are 0/0. They are used against ground units attacking
+    # it": the airfield is the attacked aircraft's, never the striking bomber's
+    st, stuka, how, events = stuka_strike({"line2": ["tw-m-30-howitzer"]}, "m-30-howitzer")
+    damage = [(e.data["target"], e.data["amount"]) for e in events if e.type == "damage"]
+    assert damage == [(how, 5)]  # its bombing power on the howitzer, nothing on the Stuka
+    assert zone(st, how) == "losses"
+    assert zone(st, stuka) == "line2"  # defense 1, not an airfield's 0: not destroyed undamaged
+    st, stuka, depot, events = stuka_strike({"resources": ["tw-depot"]}, "depot")
+    assert zone(st, depot) == "losses" and zone(st, stuka) == "line2"
