@@ -1200,10 +1200,11 @@ def w_block(st: WarState, fr: WaveFrame) -> Decision | None:
                                               "targeted": [list(x) for x in fr.targeted]})
 
 
-def support_ok(st: WarState, b: str, attackers: list[str]) -> bool:
-    """May unit `b` support a 1st-line unit under targeted attack by `attackers`?"""
+def support_ok(st: WarState, b: str, attackers: list[str], targeted: bool = False) -> bool:
+    """May unit `b` support a 1st-line unit under targeted attack by `attackers`? Supporters are units
+    "which are not rotated or also subjected to targeted attack" (`targeted`: b is, R19)."""
     cb = card(st, b)
-    if b in st.rotated or R.CANNOT_BLOCK in cb.restrictions:
+    if b in st.rotated and not targeted or R.CANNOT_BLOCK in cb.restrictions:
         return False
     air = [a for a in attackers if is_air(card(st, a))]
     if is_air(cb):  # ground-attack aircraft support units "that were attacked by ground"
@@ -1230,12 +1231,38 @@ def legal_block(st: WarState, fr: WaveFrame) -> list[tuple]:
         for t in targets:
             if support_ok(st, b, [u for u, x in fr.targeted if x == t]):
                 keys.append(("support", seat, b, t))
+    # R19: a unit under targeted attack may support another attacked unit (rotated or not); both then
+    # fight jointly in one engagement
+    groups = {t: i for i, g in enumerate(targeted_groups(fr)) for t in g}
+    supporting = {s for s, _ in fr.supports}
+    for b in targets:
+        if b in supporting:
+            continue
+        for t in targets:
+            if groups[t] != groups[b] and support_ok(st, b, [u for u, x in fr.targeted if x == t], True):
+                keys.append(("support", seat, b, t))
     fighters = [f for f in free_fighters(st, fr, seat) if f not in used]
     blocking_aircraft = [b for b, _ in fr.blocks if is_air(card(st, b))]
     keys += [("support", seat, f, g) for f in fighters for g in blocking_aircraft]
     attacking_aircraft = [u for u, _ in fr.targeted if is_air(card(st, u))]
     keys += [("intercept", seat, f, b) for f in fighters for b in attacking_aircraft]
     return keys + [("done", seat)]
+
+
+def targeted_groups(fr: WaveFrame) -> list[list[str]]:
+    """The wave's targets in first declaration order, those joined by supports among them in one group:
+    "Units ... are considered as fighting jointly if ... one of them were engaged using targeted attack
+    and the others support it" (R19)."""
+    targets = list(dict.fromkeys(t for _, t in fr.targeted))
+    group = {t: i for i, t in enumerate(targets)}
+    for s, t in fr.supports:
+        if s in group and t in group and group[s] != group[t]:
+            lo, hi = sorted((group[s], group[t]))
+            group = {k: lo if v == hi else v for k, v in group.items()}
+    out: dict[int, list[str]] = {}
+    for t in targets:
+        out.setdefault(group[t], []).append(t)
+    return list(out.values())
 
 
 def act_block(st: WarState, fr: WaveFrame, action: Any) -> None:
@@ -1427,12 +1454,13 @@ def with_air_combat(st: WarState, fr: WaveFrame, attackers: list[str], defenders
 def w_engagements(st: WarState, fr: WaveFrame) -> None:
     """"Jointly fighting units and combat engagements are determined" (R8: in declaration order)."""
     engs: list[Engagement] = []
-    for t in dict.fromkeys(t for _, t in fr.targeted):
-        attackers = [u for u, x in fr.targeted if x == t and alive(st, u)]
-        defenders = [x for x in [t] + [s for s, y in fr.supports if y == t] if alive(st, x)]
+    for group in targeted_groups(fr):  # a target supporting another target fights jointly with it (R19)
+        attackers = [u for u, x in fr.targeted if x in group and alive(st, u)]
+        supporters = [s for s, y in fr.supports if y in group and s not in group]
+        defenders = [x for x in group + supporters if alive(st, x)]
         attackers, defenders, forced = with_air_combat(st, fr, attackers, defenders, engs)
         if attackers and defenders:
-            engs.append(make_engagement(st, fr, attackers, defenders, t, restricted=forced))
+            engs.append(make_engagement(st, fr, attackers, defenders, group[0], restricted=forced))
     for a in fr.general:
         if not alive(st, a):
             continue

@@ -583,3 +583,35 @@ def test_a_bomber_striking_a_second_line_unit_keeps_its_own_values_only_the_atta
     assert zone(st, stuka) == "line2"  # defense 1, not an airfield's 0: not destroyed undamaged
     st, stuka, depot, events = stuka_strike({"resources": ["tw-depot"]}, "depot")
     assert zone(st, depot) == "losses" and zone(st, stuka) == "line2"
+
+
+def test_a_unit_under_targeted_attack_supports_another_attacked_unit_and_both_fight_jointly():
+    # "may be supported by other units, which are not rotated or also subjected to targeted attack" (R19)
+    st = position(seat="p1", stage="attack", p1={"line1": ["tw-t-34-76"] * 2},
+                  p2={"line1": ["tw-reinforced-rifle-company", "tw-grenadiere", "tw-guardsmen"]},
+                  rotated=("p2:tw-reinforced-rifle-company", "p2:tw-guardsmen"))
+    t1, t2 = uid(st, "p1", "t-34-76", 0), uid(st, "p1", "t-34-76", 1)
+    rr, g = uid(st, "p2", "reinforced-rifle-company"), uid(st, "p2", "grenadiere")
+    gu = uid(st, "p2", "guardsmen")
+    act(st, "p1", "wave")
+    act(st, "p1", "target", unit=t1, target=rr)
+    act(st, "p1", "target", unit=t2, target=g)
+    act(st, "p1", "done")
+    act(st, "p1", "done")
+    supports = {(k[2], k[3]) for k in keys(st) if k[0] == "support"}
+    # the rotated Rifle Company may support, being attacked itself; the rotated Guardsmen may not
+    assert supports == {(rr, g), (g, rr)}
+    act(st, "p2", "support", unit=rr, target=g)
+    assert not any(k[0] == "support" for k in keys(st))  # the two already fight jointly
+    act(st, "p2", "done")
+    # one engagement: both tanks (6) against both companies; the attacker splits his points
+    assert kinds(st) == "damage" and st.decision.seat == "p1"
+    assert st.decision.prompt == {"points": 6, "engagement": 0, "attackers": [t1, t2], "defenders": [rr, g]}
+    for target in (rr, rr, rr, g, g, g):
+        act(st, "p1", "hit", target=target)
+    # the Grenadiere's 3 (the rotated company deals none) may go on the tank that attacked the company
+    assert st.decision.seat == "p2" and st.decision.prompt["points"] == 3
+    for _ in range(3):
+        act(st, "p2", "hit", target=t1)
+    assert zone(st, rr) == zone(st, g) == zone(st, t1) == "losses"
+    assert zone(st, t2) == "line1" and zone(st, gu) == "line1"
