@@ -15,10 +15,12 @@ everything after the first of them, bots' answers included) is refused when, for
   draws would come again, so the seat would know them), or
 * showed it a card it could not see before a_1: a card identifier that was hidden from it before a_1 (absent
   from its view then) appears in its view after some a_i, or in an event of a_i it may see. Identifiers are
-  the card instance ids of Battlecards (c12...) and the card codes of Battlefront (one card per code), so a
-  draw, a face-down card turned up, a conflict card turned for a shot, a card the opponent plays from his
-  hand, a scout's look at a hand are all caught. A card shown by its code only (Battlecards' standing
-  intelligence shows the enemy hand's codes) counts too: a code shown more often than before.
+  the card instance ids of Battlecards (c12...) and The War (p1.07) and the card codes of Battlefront (one
+  card per code), so a draw, a face-down card turned up, a conflict card turned for a shot, a card the
+  opponent plays from his hand, a scout's look at a hand are all caught. A card shown by its code only
+  (Battlecards' standing intelligence shows the enemy hand's codes, The War's scout party, deck hits and
+  losses pile show codes) counts too: a code shown more often than before (so in The War a card put to the
+  face-up losses pile counts, whatever its origin: the rule errs on the refusing side).
 
 The rule looks at what the seat was shown, not at what it could infer (an opponent who passes may have no
 card to play): a choice made in public is public. What the undone actions showed the *other* seats stays
@@ -52,9 +54,12 @@ def effective_actions(entries: Iterable[Sequence[Any]]) -> list[Sequence[Any]]:
 
 
 def card_identifiers(state: Any) -> tuple[frozenset[str], frozenset[str]]:
-    """(every card identifier of the game, every card code): Battlecards names card instances by id
-    (state.code: id -> code); Battlefront names its cards by code (one card per code)."""
+    """(every card identifier of the game, every card code): Battlecards and The War name card instances
+    by id (Battlecards' state.code, The War's state.codes: id -> code); Battlefront names its cards by
+    code (one card per code)."""
     code = getattr(state, "code", None)
+    if not isinstance(code, Mapping):
+        code = getattr(state, "codes", None)
     if isinstance(code, Mapping):
         return frozenset(code), frozenset(code.values())
     catalog = state.catalog

@@ -15,7 +15,7 @@ from config.errors import ValidationFailed
 from games.catalog_snapshot import snapshot_hash
 from games.game_types import GameType
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
-from games.options import rated_option, time_control_option
+from games.options import rated_option, rules_options, time_control_option
 from games.services.feed import feed_notify_invitations
 from games.services.progress import _game_row, _start_if_active, _sync_game_from_state
 from games.services.seeds import SEED_BITS, deal_seed
@@ -23,10 +23,13 @@ from games.the_war_glue import ResolvedWarDeck, war_deck_check_alone, war_deck_r
 
 
 def _casual(options: dict[str, Any]) -> bool:
+    """The casual flag; the only rules option of a The War game beside the server options (checked and
+    left out by games.options.rules_options, e.g. bots_accept_takebacks)."""
+    options = rules_options(options)
     unknown = sorted(set(options) - {"casual"})
     if unknown:
         raise ValidationFailed(
-            f"Unknown option(s) {unknown}: The War games with my_deck take only casual.",
+            f"Unknown option(s) {unknown}: The War games with my_deck take only casual (and server options).",
             code="invalid_options",
         )
     casual = options.get("casual", False)

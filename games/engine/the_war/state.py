@@ -128,7 +128,7 @@ def frame_from_json(data: dict[str, Any]) -> Any:
 class WarState:
     """The whole game. Mutated only through `apply`."""
 
-    resume: ClassVar[Callable[[WarState], None]]  # set by the_war.rules
+    resume: ClassVar[Callable[[WarState], None]]  # set by the_war.rules.flow
 
     def __init__(self, catalog: TheWarCatalog, setup: GameSetup) -> None:
         self.catalog = catalog

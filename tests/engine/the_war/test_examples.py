@@ -179,7 +179,9 @@ def test_unit_parameters_example_medium_tank():
     act(st, "p1", "target", unit=tanks[1], target=tiger)
     act(st, "p1", "target", unit=tanks[2], target=gren)
     act(st, "p1", "done")
-    act(st, "p1", "done")  # every defender is attacked: the defender has nothing to declare
+    act(st, "p1", "done")
+    # every defender is attacked; each could support another (R19): the example fights them one on one
+    act(st, "p2", "done")
     assert zone(st, ba) == "losses" and zone(st, tanks[0]) == "line1"
     assert zone(st, tiger) == "line1" and zone(st, tanks[1]) == "losses"
     assert zone(st, gren) == "losses" and zone(st, tanks[2]) == "losses"

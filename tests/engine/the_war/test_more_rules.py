@@ -557,3 +557,61 @@ def test_capture_takes_a_non_elite_first_line_unit_which_goes_to_its_owners_loss
     from games.engine.the_war.rules import destroy
     destroy(st, gr)
     assert gr in st.zones["p2"]["losses"] and gr not in st.control
+
+
+def stuka_strike(p1: dict[str, list[str]], target: str):
+    """A Stuka (1/1, bombing power 5) on p2's 2nd line striking p1's `target` behind the 1st line."""
+    p2 = {"line2": ["tw-ju-87-stuka"], "resources": ["tw-fuel"]}
+    st = position(seat="p2", stage="attack", p2=p2, p1=p1)
+    stuka, obj = uid(st, "p2", "ju-87-stuka"), uid(st, "p1", target)
+    act(st, "p2", "wave")
+    act(st, "p2", "done")
+    act(st, "p2", "done")
+    act(st, "p2", "strike", unit=stuka, target=obj)
+    act(st, "p2", "tap", card=uid(st, "p2", "fuel"))
+    events = act(st, "p2", "done")
+    return st, stuka, obj, events
+
+
+def test_a_bomber_striking_a_second_line_unit_keeps_its_own_values_only_the_attacked_airfield_is_0_0():
+    # "Parameters of an airfield (attack/defense) are 0/0. They are used against ground units attacking
+    # it": the airfield is the attacked aircraft's, never the striking bomber's
+    st, stuka, how, events = stuka_strike({"line2": ["tw-m-30-howitzer"]}, "m-30-howitzer")
+    damage = [(e.data["target"], e.data["amount"]) for e in events if e.type == "damage"]
+    assert damage == [(how, 5)]  # its bombing power on the howitzer, nothing on the Stuka
+    assert zone(st, how) == "losses"
+    assert zone(st, stuka) == "line2"  # defense 1, not an airfield's 0: not destroyed undamaged
+    st, stuka, depot, events = stuka_strike({"resources": ["tw-depot"]}, "depot")
+    assert zone(st, depot) == "losses" and zone(st, stuka) == "line2"
+
+
+def test_a_unit_under_targeted_attack_supports_another_attacked_unit_and_both_fight_jointly():
+    # "may be supported by other units, which are not rotated or also subjected to targeted attack" (R19)
+    st = position(seat="p1", stage="attack", p1={"line1": ["tw-t-34-76"] * 2},
+                  p2={"line1": ["tw-reinforced-rifle-company", "tw-grenadiere", "tw-guardsmen"]},
+                  rotated=("p2:tw-reinforced-rifle-company", "p2:tw-guardsmen"))
+    t1, t2 = uid(st, "p1", "t-34-76", 0), uid(st, "p1", "t-34-76", 1)
+    rr, g = uid(st, "p2", "reinforced-rifle-company"), uid(st, "p2", "grenadiere")
+    gu = uid(st, "p2", "guardsmen")
+    act(st, "p1", "wave")
+    act(st, "p1", "target", unit=t1, target=rr)
+    act(st, "p1", "target", unit=t2, target=g)
+    act(st, "p1", "done")
+    act(st, "p1", "done")
+    supports = {(k[2], k[3]) for k in keys(st) if k[0] == "support"}
+    # the rotated Rifle Company may support, being attacked itself; the rotated Guardsmen may not
+    assert supports == {(rr, g), (g, rr)}
+    act(st, "p2", "support", unit=rr, target=g)
+    assert not any(k[0] == "support" for k in keys(st))  # the two already fight jointly
+    act(st, "p2", "done")
+    # one engagement: both tanks (6) against both companies; the attacker splits his points
+    assert kinds(st) == "damage" and st.decision.seat == "p1"
+    assert st.decision.prompt == {"points": 6, "engagement": 0, "attackers": [t1, t2], "defenders": [rr, g]}
+    for target in (rr, rr, rr, g, g, g):
+        act(st, "p1", "hit", target=target)
+    # the Grenadiere's 3 (the rotated company deals none) may go on the tank that attacked the company
+    assert st.decision.seat == "p2" and st.decision.prompt["points"] == 3
+    for _ in range(3):
+        act(st, "p2", "hit", target=t1)
+    assert zone(st, rr) == zone(st, g) == zone(st, t1) == "losses"
+    assert zone(st, t2) == "line1" and zone(st, gu) == "line1"
