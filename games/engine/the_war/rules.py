@@ -38,29 +38,7 @@ from .setup import (
 )
 from .state import Engagement, PaymentFrame, Pool, SetupFrame, TurnFrame, WarState, WaveFrame
 
-
-class WarBook(RuleBook):
-    """The core RuleBook, driving typed frames (`fr.kind`, `fr.stage`) instead of dicts."""
-
-    def advance(self, st: Any) -> None:
-        st._legal_cache = None
-        frames = self.frames
-        while st.status == "active":
-            fr = st.frames[-1]
-            step: Any = frames[fr.kind]
-            d = (step[fr.stage] if type(step) is dict else step)(st, fr)
-            if d is not None:
-                st.decision = d
-                return
-        st.decision = None
-
-
-RULES = WarBook("the-war", A.ACTION_CLASSES, A.Action)
-
-
-def typed_stages(stages: dict[str, Any]) -> dict[str, Any]:
-    """A stage table of steps over typed frames (core's Step names dict frames)."""
-    return stages
+RULES = RuleBook("the-war", A.ACTION_CLASSES, A.Action)
 
 # ---------------------------------------------------------------------------------------------------
 # cards and zones
@@ -366,7 +344,7 @@ def act_pay(st: WarState, fr: PaymentFrame, action: Any) -> None:
         emit(st, "converted", {"seat": fr.seat, "to": action.to, "from": [action.a, action.b]})
 
 
-RULES.frame("payment", stages=typed_stages({"pay": step_payment}))
+RULES.frame("payment", stages={"pay": step_payment})
 RULES.decision("pay", legal=legal_pay, act=act_pay)
 
 
@@ -464,7 +442,7 @@ def act_redraw(st: WarState, fr: SetupFrame, action: Any) -> None:
         fr.index += 1
 
 
-RULES.frame("setup", stages=typed_stages({"redraw": step_setup}))
+RULES.frame("setup", stages={"redraw": step_setup})
 RULES.decision("redraw", legal=legal_redraw, act=act_redraw)
 
 
