@@ -40,8 +40,10 @@ TWO_FRONT_VICTORIES = (
 def _profile(card: Card | SpecialUse) -> tuple[str | None, int, bool, tuple[str, ...], tuple[str, ...]]:
     """(type, force, scout, extra types, negated types): a card as played (a Special card: as its use)."""
     ab = card.abilities
+    # an extra / negate ability always names its type (Ability.from_dict checks it)
     return (card.type, card.force or 0, any(a.kind == "scout" for a in ab),
-            tuple(a.type for a in ab if a.kind == "extra"), tuple(a.type for a in ab if a.kind == "negate"))
+            tuple(a.type for a in ab if a.kind == "extra" and a.type is not None),
+            tuple(a.type for a in ab if a.kind == "negate" and a.type is not None))
 
 
 _PROFILES: dict[int, tuple[BattlefrontCatalog, dict[Any, tuple]]] = {}
@@ -298,9 +300,11 @@ def act_deploy(st: BattlefrontState, fr: DeployFrame, action: Play | PlaySpecial
     code = action.card
     st.hands[seat].remove(code)
     if isinstance(action, PlaySpecial):  # Industrial Giant: "Discard & draw 2 cards"
-        use = st.catalog.use(st.nationality(seat), action.use)
+        nat = st.nationality(seat)
+        use = st.catalog.use(nat, action.use) if nat is not None else None
+        count = use.abilities[0].count if use and use.abilities else None
         st.discards[seat].append(code)
-        drawn = _deal(st, seat, use.abilities[0].count if use and use.abilities else 2)
+        drawn = _deal(st, seat, 2 if count is None else count)
         emit(st, "special_used", {"seat": seat, "card": code, "use": action.use, "drew": len(drawn)})
         if drawn:
             emit(st, "drew_cards", {"seat": seat, "cards": drawn}, seat)
@@ -373,8 +377,8 @@ def _stage_battle(st: BattlefrontState, fr: GameFrame) -> None:
     for front, entry in report.items():
         if "captured_by" in entry:
             emit(st, "captured", {"front": front, "seat": entry["captured_by"]})
-    kinds = {s: victory_kind(st, s) for s in SEATS}
-    winners = [s for s in SEATS if kinds[s] is not None]
+    kinds = {s: kind for s in SEATS if (kind := victory_kind(st, s)) is not None}
+    winners = list(kinds)
     if len(winners) == 1:
         _finish(st, fr, winners[0], kinds[winners[0]])
         return
@@ -401,6 +405,7 @@ def _stage_hand_limit(st: BattlefrontState, fr: GameFrame) -> Decision | None:
 
 
 def legal_discard(st: BattlefrontState, fr: GameFrame) -> list[tuple]:
+    assert st.decision is not None  # the machine asks only for the pending decision's legal actions
     seat = st.decision.seat
     return [("discard", seat, c) for c in st.hands[seat]]
 
