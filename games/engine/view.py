@@ -116,7 +116,7 @@ def _battle_view(st: GameState, seat: str | None) -> dict[str, Any] | None:
             "intelligence_played": fr.intel_played[s],
             "chemical_warfare": fr.chem[s],
         }
-    out = {
+    out: dict[str, Any] = {
         "card": fr.card, "code": st.code.get(fr.card) if fr.card else None, "mode": fr.mode.name,
         "aggressor": fr.aggressor, "defender": fr.defender, "counterattack": fr.counter,
         "stage": fr.stage, "round": fr.round, "phase": fr.phase, "sides": sides,
@@ -177,7 +177,7 @@ def public_view(st: GameState) -> dict[str, Any]:
     (hand and stack sizes, kept-card counts; no standing-intelligence hand codes, no side's common kept
     cards), the conflict deck's size and discards, the battle with every side's withdrawn units counted,
     and whose decision it is (no prompt, no legal actions)."""
-    out = {
+    out: dict[str, Any] = {
         "seat": None,
         "status": st.status,
         "winner": st.winner,

@@ -16,6 +16,7 @@ def new_battle(st: GameState, *, card: str | None, aggressor: str, mode: BattleM
         defender = OTHER[aggressor] if st.classic else st.foe(aggressor)
     pair = (aggressor, defender) if st.side(aggressor) == "axis" else (defender, aggressor)
     if mode.forces is None:  # a battlecard's battle: the card's forces
+        assert card is not None, "a battlecard's battle has its card"
         d = st.defs[card]
         forces = {aggressor: d.aggressor_forces, defender: d.defender_forces}
         special = d.special_victory

@@ -114,8 +114,8 @@ def new_game(catalog: Catalog, setup: GameSetup) -> GameState:
     st = GameState(catalog, setup)
     rng = st.rng
     entries: list[tuple[str | None, str]] = []
-    for seat in setup.armies:
-        entries.extend((seat, code) for code in setup.decks[seat])
+    for army in setup.armies:
+        entries.extend((army, code) for code in setup.decks[army])
     entries.extend((None, code) for code in setup.conflict_deck)
     # Instance ids come from a shuffled numbering, so an id says nothing about a card's code or position.
     numbers = list(range(1, len(entries) + 1))
@@ -141,9 +141,9 @@ def new_game(catalog: Catalog, setup: GameSetup) -> GameState:
     st.vp_threshold = (total + 1) // 2  # "at least half": 38 of 75 in the Western Europe deck
     for seat in st.armies:
         for _ in range(initial_counts(setup, seat)[0]):
-            cid = _draw_arsenal(st, seat)
-            if cid is not None:
-                st.players[seat]["hand"].append(cid)
+            drawn = _draw_arsenal(st, seat)
+            if drawn is not None:
+                st.players[seat]["hand"].append(drawn)
     # "Secretly look at your hands, and Deploy 3": the set-up deployment is simultaneous in effect. The
     # seats deploy in turn, but every initial deployment is private (phases.deploy) and the views show the
     # opponent as dealt (view._opponent) until the setup_reveal frame reveals both (phases.deploy).

@@ -3,6 +3,7 @@ battlecard (5.3). Larger standing armies (Optional Rule 1) is setup.Options.init
 from __future__ import annotations
 
 from ..actions import Deploy, Pass
+from ..core.errors import required
 from ..core.machine import RuleBook, emit
 from ..frames import BattleFrame, TransferFrame
 from ..state import Decision, GameState
@@ -52,7 +53,7 @@ def act_transfer(st: GameState, fr: TransferFrame, a: Pass | Deploy) -> None:
     if fr.src is None:
         fr.src = _ref_of(st, seat, a.card)
         fr.dst = a.stack
-    _stack(st, seat, fr.src).remove(a.card)
+    _stack(st, seat, required(fr.src, "stack transferred from")).remove(a.card)
     _stack(st, seat, a.stack).append(a.card)
     fr.moved += 1
     if st.record_events:

@@ -24,6 +24,7 @@ the private ones (one per army involved) the cards.
 from __future__ import annotations
 
 from ..actions import Action, Choose, Deploy
+from ..core.errors import required
 from ..core.machine import RuleBook, emit
 from ..frames import ArmyTransferFrame, ReserveTradeFrame, SeatTradeFrame, TurnFrame
 from ..state import Decision, GameState
@@ -108,9 +109,9 @@ def act_army_transfer(st: GameState, fr: ArmyTransferFrame, a: Action) -> None:
         st.frames.pop()
         return
     seat, mate = fr.seat, fr.to
-    src = _ref_of(st, seat, a.card)
-    _stack(st, seat, src).remove(a.card)  # type: ignore[arg-type, union-attr]
-    _stack(st, mate, a.stack).append(a.card)  # type: ignore[union-attr]
+    src = required(_ref_of(st, seat, a.card), "stack transferred from")
+    _stack(st, seat, src).remove(a.card)
+    _stack(st, mate, a.stack).append(a.card)
     fr.moved += 1
     if st.record_events:
         data = {"seat": seat, "to": mate, "from": src, "stack": a.stack}

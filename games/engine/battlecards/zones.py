@@ -6,6 +6,7 @@ from typing import Any
 
 from vocabulary.battlecards import KINDS, ArsenalCardDef
 
+from ..core.errors import StateError
 from ..core.machine import emit
 from ..frames import BattleFrame
 from ..setup import SEATS, side_of
@@ -45,16 +46,24 @@ def _action_number(st: GameState) -> tuple[int, str | None]:
     return st.defs[cid].action_number, cid
 
 
-def _stack(st: GameState, seat: str, ref: str) -> list[str] | None:
+def _stack(st: GameState, seat: str, ref: str) -> list[str]:
+    """The stack `ref` names ("<kind>:<i>" or "bc:<battlecard>"): a ref a legal action or a frame holds
+    always names one of `seat`'s stacks (StateError if not)."""
+    stack = None
     if ref.startswith("bc:"):
-        return st.players[seat]["occupied"].get(ref[3:])
-    try:
-        kind, idx = ref.split(":")
-        stacks = st.players[seat]["stacks"][kind]
-        i = int(idx)
-    except (ValueError, KeyError):
-        return None
-    return stacks[i] if 0 <= i < len(stacks) else None
+        stack = st.players[seat]["occupied"].get(ref[3:])
+    else:
+        try:
+            kind, idx = ref.split(":")
+            stacks = st.players[seat]["stacks"][kind]
+            i = int(idx)
+        except (ValueError, KeyError):
+            stacks, i = [], 0
+        if 0 <= i < len(stacks):
+            stack = stacks[i]
+    if stack is None:
+        raise StateError(f"{seat} has no stack {ref!r}")
+    return stack
 
 
 def _nonempty_refs(st: GameState, seat: str, min_size: int = 1, occupied: bool = True) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import SetupError
-from ..core.machine import Decision, RuleBook, emit
+from ..core.machine import Decision, RuleBook, Stage, emit
 from .actions import ACTION_CLASSES, Action, Discard, Pass, Play, PlaySpecial
 from .cards import TYPES, BattlefrontCatalog, Card, SpecialUse
 from .setup import (
@@ -24,9 +24,9 @@ from .setup import (
     SEATS,
     GameSetup,
 )
-from .state import BattlefrontState
+from .state import BattlefrontState, DeployFrame, GameFrame
 
-RULES = RuleBook("battlefront", ACTION_CLASSES, Action, dict_frames=True)  # frames: dicts (not yet typed)
+RULES = RuleBook("battlefront", ACTION_CLASSES, Action)
 
 # OPTIONAL 2 FRONT VICTORY CONDITIONS, in printed order: (kind, pairs of fronts)
 TWO_FRONT_VICTORIES = (
@@ -40,8 +40,10 @@ TWO_FRONT_VICTORIES = (
 def _profile(card: Card | SpecialUse) -> tuple[str | None, int, bool, tuple[str, ...], tuple[str, ...]]:
     """(type, force, scout, extra types, negated types): a card as played (a Special card: as its use)."""
     ab = card.abilities
+    # an extra / negate ability always names its type (Ability.from_dict checks it)
     return (card.type, card.force or 0, any(a.kind == "scout" for a in ab),
-            tuple(a.type for a in ab if a.kind == "extra"), tuple(a.type for a in ab if a.kind == "negate"))
+            tuple(a.type for a in ab if a.kind == "extra" and a.type is not None),
+            tuple(a.type for a in ab if a.kind == "negate" and a.type is not None))
 
 
 _PROFILES: dict[int, tuple[BattlefrontCatalog, dict[Any, tuple]]] = {}
@@ -154,7 +156,7 @@ def new_game(catalog: BattlefrontCatalog, setup: GameSetup) -> BattlefrontState:
     st = BattlefrontState(catalog, setup)
     st.rng.shuffle(deck)
     st.deck = deck
-    st.frames = [{"kind": "game", "stage": "logistics", "changed": False, "opening": None}]
+    st.frames = [GameFrame("logistics")]
     RULES.advance(st)
     return st
 
@@ -171,57 +173,60 @@ def _deal(st: BattlefrontState, seat: str, n: int) -> list[str]:
     return got
 
 
-def _stage_logistics(st: BattlefrontState, fr: dict) -> None:
+def _stage_logistics(st: BattlefrontState, fr: GameFrame) -> None:
     """LOGISTICS PHASE: "Each player is dealt 7 cards from the deck." (one at a time, west first, as far as
     the deck goes); then the DEPLOYMENT PHASE coin flip."""
     st.turn += 1
     st.scouted = dict.fromkeys(SEATS)
-    fr["changed"] = False
+    fr.changed = False
     emit(st, "turn_started", {"turn": st.turn})
     dealt: dict[str, list[str]] = {s: [] for s in SEATS}
     for _ in range(HAND_DEAL):
         for seat in SEATS:
             dealt[seat] += _deal(st, seat, 1)
     if any(dealt.values()):
-        fr["changed"] = True
+        fr.changed = True
     emit(st, "dealt", {"counts": {s: len(dealt[s]) for s in SEATS}, "deck_size": len(st.deck)})
     for seat in SEATS:
         if dealt[seat]:
             emit(st, "dealt_cards", {"seat": seat, "cards": dealt[seat]}, seat)
     first = SEATS[st.rng.getrandbits(1)]  # "Flip a coin to see who goes first."
     st.first_seat = first
-    if fr["opening"] is None:
-        fr["opening"] = first
+    if fr.opening is None:
+        fr.opening = first
     emit(st, "coin_flip", {"first": first})
-    fr["stage"] = "battle"
-    st.frames.append({"kind": "deploy", "seat": first, "passes": 0, "placed": {s: {} for s in SEATS}})
+    RULES.move(fr, "battle")
+    st.frames.append(DeployFrame(first))
 
 
-def _step_deploy(st: BattlefrontState, fr: dict) -> Decision | None:
-    if fr["passes"] >= 2:  # both players passed in a row: the deployment phase ends
+def _step_deploy(st: BattlefrontState, fr: DeployFrame) -> Decision | None:
+    if fr.passes >= 2:  # both players passed in a row: the deployment phase ends
         st.frames.pop()
         return None
-    seat = fr["seat"]
+    seat = fr.seat
     if not st.hands[seat]:  # nothing to play (public: the hand size): pass without asking
         emit(st, "passed", {"seat": seat, "empty_hand": True})
-        fr["passes"] += 1
-        fr["seat"] = OTHER[seat]
+        fr.passes += 1
+        fr.seat = OTHER[seat]
         return None
     return Decision(seat, "deploy", {"turn": st.turn, "first": st.first_seat,
-                                     "placed": dict(fr["placed"][seat]), "opponent_passed": fr["passes"] > 0})
+                                     "placed": dict(fr.placed[seat]), "opponent_passed": fr.passes > 0})
 
 
 _UNSET: Any = object()
 
 
-def _deploy_options(st: BattlefrontState, fr: dict) -> list[tuple[str, str | None, tuple[str, ...] | None]]:
+DeployOption = tuple[str, str | None, tuple[str, ...] | None]
+
+
+def _deploy_options(st: BattlefrontState, fr: DeployFrame) -> list[DeployOption]:
     """(card, use, the fronts it may go to now | None for a use without a front), in hand order: every hand
     card, a Special card once per use of the player's nationality."""
-    seat = fr["seat"]
+    seat = fr.seat
     table = profiles(st.catalog)
     nat = st.nationality(seat)
     uses = st.uses
-    placed = fr["placed"][seat]
+    placed = fr.placed[seat]
     captured = st.captured
     fronts = st.fronts
     allowed: list[tuple[str, frozenset[str]]] = []
@@ -232,7 +237,7 @@ def _deploy_options(st: BattlefrontState, fr: dict) -> list[tuple[str, str | Non
     blocked = [t for t in ("F", "P") if blocked_type(st, seat, t)]
     to: dict[str | None, tuple[str, ...] | None] = dict.fromkeys(blocked, ())
     to[None] = None
-    out: list[tuple[str, str | None, tuple[str, ...] | None]] = []
+    out: list[DeployOption] = []
     for code in st.hands[seat]:
         p = table.get(code)
         if p is not None:
@@ -251,10 +256,10 @@ def _deploy_options(st: BattlefrontState, fr: dict) -> list[tuple[str, str | Non
     return out
 
 
-def legal_deploy(st: BattlefrontState, fr: dict) -> list[tuple]:
+def legal_deploy(st: BattlefrontState, fr: DeployFrame) -> list[tuple]:
     """Every hand card (a Special card: each use of the player's nationality) onto every front it may go to
     now, in hand order then front order; then pass."""
-    seat = fr["seat"]
+    seat = fr.seat
     keys: list[tuple] = []
     for code, use, fs in _deploy_options(st, fr):
         if fs is None:
@@ -265,9 +270,9 @@ def legal_deploy(st: BattlefrontState, fr: dict) -> list[tuple]:
     return keys
 
 
-def key_at_deploy(st: BattlefrontState, fr: dict, pick) -> tuple:
+def key_at_deploy(st: BattlefrontState, fr: DeployFrame, pick) -> tuple:
     """legal_deploy(st, fr)[pick(n)], building only that key (self-play with index-picking bots)."""
-    seat = fr["seat"]
+    seat = fr.seat
     options = _deploy_options(st, fr)
     i = pick(sum(1 if fs is None else len(fs) for _c, _u, fs in options) + 1)
     for code, use, fs in options:
@@ -282,22 +287,24 @@ def key_at_deploy(st: BattlefrontState, fr: dict, pick) -> tuple:
     return ("pass", seat)
 
 
-def act_deploy(st: BattlefrontState, fr: dict, action: Play | PlaySpecial | Pass) -> None:
+def act_deploy(st: BattlefrontState, fr: DeployFrame, action: Play | PlaySpecial | Pass) -> None:
     seat = action.seat
     if isinstance(action, Pass):
         emit(st, "passed", {"seat": seat})
-        fr["passes"] += 1
-        fr["seat"] = OTHER[seat]
+        fr.passes += 1
+        fr.seat = OTHER[seat]
         return
-    fr["passes"] = 0
-    fr["seat"] = OTHER[seat]
-    st.frames[0]["changed"] = True
+    fr.passes = 0
+    fr.seat = OTHER[seat]
+    st.game_frame().changed = True
     code = action.card
     st.hands[seat].remove(code)
     if isinstance(action, PlaySpecial):  # Industrial Giant: "Discard & draw 2 cards"
-        use = st.catalog.use(st.nationality(seat), action.use)
+        nat = st.nationality(seat)
+        use = st.catalog.use(nat, action.use) if nat is not None else None
+        count = use.abilities[0].count if use and use.abilities else None
         st.discards[seat].append(code)
-        drawn = _deal(st, seat, use.abilities[0].count if use and use.abilities else 2)
+        drawn = _deal(st, seat, 2 if count is None else count)
         emit(st, "special_used", {"seat": seat, "card": code, "use": action.use, "drew": len(drawn)})
         if drawn:
             emit(st, "drew_cards", {"seat": seat, "cards": drawn}, seat)
@@ -306,7 +313,7 @@ def act_deploy(st: BattlefrontState, fr: dict, action: Play | PlaySpecial | Pass
     st.fronts[front][seat].append(code)
     if action.use is not None:
         st.uses[code] = action.use
-    placed = fr["placed"][seat]
+    placed = fr.placed[seat]
     placed[front] = placed.get(front, 0) + 1
     data = {"seat": seat, "card": code, "front": front}
     if action.use is not None:
@@ -330,7 +337,7 @@ def victory_kind(st: BattlefrontState, seat: str) -> str | None:
     return None
 
 
-def _finish(st: BattlefrontState, fr: dict, winner: str | None, kind: str) -> None:
+def _finish(st: BattlefrontState, fr: GameFrame, winner: str | None, kind: str) -> None:
     st.status = "finished"
     st.winner = winner
     st.result = {
@@ -339,12 +346,12 @@ def _finish(st: BattlefrontState, fr: dict, winner: str | None, kind: str) -> No
         "captured": {s: [f for f in FRONTS if st.captured[f] == s] for s in SEATS},
         "markers": {s: sum(st.markers[f][s] for f in FRONTS) for s in SEATS},
         "turns": st.turn,
-        "first_player": fr["opening"],
+        "first_player": fr.opening,
     }
     emit(st, "game_over", dict(st.result))
 
 
-def _stage_battle(st: BattlefrontState, fr: dict) -> None:
+def _stage_battle(st: BattlefrontState, fr: GameFrame) -> None:
     """BATTLE PHASE: add up Force per front; the higher gains a Victory Marker; 3 more markers than the
     opponent at a front captures it; then the victory conditions."""
     report: dict[str, Any] = {}
@@ -358,7 +365,7 @@ def _stage_battle(st: BattlefrontState, fr: dict) -> None:
                                  "negated": {s: [st.fronts[front][s][i] for i in sorted(negated[s])]
                                              for s in SEATS}}
         if marker is not None:
-            fr["changed"] = True
+            fr.changed = True
             m = st.markers[front]
             m[marker] += 1
             if m[marker] - m[OTHER[marker]] >= CAPTURE_LEAD:
@@ -370,8 +377,8 @@ def _stage_battle(st: BattlefrontState, fr: dict) -> None:
     for front, entry in report.items():
         if "captured_by" in entry:
             emit(st, "captured", {"front": front, "seat": entry["captured_by"]})
-    kinds = {s: victory_kind(st, s) for s in SEATS}
-    winners = [s for s in SEATS if kinds[s] is not None]
+    kinds = {s: kind for s in SEATS if (kind := victory_kind(st, s)) is not None}
+    winners = list(kinds)
     if len(winners) == 1:
         _finish(st, fr, winners[0], kinds[winners[0]])
         return
@@ -384,46 +391,52 @@ def _stage_battle(st: BattlefrontState, fr: dict) -> None:
         else:
             _finish(st, fr, None, "simultaneous")
         return
-    fr["stage"] = "hand_limit"
+    RULES.move(fr, "hand_limit")
 
 
-def _stage_hand_limit(st: BattlefrontState, fr: dict) -> Decision | None:
+def _stage_hand_limit(st: BattlefrontState, fr: GameFrame) -> Decision | None:
     """ "Maximum hand size is 8 cards. Discard excess cards at end of turn." (the player chooses)."""
     for seat in SEATS:
         n = len(st.hands[seat])
         if n > HAND_LIMIT:
             return Decision(seat, "discard", {"excess": n - HAND_LIMIT, "hand_limit": HAND_LIMIT})
-    fr["stage"] = "end_turn"
+    RULES.move(fr, "end_turn")
     return None
 
 
-def legal_discard(st: BattlefrontState, fr: dict) -> list[tuple]:
+def legal_discard(st: BattlefrontState, fr: GameFrame) -> list[tuple]:
+    assert st.decision is not None  # the machine asks only for the pending decision's legal actions
     seat = st.decision.seat
     return [("discard", seat, c) for c in st.hands[seat]]
 
 
-def act_discard(st: BattlefrontState, fr: dict, action: Discard) -> None:
+def act_discard(st: BattlefrontState, fr: GameFrame, action: Discard) -> None:
     st.hands[action.seat].remove(action.card)
     st.discards[action.seat].append(action.card)
     emit(st, "discarded", {"seat": action.seat, "count": 1})
     emit(st, "discarded_card", {"seat": action.seat, "card": action.card}, action.seat)
 
 
-def _stage_end_turn(st: BattlefrontState, fr: dict) -> None:
+def _stage_end_turn(st: BattlefrontState, fr: GameFrame) -> None:
     """A turn in which no card was dealt, no card was played and no Victory Marker was won changed nothing,
     and the next would be the same: the game ends (more captured fronts wins, then more Victory Markers)."""
-    if not fr["changed"]:
+    if not fr.changed:
         cap = {s: sum(1 for f in FRONTS if st.captured[f] == s) for s in SEATS}
         vm = {s: sum(st.markers[f][s] for f in FRONTS if st.captured[f] is None) for s in SEATS}
         score = {s: (cap[s], vm[s]) for s in SEATS}
         w, e = (score[s] for s in SEATS)
         _finish(st, fr, SEATS[0] if w > e else SEATS[1] if e > w else None, "stalled")
         return
-    fr["stage"] = "logistics"
+    RULES.move(fr, "logistics")
 
 
-RULES.frame("game", stages={"logistics": _stage_logistics, "battle": _stage_battle,
-                            "hand_limit": _stage_hand_limit, "end_turn": _stage_end_turn})
+# the turn, top to bottom: each stage and the stages it may hand the game frame to (RULES.move checks)
+RULES.frame("game", stages={
+    "logistics": Stage(_stage_logistics, then=("battle",)),  # pushes the deploy frame, which runs first
+    "battle": Stage(_stage_battle, then=("hand_limit",)),  # or the game ends
+    "hand_limit": Stage(_stage_hand_limit, then=("end_turn",)),  # asks `discard` until nobody is above 8
+    "end_turn": Stage(_stage_end_turn, then=("logistics",)),  # or the game ends (R12)
+})
 RULES.frame("deploy", _step_deploy)
 RULES.decision("deploy", legal=legal_deploy, act=act_deploy, key_at=key_at_deploy)
 RULES.decision("discard", legal=legal_discard, act=act_discard)

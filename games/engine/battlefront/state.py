@@ -1,12 +1,15 @@
 """BattlefrontState: the shared deck, hands, fronts, markers, captures, the frame stack and the one RNG.
 
-All mutable data is plain JSON (dicts, lists, str, int, None), so `to_json` is a deep copy and `from_json`
+Frames are slotted dataclasses (no dicts): `GameFrame` (the turn's stage) and `DeployFrame` (the
+deployment phase's alternation); each serialises to the JSON dict stored before they were typed. All other
+mutable data is plain JSON (dicts, lists, str, int, None), so `to_json` is a deep copy and `from_json`
 loses nothing (the RNG state included). The pending decision is derived from the frames (core.machine).
 """
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from ..core.errors import EngineError, StateError
@@ -14,6 +17,51 @@ from ..core.machine import Decision
 from ..core.rng import new_rng, rng_from_json, rng_to_json
 from .cards import BattlefrontCatalog
 from .setup import FRONTS, SEATS, GameSetup
+
+
+@dataclass(slots=True)
+class GameFrame:
+    """The bottom frame: the turn's stage (logistics -> battle -> hand_limit -> end_turn, declared in
+    rules.py), whether this turn changed anything (R12) and the seat that won turn 1's coin flip."""
+
+    kind: ClassVar[str] = "game"
+    stage: str
+    changed: bool = False
+    opening: str | None = None
+
+
+@dataclass(slots=True)
+class DeployFrame:
+    """The deployment phase: the seat to play, the passes in a row (two end it) and the cards each seat
+    placed this turn per front."""
+
+    kind: ClassVar[str] = "deploy"
+    seat: str
+    passes: int = 0
+    placed: dict[str, dict[str, int]] = field(default_factory=lambda: {s: {} for s in SEATS})
+
+
+Frame = GameFrame | DeployFrame
+FRAME_CLASSES: dict[str, type[Frame]] = {c.kind: c for c in (GameFrame, DeployFrame)}
+
+
+def frame_to_json(fr: Frame) -> dict[str, Any]:
+    """The stored JSON of a frame: {"kind", *its fields in order} (the dict it was before it was typed)."""
+    out: dict[str, Any] = {"kind": fr.kind}
+    for f in fields(fr):
+        out[f.name] = copy.deepcopy(getattr(fr, f.name))
+    return out
+
+
+def frame_from_json(data: dict[str, Any]) -> Frame:
+    """A frame from its stored JSON: every field present, nothing else (StateError otherwise)."""
+    cls = FRAME_CLASSES.get(data.get("kind"))  # type: ignore[arg-type]
+    if cls is None:
+        raise StateError(f"unknown frame kind {data.get('kind')!r}")
+    names = [f.name for f in fields(cls)]
+    if set(data) != {"kind", *names}:
+        raise StateError(f"a {cls.kind} frame must have exactly the keys {['kind', *names]}")
+    return cls(**{n: copy.deepcopy(data[n]) for n in names})
 
 
 class BattlefrontState:
@@ -37,7 +85,7 @@ class BattlefrontState:
         self.scouted: dict[str, list[str] | None] = dict.fromkeys(SEATS)  # what a scout showed, this turn
         self.last_battle: dict[str, Any] | None = None
         self.first_seat: str | None = None            # who deploys first this turn (the coin flip)
-        self.frames: list[dict[str, Any]] = []
+        self.frames: list[Frame] = []                 # GameFrame at the bottom, the top one last
         self.turn = 0
         self.ply = 0
         self.status = "active"
@@ -61,6 +109,13 @@ class BattlefrontState:
         sc = self.setup.options.special_cards
         return sc[seat] if sc else None
 
+    def game_frame(self) -> GameFrame:
+        """The bottom frame (always the game frame)."""
+        fr = self.frames[0]
+        if not isinstance(fr, GameFrame):
+            raise StateError("the bottom frame is not the game frame")
+        return fr
+
     def drop_caches(self) -> None:
         self._legal_cache = None
 
@@ -80,7 +135,7 @@ class BattlefrontState:
             "scouted": copy.deepcopy(self.scouted),
             "last_battle": copy.deepcopy(self.last_battle),
             "first_seat": self.first_seat,
-            "frames": copy.deepcopy(self.frames),
+            "frames": [frame_to_json(f) for f in self.frames],
             "turn": self.turn,
             "ply": self.ply,
             "status": self.status,
@@ -116,7 +171,7 @@ class BattlefrontState:
         st.scouted = {s: (list(scouted[s]) if scouted[s] is not None else None) for s in SEATS}
         st.last_battle = copy.deepcopy(data["last_battle"])
         st.first_seat = data["first_seat"]
-        st.frames = copy.deepcopy(data["frames"])
+        st.frames = [frame_from_json(f) for f in data["frames"]]
         st.turn = int(data["turn"])
         st.ply = int(data["ply"])
         st.status = data["status"]

@@ -55,6 +55,7 @@ def view(st: BattlefrontState, seat: str) -> dict[str, Any]:
         raise ValueError(f"seat must be one of {SEATS}")
     opp = OTHER[seat]
     captured = {s: [f for f in FRONTS if st.captured[f] == s] for s in SEATS}
+    scouted = st.scouted[seat]
     return {
         "game": "battlefront",
         "seat": seat,
@@ -75,7 +76,7 @@ def view(st: BattlefrontState, seat: str) -> dict[str, Any]:
             "hand": [_hand_card(st, c) for c in st.hands[seat]],
             "discards": list(st.discards[seat]),
             "captured": captured[seat],
-            "scouted": list(st.scouted[seat]) if st.scouted[seat] is not None else None,
+            "scouted": list(scouted) if scouted is not None else None,
         },
         "opponent": {
             "seat": opp,

@@ -2,8 +2,13 @@
 
 Every error carries a stable machine `code` (rendered by the games app) and a message; a subclass has its
 default code, which a raise site may make more specific (e.g. IllegalAction(..., code="not_your_turn")).
+`required(value, what)` reads a value the game's flow has set by then (StateError if it is None).
 """
 from __future__ import annotations
+
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class EngineError(Exception):
@@ -43,3 +48,11 @@ class StateError(EngineError):
     """Not a serialised game state of this catalog (codes: bad_state, unknown_card)."""
 
     code = "bad_state"
+
+
+def required(value: T | None, what: str) -> T:
+    """`value`, which the game's own flow has set by now (a frame field an earlier stage filled in, the
+    pending decision whose legal actions are asked for): a None there is a malformed state (StateError)."""
+    if value is None:
+        raise StateError(f"a malformed state: no {what}")
+    return value

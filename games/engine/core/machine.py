@@ -2,9 +2,9 @@
 each decision kind declares its legal-action and act functions together.
 
 A game builds one `RuleBook`, its rule modules register their frame steps and decisions in it, and the
-book then drives any state that has `frames` (a list of typed frames with a `kind` attribute, or of dicts
-with a "kind" key for a book made with dict_frames=True), `decision`, `status`, `ply`,
-`record_events` and the two derived slots `_legal_cache` / `_events`:
+book then drives any state that has `frames` (a list of typed frames with a `kind` attribute, and a
+`stage` one for a kind with a table of stages), `decision`, `status`, `ply`, `record_events` and the two
+derived slots `_legal_cache` / `_events`:
 
 * a frame step `step(state, frame) -> Decision | None` either mutates and returns None, or returns a
   Decision without mutating, so a serialised state always resumes at the same decision; a frame kind may
@@ -64,12 +64,8 @@ def emit(st: Any, type_: str, data: dict[str, Any], vis: str = "all") -> None:
 class RuleBook:
     """One game's frames and decisions, and the machine that runs them."""
 
-    def __init__(self, name: str, action_types: dict[str, type], action_base: type, *,
-                 dict_frames: bool = False) -> None:
+    def __init__(self, name: str, action_types: dict[str, type], action_base: type) -> None:
         self.name = name
-        # frames are typed objects with `kind` (and `stage`) attributes; a game whose frames are still
-        # dicts with "kind" / "stage" keys (Battlefront) says so
-        self._dict_frames = dict_frames
         self.frames: dict[str, Any] = {}  # kind -> its step, or its table of stages (stage -> step)
         self.flows: dict[str, dict[str, frozenset[str]]] = {}  # kind -> stage -> its declared successors
         self.decisions: dict[str, DecisionSpec] = {}
@@ -117,16 +113,6 @@ class RuleBook:
         """Run the top frame's step until one needs a decision (or the game is over)."""
         st._legal_cache = None
         frames = self.frames
-        if self._dict_frames:
-            while st.status == "active":
-                fr = st.frames[-1]
-                step = frames[fr["kind"]]
-                d = (step[fr["stage"]] if type(step) is dict else step)(st, fr)
-                if d is not None:
-                    st.decision = d
-                    return
-            st.decision = None
-            return
         while st.status == "active":
             fr = st.frames[-1]
             step = frames[fr.kind]

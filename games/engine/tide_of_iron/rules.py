@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..core.errors import IllegalAction, MalformedAction, SetupError
+from ..core.errors import IllegalAction, MalformedAction, SetupError, required
 from ..core.events import Event
 from ..core.machine import Decision
 from .actions import (
@@ -36,7 +36,7 @@ from .actions import (
 )
 from .hexes import Board, Hex, HexError, drift
 from .setup import DRIFT_NUMBERS, LOS, OTHER, SEATS, Card, GameSetup, TideOfIronCatalog
-from .state import TideOfIronState
+from .state import Activation, TideOfIronState
 
 UNIT_KINDS = ("squad", "vehicle")
 RESULTS = ("axis", "allies", "draw")
@@ -103,10 +103,10 @@ def advance(st: TideOfIronState) -> None:
         st.decision = None
         return
     p = st.pending
-    if p is not None and p.get("need") == "target":
-        st.decision = Decision(p["seat"], "target", {"card": p["card"], "board": _board(st).to_json()})
-    elif p is not None and p.get("need") == "los":
-        st.decision = Decision(p["seat"], "los", {"card": p["card"], "target": p["target"], "los": list(LOS)})
+    if p is not None and p.need == "target":
+        st.decision = Decision(p.seat, "target", {"card": p.card, "board": _board(st).to_json()})
+    elif p is not None and p.need == "los":
+        st.decision = Decision(p.seat, "los", {"card": p.card, "target": p.target, "los": list(LOS)})
     else:
         seat = st.turn_seat
         st.decision = Decision(
@@ -237,16 +237,7 @@ def _activate(st: TideOfIronState, a: Activate) -> None:
         _finish(st, seat, card, placed_round=st.round)
         _after_action(st)
         return
-    st.pending = {
-        "seat": seat,
-        "card": a.card,
-        "step": 0,
-        "target": None,
-        "los": None,
-        "final": None,
-        "need": None,
-        "from_play": False,
-    }
+    st.pending = Activation(seat, a.card)
     _resolve(st)
 
 
@@ -259,17 +250,7 @@ def _retry(st: TideOfIronState, a: RetryContact) -> None:
         )
     st.play[seat].remove(entry)  # held by the resolution; back in the play area if contact fails again
     _emit(st, "contact_retried", {"seat": seat, "card": a.card, "round": st.round})
-    st.pending = {
-        "seat": seat,
-        "card": a.card,
-        "step": 0,
-        "target": None,
-        "los": None,
-        "final": None,
-        "need": None,
-        "from_play": True,
-        "entry": entry,
-    }
+    st.pending = Activation(seat, a.card, from_play=True, entry=entry)
     _resolve(st)
 
 
@@ -277,11 +258,12 @@ def _resolve(st: TideOfIronState) -> None:
     """Resolve the pending card's keywords in order until one needs a decision or the card is done."""
     p = st.pending
     assert p is not None
-    seat = p["seat"]
-    card = st.catalog.card(p["card"])
-    while p["step"] < len(card.keywords):
-        kw = card.keywords[p["step"]]
+    seat = p.seat
+    card = st.catalog.card(p.card)
+    while p.step < len(card.keywords):
+        kw = card.keywords[p.step]
         if kw.keyword == "establish-contact":
+            assert kw.value is not None  # its target number (TideOfIronCatalog.from_dicts checks it)
             die = _die(st)
             made = die >= kw.value  # "equal to or higher than the target number"
             _emit(
@@ -292,25 +274,25 @@ def _resolve(st: TideOfIronState) -> None:
             if not made:
                 # "the player keeps the Strategy card and places it in his play area"; a retry that fails
                 # waits for the next round
-                entry = p.get("entry") or {"card": card.code, "round": st.round, "pending": True}
+                entry = p.entry or {"card": card.code, "round": st.round, "pending": True}
                 st.play[seat].append({**entry, "tried": st.round})
-                if not p["from_play"]:
+                if not p.from_play:
                     _emit(st, "placed_in_play_area", {"seat": seat, "card": card.code, "waiting": True})
                 st.pending = None
                 _after_action(st)
                 return
         elif kw.keyword == "target-hex":
-            if p["target"] is None:
-                p["need"] = "target"
+            if p.target is None:
+                p.need = "target"
                 return
         elif kw.keyword == "determine-drift":
-            if p["los"] is None:
-                p["need"] = "los"
+            if p.los is None:
+                p.need = "los"
                 return
             if not _drift(st, p):
                 return
         elif kw.keyword in ("area-attack", "wide-blast-radius"):
-            centre = Hex.parse(p["final"] or p["target"])
+            centre = Hex.parse(required(p.final or p.target, "target hex"))
             if kw.keyword == "area-attack":
                 _area_attack(st, seat, card, kw, centre, kind="area_attack")
             else:
@@ -319,18 +301,18 @@ def _resolve(st: TideOfIronState) -> None:
                 for h in _board(st).neighbours(centre):
                     if _units_in(st, h.name):
                         _area_attack(st, seat, card, kw, h, kind="wide_blast_attack")
-        p["step"] += 1
-        p["need"] = None
+        p.step += 1
+        p.need = None
     _finish(st, seat, card, placed_round=st.round)
     st.pending = None
     _after_action(st)
 
 
-def _drift(st: TideOfIronState, p: dict[str, Any]) -> bool:
+def _drift(st: TideOfIronState, p: Activation) -> bool:
     """Roll the red and the black die from the target hex; False when the final hex is off the board."""
-    seat = p["seat"]
-    target = Hex.parse(p["target"])
-    basis = p["los"]
+    seat = p.seat
+    target = Hex.parse(required(p.target, "target hex"))
+    basis = required(p.los, "LOS report")
     # "or the target token is located in a hex either containing, or adjacent to, any friendly unit"
     if any(u["side"] == seat and Hex.parse(u["hex"]).distance(target) <= 1 for u in st.units.values()):
         basis = "adjacent" if DRIFT_NUMBERS[basis] > DRIFT_NUMBERS["adjacent"] else basis
@@ -342,9 +324,9 @@ def _drift(st: TideOfIronState, p: dict[str, Any]) -> bool:
         "drift_roll",
         {
             "seat": seat,
-            "card": p["card"],
-            "target": p["target"],
-            "los": p["los"],
+            "card": p.card,
+            "target": p.target,
+            "los": p.los,
             "drift_basis": basis,
             "drift_number": number,
             "black": black,
@@ -359,16 +341,16 @@ def _drift(st: TideOfIronState, p: dict[str, Any]) -> bool:
     )
     if not out.on_board:
         # "the Strategy card has no additional effect, and is placed back in the game box"
-        st.box.append(p["card"])
+        st.box.append(p.card)
         _emit(
             st,
             "card_resolved",
-            {"seat": seat, "card": p["card"], "outcome": "drifted_off_board", "to": "box"},
+            {"seat": seat, "card": p.card, "outcome": "drifted_off_board", "to": "box"},
         )
         st.pending = None
         _after_action(st)
         return False
-    p["final"] = out.final.name
+    p.final = out.final.name
     return True
 
 
@@ -471,9 +453,9 @@ def _target(st: TideOfIronState, a: Target) -> None:
     h = _hex(st, a.hex)
     p = st.pending
     assert p is not None  # the target decision exists only while an activation is pending
-    p["target"], p["need"] = h.name, None
-    _emit(st, "target_placed", {"seat": a.seat, "card": p["card"], "hex": h.name})
-    p["step"] += 1
+    p.target, p.need = h.name, None
+    _emit(st, "target_placed", {"seat": a.seat, "card": p.card, "hex": h.name})
+    p.step += 1
     _resolve(st)
 
 
@@ -482,7 +464,7 @@ def _los(st: TideOfIronState, a: Los) -> None:
         raise IllegalAction(f"los is one of {list(LOS)}")
     p = st.pending
     assert p is not None  # the los decision exists only while an activation is pending
-    p["los"], p["need"] = a.los, None
+    p.los, p.need = a.los, None
     _resolve(st)
 
 

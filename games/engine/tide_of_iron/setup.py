@@ -105,6 +105,9 @@ class TideOfIronCatalog:
             scenario_map = {s["code"]: Scenario(s["code"], s["title"], dict(s["seats"])) for s in scenarios}
         except (KeyError, TypeError, ValueError) as exc:
             raise SetupError(f"not a Tide of Iron card catalog: {exc!r}", code="bad_catalog") from exc
+        for card in parsed.values():
+            if any(k.keyword == "establish-contact" and not isinstance(k.value, int) for k in card.keywords):
+                raise SetupError(f"{card.code}: Establish Contact lacks a target number", code="bad_catalog")
         return cls(parsed, deck_map, scenario_map)
 
     def card(self, code: str) -> Card:

@@ -1,20 +1,53 @@
 """TideOfIronState: each player's Strategy decks (order hidden), HQ area and play area (face up), the box,
 the reported command points and board, round and phase, the activation being resolved, and the one RNG.
 
-All mutable data is plain JSON, so `to_json` is a deep copy and `from_json` loses nothing (the RNG state
-included). The pending decision is derived (rules.decide).
+The activation being resolved is a slotted dataclass (`Activation`, stored as the JSON dict it was before
+it was typed); all other mutable data is plain JSON, so `to_json` is a deep copy and `from_json` loses
+nothing (the RNG state included). The pending decision is derived (rules.advance).
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from ..core.errors import EngineError, StateError
 from ..core.machine import Decision
 from ..core.rng import new_rng, rng_from_json, rng_to_json
 from .setup import SEATS, GameSetup, TideOfIronCatalog
+
+
+@dataclass(slots=True)
+class Activation:
+    """The card being resolved (an activation, or a retry to establish contact): its keyword `step`, the
+    target hex, the LOS report and the hex it drifted to as they are reported or rolled, and `need`, the
+    report it waits for ("target" | "los" | None). A retry holds its play-area `entry` (put back there if
+    contact fails again)."""
+
+    seat: str
+    card: str
+    step: int = 0
+    target: str | None = None
+    los: str | None = None
+    final: str | None = None
+    need: str | None = None
+    from_play: bool = False
+    entry: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self)}
+        if self.entry is None:  # only a retry's activation stores its entry
+            del out["entry"]
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Activation:
+        names = [f.name for f in fields(cls)]
+        if not set(names) - {"entry"} <= set(data) <= set(names):
+            raise StateError(f"an activation has the keys {names} ('entry' for a retry)")
+        return cls(**{k: copy.deepcopy(v) for k, v in data.items()})
 
 
 class TideOfIronState:
@@ -37,7 +70,7 @@ class TideOfIronState:
         self.round = 1
         self.phase = "action"
         self.turn_seat = setup.options.first_player
-        self.pending: dict[str, Any] | None = None  # the activation being resolved
+        self.pending: Activation | None = None  # the activation being resolved
         self.ply = 0
         self.status = "active"
         self.winner: str | None = None
@@ -74,7 +107,7 @@ class TideOfIronState:
             "round": self.round,
             "phase": self.phase,
             "turn_seat": self.turn_seat,
-            "pending": copy.deepcopy(self.pending),
+            "pending": self.pending.to_json() if self.pending is not None else None,
             "ply": self.ply,
             "status": self.status,
             "winner": self.winner,
@@ -100,7 +133,7 @@ class TideOfIronState:
             st.round = int(data["round"])
             st.phase = str(data["phase"])
             st.turn_seat = str(data["turn_seat"])
-            st.pending = copy.deepcopy(data["pending"])
+            st.pending = Activation.from_json(data["pending"]) if data["pending"] is not None else None
             st.ply = int(data["ply"])
             st.status = data["status"]
             st.winner = data["winner"]

@@ -94,11 +94,11 @@ def _common(st: TideOfIronState) -> dict[str, Any]:
         "resolving": None
         if p is None
         else {
-            "seat": p["seat"],
-            "code": p["card"],
-            "target": p["target"],
-            "los": p["los"],
-            "final": p["final"],
+            "seat": p.seat,
+            "code": p.card,
+            "target": p.target,
+            "los": p.los,
+            "final": p.final,
         },
     }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import battlefront as bf
+from games.engine.battlefront.state import DeployFrame, GameFrame
 
 W, E = "west", "east"
 
@@ -31,9 +32,8 @@ def scenario(catalog: bf.BattlefrontCatalog, *, hands: dict[str, list[str]] | No
     st.captured = {f: (captured or {}).get(f) for f in bf.FRONTS}
     st.turn = turn
     st.first_seat = seat
-    st.frames = [{"kind": "game", "stage": "battle", "changed": changed, "opening": W},
-                 {"kind": "deploy", "seat": seat, "passes": 0,
-                  "placed": {s: dict((placed or {}).get(s, {})) for s in bf.SEATS}}]
+    st.frames = [GameFrame("battle", changed=changed, opening=W),
+                 DeployFrame(seat, placed={s: dict((placed or {}).get(s, {})) for s in bf.SEATS})]
     bf.BattlefrontState.resume(st)
     return st
 

@@ -113,6 +113,7 @@ def _v2_options(st: GameState, fr: V2Frame, seat: str, cid: str) -> list[tuple]:
 
 
 def _drop(st: GameState, fr: Frame, a: PlayCard) -> None:
+    assert a.target is not None  # the enemy stack (the A-bomb's options)
     _a_bomb(st, a.seat, a.card, a.target)
 
 

@@ -39,6 +39,7 @@ def _mine_fields_options(st: GameState, fr: BattleFrame, seat: str, cid: str) ->
 
 
 def _mine_fields(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
+    assert a.target is not None  # the enemy unit (_mine_fields_options)
     _destroy(st, st.foe(a.seat), a.target, "mine-fields")
 
 
@@ -48,6 +49,7 @@ def _lack_of_valor_options(st: GameState, fr: BattleFrame, seat: str, cid: str) 
 
 
 def _lack_of_valor(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
+    assert a.target is not None  # the enemy unit (_lack_of_valor_options)
     _withdraw(st, fr, st.foe(a.seat), a.target, "lack-of-valor")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...actions import Choose, Deploy, Pass, Retrieve, Split, Take
+from ...core.errors import StateError, required
 from ...core.machine import RuleBook, emit
 from ...frames import CaptureFrame, DeployFrame, DivideFrame, ReorganizeFrame
 from ...state import Decision, GameState
@@ -20,7 +21,7 @@ def step_divide(st: GameState, fr: DivideFrame) -> Decision | None:
             st.frames.pop()
             return None
         return Decision(fr.seat, "divide_choose", {})
-    if fr.need <= 0:
+    if _split(fr)[2] <= 0:
         st.frames.pop()
         return None
     return Decision(st.foe(fr.seat), "divide_stack", {"stack": fr.src, "new_stack": fr.dst,
@@ -44,21 +45,37 @@ def act_divide_choose(st: GameState, fr: DivideFrame, a: Choose) -> None:
 
 def legal_divide_stack(st: GameState, fr: DivideFrame) -> list[tuple]:
     seat = st.foe(fr.seat)
-    return [KSplit(seat, c) for c in _stack(st, seat, fr.src)]
+    return [KSplit(seat, c) for c in _stack(st, seat, _split(fr)[0])]
 
 
 def act_divide_stack(st: GameState, fr: DivideFrame, a: Split) -> None:
     seat = a.seat
-    _stack(st, seat, fr.src).remove(a.card)
-    _stack(st, seat, fr.dst).append(a.card)
-    fr.need -= 1
+    src, dst, need = _split(fr)
+    _stack(st, seat, src).remove(a.card)
+    _stack(st, seat, dst).append(a.card)
+    fr.need = need - 1
+
+
+def _split(fr: DivideFrame) -> tuple[str, str, int]:
+    """The split stage's stack, new stack and cards still to move (set when the stack was chosen)."""
+    if fr.src is None or fr.dst is None or fr.need is None:
+        raise StateError("a malformed state: a divide frame splits no stack")
+    return fr.src, fr.dst, fr.need
 
 
 def step_reorganize(st: GameState, fr: ReorganizeFrame) -> Decision | None:
     seat = fr.seat
     if fr.stage == "choose":
         return Decision(seat, "reorganize", {"hand": len(st.players[seat]["hand"])})
-    return Decision(seat, "reorganize_swap", {"hand_size": fr.size, "moves_left": fr.max - fr.moves})
+    size, moves, most = _swap(fr)
+    return Decision(seat, "reorganize_swap", {"hand_size": size, "moves_left": most - moves})
+
+
+def _swap(fr: ReorganizeFrame) -> tuple[int, int, int]:
+    """The swap stage's hand size to end with, the moves made and the most allowed (set at its start)."""
+    if fr.size is None or fr.moves is None or fr.max is None:
+        raise StateError("a malformed state: a reorganize frame swaps without its counts")
+    return fr.size, fr.moves, fr.max
 
 
 def legal_reorganize(st: GameState, fr: ReorganizeFrame) -> list[tuple]:
@@ -94,12 +111,13 @@ def act_reorganize(st: GameState, fr: ReorganizeFrame, a: Choose) -> None:
 def legal_reorganize_swap(st: GameState, fr: ReorganizeFrame) -> list[tuple]:
     seat = fr.seat
     hand = st.players[seat]["hand"]
+    size, moves, most = _swap(fr)
     acts: list[tuple] = []
-    if len(hand) == fr.size:
+    if len(hand) == size:
         acts.append(KPass(seat))
-    if len(hand) > fr.size:
+    if len(hand) > size:
         acts.extend(_deploy_options(st, seat, hand))
-    if fr.moves < fr.max:
+    if moves < most:
         acts.extend(KRetrieve(seat, c) for c in _deployed(st, seat))
     return acts
 
@@ -111,7 +129,7 @@ def act_reorganize_swap(st: GameState, fr: ReorganizeFrame, a: Pass | Retrieve |
     elif isinstance(a, Retrieve):
         _remove_deployed(st, seat, a.card)
         st.players[seat]["hand"].append(a.card)
-        fr.moves += 1
+        fr.moves = _swap(fr)[1] + 1
         if st.record_events:
             emit(st, "retrieved", {"seat": seat})
     else:
@@ -125,7 +143,7 @@ def step_capture(st: GameState, fr: CaptureFrame) -> Decision | None:
             st.frames.pop()
             return None
         return Decision(seat, "capture_browse", {})
-    stack = _stack(st, st.foe(seat), fr.ref) or []
+    stack = _stack(st, st.foe(seat), required(fr.ref, "stack picked from"))
     return Decision(seat, "capture_pick", {"stack": fr.ref, "cards": [
         {"id": c, "code": st.code[c]} for c in stack]})
 
@@ -144,7 +162,7 @@ def legal_capture_pick(st: GameState, fr: CaptureFrame) -> list[tuple]:
     seat = fr.seat
     stacks = st.players[seat]["stacks"]
     acts: list[tuple] = []
-    for c in _stack(st, st.foe(seat), fr.ref) or []:
+    for c in _stack(st, st.foe(seat), required(fr.ref, "stack picked from")):
         kind = st.defs[c].kind
         acts.extend(KTake(seat, c, f"{kind}:{i}") for i in range(len(stacks[kind])))
     return acts

@@ -26,6 +26,7 @@ def _counterattack_options(st: GameState, fr: TurnFrame, seat: str, cid: str) ->
 
 
 def _counterattack(st: GameState, fr: TurnFrame, a: PlayCard) -> None:
+    assert a.target is not None  # the battlecard (_counterattack_options)
     fr.stage = "end"
     st.frames.append(BattlecardFrame(a.seat, a.target, "emergency", a.seat, counter=True))
     if st.record_events:
@@ -102,6 +103,7 @@ def _sabotage(st: GameState, fr: Frame, a: PlayCard) -> None:
     if a.option == "industry":
         _destroy_industry(st, enemy)
     else:
+        assert a.option is not None  # the class of unit (the sabotage options)
         st.frames.append(SabotageFrame(enemy, a.option))
 
 

@@ -195,7 +195,7 @@ def _reveal(st: GameState, fr: BattleFrame) -> None:
     invalidate(st)
     for seat in fr.units:
         fr.present[seat] = _present(st, fr, seat)
-    data = {
+    data: dict[str, Any] = {
         "card": fr.card, "code": st.code.get(fr.card) if fr.card else None, "mode": fr.mode.name,
         "aggressor": fr.aggressor,
         "forces": {s: [[c, st.code[c]] for c in fr.present[s]] for s in fr.units},

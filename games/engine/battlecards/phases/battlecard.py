@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...actions import Choose, EmergencyDeploy, Pass, PlayCard
+from ...core.errors import required
 from ...core.machine import RuleBook, emit
 from ...frames import BATTLE, BattlecardFrame, DeployFrame
 from ...state import OTHER, Decision, GameState
@@ -200,7 +201,8 @@ def legal_emergency_deploy(st: GameState, fr: BattlecardFrame) -> list[tuple]:
 
 def act_emergency_deploy(st: GameState, fr: BattlecardFrame, a: EmergencyDeploy | Pass) -> None:
     if fr.all_armies:
-        fr.emergency_asked.append(a.seat)  # the next army of the side is asked (step_battlecard)
+        # the next army of the side is asked (step_battlecard)
+        required(fr.emergency_asked, "armies asked to deploy").append(a.seat)
     else:
         fr.stage = "battle"
     if isinstance(a, EmergencyDeploy):

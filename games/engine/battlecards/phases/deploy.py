@@ -57,7 +57,7 @@ def legal_deploy(st: GameState, fr: DeployFrame) -> list[tuple]:
 def _do_deploy(st: GameState, fr: Frame | None, seat: str, cid: str, ref: str) -> None:
     p = st.players[seat]
     p["hand"].remove(cid)
-    _stack(st, seat, ref).append(cid)  # type: ignore[union-attr]
+    _stack(st, seat, ref).append(cid)
     initial = isinstance(fr, DeployFrame) and fr.reason == "initial"
     if isinstance(fr, DeployFrame):
         fr.count -= 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...actions import Autokill, Fire, Hold, Pass, PlayCard, Support, Withdraw
+from ...core.errors import required
 from ...core.machine import RuleBook, emit
 from ...frames import BattleFrame, PendingShot
 from ...state import Decision, GameState
@@ -114,7 +115,7 @@ def _fire_parts(st: GameState, fr: BattleFrame) -> FireParts:
     window is open); then the support segments (see _support_segments) and the A-bomb plays; last the
     number of legal actions."""
     seat = fr.aggressor if fr.side == 0 else fr.defender
-    asked = st.decision.seat
+    asked = required(st.decision, "pending decision").seat
     if asked != seat:  # C8: the other seat's phase-2 A-bomb window (see _stage_phase): pass or bomb
         tail = _abomb_plays(st, fr, asked)
         return asked, [], [], [], tail, 1 + len(tail)
@@ -257,14 +258,14 @@ def _declare(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
 
 
 def legal_defend(st: GameState, fr: BattleFrame) -> list[tuple]:
-    shot = fr.shot
+    shot = required(fr.shot, "pending shot")
     enemy = shot.enemy
     return [KPass(enemy)] + defense_supports(st, fr, enemy, shot.target,
                                        st.defs[shot.unit].kind)
 
 
 def act_defend(st: GameState, fr: BattleFrame, a: Pass | Support) -> None:
-    shot = fr.shot
+    shot = required(fr.shot, "pending shot")
     if isinstance(a, Support):
         add_support(st, fr, a)
         shot.assigned = True
@@ -278,7 +279,7 @@ def act_defend(st: GameState, fr: BattleFrame, a: Pass | Support) -> None:
 
 
 def legal_retarget(st: GameState, fr: BattleFrame) -> list[tuple]:
-    shot = fr.shot
+    shot = required(fr.shot, "pending shot")
     seat, unit = shot.seat, shot.unit
     if shot.type == "fire":
         acts: list[tuple] = [KFire(seat, unit, t) for t in _fire_targets(st, fr, seat, unit)]
@@ -331,7 +332,7 @@ def _resolve(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
 
 
 def legal_sub_withdraw(st: GameState, fr: BattleFrame) -> list[tuple]:
-    seat, unit = fr.sub_wd
+    seat, unit = required(fr.sub_wd, "submarine that may withdraw")
     return [KWithdraw(seat, unit), KPass(seat)]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...actions import Action, PlayCard
+from ...core.errors import required
 from ...core.machine import RuleBook, emit
 from ...frames import BattleFrame
 from ...state import Decision, GameState
@@ -67,7 +68,7 @@ def _stage_scorch(st: GameState, fr: BattleFrame) -> Decision | None:
 
 
 def legal_scorched_earth(st: GameState, fr: BattleFrame) -> list[tuple]:
-    seat = fr.loser
+    seat = required(fr.loser, "loser asked for scorched earth")
     return [KPass(seat)] + window_options(st, fr, seat, SCORCHED)
 
 
@@ -83,7 +84,7 @@ def _scorch_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list
 
 
 def _scorch(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
-    st.scorched.append(fr.card)  # C17: stays scorched when re-fought
+    st.scorched.append(required(fr.card, "lost battlecard"))  # C17: stays scorched when re-fought
     if st.record_events:
         emit(st, "scorched_earth", {"seat": a.seat, "card": fr.card})
 

@@ -7,11 +7,11 @@ frame along its table. Rulings the text leaves open are numbered R1.. in README.
 One module per rule area, layered (pyproject.toml, "The War rule modules"): `flow` (the step tables, the
 registrations, the entry points) over `breakthrough` over `combat` over `blocks` over `declarations` over
 `air`, `attack`, `build`, `positions`, `end` over `specials`, `turn`, `start` over `resources`, `values` over
-`cards` over `book` (WarBook, RULES, TURN_PHASES, WAVE_STAGES).
+`cards` over `book` (RULES, TURN_PHASES, WAVE_STAGES).
 """
 from __future__ import annotations
 
-from .book import RULES, TURN_PHASES, WAVE_STAGES, WarBook
+from .book import RULES, TURN_PHASES, WAVE_STAGES
 from .cards import card, destroy
 from .flow import (
     DECISION_KINDS,
@@ -26,6 +26,6 @@ from .flow import (
 from .start import new_game
 
 __all__ = [
-    "DECISION_KINDS", "PAID", "RULES", "TURN_PHASES", "TURN_STEPS", "WAVE_STAGES", "WAVE_STEPS", "WarBook",
+    "DECISION_KINDS", "PAID", "RULES", "TURN_PHASES", "TURN_STEPS", "WAVE_STAGES", "WAVE_STEPS",
     "apply", "apply_legal", "card", "destroy", "legal_actions", "legal_keys", "new_game",
 ]

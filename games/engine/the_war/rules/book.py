@@ -1,4 +1,4 @@
-"""The rule book: WarBook and RULES, the two declared orders (TURN_PHASES, WAVE_STAGES), the only function
+"""The rule book: RULES, the two declared orders (TURN_PHASES, WAVE_STAGES), the only function
 moving a frame along them, and the wave's declaration bookkeeping."""
 from __future__ import annotations
 
@@ -8,29 +8,7 @@ from ...core.machine import RuleBook
 from .. import actions as A
 from ..state import WaveFrame
 
-
-class WarBook(RuleBook):
-    """The core RuleBook, driving typed frames (`fr.kind`, `fr.stage`) instead of dicts."""
-
-    def advance(self, st: Any) -> None:
-        st._legal_cache = None
-        frames = self.frames
-        while st.status == "active":
-            fr = st.frames[-1]
-            step: Any = frames[fr.kind]
-            d = (step[fr.stage] if type(step) is dict else step)(st, fr)
-            if d is not None:
-                st.decision = d
-                return
-        st.decision = None
-
-
-RULES = WarBook("the-war", A.ACTION_CLASSES, A.Action)
-
-
-def typed_stages(stages: dict[str, Any]) -> dict[str, Any]:
-    """A stage table of steps over typed frames (core's Step names dict frames)."""
-    return stages
+RULES = RuleBook("the-war", A.ACTION_CLASSES, A.Action)
 
 
 def _next_stage(fr: Any, table: tuple[str, ...]) -> None:

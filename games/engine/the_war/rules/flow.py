@@ -23,7 +23,7 @@ from .blocks import (
     w_def_specials,
     w_interception,
 )
-from .book import RULES, TURN_PHASES, WAVE_STAGES, typed_stages
+from .book import RULES, TURN_PHASES, WAVE_STAGES
 from .breakthrough import (
     act_second_support,
     act_strike,
@@ -91,9 +91,9 @@ WAVE_STEPS: dict[str, Callable[[WarState, Any], Decision | None]] = {
 assert tuple(WAVE_STEPS) == WAVE_STAGES
 
 
-RULES.frame("payment", stages=typed_stages({"pay": step_payment}))
+RULES.frame("payment", stages={"pay": step_payment})
 RULES.decision("pay", legal=legal_pay, act=act_pay)
-RULES.frame("setup", stages=typed_stages({"redraw": step_setup}))
+RULES.frame("setup", stages={"redraw": step_setup})
 RULES.decision("redraw", legal=legal_redraw, act=act_redraw)
 RULES.frame("turn", stages=TURN_STEPS)
 RULES.decision("resources", legal=legal_resources, act=act_resources)
