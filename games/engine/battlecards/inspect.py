@@ -5,17 +5,12 @@ from ..frames import BattleFrame
 from ..state import GameState
 from .combat.values import BattleValues, battle_values
 from .phases.deploy import setup_pending
-from .zones import _army_map, _battle
-
-
-def battle_frame(st: GameState) -> BattleFrame | None:
-    """The battle in progress (the innermost battle frame), or None."""
-    return _battle(st)
+from .zones import army_map, battle_frame
 
 
 def armies_in_battle(st: GameState, fr: BattleFrame) -> dict[str, str]:
     """Card id -> the army whose deployed card it is, for the armies fighting in the battle (team games)."""
-    return _army_map(st, fr)
+    return army_map(st, fr)
 
 
 def current_values(st: GameState, fr: BattleFrame) -> BattleValues:

@@ -16,7 +16,7 @@ from . import optional_rules, team_play
 from .book import RULES
 from .effects import abomb, battle_window, immediate, sabotage, theater, turn_start
 from .phases import battle, battlecard, deploy, fire, settle, turn
-from .zones import _draw_arsenal
+from .zones import draw_arsenal
 
 # Every rule module with frames or decisions, in registration order (the order of DECISION_KINDS): each one
 # registers them in the book here, explicitly. The card behaviours of effects.theater and effects.turn_start
@@ -141,7 +141,7 @@ def new_game(catalog: Catalog, setup: GameSetup) -> GameState:
     st.vp_threshold = (total + 1) // 2  # "at least half": 38 of 75 in the Western Europe deck
     for seat in st.armies:
         for _ in range(initial_counts(setup, seat)[0]):
-            cid = _draw_arsenal(st, seat)
+            cid = draw_arsenal(st, seat)
             if cid is not None:
                 st.players[seat]["hand"].append(cid)
     # "Secretly look at your hands, and Deploy 3": the set-up deployment is simultaneous in effect. The

@@ -22,12 +22,12 @@ def _finish(st: GameState, winner: str | None, kind: str) -> None:
         emit(st, "game_over", {"winner": winner, **st.result})
 
 
-def _finish_on_points(st: GameState, kind: str) -> None:
+def finish_on_points(st: GameState, kind: str) -> None:
     a, b = st.vp("axis"), st.vp("allies")
     _finish(st, "axis" if a > b else "allies" if b > a else None, kind)
 
 
-def _check_victory(st: GameState, first: str) -> bool:
+def check_victory(st: GameState, first: str) -> bool:
     if not st.classic:
         return _check_team_victory(st, st.side(first))
     for seat in (first, OTHER[first]):

@@ -28,7 +28,7 @@ from ..core.machine import RuleBook, emit
 from ..frames import ArmyTransferFrame, ReserveTradeFrame, SeatTradeFrame, TurnFrame
 from ..state import Decision, GameState
 from .common import KChoose, KDeploy, KPass
-from .zones import _deployed, _ref_of, _stack
+from .zones import deployed_cards, ref_of, stack_at
 
 TRANSFER_MAX = 3  # "up to 3 deployed forces"
 
@@ -46,7 +46,7 @@ def team_turn_options(st: GameState, fr: TurnFrame, seat: str) -> list[tuple]:
     mates = friends(st, seat)
     if fr.traded:
         return acts  # once a turn; a turn in which a card was traded is not sacrificed
-    if _deployed(st, seat):
+    if deployed_cards(st, seat):
         acts.extend(KChoose(seat, f"give:{a}") for a in mates)
     hand = st.players[seat]["hand"]
     for a in mates:
@@ -85,14 +85,14 @@ def act_team_option(st: GameState, fr: TurnFrame, a: Choose) -> None:
 def _transfer_moves(st: GameState, fr: ArmyTransferFrame) -> list[tuple]:
     seat, stacks = fr.seat, st.players[fr.to]["stacks"]
     acts: list[tuple] = []
-    for c in _deployed(st, seat):
+    for c in deployed_cards(st, seat):
         kind = st.defs[c].kind
         acts.extend(KDeploy(seat, c, f"{kind}:{i}") for i in range(len(stacks[kind])))
     return acts
 
 
 def step_army_transfer(st: GameState, fr: ArmyTransferFrame) -> Decision | None:
-    if fr.moved >= TRANSFER_MAX or not _deployed(st, fr.seat):
+    if fr.moved >= TRANSFER_MAX or not deployed_cards(st, fr.seat):
         st.frames.pop()
         return None
     return Decision(fr.seat, "army_transfer", {"to": fr.to, "moved": fr.moved, "max": TRANSFER_MAX})
@@ -108,9 +108,9 @@ def act_army_transfer(st: GameState, fr: ArmyTransferFrame, a: Action) -> None:
         st.frames.pop()
         return
     seat, mate = fr.seat, fr.to
-    src = _ref_of(st, seat, a.card)
-    _stack(st, seat, src).remove(a.card)  # type: ignore[arg-type, union-attr]
-    _stack(st, mate, a.stack).append(a.card)  # type: ignore[union-attr]
+    src = ref_of(st, seat, a.card)
+    stack_at(st, seat, src).remove(a.card)  # type: ignore[arg-type, union-attr]
+    stack_at(st, mate, a.stack).append(a.card)  # type: ignore[union-attr]
     fr.moved += 1
     if st.record_events:
         data = {"seat": seat, "to": mate, "from": src, "stack": a.stack}

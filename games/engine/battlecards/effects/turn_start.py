@@ -13,7 +13,7 @@ from ...state import GameState
 from ..behaviour import TURN_START, Window, card_effect
 from ..common import KPlayCard
 from ..frames import new_battle
-from ..zones import _destroy_industry, _flip_conflict, _prereqs_met
+from ..zones import destroy_industry, flip_conflict, prereqs_met
 
 
 def _enemy_ic(st: GameState, seat: str) -> bool:
@@ -22,7 +22,7 @@ def _enemy_ic(st: GameState, seat: str) -> bool:
 
 # ---- Counterattack (CA1-CA3) ---------------------------------------------------------------------------
 def _counterattack_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list[tuple]:
-    return [KPlayCard(seat, cid, target=bc) for bc in st.team(st.foe(seat))["won"] if _prereqs_met(st, bc)]
+    return [KPlayCard(seat, cid, target=bc) for bc in st.team(st.foe(seat))["won"] if prereqs_met(st, bc)]
 
 
 def _counterattack(st: GameState, fr: TurnFrame, a: PlayCard) -> None:
@@ -42,7 +42,7 @@ def _preemptive_strike(st: GameState, fr: TurnFrame, a: PlayCard) -> None:
     fr.stage = "end"
     limit = len(st.conflict_deck) + len(st.conflict_discard) + 1
     for _ in range(limit):
-        cid = _flip_conflict(st)
+        cid = flip_conflict(st)
         if cid is None:
             break
         if isinstance(st.defs[cid], BattlecardDef):
@@ -65,7 +65,7 @@ def _air_raid_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list
 
 def _air_raid(st: GameState, fr: Frame, a: PlayCard) -> None:
     if a.option == "industry":
-        _destroy_industry(st, st.foe(a.seat))  # C18: at any time, not in lieu of drawing
+        destroy_industry(st, st.foe(a.seat))  # C18: at any time, not in lieu of drawing
         return
     assert isinstance(fr, TurnFrame)  # the battle option is a turn-start play
     fr.stage = "end"  # a one-round air battle (C15)
@@ -74,7 +74,7 @@ def _air_raid(st: GameState, fr: Frame, a: PlayCard) -> None:
 
 # ---- Industrial Complex / Industrial Strike (C18) ----------------------------------------------------------
 def _industrial_complex(st: GameState, fr: Frame, a: PlayCard) -> None:
-    """Put into play face up: build-ups draw and deploy `extra` more (zones._industry_extra)."""
+    """Put into play face up: build-ups draw and deploy `extra` more (zones.industry_extra)."""
     st.team(a.seat)["kept"].remove(a.card)
     st.players[a.seat]["industry"].append(a.card)
     if st.record_events:
@@ -86,7 +86,7 @@ def _industrial_strike_options(st: GameState, fr: TurnFrame, seat: str, cid: str
 
 
 def _industrial_strike(st: GameState, fr: Frame, a: PlayCard) -> None:
-    _destroy_industry(st, st.foe(a.seat))
+    destroy_industry(st, st.foe(a.seat))
 
 
 # ---- Sabotage (G4): names "general" or "leader" unseen; the victim picks (effects.sabotage) ----------------
@@ -100,7 +100,7 @@ def _sabotage_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list
 def _sabotage(st: GameState, fr: Frame, a: PlayCard) -> None:
     enemy = st.foe(a.seat)
     if a.option == "industry":
-        _destroy_industry(st, enemy)
+        destroy_industry(st, enemy)
     else:
         st.frames.append(SabotageFrame(enemy, a.option))
 

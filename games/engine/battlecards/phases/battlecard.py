@@ -9,8 +9,8 @@ from ...state import OTHER, Decision, GameState
 from ..behaviour import RESPONSE, Window, card_effect, window_of, window_options
 from ..common import KChoose, KEmergencyDeploy, KPass, KPlayCard
 from ..frames import join_armies, new_battle
-from ..zones import _discard_kept, _flip_conflict, _prereqs_met, _stated_aggressor
-from .conflict import _push_card
+from ..zones import discard_kept, flip_conflict, prereqs_met, stated_aggressor
+from .conflict import push_card
 
 
 def step_battlecard(st: GameState, fr: BattlecardFrame) -> Decision | None:
@@ -18,13 +18,13 @@ def step_battlecard(st: GameState, fr: BattlecardFrame) -> Decision | None:
     card = fr.card
     drawer = fr.seat
     if stage == "check":
-        if not _prereqs_met(st, card):
+        if not prereqs_met(st, card):
             st.conflict_discard.append(card)
             st.frames.pop()
             if st.record_events:
                 emit(st, "battle_prerequisites_unmet", {"card": card, "code": st.code[card]})
             return None
-        fr.aggressor = _aggressor_army(st, _stated_aggressor(st, card), drawer)
+        fr.aggressor = _aggressor_army(st, stated_aggressor(st, card), drawer)
         fr.stage = "pre" if fr.pre and fr.aggressor != drawer else "aggr"
         return None
     if stage == "pre":  # C6, C16: the pre-emptive player may always decline
@@ -141,7 +141,7 @@ def act_battlecard_response(st: GameState, fr: BattlecardFrame, a: Pass | PlayCa
     if isinstance(a, Pass):
         fr.stage = "emergency"
         return
-    _discard_kept(st, a.seat, a.card)
+    discard_kept(st, a.seat, a.card)
     st.frames.pop()
     window_of(st, a.card, RESPONSE).resolve(st, fr, a)
 
@@ -164,9 +164,9 @@ def _misinformation(st: GameState, fr: BattlecardFrame, a: PlayCard) -> None:
     st.conflict_discard.append(card)
     if st.record_events:
         emit(st, "misinformation", {"seat": a.seat, "card": card, "code": st.code[card]})
-    nxt = _flip_conflict(st)
+    nxt = flip_conflict(st)
     if nxt is not None:
-        _push_card(st, fr.seat, nxt)
+        push_card(st, fr.seat, nxt)
 
 
 card_effect("delay-tactics", kept=True, rulings="play windows",

@@ -10,7 +10,7 @@ from ...state import GameState
 from ..behaviour import EFFECTS
 
 
-def _push_card(st: GameState, seat: str, cid: str) -> None:
+def push_card(st: GameState, seat: str, cid: str) -> None:
     d = st.defs[cid]
     if isinstance(d, BattlecardDef):
         if st.record_events:

@@ -9,10 +9,10 @@ from ...core.machine import RuleBook, emit
 from ...frames import DeployFrame, Frame, SetupRevealFrame, V2Frame
 from ...state import Decision, GameState
 from ..common import KDeploy
-from ..zones import _stack
+from ..zones import stack_at
 
 
-def _deploy_options(st: GameState, seat: str, cands: list[str]) -> list[tuple]:
+def deploy_options(st: GameState, seat: str, cands: list[str]) -> list[tuple]:
     stacks = st.players[seat]["stacks"]
     occupied = st.players[seat]["occupied"]
     acts: list[tuple] = []
@@ -44,20 +44,20 @@ def step_deploy(st: GameState, fr: DeployFrame) -> Decision | None:
         stacks = st.players[seat]["stacks"]
         if all(len(stacks[st.defs[c].kind]) == 1 for c in cands):
             c = cands[0]
-            _do_deploy(st, fr, seat, c, f"{st.defs[c].kind}:0")
+            do_deploy(st, fr, seat, c, f"{st.defs[c].kind}:0")
             return None
     kind = "initial_deploy" if fr.reason == "initial" else "deploy"
     return Decision(seat, kind, {"count": fr.count, "reason": fr.reason})
 
 
 def legal_deploy(st: GameState, fr: DeployFrame) -> list[tuple]:
-    return _deploy_options(st, fr.seat, _deploy_candidates(st, fr))
+    return deploy_options(st, fr.seat, _deploy_candidates(st, fr))
 
 
-def _do_deploy(st: GameState, fr: Frame | None, seat: str, cid: str, ref: str) -> None:
+def do_deploy(st: GameState, fr: Frame | None, seat: str, cid: str, ref: str) -> None:
     p = st.players[seat]
     p["hand"].remove(cid)
-    _stack(st, seat, ref).append(cid)  # type: ignore[union-attr]
+    stack_at(st, seat, ref).append(cid)  # type: ignore[union-attr]
     initial = isinstance(fr, DeployFrame) and fr.reason == "initial"
     if isinstance(fr, DeployFrame):
         fr.count -= 1
@@ -71,7 +71,7 @@ def _do_deploy(st: GameState, fr: Frame | None, seat: str, cid: str, ref: str) -
 
 
 def act_deploy(st: GameState, fr: DeployFrame, a: Deploy) -> None:
-    _do_deploy(st, fr, a.seat, a.card, a.stack)
+    do_deploy(st, fr, a.seat, a.card, a.stack)
 
 
 def step_setup_reveal(st: GameState, fr: SetupRevealFrame) -> Decision | None:

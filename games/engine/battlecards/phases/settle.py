@@ -9,11 +9,11 @@ from ...state import Decision, GameState
 from ..behaviour import SCORCHED, Window, card_effect, window_of, window_options
 from ..book import RULES
 from ..common import KPass, KPlayCard
-from ..outcome import _check_victory
-from ..zones import _discard_kept, _ref_of, _remove_deployed, _stated_aggressor
+from ..outcome import check_victory
+from ..zones import discard_kept, ref_of, remove_deployed, stated_aggressor
 
 
-def _stage_settle(st: GameState, fr: BattleFrame) -> Decision | None:
+def stage_settle(st: GameState, fr: BattleFrame) -> Decision | None:
     RULES.move(fr, "scorch" if _settle(st, fr) else "done")
     return None
 
@@ -40,14 +40,14 @@ def _settle(st: GameState, fr: BattleFrame) -> bool:
                     st.players[dfd]["stacks"][st.defs[c].kind][0].append(c)
     else:
         st.team(winner)["won"].append(card)
-    if st.setup.options.occupying_force and winner == agg and _stated_aggressor(st, card) == st.side(winner) \
+    if st.setup.options.occupying_force and winner == agg and stated_aggressor(st, card) == st.side(winner) \
             and card not in st.players[winner]["occupied"]:
         # Optional Rule 5.1: the battlecard becomes a deployed stack holding the victorious units
         survivors = list(fr.units[winner])
         if fr.joined is not None:  # a homeland battle: the commander's own survivors (teammates' stay put)
-            survivors = [c for c in survivors if _ref_of(st, winner, c) is not None]
+            survivors = [c for c in survivors if ref_of(st, winner, c) is not None]
         for c in survivors:
-            _remove_deployed(st, winner, c)
+            remove_deployed(st, winner, c)
         st.players[winner]["occupied"][card] = survivors
         if st.record_events:
             emit(st, "occupied", {"seat": winner, "card": card,
@@ -61,7 +61,7 @@ def _settle(st: GameState, fr: BattleFrame) -> bool:
     return False
 
 
-def _stage_scorch(st: GameState, fr: BattleFrame) -> Decision | None:
+def stage_scorch(st: GameState, fr: BattleFrame) -> Decision | None:
     assert fr.loser is not None and fr.card is not None
     return Decision(fr.loser, "scorched_earth", {"battlecard": fr.card, "code": st.code[fr.card]})
 
@@ -73,7 +73,7 @@ def legal_scorched_earth(st: GameState, fr: BattleFrame) -> list[tuple]:
 
 def act_scorched_earth(st: GameState, fr: BattleFrame, a: Action) -> None:
     if isinstance(a, PlayCard):
-        _discard_kept(st, a.seat, a.card)
+        discard_kept(st, a.seat, a.card)
         window_of(st, a.card, SCORCHED).resolve(st, fr, a)
     RULES.move(fr, "done")
 
@@ -91,12 +91,12 @@ def _scorch(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
 card_effect("scorched-earth", kept=True, rulings="C17", scorched_earth=Window(_scorch_options, _scorch))
 
 
-def _stage_done(st: GameState, fr: BattleFrame) -> Decision | None:
+def stage_done(st: GameState, fr: BattleFrame) -> Decision | None:
     st.frames.pop()
     if st.record_events:
         emit(st, "battle_over", {"winner": fr.winner, "card": fr.card})
     if fr.winner is not None:
-        _check_victory(st, fr.winner)
+        check_victory(st, fr.winner)
     return None
 
 

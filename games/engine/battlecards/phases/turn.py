@@ -9,21 +9,21 @@ from ...frames import DeployFrame, GameFrame, TransferFrame, TurnFrame
 from ...state import OTHER, Decision, GameState
 from ..behaviour import TURN_START, window_of, window_options
 from ..common import KChoose, KDraw, KEmergencyDeploy
-from ..optional_rules import _can_transfer
-from ..outcome import _finish_on_points
+from ..optional_rules import can_transfer
+from ..outcome import finish_on_points
 from ..team_play import act_team_option, take_sacrificed_turn, team_turn_options
-from ..zones import _discard_kept, _flip_conflict
-from .conflict import _push_card
+from ..zones import discard_kept, flip_conflict
+from .conflict import push_card
 
 
 def step_game(st: GameState, fr: GameFrame) -> Decision | None:
     held = len(st.team("axis")["won"]) + len(st.team("allies")["won"])
     total = st.n_battlecards
     if st.turn and total and held >= total:
-        _finish_on_points(st, "all-battles-decided")
+        finish_on_points(st, "all-battles-decided")
         return None
     if st.turn >= turn_limit(st):
-        _finish_on_points(st, "turn-limit")
+        finish_on_points(st, "turn-limit")
         return None
     seat = fr.next  # never an eliminated army (outcome._eliminate passes its next turn on)
     fr.next = OTHER[seat] if st.classic else _next_army(st, seat)
@@ -69,7 +69,7 @@ def legal_turn_start(st: GameState, fr: TurnFrame) -> list[tuple]:
     acts: list[tuple] = [KDraw(seat)]
     if p["hand"]:
         acts.append(KEmergencyDeploy(seat))
-    if st.setup.options.occupying_force and _can_transfer(st, seat):
+    if st.setup.options.occupying_force and can_transfer(st, seat):
         acts.append(KChoose(seat, "transfer"))  # Optional Rule 5.4: between any two stacks
     acts.extend(window_options(st, fr, seat, TURN_START))  # kept cards (effects.turn_start)
     acts.extend(team_turn_options(st, fr, seat))  # FAQ OR3: transfer, reserve trade, seat trade (team_play)
@@ -80,12 +80,12 @@ def act_turn_start(st: GameState, fr: TurnFrame, a: Action) -> None:
     seat = fr.seat
     if isinstance(a, Draw):
         fr.stage = "end"
-        cid = _flip_conflict(st)
+        cid = flip_conflict(st)
         if cid is None:
             if st.record_events:
                 emit(st, "conflict_deck_empty", {})
             return
-        _push_card(st, seat, cid)
+        push_card(st, seat, cid)
     elif isinstance(a, Choose) and a.option != "transfer":
         act_team_option(st, fr, a)  # FAQ OR3 (team_play)
     elif isinstance(a, Choose):  # Optional Rule 5.4: transfer up to 3 cards instead of drawing
@@ -99,7 +99,7 @@ def act_turn_start(st: GameState, fr: TurnFrame, a: Action) -> None:
     elif isinstance(a, PlayCard):
         window = window_of(st, a.card, TURN_START)
         if window.discard:
-            _discard_kept(st, seat, a.card)
+            discard_kept(st, seat, a.card)
         window.resolve(st, fr, a)
 
 

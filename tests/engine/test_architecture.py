@@ -1,0 +1,58 @@
+"""The engine's module boundaries, checked on the source (issue 22: "no module imports another's underscore
+names"): a name with a leading underscore is private to the module that defines it."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "games" / "engine"
+# the rest of the production code, which may use the engine only through its public names
+ENGINE_USERS = [ROOT / name for name in ("games", "decks", "web", "simulations", "cards", "vocabulary")]
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _private_uses(path: Path, *, engine_only: bool, root: Path = ROOT) -> list[str]:
+    """`from m import _x` and `m._x` (m an imported module or name) in one source file."""
+    tree = ast.parse(path.read_text(), str(path))
+    found, imported = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if not engine_only or alias.name.startswith("games.engine"):
+                    imported.add((alias.asname or alias.name).split(".")[0])
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            if engine_only and not module.startswith("games.engine"):
+                continue
+            for alias in node.names:
+                imported.add(alias.asname or alias.name)
+                if _private(alias.name):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}: from {module} import {alias.name}")
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and _private(node.attr) and isinstance(node.value, ast.Name)
+                and node.value.id in imported):
+            found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_engine_module_uses_another_modules_underscore_names():
+    found = [use for path in sorted(ENGINE.rglob("*.py")) for use in _private_uses(path, engine_only=False)]
+    assert found == []
+
+
+def test_the_rest_of_the_code_uses_only_the_engines_public_names():
+    paths = [p for root in ENGINE_USERS for p in sorted(root.rglob("*.py")) if not p.is_relative_to(ENGINE)]
+    found = [use for path in paths for use in _private_uses(path, engine_only=True)]
+    assert found == []
+
+
+def test_the_check_sees_both_forms(tmp_path):
+    """The scan finds both ways of reaching a private name (so an empty result above means something)."""
+    src = tmp_path / "example.py"
+    src.write_text("from .zones import _secret, public\nfrom . import zones\nzones._hidden(public)\n")
+    assert _private_uses(src, engine_only=False, root=tmp_path) == [
+        "example.py:1: from .zones import _secret", "example.py:3: zones._hidden"]
