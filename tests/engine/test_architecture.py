@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "games" / "engine"
 # the rest of the production code, which may use the engine only through its public names
@@ -56,3 +58,23 @@ def test_the_check_sees_both_forms(tmp_path):
     src.write_text("from .zones import _secret, public\nfrom . import zones\nzones._hidden(public)\n")
     assert _private_uses(src, engine_only=False, root=tmp_path) == [
         "example.py:1: from .zones import _secret", "example.py:3: zones._hidden"]
+
+
+def test_each_game_declares_the_step_that_resumes_its_loaded_states(real_catalog):
+    """No state class is patched from outside: each game's rules declare its resume step once in core, and
+    from_json recomputes the pending decision with it."""
+    from games.engine import GameState, new_game, starter_setup
+    from games.engine.battlecards.machine import advance
+    from games.engine.battlefront import BattlefrontState
+    from games.engine.core.machine import declare_resume, resume
+    from games.engine.the_war import WarState
+    from games.engine.tide_of_iron import TideOfIronState
+
+    for cls in (GameState, BattlefrontState, WarState, TideOfIronState):
+        assert "resume" not in vars(cls)
+    st = new_game(real_catalog, starter_setup(real_catalog, seed=3))
+    assert GameState.from_json(st.to_json(), real_catalog).decision == st.decision
+    with pytest.raises(ValueError, match="declared twice"):
+        declare_resume(GameState, advance)
+    with pytest.raises(RuntimeError, match="no rules declared for object"):
+        resume(object())

@@ -9,6 +9,7 @@ from __future__ import annotations
 from vocabulary.battlecards import BattlecardDef, Catalog
 
 from ..core.errors import EngineError, SetupError
+from ..core.machine import declare_resume
 from ..frames import DeployFrame, GameFrame, SetupRevealFrame
 from ..setup import SEATS, GameSetup, check_armies, side_of
 from ..state import OTHER, GameState, new_army, new_player, pool_key
@@ -35,7 +36,7 @@ materialize = RULES.materialize
 apply = RULES.apply
 apply_legal = RULES.apply_legal
 DECISION_KINDS = tuple(RULES.decisions)  # every kind of decision the engine can ask for
-GameState.resume = staticmethod(advance)  # GameState.from_json recomputes the pending decision
+declare_resume(GameState, advance)  # GameState.from_json recomputes the pending decision with it
 
 
 def _validate_setup(catalog: Catalog, setup: GameSetup) -> None:

@@ -23,7 +23,7 @@ from vocabulary.the_war import (
 )
 
 from ..core.errors import SetupError
-from ..core.machine import Decision, RuleBook, emit
+from ..core.machine import Decision, RuleBook, declare_resume, emit
 from . import actions as A
 from .setup import (
     DECK,
@@ -1854,11 +1854,7 @@ PAID: dict[str, Callable[[WarState, PaymentFrame], None]] = {
 DECISION_KINDS = tuple(RULES.decisions)
 
 
-def _resume(st: WarState) -> None:
-    RULES.advance(st)
-
-
-WarState.resume = _resume
+declare_resume(WarState, RULES.advance)  # WarState.from_json recomputes the pending decision with it
 
 
 def legal_keys(st: WarState) -> list[tuple]:
