@@ -55,8 +55,7 @@ def act_transfer(st: GameState, fr: TransferFrame, a: Pass | Deploy) -> None:
     stack_at(st, seat, fr.src).remove(a.card)
     stack_at(st, seat, a.stack).append(a.card)
     fr.moved += 1
-    if st.record_events:
-        emit(st, "transferred", {"seat": seat, "from": fr.src, "to": a.stack})
+    emit(st, "transferred", {"seat": seat, "from": fr.src, "to": a.stack})
 
 
 def occupied_defense(st: GameState, fr: BattleFrame, seat: str) -> bool:

@@ -66,19 +66,16 @@ def act_team_option(st: GameState, fr: TurnFrame, a: Choose) -> None:
     if what == "give":
         fr.stage = "end"  # "sacrifice his turn"
         st.frames.append(ArmyTransferFrame(seat, rest))
-        if st.record_events:
-            emit(st, "turn_sacrificed", {"seat": seat, "reason": "transfer", "to": rest})
+        emit(st, "turn_sacrificed", {"seat": seat, "reason": "transfer", "to": rest})
     elif what == "trade":
         mate, _, card = rest.partition(":")
         fr.traded = True
         st.frames.append(ReserveTradeFrame(seat, mate, card))
-        if st.record_events:
-            emit(st, "reserve_trade_offered", {"seat": seat, "with": mate})
+        emit(st, "reserve_trade_offered", {"seat": seat, "with": mate})
     elif what == "seats":
         fr.proposed = True
         st.frames.append(SeatTradeFrame(seat, rest))
-        if st.record_events:
-            emit(st, "seat_trade_proposed", {"seat": seat, "with": rest})
+        emit(st, "seat_trade_proposed", {"seat": seat, "with": rest})
 
 
 # ---- transfer up to 3 deployed forces to a friendly army (the turn is sacrificed) -------------------------
@@ -112,11 +109,10 @@ def act_army_transfer(st: GameState, fr: ArmyTransferFrame, a: Action) -> None:
     stack_at(st, seat, src).remove(a.card)  # type: ignore[arg-type, union-attr]
     stack_at(st, mate, a.stack).append(a.card)  # type: ignore[union-attr]
     fr.moved += 1
-    if st.record_events:
-        data = {"seat": seat, "to": mate, "from": src, "stack": a.stack}
-        emit(st, "forces_transferred", data)
-        for army in (seat, mate):
-            emit(st, "forces_transferred_card", {**data, "card": a.card, "code": st.code[a.card]}, army)
+    data = {"seat": seat, "to": mate, "from": src, "stack": a.stack}
+    emit(st, "forces_transferred", data)
+    for army in (seat, mate):
+        emit(st, "forces_transferred_card", {**data, "card": a.card, "code": st.code[a.card]}, army)
 
 
 # ---- trade one reserve card with a friendly army (the turn goes on) ---------------------------------------
@@ -138,12 +134,11 @@ def act_reserve_trade(st: GameState, fr: ReserveTradeFrame, a: Action) -> None:
     mine[mine.index(sent)] = back
     theirs[theirs.index(back)] = sent
     st.frames.pop()
-    if st.record_events:
-        emit(st, "reserve_traded", {"seat": seat, "with": mate})
-        data = {"seat": seat, "with": mate, "sent": {"id": sent, "code": st.code[sent]},
-                "received": {"id": back, "code": st.code[back]}}
-        for army in (seat, mate):
-            emit(st, "reserve_traded_cards", data, army)
+    emit(st, "reserve_traded", {"seat": seat, "with": mate})
+    data = {"seat": seat, "with": mate, "sent": {"id": sent, "code": st.code[sent]},
+            "received": {"id": back, "code": st.code[back]}}
+    for army in (seat, mate):
+        emit(st, "reserve_traded_cards", data, army)
 
 
 # ---- trade seats (both sacrifice their next turns) ---------------------------------------------------------
@@ -162,16 +157,14 @@ def act_seat_trade(st: GameState, fr: SeatTradeFrame, a: Action) -> None:
     seat, mate = fr.seat, fr.mate
     st.frames.pop()
     if a.option != "accept":
-        if st.record_events:
-            emit(st, "seat_trade_refused", {"seat": seat, "with": mate})
+        emit(st, "seat_trade_refused", {"seat": seat, "with": mate})
         return
     swap_seats(st, seat, mate)
     turn = st.frames[-1]
     assert isinstance(turn, TurnFrame)
     turn.stage = "end"  # the proposer's turn is sacrificed now, the partner's next one
     st.players[mate]["sacrifice"] = True
-    if st.record_events:
-        emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade", "with": mate})
+    emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade", "with": mate})
 
 
 def swap_seats(st: GameState, a: str, b: str) -> None:
@@ -186,8 +179,7 @@ def swap_seats(st: GameState, a: str, b: str) -> None:
             elif p["across"] == b:
                 p["across"] = a
     pa["across"], pb["across"] = pb["across"], pa["across"]
-    if st.record_events:
-        emit(st, "seats_traded", {"armies": [a, b], "across": {a: pa["across"], b: pb["across"]}})
+    emit(st, "seats_traded", {"armies": [a, b], "across": {a: pa["across"], b: pb["across"]}})
 
 
 def take_sacrificed_turn(st: GameState, seat: str) -> bool:
@@ -195,8 +187,7 @@ def take_sacrificed_turn(st: GameState, seat: str) -> bool:
     p = st.players[seat]
     if not p.pop("sacrifice", False):
         return False
-    if st.record_events:
-        emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade"})
+    emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade"})
     return True
 
 

@@ -20,8 +20,7 @@ def draw_arsenal(st: GameState, seat: str) -> str | None:
         p["deck"] = p["discard"]
         p["discard"] = []
         st.rng.shuffle(p["deck"])
-        if st.record_events:
-            emit(st, "arsenal_reshuffled", {"seat": seat, "cards": len(p["deck"])})
+        emit(st, "arsenal_reshuffled", {"seat": seat, "cards": len(p["deck"])})
     return p["deck"].pop()
 
 
@@ -32,8 +31,7 @@ def flip_conflict(st: GameState) -> str | None:
         st.conflict_deck = st.conflict_discard
         st.conflict_discard = []
         st.rng.shuffle(st.conflict_deck)
-        if st.record_events:
-            emit(st, "conflict_reshuffled", {"cards": len(st.conflict_deck)})
+        emit(st, "conflict_reshuffled", {"cards": len(st.conflict_deck)})
     return st.conflict_deck.pop()
 
 
@@ -194,15 +192,13 @@ def stated_aggressor(st: GameState, bc: str) -> str | None:
 def discard_kept(st: GameState, seat: str, cid: str) -> None:
     st.team(seat)["kept"].remove(cid)
     st.conflict_discard.append(cid)
-    if st.record_events:
-        emit(st, "card_played", {"seat": seat, "card": cid, "code": st.code[cid]})
+    emit(st, "card_played", {"seat": seat, "card": cid, "code": st.code[cid]})
 
 
 def destroy_industry(st: GameState, seat: str) -> None:
     ic = st.players[seat]["industry"].pop(0)
     st.conflict_discard.append(ic)
-    if st.record_events:
-        emit(st, "industry_destroyed", {"seat": seat, "card": ic, "code": st.code[ic]})
+    emit(st, "industry_destroyed", {"seat": seat, "card": ic, "code": st.code[ic]})
 
 
 def ref_of(st: GameState, seat: str, cid: str) -> str | None:
@@ -225,8 +221,7 @@ def draw_n(st: GameState, seat: str, n: int) -> int:
             break
         hand.append(cid)
         got += 1
-        if st.record_events:
-            emit(st, "drawn_card", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
-    if got and st.record_events:
+        emit(st, "drawn_card", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
+    if got:
         emit(st, "drawn", {"seat": seat, "count": got})
     return got

@@ -77,7 +77,8 @@ def resume(st: Any) -> None:
 
 
 def emit(st: Any, type_: str, data: dict[str, Any], vis: str = "all") -> None:
-    """Record an event of the action being applied (`vis`: "all" or the one seat that may see it)."""
+    """Record an event of the action being applied (`vis`: "all" or the one seat that may see it). The one
+    place that checks `record_events` (off in self-play): callers emit without a guard of their own."""
     if st.record_events:
         st._events.append(Event(type_, data, vis))
 

@@ -21,11 +21,8 @@ def destroy_unit(st: GameState, holder: str, cid: str, cause: str) -> None:
     fr = battle_frame(st)
     if fr is not None:
         _leave_battle(st, fr, holder, cid)
-    if st.record_events:
-        data = {"seat": holder, "card": cid, "code": st.code[cid], "cause": cause}
-        if not st.classic:
-            data["army"] = army
-        emit(st, "destroyed", data)
+    data = {"seat": holder, "card": cid, "code": st.code[cid], "cause": cause}
+    emit(st, "destroyed", data if st.classic else {**data, "army": army})
 
 
 def _leave_battle(st: GameState, fr: BattleFrame, seat: str, cid: str) -> None:
@@ -48,8 +45,7 @@ def withdraw_unit(st: GameState, fr: BattleFrame, seat: str, unit: str, cause: s
     """GP1: withdrawn units stay deployed but are out of this battle (GP2: for good)."""
     _leave_battle(st, fr, seat, unit)
     fr.withdrawn[seat].append(unit)
-    if st.record_events:
-        emit(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
+    emit(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
 
 
 def check_battle_end(st: GameState, fr: BattleFrame) -> bool:

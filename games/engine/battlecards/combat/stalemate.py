@@ -16,9 +16,7 @@ from .values import battle_values, hits
 def settle_stalemate(st: GameState, fr: BattleFrame, *, round_cap: bool = False) -> None:
     """Stalemate: the aggressor must withdraw and the defender wins (air raids simply end). `round_cap`:
     settled the same way by the Options.max_battle_rounds cap of self-play (not a rule; see the README)."""
-    if st.record_events:
-        data = {"round": fr.round, "round_cap": True} if round_cap else {"round": fr.round}
-        emit(st, "stalemate", data)
+    emit(st, "stalemate", {"round": fr.round, "round_cap": True} if round_cap else {"round": fr.round})
     fr.winner = fr.defender if fr.mode.decides_winner else None
     RULES.move(fr, "settle")
 

@@ -39,12 +39,10 @@ def step_v2(st: GameState, fr: V2Frame) -> Decision | None:
     if "v2_rocket" in st.abil[new]:
         # R1.2: a V-2 drawn to replace a V-2 is discarded with no effect and no replacement
         st.arsenal(seat)["discard"].append(new)
-        if st.record_events:
-            emit(st, "v2_rule_1_2", {"seat": seat, "card": new, "code": st.code[new]})
+        emit(st, "v2_rule_1_2", {"seat": seat, "card": new, "code": st.code[new]})
         return None
     st.players[seat]["hand"].append(new)
-    if st.record_events:
-        emit(st, "drawn", {"seat": seat, "count": 1})
+    emit(st, "drawn", {"seat": seat, "count": 1})
     st.frames.append(DeployFrame(seat, 1, [new], "v2"))
     return None
 
@@ -53,12 +51,10 @@ def _v2_effect(st: GameState, seat: str) -> None:
     enemy = st.foe(seat)
     top = draw_arsenal(st, enemy)
     if top is None:
-        if st.record_events:
-            emit(st, "v2_no_effect", {"seat": seat})
+        emit(st, "v2_no_effect", {"seat": seat})
         return
     st.arsenal(enemy)["removed"].append(top)
-    if st.record_events:
-        emit(st, "v2_hit", {"seat": seat, "removed": top, "code": st.code[top]})
+    emit(st, "v2_hit", {"seat": seat, "removed": top, "code": st.code[top]})
 
 
 def legal_v2_effect(st: GameState, fr: V2Frame) -> list[tuple]:
@@ -79,8 +75,7 @@ def _a_bomb(st: GameState, seat: str, card: str, ref: str) -> None:
     enemy = st.foe(seat)
     discard_kept(st, seat, card)
     stack = stack_at(st, enemy, ref)
-    if st.record_events:
-        emit(st, "a_bomb", {"seat": seat, "stack": ref, "cards": [[c, st.code[c]] for c in stack]})
+    emit(st, "a_bomb", {"seat": seat, "stack": ref, "cards": [[c, st.code[c]] for c in stack]})
     for cid in list(stack):
         destroy_unit(st, enemy, cid, "a-bomb")
 

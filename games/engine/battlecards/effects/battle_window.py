@@ -61,9 +61,8 @@ def _intelligence(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
     enemy = st.foe(seat)
     fr.intel[seat] = True
     fr.intel_played[seat] = True
-    if st.record_events:
-        emit(st, "intelligence", {"enemy_hand": [st.code[c] for c in st.players[enemy]["hand"]]}, seat)
-    if st.defs[a.card].effect == "stolen-plans" and st.record_events:
+    emit(st, "intelligence", {"enemy_hand": [st.code[c] for c in st.players[enemy]["hand"]]}, seat)
+    if st.defs[a.card].effect == "stolen-plans":
         emit(st, "intelligence", {"enemy_kept": [st.code[c] for c in st.team(enemy)["kept"]]}, seat)
 
 

@@ -38,8 +38,7 @@ def act_divide_choose(st: GameState, fr: DivideFrame, a: Choose) -> None:
     src = stack_at(st, enemy, a.option)
     stacks.append([])
     fr.stage, fr.src, fr.dst, fr.need = "split", a.option, f"{kind}:{len(stacks) - 1}", len(src) // 2
-    if st.record_events:
-        emit(st, "divide", {"seat": enemy, "stack": a.option, "new_stack": fr.dst})
+    emit(st, "divide", {"seat": enemy, "stack": a.option, "new_stack": fr.dst})
 
 
 def legal_divide_stack(st: GameState, fr: DivideFrame) -> list[tuple]:
@@ -84,8 +83,7 @@ def act_reorganize(st: GameState, fr: ReorganizeFrame, a: Choose) -> None:
         for c in p["hand"]:
             # C5: a captured card (in the hand after a Reorganize swap) goes to its OWNER's discard
             pool_of(c)["discard"].append(c)
-        if st.record_events:
-            emit(st, "hand_discarded", {"seat": seat, "cards": [[c, st.code[c]] for c in p["hand"]]})
+        emit(st, "hand_discarded", {"seat": seat, "cards": [[c, st.code[c]] for c in p["hand"]]})
         p["hand"] = []
     draw_n(st, seat, 3)
     st.frames.pop()
@@ -112,8 +110,7 @@ def act_reorganize_swap(st: GameState, fr: ReorganizeFrame, a: Pass | Retrieve |
         remove_deployed(st, seat, a.card)
         st.players[seat]["hand"].append(a.card)
         fr.moves += 1
-        if st.record_events:
-            emit(st, "retrieved", {"seat": seat})
+        emit(st, "retrieved", {"seat": seat})
     else:
         do_deploy(st, fr, seat, a.card, a.stack)
 
@@ -136,8 +133,7 @@ def legal_capture_browse(st: GameState, fr: CaptureFrame) -> list[tuple]:
 
 def act_capture_browse(st: GameState, fr: CaptureFrame, a: Choose) -> None:
     fr.stage, fr.ref = "pick", a.option
-    if st.record_events:
-        emit(st, "capture_browse", {"seat": a.seat, "stack": a.option})
+    emit(st, "capture_browse", {"seat": a.seat, "stack": a.option})
 
 
 def legal_capture_pick(st: GameState, fr: CaptureFrame) -> list[tuple]:

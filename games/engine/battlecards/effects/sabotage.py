@@ -18,8 +18,7 @@ def step_sabotage(st: GameState, fr: SabotageFrame) -> Decision | None:
     if cands:  # asked even with one candidate, so the question does not tell how many he has
         return Decision(seat, "sabotage_victim", {"class": fr.cls})
     st.frames.pop()
-    if st.record_events:
-        emit(st, "sabotage_no_target", {"seat": seat, "class": fr.cls})
+    emit(st, "sabotage_no_target", {"seat": seat, "class": fr.cls})
     return None
 
 

@@ -28,8 +28,7 @@ def _counterattack_options(st: GameState, fr: TurnFrame, seat: str, cid: str) ->
 def _counterattack(st: GameState, fr: TurnFrame, a: PlayCard) -> None:
     fr.stage = "end"
     st.frames.append(BattlecardFrame(a.seat, a.target, "emergency", a.seat, counter=True))
-    if st.record_events:
-        emit(st, "counterattack", {"seat": a.seat, "battlecard": a.target, "code": st.code[a.target]})
+    emit(st, "counterattack", {"seat": a.seat, "battlecard": a.target, "code": st.code[a.target]})
 
 
 # ---- Pre-emptive Strike (C6, C16) --------------------------------------------------------------------------
@@ -46,13 +45,11 @@ def _preemptive_strike(st: GameState, fr: TurnFrame, a: PlayCard) -> None:
         if cid is None:
             break
         if isinstance(st.defs[cid], BattlecardDef):
-            if st.record_events:
-                emit(st, "conflict_drawn", {"seat": a.seat, "card": cid, "code": st.code[cid]})
+            emit(st, "conflict_drawn", {"seat": a.seat, "card": cid, "code": st.code[cid]})
             st.frames.append(BattlecardFrame(a.seat, cid, "check", a.seat, pre=True))
             break
         st.conflict_discard.append(cid)
-        if st.record_events:
-            emit(st, "conflict_turned", {"card": cid, "code": st.code[cid]})
+        emit(st, "conflict_turned", {"card": cid, "code": st.code[cid]})
 
 
 # ---- Air Raid (C15, C18) -----------------------------------------------------------------------------------
@@ -77,8 +74,7 @@ def _industrial_complex(st: GameState, fr: Frame, a: PlayCard) -> None:
     """Put into play face up: build-ups draw and deploy `extra` more (zones.industry_extra)."""
     st.team(a.seat)["kept"].remove(a.card)
     st.players[a.seat]["industry"].append(a.card)
-    if st.record_events:
-        emit(st, "industry_built", {"seat": a.seat, "card": a.card, "code": st.code[a.card]})
+    emit(st, "industry_built", {"seat": a.seat, "card": a.card, "code": st.code[a.card]})
 
 
 def _industrial_strike_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list[tuple]:

@@ -150,7 +150,7 @@ def _stage_stacks(st: GameState, fr: BattleFrame) -> Decision | None:
     if pending is not None:
         return Decision(pending[0], "battle_stack", {"kind": pending[1]})
     chosen = fr.stacks
-    if any(chosen.values()) and st.record_events:
+    if any(chosen.values()):
         emit(st, "battle_stacks", {"card": fr.card, "stacks": {
             s: {k: f"{k}:{i}" for k, i in chosen[s].items()} for s in chosen if chosen[s]}})
     RULES.move(fr, "check")
@@ -165,9 +165,8 @@ def legal_battle_stack(st: GameState, fr: BattleFrame) -> list[tuple]:
 def act_battle_stack(st: GameState, fr: BattleFrame, a: Choose) -> None:
     kind, _, idx = a.option.partition(":")
     fr.stacks[a.seat][kind] = int(idx)
-    if st.record_events:
-        # secret until both chose (then the public battle_stacks event)
-        emit(st, "battle_stack_chosen", {"seat": a.seat, "stack": a.option}, a.seat)
+    # secret until both chose (then the public battle_stacks event)
+    emit(st, "battle_stack_chosen", {"seat": a.seat, "stack": a.option}, a.seat)
 
 
 def _stage_check(st: GameState, fr: BattleFrame) -> Decision | None:
@@ -175,15 +174,13 @@ def _stage_check(st: GameState, fr: BattleFrame) -> Decision | None:
     has = {s: _has_forces(st, fr, s, _present(st, fr, s)) for s in fr.units}
     if not has[agg] or not has[dfd]:
         if not has[agg] and not has[dfd]:
-            if st.record_events:
-                emit(st, "battle_ignored", {"card": fr.card})
+            emit(st, "battle_ignored", {"card": fr.card})
             fr.winner = None
             RULES.move(fr, "settle")
             fr.ignored = True
             return None
         fr.winner = (agg if has[agg] else dfd) if fr.mode.decides_winner else None
-        if st.record_events:
-            emit(st, "battle_uncontested", {"card": fr.card, "winner": fr.winner})
+        emit(st, "battle_uncontested", {"card": fr.card, "winner": fr.winner})
         RULES.move(fr, "settle")
         return None
     RULES.move(fr, "leaders")
@@ -200,7 +197,7 @@ def _reveal(st: GameState, fr: BattleFrame) -> None:
         "aggressor": fr.aggressor,
         "forces": {s: [[c, st.code[c]] for c in fr.present[s]] for s in fr.units},
     }
-    if fr.joined is not None and st.record_events:  # a homeland battle: whose each revealed card is
+    if fr.joined is not None:  # a homeland battle: whose each revealed card is
         armies = army_map(st, fr)
         data["joined"] = {s: list(a) for s, a in fr.joined.items()}
         data["armies"] = {c: armies[c] for s in fr.units for c in fr.present[s]}
@@ -226,8 +223,7 @@ def _stage_leaders(st: GameState, fr: BattleFrame) -> Decision | None:
                     st.players[seat]["hand"].append(new)
                     drawn.append(new)
                 if drawn:
-                    if st.record_events:
-                        emit(st, "leader_draw", {"seat": seat, "count": len(drawn)})
+                    emit(st, "leader_draw", {"seat": seat, "count": len(drawn)})
                     pushes.append(DeployFrame(seat, len(drawn), drawn, "leader"))
     st.frames.extend(reversed(pushes))
     return None
@@ -301,8 +297,7 @@ def _stage_phase0(st: GameState, fr: BattleFrame) -> Decision | None:
                 d = defense_value(st, fr, enemy, t, "air")
                 n, _ = draw_action_number(st)
                 hit = hits(d, n, attack)
-                if st.record_events:
-                    emit(st, "chemical_attack", {"seat": seat, "target": t, "number": n, "hit": hit})
+                emit(st, "chemical_attack", {"seat": seat, "target": t, "number": n, "hit": hit})
                 if hit:
                     destroy_unit(st, enemy, t, "chemical-warfare")
                     if check_battle_end(st, fr):

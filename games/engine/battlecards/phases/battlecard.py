@@ -21,8 +21,7 @@ def step_battlecard(st: GameState, fr: BattlecardFrame) -> Decision | None:
         if not prereqs_met(st, card):
             st.conflict_discard.append(card)
             st.frames.pop()
-            if st.record_events:
-                emit(st, "battle_prerequisites_unmet", {"card": card, "code": st.code[card]})
+            emit(st, "battle_prerequisites_unmet", {"card": card, "code": st.code[card]})
             return None
         fr.aggressor = _aggressor_army(st, stated_aggressor(st, card), drawer)
         fr.stage = "pre" if fr.pre and fr.aggressor != drawer else "aggr"
@@ -105,8 +104,7 @@ def _enemy_choices(st: GameState, fr: BattlecardFrame) -> list[str]:
 
 def _set_defender(st: GameState, fr: BattlecardFrame, army: str) -> None:
     fr.defender = army
-    if st.record_events:
-        emit(st, "enemy_army_chosen", {"aggressor": fr.aggressor, "defender": army, "card": fr.card})
+    emit(st, "enemy_army_chosen", {"aggressor": fr.aggressor, "defender": army, "card": fr.card})
 
 
 def legal_choose_enemy_army(st: GameState, fr: BattlecardFrame) -> list[tuple]:
@@ -126,8 +124,7 @@ def act_fight_or_decline(st: GameState, fr: BattlecardFrame, a: Choose) -> None:
     if a.option == "decline":
         st.conflict_discard.append(fr.card)
         st.frames.pop()
-        if st.record_events:
-            emit(st, "battle_declined", {"seat": a.seat, "card": fr.card, "code": st.code[fr.card]})
+        emit(st, "battle_declined", {"seat": a.seat, "card": fr.card, "code": st.code[fr.card]})
     else:
         fr.stage = "aggr" if fr.stage == "pre" else "respond"
 
@@ -154,16 +151,14 @@ def _delay_tactics(st: GameState, fr: BattlecardFrame, a: PlayCard) -> None:
     """The battlecard goes back at a random place in the conflict deck; the turn ends."""
     card = fr.card
     st.conflict_deck.insert(st.rng.randrange(len(st.conflict_deck) + 1), card)
-    if st.record_events:
-        emit(st, "delay_tactics", {"seat": a.seat, "card": card, "code": st.code[card]})
+    emit(st, "delay_tactics", {"seat": a.seat, "card": card, "code": st.code[card]})
 
 
 def _misinformation(st: GameState, fr: BattlecardFrame, a: PlayCard) -> None:
     """The battlecard is discarded and the next card is drawn; the drawing player stays (C20)."""
     card = fr.card
     st.conflict_discard.append(card)
-    if st.record_events:
-        emit(st, "misinformation", {"seat": a.seat, "card": card, "code": st.code[card]})
+    emit(st, "misinformation", {"seat": a.seat, "card": card, "code": st.code[card]})
     nxt = flip_conflict(st)
     if nxt is not None:
         push_card(st, fr.seat, nxt)
@@ -205,8 +200,7 @@ def act_emergency_deploy(st: GameState, fr: BattlecardFrame, a: EmergencyDeploy 
         fr.stage = "battle"
     if isinstance(a, EmergencyDeploy):
         hand = st.players[a.seat]["hand"]
-        if st.record_events:
-            emit(st, "emergency_deploy", {"seat": a.seat, "cards": len(hand)})
+        emit(st, "emergency_deploy", {"seat": a.seat, "cards": len(hand)})
         st.frames.append(DeployFrame(a.seat, len(hand), None, "emergency"))
 
 

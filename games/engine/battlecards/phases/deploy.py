@@ -61,11 +61,9 @@ def do_deploy(st: GameState, fr: Frame | None, seat: str, cid: str, ref: str) ->
     initial = isinstance(fr, DeployFrame) and fr.reason == "initial"
     if isinstance(fr, DeployFrame):
         fr.count -= 1
-    if st.record_events:
-        # a set-up deployment is secret until both seats are done (step_setup_reveal)
-        emit(st, "deployed", {"seat": seat, "stack": ref}, seat if initial else "all")
-    if st.record_events:
-        emit(st, "deployed_card", {"seat": seat, "stack": ref, "card": cid, "code": st.code[cid]}, seat)
+    # a set-up deployment is secret until both seats are done (step_setup_reveal)
+    emit(st, "deployed", {"seat": seat, "stack": ref}, seat if initial else "all")
+    emit(st, "deployed_card", {"seat": seat, "stack": ref, "card": cid, "code": st.code[cid]}, seat)
     if "v2_rocket" in st.abil[cid] and not initial:  # a V-2 deployed at set-up fires at the reveal
         st.frames.append(V2Frame(seat, cid, "start"))
 
@@ -78,9 +76,8 @@ def step_setup_reveal(st: GameState, fr: SetupRevealFrame) -> Decision | None:
     """Both seats have deployed at set-up: the stacks are revealed (face down: their sizes) together, then
     any V-2 deployed at set-up takes effect (the German seat's first, in stack order)."""
     st.frames.pop()
-    if st.record_events:
-        emit(st, "setup_revealed", {"stacks": {s: {k: [len(x) for x in st.players[s]["stacks"][k]]
-                                                   for k in KINDS} for s in st.armies}})
+    emit(st, "setup_revealed", {"stacks": {s: {k: [len(x) for x in st.players[s]["stacks"][k]]
+                                               for k in KINDS} for s in st.armies}})
     v2s = [(s, c) for s in st.armies for k in KINDS for x in st.players[s]["stacks"][k] for c in x
            if "v2_rocket" in st.abil[c]]
     for s, c in reversed(v2s):  # frames are a stack: the first V-2 is resolved first

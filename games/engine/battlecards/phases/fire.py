@@ -233,8 +233,7 @@ def act_fire(st: GameState, fr: BattleFrame, a: Fire | Autokill | Support | Hold
         add_support(st, fr, a)
     elif isinstance(a, Hold):
         fr.done.append(a.unit)
-        if st.record_events:
-            emit(st, "hold", {"seat": seat, "unit": a.unit})
+        emit(st, "hold", {"seat": seat, "unit": a.unit})
     elif isinstance(a, Pass):
         # the seat's own phase-2 window, or (C8) its A-bomb window in the other seat's phase-2 turn
         out = seat != (fr.aggressor if fr.side == 0 else fr.defender)
@@ -250,8 +249,7 @@ def _declare(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
     akind = st.defs[a.unit].kind
     if can_defend(st, fr, enemy, a.target, akind):
         fr.shot = PendingShot(a.seat, enemy, a.unit, a.target, a.type, "defend")
-        if st.record_events:
-            emit(st, "target_declared", {"seat": a.seat, "unit": a.unit, "target": a.target, "type": a.type})
+        emit(st, "target_declared", {"seat": a.seat, "unit": a.unit, "target": a.target, "type": a.type})
         return
     _resolve(st, fr, a)
 
@@ -304,8 +302,7 @@ def _resolve(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
     if isinstance(a, Autokill):
         fr.shots[u] = ["autokill"]
         fr.done.append(u)
-        if st.record_events:
-            emit(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
+        emit(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
         destroy_unit(st, enemy, t, "autokill")
     else:
         tk = st.defs[t].kind
@@ -317,9 +314,8 @@ def _resolve(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
         n, card = draw_action_number(st)
         hit = hits(defense, n, attack)
         fr.shots.setdefault(u, []).append(tk)
-        if st.record_events:
-            emit(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
-                             "number": n, "card": card, "hit": hit})
+        emit(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
+                         "number": n, "card": card, "hit": hit})
         if hit:
             destroy_unit(st, enemy, t, "shot")
         if exhausted(st, fr, seat, u):

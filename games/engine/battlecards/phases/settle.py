@@ -49,9 +49,8 @@ def _settle(st: GameState, fr: BattleFrame) -> bool:
         for c in survivors:
             remove_deployed(st, winner, c)
         st.players[winner]["occupied"][card] = survivors
-        if st.record_events:
-            emit(st, "occupied", {"seat": winner, "card": card,
-                                  "units": [[c, st.code[c]] for c in survivors]})
+        emit(st, "occupied", {"seat": winner, "card": card,
+                              "units": [[c, st.code[c]] for c in survivors]})
     loser = st.foe(winner)
     emit(st, "battle_won", {"winner": winner, "card": card, "code": st.code[card],
                            "victory_points": 0 if card in st.scorched else st.defs[card].victory_points})
@@ -84,8 +83,7 @@ def _scorch_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list
 
 def _scorch(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
     st.scorched.append(fr.card)  # C17: stays scorched when re-fought
-    if st.record_events:
-        emit(st, "scorched_earth", {"seat": a.seat, "card": fr.card})
+    emit(st, "scorched_earth", {"seat": a.seat, "card": fr.card})
 
 
 card_effect("scorched-earth", kept=True, rulings="C17", scorched_earth=Window(_scorch_options, _scorch))
@@ -93,8 +91,7 @@ card_effect("scorched-earth", kept=True, rulings="C17", scorched_earth=Window(_s
 
 def stage_done(st: GameState, fr: BattleFrame) -> Decision | None:
     st.frames.pop()
-    if st.record_events:
-        emit(st, "battle_over", {"winner": fr.winner, "card": fr.card})
+    emit(st, "battle_over", {"winner": fr.winner, "card": fr.card})
     if fr.winner is not None:
         check_victory(st, fr.winner)
     return None

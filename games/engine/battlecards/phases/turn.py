@@ -29,8 +29,7 @@ def step_game(st: GameState, fr: GameFrame) -> Decision | None:
     fr.next = OTHER[seat] if st.classic else _next_army(st, seat)
     st.turn += 1
     st.active_seat = seat
-    if st.record_events:
-        emit(st, "turn_started", {"turn": st.turn, "seat": seat})
+    emit(st, "turn_started", {"turn": st.turn, "seat": seat})
     if not st.classic and take_sacrificed_turn(st, seat):
         return None  # OR3: the partner of an accepted seat trade sacrifices his next turn
     st.frames.append(TurnFrame(seat, "start"))
@@ -82,8 +81,7 @@ def act_turn_start(st: GameState, fr: TurnFrame, a: Action) -> None:
         fr.stage = "end"
         cid = flip_conflict(st)
         if cid is None:
-            if st.record_events:
-                emit(st, "conflict_deck_empty", {})
+            emit(st, "conflict_deck_empty", {})
             return
         push_card(st, seat, cid)
     elif isinstance(a, Choose) and a.option != "transfer":
@@ -93,8 +91,7 @@ def act_turn_start(st: GameState, fr: TurnFrame, a: Action) -> None:
         st.frames.append(TransferFrame(seat))
     elif isinstance(a, EmergencyDeploy):
         fr.stage = "end"
-        if st.record_events:
-            emit(st, "emergency_deploy", {"seat": seat, "cards": len(st.players[seat]["hand"])})
+        emit(st, "emergency_deploy", {"seat": seat, "cards": len(st.players[seat]["hand"])})
         st.frames.append(DeployFrame(seat, len(st.players[seat]["hand"]), None, "emergency"))
     elif isinstance(a, PlayCard):
         window = window_of(st, a.card, TURN_START)
