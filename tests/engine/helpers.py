@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from games.engine import Action, Catalog, GameState, apply, legal_actions, load_scenario
-from games.engine.battlecards.inspect import battle_frame
+from games.engine.battlecards.inspect import battle_frame, frames_in_progress
 from vocabulary.battlecards import Catalog as _Catalog
 
 NONE = {"ground": None, "air": None, "sea": None}
@@ -633,7 +633,7 @@ def card_zones(state: GameState) -> Counter:
     c.update(state.conflict_deck)
     c.update(state.conflict_discard)
     c.update(state.aside)
-    for fr in state.frames:
+    for fr in frames_in_progress(state):
         if (fr.kind in ("battlecard", "battle") and fr.card and not fr.counter
                 and fr.stage not in ("scorch", "done")):
             c[fr.card] += 1
