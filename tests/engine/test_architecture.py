@@ -78,3 +78,24 @@ def test_each_game_declares_the_step_that_resumes_its_loaded_states(real_catalog
         declare_resume(GameState, advance)
     with pytest.raises(RuntimeError, match="no rules declared for object"):
         resume(object())
+
+
+@pytest.mark.parametrize(("kind", "starts", "ends"), [
+    ("turn", ["start"], ["end"]),
+    ("battlecard", ["check", "emergency"], ["battle"]),  # a Counterattack's battlecard starts at emergency
+    ("battle", ["optional"], ["done"]),
+])
+def test_the_turn_battlecard_and_battle_flows_read_from_their_tables(kind, starts, ends):
+    """Each frame kind with stages declares them in one table: every stage is reached from where a frame
+    starts, and only the last stage has no successor (RuleBook.move refuses any other move)."""
+    from games.engine.battlecards.machine import RULES  # every rule module registered
+
+    flow = RULES.flows[kind]
+    seen, todo = set(starts), list(starts)
+    while todo:
+        for nxt in flow[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    assert seen == set(flow)
+    assert [stage for stage, then in flow.items() if not then] == ends

@@ -27,6 +27,7 @@ from ..actions import Action, Choose, Deploy
 from ..core.machine import RuleBook, emit
 from ..frames import ArmyTransferFrame, ReserveTradeFrame, SeatTradeFrame, TurnFrame
 from ..state import Decision, GameState
+from .book import RULES
 from .common import KChoose, KDeploy, KPass
 from .zones import deployed_cards, ref_of, stack_at
 
@@ -64,7 +65,7 @@ def act_team_option(st: GameState, fr: TurnFrame, a: Choose) -> None:
     seat = fr.seat
     what, _, rest = a.option.partition(":")
     if what == "give":
-        fr.stage = "end"  # "sacrifice his turn"
+        RULES.move(fr, "end")  # "sacrifice his turn"
         st.frames.append(ArmyTransferFrame(seat, rest))
         emit(st, "turn_sacrificed", {"seat": seat, "reason": "transfer", "to": rest})
     elif what == "trade":
@@ -162,7 +163,7 @@ def act_seat_trade(st: GameState, fr: SeatTradeFrame, a: Action) -> None:
     swap_seats(st, seat, mate)
     turn = st.frames[-1]
     assert isinstance(turn, TurnFrame)
-    turn.stage = "end"  # the proposer's turn is sacrificed now, the partner's next one
+    RULES.move(turn, "end")  # the proposer's turn is sacrificed now, the partner's next one
     st.players[mate]["sacrifice"] = True
     emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade", "with": mate})
 

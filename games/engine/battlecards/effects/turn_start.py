@@ -11,6 +11,7 @@ from ...core.machine import emit
 from ...frames import AIR_RAID, BattlecardFrame, Frame, SabotageFrame, TurnFrame
 from ...state import GameState
 from ..behaviour import TURN_START, Window, card_effect
+from ..book import RULES
 from ..common import KPlayCard
 from ..frames import new_battle
 from ..zones import destroy_industry, flip_conflict, prereqs_met
@@ -26,7 +27,7 @@ def _counterattack_options(st: GameState, fr: TurnFrame, seat: str, cid: str) ->
 
 
 def _counterattack(st: GameState, fr: TurnFrame, a: PlayCard) -> None:
-    fr.stage = "end"
+    RULES.move(fr, "end")
     st.frames.append(BattlecardFrame(a.seat, a.target, "emergency", a.seat, counter=True))
     emit(st, "counterattack", {"seat": a.seat, "battlecard": a.target, "code": st.code[a.target]})
 
@@ -38,7 +39,7 @@ def _plain_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list[tu
 
 def _preemptive_strike(st: GameState, fr: TurnFrame, a: PlayCard) -> None:
     """Turn conflict cards over (discarding non-battlecards unresolved) until a battlecard."""
-    fr.stage = "end"
+    RULES.move(fr, "end")
     limit = len(st.conflict_deck) + len(st.conflict_discard) + 1
     for _ in range(limit):
         cid = flip_conflict(st)
@@ -65,7 +66,7 @@ def _air_raid(st: GameState, fr: Frame, a: PlayCard) -> None:
         destroy_industry(st, st.foe(a.seat))  # C18: at any time, not in lieu of drawing
         return
     assert isinstance(fr, TurnFrame)  # the battle option is a turn-start play
-    fr.stage = "end"  # a one-round air battle (C15)
+    RULES.move(fr, "end")  # a one-round air battle (C15)
     st.frames.append(new_battle(st, card=None, aggressor=a.seat, mode=AIR_RAID, counter=False))
 
 

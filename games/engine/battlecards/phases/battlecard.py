@@ -3,64 +3,109 @@
 from __future__ import annotations
 
 from ...actions import Choose, EmergencyDeploy, Pass, PlayCard
-from ...core.machine import RuleBook, emit
+from ...core.machine import RuleBook, Stage, emit
 from ...frames import BATTLE, BattlecardFrame, DeployFrame
 from ...state import OTHER, Decision, GameState
 from ..behaviour import RESPONSE, Window, card_effect, window_of, window_options
+from ..book import RULES
 from ..common import KChoose, KEmergencyDeploy, KPass, KPlayCard
 from ..frames import join_armies, new_battle
 from ..zones import discard_kept, flip_conflict, prereqs_met, stated_aggressor
 from .conflict import push_card
 
 
-def step_battlecard(st: GameState, fr: BattlecardFrame) -> Decision | None:
-    stage = fr.stage
+def _stage_check(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """CA3: unmet prerequisites discard the battlecard; else the aggressor army is known."""
     card = fr.card
-    drawer = fr.seat
-    if stage == "check":
-        if not prereqs_met(st, card):
-            st.conflict_discard.append(card)
-            st.frames.pop()
-            emit(st, "battle_prerequisites_unmet", {"card": card, "code": st.code[card]})
-            return None
-        fr.aggressor = _aggressor_army(st, stated_aggressor(st, card), drawer)
-        fr.stage = "pre" if fr.pre and fr.aggressor != drawer else "aggr"
+    if not prereqs_met(st, card):
+        st.conflict_discard.append(card)
+        st.frames.pop()
+        emit(st, "battle_prerequisites_unmet", {"card": card, "code": st.code[card]})
         return None
-    if stage == "pre":  # C6, C16: the pre-emptive player may always decline
-        return Decision(drawer, "preemptive_choice", {"battlecard": card, "code": st.code[card]})
-    if stage == "aggr":  # R1.1 aggressor's prerogative, before forces are revealed
-        return Decision(fr.aggressor, "fight_or_decline", {"battlecard": card, "code": st.code[card]})
+    fr.aggressor = _aggressor_army(st, stated_aggressor(st, card), fr.seat)
+    RULES.move(fr, "pre" if fr.pre and fr.aggressor != fr.seat else "aggr")
+    return None
+
+
+def _stage_pre(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """C6, C16: the pre-emptive player may always decline."""
+    return Decision(fr.seat, "preemptive_choice", {"battlecard": fr.card, "code": st.code[fr.card]})
+
+
+def _stage_aggr(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """R1.1 aggressor's prerogative, before forces are revealed."""
+    return Decision(fr.aggressor, "fight_or_decline", {"battlecard": fr.card, "code": st.code[fr.card]})
+
+
+def _enemy_army_decision(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """Team games: the aggressor chooses the enemy army first, when he has a choice (FAQ OR3/OR4)."""
     if not st.classic and fr.defender is None:
         choices = _enemy_choices(st, fr)
         if len(choices) > 1:
-            return Decision(fr.aggressor, "choose_enemy_army", {"battlecard": card, "code": st.code[card],
-                                                                   "armies": choices})
+            prompt = {"battlecard": fr.card, "code": st.code[fr.card], "armies": choices}
+            return Decision(fr.aggressor, "choose_enemy_army", prompt)
         _set_defender(st, fr, choices[0])
+    return None
+
+
+def _stage_respond(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """C20: the defender may answer with a kept card (Delay Tactics, Misinformation)."""
+    d = _enemy_army_decision(st, fr)
+    if d is not None:
+        return d
     defender = _defender(fr)
-    if stage == "respond":
-        if st.team(defender)["kept"]:  # any kept card: whether one can respond stays secret
-            return Decision(defender, "battlecard_response", {"battlecard": card, "code": st.code[card]})
-        fr.stage = "emergency"
+    if st.team(defender)["kept"]:  # any kept card: whether one can respond stays secret
+        return Decision(defender, "battlecard_response", {"battlecard": fr.card, "code": st.code[fr.card]})
+    RULES.move(fr, "emergency")
+    return None
+
+
+def _stage_emergency(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """Emergency deployment when the defender's homeland is invaded (each invaded army in a team game)."""
+    d = _enemy_army_decision(st, fr)
+    if d is not None:
+        return d
+    card = fr.card
+    defender = _defender(fr)
+    bc = st.defs[card]
+    if fr.all_armies:
+        army = _emergency_army(st, fr, defender)
+        if army is not None:
+            fr.emergency_asking = army
+            return Decision(army, "emergency_deploy", {"battlecard": card, "code": st.code[card]})
+        RULES.move(fr, "battle")
         return None
-    if stage == "emergency":
-        d = st.defs[card]
-        if fr.all_armies:
-            army = _emergency_army(st, fr, defender)
-            if army is not None:
-                fr.emergency_asking = army
-                return Decision(army, "emergency_deploy", {"battlecard": card, "code": st.code[card]})
-            fr.stage = "battle"
-            return None
-        if (d.emergency_deployment and st.players[defender]["hand"]
-                and d.homeland_of in (None, st.players[defender]["nation"])):
-            return Decision(defender, "emergency_deploy", {"battlecard": card, "code": st.code[card]})
-        fr.stage = "battle"
-        return None
-    battle = st.frames[-1] = new_battle(st, card=card, aggressor=fr.aggressor, mode=BATTLE,
+    if (bc.emergency_deployment and st.players[defender]["hand"]
+            and bc.homeland_of in (None, st.players[defender]["nation"])):
+        return Decision(defender, "emergency_deploy", {"battlecard": card, "code": st.code[card]})
+    RULES.move(fr, "battle")
+    return None
+
+
+def _stage_battle(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """The battlecard frame becomes the battle frame (phases.battle's stage table)."""
+    d = _enemy_army_decision(st, fr)
+    if d is not None:
+        return d
+    battle = st.frames[-1] = new_battle(st, card=fr.card, aggressor=fr.aggressor, mode=BATTLE,
                                         counter=fr.counter, defender=fr.defender)
     if fr.all_armies:
         join_armies(st, battle)
     return None
+
+
+# The battlecard's flow, top to bottom (only RULES.move changes the stage): a drawn battlecard starts at
+# "check", a Counterattack's at "emergency" (effects.turn_start). A decline (fight_or_decline), unmet
+# prerequisites or a Delay Tactics / Misinformation response ends the frame; "battle" replaces it with the
+# battle frame.
+BATTLECARD_STAGES = {
+    "check": Stage(_stage_check, then=("pre", "aggr")),
+    "pre": Stage(_stage_pre, then=("aggr",)),  # the pre-emptive player's choice, then the aggressor's
+    "aggr": Stage(_stage_aggr, then=("respond",)),
+    "respond": Stage(_stage_respond, then=("emergency",)),
+    "emergency": Stage(_stage_emergency, then=("battle",)),
+    "battle": Stage(_stage_battle),
+}
 
 
 def _defender(fr: BattlecardFrame) -> str:
@@ -126,7 +171,7 @@ def act_fight_or_decline(st: GameState, fr: BattlecardFrame, a: Choose) -> None:
         st.frames.pop()
         emit(st, "battle_declined", {"seat": a.seat, "card": fr.card, "code": st.code[fr.card]})
     else:
-        fr.stage = "aggr" if fr.stage == "pre" else "respond"
+        RULES.move(fr, "aggr" if fr.stage == "pre" else "respond")
 
 
 def legal_battlecard_response(st: GameState, fr: BattlecardFrame) -> list[tuple]:
@@ -136,7 +181,7 @@ def legal_battlecard_response(st: GameState, fr: BattlecardFrame) -> list[tuple]
 
 def act_battlecard_response(st: GameState, fr: BattlecardFrame, a: Pass | PlayCard) -> None:
     if isinstance(a, Pass):
-        fr.stage = "emergency"
+        RULES.move(fr, "emergency")
         return
     discard_kept(st, a.seat, a.card)
     st.frames.pop()
@@ -195,9 +240,9 @@ def legal_emergency_deploy(st: GameState, fr: BattlecardFrame) -> list[tuple]:
 
 def act_emergency_deploy(st: GameState, fr: BattlecardFrame, a: EmergencyDeploy | Pass) -> None:
     if fr.all_armies:
-        fr.emergency_asked.append(a.seat)  # the next army of the side is asked (step_battlecard)
+        fr.emergency_asked.append(a.seat)  # the next army of the side is asked (_stage_emergency)
     else:
-        fr.stage = "battle"
+        RULES.move(fr, "battle")
     if isinstance(a, EmergencyDeploy):
         hand = st.players[a.seat]["hand"]
         emit(st, "emergency_deploy", {"seat": a.seat, "cards": len(hand)})
@@ -206,7 +251,7 @@ def act_emergency_deploy(st: GameState, fr: BattlecardFrame, a: EmergencyDeploy 
 
 def register(book: RuleBook) -> None:
     """Register this module's frames and decisions (called once, by battlecards.machine)."""
-    book.frame("battlecard", step_battlecard)
+    book.frame("battlecard", stages=BATTLECARD_STAGES)
     book.decision("fight_or_decline", legal=legal_fight_or_decline, act=act_fight_or_decline)
     book.decision("preemptive_choice", legal=legal_fight_or_decline, act=act_fight_or_decline)
     book.decision("battlecard_response", legal=legal_battlecard_response, act=act_battlecard_response)

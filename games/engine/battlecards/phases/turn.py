@@ -4,10 +4,11 @@ team_play) and the termination guard (turn_limit)."""
 from __future__ import annotations
 
 from ...actions import Action, Choose, Draw, EmergencyDeploy, PlayCard
-from ...core.machine import RuleBook, emit
+from ...core.machine import RuleBook, Stage, emit
 from ...frames import DeployFrame, GameFrame, TransferFrame, TurnFrame
 from ...state import OTHER, Decision, GameState
 from ..behaviour import TURN_START, window_of, window_options
+from ..book import RULES
 from ..common import KChoose, KDraw, KEmergencyDeploy
 from ..optional_rules import can_transfer
 from ..outcome import finish_on_points
@@ -55,11 +56,23 @@ def _next_army(st: GameState, seat: str) -> str:
     return seat
 
 
-def step_turn(st: GameState, fr: TurnFrame) -> Decision | None:
-    if fr.stage == "start":
-        return Decision(fr.seat, "turn_start", {"turn": st.turn})
+def _stage_start(st: GameState, fr: TurnFrame) -> Decision | None:
+    return Decision(fr.seat, "turn_start", {"turn": st.turn})
+
+
+def _stage_end(st: GameState, fr: TurnFrame) -> Decision | None:
     st.frames.pop()
     return None
+
+
+# The turn's flow (only RULES.move changes the stage): the turn-start decision, then the end of the turn. A
+# draw, an emergency deployment, a transfer (OR5.4, OR3) and a kept card that replaces the draw (effects.
+# turn_start) or an accepted seat trade (team_play) move it to "end" and push their own frame above it; the
+# other kept cards and a reserve trade or a refused seat trade leave it at "start" (the turn goes on).
+TURN_STAGES = {
+    "start": Stage(_stage_start, then=("end",)),
+    "end": Stage(_stage_end),
+}
 
 
 def legal_turn_start(st: GameState, fr: TurnFrame) -> list[tuple]:
@@ -78,7 +91,7 @@ def legal_turn_start(st: GameState, fr: TurnFrame) -> list[tuple]:
 def act_turn_start(st: GameState, fr: TurnFrame, a: Action) -> None:
     seat = fr.seat
     if isinstance(a, Draw):
-        fr.stage = "end"
+        RULES.move(fr, "end")
         cid = flip_conflict(st)
         if cid is None:
             emit(st, "conflict_deck_empty", {})
@@ -87,10 +100,10 @@ def act_turn_start(st: GameState, fr: TurnFrame, a: Action) -> None:
     elif isinstance(a, Choose) and a.option != "transfer":
         act_team_option(st, fr, a)  # FAQ OR3 (team_play)
     elif isinstance(a, Choose):  # Optional Rule 5.4: transfer up to 3 cards instead of drawing
-        fr.stage = "end"
+        RULES.move(fr, "end")
         st.frames.append(TransferFrame(seat))
     elif isinstance(a, EmergencyDeploy):
-        fr.stage = "end"
+        RULES.move(fr, "end")
         emit(st, "emergency_deploy", {"seat": seat, "cards": len(st.players[seat]["hand"])})
         st.frames.append(DeployFrame(seat, len(st.players[seat]["hand"]), None, "emergency"))
     elif isinstance(a, PlayCard):
@@ -103,5 +116,5 @@ def act_turn_start(st: GameState, fr: TurnFrame, a: Action) -> None:
 def register(book: RuleBook) -> None:
     """Register this module's frames and decisions (called once, by battlecards.machine)."""
     book.frame("game", step_game)
-    book.frame("turn", step_turn)
+    book.frame("turn", stages=TURN_STAGES)
     book.decision("turn_start", legal=legal_turn_start, act=act_turn_start)
