@@ -84,8 +84,12 @@ def test_each_game_declares_the_step_that_resumes_its_loaded_states(real_catalog
     ("turn", ["start"], ["end"]),
     ("battlecard", ["check", "emergency"], ["battle"]),  # a Counterattack's battlecard starts at emergency
     ("battle", ["optional"], ["done"]),
+    ("divide", ["choose"], ["split"]),
+    ("reorganize", ["choose"], ["swap"]),
+    ("capture", ["browse"], ["pick"]),
+    ("v2", ["start"], ["replace"]),
 ])
-def test_the_turn_battlecard_and_battle_flows_read_from_their_tables(kind, starts, ends):
+def test_every_staged_frame_flow_reads_from_its_table(kind, starts, ends):
     """Each frame kind with stages declares them in one table: every stage is reached from where a frame
     starts, and only the last stage has no successor (RuleBook.move refuses any other move)."""
     from games.engine.battlecards.machine import RULES  # every rule module registered
@@ -99,3 +103,19 @@ def test_the_turn_battlecard_and_battle_flows_read_from_their_tables(kind, start
                 todo.append(nxt)
     assert seen == set(flow)
     assert [stage for stage, then in flow.items() if not then] == ends
+
+
+def test_only_the_machine_moves_a_frame_between_stages():
+    """No Battlecards rule module assigns a frame's `stage`: RuleBook.move does, along the declared tables.
+    (A pending shot's defend/retarget `stage` is a field of the shot record, not a frame's.)"""
+    found = []
+    for path in sorted((ENGINE / "battlecards").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign) else [])
+            for target in targets:
+                for t in target.elts if isinstance(target, ast.Tuple) else [target]:
+                    if (isinstance(t, ast.Attribute) and t.attr == "stage"
+                            and not (isinstance(t.value, ast.Name) and t.value.id == "shot")):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []

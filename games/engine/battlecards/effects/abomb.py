@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from ...actions import Action, PlayCard
-from ...core.machine import RuleBook, emit
+from ...core.machine import RuleBook, Stage, emit
 from ...frames import BattleFrame, DeployFrame, Frame, V2Frame
 from ...state import Decision, GameState
 from ..behaviour import PHASE_2, V2, Window, ability, card_effect, window_of, window_options
+from ..book import RULES
 from ..combat.casualties import destroy_unit
 from ..common import KChoose, KPlayCard
 from ..zones import (
@@ -21,15 +22,17 @@ from ..zones import (
 
 def step_v2(st: GameState, fr: V2Frame) -> Decision | None:
     seat = fr.seat
-    enemy = st.foe(seat)
-    if fr.stage == "start":
-        # asked whenever the owner holds any kept card, so the question itself reveals nothing
-        if st.team(seat)["kept"] and nonempty_refs(st, enemy):
-            return Decision(seat, "v2_effect", {"card": fr.card})
-        _v2_effect(st, seat)
-        fr.stage = "replace"
-        return None
-    # the rocket is spent: discard it and draw a replacement, deployed at once
+    # asked whenever the owner holds any kept card, so the question itself reveals nothing
+    if st.team(seat)["kept"] and nonempty_refs(st, st.foe(seat)):
+        return Decision(seat, "v2_effect", {"card": fr.card})
+    _v2_effect(st, seat)
+    RULES.move(fr, "replace")
+    return None
+
+
+def step_v2_replace(st: GameState, fr: V2Frame) -> Decision | None:
+    """The rocket is spent: discard it and draw a replacement, deployed at once."""
+    seat = fr.seat
     remove_deployed(st, seat, fr.card)
     st.pool_of(fr.card)["discard"].append(fr.card)
     st.frames.pop()
@@ -67,7 +70,7 @@ def act_v2_effect(st: GameState, fr: V2Frame, a: Action) -> None:
         window_of(st, a.card, V2).resolve(st, fr, a)  # C9: the A-bomb in place of the V-2's effect
     else:
         _v2_effect(st, a.seat)
-    fr.stage = "replace"
+    RULES.move(fr, "replace")
 
 
 def _a_bomb(st: GameState, seat: str, card: str, ref: str) -> None:
@@ -116,9 +119,17 @@ card_effect("a-bomb", kept=True, rulings="G6, C8-C10",
             v2=Window(_v2_options, _drop, discard=False))
 
 
+# The V-2's flow (only RULES.move changes the stage): its effect (or the A-bomb in its place, C9), then the
+# rocket's replacement (R1.2), which ends the frame.
+V2_STAGES = {
+    "start": Stage(step_v2, then=("replace",)),
+    "replace": Stage(step_v2_replace),
+}
+
+
 def register(book: RuleBook) -> None:
     """Register this module's frames and decisions (called once, by battlecards.machine)."""
-    book.frame("v2", step_v2)
+    book.frame("v2", stages=V2_STAGES)
     book.decision("v2_effect", legal=legal_v2_effect, act=act_v2_effect)
 
 

@@ -5,21 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 from ...actions import Choose, Deploy, Pass, Retrieve, Split, Take
-from ...core.machine import RuleBook, emit
+from ...core.machine import RuleBook, Stage, emit
 from ...frames import CaptureFrame, DeployFrame, DivideFrame, ReorganizeFrame
 from ...state import Decision, GameState
 from ..behaviour import ability, card_effect
+from ..book import RULES
 from ..common import KChoose, KPass, KRetrieve, KSplit, KTake
 from ..phases.deploy import deploy_options, do_deploy
 from ..zones import deployed_cards, draw_n, industry_extra, nonempty_refs, remove_deployed, stack_at
 
 
 def step_divide(st: GameState, fr: DivideFrame) -> Decision | None:
-    if fr.stage == "choose":
-        if not nonempty_refs(st, st.foe(fr.seat), 2, occupied=False):
-            st.frames.pop()
-            return None
-        return Decision(fr.seat, "divide_choose", {})
+    if not nonempty_refs(st, st.foe(fr.seat), 2, occupied=False):
+        st.frames.pop()
+        return None
+    return Decision(fr.seat, "divide_choose", {})
+
+
+def step_divide_split(st: GameState, fr: DivideFrame) -> Decision | None:
     if fr.need <= 0:
         st.frames.pop()
         return None
@@ -37,7 +40,8 @@ def act_divide_choose(st: GameState, fr: DivideFrame, a: Choose) -> None:
     stacks = st.players[enemy]["stacks"][kind]
     src = stack_at(st, enemy, a.option)
     stacks.append([])
-    fr.stage, fr.src, fr.dst, fr.need = "split", a.option, f"{kind}:{len(stacks) - 1}", len(src) // 2
+    fr.src, fr.dst, fr.need = a.option, f"{kind}:{len(stacks) - 1}", len(src) // 2
+    RULES.move(fr, "split")
     emit(st, "divide", {"seat": enemy, "stack": a.option, "new_stack": fr.dst})
 
 
@@ -54,10 +58,11 @@ def act_divide_stack(st: GameState, fr: DivideFrame, a: Split) -> None:
 
 
 def step_reorganize(st: GameState, fr: ReorganizeFrame) -> Decision | None:
-    seat = fr.seat
-    if fr.stage == "choose":
-        return Decision(seat, "reorganize", {"hand": len(st.players[seat]["hand"])})
-    return Decision(seat, "reorganize_swap", {"hand_size": fr.size, "moves_left": fr.max - fr.moves})
+    return Decision(fr.seat, "reorganize", {"hand": len(st.players[fr.seat]["hand"])})
+
+
+def step_reorganize_swap(st: GameState, fr: ReorganizeFrame) -> Decision | None:
+    return Decision(fr.seat, "reorganize_swap", {"hand_size": fr.size, "moves_left": fr.max - fr.moves})
 
 
 def legal_reorganize(st: GameState, fr: ReorganizeFrame) -> list[tuple]:
@@ -75,8 +80,9 @@ def act_reorganize(st: GameState, fr: ReorganizeFrame, a: Choose) -> None:
     seat = fr.seat
     p = st.players[seat]
     if a.option == "swap":
-        fr.stage, fr.size, fr.moves = "swap", len(p["hand"]), 0
+        fr.size, fr.moves = len(p["hand"]), 0
         fr.max = len(p["hand"]) + len(deployed_cards(st, seat))
+        RULES.move(fr, "swap")
         return
     if a.option == "discard_draw":
         pool_of = st.pool_of
@@ -116,12 +122,14 @@ def act_reorganize_swap(st: GameState, fr: ReorganizeFrame, a: Pass | Retrieve |
 
 
 def step_capture(st: GameState, fr: CaptureFrame) -> Decision | None:
+    if not nonempty_refs(st, st.foe(fr.seat)):
+        st.frames.pop()
+        return None
+    return Decision(fr.seat, "capture_browse", {})
+
+
+def step_capture_pick(st: GameState, fr: CaptureFrame) -> Decision | None:
     seat = fr.seat
-    if fr.stage == "browse":
-        if not nonempty_refs(st, st.foe(seat)):
-            st.frames.pop()
-            return None
-        return Decision(seat, "capture_browse", {})
     stack = stack_at(st, st.foe(seat), fr.ref) or []
     return Decision(seat, "capture_pick", {"stack": fr.ref, "cards": [
         {"id": c, "code": st.code[c]} for c in stack]})
@@ -132,7 +140,8 @@ def legal_capture_browse(st: GameState, fr: CaptureFrame) -> list[tuple]:
 
 
 def act_capture_browse(st: GameState, fr: CaptureFrame, a: Choose) -> None:
-    fr.stage, fr.ref = "pick", a.option
+    fr.ref = a.option
+    RULES.move(fr, "pick")
     emit(st, "capture_browse", {"seat": a.seat, "stack": a.option})
 
 
@@ -161,11 +170,26 @@ def act_capture_pick(st: GameState, fr: CaptureFrame, a: Take) -> None:
         emit(st, "captured_card", data, army)
 
 
+# The drawn cards' flows (only RULES.move changes a stage): each frame ends by popping itself.
+DIVIDE_STAGES = {  # C1, C2: the drawer picks an enemy stack, then the enemy splits it
+    "choose": Stage(step_divide, then=("split",)),
+    "split": Stage(step_divide_split),
+}
+REORGANIZE_STAGES = {  # C3, C4: swap (then the swaps) or discard and draw
+    "choose": Stage(step_reorganize, then=("swap",)),
+    "swap": Stage(step_reorganize_swap),
+}
+CAPTURE_STAGES = {  # C5, C7: browse an enemy stack, then take one card of it
+    "browse": Stage(step_capture, then=("pick",)),
+    "pick": Stage(step_capture_pick),
+}
+
+
 def register(book: RuleBook) -> None:
     """Register this module's frames and decisions (called once, by battlecards.machine)."""
-    book.frame("divide", step_divide)
-    book.frame("reorganize", step_reorganize)
-    book.frame("capture", step_capture)
+    book.frame("divide", stages=DIVIDE_STAGES)
+    book.frame("reorganize", stages=REORGANIZE_STAGES)
+    book.frame("capture", stages=CAPTURE_STAGES)
     book.decision("divide_choose", legal=legal_divide_choose, act=act_divide_choose)
     book.decision("divide_stack", legal=legal_divide_stack, act=act_divide_stack)
     book.decision("reorganize", legal=legal_reorganize, act=act_reorganize)
