@@ -33,7 +33,7 @@ from .state import OTHER, GameState, new_player
 
 def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
     from .battlecards.machine import advance
-    from .battlecards.phases.conflict import _push_card
+    from .battlecards.phases.conflict import push_card
 
     counter = iter(range(1, 100000))
     st_codes: dict[str, str] = {}
@@ -103,7 +103,7 @@ def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
     st.active_seat = seat
     st.frames = [GameFrame(OTHER[seat]), TurnFrame(seat, "start" if drawn_id is None else "end")]
     if drawn_id is not None:
-        _push_card(st, seat, drawn_id)
+        push_card(st, seat, drawn_id)
     elif sc.get("counterattack"):
         ca = sc["counterattack"]
         kept = next(c for c in players[seat]["kept"] if st_codes[c] == ca["card"])

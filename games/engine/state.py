@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import copy
 import weakref
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from vocabulary.battlecards import KINDS, ArsenalCardDef, BattlecardDef, Catalog, ConflictCardDef
 
 from .core.errors import EngineError, StateError
-from .core.machine import Decision
+from .core.machine import Decision, resume
 from .core.rng import new_rng, rng_from_json, rng_to_json
 from .frames import BattlecardFrame, BattleFrame, Frame, frame_from_json
 from .setup import GameSetup, side_of
@@ -96,7 +95,6 @@ class GameState:
 
     # recomputes the pending decision of a loaded state (decisions are derived, not serialised); set by
     # games.engine.battlecards.machine to its `advance`, so this module needs no rules import
-    resume: ClassVar[Callable[[GameState], None]]
 
     def __init__(self, catalog: Catalog, setup: GameSetup) -> None:
         self.catalog = catalog
@@ -310,7 +308,7 @@ class GameState:
         state.vp_threshold = data["vp_threshold"]
         state.round_cap_battles = int(data.get("round_cap_battles", 0))  # absent in states saved before it
         state.rebuild_derived()
-        cls.resume(state)
+        resume(state)  # the pending decision, by the rules' declared step (battlecards.machine)
         return state
 
     def __eq__(self, other: object) -> bool:

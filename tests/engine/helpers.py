@@ -10,13 +10,13 @@ from collections import Counter
 from typing import Any
 
 from games.engine import Action, Catalog, GameState, apply, legal_actions, load_scenario
-from games.engine.battlecards.inspect import battle_frame
+from games.engine.battlecards.inspect import battle_frame, frames_in_progress
 from vocabulary.battlecards import Catalog as _Catalog
 
 NONE = {"ground": None, "air": None, "sea": None}
 
 
-def _unit(
+def unit_def(
     code: str,
     nation: str,
     kind: str,
@@ -46,10 +46,10 @@ def _g(ground=None, air=None, sea=None) -> dict:
     return {"ground": ground, "air": air, "sea": sea}
 
 
-def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
+def nation_units(prefix: str, nation: str) -> list[dict[str, Any]]:
     p = prefix
     return [
-        _unit(
+        unit_def(
             f"{p}-inf",
             nation,
             "ground",
@@ -60,8 +60,8 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "infantry_support", "bonus": 2}],
             points=4,
         ),
-        _unit(f"{p}-tank", nation, "ground", ["tank"], _g(7, 2), _g(6, 4, 6), 3, points=7),
-        _unit(
+        unit_def(f"{p}-tank", nation, "ground", ["tank"], _g(7, 2), _g(6, 4, 6), 3, points=7),
+        unit_def(
             f"{p}-tiger",
             nation,
             "ground",
@@ -80,7 +80,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             ],
             points=11,
         ),
-        _unit(
+        unit_def(
             f"{p}-general",
             nation,
             "ground",
@@ -100,7 +100,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             ],
             points=15,
         ),
-        _unit(
+        unit_def(
             f"{p}-leader",
             nation,
             "ground",
@@ -111,7 +111,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "leader", "draw": 1}],
             points=13,
         ),
-        _unit(
+        unit_def(
             f"{p}-art",
             nation,
             "ground",
@@ -122,7 +122,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "artillery_support", "bonus": 2, "target_kinds": ["ground", "sea"]}],
             points=10,
         ),
-        _unit(
+        unit_def(
             f"{p}-flak",
             nation,
             "ground",
@@ -133,8 +133,8 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "artillery_support", "bonus": 2, "target_kinds": ["air"]}],
             points=7,
         ),
-        _unit(f"{p}-fighter", nation, "air", ["fighter"], _g(4, 12, 4), _g(5, 9, 5), 2, points=10),
-        _unit(
+        unit_def(f"{p}-fighter", nation, "air", ["fighter"], _g(4, 12, 4), _g(5, 9, 5), 2, points=10),
+        unit_def(
             f"{p}-bomber",
             nation,
             "air",
@@ -145,7 +145,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "double_attack"}],
             points=15,
         ),
-        _unit(
+        unit_def(
             f"{p}-battleship",
             nation,
             "sea",
@@ -156,7 +156,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "big_guns"}],
             points=19,
         ),
-        _unit(
+        unit_def(
             f"{p}-heavy",
             nation,
             "sea",
@@ -167,7 +167,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "heavy_guns"}],
             points=21,
         ),
-        _unit(
+        unit_def(
             f"{p}-destroyer",
             nation,
             "sea",
@@ -178,7 +178,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "ship_support", "bonus": 2}],
             points=11,
         ),
-        _unit(
+        unit_def(
             f"{p}-sub",
             nation,
             "sea",
@@ -189,7 +189,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "submarine"}],
             points=13,
         ),
-        _unit(
+        unit_def(
             f"{p}-carrier",
             nation,
             "sea",
@@ -200,7 +200,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "carrier_bonus", "bonuses": [5, 5]}],
             points=21,
         ),
-        _unit(
+        unit_def(
             f"{p}-radar",
             nation,
             "ground",
@@ -211,7 +211,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "radar", "air_defense_bonus": 2}],
             points=7,
         ),
-        _unit(
+        unit_def(
             f"{p}-sas",
             nation,
             "ground",
@@ -231,7 +231,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             ],
             points=13,
         ),
-        _unit(
+        unit_def(
             f"{p}-oss",
             nation,
             "ground",
@@ -242,7 +242,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "sabotage", "target_classes": ["general", "leader"]}],
             points=15,
         ),
-        _unit(
+        unit_def(
             f"{p}-ultra",
             nation,
             "ground",
@@ -253,7 +253,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "codebreaker", "attack_bonus": 2}],
             points=30,
         ),
-        _unit(
+        unit_def(
             f"{p}-spies",
             nation,
             "ground",
@@ -264,7 +264,7 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "intelligence"}],
             points=20,
         ),
-        _unit(
+        unit_def(
             f"{p}-factory",
             nation,
             "ground",
@@ -275,7 +275,8 @@ def _units(prefix: str, nation: str) -> list[dict[str, Any]]:
             [{"kind": "industry", "extra": 1}],
             points=30,
         ),
-        _unit(f"{p}-v2", nation, "ground", ["rocket"], None, None, None, [{"kind": "v2_rocket"}], points=9),
+        unit_def(f"{p}-v2", nation, "ground", ["rocket"], None, None, None, [{"kind": "v2_rocket"}],
+                 points=9),
     ]
 
 
@@ -298,7 +299,7 @@ KEPT = [
 ]
 
 
-def _conflict() -> list[dict[str, Any]]:
+def conflict_defs() -> list[dict[str, Any]]:
     cards = [
         {
             "code": f"t-n{n}",
@@ -431,7 +432,7 @@ AS = {"air": True, "sea": True}
 ALL = {"ground": True, "air": True, "sea": True}
 
 
-def _battlecards() -> list[dict[str, Any]]:
+def battlecard_defs() -> list[dict[str, Any]]:
     return [
         _bc("t-land", "DE", GA, GA, 6),
         _bc("t-land-gb", "GB", GA, GA, 6),
@@ -487,9 +488,9 @@ def test_catalog() -> Catalog:
         ],
         theaters=[{"code": "TT", "name": "Test theater"}],
         sets=[],
-        arsenal=_units("de", "DE") + _units("gb", "GB"),
-        conflict_cards=_conflict(),
-        battlecards=_battlecards(),
+        arsenal=nation_units("de", "DE") + nation_units("gb", "GB"),
+        conflict_cards=conflict_defs(),
+        battlecards=battlecard_defs(),
     )
 
 
@@ -633,7 +634,7 @@ def card_zones(state: GameState) -> Counter:
     c.update(state.conflict_deck)
     c.update(state.conflict_discard)
     c.update(state.aside)
-    for fr in state.frames:
+    for fr in frames_in_progress(state):
         if (fr.kind in ("battlecard", "battle") and fr.card and not fr.counter
                 and fr.stage not in ("scorch", "done")):
             c[fr.card] += 1

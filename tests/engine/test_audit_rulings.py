@@ -12,11 +12,9 @@ from games.engine import EngineError, GameSetup, load_scenario, new_game, view
 from vocabulary.battlecards import Catalog
 
 from .helpers import (
-    _battlecards,
-    _conflict,
-    _unit,
-    _units,
     battle,
+    battlecard_defs,
+    conflict_defs,
     do,
     event_types,
     fight,
@@ -24,9 +22,11 @@ from .helpers import (
     kinds,
     legal_json,
     load,
+    nation_units,
     numbers,
     one,
     scenario,
+    unit_def,
 )
 from .test_faq import has, hold_until
 
@@ -175,7 +175,7 @@ def test_faq_cards_8_the_aggressor_may_drop_the_a_bomb_after_the_defenders_phase
 
 # ---- coverage for rulings no other test exercised -------------------------------------------------
 def _catalog_with_spg() -> Catalog:
-    spg = _unit(
+    spg = unit_def(
         "de-spg",
         "DE",
         "ground",
@@ -191,9 +191,9 @@ def _catalog_with_spg() -> Catalog:
         ],
         theaters=[{"code": "TT", "name": "Test theater"}],
         sets=[],
-        arsenal=_units("de", "DE") + _units("gb", "GB") + [spg],
-        conflict_cards=_conflict(),
-        battlecards=_battlecards(),
+        arsenal=nation_units("de", "DE") + nation_units("gb", "GB") + [spg],
+        conflict_cards=conflict_defs(),
+        battlecards=battlecard_defs(),
     )
 
 

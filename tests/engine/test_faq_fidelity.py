@@ -16,7 +16,7 @@ from games.engine import (
     load_scenario,
     view,
 )
-from games.engine.battlecards.combat.stalemate import _can_hit
+from games.engine.battlecards.combat.stalemate import can_hit
 from games.engine.battlecards.inspect import battle_frame
 
 from .helpers import CAT, battle, do, fight, kinds, legal_json, load, numbers, one, scenario
@@ -74,8 +74,8 @@ def test_faq_s6_the_stalemate_check_leaves_an_aggressors_hidden_submarine_out_of
     )
     fight(st)
     fr = battle(st)
-    assert not _can_hit(st, fr, "allies")  # the destroyer cannot reach the German sub before it fires
-    assert _can_hit(st, fr, "axis")
+    assert not can_hit(st, fr, "allies")  # the destroyer cannot reach the German sub before it fires
+    assert can_hit(st, fr, "axis")
 
 
 # ---- FAQ C7: Baltic Sea / Battle of Britain in a counterattack -----------------------------------------

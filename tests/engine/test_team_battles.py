@@ -25,7 +25,7 @@ from games.engine import (
     view,
 )
 from games.engine.actions import Autokill, Choose, EmergencyDeploy, Fire, Pass
-from games.engine.battlecards.combat.casualties import _destroy
+from games.engine.battlecards.combat.casualties import destroy_unit
 from games.engine.battlecards.frames import join_armies, new_battle
 from games.engine.battlecards.inspect import armies_in_battle, battle_frame, current_values, fresh_values
 from games.engine.battlecards.machine import advance
@@ -183,7 +183,7 @@ def test_a_destroyed_teammate_unit_leaves_its_own_army_and_goes_to_its_nations_d
     fr = battle_frame(st)
     jp = next(c for c in fr.units["axis-1"] if c in deployed(st, "axis-2"))
     before = {a: deployed(st, a) for a in st.armies}
-    _destroy(st, "axis-1", jp, "shot")  # the side's seat in the battle is its commander
+    destroy_unit(st, "axis-1", jp, "shot")  # the side's seat in the battle is its commander
     assert jp not in fr.units["axis-1"] and jp not in fr.present["axis-1"]
     assert deployed(st, "axis-2") == before["axis-2"] - {jp}
     assert all(deployed(st, a) == before[a] for a in st.armies if a != "axis-2")

@@ -26,6 +26,7 @@ from games.engine import (
     view,
 )
 from games.engine.actions import Choose, Deploy, Pass, PlayCard
+from games.engine.battlecards.inspect import innermost_frame
 from games.engine.battlecards.machine import initial_counts
 from games.engine.battlecards.phases.turn import turn_limit
 
@@ -291,7 +292,7 @@ def test_or3_homeland_battle_all_armies(real_catalog):
     assert (st.decision.kind, st.decision.seat) == ("fight_or_decline", "axis-2")
     apply(st, Choose("axis-2", "fight"))
     assert st.decision.kind != "choose_enemy_army"
-    frame = next(f for f in reversed(st.frames) if f.kind in ("battlecard", "battle"))
+    frame = innermost_frame(st, "battlecard", "battle")
     assert frame.all_armies is True
     assert st.players[frame.defender]["nation"] == "GB"
 
@@ -351,7 +352,7 @@ def test_or3_your_turn_you_may_use_a_card_your_side_holds(real_catalog):
     assert PlayCard("allies-2", cid, target=bc) in legal_actions(st)
     apply(st, PlayCard("allies-2", cid, target=bc))
     apply(st, Choose("allies-2", "axis-1"))
-    frame = next(f for f in reversed(st.frames) if f.kind in ("battlecard", "battle"))
+    frame = innermost_frame(st, "battlecard", "battle")
     assert (frame.aggressor, frame.defender, frame.counter) == ("allies-2", "axis-1", True)
 
     # the response window: the attacked army may play the Delay Tactics its teammate kept
@@ -685,7 +686,7 @@ def test_or4_aggressor_selects_the_enemy_army(real_catalog):
     assert (st.decision.kind, st.decision.seat) == ("choose_enemy_army", "axis-1")
     assert _options(st, "allies") == ["allies-1", "allies-2"]
     apply(st, Choose("axis-1", "allies-1"))
-    frame = next(f for f in reversed(st.frames) if f.kind in ("battlecard", "battle"))
+    frame = innermost_frame(st, "battlecard", "battle")
     assert (frame.aggressor, frame.defender) == ("axis-1", "allies-1")
 
     st = _start(real_catalog, ["DE"] * 2, ["GB"] * 2)
@@ -707,7 +708,7 @@ def test_or4_exception_homeland_battles(real_catalog):
         assert (st.decision.kind, st.decision.seat) == ("fight_or_decline", aggressor)
         apply(st, Choose(aggressor, "fight"))
         assert st.decision.kind != "choose_enemy_army"
-        frame = next(f for f in reversed(st.frames) if f.kind in ("battlecard", "battle"))
+        frame = innermost_frame(st, "battlecard", "battle")
         assert frame.all_armies is True
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..frames import BattleFrame, BattleMode
 from ..setup import SIDES
 from ..state import OTHER, GameState
-from .zones import _stated_aggressor
+from .zones import stated_aggressor
 
 
 def new_battle(st: GameState, *, card: str | None, aggressor: str, mode: BattleMode, counter: bool,
@@ -22,7 +22,7 @@ def new_battle(st: GameState, *, card: str | None, aggressor: str, mode: BattleM
         special = d.special_victory
         # C7: the optional classes (Baltic artillery, Battle of Britain AA) belong to the nation the card
         # names, its stated defender, whichever side is the aggressor (a counterattack does not move them)
-        stated = _stated_aggressor(st, card)
+        stated = stated_aggressor(st, card)
         named = next(s for s in pair if st.side(s) != stated) if stated in SIDES else defender
         opt = {s: list((d.defender_forces if s == named else d.aggressor_forces).optional_ground_classes)
                for s in pair}

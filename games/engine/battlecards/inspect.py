@@ -1,21 +1,29 @@
 """A small read-only API on a game in progress, for views and tests (no private tables needed)."""
 from __future__ import annotations
 
-from ..frames import BattleFrame
+from ..frames import BattleFrame, Frame
 from ..state import GameState
 from .combat.values import BattleValues, battle_values
 from .phases.deploy import setup_pending
-from .zones import _army_map, _battle
+from .zones import army_map, battle_frame
 
 
-def battle_frame(st: GameState) -> BattleFrame | None:
-    """The battle in progress (the innermost battle frame), or None."""
-    return _battle(st)
+def frames_in_progress(st: GameState) -> tuple[Frame, ...]:
+    """Every frame in progress, outermost first (a copy: reading it changes nothing)."""
+    return tuple(st.frames)
+
+
+def innermost_frame(st: GameState, *kinds: str) -> Frame | None:
+    """The innermost frame in progress of one of `kinds` (e.g. "battlecard", "battle"), or None."""
+    for fr in reversed(st.frames):
+        if fr.kind in kinds:
+            return fr
+    return None
 
 
 def armies_in_battle(st: GameState, fr: BattleFrame) -> dict[str, str]:
     """Card id -> the army whose deployed card it is, for the armies fighting in the battle (team games)."""
-    return _army_map(st, fr)
+    return army_map(st, fr)
 
 
 def current_values(st: GameState, fr: BattleFrame) -> BattleValues:
@@ -28,5 +36,5 @@ def fresh_values(st: GameState, fr: BattleFrame) -> BattleValues:
     return BattleValues(st, fr)
 
 
-__all__ = ["BattleValues", "armies_in_battle", "battle_frame", "current_values", "fresh_values",
-           "setup_pending"]
+__all__ = ["BattleValues", "armies_in_battle", "battle_frame", "current_values", "frames_in_progress",
+           "fresh_values", "innermost_frame", "setup_pending"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from vocabulary.battlecards import BattlecardDef, Catalog
 
 from ..core.errors import EngineError, SetupError
+from ..core.machine import declare_resume
 from ..frames import DeployFrame, GameFrame, SetupRevealFrame
 from ..setup import SEATS, GameSetup, check_armies, side_of
 from ..state import OTHER, GameState, new_army, new_player, pool_key
@@ -16,7 +17,7 @@ from . import optional_rules, team_play
 from .book import RULES
 from .effects import abomb, battle_window, immediate, sabotage, theater, turn_start
 from .phases import battle, battlecard, deploy, fire, settle, turn
-from .zones import _draw_arsenal
+from .zones import draw_arsenal
 
 # Every rule module with frames or decisions, in registration order (the order of DECISION_KINDS): each one
 # registers them in the book here, explicitly. The card behaviours of effects.theater and effects.turn_start
@@ -35,7 +36,7 @@ materialize = RULES.materialize
 apply = RULES.apply
 apply_legal = RULES.apply_legal
 DECISION_KINDS = tuple(RULES.decisions)  # every kind of decision the engine can ask for
-GameState.resume = staticmethod(advance)  # GameState.from_json recomputes the pending decision
+declare_resume(GameState, advance)  # GameState.from_json recomputes the pending decision with it
 
 
 def _validate_setup(catalog: Catalog, setup: GameSetup) -> None:
@@ -141,7 +142,7 @@ def new_game(catalog: Catalog, setup: GameSetup) -> GameState:
     st.vp_threshold = (total + 1) // 2  # "at least half": 38 of 75 in the Western Europe deck
     for seat in st.armies:
         for _ in range(initial_counts(setup, seat)[0]):
-            drawn = _draw_arsenal(st, seat)
+            drawn = draw_arsenal(st, seat)
             if drawn is not None:
                 st.players[seat]["hand"].append(drawn)
     # "Secretly look at your hands, and Deploy 3": the set-up deployment is simultaneous in effect. The

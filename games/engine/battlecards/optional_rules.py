@@ -8,11 +8,11 @@ from ..core.machine import RuleBook, emit
 from ..frames import BattleFrame, TransferFrame
 from ..state import Decision, GameState
 from .common import KPass
-from .phases.deploy import _deploy_options
-from .zones import _deployed, _ref_of, _stack
+from .phases.deploy import deploy_options
+from .zones import deployed_cards, ref_of, stack_at
 
 
-def _can_transfer(st: GameState, seat: str) -> bool:
+def can_transfer(st: GameState, seat: str) -> bool:
     """Is there a transfer move (bool(_transfer_moves(st, seat, None, None)), without building them)?"""
     p = st.players[seat]
     if any(p["occupied"].values()):
@@ -26,9 +26,9 @@ def _can_transfer(st: GameState, seat: str) -> bool:
 
 def _transfer_moves(st: GameState, seat: str, src: str | None, dst: str | None) -> list[tuple]:
     acts: list[tuple] = []
-    for c in (_stack(st, seat, src) or []) if src else _deployed(st, seat):
-        here = src or _ref_of(st, seat, c)
-        for a in _deploy_options(st, seat, [c]):
+    for c in (stack_at(st, seat, src) or []) if src else deployed_cards(st, seat):
+        here = src or ref_of(st, seat, c)
+        for a in deploy_options(st, seat, [c]):
             if a[3] != here and (dst is None or a[3] == dst):
                 acts.append(a)
     return acts
@@ -51,16 +51,15 @@ def act_transfer(st: GameState, fr: TransferFrame, a: Pass | Deploy) -> None:
         return
     seat = a.seat
     if fr.src is None:
-        fr.src = _ref_of(st, seat, a.card)
+        fr.src = ref_of(st, seat, a.card)
         fr.dst = a.stack
-    _stack(st, seat, required(fr.src, "stack transferred from")).remove(a.card)
-    _stack(st, seat, a.stack).append(a.card)
+    stack_at(st, seat, required(fr.src, "stack transferred from")).remove(a.card)
+    stack_at(st, seat, a.stack).append(a.card)
     fr.moved += 1
-    if st.record_events:
-        emit(st, "transferred", {"seat": seat, "from": fr.src, "to": a.stack})
+    emit(st, "transferred", {"seat": seat, "from": fr.src, "to": a.stack})
 
 
-def _occupied_defense(st: GameState, fr: BattleFrame, seat: str) -> bool:
+def occupied_defense(st: GameState, fr: BattleFrame, seat: str) -> bool:
     return fr.counter and seat == fr.defender and fr.card in st.players[seat]["occupied"]
 
 

@@ -18,16 +18,15 @@ def _finish(st: GameState, winner: str | None, kind: str) -> None:
         st.result["round_cap_battles"] = st.round_cap_battles
     st.frames = []
     st.decision = None
-    if st.record_events:
-        emit(st, "game_over", {"winner": winner, **st.result})
+    emit(st, "game_over", {"winner": winner, **st.result})
 
 
-def _finish_on_points(st: GameState, kind: str) -> None:
+def finish_on_points(st: GameState, kind: str) -> None:
     a, b = st.vp("axis"), st.vp("allies")
     _finish(st, "axis" if a > b else "allies" if b > a else None, kind)
 
 
-def _check_victory(st: GameState, first: str) -> bool:
+def check_victory(st: GameState, first: str) -> bool:
     if not st.classic:
         return _check_team_victory(st, st.side(first))
     for seat in (first, OTHER[first]):
@@ -81,5 +80,4 @@ def _eliminate(st: GameState, army: str) -> None:
         i = order.index(army)
         game.next = next((order[(i + k) % len(order)] for k in range(1, len(order))
                              if not st.players[order[(i + k) % len(order)]]["out"]), army)
-    if st.record_events:
-        emit(st, "army_eliminated", {"seat": army, "nation": p["nation"], "cards_removed": len(gone)})
+    emit(st, "army_eliminated", {"seat": army, "nation": p["nation"], "cards_removed": len(gone)})

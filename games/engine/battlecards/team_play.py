@@ -28,8 +28,9 @@ from ..core.errors import required
 from ..core.machine import RuleBook, emit
 from ..frames import ArmyTransferFrame, ReserveTradeFrame, SeatTradeFrame, TurnFrame
 from ..state import Decision, GameState
+from .book import RULES
 from .common import KChoose, KDeploy, KPass
-from .zones import _deployed, _ref_of, _stack
+from .zones import deployed_cards, ref_of, stack_at
 
 TRANSFER_MAX = 3  # "up to 3 deployed forces"
 
@@ -47,7 +48,7 @@ def team_turn_options(st: GameState, fr: TurnFrame, seat: str) -> list[tuple]:
     mates = friends(st, seat)
     if fr.traded:
         return acts  # once a turn; a turn in which a card was traded is not sacrificed
-    if _deployed(st, seat):
+    if deployed_cards(st, seat):
         acts.extend(KChoose(seat, f"give:{a}") for a in mates)
     hand = st.players[seat]["hand"]
     for a in mates:
@@ -65,35 +66,32 @@ def act_team_option(st: GameState, fr: TurnFrame, a: Choose) -> None:
     seat = fr.seat
     what, _, rest = a.option.partition(":")
     if what == "give":
-        fr.stage = "end"  # "sacrifice his turn"
+        RULES.move(fr, "end")  # "sacrifice his turn"
         st.frames.append(ArmyTransferFrame(seat, rest))
-        if st.record_events:
-            emit(st, "turn_sacrificed", {"seat": seat, "reason": "transfer", "to": rest})
+        emit(st, "turn_sacrificed", {"seat": seat, "reason": "transfer", "to": rest})
     elif what == "trade":
         mate, _, card = rest.partition(":")
         fr.traded = True
         st.frames.append(ReserveTradeFrame(seat, mate, card))
-        if st.record_events:
-            emit(st, "reserve_trade_offered", {"seat": seat, "with": mate})
+        emit(st, "reserve_trade_offered", {"seat": seat, "with": mate})
     elif what == "seats":
         fr.proposed = True
         st.frames.append(SeatTradeFrame(seat, rest))
-        if st.record_events:
-            emit(st, "seat_trade_proposed", {"seat": seat, "with": rest})
+        emit(st, "seat_trade_proposed", {"seat": seat, "with": rest})
 
 
 # ---- transfer up to 3 deployed forces to a friendly army (the turn is sacrificed) -------------------------
 def _transfer_moves(st: GameState, fr: ArmyTransferFrame) -> list[tuple]:
     seat, stacks = fr.seat, st.players[fr.to]["stacks"]
     acts: list[tuple] = []
-    for c in _deployed(st, seat):
+    for c in deployed_cards(st, seat):
         kind = st.defs[c].kind
         acts.extend(KDeploy(seat, c, f"{kind}:{i}") for i in range(len(stacks[kind])))
     return acts
 
 
 def step_army_transfer(st: GameState, fr: ArmyTransferFrame) -> Decision | None:
-    if fr.moved >= TRANSFER_MAX or not _deployed(st, fr.seat):
+    if fr.moved >= TRANSFER_MAX or not deployed_cards(st, fr.seat):
         st.frames.pop()
         return None
     return Decision(fr.seat, "army_transfer", {"to": fr.to, "moved": fr.moved, "max": TRANSFER_MAX})
@@ -109,15 +107,14 @@ def act_army_transfer(st: GameState, fr: ArmyTransferFrame, a: Action) -> None:
         st.frames.pop()
         return
     seat, mate = fr.seat, fr.to
-    src = required(_ref_of(st, seat, a.card), "stack transferred from")
-    _stack(st, seat, src).remove(a.card)
-    _stack(st, mate, a.stack).append(a.card)
+    src = required(ref_of(st, seat, a.card), "stack transferred from")
+    stack_at(st, seat, src).remove(a.card)
+    stack_at(st, mate, a.stack).append(a.card)
     fr.moved += 1
-    if st.record_events:
-        data = {"seat": seat, "to": mate, "from": src, "stack": a.stack}
-        emit(st, "forces_transferred", data)
-        for army in (seat, mate):
-            emit(st, "forces_transferred_card", {**data, "card": a.card, "code": st.code[a.card]}, army)
+    data = {"seat": seat, "to": mate, "from": src, "stack": a.stack}
+    emit(st, "forces_transferred", data)
+    for army in (seat, mate):
+        emit(st, "forces_transferred_card", {**data, "card": a.card, "code": st.code[a.card]}, army)
 
 
 # ---- trade one reserve card with a friendly army (the turn goes on) ---------------------------------------
@@ -139,12 +136,11 @@ def act_reserve_trade(st: GameState, fr: ReserveTradeFrame, a: Action) -> None:
     mine[mine.index(sent)] = back
     theirs[theirs.index(back)] = sent
     st.frames.pop()
-    if st.record_events:
-        emit(st, "reserve_traded", {"seat": seat, "with": mate})
-        data = {"seat": seat, "with": mate, "sent": {"id": sent, "code": st.code[sent]},
-                "received": {"id": back, "code": st.code[back]}}
-        for army in (seat, mate):
-            emit(st, "reserve_traded_cards", data, army)
+    emit(st, "reserve_traded", {"seat": seat, "with": mate})
+    data = {"seat": seat, "with": mate, "sent": {"id": sent, "code": st.code[sent]},
+            "received": {"id": back, "code": st.code[back]}}
+    for army in (seat, mate):
+        emit(st, "reserve_traded_cards", data, army)
 
 
 # ---- trade seats (both sacrifice their next turns) ---------------------------------------------------------
@@ -163,16 +159,14 @@ def act_seat_trade(st: GameState, fr: SeatTradeFrame, a: Action) -> None:
     seat, mate = fr.seat, fr.mate
     st.frames.pop()
     if a.option != "accept":
-        if st.record_events:
-            emit(st, "seat_trade_refused", {"seat": seat, "with": mate})
+        emit(st, "seat_trade_refused", {"seat": seat, "with": mate})
         return
     swap_seats(st, seat, mate)
     turn = st.frames[-1]
     assert isinstance(turn, TurnFrame)
-    turn.stage = "end"  # the proposer's turn is sacrificed now, the partner's next one
+    RULES.move(turn, "end")  # the proposer's turn is sacrificed now, the partner's next one
     st.players[mate]["sacrifice"] = True
-    if st.record_events:
-        emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade", "with": mate})
+    emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade", "with": mate})
 
 
 def swap_seats(st: GameState, a: str, b: str) -> None:
@@ -187,8 +181,7 @@ def swap_seats(st: GameState, a: str, b: str) -> None:
             elif p["across"] == b:
                 p["across"] = a
     pa["across"], pb["across"] = pb["across"], pa["across"]
-    if st.record_events:
-        emit(st, "seats_traded", {"armies": [a, b], "across": {a: pa["across"], b: pb["across"]}})
+    emit(st, "seats_traded", {"armies": [a, b], "across": {a: pa["across"], b: pb["across"]}})
 
 
 def take_sacrificed_turn(st: GameState, seat: str) -> bool:
@@ -196,8 +189,7 @@ def take_sacrificed_turn(st: GameState, seat: str) -> bool:
     p = st.players[seat]
     if not p.pop("sacrifice", False):
         return False
-    if st.record_events:
-        emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade"})
+    emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade"})
     return True
 
 

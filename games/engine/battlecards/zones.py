@@ -13,7 +13,7 @@ from ..setup import SEATS, side_of
 from ..state import GameState
 
 
-def _draw_arsenal(st: GameState, seat: str) -> str | None:
+def draw_arsenal(st: GameState, seat: str) -> str | None:
     p = st.arsenal(seat)
     if not p["deck"]:
         if not p["discard"]:
@@ -21,32 +21,30 @@ def _draw_arsenal(st: GameState, seat: str) -> str | None:
         p["deck"] = p["discard"]
         p["discard"] = []
         st.rng.shuffle(p["deck"])
-        if st.record_events:
-            emit(st, "arsenal_reshuffled", {"seat": seat, "cards": len(p["deck"])})
+        emit(st, "arsenal_reshuffled", {"seat": seat, "cards": len(p["deck"])})
     return p["deck"].pop()
 
 
-def _flip_conflict(st: GameState) -> str | None:
+def flip_conflict(st: GameState) -> str | None:
     if not st.conflict_deck:
         if not st.conflict_discard:
             return None
         st.conflict_deck = st.conflict_discard
         st.conflict_discard = []
         st.rng.shuffle(st.conflict_deck)
-        if st.record_events:
-            emit(st, "conflict_reshuffled", {"cards": len(st.conflict_deck)})
+        emit(st, "conflict_reshuffled", {"cards": len(st.conflict_deck)})
     return st.conflict_deck.pop()
 
 
-def _action_number(st: GameState) -> tuple[int, str | None]:
-    cid = _flip_conflict(st)
+def draw_action_number(st: GameState) -> tuple[int, str | None]:
+    cid = flip_conflict(st)
     if cid is None:
         return 0, None
     st.conflict_discard.append(cid)
     return st.defs[cid].action_number, cid
 
 
-def _stack(st: GameState, seat: str, ref: str) -> list[str]:
+def stack_at(st: GameState, seat: str, ref: str) -> list[str]:
     """The stack `ref` names ("<kind>:<i>" or "bc:<battlecard>"): a ref a legal action or a frame holds
     always names one of `seat`'s stacks (StateError if not)."""
     stack = None
@@ -66,7 +64,7 @@ def _stack(st: GameState, seat: str, ref: str) -> list[str]:
     return stack
 
 
-def _nonempty_refs(st: GameState, seat: str, min_size: int = 1, occupied: bool = True) -> list[str]:
+def nonempty_refs(st: GameState, seat: str, min_size: int = 1, occupied: bool = True) -> list[str]:
     out = []
     for kind in KINDS:
         for i, s in enumerate(st.players[seat]["stacks"][kind]):
@@ -77,7 +75,7 @@ def _nonempty_refs(st: GameState, seat: str, min_size: int = 1, occupied: bool =
     return out
 
 
-def _deployed(st: GameState, seat: str) -> list[str]:
+def deployed_cards(st: GameState, seat: str) -> list[str]:
     out: list[str] = []
     for kind in KINDS:
         for s in st.players[seat]["stacks"][kind]:
@@ -87,7 +85,7 @@ def _deployed(st: GameState, seat: str) -> list[str]:
     return out
 
 
-def _remove_deployed(st: GameState, seat: str, cid: str) -> bool:
+def remove_deployed(st: GameState, seat: str, cid: str) -> bool:
     if _take_deployed(st, st.players[seat], cid):
         return True
     if st.classic:
@@ -102,20 +100,20 @@ def _teammate_holding(st: GameState, seat: str, cid: str) -> str | None:
     """The other army of `seat`'s side with `cid` deployed (team games), or None."""
     side = side_of(seat)
     for army in st.armies:
-        if army != seat and side_of(army) == side and _ref_of(st, army, cid) is not None:
+        if army != seat and side_of(army) == side and ref_of(st, army, cid) is not None:
             return army
     return None
 
 
-def _army_holding(st: GameState, seat: str, cid: str) -> str:
+def army_holding(st: GameState, seat: str, cid: str) -> str:
     """The army of `seat`'s side that holds the deployed card `cid` (`seat` itself unless a teammate's
     unit fights under it in a homeland battle)."""
-    if st.classic or _ref_of(st, seat, cid) is not None:
+    if st.classic or ref_of(st, seat, cid) is not None:
         return seat
     return _teammate_holding(st, seat, cid) or seat
 
 
-def _army_map(st: GameState, fr: BattleFrame) -> dict[str, str]:
+def army_map(st: GameState, fr: BattleFrame) -> dict[str, str]:
     """Card id -> the army holding it, for every card deployed by the armies fighting in battle `fr` (the
     two named in it and, in a homeland battle, the teammates joined under them)."""
     out: dict[str, str] = {}
@@ -156,32 +154,33 @@ def _take_deployed(st: GameState, p: dict[str, Any], cid: str) -> bool:
     return False
 
 
-def _kept_with(st: GameState, seat: str, effects: frozenset[str] | set[str]) -> list[str]:
+def kept_with(st: GameState, seat: str, effects: frozenset[str] | set[str]) -> list[str]:
     return [c for c in st.team(seat)["kept"] if st.defs[c].effect in effects]
 
 
-def _battle(st: GameState) -> BattleFrame | None:
+def battle_frame(st: GameState) -> BattleFrame | None:
+    """The battle in progress (the innermost battle frame), or None."""
     for fr in reversed(st.frames):
         if type(fr) is BattleFrame:
             return fr
     return None
 
 
-def _industry_extra(st: GameState, seat: str) -> int:
+def industry_extra(st: GameState, seat: str) -> int:
     p = st.players[seat]
     extra = sum(st.defs[c].param("extra", 0) for c in p["industry"])
-    for cid in _deployed(st, seat):
+    for cid in deployed_cards(st, seat):
         ab = st.abil[cid].get("industry")
         if ab is not None:
             extra += ab.get("extra")
     return extra
 
 
-def _has_ability_deployed(st: GameState, seat: str, kind: str) -> bool:
-    return any(kind in st.abil[c] for c in _deployed(st, seat))
+def has_ability_deployed(st: GameState, seat: str, kind: str) -> bool:
+    return any(kind in st.abil[c] for c in deployed_cards(st, seat))
 
 
-def _prereqs_met(st: GameState, bc: str) -> bool:
+def prereqs_met(st: GameState, bc: str) -> bool:
     """FAQ CA3: each prerequisite names who must hold which battlecard, whoever attacks."""
     for pr in st.defs[bc].prerequisites:
         seat = pr.holder if pr.holder in SEATS else st.side_of_nation(pr.holder)
@@ -192,28 +191,26 @@ def _prereqs_met(st: GameState, bc: str) -> bool:
     return True
 
 
-def _stated_aggressor(st: GameState, bc: str) -> str | None:
+def stated_aggressor(st: GameState, bc: str) -> str | None:
     agg = st.defs[bc].aggressor
     if agg == "drawing-player":
         return None
     return st.side_of_nation(agg)
 
 
-def _discard_kept(st: GameState, seat: str, cid: str) -> None:
+def discard_kept(st: GameState, seat: str, cid: str) -> None:
     st.team(seat)["kept"].remove(cid)
     st.conflict_discard.append(cid)
-    if st.record_events:
-        emit(st, "card_played", {"seat": seat, "card": cid, "code": st.code[cid]})
+    emit(st, "card_played", {"seat": seat, "card": cid, "code": st.code[cid]})
 
 
-def _destroy_industry(st: GameState, seat: str) -> None:
+def destroy_industry(st: GameState, seat: str) -> None:
     ic = st.players[seat]["industry"].pop(0)
     st.conflict_discard.append(ic)
-    if st.record_events:
-        emit(st, "industry_destroyed", {"seat": seat, "card": ic, "code": st.code[ic]})
+    emit(st, "industry_destroyed", {"seat": seat, "card": ic, "code": st.code[ic]})
 
 
-def _ref_of(st: GameState, seat: str, cid: str) -> str | None:
+def ref_of(st: GameState, seat: str, cid: str) -> str | None:
     for bc, s in st.players[seat]["occupied"].items():
         if cid in s:
             return f"bc:{bc}"
@@ -224,17 +221,16 @@ def _ref_of(st: GameState, seat: str, cid: str) -> str | None:
     return None
 
 
-def _draw_n(st: GameState, seat: str, n: int) -> int:
+def draw_n(st: GameState, seat: str, n: int) -> int:
     got = 0
     hand = st.players[seat]["hand"]
     for _ in range(n):
-        cid = _draw_arsenal(st, seat)
+        cid = draw_arsenal(st, seat)
         if cid is None:
             break
         hand.append(cid)
         got += 1
-        if st.record_events:
-            emit(st, "drawn_card", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
-    if got and st.record_events:
+        emit(st, "drawn_card", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
+    if got:
         emit(st, "drawn", {"seat": seat, "count": got})
     return got

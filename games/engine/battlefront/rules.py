@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import SetupError
-from ..core.machine import Decision, RuleBook, Stage, emit
+from ..core.machine import Decision, RuleBook, Stage, declare_resume, emit
 from .actions import ACTION_CLASSES, Action, Discard, Pass, Play, PlaySpecial
 from .cards import TYPES, BattlefrontCatalog, Card, SpecialUse
 from .setup import (
@@ -449,4 +449,4 @@ materialize = RULES.materialize
 apply = RULES.apply
 apply_legal = RULES.apply_legal
 DECISION_KINDS = tuple(RULES.decisions)
-BattlefrontState.resume = staticmethod(advance)
+declare_resume(BattlefrontState, advance)  # BattlefrontState.from_json recomputes the decision

@@ -8,12 +8,11 @@ loses nothing (the RNG state included). The pending decision is derived from the
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from ..core.errors import EngineError, StateError
-from ..core.machine import Decision
+from ..core.machine import Decision, resume
 from ..core.rng import new_rng, rng_from_json, rng_to_json
 from .cards import BattlefrontCatalog
 from .setup import FRONTS, SEATS, GameSetup
@@ -68,7 +67,6 @@ class BattlefrontState:
     """The whole game. Mutated only through `apply`."""
 
     # recomputes the pending decision of a loaded state; set by battlefront.rules (no rules import here)
-    resume: ClassVar[Callable[[BattlefrontState], None]]
 
     def __init__(self, catalog: BattlefrontCatalog, setup: GameSetup) -> None:
         self.catalog = catalog
@@ -182,7 +180,7 @@ class BattlefrontState:
                 catalog.card(code)
             except KeyError:
                 raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card") from None
-        cls.resume(st)
+        resume(st)  # the pending decision, by the rules' declared step (battlefront.rules)
         return st
 
     def all_cards(self) -> list[str]:

@@ -55,8 +55,30 @@ class DecisionSpec(NamedTuple):
     key_at: Callable[[Any, Any, Callable[[int], int]], tuple] | None = None
 
 
+# Each game's state class and the step that recomputes a deserialised state's pending decision (its
+# machine's advance), declared once by the module that assembles the game's rules (declare_resume); the
+# state's from_json calls resume(). No state class is patched from outside.
+_RESUME: dict[type, Callable[[Any], None]] = {}
+
+
+def declare_resume(state_cls: type, advance: Callable[[Any], None]) -> None:
+    """Declare `advance` as the step that resumes a `state_cls` state loaded from JSON (once per class)."""
+    if state_cls in _RESUME:
+        raise ValueError(f"{state_cls.__name__}: its resume step is declared twice")
+    _RESUME[state_cls] = advance
+
+
+def resume(st: Any) -> None:
+    """Recompute a deserialised state's pending decision with the step its game declared."""
+    step = _RESUME.get(type(st))
+    if step is None:
+        raise RuntimeError(f"no rules declared for {type(st).__name__}: import its game package first")
+    step(st)
+
+
 def emit(st: Any, type_: str, data: dict[str, Any], vis: str = "all") -> None:
-    """Record an event of the action being applied (`vis`: "all" or the one seat that may see it)."""
+    """Record an event of the action being applied (`vis`: "all" or the one seat that may see it). The one
+    place that checks `record_events` (off in self-play): callers emit without a guard of their own."""
     if st.record_events:
         st._events.append(Event(type_, data, vis))
 

@@ -7,14 +7,13 @@ wave, stage = the step of the rulebook's order) holding `Engagement`s. `to_json`
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
 from vocabulary.the_war import TheWarCatalog
 
 from ..core.errors import EngineError, StateError
-from ..core.machine import Decision
+from ..core.machine import Decision, resume
 from ..core.rng import new_rng, rng_from_json, rng_to_json
 from .setup import SEATS, GameSetup
 
@@ -128,7 +127,6 @@ def frame_from_json(data: dict[str, Any]) -> Any:
 class WarState:
     """The whole game. Mutated only through `apply`."""
 
-    resume: ClassVar[Callable[[WarState], None]]  # set by the_war.rules.flow
 
     def __init__(self, catalog: TheWarCatalog, setup: GameSetup) -> None:
         self.catalog = catalog
@@ -236,7 +234,7 @@ class WarState:
         for code in st.codes.values():
             if code not in catalog.cards:
                 raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card")
-        cls.resume(st)
+        resume(st)  # the pending decision, by the rules' declared step (the_war.rules)
         return st
 
     def __eq__(self, other: object) -> bool:

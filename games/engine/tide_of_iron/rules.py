@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.errors import IllegalAction, MalformedAction, SetupError, required
 from ..core.events import Event
-from ..core.machine import Decision
+from ..core.machine import Decision, declare_resume
 from .actions import (
     ACTION_CLASSES,
     REPORTS,
@@ -116,7 +116,7 @@ def advance(st: TideOfIronState) -> None:
         )
 
 
-TideOfIronState.resume = staticmethod(advance)
+declare_resume(TideOfIronState, advance)  # TideOfIronState.from_json recomputes the decision
 
 
 def effective_cost(st: TideOfIronState, seat: str, card: Card) -> int:

@@ -9,12 +9,11 @@ nothing (the RNG state included). The pending decision is derived (rules.advance
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any
 
 from ..core.errors import EngineError, StateError
-from ..core.machine import Decision
+from ..core.machine import Decision, resume
 from ..core.rng import new_rng, rng_from_json, rng_to_json
 from .setup import SEATS, GameSetup, TideOfIronCatalog
 
@@ -53,7 +52,6 @@ class Activation:
 class TideOfIronState:
     """A match. Mutated only through `apply`."""
 
-    resume: ClassVar[Callable[[TideOfIronState], None]]  # set by rules (recomputes the decision)
 
     def __init__(self, catalog: TideOfIronCatalog, setup: GameSetup) -> None:
         self.catalog = catalog
@@ -147,7 +145,7 @@ class TideOfIronState:
         for code in st.all_cards():
             if code not in catalog.cards:
                 raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card")
-        cls.resume(st)
+        resume(st)  # the pending decision, by the rules' declared step (tide_of_iron.rules)
         return st
 
     def all_cards(self) -> list[str]:

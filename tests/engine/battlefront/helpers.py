@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import battlefront as bf
+from games.engine.battlefront.rules import advance
 from games.engine.battlefront.state import DeployFrame, GameFrame
 
 W, E = "west", "east"
@@ -34,7 +35,7 @@ def scenario(catalog: bf.BattlefrontCatalog, *, hands: dict[str, list[str]] | No
     st.first_seat = seat
     st.frames = [GameFrame("battle", changed=changed, opening=W),
                  DeployFrame(seat, placed={s: dict((placed or {}).get(s, {})) for s in bf.SEATS})]
-    bf.BattlefrontState.resume(st)
+    advance(st)  # the pending decision, as BattlefrontState.from_json computes it
     return st
 
 

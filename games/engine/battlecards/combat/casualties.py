@@ -7,25 +7,22 @@ from ...frames import BattleFrame
 from ...state import GameState
 from ..book import RULES
 from ..common import GROUND_SPECIALS
-from ..zones import _army_holding, _battle, _remove_deployed
+from ..zones import army_holding, battle_frame, remove_deployed
 from .values import invalidate
 
 
-def _destroy(st: GameState, holder: str, cid: str, cause: str) -> None:
+def destroy_unit(st: GameState, holder: str, cid: str, cause: str) -> None:
     """A deployed unit is destroyed: to its OWNER's arsenal discard (C5). `holder` is the side's seat in
     the battle (in a team game's homeland battle, the commanding army: the card may be a teammate's, it
-    leaves that army's stacks: zones._remove_deployed; the event names it as "army")."""
-    army = holder if st.classic else _army_holding(st, holder, cid)
-    _remove_deployed(st, army, cid)
+    leaves that army's stacks: zones.remove_deployed; the event names it as "army")."""
+    army = holder if st.classic else army_holding(st, holder, cid)
+    remove_deployed(st, army, cid)
     st.pool_of(cid)["discard"].append(cid)
-    fr = _battle(st)
+    fr = battle_frame(st)
     if fr is not None:
         _leave_battle(st, fr, holder, cid)
-    if st.record_events:
-        data = {"seat": holder, "card": cid, "code": st.code[cid], "cause": cause}
-        if not st.classic:
-            data["army"] = army
-        emit(st, "destroyed", data)
+    data = {"seat": holder, "card": cid, "code": st.code[cid], "cause": cause}
+    emit(st, "destroyed", data if st.classic else {**data, "army": army})
 
 
 def _leave_battle(st: GameState, fr: BattleFrame, seat: str, cid: str) -> None:
@@ -44,15 +41,14 @@ def _leave_battle(st: GameState, fr: BattleFrame, seat: str, cid: str) -> None:
     invalidate(st, fr, left=(seat, cid, affected))
 
 
-def _withdraw(st: GameState, fr: BattleFrame, seat: str, unit: str, cause: str) -> None:
+def withdraw_unit(st: GameState, fr: BattleFrame, seat: str, unit: str, cause: str) -> None:
     """GP1: withdrawn units stay deployed but are out of this battle (GP2: for good)."""
     _leave_battle(st, fr, seat, unit)
     fr.withdrawn[seat].append(unit)
-    if st.record_events:
-        emit(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
+    emit(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
 
 
-def _check_battle_end(st: GameState, fr: BattleFrame) -> bool:
+def check_battle_end(st: GameState, fr: BattleFrame) -> bool:
     if fr.stage == "settle":
         return True
     agg, dfd = fr.aggressor, fr.defender

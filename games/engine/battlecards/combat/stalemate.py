@@ -9,21 +9,19 @@ from ...frames import BattleFrame
 from ...state import GameState
 from ..book import RULES
 from .supports import SEA, offer_bonus, support_offers
-from .targeting import _autokill_targets, _targetable
+from .targeting import autokill_targets, targetable
 from .values import battle_values, hits
 
 
-def _stalemate(st: GameState, fr: BattleFrame, *, round_cap: bool = False) -> None:
+def settle_stalemate(st: GameState, fr: BattleFrame, *, round_cap: bool = False) -> None:
     """Stalemate: the aggressor must withdraw and the defender wins (air raids simply end). `round_cap`:
     settled the same way by the Options.max_battle_rounds cap of self-play (not a rule; see the README)."""
-    if st.record_events:
-        data = {"round": fr.round, "round_cap": True} if round_cap else {"round": fr.round}
-        emit(st, "stalemate", data)
+    emit(st, "stalemate", {"round": fr.round, "round_cap": True} if round_cap else {"round": fr.round})
     fr.winner = fr.defender if fr.mode.decides_winner else None
     RULES.move(fr, "settle")
 
 
-def _can_hit(st: GameState, fr: BattleFrame, seat: str) -> bool:
+def can_hit(st: GameState, fr: BattleFrame, seat: str) -> bool:
     """Could any unit of `seat` hit any enemy unit with the best possible support and action number?
 
     Checked at the start of a round (phase 0), when every support offer is open: the best action number
@@ -51,7 +49,7 @@ def _can_hit(st: GameState, fr: BattleFrame, seat: str) -> bool:
     for u in units:
         if phases[u] is None:
             continue
-        if "autokill" in abil[u] and _autokill_targets(st, fr, seat, u):
+        if "autokill" in abil[u] and autokill_targets(st, fr, seat, u):
             return True
         ui = kidx[u]
         ukind = KINDS[ui]
@@ -66,7 +64,7 @@ def _can_hit(st: GameState, fr: BattleFrame, seat: str) -> bool:
             dv = dt[ui] if dt is not None else vals.defense(enemy, t, ukind)
             if dv is None or dv >= max_action:
                 continue
-            if not _targetable(st, fr, seat, u, t):
+            if not targetable(st, fr, seat, u, t):
                 continue  # S6: a hidden submarine (it fires only if its own side can hit: checked too)
             extra = extras.get(ti)
             if extra is None:

@@ -10,7 +10,7 @@ from ..behaviour import ability
 from .values import BattleValues, battle_values
 
 
-def _targetable(st: GameState, fr: BattleFrame, seat: str, u: str, t: str) -> bool:
+def targetable(st: GameState, fr: BattleFrame, seat: str, u: str, t: str) -> bool:
     """S6, S7: before a submarine fires only destroyers and submarines may target it, unless intelligence;
     an aggressor's submarine not even they (S6 NOTE: "If the submarine is the aggressor, it may fire and
     retreat from battle without fear of enemy reprisal")."""
@@ -41,7 +41,7 @@ def _shot_allowed(st: GameState, fr: BattleFrame, u: str, tkind: str) -> bool:
     return False
 
 
-def _exhausted(st: GameState, fr: BattleFrame, seat: str, u: str) -> bool:
+def exhausted(st: GameState, fr: BattleFrame, seat: str, u: str) -> bool:
     shots = fr.shots.get(u, ())
     ab = st.abil[u]
     if "double_attack" in ab:
@@ -54,7 +54,7 @@ def _exhausted(st: GameState, fr: BattleFrame, seat: str, u: str) -> bool:
     return len(shots) >= 1
 
 
-def _fire_targets(st: GameState, fr: BattleFrame, seat: str, u: str) -> list[str]:
+def fire_targets(st: GameState, fr: BattleFrame, seat: str, u: str) -> list[str]:
     vals = st._vcache  # battle_values(st, fr), inlined on this hot path
     if vals is None or vals.fr is not fr:
         vals = battle_values(st, fr)
@@ -101,7 +101,7 @@ def _compute_fire_targets(st: GameState, fr: BattleFrame, seat: str, u: str, val
         d = table[t][ki]
         if d is None or a < d:
             continue
-        if "submarine" in abil[t] and not _targetable(st, fr, seat, u, t):
+        if "submarine" in abil[t] and not targetable(st, fr, seat, u, t):
             continue
         out.append(t)
     return out
@@ -113,7 +113,7 @@ def _has_infantry(st: GameState, fr: BattleFrame, seat: str) -> bool:
     return any("infantry" in st.defs[c].classes for c in fr.units[seat])
 
 
-def _autokill_targets(st: GameState, fr: BattleFrame, seat: str, u: str) -> list[str]:
+def autokill_targets(st: GameState, fr: BattleFrame, seat: str, u: str) -> list[str]:
     ak = st.abil[u].get("autokill")
     if ak is None or fr.shots.get(u):
         return []
@@ -138,13 +138,13 @@ def _autokill_targets(st: GameState, fr: BattleFrame, seat: str, u: str) -> list
         if st.defs[t].kind not in kinds:
             continue
         d = vals.defense(enemy, t, ukind)  # G2: bonuses count when checking the threshold
-        if d is not None and d <= limit and _targetable(st, fr, seat, u, t):
+        if d is not None and d <= limit and targetable(st, fr, seat, u, t):
             out.append(t)
     memo[("ak", u)] = (sig, out)
     return out
 
-ability("autokill", _autokill_targets, rulings="G2, GU4, GU5")
-ability("big_guns", _shot_allowed, _exhausted, rulings="S1, S3")
-ability("heavy_guns", _shot_allowed, _exhausted, rulings="S1")
-ability("submarine", _targetable, rulings="S6, S7; withdrawal after firing: phases.fire._resolve")
-ability("double_attack", _shot_allowed, _exhausted, rulings="C8 (the A-bomb delivery: effects.abomb)")
+ability("autokill", autokill_targets, rulings="G2, GU4, GU5")
+ability("big_guns", _shot_allowed, exhausted, rulings="S1, S3")
+ability("heavy_guns", _shot_allowed, exhausted, rulings="S1")
+ability("submarine", targetable, rulings="S6, S7; withdrawal after firing: phases.fire._resolve")
+ability("double_attack", _shot_allowed, exhausted, rulings="C8 (the A-bomb delivery: effects.abomb)")

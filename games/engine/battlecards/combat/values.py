@@ -154,7 +154,7 @@ class BattleValues:
         self.umemo[seat].clear()
         self.ftargets[seat].pop(cid, None)  # cid as a shooter
         self.fkeys[seat].pop(cid, None)
-        self.gone[seat].append(cid)  # cid as a target: dropped from the enemy's target lists (_fire_targets)
+        self.gone[seat].append(cid)  # cid as a target: dropped from the enemy's target lists (fire_targets)
         for table in (self.side, self.A, self.D, self.sup):
             table.pop(cid, None)
         for r in affected:
@@ -209,7 +209,7 @@ def invalidate(st: GameState, fr: BattleFrame | None = None, *,
         st._vcache = None
 
 
-def _defense(st: GameState, fr: BattleFrame, seat: str, t: str, akind: str) -> int | None:
+def defense_value(st: GameState, fr: BattleFrame, seat: str, t: str, akind: str) -> int | None:
     return battle_values(st, fr).defense(seat, t, akind)
 
 ability("general_aura", BattleValues._compute, rulings="G1, G3")

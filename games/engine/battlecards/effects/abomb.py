@@ -2,63 +2,62 @@
 from __future__ import annotations
 
 from ...actions import Action, PlayCard
-from ...core.machine import RuleBook, emit
+from ...core.machine import RuleBook, Stage, emit
 from ...frames import BattleFrame, DeployFrame, Frame, V2Frame
 from ...state import Decision, GameState
 from ..behaviour import PHASE_2, V2, Window, ability, card_effect, window_of, window_options
-from ..combat.casualties import _destroy
+from ..book import RULES
+from ..combat.casualties import destroy_unit
 from ..common import KChoose, KPlayCard
 from ..zones import (
-    _discard_kept,
-    _draw_arsenal,
-    _has_ability_deployed,
-    _kept_with,
-    _nonempty_refs,
-    _remove_deployed,
-    _stack,
+    discard_kept,
+    draw_arsenal,
+    has_ability_deployed,
+    kept_with,
+    nonempty_refs,
+    remove_deployed,
+    stack_at,
 )
 
 
 def step_v2(st: GameState, fr: V2Frame) -> Decision | None:
     seat = fr.seat
-    enemy = st.foe(seat)
-    if fr.stage == "start":
-        # asked whenever the owner holds any kept card, so the question itself reveals nothing
-        if st.team(seat)["kept"] and _nonempty_refs(st, enemy):
-            return Decision(seat, "v2_effect", {"card": fr.card})
-        _v2_effect(st, seat)
-        fr.stage = "replace"
-        return None
-    # the rocket is spent: discard it and draw a replacement, deployed at once
-    _remove_deployed(st, seat, fr.card)
+    # asked whenever the owner holds any kept card, so the question itself reveals nothing
+    if st.team(seat)["kept"] and nonempty_refs(st, st.foe(seat)):
+        return Decision(seat, "v2_effect", {"card": fr.card})
+    _v2_effect(st, seat)
+    RULES.move(fr, "replace")
+    return None
+
+
+def step_v2_replace(st: GameState, fr: V2Frame) -> Decision | None:
+    """The rocket is spent: discard it and draw a replacement, deployed at once."""
+    seat = fr.seat
+    remove_deployed(st, seat, fr.card)
     st.pool_of(fr.card)["discard"].append(fr.card)
     st.frames.pop()
-    new = _draw_arsenal(st, seat)
+    new = draw_arsenal(st, seat)
     if new is None:
         return None
     if "v2_rocket" in st.abil[new]:
         # R1.2: a V-2 drawn to replace a V-2 is discarded with no effect and no replacement
         st.arsenal(seat)["discard"].append(new)
-        if st.record_events:
-            emit(st, "v2_rule_1_2", {"seat": seat, "card": new, "code": st.code[new]})
+        emit(st, "v2_rule_1_2", {"seat": seat, "card": new, "code": st.code[new]})
         return None
     st.players[seat]["hand"].append(new)
-    if st.record_events:
-        emit(st, "drawn", {"seat": seat, "count": 1})
+    emit(st, "drawn", {"seat": seat, "count": 1})
     st.frames.append(DeployFrame(seat, 1, [new], "v2"))
     return None
 
 
 def _v2_effect(st: GameState, seat: str) -> None:
     enemy = st.foe(seat)
-    top = _draw_arsenal(st, enemy)
+    top = draw_arsenal(st, enemy)
     if top is None:
-        if st.record_events:
-            emit(st, "v2_no_effect", {"seat": seat})
+        emit(st, "v2_no_effect", {"seat": seat})
         return
     st.arsenal(enemy)["removed"].append(top)
-    if st.record_events:
-        emit(st, "v2_hit", {"seat": seat, "removed": top, "code": st.code[top]})
+    emit(st, "v2_hit", {"seat": seat, "removed": top, "code": st.code[top]})
 
 
 def legal_v2_effect(st: GameState, fr: V2Frame) -> list[tuple]:
@@ -71,18 +70,17 @@ def act_v2_effect(st: GameState, fr: V2Frame, a: Action) -> None:
         window_of(st, a.card, V2).resolve(st, fr, a)  # C9: the A-bomb in place of the V-2's effect
     else:
         _v2_effect(st, a.seat)
-    fr.stage = "replace"
+    RULES.move(fr, "replace")
 
 
 def _a_bomb(st: GameState, seat: str, card: str, ref: str) -> None:
     """G6, C8-C10: every card in the stack, leaders and generals included, is destroyed (discarded)."""
     enemy = st.foe(seat)
-    _discard_kept(st, seat, card)
-    stack = _stack(st, enemy, ref)
-    if st.record_events:
-        emit(st, "a_bomb", {"seat": seat, "stack": ref, "cards": [[c, st.code[c]] for c in stack]})
+    discard_kept(st, seat, card)
+    stack = stack_at(st, enemy, ref)
+    emit(st, "a_bomb", {"seat": seat, "stack": ref, "cards": [[c, st.code[c]] for c in stack]})
     for cid in list(stack):
-        _destroy(st, enemy, cid, "a-bomb")
+        destroy_unit(st, enemy, cid, "a-bomb")
 
 
 def _abomb_ok(st: GameState, fr: BattleFrame, seat: str) -> bool:
@@ -91,12 +89,12 @@ def _abomb_ok(st: GameState, fr: BattleFrame, seat: str) -> bool:
         return False
     if st.players[seat]["nation"] == "GB":
         return (fr.intel_played[seat]
-                or bool(_kept_with(st, seat, {"military-intelligence", "stolen-plans"}))
-                or _has_ability_deployed(st, seat, "intelligence"))
+                or bool(kept_with(st, seat, {"military-intelligence", "stolen-plans"}))
+                or has_ability_deployed(st, seat, "intelligence"))
     return True
 
 
-def _abomb_plays(st: GameState, fr: BattleFrame, seat: str) -> list[tuple]:
+def abomb_plays(st: GameState, fr: BattleFrame, seat: str) -> list[tuple]:
     """C8, C10: `seat`'s A-bomb plays in phase 2, on any non-empty enemy stack."""
     return window_options(st, fr, seat, PHASE_2) if st.team(seat)["kept"] else []
 
@@ -104,12 +102,12 @@ def _abomb_plays(st: GameState, fr: BattleFrame, seat: str) -> list[tuple]:
 def _phase_2_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list[tuple]:
     if not _abomb_ok(st, fr, seat):
         return []
-    return [KPlayCard(seat, cid, target=ref) for ref in _nonempty_refs(st, st.foe(seat))]
+    return [KPlayCard(seat, cid, target=ref) for ref in nonempty_refs(st, st.foe(seat))]
 
 
 def _v2_options(st: GameState, fr: V2Frame, seat: str, cid: str) -> list[tuple]:
     """C9: the German A-bomb may replace the V-2's "remove the top enemy card" part (no bomber needed)."""
-    return [KPlayCard(seat, cid, target=ref) for ref in _nonempty_refs(st, st.foe(seat))]
+    return [KPlayCard(seat, cid, target=ref) for ref in nonempty_refs(st, st.foe(seat))]
 
 
 def _drop(st: GameState, fr: Frame, a: PlayCard) -> None:
@@ -122,10 +120,18 @@ card_effect("a-bomb", kept=True, rulings="G6, C8-C10",
             v2=Window(_v2_options, _drop, discard=False))
 
 
+# The V-2's flow (only RULES.move changes the stage): its effect (or the A-bomb in its place, C9), then the
+# rocket's replacement (R1.2), which ends the frame.
+V2_STAGES = {
+    "start": Stage(step_v2, then=("replace",)),
+    "replace": Stage(step_v2_replace),
+}
+
+
 def register(book: RuleBook) -> None:
     """Register this module's frames and decisions (called once, by battlecards.machine)."""
-    book.frame("v2", step_v2)
+    book.frame("v2", stages=V2_STAGES)
     book.decision("v2_effect", legal=legal_v2_effect, act=act_v2_effect)
 
 
-ability("v2_rocket", step_v2, rulings="R1.2, C9; triggered by phases.deploy._do_deploy")
+ability("v2_rocket", step_v2, rulings="R1.2, C9; triggered by phases.deploy.do_deploy")

@@ -8,9 +8,9 @@ from ...core.machine import RuleBook, emit
 from ...frames import BattleFrame
 from ...state import GameState
 from ..behaviour import BATTLE_WINDOW, Window, card_effect, window_of, window_options
-from ..combat.casualties import _check_battle_end, _destroy, _withdraw
+from ..combat.casualties import check_battle_end, destroy_unit, withdraw_unit
 from ..common import KPass, KPlayCard
-from ..zones import _discard_kept
+from ..zones import discard_kept
 
 
 def _window_seat(fr: BattleFrame) -> str:
@@ -26,9 +26,9 @@ def act_battle_window(st: GameState, fr: BattleFrame, a: Pass | PlayCard) -> Non
     if isinstance(a, Pass):
         fr.side += 1
         return
-    _discard_kept(st, a.seat, a.card)  # C14: discarded after use
+    discard_kept(st, a.seat, a.card)  # C14: discarded after use
     window_of(st, a.card, BATTLE_WINDOW).resolve(st, fr, a)
-    _check_battle_end(st, fr)
+    check_battle_end(st, fr)
 
 
 # ---- Mine Fields (C13): the player chooses an enemy ground unit (never a leader), first round only ---------
@@ -40,7 +40,7 @@ def _mine_fields_options(st: GameState, fr: BattleFrame, seat: str, cid: str) ->
 
 def _mine_fields(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
     assert a.target is not None  # the enemy unit (_mine_fields_options)
-    _destroy(st, st.foe(a.seat), a.target, "mine-fields")
+    destroy_unit(st, st.foe(a.seat), a.target, "mine-fields")
 
 
 # ---- Lack of Valor (C14): one enemy unit must withdraw -----------------------------------------------------
@@ -50,7 +50,7 @@ def _lack_of_valor_options(st: GameState, fr: BattleFrame, seat: str, cid: str) 
 
 def _lack_of_valor(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
     assert a.target is not None  # the enemy unit (_lack_of_valor_options)
-    _withdraw(st, fr, st.foe(a.seat), a.target, "lack-of-valor")
+    withdraw_unit(st, fr, st.foe(a.seat), a.target, "lack-of-valor")
 
 
 # ---- Military Intelligence / Stolen Plans: the rest of the battle, and the enemy hand (kept cards) shown ---
@@ -63,9 +63,8 @@ def _intelligence(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
     enemy = st.foe(seat)
     fr.intel[seat] = True
     fr.intel_played[seat] = True
-    if st.record_events:
-        emit(st, "intelligence", {"enemy_hand": [st.code[c] for c in st.players[enemy]["hand"]]}, seat)
-    if st.defs[a.card].effect == "stolen-plans" and st.record_events:
+    emit(st, "intelligence", {"enemy_hand": [st.code[c] for c in st.players[enemy]["hand"]]}, seat)
+    if st.defs[a.card].effect == "stolen-plans":
         emit(st, "intelligence", {"enemy_kept": [st.code[c] for c in st.team(enemy)["kept"]]}, seat)
 
 

@@ -6,53 +6,56 @@ from typing import Any
 
 from ...actions import Choose, Deploy, Pass, Retrieve, Split, Take
 from ...core.errors import StateError, required
-from ...core.machine import RuleBook, emit
+from ...core.machine import RuleBook, Stage, emit
 from ...frames import CaptureFrame, DeployFrame, DivideFrame, ReorganizeFrame
 from ...state import Decision, GameState
 from ..behaviour import ability, card_effect
+from ..book import RULES
 from ..common import KChoose, KPass, KRetrieve, KSplit, KTake
-from ..phases.deploy import _deploy_options, _do_deploy
-from ..zones import _deployed, _draw_n, _industry_extra, _nonempty_refs, _remove_deployed, _stack
+from ..phases.deploy import deploy_options, do_deploy
+from ..zones import deployed_cards, draw_n, industry_extra, nonempty_refs, remove_deployed, stack_at
 
 
 def step_divide(st: GameState, fr: DivideFrame) -> Decision | None:
-    if fr.stage == "choose":
-        if not _nonempty_refs(st, st.foe(fr.seat), 2, occupied=False):
-            st.frames.pop()
-            return None
-        return Decision(fr.seat, "divide_choose", {})
-    if _split(fr)[2] <= 0:
+    if not nonempty_refs(st, st.foe(fr.seat), 2, occupied=False):
         st.frames.pop()
         return None
-    return Decision(st.foe(fr.seat), "divide_stack", {"stack": fr.src, "new_stack": fr.dst,
-                                                        "remaining": fr.need})
+    return Decision(fr.seat, "divide_choose", {})
+
+
+def step_divide_split(st: GameState, fr: DivideFrame) -> Decision | None:
+    src, dst, need = _split(fr)
+    if need <= 0:
+        st.frames.pop()
+        return None
+    return Decision(st.foe(fr.seat), "divide_stack", {"stack": src, "new_stack": dst, "remaining": need})
 
 
 def legal_divide_choose(st: GameState, fr: DivideFrame) -> list[tuple]:
-    return [KChoose(fr.seat, ref) for ref in _nonempty_refs(st, st.foe(fr.seat), 2, occupied=False)]
+    return [KChoose(fr.seat, ref) for ref in nonempty_refs(st, st.foe(fr.seat), 2, occupied=False)]
 
 
 def act_divide_choose(st: GameState, fr: DivideFrame, a: Choose) -> None:
     enemy = st.foe(fr.seat)
     kind = a.option.split(":")[0]
     stacks = st.players[enemy]["stacks"][kind]
-    src = _stack(st, enemy, a.option)
+    src = stack_at(st, enemy, a.option)
     stacks.append([])
-    fr.stage, fr.src, fr.dst, fr.need = "split", a.option, f"{kind}:{len(stacks) - 1}", len(src) // 2
-    if st.record_events:
-        emit(st, "divide", {"seat": enemy, "stack": a.option, "new_stack": fr.dst})
+    fr.src, fr.dst, fr.need = a.option, f"{kind}:{len(stacks) - 1}", len(src) // 2
+    RULES.move(fr, "split")
+    emit(st, "divide", {"seat": enemy, "stack": a.option, "new_stack": fr.dst})
 
 
 def legal_divide_stack(st: GameState, fr: DivideFrame) -> list[tuple]:
     seat = st.foe(fr.seat)
-    return [KSplit(seat, c) for c in _stack(st, seat, _split(fr)[0])]
+    return [KSplit(seat, c) for c in stack_at(st, seat, _split(fr)[0])]
 
 
 def act_divide_stack(st: GameState, fr: DivideFrame, a: Split) -> None:
     seat = a.seat
     src, dst, need = _split(fr)
-    _stack(st, seat, src).remove(a.card)
-    _stack(st, seat, dst).append(a.card)
+    stack_at(st, seat, src).remove(a.card)
+    stack_at(st, seat, dst).append(a.card)
     fr.need = need - 1
 
 
@@ -64,11 +67,12 @@ def _split(fr: DivideFrame) -> tuple[str, str, int]:
 
 
 def step_reorganize(st: GameState, fr: ReorganizeFrame) -> Decision | None:
-    seat = fr.seat
-    if fr.stage == "choose":
-        return Decision(seat, "reorganize", {"hand": len(st.players[seat]["hand"])})
+    return Decision(fr.seat, "reorganize", {"hand": len(st.players[fr.seat]["hand"])})
+
+
+def step_reorganize_swap(st: GameState, fr: ReorganizeFrame) -> Decision | None:
     size, moves, most = _swap(fr)
-    return Decision(seat, "reorganize_swap", {"hand_size": size, "moves_left": most - moves})
+    return Decision(fr.seat, "reorganize_swap", {"hand_size": size, "moves_left": most - moves})
 
 
 def _swap(fr: ReorganizeFrame) -> tuple[int, int, int]:
@@ -84,7 +88,7 @@ def legal_reorganize(st: GameState, fr: ReorganizeFrame) -> list[tuple]:
         return [KChoose(seat, "swap"), KChoose(seat, "discard_draw")]
     # C3: without a reserve hand, draw 3; or (C2, C4) swap through the empty hand: pull cards from the
     # stacks and redeploy them, ending with no hand again (either/or, never both)
-    if _deployed(st, seat):
+    if deployed_cards(st, seat):
         return [KChoose(seat, "draw"), KChoose(seat, "swap")]
     return [KChoose(seat, "draw")]
 
@@ -93,18 +97,18 @@ def act_reorganize(st: GameState, fr: ReorganizeFrame, a: Choose) -> None:
     seat = fr.seat
     p = st.players[seat]
     if a.option == "swap":
-        fr.stage, fr.size, fr.moves = "swap", len(p["hand"]), 0
-        fr.max = len(p["hand"]) + len(_deployed(st, seat))
+        fr.size, fr.moves = len(p["hand"]), 0
+        fr.max = len(p["hand"]) + len(deployed_cards(st, seat))
+        RULES.move(fr, "swap")
         return
     if a.option == "discard_draw":
         pool_of = st.pool_of
         for c in p["hand"]:
             # C5: a captured card (in the hand after a Reorganize swap) goes to its OWNER's discard
             pool_of(c)["discard"].append(c)
-        if st.record_events:
-            emit(st, "hand_discarded", {"seat": seat, "cards": [[c, st.code[c]] for c in p["hand"]]})
+        emit(st, "hand_discarded", {"seat": seat, "cards": [[c, st.code[c]] for c in p["hand"]]})
         p["hand"] = []
-    _draw_n(st, seat, 3)
+    draw_n(st, seat, 3)
     st.frames.pop()
 
 
@@ -116,9 +120,9 @@ def legal_reorganize_swap(st: GameState, fr: ReorganizeFrame) -> list[tuple]:
     if len(hand) == size:
         acts.append(KPass(seat))
     if len(hand) > size:
-        acts.extend(_deploy_options(st, seat, hand))
+        acts.extend(deploy_options(st, seat, hand))
     if moves < most:
-        acts.extend(KRetrieve(seat, c) for c in _deployed(st, seat))
+        acts.extend(KRetrieve(seat, c) for c in deployed_cards(st, seat))
     return acts
 
 
@@ -127,42 +131,43 @@ def act_reorganize_swap(st: GameState, fr: ReorganizeFrame, a: Pass | Retrieve |
     if isinstance(a, Pass):
         st.frames.pop()
     elif isinstance(a, Retrieve):
-        _remove_deployed(st, seat, a.card)
+        remove_deployed(st, seat, a.card)
         st.players[seat]["hand"].append(a.card)
         fr.moves = _swap(fr)[1] + 1
-        if st.record_events:
-            emit(st, "retrieved", {"seat": seat})
+        emit(st, "retrieved", {"seat": seat})
     else:
-        _do_deploy(st, fr, seat, a.card, a.stack)
+        do_deploy(st, fr, seat, a.card, a.stack)
 
 
 def step_capture(st: GameState, fr: CaptureFrame) -> Decision | None:
+    if not nonempty_refs(st, st.foe(fr.seat)):
+        st.frames.pop()
+        return None
+    return Decision(fr.seat, "capture_browse", {})
+
+
+def step_capture_pick(st: GameState, fr: CaptureFrame) -> Decision | None:
     seat = fr.seat
-    if fr.stage == "browse":
-        if not _nonempty_refs(st, st.foe(seat)):
-            st.frames.pop()
-            return None
-        return Decision(seat, "capture_browse", {})
-    stack = _stack(st, st.foe(seat), required(fr.ref, "stack picked from"))
+    stack = stack_at(st, st.foe(seat), required(fr.ref, "stack picked from"))
     return Decision(seat, "capture_pick", {"stack": fr.ref, "cards": [
         {"id": c, "code": st.code[c]} for c in stack]})
 
 
 def legal_capture_browse(st: GameState, fr: CaptureFrame) -> list[tuple]:
-    return [KChoose(fr.seat, ref) for ref in _nonempty_refs(st, st.foe(fr.seat))]
+    return [KChoose(fr.seat, ref) for ref in nonempty_refs(st, st.foe(fr.seat))]
 
 
 def act_capture_browse(st: GameState, fr: CaptureFrame, a: Choose) -> None:
-    fr.stage, fr.ref = "pick", a.option
-    if st.record_events:
-        emit(st, "capture_browse", {"seat": a.seat, "stack": a.option})
+    fr.ref = a.option
+    RULES.move(fr, "pick")
+    emit(st, "capture_browse", {"seat": a.seat, "stack": a.option})
 
 
 def legal_capture_pick(st: GameState, fr: CaptureFrame) -> list[tuple]:
     seat = fr.seat
     stacks = st.players[seat]["stacks"]
     acts: list[tuple] = []
-    for c in _stack(st, st.foe(seat), required(fr.ref, "stack picked from")):
+    for c in stack_at(st, st.foe(seat), required(fr.ref, "stack picked from")):
         kind = st.defs[c].kind
         acts.extend(KTake(seat, c, f"{kind}:{i}") for i in range(len(stacks[kind])))
     return acts
@@ -170,8 +175,8 @@ def legal_capture_pick(st: GameState, fr: CaptureFrame) -> list[tuple]:
 
 def act_capture_pick(st: GameState, fr: CaptureFrame, a: Take) -> None:
     enemy = st.foe(a.seat)
-    _remove_deployed(st, enemy, a.card)
-    _stack(st, a.seat, a.stack).append(a.card)
+    remove_deployed(st, enemy, a.card)
+    stack_at(st, a.seat, a.stack).append(a.card)
     st.frames.pop()
     data = {"seat": a.seat, "from": enemy, "card": a.card, "code": st.code[a.card], "stack": a.stack}
     if st.classic:
@@ -183,11 +188,26 @@ def act_capture_pick(st: GameState, fr: CaptureFrame, a: Take) -> None:
         emit(st, "captured_card", data, army)
 
 
+# The drawn cards' flows (only RULES.move changes a stage): each frame ends by popping itself.
+DIVIDE_STAGES = {  # C1, C2: the drawer picks an enemy stack, then the enemy splits it
+    "choose": Stage(step_divide, then=("split",)),
+    "split": Stage(step_divide_split),
+}
+REORGANIZE_STAGES = {  # C3, C4: swap (then the swaps) or discard and draw
+    "choose": Stage(step_reorganize, then=("swap",)),
+    "swap": Stage(step_reorganize_swap),
+}
+CAPTURE_STAGES = {  # C5, C7: browse an enemy stack, then take one card of it
+    "browse": Stage(step_capture, then=("pick",)),
+    "pick": Stage(step_capture_pick),
+}
+
+
 def register(book: RuleBook) -> None:
     """Register this module's frames and decisions (called once, by battlecards.machine)."""
-    book.frame("divide", step_divide)
-    book.frame("reorganize", step_reorganize)
-    book.frame("capture", step_capture)
+    book.frame("divide", stages=DIVIDE_STAGES)
+    book.frame("reorganize", stages=REORGANIZE_STAGES)
+    book.frame("capture", stages=CAPTURE_STAGES)
     book.decision("divide_choose", legal=legal_divide_choose, act=act_divide_choose)
     book.decision("divide_stack", legal=legal_divide_stack, act=act_divide_stack)
     book.decision("reorganize", legal=legal_reorganize, act=act_reorganize)
@@ -199,8 +219,8 @@ def register(book: RuleBook) -> None:
 # ---- cards resolved when drawn (military build-up and immediate cards) -------------------------------------
 def _build_up(st: GameState, seat: str, d: Any) -> None:
     """Draw N (plus industry extras) into the reserve hand, then deploy as many."""
-    n = d.param("draw", 0) + _industry_extra(st, seat)
-    drawn = _draw_n(st, seat, n)
+    n = d.param("draw", 0) + industry_extra(st, seat)
+    drawn = draw_n(st, seat, n)
     st.frames.append(DeployFrame(seat, min(drawn, d.param("deploy", 0) + (n - d.param("draw", 0))),
                                    None, "build-up"))
 
@@ -208,8 +228,8 @@ def _build_up(st: GameState, seat: str, d: Any) -> None:
 def _replenish(st: GameState, seat: str, d: Any) -> None:
     """An empty reserve hand: draw N (3); otherwise draw 1 and deploy 1."""
     if not st.players[seat]["hand"]:
-        _draw_n(st, seat, d.param("draw", 3))
-    elif _draw_n(st, seat, 1):
+        draw_n(st, seat, d.param("draw", 3))
+    elif draw_n(st, seat, 1):
         st.frames.append(DeployFrame(seat, 1, None, "replenish"))
 
 
@@ -226,4 +246,4 @@ card_effect("divide-and-conquer", kept=False, on_draw=_push(DivideFrame, "choose
 card_effect("reorganize-forces", kept=False, on_draw=_push(ReorganizeFrame, "choose"), rulings="C3, C4")
 card_effect("capture", kept=False, on_draw=_push(CaptureFrame, "browse"), rulings="C5, C7")
 
-ability("industry", _build_up, rulings="build-ups draw and deploy `extra` more (zones._industry_extra)")
+ability("industry", _build_up, rulings="build-ups draw and deploy `extra` more (zones.industry_extra)")

@@ -7,33 +7,32 @@ from ...core.machine import RuleBook, emit
 from ...frames import BattleFrame, SabotageFrame
 from ...state import Decision, GameState
 from ..behaviour import ability
-from ..combat.casualties import _check_battle_end, _destroy
+from ..combat.casualties import check_battle_end, destroy_unit
 from ..common import KChoose
-from ..zones import _deployed
+from ..zones import deployed_cards
 
 
 def step_sabotage(st: GameState, fr: SabotageFrame) -> Decision | None:
     seat = fr.seat
-    cands = [c for c in _deployed(st, seat) if fr.cls in st.defs[c].classes]
+    cands = [c for c in deployed_cards(st, seat) if fr.cls in st.defs[c].classes]
     if cands:  # asked even with one candidate, so the question does not tell how many he has
         return Decision(seat, "sabotage_victim", {"class": fr.cls})
     st.frames.pop()
-    if st.record_events:
-        emit(st, "sabotage_no_target", {"seat": seat, "class": fr.cls})
+    emit(st, "sabotage_no_target", {"seat": seat, "class": fr.cls})
     return None
 
 
 def legal_sabotage_victim(st: GameState, fr: SabotageFrame) -> list[tuple]:
     seat = fr.seat
-    return [KChoose(seat, c) for c in _deployed(st, seat) if fr.cls in st.defs[c].classes]
+    return [KChoose(seat, c) for c in deployed_cards(st, seat) if fr.cls in st.defs[c].classes]
 
 
 def act_sabotage_victim(st: GameState, fr: SabotageFrame, a: Choose) -> None:
     st.frames.pop()
-    _destroy(st, fr.seat, a.option, "sabotage")
+    destroy_unit(st, fr.seat, a.option, "sabotage")
 
 
-def _sabotage_targets(st: GameState, fr: BattleFrame, seat: str, unit: str) -> list[str]:
+def sabotage_targets(st: GameState, fr: BattleFrame, seat: str, unit: str) -> list[str]:
     if unit not in fr.units[seat]:
         return []
     classes = st.abil[unit]["sabotage"].get("target_classes")
@@ -43,13 +42,13 @@ def _sabotage_targets(st: GameState, fr: BattleFrame, seat: str, unit: str) -> l
 
 def legal_sabotage_target(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat, unit = fr.sab_queue[0]
-    return [KChoose(seat, t) for t in _sabotage_targets(st, fr, seat, unit)]
+    return [KChoose(seat, t) for t in sabotage_targets(st, fr, seat, unit)]
 
 
 def act_sabotage_target(st: GameState, fr: BattleFrame, a: Choose) -> None:
     fr.sab_queue.pop(0)
-    _destroy(st, st.foe(a.seat), a.option, "sabotage")
-    _check_battle_end(st, fr)
+    destroy_unit(st, st.foe(a.seat), a.option, "sabotage")
+    check_battle_end(st, fr)
 
 
 def register(book: RuleBook) -> None:
@@ -59,4 +58,4 @@ def register(book: RuleBook) -> None:
     book.decision("sabotage_target", legal=legal_sabotage_target, act=act_sabotage_target)
 
 
-ability("sabotage", _sabotage_targets, act_sabotage_target, rulings="GU4 note, G4")
+ability("sabotage", sabotage_targets, act_sabotage_target, rulings="GU4 note, G4")

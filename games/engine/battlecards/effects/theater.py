@@ -8,7 +8,7 @@ from __future__ import annotations
 from ...frames import BattleFrame
 from ...state import GameState
 from ..behaviour import Window, card_effect
-from ..combat.casualties import _destroy, _withdraw
+from ..combat.casualties import destroy_unit, withdraw_unit
 from ..common import KPlayCard
 
 # Russian Winter stops the armour: these classes withdraw (infantry, artillery, generals stay).
@@ -23,8 +23,8 @@ def _kamikaze_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> li
 
 
 def _kamikaze(st: GameState, fr: BattleFrame, a) -> None:
-    _destroy(st, a.seat, a.option, "kamikaze")
-    _destroy(st, st.foe(a.seat), a.target, "kamikaze")
+    destroy_unit(st, a.seat, a.option, "kamikaze")
+    destroy_unit(st, st.foe(a.seat), a.target, "kamikaze")
 
 
 # ---- Russian Winter: every enemy armoured ground unit in the battle withdraws ------------------------------
@@ -39,7 +39,7 @@ def _russian_winter_options(st: GameState, fr: BattleFrame, seat: str, cid: str)
 def _russian_winter(st: GameState, fr: BattleFrame, a) -> None:
     enemy = st.foe(a.seat)
     for u in _armour(st, fr, enemy):
-        _withdraw(st, fr, enemy, u, "russian-winter")
+        withdraw_unit(st, fr, enemy, u, "russian-winter")
 
 
 card_effect(

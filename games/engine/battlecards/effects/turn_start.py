@@ -11,9 +11,10 @@ from ...core.machine import emit
 from ...frames import AIR_RAID, BattlecardFrame, Frame, SabotageFrame, TurnFrame
 from ...state import GameState
 from ..behaviour import TURN_START, Window, card_effect
+from ..book import RULES
 from ..common import KPlayCard
 from ..frames import new_battle
-from ..zones import _destroy_industry, _flip_conflict, _prereqs_met
+from ..zones import destroy_industry, flip_conflict, prereqs_met
 
 
 def _enemy_ic(st: GameState, seat: str) -> bool:
@@ -22,15 +23,14 @@ def _enemy_ic(st: GameState, seat: str) -> bool:
 
 # ---- Counterattack (CA1-CA3) ---------------------------------------------------------------------------
 def _counterattack_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list[tuple]:
-    return [KPlayCard(seat, cid, target=bc) for bc in st.team(st.foe(seat))["won"] if _prereqs_met(st, bc)]
+    return [KPlayCard(seat, cid, target=bc) for bc in st.team(st.foe(seat))["won"] if prereqs_met(st, bc)]
 
 
 def _counterattack(st: GameState, fr: TurnFrame, a: PlayCard) -> None:
     assert a.target is not None  # the battlecard (_counterattack_options)
-    fr.stage = "end"
+    RULES.move(fr, "end")
     st.frames.append(BattlecardFrame(a.seat, a.target, "emergency", a.seat, counter=True))
-    if st.record_events:
-        emit(st, "counterattack", {"seat": a.seat, "battlecard": a.target, "code": st.code[a.target]})
+    emit(st, "counterattack", {"seat": a.seat, "battlecard": a.target, "code": st.code[a.target]})
 
 
 # ---- Pre-emptive Strike (C6, C16) --------------------------------------------------------------------------
@@ -40,20 +40,18 @@ def _plain_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list[tu
 
 def _preemptive_strike(st: GameState, fr: TurnFrame, a: PlayCard) -> None:
     """Turn conflict cards over (discarding non-battlecards unresolved) until a battlecard."""
-    fr.stage = "end"
+    RULES.move(fr, "end")
     limit = len(st.conflict_deck) + len(st.conflict_discard) + 1
     for _ in range(limit):
-        cid = _flip_conflict(st)
+        cid = flip_conflict(st)
         if cid is None:
             break
         if isinstance(st.defs[cid], BattlecardDef):
-            if st.record_events:
-                emit(st, "conflict_drawn", {"seat": a.seat, "card": cid, "code": st.code[cid]})
+            emit(st, "conflict_drawn", {"seat": a.seat, "card": cid, "code": st.code[cid]})
             st.frames.append(BattlecardFrame(a.seat, cid, "check", a.seat, pre=True))
             break
         st.conflict_discard.append(cid)
-        if st.record_events:
-            emit(st, "conflict_turned", {"card": cid, "code": st.code[cid]})
+        emit(st, "conflict_turned", {"card": cid, "code": st.code[cid]})
 
 
 # ---- Air Raid (C15, C18) -----------------------------------------------------------------------------------
@@ -66,20 +64,19 @@ def _air_raid_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list
 
 def _air_raid(st: GameState, fr: Frame, a: PlayCard) -> None:
     if a.option == "industry":
-        _destroy_industry(st, st.foe(a.seat))  # C18: at any time, not in lieu of drawing
+        destroy_industry(st, st.foe(a.seat))  # C18: at any time, not in lieu of drawing
         return
     assert isinstance(fr, TurnFrame)  # the battle option is a turn-start play
-    fr.stage = "end"  # a one-round air battle (C15)
+    RULES.move(fr, "end")  # a one-round air battle (C15)
     st.frames.append(new_battle(st, card=None, aggressor=a.seat, mode=AIR_RAID, counter=False))
 
 
 # ---- Industrial Complex / Industrial Strike (C18) ----------------------------------------------------------
 def _industrial_complex(st: GameState, fr: Frame, a: PlayCard) -> None:
-    """Put into play face up: build-ups draw and deploy `extra` more (zones._industry_extra)."""
+    """Put into play face up: build-ups draw and deploy `extra` more (zones.industry_extra)."""
     st.team(a.seat)["kept"].remove(a.card)
     st.players[a.seat]["industry"].append(a.card)
-    if st.record_events:
-        emit(st, "industry_built", {"seat": a.seat, "card": a.card, "code": st.code[a.card]})
+    emit(st, "industry_built", {"seat": a.seat, "card": a.card, "code": st.code[a.card]})
 
 
 def _industrial_strike_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list[tuple]:
@@ -87,7 +84,7 @@ def _industrial_strike_options(st: GameState, fr: TurnFrame, seat: str, cid: str
 
 
 def _industrial_strike(st: GameState, fr: Frame, a: PlayCard) -> None:
-    _destroy_industry(st, st.foe(a.seat))
+    destroy_industry(st, st.foe(a.seat))
 
 
 # ---- Sabotage (G4): names "general" or "leader" unseen; the victim picks (effects.sabotage) ----------------
@@ -101,7 +98,7 @@ def _sabotage_options(st: GameState, fr: TurnFrame, seat: str, cid: str) -> list
 def _sabotage(st: GameState, fr: Frame, a: PlayCard) -> None:
     enemy = st.foe(a.seat)
     if a.option == "industry":
-        _destroy_industry(st, enemy)
+        destroy_industry(st, enemy)
     else:
         assert a.option is not None  # the class of unit (the sabotage options)
         st.frames.append(SabotageFrame(enemy, a.option))

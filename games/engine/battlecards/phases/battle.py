@@ -12,15 +12,15 @@ from ...frames import BattleFrame, DeployFrame
 from ...state import Decision, GameState
 from ..behaviour import ability
 from ..book import RULES
-from ..combat.casualties import _check_battle_end, _destroy, _withdraw
-from ..combat.stalemate import _can_hit, _stalemate
-from ..combat.values import _defense, hits, invalidate
+from ..combat.casualties import check_battle_end, destroy_unit, withdraw_unit
+from ..combat.stalemate import can_hit, settle_stalemate
+from ..combat.values import defense_value, hits, invalidate
 from ..common import KChoose, KPass, KWithdraw
-from ..effects.sabotage import _sabotage_targets
-from ..optional_rules import _occupied_defense
-from ..zones import _action_number, _army_map, _deployed, _draw_arsenal
-from .fire import _side_seat, _stage_phase
-from .settle import _stage_done, _stage_scorch, _stage_settle
+from ..effects.sabotage import sabotage_targets
+from ..optional_rules import occupied_defense
+from ..zones import army_map, deployed_cards, draw_action_number, draw_arsenal
+from .fire import seat_on_side, stage_phase
+from .settle import stage_done, stage_scorch, stage_settle
 
 
 def _armies(fr: BattleFrame, seat: str) -> tuple[str, ...]:
@@ -34,7 +34,7 @@ def _optional_units(st: GameState, fr: BattleFrame, seat: str, army: str | None 
     """C7, C12, GP5: classes a battlecard makes optional, and radar in battles without ground forces
     (Optional Rule 5.3: radar may also help defend an occupied battlecard). `army`: a teammate joined under
     `seat` in a homeland battle (its own ground stacks, the battle's classes of `seat`'s side)."""
-    occupied = _occupied_defense(st, fr, seat)
+    occupied = occupied_defense(st, fr, seat)
     if "ground" in fr.kinds[seat] and not occupied:
         return []
     classes = () if occupied else fr.opt_classes[seat]
@@ -48,7 +48,7 @@ def _optional_units(st: GameState, fr: BattleFrame, seat: str, army: str | None 
 
 
 def _present(st: GameState, fr: BattleFrame, seat: str) -> list[str]:
-    if _occupied_defense(st, fr, seat):  # Optional Rule 5.3: only the units under the battlecard
+    if occupied_defense(st, fr, seat):  # Optional Rule 5.3: only the units under the battlecard
         out = list(st.players[seat]["occupied"][fr.card])
         if fr.include[seat]:
             out.extend(_optional_units(st, fr, seat))
@@ -96,11 +96,11 @@ def _has_forces(st: GameState, fr: BattleFrame, seat: str, present: list[str]) -
 def _stage_optional(st: GameState, fr: BattleFrame) -> Decision | None:
     for seat in (fr.aggressor, fr.defender):
         # asked on public facts (a non-empty ground stack): what the stack holds stays secret
-        optional = "ground" not in fr.kinds[seat] or _occupied_defense(st, fr, seat)
+        optional = "ground" not in fr.kinds[seat] or occupied_defense(st, fr, seat)
         if seat not in fr.asked and optional and any(st.players[seat]["stacks"]["ground"]):
             fr.asking = seat
             return Decision(seat, "commit_optional", {"classes": fr.opt_classes[seat] + ["radar"]})
-        if fr.joined is not None and optional and not _occupied_defense(st, fr, seat):
+        if fr.joined is not None and optional and not occupied_defense(st, fr, seat):
             # a homeland battle: each joined army commits its own optional forces (its stacks are its own)
             for army in fr.joined[seat]:
                 if army not in fr.asked and any(st.players[army]["stacks"]["ground"]):
@@ -132,7 +132,7 @@ def _pending_stack(st: GameState, fr: BattleFrame) -> tuple[str, str] | None:
     in a homeland battle each joined army chooses its own after its commander, frames._join_armies)."""
     chosen = fr.stacks
     for seat in (fr.aggressor, fr.defender):
-        if _occupied_defense(st, fr, seat):
+        if occupied_defense(st, fr, seat):
             continue  # Optional Rule 5.3: only the units under the battlecard defend
         for army in _armies(fr, seat):
             for kind in fr.kinds[seat]:
@@ -150,7 +150,7 @@ def _stage_stacks(st: GameState, fr: BattleFrame) -> Decision | None:
     if pending is not None:
         return Decision(pending[0], "battle_stack", {"kind": pending[1]})
     chosen = fr.stacks
-    if any(chosen.values()) and st.record_events:
+    if any(chosen.values()):
         emit(st, "battle_stacks", {"card": fr.card, "stacks": {
             s: {k: f"{k}:{i}" for k, i in chosen[s].items()} for s in chosen if chosen[s]}})
     RULES.move(fr, "check")
@@ -165,9 +165,8 @@ def legal_battle_stack(st: GameState, fr: BattleFrame) -> list[tuple]:
 def act_battle_stack(st: GameState, fr: BattleFrame, a: Choose) -> None:
     kind, _, idx = a.option.partition(":")
     fr.stacks[a.seat][kind] = int(idx)
-    if st.record_events:
-        # secret until both chose (then the public battle_stacks event)
-        emit(st, "battle_stack_chosen", {"seat": a.seat, "stack": a.option}, a.seat)
+    # secret until both chose (then the public battle_stacks event)
+    emit(st, "battle_stack_chosen", {"seat": a.seat, "stack": a.option}, a.seat)
 
 
 def _stage_check(st: GameState, fr: BattleFrame) -> Decision | None:
@@ -175,15 +174,13 @@ def _stage_check(st: GameState, fr: BattleFrame) -> Decision | None:
     has = {s: _has_forces(st, fr, s, _present(st, fr, s)) for s in fr.units}
     if not has[agg] or not has[dfd]:
         if not has[agg] and not has[dfd]:
-            if st.record_events:
-                emit(st, "battle_ignored", {"card": fr.card})
+            emit(st, "battle_ignored", {"card": fr.card})
             fr.winner = None
             RULES.move(fr, "settle")
             fr.ignored = True
             return None
         fr.winner = (agg if has[agg] else dfd) if fr.mode.decides_winner else None
-        if st.record_events:
-            emit(st, "battle_uncontested", {"card": fr.card, "winner": fr.winner})
+        emit(st, "battle_uncontested", {"card": fr.card, "winner": fr.winner})
         RULES.move(fr, "settle")
         return None
     RULES.move(fr, "leaders")
@@ -200,8 +197,8 @@ def _reveal(st: GameState, fr: BattleFrame) -> None:
         "aggressor": fr.aggressor,
         "forces": {s: [[c, st.code[c]] for c in fr.present[s]] for s in fr.units},
     }
-    if fr.joined is not None and st.record_events:  # a homeland battle: whose each revealed card is
-        armies = _army_map(st, fr)
+    if fr.joined is not None:  # a homeland battle: whose each revealed card is
+        armies = army_map(st, fr)
         data["joined"] = {s: list(a) for s, a in fr.joined.items()}
         data["armies"] = {c: armies[c] for s in fr.units for c in fr.present[s]}
     emit(st, "battle_revealed", data)
@@ -214,20 +211,19 @@ def _stage_leaders(st: GameState, fr: BattleFrame) -> Decision | None:
     for side_seat in (fr.aggressor, fr.defender):
         # a homeland battle: the joined armies' leaders too, each into its own army (frames._join_armies)
         for seat in _armies(fr, side_seat):
-            for c in _deployed(st, seat):
+            for c in deployed_cards(st, seat):
                 ab = st.abil[c].get("leader")
                 if ab is None:
                     continue
                 drawn = []
                 for _ in range(ab.get("draw")):
-                    new = _draw_arsenal(st, seat)
+                    new = draw_arsenal(st, seat)
                     if new is None:
                         break
                     st.players[seat]["hand"].append(new)
                     drawn.append(new)
                 if drawn:
-                    if st.record_events:
-                        emit(st, "leader_draw", {"seat": seat, "count": len(drawn)})
+                    emit(st, "leader_draw", {"seat": seat, "count": len(drawn)})
                     pushes.append(DeployFrame(seat, len(drawn), drawn, "leader"))
     st.frames.extend(reversed(pushes))
     return None
@@ -242,10 +238,10 @@ def _stage_muster(st: GameState, fr: BattleFrame) -> Decision | None:
         fr.units[seat] = [c for c in present if c in st.unit_ids]
         sea = sea or any(st.defs[c].kind == "sea" for c in fr.units[seat])
     for seat in fr.units:
-        deployed = _deployed(st, seat)
+        deployed = deployed_cards(st, seat)
         if fr.joined is not None:  # a homeland battle: the joined armies' codebreakers and intelligence count
             for army in fr.joined[seat]:
-                deployed = deployed + _deployed(st, army)
+                deployed = deployed + deployed_cards(st, army)
         cb = sum(st.abil[c]["codebreaker"].get("attack_bonus")
                  for c in deployed if "codebreaker" in st.abil[c])
         if sea and cb:  # C13: any battle with a sea unit
@@ -282,13 +278,13 @@ def _stage_phase0(st: GameState, fr: BattleFrame) -> Decision | None:
     if fr.round == 1:
         while fr.sab_queue:
             seat, unit = fr.sab_queue[0]
-            targets = _sabotage_targets(st, fr, seat, unit)
+            targets = sabotage_targets(st, fr, seat, unit)
             if len(targets) > 1:
                 return Decision(seat, "sabotage_target", {"unit": unit})
             fr.sab_queue.pop(0)
             if targets:
-                _destroy(st, st.foe(seat), targets[0], "sabotage")
-                if _check_battle_end(st, fr):
+                destroy_unit(st, st.foe(seat), targets[0], "sabotage")
+                if check_battle_end(st, fr):
                     return None
     if not fr.p0:
         fr.p0 = True
@@ -298,17 +294,16 @@ def _stage_phase0(st: GameState, fr: BattleFrame) -> Decision | None:
                 continue
             enemy = st.foe(seat)
             for t in [t for t in fr.units[enemy] if st.defs[t].kind == "ground"]:
-                d = _defense(st, fr, enemy, t, "air")
-                n, _ = _action_number(st)
+                d = defense_value(st, fr, enemy, t, "air")
+                n, _ = draw_action_number(st)
                 hit = hits(d, n, attack)
-                if st.record_events:
-                    emit(st, "chemical_attack", {"seat": seat, "target": t, "number": n, "hit": hit})
+                emit(st, "chemical_attack", {"seat": seat, "target": t, "number": n, "hit": hit})
                 if hit:
-                    _destroy(st, enemy, t, "chemical-warfare")
-                    if _check_battle_end(st, fr):
+                    destroy_unit(st, enemy, t, "chemical-warfare")
+                    if check_battle_end(st, fr):
                         return None
-    if not _can_hit(st, fr, fr.aggressor) and not _can_hit(st, fr, fr.defender):
-        _stalemate(st, fr)
+    if not can_hit(st, fr, fr.aggressor) and not can_hit(st, fr, fr.defender):
+        settle_stalemate(st, fr)
         return None
     RULES.move(fr, "phase")
     fr.phase, fr.side = 1, 0
@@ -317,7 +312,7 @@ def _stage_phase0(st: GameState, fr: BattleFrame) -> Decision | None:
 
 def _stage_withdraw(st: GameState, fr: BattleFrame) -> Decision | None:
     while fr.side < 2:
-        seat = _side_seat(fr)
+        seat = seat_on_side(fr)
         if fr.units[seat]:
             prev = st.decision  # the same question again: reuse the (immutable) decision
             if prev is not None and prev.kind == "withdraw" and prev.seat == seat \
@@ -325,13 +320,13 @@ def _stage_withdraw(st: GameState, fr: BattleFrame) -> Decision | None:
                 return prev
             return Decision(seat, "withdraw", {"round": fr.round})
         fr.side += 1
-    if _check_battle_end(st, fr):
+    if check_battle_end(st, fr):
         return None
     fr.round += 1
     cap = st.setup.options.max_battle_rounds
     if cap is not None and fr.round > cap:  # an explicit self-play / simulation option, never the rules
         st.round_cap_battles += 1
-        _stalemate(st, fr, round_cap=True)
+        settle_stalemate(st, fr, round_cap=True)
         return None
     RULES.move(fr, "window")
     fr.side, fr.phase = 0, 0
@@ -343,14 +338,14 @@ def _stage_withdraw(st: GameState, fr: BattleFrame) -> Decision | None:
 
 
 def legal_withdraw(st: GameState, fr: BattleFrame) -> list[tuple]:
-    seat = _side_seat(fr)
+    seat = seat_on_side(fr)
     return [KPass(seat)] + [KWithdraw(seat, u) for u in fr.units[seat]]
 
 
 
 def withdraw_key_at(st: GameState, fr: BattleFrame, pick: Any) -> tuple:
     """legal_withdraw(st, fr)[pick(n)] without building the list: pass, then one per unit."""
-    seat = _side_seat(fr)
+    seat = seat_on_side(fr)
     units = fr.units[seat]
     i = pick(1 + len(units))
     return ("pass", seat) if i == 0 else ("withdraw", seat, units[i - 1])
@@ -360,14 +355,14 @@ def act_withdraw(st: GameState, fr: BattleFrame, a: Pass | Withdraw) -> None:
     if isinstance(a, Pass):
         fr.side += 1
         return
-    _withdraw(st, fr, a.seat, a.unit, "withdrawal")
-    if _check_battle_end(st, fr):
+    withdraw_unit(st, fr, a.seat, a.unit, "withdrawal")
+    if check_battle_end(st, fr):
         return
 
 
 # The battle flow, top to bottom: each stage and the stages it may hand the battle to (checked when the table
 # is registered and on every move: RULES.move). "settle" is reached from every fighting stage when the battle
-# ends (combat.casualties._check_battle_end, combat.stalemate._stalemate, an Air Raid's one round).
+# ends (combat.casualties.check_battle_end, combat.stalemate.settle_stalemate, an Air Raid's one round).
 BATTLE_STAGES = {
     "optional": Stage(_stage_optional, then=("stacks",)),  # GP5, C7, C12: commit optional forces
     "stacks": Stage(_stage_stacks, then=("check",)),  # C1, C2: which of a divided kind's stacks fights
@@ -376,11 +371,11 @@ BATTLE_STAGES = {
     "muster": Stage(_stage_muster, then=("window",)),  # C13: the forces, codebreakers, intelligence
     "window": Stage(_stage_window, then=("phase0", "settle")),  # each round: kept cards (battle_window)
     "phase0": Stage(_stage_phase0, then=("phase", "settle")),  # OSS sabotage, chemical warfare, stalemate
-    "phase": Stage(_stage_phase, then=("withdraw", "settle")),  # firing phases 1-4 (phases.fire)
+    "phase": Stage(stage_phase, then=("withdraw", "settle")),  # firing phases 1-4 (phases.fire)
     "withdraw": Stage(_stage_withdraw, then=("window", "settle")),  # GP1: withdrawals, then the next round
-    "settle": Stage(_stage_settle, then=("done", "scorch")),  # the card to the winner, OR5.1 (phases.settle)
-    "scorch": Stage(_stage_scorch, then=("done",)),  # C17: the loser's Scorched Earth
-    "done": Stage(_stage_done),  # the battle frame ends
+    "settle": Stage(stage_settle, then=("done", "scorch")),  # the card to the winner, OR5.1 (phases.settle)
+    "scorch": Stage(stage_scorch, then=("done",)),  # C17: the loser's Scorched Earth
+    "done": Stage(stage_done),  # the battle frame ends
 }
 
 

@@ -4,65 +4,109 @@ from __future__ import annotations
 
 from ...actions import Choose, EmergencyDeploy, Pass, PlayCard
 from ...core.errors import required
-from ...core.machine import RuleBook, emit
+from ...core.machine import RuleBook, Stage, emit
 from ...frames import BATTLE, BattlecardFrame, DeployFrame
 from ...state import OTHER, Decision, GameState
 from ..behaviour import RESPONSE, Window, card_effect, window_of, window_options
+from ..book import RULES
 from ..common import KChoose, KEmergencyDeploy, KPass, KPlayCard
 from ..frames import join_armies, new_battle
-from ..zones import _discard_kept, _flip_conflict, _prereqs_met, _stated_aggressor
-from .conflict import _push_card
+from ..zones import discard_kept, flip_conflict, prereqs_met, stated_aggressor
+from .conflict import push_card
 
 
-def step_battlecard(st: GameState, fr: BattlecardFrame) -> Decision | None:
-    stage = fr.stage
+def _stage_check(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """CA3: unmet prerequisites discard the battlecard; else the aggressor army is known."""
     card = fr.card
-    drawer = fr.seat
-    if stage == "check":
-        if not _prereqs_met(st, card):
-            st.conflict_discard.append(card)
-            st.frames.pop()
-            if st.record_events:
-                emit(st, "battle_prerequisites_unmet", {"card": card, "code": st.code[card]})
-            return None
-        fr.aggressor = _aggressor_army(st, _stated_aggressor(st, card), drawer)
-        fr.stage = "pre" if fr.pre and fr.aggressor != drawer else "aggr"
+    if not prereqs_met(st, card):
+        st.conflict_discard.append(card)
+        st.frames.pop()
+        emit(st, "battle_prerequisites_unmet", {"card": card, "code": st.code[card]})
         return None
-    if stage == "pre":  # C6, C16: the pre-emptive player may always decline
-        return Decision(drawer, "preemptive_choice", {"battlecard": card, "code": st.code[card]})
-    if stage == "aggr":  # R1.1 aggressor's prerogative, before forces are revealed
-        return Decision(fr.aggressor, "fight_or_decline", {"battlecard": card, "code": st.code[card]})
+    fr.aggressor = _aggressor_army(st, stated_aggressor(st, card), fr.seat)
+    RULES.move(fr, "pre" if fr.pre and fr.aggressor != fr.seat else "aggr")
+    return None
+
+
+def _stage_pre(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """C6, C16: the pre-emptive player may always decline."""
+    return Decision(fr.seat, "preemptive_choice", {"battlecard": fr.card, "code": st.code[fr.card]})
+
+
+def _stage_aggr(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """R1.1 aggressor's prerogative, before forces are revealed."""
+    return Decision(fr.aggressor, "fight_or_decline", {"battlecard": fr.card, "code": st.code[fr.card]})
+
+
+def _enemy_army_decision(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """Team games: the aggressor chooses the enemy army first, when he has a choice (FAQ OR3/OR4)."""
     if not st.classic and fr.defender is None:
         choices = _enemy_choices(st, fr)
         if len(choices) > 1:
-            return Decision(fr.aggressor, "choose_enemy_army", {"battlecard": card, "code": st.code[card],
-                                                                   "armies": choices})
+            prompt = {"battlecard": fr.card, "code": st.code[fr.card], "armies": choices}
+            return Decision(fr.aggressor, "choose_enemy_army", prompt)
         _set_defender(st, fr, choices[0])
+    return None
+
+
+def _stage_respond(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """C20: the defender may answer with a kept card (Delay Tactics, Misinformation)."""
+    d = _enemy_army_decision(st, fr)
+    if d is not None:
+        return d
     defender = _defender(fr)
-    if stage == "respond":
-        if st.team(defender)["kept"]:  # any kept card: whether one can respond stays secret
-            return Decision(defender, "battlecard_response", {"battlecard": card, "code": st.code[card]})
-        fr.stage = "emergency"
+    if st.team(defender)["kept"]:  # any kept card: whether one can respond stays secret
+        return Decision(defender, "battlecard_response", {"battlecard": fr.card, "code": st.code[fr.card]})
+    RULES.move(fr, "emergency")
+    return None
+
+
+def _stage_emergency(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """Emergency deployment when the defender's homeland is invaded (each invaded army in a team game)."""
+    d = _enemy_army_decision(st, fr)
+    if d is not None:
+        return d
+    card = fr.card
+    defender = _defender(fr)
+    bc = st.defs[card]
+    if fr.all_armies:
+        army = _emergency_army(st, fr, defender)
+        if army is not None:
+            fr.emergency_asking = army
+            return Decision(army, "emergency_deploy", {"battlecard": card, "code": st.code[card]})
+        RULES.move(fr, "battle")
         return None
-    if stage == "emergency":
-        d = st.defs[card]
-        if fr.all_armies:
-            army = _emergency_army(st, fr, defender)
-            if army is not None:
-                fr.emergency_asking = army
-                return Decision(army, "emergency_deploy", {"battlecard": card, "code": st.code[card]})
-            fr.stage = "battle"
-            return None
-        if (d.emergency_deployment and st.players[defender]["hand"]
-                and d.homeland_of in (None, st.players[defender]["nation"])):
-            return Decision(defender, "emergency_deploy", {"battlecard": card, "code": st.code[card]})
-        fr.stage = "battle"
-        return None
-    battle = st.frames[-1] = new_battle(st, card=card, aggressor=fr.aggressor, mode=BATTLE,
+    if (bc.emergency_deployment and st.players[defender]["hand"]
+            and bc.homeland_of in (None, st.players[defender]["nation"])):
+        return Decision(defender, "emergency_deploy", {"battlecard": card, "code": st.code[card]})
+    RULES.move(fr, "battle")
+    return None
+
+
+def _stage_battle(st: GameState, fr: BattlecardFrame) -> Decision | None:
+    """The battlecard frame becomes the battle frame (phases.battle's stage table)."""
+    d = _enemy_army_decision(st, fr)
+    if d is not None:
+        return d
+    battle = st.frames[-1] = new_battle(st, card=fr.card, aggressor=fr.aggressor, mode=BATTLE,
                                         counter=fr.counter, defender=fr.defender)
     if fr.all_armies:
         join_armies(st, battle)
     return None
+
+
+# The battlecard's flow, top to bottom (only RULES.move changes the stage): a drawn battlecard starts at
+# "check", a Counterattack's at "emergency" (effects.turn_start). A decline (fight_or_decline), unmet
+# prerequisites or a Delay Tactics / Misinformation response ends the frame; "battle" replaces it with the
+# battle frame.
+BATTLECARD_STAGES = {
+    "check": Stage(_stage_check, then=("pre", "aggr")),
+    "pre": Stage(_stage_pre, then=("aggr",)),  # the pre-emptive player's choice, then the aggressor's
+    "aggr": Stage(_stage_aggr, then=("respond",)),
+    "respond": Stage(_stage_respond, then=("emergency",)),
+    "emergency": Stage(_stage_emergency, then=("battle",)),
+    "battle": Stage(_stage_battle),
+}
 
 
 def _defender(fr: BattlecardFrame) -> str:
@@ -106,8 +150,7 @@ def _enemy_choices(st: GameState, fr: BattlecardFrame) -> list[str]:
 
 def _set_defender(st: GameState, fr: BattlecardFrame, army: str) -> None:
     fr.defender = army
-    if st.record_events:
-        emit(st, "enemy_army_chosen", {"aggressor": fr.aggressor, "defender": army, "card": fr.card})
+    emit(st, "enemy_army_chosen", {"aggressor": fr.aggressor, "defender": army, "card": fr.card})
 
 
 def legal_choose_enemy_army(st: GameState, fr: BattlecardFrame) -> list[tuple]:
@@ -127,10 +170,9 @@ def act_fight_or_decline(st: GameState, fr: BattlecardFrame, a: Choose) -> None:
     if a.option == "decline":
         st.conflict_discard.append(fr.card)
         st.frames.pop()
-        if st.record_events:
-            emit(st, "battle_declined", {"seat": a.seat, "card": fr.card, "code": st.code[fr.card]})
+        emit(st, "battle_declined", {"seat": a.seat, "card": fr.card, "code": st.code[fr.card]})
     else:
-        fr.stage = "aggr" if fr.stage == "pre" else "respond"
+        RULES.move(fr, "aggr" if fr.stage == "pre" else "respond")
 
 
 def legal_battlecard_response(st: GameState, fr: BattlecardFrame) -> list[tuple]:
@@ -140,9 +182,9 @@ def legal_battlecard_response(st: GameState, fr: BattlecardFrame) -> list[tuple]
 
 def act_battlecard_response(st: GameState, fr: BattlecardFrame, a: Pass | PlayCard) -> None:
     if isinstance(a, Pass):
-        fr.stage = "emergency"
+        RULES.move(fr, "emergency")
         return
-    _discard_kept(st, a.seat, a.card)
+    discard_kept(st, a.seat, a.card)
     st.frames.pop()
     window_of(st, a.card, RESPONSE).resolve(st, fr, a)
 
@@ -155,19 +197,17 @@ def _delay_tactics(st: GameState, fr: BattlecardFrame, a: PlayCard) -> None:
     """The battlecard goes back at a random place in the conflict deck; the turn ends."""
     card = fr.card
     st.conflict_deck.insert(st.rng.randrange(len(st.conflict_deck) + 1), card)
-    if st.record_events:
-        emit(st, "delay_tactics", {"seat": a.seat, "card": card, "code": st.code[card]})
+    emit(st, "delay_tactics", {"seat": a.seat, "card": card, "code": st.code[card]})
 
 
 def _misinformation(st: GameState, fr: BattlecardFrame, a: PlayCard) -> None:
     """The battlecard is discarded and the next card is drawn; the drawing player stays (C20)."""
     card = fr.card
     st.conflict_discard.append(card)
-    if st.record_events:
-        emit(st, "misinformation", {"seat": a.seat, "card": card, "code": st.code[card]})
-    nxt = _flip_conflict(st)
+    emit(st, "misinformation", {"seat": a.seat, "card": card, "code": st.code[card]})
+    nxt = flip_conflict(st)
     if nxt is not None:
-        _push_card(st, fr.seat, nxt)
+        push_card(st, fr.seat, nxt)
 
 
 card_effect("delay-tactics", kept=True, rulings="play windows",
@@ -201,20 +241,19 @@ def legal_emergency_deploy(st: GameState, fr: BattlecardFrame) -> list[tuple]:
 
 def act_emergency_deploy(st: GameState, fr: BattlecardFrame, a: EmergencyDeploy | Pass) -> None:
     if fr.all_armies:
-        # the next army of the side is asked (step_battlecard)
+        # the next army of the side is asked (_stage_emergency)
         required(fr.emergency_asked, "armies asked to deploy").append(a.seat)
     else:
-        fr.stage = "battle"
+        RULES.move(fr, "battle")
     if isinstance(a, EmergencyDeploy):
         hand = st.players[a.seat]["hand"]
-        if st.record_events:
-            emit(st, "emergency_deploy", {"seat": a.seat, "cards": len(hand)})
+        emit(st, "emergency_deploy", {"seat": a.seat, "cards": len(hand)})
         st.frames.append(DeployFrame(a.seat, len(hand), None, "emergency"))
 
 
 def register(book: RuleBook) -> None:
     """Register this module's frames and decisions (called once, by battlecards.machine)."""
-    book.frame("battlecard", step_battlecard)
+    book.frame("battlecard", stages=BATTLECARD_STAGES)
     book.decision("fight_or_decline", legal=legal_fight_or_decline, act=act_fight_or_decline)
     book.decision("preemptive_choice", legal=legal_fight_or_decline, act=act_fight_or_decline)
     book.decision("battlecard_response", legal=legal_battlecard_response, act=act_battlecard_response)

@@ -9,10 +9,10 @@ from ...core.machine import RuleBook, emit
 from ...frames import DeployFrame, Frame, SetupRevealFrame, V2Frame
 from ...state import Decision, GameState
 from ..common import KDeploy
-from ..zones import _stack
+from ..zones import stack_at
 
 
-def _deploy_options(st: GameState, seat: str, cands: list[str]) -> list[tuple]:
+def deploy_options(st: GameState, seat: str, cands: list[str]) -> list[tuple]:
     stacks = st.players[seat]["stacks"]
     occupied = st.players[seat]["occupied"]
     acts: list[tuple] = []
@@ -44,43 +44,40 @@ def step_deploy(st: GameState, fr: DeployFrame) -> Decision | None:
         stacks = st.players[seat]["stacks"]
         if all(len(stacks[st.defs[c].kind]) == 1 for c in cands):
             c = cands[0]
-            _do_deploy(st, fr, seat, c, f"{st.defs[c].kind}:0")
+            do_deploy(st, fr, seat, c, f"{st.defs[c].kind}:0")
             return None
     kind = "initial_deploy" if fr.reason == "initial" else "deploy"
     return Decision(seat, kind, {"count": fr.count, "reason": fr.reason})
 
 
 def legal_deploy(st: GameState, fr: DeployFrame) -> list[tuple]:
-    return _deploy_options(st, fr.seat, _deploy_candidates(st, fr))
+    return deploy_options(st, fr.seat, _deploy_candidates(st, fr))
 
 
-def _do_deploy(st: GameState, fr: Frame | None, seat: str, cid: str, ref: str) -> None:
+def do_deploy(st: GameState, fr: Frame | None, seat: str, cid: str, ref: str) -> None:
     p = st.players[seat]
     p["hand"].remove(cid)
-    _stack(st, seat, ref).append(cid)
+    stack_at(st, seat, ref).append(cid)
     initial = isinstance(fr, DeployFrame) and fr.reason == "initial"
     if isinstance(fr, DeployFrame):
         fr.count -= 1
-    if st.record_events:
-        # a set-up deployment is secret until both seats are done (step_setup_reveal)
-        emit(st, "deployed", {"seat": seat, "stack": ref}, seat if initial else "all")
-    if st.record_events:
-        emit(st, "deployed_card", {"seat": seat, "stack": ref, "card": cid, "code": st.code[cid]}, seat)
+    # a set-up deployment is secret until both seats are done (step_setup_reveal)
+    emit(st, "deployed", {"seat": seat, "stack": ref}, seat if initial else "all")
+    emit(st, "deployed_card", {"seat": seat, "stack": ref, "card": cid, "code": st.code[cid]}, seat)
     if "v2_rocket" in st.abil[cid] and not initial:  # a V-2 deployed at set-up fires at the reveal
         st.frames.append(V2Frame(seat, cid, "start"))
 
 
 def act_deploy(st: GameState, fr: DeployFrame, a: Deploy) -> None:
-    _do_deploy(st, fr, a.seat, a.card, a.stack)
+    do_deploy(st, fr, a.seat, a.card, a.stack)
 
 
 def step_setup_reveal(st: GameState, fr: SetupRevealFrame) -> Decision | None:
     """Both seats have deployed at set-up: the stacks are revealed (face down: their sizes) together, then
     any V-2 deployed at set-up takes effect (the German seat's first, in stack order)."""
     st.frames.pop()
-    if st.record_events:
-        emit(st, "setup_revealed", {"stacks": {s: {k: [len(x) for x in st.players[s]["stacks"][k]]
-                                                   for k in KINDS} for s in st.armies}})
+    emit(st, "setup_revealed", {"stacks": {s: {k: [len(x) for x in st.players[s]["stacks"][k]]
+                                               for k in KINDS} for s in st.armies}})
     v2s = [(s, c) for s in st.armies for k in KINDS for x in st.players[s]["stacks"][k] for c in x
            if "v2_rocket" in st.abil[c]]
     for s, c in reversed(v2s):  # frames are a stack: the first V-2 is resolved first

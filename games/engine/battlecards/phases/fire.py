@@ -11,16 +11,16 @@ from ...frames import BattleFrame, PendingShot
 from ...state import Decision, GameState
 from ..behaviour import PHASE_2, window_of
 from ..book import RULES
-from ..combat.casualties import _check_battle_end, _destroy, _withdraw
+from ..combat.casualties import check_battle_end, destroy_unit, withdraw_unit
 from ..combat.supports import add_support, can_defend, defense_supports, support_segments
-from ..combat.targeting import _autokill_targets, _exhausted, _fire_targets
+from ..combat.targeting import autokill_targets, exhausted, fire_targets
 from ..combat.values import battle_values, hits
 from ..common import KAutokill, KFire, KHold, KPass, KWithdraw
-from ..effects.abomb import _abomb_plays
-from ..zones import _action_number
+from ..effects.abomb import abomb_plays
+from ..zones import draw_action_number
 
 
-def _side_seat(fr: BattleFrame) -> str:
+def seat_on_side(fr: BattleFrame) -> str:
     return fr.aggressor if fr.side == 0 else fr.defender
 
 
@@ -62,7 +62,7 @@ def _p2_out_window(st: GameState, fr: BattleFrame, seat: str) -> bool:
     return "turn:" + other in passed
 
 
-def _stage_phase(st: GameState, fr: BattleFrame) -> Decision | None:
+def stage_phase(st: GameState, fr: BattleFrame) -> Decision | None:
     if fr.sub_wd is not None:
         seat, unit = fr.sub_wd
         return Decision(seat, "sub_withdraw", {"unit": unit})
@@ -116,15 +116,15 @@ def _fire_parts(st: GameState, fr: BattleFrame) -> FireParts:
     number of legal actions."""
     seat = fr.aggressor if fr.side == 0 else fr.defender
     asked = required(st.decision, "pending decision").seat
-    if asked != seat:  # C8: the other seat's phase-2 A-bomb window (see _stage_phase): pass or bomb
-        tail = _abomb_plays(st, fr, asked)
+    if asked != seat:  # C8: the other seat's phase-2 A-bomb window (see stage_phase): pass or bomb
+        tail = abomb_plays(st, fr, asked)
         return asked, [], [], [], tail, 1 + len(tail)
     actors = _actors(st, fr, seat)
     abil = st.abil
     heads = []
     n = 0 if actors else 1  # "pass" when there is no actor
     if actors:
-        # the memo hit of _fire_targets inlined (the common case: the same shots, fired submarines,
+        # the memo hit of fire_targets inlined (the common case: the same shots, fired submarines,
         # intelligence and enemy units as when the list was built); anything else goes through it
         vals = st._vcache  # _actors just made sure it is this battle's
         memo = vals.ftargets[seat]
@@ -139,9 +139,9 @@ def _fire_parts(st: GameState, fr: BattleFrame) -> FireParts:
                     and entry[2] == intel and entry[4] == ngone):
                 targets = entry[3]
             else:
-                targets = _fire_targets(st, fr, seat, u)
+                targets = fire_targets(st, fr, seat, u)
             if "autokill" in abil[u]:
-                autokills = _autokill_targets(st, fr, seat, u)
+                autokills = autokill_targets(st, fr, seat, u)
                 n += len(autokills)
             else:
                 autokills = None
@@ -152,7 +152,7 @@ def _fire_parts(st: GameState, fr: BattleFrame) -> FireParts:
     for seg in segs:
         n += seg[5]
     if fr.phase == 2:
-        tail = _abomb_plays(st, fr, seat)
+        tail = abomb_plays(st, fr, seat)
         n += len(tail)
     else:
         tail = []
@@ -234,15 +234,14 @@ def act_fire(st: GameState, fr: BattleFrame, a: Fire | Autokill | Support | Hold
         add_support(st, fr, a)
     elif isinstance(a, Hold):
         fr.done.append(a.unit)
-        if st.record_events:
-            emit(st, "hold", {"seat": seat, "unit": a.unit})
+        emit(st, "hold", {"seat": seat, "unit": a.unit})
     elif isinstance(a, Pass):
         # the seat's own phase-2 window, or (C8) its A-bomb window in the other seat's phase-2 turn
         out = seat != (fr.aggressor if fr.side == 0 else fr.defender)
         fr.p2_passed.append("out:" + seat if out else seat)
     elif isinstance(a, PlayCard):
         window_of(st, a.card, PHASE_2).resolve(st, fr, a)  # the A-bomb (effects.abomb)
-        _check_battle_end(st, fr)
+        check_battle_end(st, fr)
 
 
 def _declare(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
@@ -251,8 +250,7 @@ def _declare(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
     akind = st.defs[a.unit].kind
     if can_defend(st, fr, enemy, a.target, akind):
         fr.shot = PendingShot(a.seat, enemy, a.unit, a.target, a.type, "defend")
-        if st.record_events:
-            emit(st, "target_declared", {"seat": a.seat, "unit": a.unit, "target": a.target, "type": a.type})
+        emit(st, "target_declared", {"seat": a.seat, "unit": a.unit, "target": a.target, "type": a.type})
         return
     _resolve(st, fr, a)
 
@@ -282,9 +280,9 @@ def legal_retarget(st: GameState, fr: BattleFrame) -> list[tuple]:
     shot = required(fr.shot, "pending shot")
     seat, unit = shot.seat, shot.unit
     if shot.type == "fire":
-        acts: list[tuple] = [KFire(seat, unit, t) for t in _fire_targets(st, fr, seat, unit)]
+        acts: list[tuple] = [KFire(seat, unit, t) for t in fire_targets(st, fr, seat, unit)]
     else:
-        acts = [KAutokill(seat, unit, t) for t in _autokill_targets(st, fr, seat, unit)]
+        acts = [KAutokill(seat, unit, t) for t in autokill_targets(st, fr, seat, unit)]
     return acts + [KHold(seat, unit)]
 
 
@@ -305,9 +303,8 @@ def _resolve(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
     if isinstance(a, Autokill):
         fr.shots[u] = ["autokill"]
         fr.done.append(u)
-        if st.record_events:
-            emit(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
-        _destroy(st, enemy, t, "autokill")
+        emit(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
+        destroy_unit(st, enemy, t, "autokill")
     else:
         tk = st.defs[t].kind
         vals = st._vcache  # battle_values(st, fr), inlined on this hot path
@@ -315,17 +312,16 @@ def _resolve(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
             vals = battle_values(st, fr)
         attack = vals.attack(seat, u, tk)
         defense = vals.defense(enemy, t, st.defs[u].kind)
-        n, card = _action_number(st)
+        n, card = draw_action_number(st)
         hit = hits(defense, n, attack)
         fr.shots.setdefault(u, []).append(tk)
-        if st.record_events:
-            emit(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
-                             "number": n, "card": card, "hit": hit})
+        emit(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
+                         "number": n, "card": card, "hit": hit})
         if hit:
-            _destroy(st, enemy, t, "shot")
-        if _exhausted(st, fr, seat, u):
+            destroy_unit(st, enemy, t, "shot")
+        if exhausted(st, fr, seat, u):
             fr.done.append(u)
-    if _check_battle_end(st, fr):
+    if check_battle_end(st, fr):
         return
     if "submarine" in st.abil[u] and u in fr.units[seat]:
         fr.sub_wd = [seat, u]  # S6: may withdraw right after firing
@@ -339,8 +335,8 @@ def legal_sub_withdraw(st: GameState, fr: BattleFrame) -> list[tuple]:
 def act_sub_withdraw(st: GameState, fr: BattleFrame, a: Withdraw | Pass) -> None:
     fr.sub_wd = None
     if isinstance(a, Withdraw):
-        _withdraw(st, fr, a.seat, a.unit, "submarine")
-        _check_battle_end(st, fr)
+        withdraw_unit(st, fr, a.seat, a.unit, "submarine")
+        check_battle_end(st, fr)
 
 
 def register(book: RuleBook) -> None:

@@ -10,11 +10,11 @@ from ...state import Decision, GameState
 from ..behaviour import SCORCHED, Window, card_effect, window_of, window_options
 from ..book import RULES
 from ..common import KPass, KPlayCard
-from ..outcome import _check_victory
-from ..zones import _discard_kept, _ref_of, _remove_deployed, _stated_aggressor
+from ..outcome import check_victory
+from ..zones import discard_kept, ref_of, remove_deployed, stated_aggressor
 
 
-def _stage_settle(st: GameState, fr: BattleFrame) -> Decision | None:
+def stage_settle(st: GameState, fr: BattleFrame) -> Decision | None:
     RULES.move(fr, "scorch" if _settle(st, fr) else "done")
     return None
 
@@ -41,18 +41,17 @@ def _settle(st: GameState, fr: BattleFrame) -> bool:
                     st.players[dfd]["stacks"][st.defs[c].kind][0].append(c)
     else:
         st.team(winner)["won"].append(card)
-    if st.setup.options.occupying_force and winner == agg and _stated_aggressor(st, card) == st.side(winner) \
+    if st.setup.options.occupying_force and winner == agg and stated_aggressor(st, card) == st.side(winner) \
             and card not in st.players[winner]["occupied"]:
         # Optional Rule 5.1: the battlecard becomes a deployed stack holding the victorious units
         survivors = list(fr.units[winner])
         if fr.joined is not None:  # a homeland battle: the commander's own survivors (teammates' stay put)
-            survivors = [c for c in survivors if _ref_of(st, winner, c) is not None]
+            survivors = [c for c in survivors if ref_of(st, winner, c) is not None]
         for c in survivors:
-            _remove_deployed(st, winner, c)
+            remove_deployed(st, winner, c)
         st.players[winner]["occupied"][card] = survivors
-        if st.record_events:
-            emit(st, "occupied", {"seat": winner, "card": card,
-                                  "units": [[c, st.code[c]] for c in survivors]})
+        emit(st, "occupied", {"seat": winner, "card": card,
+                              "units": [[c, st.code[c]] for c in survivors]})
     loser = st.foe(winner)
     emit(st, "battle_won", {"winner": winner, "card": card, "code": st.code[card],
                            "victory_points": 0 if card in st.scorched else st.defs[card].victory_points})
@@ -62,7 +61,7 @@ def _settle(st: GameState, fr: BattleFrame) -> bool:
     return False
 
 
-def _stage_scorch(st: GameState, fr: BattleFrame) -> Decision | None:
+def stage_scorch(st: GameState, fr: BattleFrame) -> Decision | None:
     assert fr.loser is not None and fr.card is not None
     return Decision(fr.loser, "scorched_earth", {"battlecard": fr.card, "code": st.code[fr.card]})
 
@@ -74,7 +73,7 @@ def legal_scorched_earth(st: GameState, fr: BattleFrame) -> list[tuple]:
 
 def act_scorched_earth(st: GameState, fr: BattleFrame, a: Action) -> None:
     if isinstance(a, PlayCard):
-        _discard_kept(st, a.seat, a.card)
+        discard_kept(st, a.seat, a.card)
         window_of(st, a.card, SCORCHED).resolve(st, fr, a)
     RULES.move(fr, "done")
 
@@ -85,19 +84,17 @@ def _scorch_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list
 
 def _scorch(st: GameState, fr: BattleFrame, a: PlayCard) -> None:
     st.scorched.append(required(fr.card, "lost battlecard"))  # C17: stays scorched when re-fought
-    if st.record_events:
-        emit(st, "scorched_earth", {"seat": a.seat, "card": fr.card})
+    emit(st, "scorched_earth", {"seat": a.seat, "card": fr.card})
 
 
 card_effect("scorched-earth", kept=True, rulings="C17", scorched_earth=Window(_scorch_options, _scorch))
 
 
-def _stage_done(st: GameState, fr: BattleFrame) -> Decision | None:
+def stage_done(st: GameState, fr: BattleFrame) -> Decision | None:
     st.frames.pop()
-    if st.record_events:
-        emit(st, "battle_over", {"winner": fr.winner, "card": fr.card})
+    emit(st, "battle_over", {"winner": fr.winner, "card": fr.card})
     if fr.winner is not None:
-        _check_victory(st, fr.winner)
+        check_victory(st, fr.winner)
     return None
 
 

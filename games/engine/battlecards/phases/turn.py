@@ -4,33 +4,33 @@ team_play) and the termination guard (turn_limit)."""
 from __future__ import annotations
 
 from ...actions import Action, Choose, Draw, EmergencyDeploy, PlayCard
-from ...core.machine import RuleBook, emit
+from ...core.machine import RuleBook, Stage, emit
 from ...frames import DeployFrame, GameFrame, TransferFrame, TurnFrame
 from ...state import OTHER, Decision, GameState
 from ..behaviour import TURN_START, window_of, window_options
+from ..book import RULES
 from ..common import KChoose, KDraw, KEmergencyDeploy
-from ..optional_rules import _can_transfer
-from ..outcome import _finish_on_points
+from ..optional_rules import can_transfer
+from ..outcome import finish_on_points
 from ..team_play import act_team_option, take_sacrificed_turn, team_turn_options
-from ..zones import _discard_kept, _flip_conflict
-from .conflict import _push_card
+from ..zones import discard_kept, flip_conflict
+from .conflict import push_card
 
 
 def step_game(st: GameState, fr: GameFrame) -> Decision | None:
     held = len(st.team("axis")["won"]) + len(st.team("allies")["won"])
     total = st.n_battlecards
     if st.turn and total and held >= total:
-        _finish_on_points(st, "all-battles-decided")
+        finish_on_points(st, "all-battles-decided")
         return None
     if st.turn >= turn_limit(st):
-        _finish_on_points(st, "turn-limit")
+        finish_on_points(st, "turn-limit")
         return None
     seat = fr.next  # never an eliminated army (outcome._eliminate passes its next turn on)
     fr.next = OTHER[seat] if st.classic else _next_army(st, seat)
     st.turn += 1
     st.active_seat = seat
-    if st.record_events:
-        emit(st, "turn_started", {"turn": st.turn, "seat": seat})
+    emit(st, "turn_started", {"turn": st.turn, "seat": seat})
     if not st.classic and take_sacrificed_turn(st, seat):
         return None  # OR3: the partner of an accepted seat trade sacrifices his next turn
     st.frames.append(TurnFrame(seat, "start"))
@@ -56,11 +56,23 @@ def _next_army(st: GameState, seat: str) -> str:
     return seat
 
 
-def step_turn(st: GameState, fr: TurnFrame) -> Decision | None:
-    if fr.stage == "start":
-        return Decision(fr.seat, "turn_start", {"turn": st.turn})
+def _stage_start(st: GameState, fr: TurnFrame) -> Decision | None:
+    return Decision(fr.seat, "turn_start", {"turn": st.turn})
+
+
+def _stage_end(st: GameState, fr: TurnFrame) -> Decision | None:
     st.frames.pop()
     return None
+
+
+# The turn's flow (only RULES.move changes the stage): the turn-start decision, then the end of the turn. A
+# draw, an emergency deployment, a transfer (OR5.4, OR3) and a kept card that replaces the draw (effects.
+# turn_start) or an accepted seat trade (team_play) move it to "end" and push their own frame above it; the
+# other kept cards and a reserve trade or a refused seat trade leave it at "start" (the turn goes on).
+TURN_STAGES = {
+    "start": Stage(_stage_start, then=("end",)),
+    "end": Stage(_stage_end),
+}
 
 
 def legal_turn_start(st: GameState, fr: TurnFrame) -> list[tuple]:
@@ -69,7 +81,7 @@ def legal_turn_start(st: GameState, fr: TurnFrame) -> list[tuple]:
     acts: list[tuple] = [KDraw(seat)]
     if p["hand"]:
         acts.append(KEmergencyDeploy(seat))
-    if st.setup.options.occupying_force and _can_transfer(st, seat):
+    if st.setup.options.occupying_force and can_transfer(st, seat):
         acts.append(KChoose(seat, "transfer"))  # Optional Rule 5.4: between any two stacks
     acts.extend(window_options(st, fr, seat, TURN_START))  # kept cards (effects.turn_start)
     acts.extend(team_turn_options(st, fr, seat))  # FAQ OR3: transfer, reserve trade, seat trade (team_play)
@@ -79,32 +91,30 @@ def legal_turn_start(st: GameState, fr: TurnFrame) -> list[tuple]:
 def act_turn_start(st: GameState, fr: TurnFrame, a: Action) -> None:
     seat = fr.seat
     if isinstance(a, Draw):
-        fr.stage = "end"
-        cid = _flip_conflict(st)
+        RULES.move(fr, "end")
+        cid = flip_conflict(st)
         if cid is None:
-            if st.record_events:
-                emit(st, "conflict_deck_empty", {})
+            emit(st, "conflict_deck_empty", {})
             return
-        _push_card(st, seat, cid)
+        push_card(st, seat, cid)
     elif isinstance(a, Choose) and a.option != "transfer":
         act_team_option(st, fr, a)  # FAQ OR3 (team_play)
     elif isinstance(a, Choose):  # Optional Rule 5.4: transfer up to 3 cards instead of drawing
-        fr.stage = "end"
+        RULES.move(fr, "end")
         st.frames.append(TransferFrame(seat))
     elif isinstance(a, EmergencyDeploy):
-        fr.stage = "end"
-        if st.record_events:
-            emit(st, "emergency_deploy", {"seat": seat, "cards": len(st.players[seat]["hand"])})
+        RULES.move(fr, "end")
+        emit(st, "emergency_deploy", {"seat": seat, "cards": len(st.players[seat]["hand"])})
         st.frames.append(DeployFrame(seat, len(st.players[seat]["hand"]), None, "emergency"))
     elif isinstance(a, PlayCard):
         window = window_of(st, a.card, TURN_START)
         if window.discard:
-            _discard_kept(st, seat, a.card)
+            discard_kept(st, seat, a.card)
         window.resolve(st, fr, a)
 
 
 def register(book: RuleBook) -> None:
     """Register this module's frames and decisions (called once, by battlecards.machine)."""
     book.frame("game", step_game)
-    book.frame("turn", step_turn)
+    book.frame("turn", stages=TURN_STAGES)
     book.decision("turn_start", legal=legal_turn_start, act=act_turn_start)

@@ -1,7 +1,7 @@
 """THE WAR rules: RULES = a RuleBook over typed frames; set-up, the seven phases, payments, assault waves.
 
 The turn's phase order is declared once (TURN_PHASES) and so is an assault wave's order of declarations
-(WAVE_STAGES, the rulebook's "The order of each wave should be as follows"); only `_next_stage` moves a
+(WAVE_STAGES, the rulebook's "The order of each wave should be as follows"); only `next_stage` moves a
 frame along its table. Rulings the text leaves open are numbered R1.. in README.md.
 
 One module per rule area, layered (pyproject.toml, "The War rule modules"): `flow` (the step tables, the

@@ -16,7 +16,7 @@ from ..setup import (
     OTHER,
 )
 from ..state import TurnFrame, WarState, WaveFrame
-from .book import TURN_PHASES, _next_stage
+from .book import TURN_PHASES, next_stage
 from .cards import R, card, ctrl, features, forbidden, in_lines, is_air, zone_of
 from .resources import affordable
 from .turn import act_scout, scout_keys
@@ -100,4 +100,4 @@ def act_attack_phase(st: WarState, fr: TurnFrame, action: Any) -> None:
         act_scout(st, action)
     else:
         st.power = {}
-        _next_stage(fr, TURN_PHASES)
+        next_stage(fr, TURN_PHASES)

@@ -15,7 +15,7 @@ from ..setup import (
 )
 from ..state import WarState, WaveFrame
 from .air import act_intercept, free_fighters
-from .book import WAVE_STAGES, _next_stage, asked, declared
+from .book import WAVE_STAGES, asked, declared, next_stage
 from .cards import R, card, forbidden, in_lines, is_air, zone_of
 from .declarations import act_fire, support_fire_keys
 from .resources import start_payment
@@ -136,14 +136,14 @@ def end_blocks(st: WarState, fr: WaveFrame) -> None:
         st.rotated.add(f)
     for _, t in fr.targeted:
         st.rotated.add(t)
-    _next_stage(fr, WAVE_STAGES)
+    next_stage(fr, WAVE_STAGES)
 
 
 def w_def_specials(st: WarState, fr: WaveFrame) -> Decision | None:
     """"Defending player plays special cards" (after his blocks and supports; again behind the 1st line)."""
     if not asked(fr, bool(fr.engagements or declared(fr) or fr.strikes)
                  and bool(special_keys(st, OTHER[fr.seat], "blocking"))):
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
         return None
     return Decision(OTHER[fr.seat], "defender_specials", {})
 
@@ -155,7 +155,7 @@ def legal_def_specials(st: WarState, fr: WaveFrame) -> list[tuple]:
 
 def act_def_specials(st: WarState, fr: WaveFrame, action: Any) -> None:
     if action.type == "done":
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
     else:
         start_payment(st, action.seat, "special", action.card, card(st, action.card).cost,
                       target=action.target)
@@ -165,7 +165,7 @@ def w_def_artillery(st: WarState, fr: WaveFrame) -> Decision | None:
     seat = OTHER[fr.seat]
     units = [b for b, _ in fr.blocks] + [s for s, _ in fr.supports] + [t for _, t in fr.targeted]
     if not asked(fr, bool(support_fire_keys(st, fr, seat, units))):
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
         return None
     return Decision(seat, "defender_artillery", {})
 
@@ -179,7 +179,7 @@ def legal_def_artillery(st: WarState, fr: WaveFrame) -> list[tuple]:
 
 def act_def_artillery(st: WarState, fr: WaveFrame, action: Any) -> None:
     if action.type == "done":
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
     else:
         act_fire(st, fr, action)
 
@@ -188,7 +188,7 @@ def w_interception(st: WarState, fr: WaveFrame) -> Decision | None:
     """"Interception of attacking or blocking GA aircraft is declared after declaring all blocking and
     supporting units in current assault wave": the attacker's fighters against blocking aircraft."""
     if not asked(fr, len(legal_interception(st, fr)) > 1):
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
         return None
     return Decision(fr.seat, "interception", {})
 
@@ -201,6 +201,6 @@ def legal_interception(st: WarState, fr: WaveFrame) -> list[tuple]:
 
 def act_interception(st: WarState, fr: WaveFrame, action: Any) -> None:
     if action.type == "done":
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
     else:
         act_intercept(st, fr, action)

@@ -11,7 +11,7 @@ from ..state import WaveFrame
 RULES = RuleBook("the-war", A.ACTION_CLASSES, A.Action)
 
 
-def _next_stage(fr: Any, table: tuple[str, ...]) -> None:
+def next_stage(fr: Any, table: tuple[str, ...]) -> None:
     fr.stage = table[table.index(fr.stage) + 1]
 
 

@@ -18,7 +18,7 @@ from ..setup import (
 from ..state import Engagement, PaymentFrame, WarState, WaveFrame
 from .air import act_intercept, escorts_of, free_fighters, interceptors
 from .attack import landing_pairs, striking_aircraft
-from .book import TURN_PHASES, WAVE_STAGES, _next_stage, asked, declared
+from .book import TURN_PHASES, WAVE_STAGES, asked, declared, next_stage
 from .cards import R, alive, card, destroy, features, is_air, move_card
 from .combat import make_engagement, with_air_combat
 from .declarations import act_escort, escort_keys
@@ -43,13 +43,13 @@ def w_after_first(st: WarState, fr: WaveFrame) -> None:
             fr.offered.append(a)
             fr.reduced[a] = [atk - sum_def, eng.values[a][1] - sum_atk]
     fr.engagements = []
-    _next_stage(fr, WAVE_STAGES)
+    next_stage(fr, WAVE_STAGES)
 
 
 def w_strike(st: WarState, fr: WaveFrame) -> Decision | None:
     if not asked(fr, bool(fr.through or fr.offered or striking_aircraft(st, fr.seat)
                           or landing_pairs(st, fr.seat))):
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
         return None
     return Decision(fr.seat, "strike", {"through": fr.through, "breakthrough": fr.offered})
 
@@ -98,7 +98,7 @@ def act_strike(st: WarState, fr: WaveFrame, action: Any) -> None:
         objects = [o for o in dict.fromkeys(o for _, o in fr.strikes) if o != DECK]
         fr.passive += [o for o in objects if o in st.rotated and o not in fr.passive]  # rotated before
         st.rotated.update(objects)  # "Attacked units rotate"
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
 
 
 def declare_strike(st: WarState, fr: WaveFrame, u: str, o: str) -> None:
@@ -171,7 +171,7 @@ def legal_second_support(st: WarState, fr: WaveFrame) -> list[tuple]:
 
 def w_second_support(st: WarState, fr: WaveFrame) -> Decision | None:
     if not asked(fr, bool(fr.strikes and legal_second_support(st, fr))):
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
         return None
     return Decision(OTHER[fr.seat], "second_line_support", {"strikes": [list(x) for x in fr.strikes]})
 
@@ -188,7 +188,7 @@ def act_second_support(st: WarState, fr: WaveFrame, action: Any) -> None:
     elif action.type == "intercept":
         act_intercept(st, fr, action)
     else:
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
 
 
 def w_second_engagements(st: WarState, fr: WaveFrame) -> None:
@@ -219,7 +219,7 @@ def w_second_engagements(st: WarState, fr: WaveFrame) -> None:
             engs.append(make_engagement(st, fr, attackers, defenders, o, True, restricted))
     fr.engagements = engs
     fr.index = 0
-    _next_stage(fr, WAVE_STAGES)
+    next_stage(fr, WAVE_STAGES)
 
 
 def w_close(st: WarState, fr: WaveFrame) -> None:
@@ -237,4 +237,4 @@ def w_close(st: WarState, fr: WaveFrame) -> None:
     turn = st.frames[-1]
     if not fr.acted:  # R6: an empty wave ends the attack phase
         st.power = {}
-        _next_stage(turn, TURN_PHASES)
+        next_stage(turn, TURN_PHASES)

@@ -15,7 +15,7 @@ from vocabulary.the_war import (
 
 from ...core.machine import Decision, emit
 from ..state import PaymentFrame, TurnFrame, WarState
-from .book import TURN_PHASES, _next_stage
+from .book import TURN_PHASES, next_stage
 from .cards import card, hero_blocked, matches, move_card, owner
 from .resources import affordable, start_payment
 from .specials import special_effects, special_targets
@@ -102,7 +102,7 @@ def act_build(st: WarState, fr: TurnFrame, action: Any) -> None:
     seat = fr.seat
     t = action.type
     if t == "done":
-        _next_stage(fr, TURN_PHASES)
+        next_stage(fr, TURN_PHASES)
     elif t == "scout":
         act_scout(st, action)
     elif t == "move_improvement":

@@ -16,7 +16,7 @@ from ..setup import (
 from ..state import Engagement, Pool, WarState, WaveFrame
 from .air import escorts_of, interceptors
 from .blocks import targeted_groups
-from .book import WAVE_STAGES, _next_stage
+from .book import WAVE_STAGES, next_stage
 from .cards import alive, card, ctrl, destroy, is_air, mill
 from .values import fight_values, points
 
@@ -137,7 +137,7 @@ def w_engagements(st: WarState, fr: WaveFrame) -> None:
             fr.through.append(a)  # unblocked: it reaches the 2nd line
     fr.engagements = engs
     fr.index = 0
-    _next_stage(fr, WAVE_STAGES)
+    next_stage(fr, WAVE_STAGES)
 
 
 def aa_choices(st: WarState, fr: WaveFrame) -> tuple[str, int] | None:
@@ -158,7 +158,7 @@ def aa_choices(st: WarState, fr: WaveFrame) -> tuple[str, int] | None:
 def w_aa(st: WarState, fr: WaveFrame) -> Decision | None:
     nxt = aa_choices(st, fr)
     if nxt is None:
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
         return None
     return Decision(ctrl(st, nxt[0]), "aa_mode", {"unit": nxt[0], "engagement": nxt[1]})
 
@@ -206,7 +206,7 @@ def step_resolve(st: WarState, fr: WaveFrame) -> Decision | None:
         return Decision(seat, "damage", {"points": pool.points, "engagement": fr.index,
                                          "attackers": eng.attackers, "defenders": eng.defenders})
     close_engagements(st, fr)
-    _next_stage(fr, WAVE_STAGES)
+    next_stage(fr, WAVE_STAGES)
     return None
 
 

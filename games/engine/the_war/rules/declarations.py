@@ -16,7 +16,7 @@ from ..setup import (
 from ..state import PaymentFrame, WarState, WaveFrame
 from .air import free_fighters
 from .attack import ability_keys, can_attack, can_target
-from .book import WAVE_STAGES, _next_stage, asked, declared
+from .book import WAVE_STAGES, asked, declared, next_stage
 from .cards import card, forbidden, in_lines, is_air, mill, zone_of
 from .resources import start_payment
 from .specials import special_keys
@@ -56,7 +56,7 @@ def act_escort(st: WarState, fr: WaveFrame, action: Any) -> None:
 
 def act_targeted(st: WarState, fr: WaveFrame, action: Any) -> None:
     if action.type == "done":
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
         return
     if action.type == "escort":
         act_escort(st, fr, action)
@@ -95,7 +95,7 @@ def legal_general(st: WarState, fr: WaveFrame) -> list[tuple]:
 
 def act_general(st: WarState, fr: WaveFrame, action: Any) -> None:
     if action.type == "done":
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
         return
     c = card(st, action.unit)
     if c.attack_cost:
@@ -133,7 +133,7 @@ def act_fire(st: WarState, fr: WaveFrame, action: Any) -> None:
 
 def w_artillery(st: WarState, fr: WaveFrame) -> Decision | None:
     if not asked(fr, bool(support_fire_keys(st, fr, fr.seat, sorted(declared(fr))))):
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
         return None
     return Decision(fr.seat, "attacker_artillery", {})
 
@@ -144,14 +144,14 @@ def legal_att_artillery(st: WarState, fr: WaveFrame) -> list[tuple]:
 
 def act_att_artillery(st: WarState, fr: WaveFrame, action: Any) -> None:
     if action.type == "done":
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
     else:
         act_fire(st, fr, action)
 
 
 def w_abilities(st: WarState, fr: WaveFrame) -> Decision | None:
     if not asked(fr, bool(ability_keys(st, fr.seat) or special_keys(st, fr.seat, "attacking"))):
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
         return None
     return Decision(fr.seat, "attacker_abilities", {})
 
@@ -163,7 +163,7 @@ def legal_abilities(st: WarState, fr: WaveFrame) -> list[tuple]:
 def act_abilities(st: WarState, fr: WaveFrame, action: Any) -> None:
     fr.acted = fr.acted or action.type != "done"
     if action.type == "done":
-        _next_stage(fr, WAVE_STAGES)
+        next_stage(fr, WAVE_STAGES)
     elif action.type == "play_special":
         start_payment(st, fr.seat, "special", action.card, card(st, action.card).cost, target=action.target)
     elif action.type == "deck_hit":

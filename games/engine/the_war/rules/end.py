@@ -10,7 +10,7 @@ from ..setup import (
     SEATS,
 )
 from ..state import PaymentFrame, TurnFrame, WarState
-from .book import TURN_PHASES, _next_stage
+from .book import TURN_PHASES, next_stage
 from .cards import card, mill, move_card
 from .resources import affordable, start_payment
 
@@ -21,7 +21,7 @@ def st_reserves(st: WarState, fr: TurnFrame) -> None:
         line = card(st, u).line or 1
         move_card(st, u, f"line{line}")
         emit(st, "committed", {"seat": fr.seat, "unit": u, "line": line})
-    _next_stage(fr, TURN_PHASES)
+    next_stage(fr, TURN_PHASES)
 
 
 def location_in_play(st: WarState) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...core.machine import Decision
+from ...core.machine import Decision, declare_resume
 from ..state import WarState
 from .attack import act_attack_phase, legal_attack_phase, st_attack
 from .blocks import (
@@ -127,11 +127,7 @@ PAID.update({
 DECISION_KINDS = tuple(RULES.decisions)
 
 
-def _resume(st: WarState) -> None:
-    RULES.advance(st)
-
-
-WarState.resume = _resume
+declare_resume(WarState, RULES.advance)  # WarState.from_json recomputes the pending decision with it
 
 
 def legal_keys(st: WarState) -> list[tuple]:

@@ -9,7 +9,7 @@ from vocabulary.the_war import (
 
 from ...core.machine import emit
 from ..state import TurnFrame, WarState
-from .book import TURN_PHASES, _next_stage
+from .book import TURN_PHASES, next_stage
 from .cards import R, card, in_lines, is_air, move_card, zone_of
 from .turn import act_scout, scout_keys
 
@@ -35,4 +35,4 @@ def act_positions(st: WarState, fr: TurnFrame, action: Any) -> None:
     elif action.type == "scout":
         act_scout(st, action)
     else:
-        _next_stage(fr, TURN_PHASES)
+        next_stage(fr, TURN_PHASES)

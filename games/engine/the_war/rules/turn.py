@@ -17,7 +17,7 @@ from ..setup import (
     SEATS,
 )
 from ..state import TurnFrame, WarState
-from .book import TURN_PHASES, _next_stage
+from .book import TURN_PHASES, next_stage
 from .cards import card, ctrl, draw, features, in_lines, move_card
 
 
@@ -26,7 +26,7 @@ def st_restore(st: WarState, fr: TurnFrame) -> None:
     st.rotated = {c for c in st.rotated if ctrl(st, c) != fr.seat}
     st.scouted[fr.seat] = None
     emit(st, "restored", {"seat": fr.seat})
-    _next_stage(fr, TURN_PHASES)
+    next_stage(fr, TURN_PHASES)
 
 
 def st_draw(st: WarState, fr: TurnFrame) -> None:
@@ -36,7 +36,7 @@ def st_draw(st: WarState, fr: TurnFrame) -> None:
         finish(st, OTHER[fr.seat], "deck_exhausted")
         return
     draw(st, fr.seat, n)
-    _next_stage(fr, TURN_PHASES)
+    next_stage(fr, TURN_PHASES)
 
 
 def finish(st: WarState, winner: str, kind: str) -> None:
@@ -85,4 +85,4 @@ def act_resources(st: WarState, fr: TurnFrame, action: Any) -> None:
     elif action.type == "scout":
         act_scout(st, action)
     else:
-        _next_stage(fr, TURN_PHASES)
+        next_stage(fr, TURN_PHASES)

@@ -1,0 +1,122 @@
+"""The engine's module boundaries, checked on the source (issue 22: "no module imports another's underscore
+names"): a name with a leading underscore is private to the module that defines it."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "games" / "engine"
+# the rest of the code, tests included, which may use the engine only through its public names
+ENGINE_USERS = [ROOT / name for name in (
+    "games", "decks", "web", "simulations", "cards", "vocabulary", "tests")]
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _private_uses(path: Path, *, engine_only: bool, root: Path = ROOT) -> list[str]:
+    """`from m import _x` and `m._x` (m an imported module or name) in one source file."""
+    tree = ast.parse(path.read_text(), str(path))
+    found, imported = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if not engine_only or alias.name.startswith("games.engine"):
+                    imported.add((alias.asname or alias.name).split(".")[0])
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            if engine_only and not module.startswith("games.engine"):
+                continue
+            for alias in node.names:
+                imported.add(alias.asname or alias.name)
+                if _private(alias.name):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}: from {module} import {alias.name}")
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and _private(node.attr) and isinstance(node.value, ast.Name)
+                and node.value.id in imported):
+            found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_engine_module_uses_another_modules_underscore_names():
+    found = [use for path in sorted(ENGINE.rglob("*.py")) for use in _private_uses(path, engine_only=False)]
+    assert found == []
+
+
+def test_the_rest_of_the_code_uses_only_the_engines_public_names():
+    paths = [p for root in ENGINE_USERS for p in sorted(root.rglob("*.py")) if not p.is_relative_to(ENGINE)]
+    found = [use for path in paths for use in _private_uses(path, engine_only=True)]
+    assert found == []
+
+
+def test_the_check_sees_both_forms(tmp_path):
+    """The scan finds both ways of reaching a private name (so an empty result above means something)."""
+    src = tmp_path / "example.py"
+    src.write_text("from .zones import _secret, public\nfrom . import zones\nzones._hidden(public)\n")
+    assert _private_uses(src, engine_only=False, root=tmp_path) == [
+        "example.py:1: from .zones import _secret", "example.py:3: zones._hidden"]
+
+
+def test_each_game_declares_the_step_that_resumes_its_loaded_states(real_catalog):
+    """No state class is patched from outside: each game's rules declare its resume step once in core, and
+    from_json recomputes the pending decision with it."""
+    from games.engine import GameState, new_game, starter_setup
+    from games.engine.battlecards.machine import advance
+    from games.engine.battlefront import BattlefrontState
+    from games.engine.core.machine import declare_resume, resume
+    from games.engine.the_war import WarState
+    from games.engine.tide_of_iron import TideOfIronState
+
+    for cls in (GameState, BattlefrontState, WarState, TideOfIronState):
+        assert "resume" not in vars(cls)
+    st = new_game(real_catalog, starter_setup(real_catalog, seed=3))
+    assert GameState.from_json(st.to_json(), real_catalog).decision == st.decision
+    with pytest.raises(ValueError, match="declared twice"):
+        declare_resume(GameState, advance)
+    with pytest.raises(RuntimeError, match="no rules declared for object"):
+        resume(object())
+
+
+@pytest.mark.parametrize(("kind", "starts", "ends"), [
+    ("turn", ["start"], ["end"]),
+    ("battlecard", ["check", "emergency"], ["battle"]),  # a Counterattack's battlecard starts at emergency
+    ("battle", ["optional"], ["done"]),
+    ("divide", ["choose"], ["split"]),
+    ("reorganize", ["choose"], ["swap"]),
+    ("capture", ["browse"], ["pick"]),
+    ("v2", ["start"], ["replace"]),
+])
+def test_every_staged_frame_flow_reads_from_its_table(kind, starts, ends):
+    """Each frame kind with stages declares them in one table: every stage is reached from where a frame
+    starts, and only the last stage has no successor (RuleBook.move refuses any other move)."""
+    from games.engine.battlecards.machine import RULES  # every rule module registered
+
+    flow = RULES.flows[kind]
+    seen, todo = set(starts), list(starts)
+    while todo:
+        for nxt in flow[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    assert seen == set(flow)
+    assert [stage for stage, then in flow.items() if not then] == ends
+
+
+def test_only_the_machine_moves_a_frame_between_stages():
+    """No Battlecards rule module assigns a frame's `stage`: RuleBook.move does, along the declared tables.
+    (A pending shot's defend/retarget `stage` is a field of the shot record, not a frame's.)"""
+    found = []
+    for path in sorted((ENGINE / "battlecards").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign) else [])
+            for target in targets:
+                for t in target.elts if isinstance(target, ast.Tuple) else [target]:
+                    if (isinstance(t, ast.Attribute) and t.attr == "stage"
+                            and not (isinstance(t.value, ast.Name) and t.value.id == "shot")):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
