@@ -71,7 +71,9 @@ def _action_serializer(type_name: str, action_cls: type) -> type[serializers.Ser
         if f.name == "seat":
             attrs["seat"] = _seat(help_text="The seat that acts (yours).")
         else:
-            attrs[f.name] = serializers.CharField(required=f.default is not None, max_length=64)
+            attrs[f.name] = serializers.CharField(
+                required=f.default is not None, max_length=64, help_text=action_cls.field_help.get(f.name)
+            )
     return type(f"{_camel(type_name)}Action", (serializers.Serializer,), attrs)
 
 

@@ -356,7 +356,7 @@ def test_capture_browse_shows_the_stack_only_to_the_capturer():
         deck=["t-capture"],
     )
     do(st, "draw")
-    do(st, "choose", option="ground:0")
+    do(st, "choose", option="stack", stack="ground:0")
     mine, theirs = view(st, "axis"), view(st, "allies")
     assert {c["code"] for c in mine["decision"]["prompt"]["cards"]} == {"gb-tank", "gb-inf"}
     assert theirs["decision"] == {"seat": "axis", "kind": "capture_pick"}

@@ -6,6 +6,7 @@ from typing import Any
 
 from vocabulary.battlecards import KINDS, ArsenalCardDef
 
+from ..actions import OCCUPIED, split_stack_ref
 from ..core.machine import emit
 from ..frames import BattleFrame
 from ..setup import SEATS, side_of
@@ -46,10 +47,10 @@ def _action_number(st: GameState) -> tuple[int, str | None]:
 
 
 def _stack(st: GameState, seat: str, ref: str) -> list[str] | None:
-    if ref.startswith("bc:"):
-        return st.players[seat]["occupied"].get(ref[3:])
+    kind, idx = split_stack_ref(ref)
+    if kind == OCCUPIED:
+        return st.players[seat]["occupied"].get(idx)
     try:
-        kind, idx = ref.split(":")
         stacks = st.players[seat]["stacks"][kind]
         i = int(idx)
     except (ValueError, KeyError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...actions import Choose, Deploy, Pass, Retrieve, Split, Take
+from ...actions import Choose, Deploy, Pass, Retrieve, Split, Take, split_stack_ref
 from ...core.machine import RuleBook, emit
 from ...frames import CaptureFrame, DeployFrame, DivideFrame, ReorganizeFrame
 from ...state import Decision, GameState
@@ -28,18 +28,20 @@ def step_divide(st: GameState, fr: DivideFrame) -> Decision | None:
 
 
 def legal_divide_choose(st: GameState, fr: DivideFrame) -> list[tuple]:
-    return [KChoose(fr.seat, ref) for ref in _nonempty_refs(st, st.foe(fr.seat), 2, occupied=False)]
+    refs = _nonempty_refs(st, st.foe(fr.seat), 2, occupied=False)
+    return [KChoose(fr.seat, "stack", stack=ref) for ref in refs]
 
 
 def act_divide_choose(st: GameState, fr: DivideFrame, a: Choose) -> None:
-    enemy = st.foe(fr.seat)
-    kind = a.option.split(":")[0]
+    enemy, ref = st.foe(fr.seat), a.stack
+    assert ref is not None  # legal_divide_choose: a stack choice
+    kind = split_stack_ref(ref)[0]
     stacks = st.players[enemy]["stacks"][kind]
-    src = _stack(st, enemy, a.option)
+    src = _stack(st, enemy, ref)
     stacks.append([])
-    fr.stage, fr.src, fr.dst, fr.need = "split", a.option, f"{kind}:{len(stacks) - 1}", len(src) // 2
+    fr.stage, fr.src, fr.dst, fr.need = "split", ref, f"{kind}:{len(stacks) - 1}", len(src) // 2
     if st.record_events:
-        emit(st, "divide", {"seat": enemy, "stack": a.option, "new_stack": fr.dst})
+        emit(st, "divide", {"seat": enemy, "stack": ref, "new_stack": fr.dst})
 
 
 def legal_divide_stack(st: GameState, fr: DivideFrame) -> list[tuple]:
@@ -131,13 +133,13 @@ def step_capture(st: GameState, fr: CaptureFrame) -> Decision | None:
 
 
 def legal_capture_browse(st: GameState, fr: CaptureFrame) -> list[tuple]:
-    return [KChoose(fr.seat, ref) for ref in _nonempty_refs(st, st.foe(fr.seat))]
+    return [KChoose(fr.seat, "stack", stack=ref) for ref in _nonempty_refs(st, st.foe(fr.seat))]
 
 
 def act_capture_browse(st: GameState, fr: CaptureFrame, a: Choose) -> None:
-    fr.stage, fr.ref = "pick", a.option
+    fr.stage, fr.ref = "pick", a.stack
     if st.record_events:
-        emit(st, "capture_browse", {"seat": a.seat, "stack": a.option})
+        emit(st, "capture_browse", {"seat": a.seat, "stack": a.stack})
 
 
 def legal_capture_pick(st: GameState, fr: CaptureFrame) -> list[tuple]:
