@@ -204,6 +204,8 @@ PROMPTS: dict[str, type[serializers.Serializer]] = {
         (serializers.Serializer,),
         {"round": serializers.IntegerField(), "phase": serializers.IntegerField()},
     ),
+    # C8: the A-bomb window of the seat whose phase-2 turn it is not (pass, or play the A-bomb)
+    "a_bomb_window": _RoundPrompt,
     # team games, FAQ Optional Rule 3 (engine README, "Team play, uneven teams and combined sets")
     "army_transfer": type(
         "_ArmyTransferPrompt",

@@ -260,6 +260,11 @@ class HeuristicBot:
         holds = [a for a in legal if isinstance(a, Hold)]
         return holds[0] if holds else None
 
+    def _on_a_bomb_window(self, view, legal, seat, prompt):
+        """C8, out of turn: drop the bomb when it may (on the first stack offered, as in its own turn)."""
+        bombs = [a for a in legal if isinstance(a, PlayCard)]
+        return bombs[0] if bombs else Pass(seat)
+
     def _support_bonus(self, code: str) -> int:
         """The bonus a supporter gives, from the catalog (a carrier: its largest bonus)."""
         bonuses = self._bonuses

@@ -1,6 +1,7 @@
 """Action logs stored before issue 22 still replay: the `choose` options that packed several values into one
 string ("give:<army>", "trade:<army>:<card>", "seats:<army>", a stack ref) parse into the typed choice, and
-the games the engine played then (tests/engine/legacy/games_before_issue_22.json) replay to the same state."""
+the games the engine played then (tests/engine/legacy/games_before_issue_22.json), answers to the A-bomb
+window asked as a `fire` decision included, replay to the same state."""
 from __future__ import annotations
 
 import hashlib
@@ -9,7 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import Action, GameSetup, IllegalAction, load_catalog_dir, replay
+from games.engine import (
+    Action,
+    GameSetup,
+    IllegalAction,
+    apply,
+    legal_actions,
+    load_catalog_dir,
+    new_game,
+    replay,
+)
 from games.engine.actions import Choose
 
 CATALOG = load_catalog_dir()
@@ -58,3 +68,20 @@ def test_an_old_option_that_was_never_legal_is_still_refused():
     setup = GameSetup.from_json(GAMES[0]["setup"])
     with pytest.raises(IllegalAction):  # the first decision is the set-up deployment of axis-1
         replay(CATALOG, setup, [{"type": "choose", "seat": "axis-1", "option": "trade:axis-2:c1"}])
+
+
+def test_the_answers_to_the_a_bomb_window_asked_as_a_fire_decision_before_issue_22_replay():
+    """C8's out-of-turn A-bomb window was a `fire` decision before issue 22 (the actions: `pass` or the
+    A-bomb's `play_card`); it is its own `a_bomb_window` decision now, answered by the same actions."""
+    game = next(g for g in GAMES if "A-bomb window" in g["name"])
+    st = new_game(CATALOG, GameSetup.from_json(game["setup"]))
+    answers = []
+    for action in game["actions"]:
+        if st.decision.kind == "a_bomb_window":
+            assert {a.type for a in legal_actions(st)} <= {"pass", "play_card"}
+            answers.append(action["type"])
+        apply(st, action)
+    assert answers and set(answers) <= {"pass", "play_card"}
+    assert len(answers) == int(game["name"].split(": ")[1].split()[0])  # as many as the old engine asked
+    data = json.dumps(st.to_json(), sort_keys=True).encode()
+    assert hashlib.sha256(data).hexdigest() == game["state_sha256"]
