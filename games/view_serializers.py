@@ -71,7 +71,9 @@ def _action_serializer(type_name: str, action_cls: type) -> type[serializers.Ser
         if f.name == "seat":
             attrs["seat"] = _seat(help_text="The seat that acts (yours).")
         else:
-            attrs[f.name] = serializers.CharField(required=f.default is not None, max_length=64)
+            attrs[f.name] = serializers.CharField(
+                required=f.default is not None, max_length=64, help_text=action_cls.field_help.get(f.name)
+            )
     return type(f"{_camel(type_name)}Action", (serializers.Serializer,), attrs)
 
 
@@ -202,6 +204,8 @@ PROMPTS: dict[str, type[serializers.Serializer]] = {
         (serializers.Serializer,),
         {"round": serializers.IntegerField(), "phase": serializers.IntegerField()},
     ),
+    # C8: the A-bomb window of the seat whose phase-2 turn it is not (pass, or play the A-bomb)
+    "a_bomb_window": _RoundPrompt,
     # team games, FAQ Optional Rule 3 (engine README, "Team play, uneven teams and combined sets")
     "army_transfer": type(
         "_ArmyTransferPrompt",

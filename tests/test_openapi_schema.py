@@ -41,3 +41,20 @@ def test_the_schema_types_the_time_control_and_the_clocks():
     assert schemas["ClockSide"]["properties"]["remaining_ms"]["type"] == "integer"
     for shape in ("Game", "SeatView", "EventsPage"):
         assert "clock" in schemas[shape]["properties"], shape
+
+
+@pytest.mark.django_db
+def test_the_schema_shows_a_choice_about_an_army_a_card_or_a_stack_in_typed_fields():
+    """Issue 22: no option string packs several values ("trade:<army>:<card>": option "trade", army, card)."""
+    choose = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]["ChooseAction"]
+    assert {"option", "army", "card", "stack"} <= set(choose["properties"])
+    assert set(choose["required"]) == {"type", "seat", "option"}
+
+
+@pytest.mark.django_db
+def test_the_schema_documents_the_a_bomb_window_as_its_own_decision():
+    schemas = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+    decision = schemas["ABombWindowDecision"]["properties"]
+    assert decision["kind"]["$ref"].endswith("/ABombWindowDecisionKindEnum")
+    assert schemas["ABombWindowDecisionKindEnum"]["enum"] == ["a_bomb_window"]
+    assert set(schemas["ABombWindowPrompt"]["properties"]) == {"round"}

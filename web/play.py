@@ -40,6 +40,7 @@ CONTROLS: dict[str, dict[str, str]] = {
         "defend": "Defend against the shot",
         "retarget": "Choose a new target",
         "fire": "Fire",
+        "a_bomb_window": "Drop the A-bomb now, or pass",
         "army_transfer": "Transfer cards to an allied army",
         "reserve_trade": "Trade reserve cards with an ally",
         "seat_trade": "Trade with an allied seat",

@@ -1,13 +1,18 @@
 """Actions: small immutable values, one frozen dataclass per type.
 
 Every action names the seat that takes it. Cards are named by instance id ("c17"), stacks by
-"kind:index" (e.g. "ground:0", "ground:1" after Divide & Conquer); which seat's stack is meant
-follows from the decision (own stacks when deploying, enemy stacks when capturing or bombing).
+"kind:index" (e.g. "ground:0", "ground:1" after Divide & Conquer) or "bc:<battlecard id>" (Optional Rule 5:
+the forces occupying a battlecard); which seat's stack is meant follows from the decision (own stacks when
+deploying, enemy stacks when capturing or bombing). A choice never packs several values into one string:
+`choose` names the option and carries the army, card or stack it is about in typed fields (issue 22; the
+string form of stored logs, e.g. "trade:<army>:<card>", still parses: `Choose.from_legacy`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
+
+from vocabulary.battlecards import KINDS
 
 from .core.actions import parse_action_fields
 from .core.errors import MalformedAction
@@ -18,6 +23,7 @@ from .setup import SEATS, is_army  # noqa: F401  (SEATS: re-exported)
 class Action:
     type: ClassVar[str] = ""
     _names: ClassVar[tuple[str, ...]] = ()
+    field_help: ClassVar[dict[str, str]] = {}  # the OpenAPI schema's description of a field
     seat: str
 
     def to_json(self) -> dict[str, Any]:
@@ -42,7 +48,19 @@ class Action:
         cls, kwargs = parse_action_fields(ACTION_TYPES, data)
         if not is_army(kwargs["seat"]):
             raise MalformedAction("seat must be 'axis' or 'allies' (a team game: 'axis-1', 'allies-2' ...)")
+        if cls is Choose and len(kwargs) == 2 and ":" in kwargs["option"]:
+            return Choose.from_legacy(kwargs["seat"], kwargs["option"])
         return cls(**kwargs)
+
+
+OCCUPIED = "bc"  # the stack ref prefix of the forces occupying a battlecard (Optional Rule 5)
+
+
+def split_stack_ref(ref: str) -> tuple[str, str]:
+    """A stack ref's two parts: ("ground", "1") for "ground:1", ("bc", "c40") for "bc:c40" (the one parser
+    of the stack ref text form; a ref without a colon gives (ref, ""))."""
+    kind, _, rest = ref.partition(":")
+    return kind, rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +98,39 @@ class PlayCard(Action):
 
 @dataclass(frozen=True, slots=True)
 class Choose(Action):
-    """Pick one of the options named in the decision prompt (fight/decline, include/exclude, a stack...)."""
+    """Pick one of the options of the decision: `option` names it (fight/decline, include/exclude, accept/
+    refuse, a card or army id...); a choice about something carries it in a typed field: `stack` for a stack
+    (option "stack": Divide & Conquer, Capture, the stack that fights), `army` (and `card`) for the team-play
+    turn-start options (option "give": transfer forces to `army`; "trade": trade reserve `card` with `army`;
+    "seats": propose a seat trade to `army`)."""
 
     type: ClassVar[str] = "choose"
+    field_help: ClassVar[dict[str, str]] = {
+        "option": 'The option: "fight", "include", "stack", "give", "trade", "seats", a card or army id...',
+        "army": 'Team play: the friendly army of a "give", "trade" or "seats" option.',
+        "card": 'Team play: the reserve card a "trade" option sends.',
+        "stack": 'The stack ref of a "stack" option ("ground:1", "bc:c40").',
+    }
     option: str
+    army: str | None = None
+    card: str | None = None
+    stack: str | None = None
+
+    @staticmethod
+    def from_legacy(seat: str, option: str) -> Choose:
+        """The typed choice of a string-encoded option of the logs stored before issue 22: "give:<army>",
+        "trade:<army>:<card>", "seats:<army>", a stack ref ("ground:1", "bc:<id>"); any other option as is
+        (then not a legal one)."""
+        what, _, rest = option.partition(":")
+        if what in ("give", "seats") and rest:
+            return Choose(seat, what, army=rest)
+        if what == "trade":
+            army, _, card = rest.partition(":")
+            if army and card:
+                return Choose(seat, what, army=army, card=card)
+        if (what in KINDS or what == OCCUPIED) and rest:
+            return Choose(seat, "stack", stack=option)
+        return Choose(seat, option)
 
 
 @dataclass(frozen=True, slots=True)

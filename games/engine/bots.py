@@ -10,6 +10,7 @@ from typing import Any
 from vocabulary.battlecards import Catalog, load_catalog_dir
 
 from .actions import (
+    OCCUPIED,
     Action,
     Autokill,
     Choose,
@@ -25,6 +26,7 @@ from .actions import (
     Support,
     Take,
     Withdraw,
+    split_stack_ref,
 )
 from .core.bots import SaltedRandomBot
 from .core.rng import hashed_index
@@ -204,7 +206,7 @@ class HeuristicBot:
         stacks = view["me"]["stacks"]
 
         def strength(action) -> int:
-            kind, _, idx = action.option.partition(":")
+            kind, idx = split_stack_ref(action.stack)
             return sum(self.points(c["code"]) for c in stacks[kind][int(idx)]
                        if self.catalog.arsenal[c["code"]].is_combat_unit)
 
@@ -257,6 +259,11 @@ class HeuristicBot:
             return best
         holds = [a for a in legal if isinstance(a, Hold)]
         return holds[0] if holds else None
+
+    def _on_a_bomb_window(self, view, legal, seat, prompt):
+        """C8, out of turn: drop the bomb when it may (on the first stack offered, as in its own turn)."""
+        bombs = [a for a in legal if isinstance(a, PlayCard)]
+        return bombs[0] if bombs else Pass(seat)
 
     def _support_bonus(self, code: str) -> int:
         """The bonus a supporter gives, from the catalog (a carrier: its largest bonus)."""
@@ -350,13 +357,22 @@ class HeuristicBot:
     def _on_v2_effect(self, view, legal, seat, prompt):
         bombs = [a for a in legal if isinstance(a, PlayCard)]
         if bombs:
-            sizes = view["opponent"]["stacks"]
-            return max(bombs, key=lambda a: sizes[a.target.split(":")[0]][int(a.target.split(":")[1])])
+            opponent = view["opponent"]
+            return max(bombs, key=lambda a: self._stack_size(opponent["stacks"], a.target, opponent))
         return None
+
+    @staticmethod
+    def _stack_size(sizes: dict, ref: str, army: dict | None = None) -> int:
+        """The size of an enemy stack by its ref (`sizes`: the stack sizes per kind, `army`: the enemy army's
+        view, for the battlecards it occupies)."""
+        kind, idx = split_stack_ref(ref)
+        if kind == OCCUPIED:
+            return (army or {}).get("occupied", {}).get(idx, 0)
+        return sizes[kind][int(idx)]
 
     def _on_divide_choose(self, view, legal, seat, prompt):
         sizes = view["opponent"]["stacks"]
-        return max(legal, key=lambda a: sizes[a.option.split(":")[0]][int(a.option.split(":")[1])])
+        return max(legal, key=lambda a: self._stack_size(sizes, a.stack))
 
     def _on_divide_stack(self, view, legal, seat, prompt):
         codes = {c["id"]: c["code"] for k in view["me"]["stacks"].values() for s in k for c in s}
@@ -378,13 +394,7 @@ class HeuristicBot:
         """Browse the biggest enemy stack: "kind:index" stacks, or "bc:<id>" occupied battlecards."""
         opponent = view["opponent"]
 
-        def size(action) -> int:
-            kind, _, ref = action.option.partition(":")
-            if kind == "bc":
-                return opponent.get("occupied", {}).get(ref, 0)
-            return opponent["stacks"][kind][int(ref)]
-
-        return max(legal, key=size)
+        return max(legal, key=lambda a: self._stack_size(opponent["stacks"], a.stack, opponent))
 
     def _on_capture_pick(self, view, legal, seat, prompt):
         codes = {c["id"]: c["code"] for c in prompt.get("cards", [])}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import EngineError, GameSetup, load_scenario, new_game, view
+from games.engine import EngineError, GameSetup, IllegalAction, load_scenario, new_game, view
 from vocabulary.battlecards import Catalog
 
 from .helpers import (
@@ -152,8 +152,11 @@ def test_faq_cards_8_the_defender_may_drop_the_a_bomb_before_the_aggressors_phas
         do(st, "pass")
     assert battle(st).phase == 2
     # the first phase-2 decision: the German fighter has not fired yet, the British may already bomb
-    assert st.decision.seat == "allies"
+    assert st.decision.seat == "allies" and kinds(st) == "a_bomb_window"
     assert has(st, "play_card", card=one(st, "t-a-bomb"), target="air:0")
+    do(st, "pass")  # the window closes for this phase 2: the German fighter's turn
+    assert kinds(st) == "fire" and st.decision.seat == "axis" and battle(st).phase == 2
+    assert not has(st, "play_card")
 
 
 def test_faq_cards_8_the_aggressor_may_drop_the_a_bomb_after_the_defenders_phase_2_shots():
@@ -166,8 +169,15 @@ def test_faq_cards_8_the_aggressor_may_drop_the_a_bomb_after_the_defenders_phase
     fight(st)
     hold_until(st, 2, "allies")  # the Germans held both planes and passed their own phase-2 window
     do(st, "hold", unit=one(st, "gb-fighter"))
-    assert kinds(st) == "fire" and st.decision.seat == "axis" and battle(st).phase == 2
-    assert has(st, "pass") and has(st, "play_card", card=one(st, "t-a-bomb"), target="ground:0")
+    # its own decision (issue 22): only pass or the bomb, never a shot
+    assert kinds(st) == "a_bomb_window" and st.decision.seat == "axis" and battle(st).phase == 2
+    assert st.decision.prompt == {"round": 1}
+    legal = legal_json(st)
+    assert legal[0] == {"type": "pass", "seat": "axis"}
+    assert {(a["type"], a["card"], a["target"]) for a in legal[1:]} == {
+        ("play_card", one(st, "t-a-bomb"), "ground:0"), ("play_card", one(st, "t-a-bomb"), "air:0")}
+    with pytest.raises(IllegalAction):
+        do(st, "fire", unit=one(st, "de-fighter"), target=one(st, "gb-tank"))
     do(st, "play_card", card=one(st, "t-a-bomb"), target="ground:0")
     assert one(st, "gb-tank") in st.players["allies"]["discard"]
     assert battle(st).phase > 2  # no kept card left: the window closed, phase 2 is over
@@ -356,7 +366,7 @@ def test_capture_browse_shows_the_stack_only_to_the_capturer():
         deck=["t-capture"],
     )
     do(st, "draw")
-    do(st, "choose", option="ground:0")
+    do(st, "choose", option="stack", stack="ground:0")
     mine, theirs = view(st, "axis"), view(st, "allies")
     assert {c["code"] for c in mine["decision"]["prompt"]["cards"]} == {"gb-tank", "gb-inf"}
     assert theirs["decision"] == {"seat": "axis", "kind": "capture_pick"}

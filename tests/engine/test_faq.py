@@ -522,7 +522,7 @@ def test_faq_cards_1_divide_and_conquer_the_owner_chooses_the_split_as_equal_as_
     st = load(allies={"stacks": {"ground": FIVE}}, deck=["t-divide-and-conquer"])
     do(st, "draw")
     assert kinds(st) == "divide_choose" and st.decision.seat == "axis"
-    do(st, "choose", option="ground:0")
+    do(st, "choose", option="stack", stack="ground:0")
     assert kinds(st) == "divide_stack" and st.decision.seat == "allies"
     do(st, "split", card=one(st, "gb-inf"))
     do(st, "split", card=one(st, "gb-flak"))
@@ -541,8 +541,8 @@ def test_faq_cards_2_divided_stacks_are_permanent_and_capture_browses_only_one()
     )
     do(st, "draw")
     assert kinds(st) == "capture_browse"
-    assert {a["option"] for a in legal_json(st)} == {"ground:0", "ground:1"}
-    do(st, "choose", option="ground:1")
+    assert {a["stack"] for a in legal_json(st)} == {"ground:0", "ground:1"}
+    do(st, "choose", option="stack", stack="ground:1")
     assert [c["code"] for c in st.decision.prompt["cards"]] == ["gb-inf"]
     do(st, "take", card=one(st, "gb-inf"), stack="ground:0")
     assert st.players["allies"]["stacks"]["ground"] == [[one(st, "gb-tank")]]  # the emptied stack is gone
@@ -610,7 +610,7 @@ def test_faq_cards_5_a_destroyed_captured_unit_goes_back_to_its_owner():
 def test_capture_takes_one_unit_into_the_capturers_stack_of_that_kind():
     st = load(allies={"stacks": {"ground": ["gb-tank", "gb-inf"]}}, deck=["t-capture"])
     do(st, "draw")
-    do(st, "choose", option="ground:0")
+    do(st, "choose", option="stack", stack="ground:0")
     do(st, "take", card=one(st, "gb-tank"), stack="ground:0")
     assert one(st, "gb-tank") in st.players["axis"]["stacks"]["ground"][0]
 

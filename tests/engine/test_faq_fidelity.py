@@ -16,6 +16,7 @@ from games.engine import (
     load_scenario,
     view,
 )
+from games.engine.actions import Choose
 from games.engine.battlecards.combat.stalemate import can_hit
 from games.engine.battlecards.inspect import battle_frame
 
@@ -238,10 +239,10 @@ def test_faq_c2_a_divided_side_fights_with_one_stack_of_each_called_kind_of_its_
     when the forces are revealed."""
     st = _divided()
     assert kinds(st) == "battle_stack" and st.decision.seat == "axis"
-    assert {a["option"] for a in legal_json(st)} == {"ground:0", "ground:1"}
-    do(st, "choose", option="ground:1")
+    assert {a["stack"] for a in legal_json(st)} == {"ground:0", "ground:1"}
+    do(st, "choose", option="stack", stack="ground:1")
     assert kinds(st) == "battle_stack" and st.decision.seat == "allies"
-    do(st, "choose", option="ground:0")
+    do(st, "choose", option="stack", stack="ground:0")
     fr = battle(st)
     assert sorted(st.code[c] for c in fr.present["axis"]) == ["de-inf", "de-tiger"]  # not the weak stack
     assert [st.code[c] for c in fr.present["allies"]] == ["gb-tank"]
@@ -252,13 +253,13 @@ def test_faq_c2_the_stack_choice_is_secret_until_both_sides_chose():
     aggressor's choice (no event, view or legal action shows it before both chose)."""
     st = _divided()
     other = _divided()
-    events = do(st, "choose", option="ground:1")
-    do(other, "choose", option="ground:0")
+    events = do(st, "choose", option="stack", stack="ground:1")
+    do(other, "choose", option="stack", stack="ground:0")
     assert events_for(events, "allies") == []  # the axis choice is private
     # the British see exactly the same whichever stack the Germans chose
     assert view(st, "allies") == view(other, "allies") and legal_json(st) == legal_json(other)
     assert view(st, "allies")["battle"]["stage"] == "stacks" and "sides" not in view(st, "allies")["battle"]
-    events = do(st, "choose", option="ground:1")
+    events = do(st, "choose", option="stack", stack="ground:1")
     shown = [e for e in events_for(events, "allies") if e.type == "battle_stacks"]
     both = {"axis": {"ground": "ground:1"}, "allies": {"ground": "ground:1"}}
     assert shown and shown[0].data["stacks"] == both
@@ -269,8 +270,8 @@ def test_faq_g5_a_leader_in_the_stack_left_out_still_draws_for_the_battle():
     case, more often than not, he will be placed in the weaker stack to make room for a more powerful combat
     unit in the strong stack." """
     st = _divided()
-    do(st, "choose", option="ground:1")
-    events = do(st, "choose", option="ground:0")  # the British leader sits in the stack left out
+    do(st, "choose", option="stack", stack="ground:1")
+    events = do(st, "choose", option="stack", stack="ground:0")  # the British leader is in the stack left out
     assert "leader_draw" in [e.type for e in events]
     assert one(st, "gb-leader") not in battle(st).present["allies"]
     art = one(st, "gb-art")
@@ -283,7 +284,7 @@ def test_the_heuristic_bot_fights_with_its_strongest_divided_stack():
     st = _divided()
     bot = HeuristicBot(CAT)
     action = bot.choose(view(st, "axis"), legal_actions(st), "axis")
-    assert action.option == "ground:1"  # Tiger and infantry, not the lone tank
+    assert action == Choose("axis", "stack", stack="ground:1")  # Tiger and infantry, not the lone tank
 
 
 # ---- Secret initial deployment ("Secretly look at your hands, and Deploy 3") ------------------------------

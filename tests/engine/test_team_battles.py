@@ -229,8 +229,9 @@ def test_a_joined_army_chooses_which_of_its_divided_stacks_fights():
         apply(st, Pass(st.decision.seat))
     assert st.decision.kind == "battle_stack" and st.decision.seat == "axis-2"
     assert st.decision.prompt == {"kind": "ground"}
-    assert legal_actions(st) == [Choose("axis-2", "ground:0"), Choose("axis-2", "ground:1")]
-    apply(st, Choose("axis-2", "ground:1"))
+    assert legal_actions(st) == [Choose("axis-2", "stack", stack="ground:0"),
+                                 Choose("axis-2", "stack", stack="ground:1")]
+    apply(st, Choose("axis-2", "stack", stack="ground:1"))
     fr = battle_frame(st)
     assert extra in fr.present["axis-1"]
     assert not set(p["stacks"]["ground"][0]) & set(fr.present["axis-1"])

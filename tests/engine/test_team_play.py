@@ -115,7 +115,14 @@ def _keys(st):
     return [a.to_json() for a in legal_actions(st)]
 
 
-def _options(st, prefix):
+def _options(st, option):
+    """The typed fields (army, card) of the legal `choose` actions of `option` ("give", "trade", "seats")."""
+    return sorted((a.army, a.card) for a in legal_actions(st)
+                  if isinstance(a, Choose) and a.option == option)
+
+
+def _named(st, prefix):
+    """The legal `choose` options starting with `prefix` (e.g. the enemy armies of choose_enemy_army)."""
     return sorted(a.option for a in legal_actions(st)
                   if isinstance(a, Choose) and a.option.startswith(prefix))
 
@@ -406,8 +413,8 @@ def test_or3_transfer_up_to_three_forces(real_catalog):
     st.record_events = True
     before = {a: _deployed(st, a) for a in st.armies}
     deck = len(st.conflict_deck)
-    assert _options(st, "give:") == ["give:allies-2"]
-    events = apply(st, Choose("allies-1", "give:allies-2"))
+    assert _options(st, "give") == [("allies-2", None)]
+    events = apply(st, Choose("allies-1", "give", army="allies-2"))
     assert [e.type for e in events] == ["turn_sacrificed"]
     assert (st.decision.kind, st.decision.seat) == ("army_transfer", "allies-1")
     assert not any(isinstance(a, Pass) for a in legal_actions(st))  # at least one card
@@ -434,7 +441,7 @@ def test_or3_transfer_up_to_three_forces(real_catalog):
     # "up to 3": one card is enough
     st = _start(real_catalog, ["DE"] * 2, ["GB"] * 2)
     st = _at_turn(real_catalog, st, "axis-2")
-    apply(st, Choose("axis-2", "give:axis-1"))
+    apply(st, Choose("axis-2", "give", army="axis-1"))
     apply(st, next(a for a in legal_actions(st) if isinstance(a, Deploy)))
     apply(st, Pass("axis-2"))
     assert st.decision.kind == "turn_start" and st.decision.seat == "allies-2"
@@ -452,15 +459,15 @@ def test_or3_trade_a_reserve_card(real_catalog):
     st = _at_turn(real_catalog, st, "allies-2", edit)
     st.record_events = True
     sent = st.players["allies-2"]["hand"][0]
-    assert len(_options(st, "trade:allies-1:")) == 3
-    events = apply(st, Choose("allies-2", f"trade:allies-1:{sent}"))
+    assert [army for army, _ in _options(st, "trade")] == ["allies-1"] * 3
+    events = apply(st, Choose("allies-2", "trade", army="allies-1", card=sent))
     assert (st.decision.kind, st.decision.seat) == ("reserve_trade", "allies-1")
     assert st.decision.prompt["card"] == {"id": sent, "code": "gb-infantry"}
     back = next(c for c in st.players["allies-1"]["hand"] if st.code[c] == "gb-montgomery")
     events += apply(st, Choose("allies-1", back))
     assert back in st.players["allies-2"]["hand"] and sent in st.players["allies-1"]["hand"]
     assert (st.decision.kind, st.decision.seat) == ("turn_start", "allies-2")  # the turn goes on
-    assert not _options(st, "trade:") and not _options(st, "give:") and not _options(st, "seats:")
+    assert not _options(st, "trade") and not _options(st, "give") and not _options(st, "seats")
     assert any(a.type == "draw" for a in legal_actions(st))
     private = [e for e in events if e.type == "reserve_traded_cards"]
     assert sorted(e.visible_to for e in private) == ["allies-1", "allies-2"]
@@ -480,12 +487,12 @@ def test_or3_no_trade_with_an_empty_handed_army(real_catalog):
         d["players"]["allies-3"]["hand"] = []
     st = _at_turn(real_catalog, st, "allies-1", edit)
     card = st.players["allies-1"]["hand"][0]
-    assert {o.rsplit(":", 1)[0] for o in _options(st, "trade:")} == {"trade:allies-2"}
+    assert {army for army, _ in _options(st, "trade")} == {"allies-2"}
     with pytest.raises(IllegalAction):
-        apply(st, Choose("allies-1", f"trade:allies-3:{card}"))
+        apply(st, Choose("allies-1", "trade", army="allies-3", card=card))
     # nor when his own hand is empty (an emergency deployment emptied it)
     st = _at_turn(real_catalog, st, "allies-3")
-    assert not _options(st, "trade:")
+    assert not _options(st, "trade")
 
 
 def test_or3_trade_seats(real_catalog):
@@ -497,16 +504,16 @@ def test_or3_trade_seats(real_catalog):
     st = _start(real_catalog, ["DE"] * 2, ["GB"] * 2)
     st = _at_turn(real_catalog, st, "allies-1")
     st.record_events = True
-    assert _options(st, "seats:") == ["seats:allies-2"]
-    apply(st, Choose("allies-1", "seats:allies-2"))
+    assert _options(st, "seats") == [("allies-2", None)]
+    apply(st, Choose("allies-1", "seats", army="allies-2"))
     assert (st.decision.kind, st.decision.seat) == ("seat_trade", "allies-2")
     apply(st, Choose("allies-2", "refuse"))
     assert (st.decision.kind, st.decision.seat) == ("turn_start", "allies-1")
-    assert not _options(st, "seats:")  # one proposal a turn
+    assert not _options(st, "seats")  # one proposal a turn
     assert st.players["allies-1"]["across"] == "axis-1"
 
     st = _at_turn(real_catalog, st, "allies-1")
-    apply(st, Choose("allies-1", "seats:allies-2"))
+    apply(st, Choose("allies-1", "seats", army="allies-2"))
     events = apply(st, Choose("allies-2", "accept"))
     assert {a: st.players[a]["across"] for a in st.armies} == {
         "axis-1": "allies-2", "allies-1": "axis-2", "axis-2": "allies-1", "allies-2": "axis-1"}
@@ -684,7 +691,7 @@ def test_or4_aggressor_selects_the_enemy_army(real_catalog):
     apply(st, {"type": "draw", "seat": "allies-2"})
     apply(st, Choose("axis-1", "fight"))
     assert (st.decision.kind, st.decision.seat) == ("choose_enemy_army", "axis-1")
-    assert _options(st, "allies") == ["allies-1", "allies-2"]
+    assert _named(st, "allies") == ["allies-1", "allies-2"]
     apply(st, Choose("axis-1", "allies-1"))
     frame = innermost_frame(st, "battlecard", "battle")
     assert (frame.aggressor, frame.defender) == ("axis-1", "allies-1")
@@ -694,7 +701,7 @@ def test_or4_aggressor_selects_the_enemy_army(real_catalog):
     apply(st, {"type": "draw", "seat": "allies-1"})
     apply(st, Choose("allies-1", "fight"))
     assert (st.decision.kind, st.decision.seat) == ("choose_enemy_army", "allies-1")
-    assert _options(st, "axis") == ["axis-1", "axis-2"]
+    assert _named(st, "axis") == ["axis-1", "axis-2"]
 
 
 def test_or4_exception_homeland_battles(real_catalog):
@@ -758,7 +765,7 @@ def test_combining_sets_allies_called_in_together_own_hands_and_stacks(real_cata
     assert (st.decision.kind, st.decision.seat) == ("fight_or_decline", "axis-1")
     apply(st, Choose("axis-1", "fight"))
     assert st.decision.kind == "choose_enemy_army"
-    assert _options(st, "allies") == ["allies-1", "allies-2", "allies-3"]
+    assert _named(st, "allies") == ["allies-1", "allies-2", "allies-3"]
 
 
 def _homeland_battle(cat, st, drawer, code, defenders, won=()):
@@ -854,11 +861,11 @@ def test_heuristic_bot_team_decisions(real_catalog):
         _hand(d, "allies-1", ["gb-infantry", "gb-hood", "gb-montgomery"])
     st = _at_turn(real_catalog, st, "allies-2", edit2)
     assert bot.choose(view(st, "allies-2"), legal_actions(st), "allies-2").type == "draw"
-    apply(st, Choose("allies-2", f"trade:allies-1:{st.players['allies-2']['hand'][0]}"))
+    apply(st, Choose("allies-2", "trade", army="allies-1", card=st.players["allies-2"]["hand"][0]))
     back = bot.choose(view(st, "allies-1"), legal_actions(st), "allies-1")
     assert st.code[back.option] == "gb-infantry"
     st = _at_turn(real_catalog, st, "allies-2")
-    apply(st, Choose("allies-2", "seats:allies-1"))
+    apply(st, Choose("allies-2", "seats", army="allies-1"))
     assert bot.choose(view(st, "allies-1"), legal_actions(st), "allies-1") == Choose("allies-1", "refuse")
 
 
@@ -897,7 +904,8 @@ def test_capture_shows_the_card_only_to_the_two_armies(real_catalog):
     st = _at_turn(real_catalog, st, "allies-1", lambda d: _top(d, "we-capture"))
     events = apply(st, {"type": "draw", "seat": "allies-1"})
     assert (st.decision.kind, st.decision.seat) == ("capture_browse", "allies-1")
-    assert all(o.startswith(("ground", "air", "sea")) for o in _options(st, ""))
+    assert all(a.option == "stack" and a.stack.startswith(("ground", "air", "sea"))
+               for a in legal_actions(st))
     events += apply(st, legal_actions(st)[0])
     take = legal_actions(st)[0]
     events += apply(st, take)

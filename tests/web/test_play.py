@@ -330,3 +330,32 @@ def test_an_unknown_site_path_is_the_sites_404_page_and_the_apis_stays_json(clie
     assert "<h1>Not found</h1>" in page and 'href="/"' in page
     api = client.get("/api/nope/")
     assert api.status_code == 404 and api.json()["code"] == "not_found"
+
+
+def test_a_team_player_trades_a_reserve_card_with_a_button_of_typed_fields(client, alice, catalog_rows):
+    """Issue 22: the turn-start trade is one button per (army, card), labelled with the card's name, whose
+    action carries the army and the card as fields of its own (never packed into the option string)."""
+    client.force_login(alice)
+    response = client.post("/play/new-team/", {
+        "axis_1_nation": "DE", "axis_1_player": "bot", "axis_2_nation": "DE", "axis_2_player": "bot",
+        "allies_1_nation": "GB", "allies_1_player": "me", "allies_2_nation": "GB", "allies_2_player": "bot",
+        "team_bot": "random",
+    })
+    url = response["Location"]
+    game_id = url.strip("/").split("/")[-1]
+    for _ in range(60):
+        page = client.get(url).content.decode()
+        buttons = [(v, json.loads(a)) for v, a in _decision_buttons(page)]
+        trades = [(v, a) for v, a in buttons if a["type"] == "choose" and a.get("option") == "trade"]
+        if trades:
+            break
+        version, action = buttons[0]
+        client.post(f"{url}act/", {"version": version, "action": json.dumps(action)})
+    else:
+        pytest.fail("no reserve trade offered")
+    version, trade = trades[0]
+    assert set(trade) == {"type", "seat", "option", "army", "card"} and ":" not in trade["option"]
+    name = play.card_names(token_client(alice).get(f"/api/games/{game_id}/view/").json())[trade["card"]]
+    assert html_lib.escape(f"army: {trade['army']} · card: {name}") in page
+    client.post(f"{url}act/", {"version": version, "action": json.dumps(trade)})
+    assert Game.objects.get(pk=game_id).actions.filter(action=trade).exists()

@@ -8,7 +8,10 @@ def KDraw(seat): return ("draw", seat)  # noqa: E704
 def KEmergencyDeploy(seat): return ("emergency_deploy", seat)  # noqa: E704
 def KDeploy(seat, card, stack): return ("deploy", seat, card, stack)  # noqa: E704
 def KPlayCard(seat, card, target=None, option=None): return ("play_card", seat, card, target, option)  # noqa: E704
-def KChoose(seat, option): return ("choose", seat, option)  # noqa: E704
+def KChoose(seat, option, army=None, card=None, stack=None):  # the typed fields of actions.Choose
+    return ("choose", seat, option, army, card, stack)
+
+
 def KPass(seat): return ("pass", seat)  # noqa: E704
 def KFire(seat, unit, target): return ("fire", seat, unit, target)  # noqa: E704
 def KAutokill(seat, unit, target): return ("autokill", seat, unit, target)  # noqa: E704

@@ -1,22 +1,22 @@
 """FAQ Optional Rule 3 (team play): what an army may do with a friendly army at the start of its turn.
 
 * "On any turn, a player may sacrifice his turn to transfer up to 3 deployed forces from his stacks to the
-  stacks of another friendly army": turn-start `choose "give:<army>"`, then one to three `deploy` actions
-  (card: one of his deployed cards, from any of his stacks; stack: a stack of the card's kind of the
-  friendly army, "ground:1" when that army's stack is divided; never its occupied-battlecard stacks), then
-  the turn ends.
+  stacks of another friendly army": turn-start `choose` option "give" (`army`: the friendly army), then one
+  to three `deploy` actions (card: one of his deployed cards, from any of his stacks; stack: a stack of the
+  card's kind of the friendly army, "ground:1" when that army's stack is divided; never its
+  occupied-battlecard stacks), then the turn ends.
 * "If you cannot afford to sacrifice a turn, you may at the start of a turn, trade one of the cards in your
   reserve hand with any friendly army. You may not send a reserve card to a friendly army who does not have
-  one to send back": turn-start `choose "trade:<army>:<card>"` (once a turn, only with a friendly army whose
-  hand is not empty); that army's seat picks the card it sends back (decision `reserve_trade`, it may not
-  refuse); the turn goes on (draw, emergency deploy, kept cards). A turn in which a card was traded is not
-  sacrificed: the transfer and the seat trade are no longer offered in it.
+  one to send back": turn-start `choose` option "trade" (`army`, and `card`: the reserve card sent; once a
+  turn, only with a friendly army whose hand is not empty); that army's seat picks the card it sends back
+  (decision `reserve_trade`, it may not refuse); the turn goes on (draw, emergency deploy, kept cards). A turn
+  in which a card was traded is not sacrificed: the transfer and the seat trade are no longer offered in it.
 * "If two players on the same side agree to do so, they may both sacrifice their next turns to trade seats at
-  the table": turn-start `choose "seats:<army>"` (a friendly army sitting across from another enemy army);
-  that army's seat accepts or refuses at once (decision `seat_trade`). Accepted: the proposer's turn ends,
-  the partner's next turn is skipped (`turn_sacrificed`), and the two armies swap the enemy armies they sit
-  across from (the enemy armies' "across" follow). Refused: the proposer's turn goes on (one proposal a turn).
-  The turn order and the army ids do not change.
+  the table": turn-start `choose` option "seats" (`army`: a friendly army sitting across from another enemy
+  army); that army's seat accepts or refuses at once (decision `seat_trade`). Accepted: the proposer's turn
+  ends, the partner's next turn is skipped (`turn_sacrificed`), and the two armies swap the enemy armies they
+  sit across from (the enemy armies' "across" follow). Refused: the proposer's turn goes on (one proposal a
+  turn). The turn order and the army ids do not change.
 
 Card identities stay private to the two armies involved: the public events carry counts and stack refs,
 the private ones (one per army involved) the cards.
@@ -49,35 +49,35 @@ def team_turn_options(st: GameState, fr: TurnFrame, seat: str) -> list[tuple]:
     if fr.traded:
         return acts  # once a turn; a turn in which a card was traded is not sacrificed
     if deployed_cards(st, seat):
-        acts.extend(KChoose(seat, f"give:{a}") for a in mates)
+        acts.extend(KChoose(seat, "give", army=a) for a in mates)
     hand = st.players[seat]["hand"]
     for a in mates:
         if st.players[a]["hand"]:  # "may not send a reserve card to a friendly army who does not have one"
-            acts.extend(KChoose(seat, f"trade:{a}:{c}") for c in hand)
+            acts.extend(KChoose(seat, "trade", army=a, card=c) for c in hand)
     if not fr.proposed:
         mine = st.players[seat]["across"]
-        acts.extend(KChoose(seat, f"seats:{a}") for a in mates
+        acts.extend(KChoose(seat, "seats", army=a) for a in mates
                     if st.players[a]["across"] != mine and not st.players[a].get("sacrifice"))
     return acts
 
 
 def act_team_option(st: GameState, fr: TurnFrame, a: Choose) -> None:
     """A turn-start `choose` of team_turn_options (fr: the turn frame)."""
-    seat = fr.seat
-    what, _, rest = a.option.partition(":")
+    seat, what, mate = fr.seat, a.option, a.army
+    assert mate is not None  # every option of team_turn_options names the friendly army
     if what == "give":
         RULES.move(fr, "end")  # "sacrifice his turn"
-        st.frames.append(ArmyTransferFrame(seat, rest))
-        emit(st, "turn_sacrificed", {"seat": seat, "reason": "transfer", "to": rest})
+        st.frames.append(ArmyTransferFrame(seat, mate))
+        emit(st, "turn_sacrificed", {"seat": seat, "reason": "transfer", "to": mate})
     elif what == "trade":
-        mate, _, card = rest.partition(":")
+        assert a.card is not None
         fr.traded = True
-        st.frames.append(ReserveTradeFrame(seat, mate, card))
+        st.frames.append(ReserveTradeFrame(seat, mate, a.card))
         emit(st, "reserve_trade_offered", {"seat": seat, "with": mate})
     elif what == "seats":
         fr.proposed = True
-        st.frames.append(SeatTradeFrame(seat, rest))
-        emit(st, "seat_trade_proposed", {"seat": seat, "with": rest})
+        st.frames.append(SeatTradeFrame(seat, mate))
+        emit(st, "seat_trade_proposed", {"seat": seat, "with": mate})
 
 
 # ---- transfer up to 3 deployed forces to a friendly army (the turn is sacrificed) -------------------------

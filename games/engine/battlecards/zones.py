@@ -6,6 +6,7 @@ from typing import Any
 
 from vocabulary.battlecards import KINDS, ArsenalCardDef
 
+from ..actions import OCCUPIED, split_stack_ref
 from ..core.errors import StateError
 from ..core.machine import emit
 from ..frames import BattleFrame
@@ -48,11 +49,11 @@ def stack_at(st: GameState, seat: str, ref: str) -> list[str]:
     """The stack `ref` names ("<kind>:<i>" or "bc:<battlecard>"): a ref a legal action or a frame holds
     always names one of `seat`'s stacks (StateError if not)."""
     stack = None
-    if ref.startswith("bc:"):
-        stack = st.players[seat]["occupied"].get(ref[3:])
+    kind, idx = split_stack_ref(ref)
+    if kind == OCCUPIED:
+        stack = st.players[seat]["occupied"].get(idx)
     else:
         try:
-            kind, idx = ref.split(":")
             stacks = st.players[seat]["stacks"][kind]
             i = int(idx)
         except (ValueError, KeyError):

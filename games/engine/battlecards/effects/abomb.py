@@ -1,14 +1,22 @@
-"""The A-bomb (G6, C8-C10) and the V-2 rocket (R1.2, C9): the one home of the A-bomb rule."""
+"""The A-bomb (G6, C8-C10) and the V-2 rocket (R1.2, C9): the one home of the A-bomb rule.
+
+C8 "The card can be played any time during phase 2 of a battle": in a seat's own phase-2 turn its plays are
+part of the fire decision (phases.fire); outside it, the seat is asked in a decision of its own,
+`a_bomb_window` (prompt {"round"}; legal actions `pass`, which closes the window for this phase 2, and the
+A-bomb `play_card`s), when phases.fire._p2_out_window opens it: the defender's before the aggressor's phase-2
+turn, the aggressor's after the defender's. Logs stored before issue 22 answered the same window, then asked
+as a `fire` decision, with the same two actions: they replay unchanged."""
 from __future__ import annotations
 
-from ...actions import Action, PlayCard
+from ...actions import Action, Pass, PlayCard
+from ...core.errors import required
 from ...core.machine import RuleBook, Stage, emit
 from ...frames import BattleFrame, DeployFrame, Frame, V2Frame
 from ...state import Decision, GameState
 from ..behaviour import PHASE_2, V2, Window, ability, card_effect, window_of, window_options
 from ..book import RULES
-from ..combat.casualties import destroy_unit
-from ..common import KChoose, KPlayCard
+from ..combat.casualties import check_battle_end, destroy_unit
+from ..common import KChoose, KPass, KPlayCard
 from ..zones import (
     discard_kept,
     draw_arsenal,
@@ -99,6 +107,23 @@ def abomb_plays(st: GameState, fr: BattleFrame, seat: str) -> list[tuple]:
     return window_options(st, fr, seat, PHASE_2) if st.team(seat)["kept"] else []
 
 
+A_BOMB_WINDOW = "a_bomb_window"
+
+
+def legal_a_bomb_window(st: GameState, fr: BattleFrame) -> list[tuple]:
+    """C8: `pass` (close the window), then the asked seat's A-bomb plays on the enemy stacks."""
+    seat = required(st.decision, "pending decision").seat
+    return [KPass(seat), *abomb_plays(st, fr, seat)]
+
+
+def act_a_bomb_window(st: GameState, fr: BattleFrame, a: Pass | PlayCard) -> None:
+    if isinstance(a, Pass):
+        fr.p2_passed.append("out:" + a.seat)  # this window stays closed for this phase 2
+        return
+    window_of(st, a.card, PHASE_2).resolve(st, fr, a)
+    check_battle_end(st, fr)
+
+
 def _phase_2_options(st: GameState, fr: BattleFrame, seat: str, cid: str) -> list[tuple]:
     if not _abomb_ok(st, fr, seat):
         return []
@@ -132,6 +157,7 @@ def register(book: RuleBook) -> None:
     """Register this module's frames and decisions (called once, by battlecards.machine)."""
     book.frame("v2", stages=V2_STAGES)
     book.decision("v2_effect", legal=legal_v2_effect, act=act_v2_effect)
+    book.decision(A_BOMB_WINDOW, legal=legal_a_bomb_window, act=act_a_bomb_window)
 
 
 ability("v2_rocket", step_v2, rulings="R1.2, C9; triggered by phases.deploy.do_deploy")

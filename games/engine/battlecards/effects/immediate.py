@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...actions import Choose, Deploy, Pass, Retrieve, Split, Take
+from ...actions import Choose, Deploy, Pass, Retrieve, Split, Take, split_stack_ref
 from ...core.errors import StateError, required
 from ...core.machine import RuleBook, Stage, emit
 from ...frames import CaptureFrame, DeployFrame, DivideFrame, ReorganizeFrame
@@ -32,18 +32,20 @@ def step_divide_split(st: GameState, fr: DivideFrame) -> Decision | None:
 
 
 def legal_divide_choose(st: GameState, fr: DivideFrame) -> list[tuple]:
-    return [KChoose(fr.seat, ref) for ref in nonempty_refs(st, st.foe(fr.seat), 2, occupied=False)]
+    refs = nonempty_refs(st, st.foe(fr.seat), 2, occupied=False)
+    return [KChoose(fr.seat, "stack", stack=ref) for ref in refs]
 
 
 def act_divide_choose(st: GameState, fr: DivideFrame, a: Choose) -> None:
-    enemy = st.foe(fr.seat)
-    kind = a.option.split(":")[0]
+    enemy, ref = st.foe(fr.seat), a.stack
+    assert ref is not None  # legal_divide_choose: a stack choice
+    kind = split_stack_ref(ref)[0]
     stacks = st.players[enemy]["stacks"][kind]
-    src = stack_at(st, enemy, a.option)
+    src = stack_at(st, enemy, ref)
     stacks.append([])
-    fr.src, fr.dst, fr.need = a.option, f"{kind}:{len(stacks) - 1}", len(src) // 2
+    fr.src, fr.dst, fr.need = ref, f"{kind}:{len(stacks) - 1}", len(src) // 2
     RULES.move(fr, "split")
-    emit(st, "divide", {"seat": enemy, "stack": a.option, "new_stack": fr.dst})
+    emit(st, "divide", {"seat": enemy, "stack": ref, "new_stack": fr.dst})
 
 
 def legal_divide_stack(st: GameState, fr: DivideFrame) -> list[tuple]:
@@ -154,13 +156,13 @@ def step_capture_pick(st: GameState, fr: CaptureFrame) -> Decision | None:
 
 
 def legal_capture_browse(st: GameState, fr: CaptureFrame) -> list[tuple]:
-    return [KChoose(fr.seat, ref) for ref in nonempty_refs(st, st.foe(fr.seat))]
+    return [KChoose(fr.seat, "stack", stack=ref) for ref in nonempty_refs(st, st.foe(fr.seat))]
 
 
 def act_capture_browse(st: GameState, fr: CaptureFrame, a: Choose) -> None:
-    fr.ref = a.option
+    fr.ref = a.stack
     RULES.move(fr, "pick")
-    emit(st, "capture_browse", {"seat": a.seat, "stack": a.option})
+    emit(st, "capture_browse", {"seat": a.seat, "stack": a.stack})
 
 
 def legal_capture_pick(st: GameState, fr: CaptureFrame) -> list[tuple]:

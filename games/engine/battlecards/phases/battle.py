@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...actions import Choose, Pass, Withdraw
+from ...actions import Choose, Pass, Withdraw, split_stack_ref
 from ...core.machine import RuleBook, Stage, emit
 from ...frames import BattleFrame, DeployFrame
 from ...state import Decision, GameState
@@ -159,14 +159,15 @@ def _stage_stacks(st: GameState, fr: BattleFrame) -> Decision | None:
 
 def legal_battle_stack(st: GameState, fr: BattleFrame) -> list[tuple]:
     seat, kind = _pending_stack(st, fr)  # type: ignore[misc]
-    return [KChoose(seat, f"{kind}:{i}") for i in _stack_choices(st, fr, seat, kind)]
+    return [KChoose(seat, "stack", stack=f"{kind}:{i}") for i in _stack_choices(st, fr, seat, kind)]
 
 
 def act_battle_stack(st: GameState, fr: BattleFrame, a: Choose) -> None:
-    kind, _, idx = a.option.partition(":")
+    assert a.stack is not None  # legal_battle_stack: a stack choice
+    kind, idx = split_stack_ref(a.stack)
     fr.stacks[a.seat][kind] = int(idx)
     # secret until both chose (then the public battle_stacks event)
-    emit(st, "battle_stack_chosen", {"seat": a.seat, "stack": a.option}, a.seat)
+    emit(st, "battle_stack_chosen", {"seat": a.seat, "stack": a.stack}, a.seat)
 
 
 def _stage_check(st: GameState, fr: BattleFrame) -> Decision | None:

@@ -1,5 +1,6 @@
-"""Firing phases 1-4: the fire decision (fire, autokill, support, hold, the A-bomb window C8), the defend
-and retarget windows (GU1), shot resolution and a submarine's withdrawal after firing (S6)."""
+"""Firing phases 1-4: the fire decision (fire, autokill, support, hold, the A-bomb plays of the seat's own
+phase-2 turn), when the out-of-turn A-bomb window (C8; its decision: effects.abomb) is asked, the defend and
+retarget windows (GU1), shot resolution and a submarine's withdrawal after firing (S6)."""
 from __future__ import annotations
 
 from typing import Any
@@ -16,7 +17,7 @@ from ..combat.supports import add_support, can_defend, defense_supports, support
 from ..combat.targeting import autokill_targets, exhausted, fire_targets
 from ..combat.values import battle_values, hits
 from ..common import KAutokill, KFire, KHold, KPass, KWithdraw
-from ..effects.abomb import abomb_plays
+from ..effects.abomb import A_BOMB_WINDOW, abomb_plays
 from ..zones import draw_action_number
 
 
@@ -77,7 +78,7 @@ def stage_phase(st: GameState, fr: BattleFrame) -> Decision | None:
         seat = fr.aggressor if fr.side == 0 else fr.defender
         if fr.phase == 2 and fr.side == 0 and _p2_out_window(st, fr, fr.defender):
             # C8: the A-bomb any time in phase 2: the defender before the aggressor's phase-2 shots
-            return Decision(fr.defender, "fire", {"round": fr.round, "phase": 2})
+            return Decision(fr.defender, A_BOMB_WINDOW, {"round": fr.round})
         if _actors(st, fr, seat) or (
                 fr.phase == 2 and seat not in fr.p2_passed and st.team(seat)["kept"]):
             prev = st.decision  # the same question again: reuse the (immutable) decision
@@ -91,7 +92,7 @@ def stage_phase(st: GameState, fr: BattleFrame) -> Decision | None:
             continue
         if fr.phase == 2 and _p2_out_window(st, fr, fr.aggressor):
             # C8: ... and the aggressor after the defender's phase-2 shots
-            return Decision(fr.aggressor, "fire", {"round": fr.round, "phase": 2})
+            return Decision(fr.aggressor, A_BOMB_WINDOW, {"round": fr.round})
         if fr.phase < 4:
             fr.phase += 1
             fr.side = 0
@@ -111,14 +112,10 @@ FireParts = tuple[str, list[str], list[tuple], list[tuple], list[tuple], int]
 
 def _fire_parts(st: GameState, fr: BattleFrame) -> FireParts:
     """A fire decision's legal actions in parts: the actors, then per actor (unit, fire targets, autokill
-    targets): its fire actions, autokills and hold ("pass" first when there is no actor: only the A-bomb
-    window is open); then the support segments (see _support_segments) and the A-bomb plays; last the
-    number of legal actions."""
+    targets): its fire actions, autokills and hold ("pass" first when there is no actor: only the seat's
+    own phase-2 window is open); then the support segments (see _support_segments) and the A-bomb plays;
+    last the number of legal actions."""
     seat = fr.aggressor if fr.side == 0 else fr.defender
-    asked = required(st.decision, "pending decision").seat
-    if asked != seat:  # C8: the other seat's phase-2 A-bomb window (see stage_phase): pass or bomb
-        tail = abomb_plays(st, fr, asked)
-        return asked, [], [], [], tail, 1 + len(tail)
     actors = _actors(st, fr, seat)
     abil = st.abil
     heads = []
@@ -236,9 +233,7 @@ def act_fire(st: GameState, fr: BattleFrame, a: Fire | Autokill | Support | Hold
         fr.done.append(a.unit)
         emit(st, "hold", {"seat": seat, "unit": a.unit})
     elif isinstance(a, Pass):
-        # the seat's own phase-2 window, or (C8) its A-bomb window in the other seat's phase-2 turn
-        out = seat != (fr.aggressor if fr.side == 0 else fr.defender)
-        fr.p2_passed.append("out:" + seat if out else seat)
+        fr.p2_passed.append(seat)  # the seat's own phase-2 window (its out-of-turn one: effects.abomb)
     elif isinstance(a, PlayCard):
         window_of(st, a.card, PHASE_2).resolve(st, fr, a)  # the A-bomb (effects.abomb)
         check_battle_end(st, fr)
