@@ -7,7 +7,7 @@ from ...frames import BattleFrame
 from ...state import GameState
 from ..book import RULES
 from ..common import GROUND_SPECIALS
-from ..zones import _army_holding, _battle, _remove_deployed
+from ..zones import _battle, _remove_deployed
 from .values import invalidate
 
 
@@ -15,15 +15,14 @@ def _destroy(st: GameState, holder: str, cid: str, cause: str) -> None:
     """A deployed unit is destroyed: to its OWNER's arsenal discard (C5). `holder` is the side's seat in
     the battle (in a team game's homeland battle, the commanding army: the card may be a teammate's, it
     leaves that army's stacks: zones._remove_deployed; the event names it as "army")."""
-    army = holder if st.classic else _army_holding(st, holder, cid)
-    _remove_deployed(st, army, cid)
+    army = _remove_deployed(st, holder, cid) or holder
     st.pool_of(cid)["discard"].append(cid)
     fr = _battle(st)
     if fr is not None:
         _leave_battle(st, fr, holder, cid)
     if st.record_events:
         data = {"seat": holder, "card": cid, "code": st.code[cid], "cause": cause}
-        if not st.classic:
+        if not st.classic:  # the classic event log's format: the seat is the army
             data["army"] = army
         emit(st, "destroyed", data)
 
