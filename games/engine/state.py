@@ -121,6 +121,11 @@ class GameState:
         self.decision: Decision | None = None
         self.classic = setup.classic  # two armies named "axis" and "allies": rules and views, never zones
         self.armies: tuple[str, ...] = setup.armies  # turn order
+        # each side's armies in turn order, and the enemy army of an army whose enemy side has only one
+        # (every army of a classic game): the army it always faces (foe)
+        self._side_armies = {s: tuple(a for a in self.armies if side_of(a) == s) for s in OTHER}
+        self._sole_foe = {a: enemies[0] for a in self.armies
+                          if len(enemies := self._side_armies[OTHER[side_of(a)]]) == 1}
         self._arsenal: dict[str, dict[str, Any]] = {}
         self._team: dict[str, dict[str, Any]] = {}
         self.defs: dict[str, Any] = {}
@@ -161,10 +166,14 @@ class GameState:
         return side_of(army)
 
     def armies_of(self, side: str, *, alive: bool = True) -> list[str]:
-        return [a for a in self.armies if side_of(a) == side and not (alive and self.players[a].get("out"))]
+        return [a for a in self._side_armies[side] if not (alive and self.players[a]["out"])]
 
     def foe(self, army: str) -> str:
-        """The enemy army `army` faces: the other army of the battle in progress, else the one across."""
+        """The enemy army `army` faces: the other army of the battle in progress, else the one across (the
+        enemy side's only army, when it has one)."""
+        sole = self._sole_foe.get(army)
+        if sole is not None:
+            return sole
         for fr in reversed(self.frames):
             if isinstance(fr, (BattleFrame, BattlecardFrame)) and fr.defender:
                 if army == fr.aggressor:

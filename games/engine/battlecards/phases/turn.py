@@ -49,7 +49,10 @@ def _next_army(st: GameState, seat: str) -> str:
     """The army after `seat` in the turn order (setup.army_order), skipping eliminated armies."""
     order = st.armies
     i = order.index(seat)
-    for k in range(1, len(order) + 1):
+    nxt = order[(i + 1) % len(order)]
+    if not st.players[nxt]["out"]:
+        return nxt
+    for k in range(2, len(order) + 1):
         nxt = order[(i + k) % len(order)]
         if not st.players[nxt]["out"]:
             return nxt
