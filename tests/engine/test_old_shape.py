@@ -4,7 +4,8 @@ tests/engine/old_shape/*.json were written by the engine before classic and team
 shape (tests/engine/old_shape/generate.py, run on commit 0853cac): a classic game with Optional Rule 5, a
 2 v 2 team game and an uneven 1 v 2 game, each with its action log, a state saved mid-battle and the
 sha256 of its final state and of its event log. The engine must read the saved states, write them back
-unchanged, and continue them (and replay them from the seed) to the same final state and events.
+unchanged, and continue them (and replay them from the seed) to the same final state and events. In
+memory, classic and team games keep their zones in the one shape the README describes.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import Action, GameSetup, GameState, apply, new_game
+from games.engine import Action, GameSetup, GameState, apply, new_game, starter_setup, team_setup
 from games.engine.frames import BattleFrame
 
 from .old_shape.generate import GAMES, sha
@@ -55,3 +56,19 @@ def test_an_old_game_replays_from_its_seed_to_the_same_states_and_events(catalog
             assert json.loads(json.dumps(st.to_json(), sort_keys=True)) == fx["saved"]["state"]
     assert sha(st.to_json()) == fx["final_state"]
     assert sha(events) == fx["events"]
+
+
+def test_classic_and_team_games_keep_their_zones_in_one_shape(catalog):
+    classic = new_game(catalog, starter_setup(catalog, 1))
+    team = new_game(catalog, team_setup(catalog, 1, axis=["DE", "DE"], allies=["GB"]))
+    for st in (classic, team):
+        assert set(st.sides) == {"axis", "allies"}
+        assert all(p.keys() == team.players["axis-1"].keys() for p in st.players.values())
+        assert all(pool.keys() == {"deck", "discard", "removed"} for pool in st.pools.values())
+        assert set(st.owner.values()) == set(st.pools)  # every arsenal card belongs to one nation's arsenal
+        for army in st.armies:
+            assert st.arsenal(army) is st.pools[f"{st.side(army)}:{st.players[army]['nation']}"]
+            assert st.team(army) is st.sides[st.side(army)]
+    assert set(classic.pools) == {"axis:DE", "allies:GB"}
+    assert team.arsenal("axis-1") is team.arsenal("axis-2")  # one German arsenal for both armies (OR3)
+    assert [classic.players[a]["across"] for a in classic.armies] == ["allies", "axis"]
