@@ -28,7 +28,7 @@ from vocabulary.battlecards import KINDS, Catalog
 from .core.errors import SetupError
 from .frames import GameFrame, TurnFrame
 from .setup import SEATS, GameSetup, Options
-from .state import OTHER, GameState, new_player
+from .state import OTHER, GameState, new_army, new_pool, new_side, pool_key
 
 
 def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
@@ -49,31 +49,36 @@ def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
         return cid
 
     players: dict[str, dict[str, Any]] = {}
+    pools: dict[str, dict[str, Any]] = {}
+    sides: dict[str, dict[str, Any]] = {}
     decks: dict[str, list[str]] = {}
     conflict_codes: list[str] = []
     for seat in SEATS:
         spec = sc["players"].get(seat, {})
-        p = new_player(sc["nations"][seat])
+        p = new_army(sc["nations"][seat], OTHER[seat])
+        pool, side = new_pool(), new_side()
         codes: list[str] = []
         p["hand"] = [make(c, seat) for c in spec.get("hand", [])]
         for kind in KINDS:
             raw = spec.get("stacks", {}).get(kind, [])
             stacks = raw if raw and isinstance(raw[0], list) else [raw]
             p["stacks"][kind] = [[make(c, _owner_of(catalog, c, seat)) for c in s] for s in stacks] or [[]]
-        p["deck"] = [make(c, seat) for c in reversed(spec.get("deck", []))]
-        p["discard"] = [make(c, seat) for c in spec.get("discard", [])]
-        for key in ("kept", "industry", "won"):
-            p[key] = [make(c) for c in spec.get(key, [])]
+        pool["deck"] = [make(c, seat) for c in reversed(spec.get("deck", []))]
+        pool["discard"] = [make(c, seat) for c in spec.get("discard", [])]
+        for zones, key in ((side, "kept"), (p, "industry"), (side, "won")):
+            zones[key] = [make(c) for c in spec.get(key, [])]
             conflict_codes.extend(spec.get(key, []))
         for bc_code, units in spec.get("occupied", {}).items():
-            bc_id = next(c for c in p["won"] if st_codes[c] == bc_code)
+            bc_id = next(c for c in side["won"] if st_codes[c] == bc_code)
             p["occupied"][bc_id] = [make(c, _owner_of(catalog, c, seat)) for c in units]
         deployed = [c for k in KINDS for s in p["stacks"][k] for c in s]
         deployed += [c for s in p["occupied"].values() for c in s]
-        for cid in p["hand"] + p["deck"] + p["discard"] + deployed:
+        for cid in p["hand"] + pool["deck"] + pool["discard"] + deployed:
             codes.append(st_codes[cid])
         decks[seat] = codes
         players[seat] = p
+        pools[pool_key(seat, sc["nations"][seat])] = pool
+        sides[seat] = side
     cdeck = [make(c) for c in reversed(sc.get("conflict_deck", []))]
     cdiscard = [make(c) for c in sc.get("conflict_discard", [])]
     conflict_codes.extend(sc.get("conflict_deck", []))
@@ -89,11 +94,13 @@ def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
                       options=Options.from_json(sc.get("options")))
     st = GameState(catalog, setup)
     st.code = st_codes
-    st.owner = owners
+    st.owner = {cid: pool_key(o, sc["nations"][o]) for cid, o in owners.items()}
     st.players = players
+    st.pools = pools
+    st.sides = sides
     st.conflict_deck = cdeck
     st.conflict_discard = cdiscard
-    st.scorched = [c for s in SEATS for c in players[s]["won"] if st_codes[c] in sc.get("scorched", [])]
+    st.scorched = [c for s in SEATS for c in sides[s]["won"] if st_codes[c] in sc.get("scorched", [])]
     st.rebuild_derived()
     from vocabulary.battlecards import BattlecardDef
 
@@ -106,8 +113,8 @@ def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
         push_card(st, seat, drawn_id)
     elif sc.get("counterattack"):
         ca = sc["counterattack"]
-        kept = next(c for c in players[seat]["kept"] if st_codes[c] == ca["card"])
-        target = next(c for c in players[OTHER[seat]]["won"] if st_codes[c] == ca["battlecard"])
+        kept = next(c for c in sides[seat]["kept"] if st_codes[c] == ca["card"])
+        target = next(c for c in sides[OTHER[seat]]["won"] if st_codes[c] == ca["battlecard"])
         from .actions import PlayCard
 
         advance(st)

@@ -129,7 +129,7 @@ class GameSetup:
         return len(self.armies_of("axis")) != len(self.armies_of("allies"))
 
     def to_json(self) -> dict[str, Any]:
-        armies = self.armies if not self.classic else SEATS
+        armies = self.armies
         return {
             "seed": self.seed,
             "decks": {seat: list(self.decks[seat]) for seat in armies},

@@ -23,34 +23,29 @@ ARSENAL_ZONES = ("deck", "discard", "removed")  # a nation's arsenal: shared by 
 SIDE_ZONES = ("kept", "won")  # common to a side (FAQ Optional Rule 3: kept cards, "a common stack")
 
 
-def new_player(nation: str) -> dict[str, Any]:
+def new_army(nation: str, across: str) -> dict[str, Any]:
+    """One army (a seat): its own reserve hand, deployed stacks, Industrial Complexes and occupied
+    battlecards (Optional Rule 5). Its arsenal deck is its nation's (GameState.pools, FAQ Optional Rule 3)
+    and its kept cards and battlecards its side's (GameState.sides), in a classic game as in a team game."""
     return {
         "nation": nation,
-        "deck": [],        # arsenal deck, top = last
         "hand": [],        # reserve hand
         "stacks": {k: [[]] for k in KINDS},  # deployed stacks: kind -> list of stacks (bottom first)
-        "kept": [],        # kept conflict cards (face down)
         "industry": [],    # Industrial Complex cards in play (face up)
-        "discard": [],     # arsenal discard (face up)
-        "removed": [],     # removed from the game (V-2)
-        "won": [],         # battlecards held
         "occupied": {},    # Optional Rule 5: battlecard id -> the deployed stack under it
-    }
-
-
-def new_army(nation: str, across: str) -> dict[str, Any]:
-    """One army of a team / combined game (FAQ Optional Rule 3): its own reserve hand and deployed stacks;
-    its arsenal deck is its nation's (GameState.pools) and its kept cards and battlecards its side's
-    (GameState.sides)."""
-    return {
-        "nation": nation,
-        "hand": [],
-        "stacks": {k: [[]] for k in KINDS},
-        "industry": [],
-        "occupied": {},
         "across": across,  # the enemy army sitting directly across (the default opponent)
         "out": False,      # eliminated: its nation's homeland was invaded (combined sets)
     }
+
+
+def new_pool() -> dict[str, list[str]]:
+    """A nation's arsenal on one side (ARSENAL_ZONES): deck (top = last), discard (face up), removed (V-2)."""
+    return {"deck": [], "discard": [], "removed": []}
+
+
+def new_side() -> dict[str, list[str]]:
+    """A side's common zones (SIDE_ZONES): kept conflict cards (face down) and battlecards held."""
+    return {"kept": [], "won": []}
 
 
 def pool_key(army: str, nation: str) -> str:
@@ -102,8 +97,8 @@ class GameState:
         self.rng = new_rng(setup.seed)
         self.code: dict[str, str] = {}
         self.owner: dict[str, str] = {}
-        self.players: dict[str, dict[str, Any]] = {}  # army (seat) -> its zones
-        # team / combined games only (empty in a classic game, where each player's dict holds these zones):
+        # One shape for every game (README, "State shape"); a classic game is two armies, one a side:
+        self.players: dict[str, dict[str, Any]] = {}  # army (seat) -> its own zones (new_army)
         self.pools: dict[str, dict[str, Any]] = {}  # "side:nation" -> the nation's arsenal (ARSENAL_ZONES)
         self.sides: dict[str, dict[str, Any]] = {}  # side -> its common zones (SIDE_ZONES)
         self.conflict_deck: list[str] = []
@@ -122,8 +117,13 @@ class GameState:
         # derived, not serialised
         self.record_events = True
         self.decision: Decision | None = None
-        self.classic = setup.classic
+        self.classic = setup.classic  # two armies named "axis" and "allies": rules and views, never zones
         self.armies: tuple[str, ...] = setup.armies  # turn order
+        # each side's armies in turn order, and the enemy army of an army whose enemy side has only one
+        # (every army of a classic game): the army it always faces (foe)
+        self._side_armies = {s: tuple(a for a in self.armies if side_of(a) == s) for s in OTHER}
+        self._sole_foe = {a: enemies[0] for a in self.armies
+                          if len(enemies := self._side_armies[OTHER[side_of(a)]]) == 1}
         self._arsenal: dict[str, dict[str, Any]] = {}
         self._team: dict[str, dict[str, Any]] = {}
         self.defs: dict[str, Any] = {}
@@ -144,10 +144,6 @@ class GameState:
     # ---- derived ----------------------------------------------------------------------------
     def link_zones(self) -> None:
         """Point each army at the dicts holding its arsenal and its side's zones (derived, not serialised)."""
-        if self.classic:
-            self._arsenal = dict(self.players)
-            self._team = dict(self.players)
-            return
         self._arsenal = {a: self.pools[pool_key(a, p["nation"])] for a, p in self.players.items()}
         self._team = {a: self.sides[side_of(a)] for a in self.players}
         self._team.update(self.sides)
@@ -158,8 +154,7 @@ class GameState:
 
     def pool_of(self, cid: str) -> dict[str, Any]:
         """The arsenal an arsenal card belongs to (its owner's discard is where it goes, FAQ C5)."""
-        owner = self.owner[cid]
-        return self.players[owner] if self.classic else self.pools[owner]
+        return self.pools[self.owner[cid]]
 
     def team(self, who: str) -> dict[str, Any]:
         """The dict with the side's common zones (kept, won) of an army or a side."""
@@ -169,12 +164,14 @@ class GameState:
         return side_of(army)
 
     def armies_of(self, side: str, *, alive: bool = True) -> list[str]:
-        return [a for a in self.armies if side_of(a) == side and not (alive and self.players[a].get("out"))]
+        return [a for a in self._side_armies[side] if not (alive and self.players[a]["out"])]
 
     def foe(self, army: str) -> str:
-        """The enemy army `army` faces: the other army of the battle in progress, else the one across."""
-        if self.classic:
-            return OTHER[army]
+        """The enemy army `army` faces: the other army of the battle in progress, else the one across (the
+        enemy side's only army, when it has one)."""
+        sole = self._sole_foe.get(army)
+        if sole is not None:
+            return sole
         for fr in reversed(self.frames):
             if isinstance(fr, (BattleFrame, BattlecardFrame)) and fr.defender:
                 if army == fr.aggressor:
@@ -256,10 +253,11 @@ class GameState:
             "setup": self.setup.to_json(),
             "rng": rng_to_json(self.rng),
             "cards": dict(self.code),
-            "owners": dict(self.owner),
-            "players": copy.deepcopy(self.players),
-            **({} if self.classic else {"pools": copy.deepcopy(self.pools),
-                                        "sides": copy.deepcopy(self.sides)}),
+            **(self._classic_zones_json() if self.classic else {
+                "owners": dict(self.owner),
+                "players": copy.deepcopy(self.players),
+                "pools": copy.deepcopy(self.pools),
+                "sides": copy.deepcopy(self.sides)}),
             "conflict_deck": list(self.conflict_deck),
             "conflict_discard": list(self.conflict_discard),
             "aside": list(self.aside),
@@ -289,9 +287,11 @@ class GameState:
         state = cls(catalog, GameSetup.from_json(data["setup"]))
         rng_from_json(state.rng, data["rng"])
         state.code = dict(data["cards"])
-        state.owner = dict(data["owners"])
-        state.players = copy.deepcopy(data["players"])
-        if not state.classic:
+        if state.classic:
+            state._read_classic_zones(data)
+        else:
+            state.owner = dict(data["owners"])
+            state.players = copy.deepcopy(data["players"])
             state.pools = copy.deepcopy(data["pools"])
             state.sides = copy.deepcopy(data["sides"])
         state.conflict_deck = list(data["conflict_deck"])
@@ -310,6 +310,41 @@ class GameState:
         state.rebuild_derived()
         resume(state)  # the pending decision, by the rules' declared step (battlecards.machine)
         return state
+
+    # A classic game's zones are stored as they always were (README, "State shape"): one dict per seat with
+    # every zone of that seat (its nation's arsenal and its side's kept cards and battlecards included), and
+    # each arsenal card's owner as the seat. These two translate that JSON to and from the one shape.
+    def _classic_zones_json(self) -> dict[str, Any]:
+        players = {}
+        for seat, p in self.players.items():
+            pool, side = self._arsenal[seat], self._team[seat]
+            players[seat] = {
+                "nation": p["nation"],
+                "deck": list(pool["deck"]),
+                "hand": list(p["hand"]),
+                "stacks": {k: [list(s) for s in v] for k, v in p["stacks"].items()},
+                "kept": list(side["kept"]),
+                "industry": list(p["industry"]),
+                "discard": list(pool["discard"]),
+                "removed": list(pool["removed"]),
+                "won": list(side["won"]),
+                "occupied": {bc: list(s) for bc, s in p["occupied"].items()},
+            }
+        return {"owners": {cid: o.partition(":")[0] for cid, o in self.owner.items()}, "players": players}
+
+    def _read_classic_zones(self, data: dict[str, Any]) -> None:
+        stored = data["players"]
+        nations = self.setup.nations
+        for seat in self.armies:
+            p = stored[seat]
+            army = self.players[seat] = new_army(p["nation"], OTHER[seat])
+            army["hand"] = list(p["hand"])
+            army["stacks"] = {k: [list(s) for s in v] for k, v in p["stacks"].items()}
+            army["industry"] = list(p["industry"])
+            army["occupied"] = {bc: list(s) for bc, s in p["occupied"].items()}
+            self.pools[pool_key(seat, nations[seat])] = {z: list(p[z]) for z in ARSENAL_ZONES}
+            self.sides[seat] = {z: list(p[z]) for z in SIDE_ZONES}
+        self.owner = {cid: pool_key(o, nations[o]) for cid, o in data["owners"].items()}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and self.to_json() == other.to_json()

@@ -537,18 +537,18 @@ def ids(st: GameState, code: str, seat: str | None = None) -> list[str]:
     """Instance ids of `code` in scenario order; cards still in an arsenal deck only if no other matches."""
     out = [cid for cid, c in st.code.items() if c == code]
     if seat is not None:
-        p = st.players[seat]
+        p, side = st.players[seat], st.team(seat)
         zones = (
             [c for k in p["stacks"].values() for s in k for c in s]
             + p["hand"]
-            + p["kept"]
-            + p["won"]
+            + side["kept"]
+            + side["won"]
             + p["industry"]
             + [c for s in p["occupied"].values() for c in s]
-            + p["discard"]
+            + st.arsenal(seat)["discard"]
         )
         out = [c for c in out if c in zones]
-    in_decks = {c for s in ("axis", "allies") for c in st.players[s]["deck"]}
+    in_decks = {c for s in ("axis", "allies") for c in st.arsenal(s)["deck"]}
     outside = [c for c in out if c not in in_decks]
     return sorted(outside or out, key=lambda c: int(c[1:]))
 
@@ -613,12 +613,11 @@ def battle(st: GameState) -> dict:
 
 
 def card_zones(state: GameState) -> Counter:
-    """Every card id in every zone (classic or team game: each army's hand, stacks, occupied stacks and
-    industry, each arsenal and each side's kept and won piles once), plus the battlecard set aside face up
-    while it is fought (not a counterattacked one, which stays in its holder's won pile)."""
+    """Every card id in every zone (each army's hand, stacks, occupied stacks and industry, each nation's
+    arsenal and each side's kept and won piles), plus the battlecard set aside face up while it is fought
+    (not a counterattacked one, which stays in its holder's won pile)."""
     c: Counter = Counter()
-    shared: dict[int, dict] = {}
-    for army, p in state.players.items():
+    for p in state.players.values():
         for key in ("hand", "industry"):
             c.update(p[key])
         for stacks in p["stacks"].values():
@@ -626,11 +625,9 @@ def card_zones(state: GameState) -> Counter:
                 c.update(s)
         for s in p["occupied"].values():
             c.update(s)
-        for zone in (state.arsenal(army), state.team(army)):
-            shared[id(zone)] = zone
-    for zone in shared.values():  # a classic player's dict holds both; a team game's pools and sides
-        for key in ("deck", "discard", "removed", "kept", "won"):
-            c.update(zone.get(key, ()))
+    for zone in (*state.pools.values(), *state.sides.values()):
+        for pile in zone.values():
+            c.update(pile)
     c.update(state.conflict_deck)
     c.update(state.conflict_discard)
     c.update(state.aside)

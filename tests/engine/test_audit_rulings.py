@@ -102,7 +102,7 @@ def test_stalemate_when_the_only_target_is_a_hidden_submarine_that_cannot_fire()
     )
     events = fight(st)
     assert "stalemate" in event_types(events)
-    assert [st.code[c] for c in st.players["allies"]["won"]] == ["t-naval"]
+    assert [st.code[c] for c in st.team("allies")["won"]] == ["t-naval"]
 
 
 def test_faq_cards_5_a_captured_card_never_joins_the_captors_arsenal():
@@ -113,7 +113,7 @@ def test_faq_cards_5_a_captured_card_never_joins_the_captors_arsenal():
         deck=["t-reorganize-forces", "t-n10", "t-reorganize-forces"],
     )
     captured = one(st, "gb-tank")
-    assert st.owner[captured] == "allies"
+    assert st.pool_of(captured) is st.arsenal("allies")  # still the owner's card (C5)
     do(st, "draw")
     do(st, "choose", option="swap")
     do(st, "retrieve", card=captured)
@@ -124,8 +124,8 @@ def test_faq_cards_5_a_captured_card_never_joins_the_captors_arsenal():
     assert kinds(st) == "turn_start" and st.decision.seat == "axis"
     do(st, "draw")
     do(st, "choose", option="discard_draw")
-    assert captured not in st.players["axis"]["discard"]
-    assert captured in st.players["allies"]["discard"]
+    assert captured not in st.arsenal("axis")["discard"]
+    assert captured in st.arsenal("allies")["discard"]
 
 
 def test_optional_rule_5_4_transfer_between_any_two_stacks():
@@ -179,7 +179,7 @@ def test_faq_cards_8_the_aggressor_may_drop_the_a_bomb_after_the_defenders_phase
     with pytest.raises(IllegalAction):
         do(st, "fire", unit=one(st, "de-fighter"), target=one(st, "gb-tank"))
     do(st, "play_card", card=one(st, "t-a-bomb"), target="ground:0")
-    assert one(st, "gb-tank") in st.players["allies"]["discard"]
+    assert one(st, "gb-tank") in st.arsenal("allies")["discard"]
     assert battle(st).phase > 2  # no kept card left: the window closed, phase 2 is over
 
 
@@ -233,9 +233,9 @@ def test_faq_ground_units_3_the_attacker_need_not_keep_a_non_artillery_unit_to_w
     fight(st)
     do(st, "hold", unit=one(st, "de-art"))
     do(st, "fire", unit=one(st, "gb-art"), target=one(st, "de-tank"))  # 7: 6 < 7 <= 12, the tank is gone
-    assert one(st, "de-tank") in st.players["axis"]["discard"]
+    assert one(st, "de-tank") in st.arsenal("axis")["discard"]
     assert st.status == "active" and battle(st).units["axis"] == [one(st, "de-art")]
-    assert st.players["allies"]["won"] == []
+    assert st.team("allies")["won"] == []
 
 
 def test_faq_cards_12_aa_guns_in_the_battle_of_britain_are_optional_and_only_aa_joins():
@@ -280,7 +280,7 @@ def test_faq_cards_17_a_scorched_battlecard_won_back_by_counterattack_is_still_w
     do(st, "play_card", card=one(st, "t-counterattack"), target=card)
     hold_until(st, 3, "axis")
     do(st, "fire", unit=one(st, "de-tank"), target=one(st, "gb-inf"))
-    assert card in st.players["axis"]["won"] and card in st.scorched
+    assert card in st.team("axis")["won"] and card in st.scorched
     assert st.vp("axis") == 0
 
 
@@ -295,7 +295,7 @@ def test_optional_rule_5_1_no_new_stack_for_drawing_player_cards_or_defender_win
     )
     fight(st)
     do(st, "fire", unit=one(st, "de-battleship"), target=one(st, "gb-destroyer"))  # 10: 6 < 10 <= 20
-    assert [st.code[c] for c in st.players["axis"]["won"]] == ["t-sea"]
+    assert [st.code[c] for c in st.team("axis")["won"]] == ["t-sea"]
     assert st.players["axis"]["occupied"] == {}
     # won by the defender listed on the card: no stack either
     st = load(
@@ -308,7 +308,7 @@ def test_optional_rule_5_1_no_new_stack_for_drawing_player_cards_or_defender_win
     fight(st)
     hold_until(st, 1, "allies")
     do(st, "fire", unit=one(st, "gb-art"), target=one(st, "de-inf"))  # 4: 3 < 4 <= 12
-    assert [st.code[c] for c in st.players["allies"]["won"]] == ["t-ground"]
+    assert [st.code[c] for c in st.team("allies")["won"]] == ["t-ground"]
     assert st.players["allies"]["occupied"] == {}
 
 

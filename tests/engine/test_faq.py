@@ -61,7 +61,7 @@ def test_faq_generals_1_autokill_replaces_fire_and_the_aura_stays():
     general, inf = one(st, "de-general"), one(st, "gb-inf")
     assert has(st, "autokill", unit=general, target=inf) and has(st, "fire", unit=general)
     do(st, "autokill", unit=general, target=inf)
-    assert inf in st.players["allies"]["discard"]
+    assert inf in st.arsenal("allies")["discard"]
     assert not has(st, "fire", unit=general) and not has(st, "autokill", unit=general)
     assert unit_view(st, "axis", one(st, "de-tank"))["attack"]["ground"] == 9  # 7 + aura 2, still present
 
@@ -110,7 +110,7 @@ def test_faq_generals_4_a_general_can_be_sabotaged_leaders_are_only_leader_cards
     do(st, "play_card", card=sab, option="general")
     assert kinds(st) == "sabotage_victim" and st.decision.seat == "allies"  # he picks which of his generals
     do(st, "choose", option=one(st, "gb-general"))
-    assert one(st, "gb-general") in st.players["allies"]["discard"]
+    assert one(st, "gb-general") in st.arsenal("allies")["discard"]
     assert kinds(st) == "turn_start" and st.decision.seat == "axis"  # played without losing the draw
     st = load(axis={"kept": ["t-sabotage"]}, allies={"stacks": {"ground": ["gb-general"]}})
     events = do(st, "play_card", card=one(st, "t-sabotage"), option="leader")
@@ -143,9 +143,9 @@ def test_faq_generals_6_a_bomb_destroys_leaders_and_generals_which_are_discarded
     fight(st)
     hold_until(st, 2, "axis")
     do(st, "play_card", card=one(st, "t-a-bomb"), target="ground:0")
-    discard = {st.code[c] for c in st.players["allies"]["discard"]}
+    discard = {st.code[c] for c in st.arsenal("allies")["discard"]}
     assert {"gb-leader", "gb-general", "gb-tank"} <= discard
-    assert st.players["allies"]["removed"] == []
+    assert st.arsenal("allies")["removed"] == []
     assert st.players["allies"]["stacks"]["ground"] == [[]]
 
 
@@ -271,7 +271,7 @@ def test_faq_ships_6_a_submarine_may_withdraw_right_after_firing():
     do(st, "fire", unit=sub, target=one(st, "de-carrier"))
     assert kinds(st) == "sub_withdraw" and st.decision.seat == "allies"
     do(st, "withdraw", unit=sub)
-    assert st.code[st.players["axis"]["won"][0]] == "t-sea"  # its only unit left the battle
+    assert st.code[st.team("axis")["won"][0]] == "t-sea"  # its only unit left the battle
     assert sub in st.players["allies"]["stacks"]["sea"][0]
 
 
@@ -351,7 +351,7 @@ def test_faq_ground_units_3_artillery_and_leaders_do_not_start_a_battle_needing_
     )
     events = do(st, "choose", option="fight")
     assert "battle_uncontested" in event_types(events)
-    assert st.code[st.players["allies"]["won"][0]] == "t-invasion"
+    assert st.code[st.team("allies")["won"][0]] == "t-invasion"
     st = load(
         axis={"stacks": {"ground": ["de-art", "de-tank"]}},
         allies={"stacks": {"ground": ["gb-tank"]}},
@@ -393,7 +393,7 @@ def test_oss_saboteurs_may_destroy_a_revealed_leader():
         drawn="t-ground",
     )
     fight(st)
-    assert one(st, "de-leader") in st.players["axis"]["discard"]
+    assert one(st, "de-leader") in st.arsenal("axis")["discard"]
 
 
 def test_faq_ground_units_5_one_infantry_enables_many_autokills():
@@ -410,7 +410,7 @@ def test_faq_ground_units_5_one_infantry_enables_many_autokills():
     assert kinds(st) == "defend"  # the other infantry could still shore up the target (GU1)
     do(st, "pass")
     do(st, "autokill", unit=t2, target=i2)
-    assert i1 in st.players["allies"]["discard"] and i2 in st.players["allies"]["discard"]
+    assert i1 in st.arsenal("allies")["discard"] and i2 in st.arsenal("allies")["discard"]
     hold_until(st, 4, "axis")
     assert has(st, "hold", unit=one(st, "de-inf"))  # the infantry still acts normally
 
@@ -433,7 +433,7 @@ def test_special_forces_autokill_only_in_the_first_round():
         drawn="t-ground",
         deck=numbers(*([1] * 20)),
     )
-    st.players["axis"]["stacks"]["ground"][0].append(st.players["axis"]["deck"].pop())  # + a German infantry
+    st.players["axis"]["stacks"]["ground"][0].append(st.arsenal("axis")["deck"].pop())  # + a German infantry
     fight(st)
     hold_until(st, 4, "allies")
     sas = one(st, "gb-sas")
@@ -470,7 +470,7 @@ def test_faq_counterattacks_2_special_victory_reverses_when_the_counterattacker_
     hold_until(st, 1, "allies")
     do(st, "fire", unit=one(st, "gb-art"), target=one(st, "de-inf"))
     # every German ground unit destroyed: the Allies win although the German fighter is still in the battle
-    assert st.code[st.players["allies"]["won"][0]] == "t-normandy"
+    assert st.code[st.team("allies")["won"][0]] == "t-normandy"
     assert one(st, "de-fighter") in st.players["axis"]["stacks"]["air"][0]
 
 
@@ -485,7 +485,7 @@ def test_normandy_special_victory_when_the_allies_attack():
     fight(st)
     hold_until(st, 1, "axis")
     do(st, "fire", unit=one(st, "de-art"), target=one(st, "gb-inf"))
-    assert [st.code[c] for c in st.players["axis"]["won"]] == ["t-normandy"]
+    assert [st.code[c] for c in st.team("axis")["won"]] == ["t-normandy"]
 
 
 def test_faq_counterattacks_3_prerequisites_still_apply_to_counterattacks():
@@ -509,9 +509,7 @@ def test_counterattack_winner_takes_the_battlecard_from_the_holder():
     do(st, "play_card", card=one(st, "t-counterattack"), target=one(st, "t-ground"))
     hold_until(st, 3, "axis")
     do(st, "fire", unit=one(st, "de-tank"), target=one(st, "gb-inf"))
-    assert [st.code[c] for c in st.players["axis"]["won"]] == ["t-ground"] and st.players["allies"][
-        "won"
-    ] == []
+    assert [st.code[c] for c in st.team("axis")["won"]] == ["t-ground"] and st.team("allies")["won"] == []
 
 
 # ---- cards ----------------------------------------------------------------------------------------
@@ -569,7 +567,7 @@ def test_faq_cards_3_reorganize_draws_three_only_without_a_reserve_hand():
     assert {a["option"] for a in legal_json(st)} == {"swap", "discard_draw"}
     do(st, "choose", option="discard_draw")
     assert [st.code[c] for c in st.players["axis"]["hand"]] == ["de-sub"] * 3
-    assert len(st.players["axis"]["discard"]) == 3
+    assert len(st.arsenal("axis")["discard"]) == 3
     st = load(axis={"hand": [], "deck": ["de-sub"] * 5}, deck=["t-reorganize-forces"])
     do(st, "draw")
     assert {a["option"] for a in legal_json(st)} == {"draw"}
@@ -602,9 +600,9 @@ def test_faq_cards_5_a_destroyed_captured_unit_goes_back_to_its_owner():
     )
     fight(st)
     captured = one(st, "gb-tank")
-    assert st.owner[captured] == "allies"
+    assert st.pool_of(captured) is st.arsenal("allies")  # still the owner's card (C5)
     do(st, "fire", unit=one(st, "gb-art"), target=captured)
-    assert captured in st.players["allies"]["discard"] and captured not in st.players["axis"]["discard"]
+    assert captured in st.arsenal("allies")["discard"] and captured not in st.arsenal("axis")["discard"]
 
 
 def test_capture_takes_one_unit_into_the_capturers_stack_of_that_kind():
@@ -682,8 +680,8 @@ def test_faq_cards_9_germans_may_use_the_a_bomb_in_place_of_a_v2_effect():
     assert kinds(st) == "v2_effect"
     do(st, "play_card", card=one(st, "t-a-bomb"), target="sea:0")
     assert st.players["allies"]["stacks"]["sea"] == [[]]
-    assert st.players["allies"]["removed"] == []
-    assert one(st, "de-v2") in st.players["axis"]["discard"]
+    assert st.arsenal("allies")["removed"] == []
+    assert one(st, "de-v2") in st.arsenal("axis")["discard"]
     assert one(st, "de-fighter") in st.players["axis"]["stacks"]["air"][0]  # the replacement was deployed
 
 
@@ -709,7 +707,7 @@ def test_faq_cards_10_the_a_bomb_may_target_a_stack_outside_the_battle():
     fight(st)
     hold_until(st, 2, "axis")
     do(st, "play_card", card=one(st, "t-a-bomb"), target="sea:0")
-    assert one(st, "gb-carrier") in st.players["allies"]["discard"]
+    assert one(st, "gb-carrier") in st.arsenal("allies")["discard"]
 
 
 def test_faq_cards_11_chemical_warfare_attacks_air_defense_of_each_enemy_ground_unit_in_phase_zero():
@@ -782,7 +780,7 @@ def test_faq_cards_13_mine_fields_destroy_a_chosen_ground_unit_never_a_leader():
     targets = {a.get("target") for a in legal_json(st) if a["type"] == "play_card"}
     assert targets == {one(st, "de-general"), one(st, "de-tank")}
     do(st, "play_card", card=one(st, "t-mine-fields"), target=one(st, "de-general"))
-    assert one(st, "de-general") in st.players["axis"]["discard"]
+    assert one(st, "de-general") in st.arsenal("axis")["discard"]
 
 
 def test_faq_cards_14_lack_of_valor_forces_a_withdrawal_and_is_discarded():
@@ -795,7 +793,7 @@ def test_faq_cards_14_lack_of_valor_forces_a_withdrawal_and_is_discarded():
     card = one(st, "t-lack-of-valor")
     do(st, "play_card", card=card, target=one(st, "gb-tank"))
     assert one(st, "gb-tank") in battle(st).withdrawn["allies"]
-    assert card in st.conflict_discard and card not in st.players["axis"]["kept"]
+    assert card in st.conflict_discard and card not in st.team("axis")["kept"]
 
 
 def test_faq_cards_15_air_raid_is_a_battle_so_leaders_draw():
@@ -819,7 +817,7 @@ def test_faq_cards_15_air_raid_is_a_battle_so_leaders_draw():
         hold_until(st, battle(st).phase, st.decision.seat)
         do(st, "hold", unit=next(a["unit"] for a in legal_json(st) if a["type"] == "hold"))
     assert kinds(st) == "turn_start" and st.decision.seat == "allies"  # one round, no withdrawal phase
-    assert st.players["axis"]["won"] == []
+    assert st.team("axis")["won"] == []
 
 
 def test_faq_cards_17_scorched_earth_stays_with_the_battlecard_when_re_fought():
@@ -835,10 +833,10 @@ def test_faq_cards_17_scorched_earth_stays_with_the_battlecard_when_re_fought():
     assert kinds(st) == "scorched_earth" and st.decision.seat == "allies"
     card = one(st, "t-ground")
     do(st, "play_card", card=one(st, "t-scorched-earth"), target=card)
-    assert st.vp("axis") == 0 and card in st.players["axis"]["won"]
+    assert st.vp("axis") == 0 and card in st.team("axis")["won"]
     assert view(st, "allies")["opponent"]["won"][0]["scorched"] is True
-    st.players["axis"]["won"].remove(card)  # the allies take it back later (e.g. by counterattack)
-    st.players["allies"]["won"].append(card)
+    st.team("axis")["won"].remove(card)  # the allies take it back later (e.g. by counterattack)
+    st.team("allies")["won"].append(card)
     assert st.vp("allies") == 0
 
 
@@ -954,7 +952,7 @@ def test_faq_game_play_7_support_vanishes_when_its_source_is_destroyed():
     do(st, "support", unit=inf, recipient=gb_art, mode="defense")
     do(st, "pass")
     do(st, "fire", unit=one(st, "de-art"), target=inf)  # a 4 kills the infantry (defense 3)
-    assert inf in st.players["allies"]["discard"]
+    assert inf in st.arsenal("allies")["discard"]
     assert unit_view(st, "axis", gb_art)["defense"]["ground"] == 4
 
 
@@ -980,8 +978,8 @@ def test_v2_rocket_removes_the_top_enemy_arsenal_card_and_is_replaced():
     )
     do(st, "draw")
     do(st, "deploy", card=one(st, "de-v2"), stack="ground:0")
-    assert [st.code[c] for c in st.players["allies"]["removed"]] == ["gb-tiger"]
-    assert one(st, "de-v2") in st.players["axis"]["discard"]
+    assert [st.code[c] for c in st.arsenal("allies")["removed"]] == ["gb-tiger"]
+    assert one(st, "de-v2") in st.arsenal("axis")["discard"]
     assert one(st, "de-fighter") in st.players["axis"]["stacks"]["air"][0]
 
 
@@ -993,9 +991,9 @@ def test_rules_update_1_2_a_v2_drawn_to_replace_a_v2_is_discarded_without_effect
     )
     do(st, "draw")
     do(st, "deploy", card=ids(st, "de-v2")[0], stack="ground:0")
-    assert [st.code[c] for c in st.players["allies"]["removed"]] == ["gb-tiger"]  # one card only
-    assert all(c in st.players["axis"]["discard"] for c in ids(st, "de-v2"))
-    assert one(st, "de-fighter") in st.players["axis"]["deck"]  # no further replacement
+    assert [st.code[c] for c in st.arsenal("allies")["removed"]] == ["gb-tiger"]  # one card only
+    assert all(c in st.arsenal("axis")["discard"] for c in ids(st, "de-v2"))
+    assert one(st, "de-fighter") in st.arsenal("axis")["deck"]  # no further replacement
 
 
 # ---- optional rule 5: occupying force --------------------------------------------------------------

@@ -83,7 +83,7 @@ def test_faq_s6_the_stalemate_check_leaves_an_aggressors_hidden_submarine_out_of
 def _counter(axis, allies, seat):
     st = load(axis=axis, allies=allies, seat=seat)
     kept = one(st, "t-counterattack")
-    held = st.players["allies" if seat == "axis" else "axis"]["won"][0]
+    held = st.team("allies" if seat == "axis" else "axis")["won"][0]
     do(st, "play_card", card=kept, target=held)
     while kinds(st) == "commit_optional":
         do(st, "choose", option="include")
@@ -139,7 +139,7 @@ def test_faq_c2_c4_reorganize_without_a_reserve_hand_may_pull_cards_and_redeploy
     assert [sorted(st.code[c] for c in s) for s in st.players["axis"]["stacks"]["ground"]] == [
         ["de-tank", "de-tiger"]
     ]
-    assert st.players["axis"]["hand"] == [] and len(st.players["axis"]["deck"]) == 5  # no card drawn
+    assert st.players["axis"]["hand"] == [] and len(st.arsenal("axis")["deck"]) == 5  # no card drawn
 
 
 def test_faq_c3_reorganize_without_a_reserve_hand_may_still_draw_three():
@@ -184,7 +184,7 @@ def test_stalemate_rule_a_battle_has_no_round_limit():
     st = _missing_battle()
     _play_rounds(st, 40)
     fr = battle(st)
-    assert fr.round == 41 and fr.winner is None and st.players["axis"]["won"] == []
+    assert fr.round == 41 and fr.winner is None and st.team("axis")["won"] == []
 
 
 def test_the_round_cap_is_an_explicit_self_play_option_and_counted():
@@ -199,7 +199,7 @@ def test_the_round_cap_is_an_explicit_self_play_option_and_counted():
         events += do(st, choice["type"], **{k: v for k, v in choice.items() if k not in ("type", "seat")})
     stalemate = next(e for e in events if e.type == "stalemate")
     assert stalemate.data == {"round": 4, "round_cap": True}
-    assert [st.code[c] for c in st.players["allies"]["won"]] == ["t-ground"]  # the defender wins
+    assert [st.code[c] for c in st.team("allies")["won"]] == ["t-ground"]  # the defender wins
     assert st.round_cap_battles == 1
     assert GameState.from_json(st.to_json(), CAT).round_cap_battles == 1
 
@@ -217,7 +217,7 @@ def test_heuristic_aggressor_withdraws_from_a_long_battle_so_bot_games_end():
         seat = st.decision.seat
         apply(st, bot.choose(view(st, seat), legal_actions(st), seat))
     assert battle_frame(st) is None
-    assert [st.code[c] for c in st.players["allies"]["won"]] == ["t-ground"]
+    assert [st.code[c] for c in st.team("allies")["won"]] == ["t-ground"]
 
 
 # ---- Divide & Conquer: which of a side's stacks of a called kind fight (FAQ G5, C1, C2, C4) --------------
@@ -388,7 +388,7 @@ def test_faq_gu3_an_aggressor_without_a_non_artillery_ground_unit_loses_the_batt
     )
     assert {a["option"] for a in legal_json(st)} == {"fight", "decline"}
     fight(st)
-    assert [st.code[c] for c in st.players["allies"]["won"]] == ["t-invasion"]
+    assert [st.code[c] for c in st.team("allies")["won"]] == ["t-invasion"]
     assert st.vp("allies") == 6 and st.players["axis"]["stacks"]["ground"][0]  # nothing was destroyed
 
 

@@ -40,8 +40,10 @@ options = st_.builds(Options, larger_standing_armies=st_.booleans(), occupying_f
 
 def hidden_from(state: GameState, seat: str) -> set[str]:
     """Ids `seat` may not see: its own deck order, the enemy deck, hand, kept cards and face-down cards."""
-    enemy = state.players[OTHER[seat]]
-    hidden = set(state.players[seat]["deck"]) | set(enemy["deck"]) | set(enemy["hand"]) | set(enemy["kept"])
+    foe = OTHER[seat]
+    enemy = state.players[foe]
+    hidden = set(state.arsenal(seat)["deck"]) | set(state.arsenal(foe)["deck"]) | set(enemy["hand"])
+    hidden |= set(state.team(foe)["kept"])
     fr = battle_frame(state)
     revealed = set(fr.present[OTHER[seat]]) | set(fr.withdrawn[OTHER[seat]]) if fr else set()
     for stacks in enemy["stacks"].values():
@@ -86,8 +88,8 @@ def test_every_random_game_ends_and_no_card_is_lost_or_duplicated(seed, opts):
         assert max(z.values()) == 1, [c for c, n in z.items() if n > 1]
         assert set(z) == set(total), set(total) ^ set(z)
         for seat in SEATS:  # C5: captured cards never join the captor's arsenal deck or discard
-            p = s.players[seat]
-            assert all(s.owner[c] == seat for c in p["deck"] + p["discard"]), seat
+            p = s.arsenal(seat)
+            assert all(s.pool_of(c) is p for c in p["deck"] + p["discard"]), seat
 
     drive(state, {"axis": RandomBot(seed), "allies": RandomBot(seed + 1)}, check_every=3, on_step=check)
     check(state, [])

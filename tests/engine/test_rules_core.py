@@ -35,7 +35,7 @@ def test_setup_draws_six_deploys_three_by_kind_and_keeps_three_in_reserve(real_c
         deployed = [(k, c) for k in p["stacks"] for s in p["stacks"][k] for c in s]
         assert len(deployed) == 3
         assert all(st.defs[c].kind == k for k, c in deployed)  # units only in their proper stacks
-        assert len(p["deck"]) == 47 - 6
+        assert len(st.arsenal(seat)["deck"]) == 47 - 6
     assert kinds(st) == "turn_start" and st.decision.seat == "axis"  # starting with the German player
 
 
@@ -75,7 +75,7 @@ def test_drawing_player_draws_and_turn_passes():
 def test_kept_card_goes_face_down_behind_the_stacks():
     st = load(deck=["t-mine-fields"])
     events = do(st, "draw")
-    assert [st.code[c] for c in st.players["axis"]["kept"]] == ["t-mine-fields"]
+    assert [st.code[c] for c in st.team("axis")["kept"]] == ["t-mine-fields"]
     public = [e for e in events if e.visible_to == "all"]
     assert "card_kept" in event_types(public)
     assert all("t-mine-fields" not in str(e.data) for e in public)
@@ -134,7 +134,7 @@ def test_arsenal_deck_reshuffles_its_discard_when_exhausted():
     )
     do(st, "draw")
     assert len(st.players["axis"]["hand"]) == 3
-    assert st.players["axis"]["discard"] == []
+    assert st.arsenal("axis")["discard"] == []
 
 
 def test_game_play_6_fully_deployed_arsenal_ignores_further_deployment():
@@ -190,14 +190,14 @@ def test_one_side_without_the_indicated_forces_loses_the_battle():
     st = load(axis=LAND, allies={"stacks": {"sea": ["gb-destroyer"]}}, drawn="t-land")
     events = do(st, "choose", option="fight")
     assert "battle_uncontested" in event_types(events)
-    assert [st.code[c] for c in st.players["axis"]["won"]] == ["t-land"]
+    assert [st.code[c] for c in st.team("axis")["won"]] == ["t-land"]
     assert st.vp("axis") == 6
 
 
 def test_neither_side_with_forces_battle_is_ignored():
     st = load(axis={"stacks": {"sea": ["de-sub"]}}, allies={"stacks": {"sea": ["gb-sub"]}}, drawn="t-land")
     do(st, "choose", option="fight")
-    assert st.players["axis"]["won"] == [] and st.players["allies"]["won"] == []
+    assert st.team("axis")["won"] == [] and st.team("allies")["won"] == []
     assert st.code[st.conflict_discard[-1]] == "t-land"
     assert st.decision.seat == "allies"
 
@@ -227,7 +227,7 @@ def test_action_number_hits_when_above_defense_and_not_above_attack(number, hit)
     shot = next(e for e in events if e.type == "shot")
     assert (shot.data["attack"], shot.data["defense"], shot.data["number"]) == (7, 6, number)
     assert shot.data["hit"] is hit
-    assert (target in st.players["allies"]["discard"]) is hit
+    assert (target in st.arsenal("allies")["discard"]) is hit
 
 
 def test_attack_below_defense_or_not_applicable_cannot_target():
@@ -246,8 +246,8 @@ def test_attack_below_defense_or_not_applicable_cannot_target():
 def test_game_play_3_casualties_are_removed_at_once_and_do_not_fire_back():
     st = _tank_duel(7, 7)
     do(st, "fire", unit=one(st, "de-tank"), target=one(st, "gb-tank"))
-    assert st.players["axis"]["won"] and st.code[st.players["axis"]["won"][0]] == "t-ground"
-    assert one(st, "gb-tank") in st.players["allies"]["discard"]
+    assert st.team("axis")["won"] and st.code[st.team("axis")["won"][0]] == "t-ground"
+    assert one(st, "gb-tank") in st.arsenal("allies")["discard"]
 
 
 def test_aggressor_fires_first_then_defender_in_each_phase():
@@ -260,7 +260,7 @@ def test_destroyed_units_go_to_their_owners_arsenal_discard():
     st = _tank_duel(7)
     target = one(st, "gb-tank")
     do(st, "fire", unit=one(st, "de-tank"), target=target)
-    assert target in st.players["allies"]["discard"]
+    assert target in st.arsenal("allies")["discard"]
     assert all(target not in s for s in st.players["allies"]["stacks"]["ground"])
 
 
@@ -284,7 +284,7 @@ def test_game_play_1_withdrawn_units_stay_deployed_and_the_other_side_wins():
     do(st, "withdraw", unit=tank)
     assert tank in st.players["allies"]["stacks"]["ground"][0]  # still deployed, not back in the hand
     assert len(st.players["allies"]["hand"]) == 0
-    assert st.code[st.players["axis"]["won"][0]] == "t-ground"
+    assert st.code[st.team("axis")["won"][0]] == "t-ground"
 
 
 def test_units_that_can_hit_are_not_a_stalemate():
@@ -306,7 +306,7 @@ def test_stalemate_when_no_unit_on_either_side_can_ever_hit():
     )
     events = fight(st)
     assert "stalemate" in event_types(events)
-    assert st.code[st.players["allies"]["won"][0]] == "t-air"  # the aggressor withdraws, the defender wins
+    assert st.code[st.team("allies")["won"][0]] == "t-air"  # the aggressor withdraws, the defender wins
     assert one(st, "de-bomber") in st.players["axis"]["stacks"]["air"][0]
 
 

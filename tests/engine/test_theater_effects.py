@@ -26,12 +26,12 @@ def test_kamikaze_trades_one_of_your_air_units_in_the_battle_for_an_enemy_ship_i
     }
     card = one(st, "t-kamikaze")
     do(st, "play_card", card=card, target=one(st, "gb-battleship"), option=one(st, "de-fighter"))
-    assert one(st, "gb-battleship") in st.players["allies"]["discard"]
-    assert one(st, "de-fighter") in st.players["axis"]["discard"]
+    assert one(st, "gb-battleship") in st.arsenal("allies")["discard"]
+    assert one(st, "de-fighter") in st.arsenal("axis")["discard"]
     fr = battle(st)
     assert one(st, "gb-battleship") not in fr.units["allies"]
     assert one(st, "de-fighter") not in fr.units["axis"]
-    assert card in st.conflict_discard and card not in st.players["axis"]["kept"]
+    assert card in st.conflict_discard and card not in st.team("axis")["kept"]
 
 
 def test_russian_winter_withdraws_every_enemy_armoured_unit_of_the_battle():

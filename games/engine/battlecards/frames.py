@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..frames import BattleFrame, BattleMode
 from ..setup import SIDES
-from ..state import OTHER, GameState
+from ..state import GameState
 from .zones import stated_aggressor
 
 
@@ -13,7 +13,7 @@ def new_battle(st: GameState, *, card: str | None, aggressor: str, mode: BattleM
     """A battle between two armies (a classic game's two seats; in a team game the aggressor's army and
     the enemy army it chose). Per-army entries are in side order, axis first."""
     if defender is None:
-        defender = OTHER[aggressor] if st.classic else st.foe(aggressor)
+        defender = st.foe(aggressor)
     pair = (aggressor, defender) if st.side(aggressor) == "axis" else (defender, aggressor)
     if mode.forces is None:  # a battlecard's battle: the card's forces
         assert card is not None, "a battlecard's battle has its card"

@@ -12,7 +12,7 @@ from ..core.errors import EngineError, SetupError
 from ..core.machine import declare_resume
 from ..frames import DeployFrame, GameFrame, SetupRevealFrame
 from ..setup import SEATS, GameSetup, check_armies, side_of
-from ..state import OTHER, GameState, new_army, new_player, pool_key
+from ..state import OTHER, GameState, new_army, new_pool, new_side, pool_key
 from . import optional_rules, team_play
 from .book import RULES
 from .effects import abomb, battle_window, immediate, sabotage, theater, turn_start
@@ -79,20 +79,22 @@ def _validate_setup(catalog: Catalog, setup: GameSetup) -> None:
 
 
 def _new_armies(st: GameState, setup: GameSetup) -> None:
-    if setup.classic:
-        for seat in SEATS:
-            st.players[seat] = new_player(setup.nations[seat])
-        return
+    """Every army, every side's common zones and every nation's arsenal: one shape for classic and team
+    games (README, "State shape"; a classic game: armies "axis" and "allies", one a side)."""
     for side in SEATS:
-        st.sides[side] = {"kept": [], "won": []}
+        st.sides[side] = new_side()
     for seat in setup.armies:
-        # OR3: "sitting directly across from an opponent"; with uneven teams (OR4) the smaller side's last
-        # army faces every army of the bigger side beyond its own count
-        side = side_of(seat)
-        enemy = setup.armies_of(OTHER[side])
-        n = int(seat.split("-")[1])
-        st.players[seat] = new_army(setup.nations[seat], enemy[min(n, len(enemy)) - 1])
-        st.pools.setdefault(pool_key(seat, setup.nations[seat]), {"deck": [], "discard": [], "removed": []})
+        st.players[seat] = new_army(setup.nations[seat], _across(setup, seat))
+        st.pools.setdefault(pool_key(seat, setup.nations[seat]), new_pool())
+
+
+def _across(setup: GameSetup, army: str) -> str:
+    """The enemy army `army` sits across from at the start. OR3: "sitting directly across from an
+    opponent"; with uneven teams (OR4) the smaller side's last army faces every army of the bigger side
+    beyond its own count. A classic game's two seats face each other."""
+    enemy = setup.armies_of(OTHER[side_of(army)])
+    n = int(army.split("-")[1]) if "-" in army else 1
+    return enemy[min(n, len(enemy)) - 1]
 
 
 def initial_counts(setup: GameSetup, seat: str) -> tuple[int, int]:
@@ -127,15 +129,14 @@ def new_game(catalog: Catalog, setup: GameSetup) -> GameState:
         cid = f"c{n}"
         st.code[cid] = code
         if seat is not None:
-            st.owner[cid] = seat if setup.classic else pool_key(seat, setup.nations[seat])
+            st.owner[cid] = pool_key(seat, setup.nations[seat])
             st.arsenal(seat)["deck"].append(cid)
         elif code in catalog.conflict and catalog.conflict[code].effect == "battlecard-list":
             st.aside.append(cid)  # set aside face up (TO SET UP THE GAME)
         else:
             st.conflict_deck.append(cid)
     st.rebuild_derived()
-    pools = [st.players[s] for s in SEATS] if setup.classic else list(st.pools.values())
-    for pool in pools:
+    for pool in st.pools.values():
         rng.shuffle(pool["deck"])
     rng.shuffle(st.conflict_deck)
     total = sum(st.defs[c].victory_points for c in st.conflict_deck if isinstance(st.defs[c], BattlecardDef))

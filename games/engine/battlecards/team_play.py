@@ -41,12 +41,10 @@ def friends(st: GameState, army: str) -> list[str]:
 
 
 def team_turn_options(st: GameState, fr: TurnFrame, seat: str) -> list[tuple]:
-    """The OR3 turn-start options of `seat` (none in a classic game)."""
-    if st.classic:
-        return []
+    """The OR3 turn-start options of `seat` (none without a friendly army: a classic game)."""
     acts: list[tuple] = []
     mates = friends(st, seat)
-    if fr.traded:
+    if fr.traded or not mates:
         return acts  # once a turn; a turn in which a card was traded is not sacrificed
     if deployed_cards(st, seat):
         acts.extend(KChoose(seat, "give", army=a) for a in mates)

@@ -86,32 +86,24 @@ def deployed_cards(st: GameState, seat: str) -> list[str]:
     return out
 
 
-def remove_deployed(st: GameState, seat: str, cid: str) -> bool:
+def remove_deployed(st: GameState, seat: str, cid: str) -> str | None:
+    """Take the deployed card `cid` out of `seat`'s stacks; the army it was taken from, None if no army
+    of `seat`'s side had it deployed. In a homeland battle (FAQ OR3/OR4, phases.battle) `seat` commands
+    its side and the card may be a teammate's, fighting under it: it leaves the stacks of the army that
+    holds it."""
     if _take_deployed(st, st.players[seat], cid):
-        return True
-    if st.classic:
-        return False
-    # a team game's homeland battle (FAQ OR3/OR4, phases.battle): `seat` commands its side and the card
-    # may be a teammate's, fighting under it; it leaves the stacks of the army that holds it
+        return seat
     army = _teammate_holding(st, seat, cid)
-    return army is not None and _take_deployed(st, st.players[army], cid)
+    return army if army is not None and _take_deployed(st, st.players[army], cid) else None
 
 
 def _teammate_holding(st: GameState, seat: str, cid: str) -> str | None:
-    """The other army of `seat`'s side with `cid` deployed (team games), or None."""
+    """The other army of `seat`'s side with `cid` deployed (none in a game of one army a side)."""
     side = side_of(seat)
     for army in st.armies:
         if army != seat and side_of(army) == side and ref_of(st, army, cid) is not None:
             return army
     return None
-
-
-def army_holding(st: GameState, seat: str, cid: str) -> str:
-    """The army of `seat`'s side that holds the deployed card `cid` (`seat` itself unless a teammate's
-    unit fights under it in a homeland battle)."""
-    if st.classic or ref_of(st, seat, cid) is not None:
-        return seat
-    return _teammate_holding(st, seat, cid) or seat
 
 
 def army_map(st: GameState, fr: BattleFrame) -> dict[str, str]:

@@ -7,7 +7,7 @@ from ...frames import BattleFrame
 from ...state import GameState
 from ..book import RULES
 from ..common import GROUND_SPECIALS
-from ..zones import army_holding, battle_frame, remove_deployed
+from ..zones import battle_frame, remove_deployed
 from .values import invalidate
 
 
@@ -15,14 +15,15 @@ def destroy_unit(st: GameState, holder: str, cid: str, cause: str) -> None:
     """A deployed unit is destroyed: to its OWNER's arsenal discard (C5). `holder` is the side's seat in
     the battle (in a team game's homeland battle, the commanding army: the card may be a teammate's, it
     leaves that army's stacks: zones.remove_deployed; the event names it as "army")."""
-    army = holder if st.classic else army_holding(st, holder, cid)
-    remove_deployed(st, army, cid)
+    army = remove_deployed(st, holder, cid) or holder
     st.pool_of(cid)["discard"].append(cid)
     fr = battle_frame(st)
     if fr is not None:
         _leave_battle(st, fr, holder, cid)
     data = {"seat": holder, "card": cid, "code": st.code[cid], "cause": cause}
-    emit(st, "destroyed", data if st.classic else {**data, "army": army})
+    if not st.classic:  # the classic event log's format: the seat is the army
+        data["army"] = army
+    emit(st, "destroyed", data)
 
 
 def _leave_battle(st: GameState, fr: BattleFrame, seat: str, cid: str) -> None:

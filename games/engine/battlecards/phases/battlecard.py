@@ -114,14 +114,12 @@ def _defender(fr: BattlecardFrame) -> str:
 
 
 def _aggressor_army(st: GameState, stated: str | None, drawer: str) -> str:
-    """The army that attacks. Classic: the stated side (its only seat) or the drawer. Team and combined
-    games (estimated, engine README): the drawer when his side is the stated aggressor (or the card says
-    "drawing player"), else the enemy army sitting across from him (OR3: "Battles drawn by any player are
-    fought between his forces and the forces directly across from him")."""
+    """The army that attacks: the drawer when his side is the stated aggressor (or the card says "drawing
+    player"), else the enemy army sitting across from him (OR3: "Battles drawn by any player are fought
+    between his forces and the forces directly across from him"; classic: the other seat; team and combined
+    games estimated, engine README)."""
     if stated is None or st.side(drawer) == stated:
         return drawer
-    if st.classic:
-        return stated
     across = st.players[drawer]["across"]
     if not st.players[across]["out"]:
         return across

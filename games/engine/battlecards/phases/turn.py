@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...actions import Action, Choose, Draw, EmergencyDeploy, PlayCard
 from ...core.machine import RuleBook, Stage, emit
 from ...frames import DeployFrame, GameFrame, TransferFrame, TurnFrame
-from ...state import OTHER, Decision, GameState
+from ...state import Decision, GameState
 from ..behaviour import TURN_START, window_of, window_options
 from ..book import RULES
 from ..common import KChoose, KDraw, KEmergencyDeploy
@@ -27,11 +27,11 @@ def step_game(st: GameState, fr: GameFrame) -> Decision | None:
         finish_on_points(st, "turn-limit")
         return None
     seat = fr.next  # never an eliminated army (outcome._eliminate passes its next turn on)
-    fr.next = OTHER[seat] if st.classic else _next_army(st, seat)
+    fr.next = _next_army(st, seat)
     st.turn += 1
     st.active_seat = seat
     emit(st, "turn_started", {"turn": st.turn, "seat": seat})
-    if not st.classic and take_sacrificed_turn(st, seat):
+    if take_sacrificed_turn(st, seat):
         return None  # OR3: the partner of an accepted seat trade sacrifices his next turn
     st.frames.append(TurnFrame(seat, "start"))
     return None
@@ -42,14 +42,17 @@ def turn_limit(st: GameState) -> int:
     after max_turns turns; a team, uneven or combined game after max_turns per two armies (max_turns *
     armies // 2), so each army gets as many turns as a classic player (README, Termination)."""
     limit = st.setup.options.max_turns
-    return limit if st.classic else limit * len(st.armies) // 2
+    return limit * len(st.armies) // 2
 
 
 def _next_army(st: GameState, seat: str) -> str:
     """The army after `seat` in the turn order (setup.army_order), skipping eliminated armies."""
     order = st.armies
     i = order.index(seat)
-    for k in range(1, len(order) + 1):
+    nxt = order[(i + 1) % len(order)]
+    if not st.players[nxt]["out"]:
+        return nxt
+    for k in range(2, len(order) + 1):
         nxt = order[(i + k) % len(order)]
         if not st.players[nxt]["out"]:
             return nxt
