@@ -183,7 +183,7 @@ BATTLECARD_EXAMPLE = {
 }
 
 
-def _docs(*, noun: str, plural: str, serializer, example: dict, filters_help: str, search=None):
+def catalog_docs(*, noun: str, plural: str, serializer, example: dict, filters_help: str, search=None):
     return extend_schema_view(
         list=extend_schema(
             summary=f"List {plural}",
@@ -219,7 +219,7 @@ class CatalogViewSet(VersionedCacheMixin, PrebuiltListMixin, viewsets.ReadOnlyMo
         return selectors.catalog_cache_token()
 
 
-@_docs(
+@catalog_docs(
     noun="nation",
     plural="nations",
     serializer=NationSerializer,
@@ -234,7 +234,7 @@ class NationViewSet(CatalogViewSet):
         return selectors.nation_list()
 
 
-@_docs(
+@catalog_docs(
     noun="theater", plural="theaters", serializer=TheaterSerializer, example=THEATER_EXAMPLE, filters_help=""
 )
 class TheaterViewSet(CatalogViewSet):
@@ -245,7 +245,7 @@ class TheaterViewSet(CatalogViewSet):
         return selectors.theater_list()
 
 
-@_docs(
+@catalog_docs(
     noun="set",
     plural="sets",
     serializer=CardSetSerializer,
@@ -261,7 +261,7 @@ class CardSetViewSet(CatalogViewSet):
         return selectors.card_set_list()
 
 
-@_docs(
+@catalog_docs(
     noun="arsenal card",
     search=(ARSENAL, "nation:de kind:air points<15"),
     plural="arsenal cards",
@@ -280,7 +280,7 @@ class ArsenalCardViewSet(QuerySearchMixin, CatalogViewSet):
         return selectors.arsenal_card_list()
 
 
-@_docs(
+@catalog_docs(
     noun="conflict card",
     search=(CONFLICT, "category:kept action>=10 -theater:pac"),
     plural="conflict cards",
@@ -297,7 +297,7 @@ class ConflictCardViewSet(QuerySearchMixin, CatalogViewSet):
         return selectors.conflict_card_list()
 
 
-@_docs(
+@catalog_docs(
     noun="battlecard",
     search=(BATTLECARD, "aggressor:GB vp>=5"),
     plural="battlecards",

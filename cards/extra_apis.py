@@ -48,7 +48,7 @@ class BinaryRenderer(BaseRenderer):
         return json.dumps(data).encode("utf-8")
 
 
-def _error(code: str, detail: str, status: int, description: str) -> OpenApiResponse:
+def error_response(code: str, detail: str, status: int, description: str) -> OpenApiResponse:
     return OpenApiResponse(
         response=ErrorSerializer,
         description=description,
@@ -56,7 +56,7 @@ def _error(code: str, detail: str, status: int, description: str) -> OpenApiResp
     )
 
 
-NOT_FOUND = _error("not_found", "No arsenal card with code 'xx'.", 404, "No card with that code.")
+NOT_FOUND = error_response("not_found", "No arsenal card with code 'xx'.", 404, "No card with that code.")
 
 
 # ------------------------------------------------------------------------------------------------ rulings
@@ -268,11 +268,11 @@ class CatalogChangesApi(CatalogCached, APIView):
         ],
         responses={
             200: CatalogChangesSerializer,
-            400: _error(
+            400: error_response(
                 "invalid", "since must be a catalog version hash.", 400, "since is missing or malformed."
             ),
-            404: _error("unknown_version", "No catalog version '0123abcd'.", 404, "No such version."),
-            410: _error(
+            404: error_response("unknown_version", "No catalog version '0123abcd'.", 404, "No such version."),
+            410: error_response(
                 "version_contents_unavailable",
                 "The contents of that catalog version were not kept; download the bulk file instead.",
                 410,

@@ -40,11 +40,11 @@ def _source(provenance: dict, *paths: str) -> str | None:
     return None
 
 
-def _estimated(provenance: dict, *paths: str) -> bool:
+def estimated_in(provenance: dict, *paths: str) -> bool:
     return _source(provenance, *paths) == "estimated"
 
 
-def _wrap(text: str, width: int, lines: int) -> list[str]:
+def wrap_lines(text: str, width: int, lines: int) -> list[str]:
     wrapped = textwrap.wrap(text or "", width=width) or [""]
     if len(wrapped) > lines:
         wrapped = wrapped[:lines]
@@ -89,36 +89,36 @@ def arsenal_context(card: ArsenalCard) -> dict:
         row = []
         for target in TARGETS:
             raw = getattr(card, f"{stat}_{target}")
-            row.append(_value(raw, _estimated(prov, f"{stat}.{target}", stat)))
+            row.append(_value(raw, estimated_in(prov, f"{stat}.{target}", stat)))
         stats.append({"label": stat.title(), "values": row})
     abilities = []
     for ability in card.abilities or ():
-        est = _estimated(prov, f"abilities.{ability.get('kind')}", "abilities")
-        abilities.append({"lines": _wrap(ability_words(ability), 42, 3), "estimated": est})
+        est = estimated_in(prov, f"abilities.{ability.get('kind')}", "abilities")
+        abilities.append({"lines": wrap_lines(ability_words(ability), 42, 3), "estimated": est})
     effective_max = arsenal_card_effective_max(card)
     context = {
         "card": card,
-        "name_lines": _wrap(card.name, 24, 2),
+        "name_lines": wrap_lines(card.name, 24, 2),
         "colour": SIDE_COLOURS.get(card.nation.side, "#444"),
         "nation": f"{card.nation.name} ({card.nation.code}), {card.nation.side}",
-        "kind": Value(KIND_LABELS.get(card.kind, card.kind), _estimated(prov, "kind")),
-        "classes": Value(", ".join(classes) or "-", _estimated(prov, "classes")),
+        "kind": Value(KIND_LABELS.get(card.kind, card.kind), estimated_in(prov, "kind")),
+        "classes": Value(", ".join(classes) or "-", estimated_in(prov, "classes")),
         "stats": stats,
         "targets": [t.title() for t in TARGETS],
         "phase": Value(
-            "never fires" if card.phase is None else f"Phase {card.phase}", _estimated(prov, "phase")
+            "never fires" if card.phase is None else f"Phase {card.phase}", estimated_in(prov, "phase")
         ),
         "abilities": abilities[:4],
-        "points": Value(str(card.points), _estimated(prov, "points")),
+        "points": Value(str(card.points), estimated_in(prov, "points")),
         "max": Value(
             "no limit" if effective_max is None else f"max {effective_max} per deck",
-            _estimated(prov, "max_per_deck"),
+            estimated_in(prov, "max_per_deck"),
         ),
     }
-    return _with_legend(context)
+    return with_legend(context)
 
 
-def _with_legend(context: dict) -> dict:
+def with_legend(context: dict) -> dict:
     def marked(value: Any) -> bool:
         if isinstance(value, Value):
             return value.estimated
@@ -148,17 +148,17 @@ def conflict_context(card: ConflictCard) -> dict:
     prov = card.provenance or {}
     context = {
         "card": card,
-        "name_lines": _wrap(card.name, 24, 2),
+        "name_lines": wrap_lines(card.name, 24, 2),
         "colour": "#6b2d2d",
-        "action": Value(str(card.action_number), _estimated(prov, "action_number")),
-        "category": Value(card.category.replace("-", " "), _estimated(prov, "category")),
-        "effect": Value(card.effect.replace("-", " "), _estimated(prov, "effect")),
-        "text_lines": _wrap(card.text, 40, 9),
-        "text_estimated": _estimated(prov, "text"),
+        "action": Value(str(card.action_number), estimated_in(prov, "action_number")),
+        "category": Value(card.category.replace("-", " "), estimated_in(prov, "category")),
+        "effect": Value(card.effect.replace("-", " "), estimated_in(prov, "effect")),
+        "text_lines": wrap_lines(card.text, 40, 9),
+        "text_estimated": estimated_in(prov, "text"),
         "set": f"{card.card_set.code} · {card.theater.code}",
-        "count": Value(f"{card.count} in set", _estimated(prov, "count")),
+        "count": Value(f"{card.count} in set", estimated_in(prov, "count")),
     }
-    context = _with_legend(context)
+    context = with_legend(context)
     context["any_estimated"] = context["any_estimated"] or context["text_estimated"]
     return context
 
@@ -170,25 +170,25 @@ def battlecard_context(card: Battlecard) -> dict:
     ]
     context = {
         "card": card,
-        "name_lines": _wrap(card.name, 24, 2),
+        "name_lines": wrap_lines(card.name, 24, 2),
         "colour": "#3d5a2a",
-        "action": Value(str(card.action_number), _estimated(prov, "action_number")),
-        "aggressor": Value(card.aggressor, _estimated(prov, "aggressor")),
-        "aggressor_forces": Value(_forces(card.aggressor_forces), _estimated(prov, "aggressor_forces")),
-        "defender_forces": Value(_forces(card.defender_forces), _estimated(prov, "defender_forces")),
-        "prerequisites": Value("; ".join(prerequisites) or "none", _estimated(prov, "prerequisites")),
-        "vp": Value(str(card.victory_points), _estimated(prov, "victory_points")),
+        "action": Value(str(card.action_number), estimated_in(prov, "action_number")),
+        "aggressor": Value(card.aggressor, estimated_in(prov, "aggressor")),
+        "aggressor_forces": Value(_forces(card.aggressor_forces), estimated_in(prov, "aggressor_forces")),
+        "defender_forces": Value(_forces(card.defender_forces), estimated_in(prov, "defender_forces")),
+        "prerequisites": Value("; ".join(prerequisites) or "none", estimated_in(prov, "prerequisites")),
+        "vp": Value(str(card.victory_points), estimated_in(prov, "victory_points")),
         "homeland": Value(
             f"homeland of {card.homeland_of.code}" if card.homeland_of else "",
-            _estimated(prov, "homeland_of"),
+            estimated_in(prov, "homeland_of"),
         ),
-        "text_lines": _wrap(card.text, 40, 5),
+        "text_lines": wrap_lines(card.text, 40, 5),
         "set": f"{card.card_set.code} · {card.theater.code}",
     }
-    context["aggressor_lines"] = _wrap(context["aggressor_forces"].text, 36, 2)
-    context["defender_lines"] = _wrap(context["defender_forces"].text, 36, 2)
-    context["prerequisite_lines"] = _wrap(context["prerequisites"].text, 40, 2)
-    return _with_legend(context)
+    context["aggressor_lines"] = wrap_lines(context["aggressor_forces"].text, 36, 2)
+    context["defender_lines"] = wrap_lines(context["defender_forces"].text, 36, 2)
+    context["prerequisite_lines"] = wrap_lines(context["prerequisites"].text, 40, 2)
+    return with_legend(context)
 
 
 BUILDERS = {

@@ -14,12 +14,13 @@ from drf_spectacular.utils import (
     PolymorphicProxySerializer,
     extend_schema,
 )
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_input import validated_input
 from config.errors import ValidationFailed
 from config.pagination import StandardPagination
 from config.schema import ErrorSerializer
@@ -58,14 +59,6 @@ from decks.serializers import (
     entry_rows,
     the_war_entry_rows,
 )
-
-
-def _input(
-    serializer_class: type[serializers.Serializer], data: Any, *, partial: bool = False
-) -> dict[str, Any]:
-    serializer = serializer_class(data=data, partial=partial)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _deck_out(request: Request, deck: Any, *, code: int = 200) -> Response:
@@ -237,7 +230,7 @@ class RegisterApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _input(RegisterInputSerializer, request.data)
+        data = validated_input(RegisterInputSerializer, request.data)
         user, token = services.user_register(
             username=data["username"], password=data["password"], email=data["email"]
         )
@@ -273,7 +266,7 @@ class TokenApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _input(TokenInputSerializer, request.data)
+        data = validated_input(TokenInputSerializer, request.data)
         return Response(
             {"token": services.auth_token_obtain(username=data["username"], password=data["password"])}
         )
@@ -319,7 +312,7 @@ class DeckListApi(APIView):
         examples=[OpenApiExample("a page of decks", value=[DECK_EXAMPLE], response_only=True)],
     )
     def get(self, request: Request) -> Response:
-        query = _input(DeckListQuerySerializer, request.query_params)
+        query = validated_input(DeckListQuerySerializer, request.query_params)
         queryset = selectors.deck_list(user=request.user, public=query["public"], mine=query["mine"])
         filterset = DeckFilter(request.query_params, queryset=queryset)
         if not filterset.is_valid():
@@ -350,7 +343,7 @@ class DeckListApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _input(DeckCreateInputSerializer, request.data)
+        data = validated_input(DeckCreateInputSerializer, request.data)
         deck = services.deck_create(owner=request.user, **data)
         return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck.pk), code=201)
 
@@ -369,7 +362,7 @@ class DeckDetailApi(APIView):
 
     def _update(self, request: Request, pk: int, *, partial: bool) -> Response:
         deck = selectors.deck_get_for_update(user=request.user, deck_id=pk)
-        data = _input(DeckUpdateInputSerializer, request.data, partial=partial)
+        data = validated_input(DeckUpdateInputSerializer, request.data, partial=partial)
         expected = data.pop("version", None)
         services.deck_update(deck=deck, expected_version=expected, **data)
         return _deck_out(request, selectors.deck_get(user=request.user, deck_id=pk))
@@ -438,7 +431,7 @@ class DeckEntriesApi(APIView):
     def put(self, request: Request, pk: int) -> Response:
         deck = selectors.deck_get_for_update(user=request.user, deck_id=pk)
         body = request.data if isinstance(request.data, dict) else {"entries": request.data}  # bare list too
-        data = _input(EntriesReplaceInputSerializer, body)
+        data = validated_input(EntriesReplaceInputSerializer, body)
         services.deck_entries_replace(
             deck=deck, entries=data["entries"], expected_version=data.get("version")
         )
@@ -481,7 +474,7 @@ class DeckValidateApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _input(DeckValidateInputSerializer, request.data)
+        data = validated_input(DeckValidateInputSerializer, request.data)
         return Response(
             selectors.deck_validate(game=data["game"], nation=data["nation"], entries=data["entries"])
         )
@@ -585,7 +578,7 @@ class DeckMatchupApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _input(MatchupInputSerializer, request.data)
+        data = validated_input(MatchupInputSerializer, request.data)
         return Response(
             selectors.deck_matchup(
                 user=request.user, a=data["a"], b=data["b"], conflict=data.get("conflict") or {}
@@ -665,7 +658,7 @@ class DeckImportApi(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = _input(DeckImportInputSerializer, request.data)
+        data = validated_input(DeckImportInputSerializer, request.data)
         deck = services.deck_import_text(owner=request.user, **data)
         return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck.pk), code=201)
 
@@ -756,7 +749,7 @@ class DeckVersionDiffApi(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         deck = selectors.deck_get(user=request.user, deck_id=pk)
-        query = _input(VersionDiffQuerySerializer, request.query_params)
+        query = validated_input(VersionDiffQuerySerializer, request.query_params)
         return Response(
             selectors.deck_version_diff(deck=deck, from_number=query["from_"], to_number=query["to"])
         )
@@ -843,7 +836,7 @@ class StarterListApi(APIView):
         examples=[OpenApiExample("starters", value=[STARTER_EXAMPLE], response_only=True)],
     )
     def get(self, request: Request) -> Response:
-        game = _input(StarterListQuerySerializer, request.query_params).get("game")
+        game = validated_input(StarterListQuerySerializer, request.query_params).get("game")
         out = []
         if game in (None, Game.BATTLECARDS):
             cat = selectors.catalog()
@@ -892,6 +885,6 @@ class StarterCloneApi(APIView):
         ],
     )
     def post(self, request: Request, code: str) -> Response:
-        data = _input(StarterCloneInputSerializer, request.data)
+        data = validated_input(StarterCloneInputSerializer, request.data)
         deck = services.deck_clone_starter(owner=request.user, starter_code=code, **data)
         return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck.pk), code=201)

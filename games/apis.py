@@ -18,7 +18,7 @@ from django.db import DatabaseError, close_old_connections
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.exceptions import ParseError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -28,6 +28,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config import metrics
+from config.api_input import validated_input
 from config.errors import Conflict, DomainError, ValidationFailed
 from config.pagination import StandardPagination
 from config.schema import SSE_EVENT, ErrorSerializer
@@ -114,11 +115,6 @@ class SettlesClock:
             services.game_clock_settle(game_id=kwargs["game_id"])
 
 
-def _input(serializer_class: type[serializers.Serializer], data: Any) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)  # the exception handler shapes the per-field errors
-    return serializer.validated_data
-
 
 class GameListCreateApi(APIView):
     permission_classes = [IsAuthenticated]
@@ -136,7 +132,7 @@ class GameListCreateApi(APIView):
         summary="My games (or ?joinable=true: open games I may join), newest first",
     )
     def get(self, request: Request) -> Response:
-        query = _input(GameListQuerySerializer, request.query_params)
+        query = validated_input(GameListQuerySerializer, request.query_params)
         services.games_clocks_settle_for_user(user=request.user)  # a game lost on time shows so at once
         games = selectors.game_list(
             user=request.user, filters=request.query_params, joinable=query["joinable"]
@@ -163,7 +159,7 @@ class GameListCreateApi(APIView):
         "correspondence days; 400 invalid_time_control).",
     )
     def post(self, request: Request) -> Response:
-        data = _input(GameCreateSerializer, request.data)
+        data = validated_input(GameCreateSerializer, request.data)
         if "armies" in data:
             game = services.game_create_armies(
                 user=request.user,
@@ -218,7 +214,7 @@ class GameJoinApi(SettlesClock, APIView):
         "creator chose for it)",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = _input(GameJoinSerializer, request.data)
+        data = validated_input(GameJoinSerializer, request.data)
         game = services.game_join(
             game_id=game_id, user=request.user, deck=data.get("deck"), seat=data.get("seat")
         )
@@ -270,7 +266,7 @@ class GameActionSubmitApi(SettlesClock, APIView):
             body = request.data
         except ParseError as exc:  # not JSON at all: still a malformed action for this endpoint
             raise ValidationFailed(f"The body is not JSON: {exc.detail}", code="malformed_action") from exc
-        data = _input(ActionSubmitSerializer, body)
+        data = validated_input(ActionSubmitSerializer, body)
         submit = partial(
             services.game_action_submit,
             game_id=game_id, user=request.user, version=data["version"], action=data["action"],
@@ -303,7 +299,7 @@ class GameEventsApi(SettlesClock, APIView):
         summary="Log entries after ?since=seq, with only the events my seat may see",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        query = _input(EventsQuerySerializer, request.query_params)
+        query = validated_input(EventsQuerySerializer, request.query_params)
         return Response(
             selectors.game_events_for_user(game_id=game_id, user=request.user, since=query["since"])
         )
@@ -331,7 +327,7 @@ def _sse(data: Any, *, event: str | None = None, event_id: int | None = None) ->
     return "\n".join(lines) + "\n\n"
 
 
-def _event_stream(*, game_id: Any, seat: str, since: int, timeout: float) -> Iterator[str]:
+def polling_event_stream(*, game_id: Any, seat: str, since: int, timeout: float) -> Iterator[str]:
     """The polling stream (WSGI: the development server and the test client): holds its thread."""
     poll = float(getattr(settings, "GAMES_SSE_POLL_SECONDS", 0.5))
     deadline = time.monotonic() + timeout
@@ -423,8 +419,8 @@ async def _read_before(*, deadline: float, game_id: Any, seat: str, since: int) 
         return None
 
 
-async def _pushed_event_stream(
-    *, game_id: Any, seat: str, since: int, timeout: float, slot: _StreamSlot
+async def pushed_event_stream(
+    *, game_id: Any, seat: str, since: int, timeout: float, slot: StreamSlot
 ) -> AsyncIterator[str]:
     """The ASGI stream: waits on the game's signal (PostgreSQL NOTIFY) or polls (SQLite), holding no
     thread while it waits; reads the new log rows in a pooled worker thread.
@@ -483,7 +479,7 @@ class TooManyStreams(DomainError):
     code = "too_many_streams"
 
 
-class _StreamSlot:
+class StreamSlot:
     """One of the user's open-stream slots (GAMES_SSE_MAX_STREAMS_PER_USER), given back once: `release`
     from synchronous code (WSGI, a response's close), `arelease` from the event loop (an ASGI stream)."""
 
@@ -528,7 +524,7 @@ def _log_failed_release(task: asyncio.Future) -> None:
 class EventStreamResponse(StreamingHttpResponse):
     """text/event-stream that gives its slot back when the server closes it (ended or client gone)."""
 
-    def __init__(self, content: Any, *, slot: _StreamSlot) -> None:
+    def __init__(self, content: Any, *, slot: StreamSlot) -> None:
         super().__init__(content, content_type="text/event-stream")
         self.slot = slot
         self["Cache-Control"] = "no-cache"
@@ -569,7 +565,7 @@ class GameEventStreamApi(SettlesClock, APIView):
         "per user are open at once (429 too_many_streams beyond).",
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
-        query = _input(StreamQuerySerializer, request.query_params)
+        query = validated_input(StreamQuerySerializer, request.query_params)
         since = query["since"]
         last_event_id = request.headers.get("Last-Event-ID", "").strip()
         if last_event_id:
@@ -577,11 +573,11 @@ class GameEventStreamApi(SettlesClock, APIView):
                 raise ValidationFailed("Last-Event-ID must be a log seq number.", code="invalid")
             since = int(last_event_id)
         game, seat = selectors.game_seat_for_events(game_id=game_id, user=request.user)
-        slot = _StreamSlot(user_id=request.user.pk, timeout=query["timeout"])
+        slot = StreamSlot(user_id=request.user.pk, timeout=query["timeout"])
         plan = {"game_id": game.pk, "seat": seat, "since": since, "timeout": query["timeout"]}
         if isinstance(request._request, ASGIRequest):
-            return EventStreamResponse(_pushed_event_stream(**plan, slot=slot), slot=slot)
-        return EventStreamResponse(_event_stream(**plan), slot=slot)
+            return EventStreamResponse(pushed_event_stream(**plan, slot=slot), slot=slot)
+        return EventStreamResponse(polling_event_stream(**plan), slot=slot)
 
 
 def async_stream_view(view_class: type[APIView]) -> Any:

@@ -45,12 +45,12 @@ def _deck_from_db(*, user: Any, deck_id: Any, catalog: Catalog) -> ResolvedDeck:
         deck_pk = int(deck_id)
     except (TypeError, ValueError):
         raise NotFound("No such deck.", code="deck_not_found", deck_id=deck_id) from None
-    deck = _accessible_decks(Deck, user).filter(pk=deck_pk).first()
+    deck = accessible_decks(Deck, user).filter(pk=deck_pk).first()
     if deck is None:
         raise NotFound(
             "No such deck (or it is another player's private deck).", code="deck_not_found", deck_id=deck_id
         )
-    entries = _deck_entries(deck)
+    entries = saved_deck_entries(deck)
     nation = _deck_nation(deck)
     if nation not in catalog.nations:
         raise ValidationFailed(f"Deck {deck.pk} has an unknown nation {nation!r}.", code="deck_invalid")
@@ -64,7 +64,7 @@ def _deck_from_db(*, user: Any, deck_id: Any, catalog: Catalog) -> ResolvedDeck:
     )
 
 
-def _accessible_decks(model: Any, user: Any) -> Any:
+def accessible_decks(model: Any, user: Any) -> Any:
     """The user's decks and public decks; user=None (command line, operators) reaches every deck."""
     from django.db.models import Q
 
@@ -78,7 +78,7 @@ def _deck_nation(deck: Any) -> str:
     return getattr(nation, "code", nation)
 
 
-def _deck_entries(deck: Any) -> dict[str, int]:
+def saved_deck_entries(deck: Any) -> dict[str, int]:
     entries: dict[str, int] = {}
     for entry in deck.entries.all():
         card = getattr(entry, "card_code", None) or getattr(entry, "card", None)

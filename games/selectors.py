@@ -31,7 +31,7 @@ from games.options import server_option
 from games.takeback_rules import REQUEST, effective_actions
 
 
-def _parse_id(game_id: Any) -> uuid.UUID:
+def parse_game_id(game_id: Any) -> uuid.UUID:
     try:
         return game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
     except ValueError:
@@ -54,7 +54,7 @@ def visible_games_q(user: Any) -> Q:
     )
 
 
-def _seats_prefetch() -> Prefetch:
+def seats_prefetch() -> Prefetch:
     seats = GameSeat.objects.select_related("user", "invited_user").order_by("seat")
     return Prefetch("seats", queryset=seats)
 
@@ -87,7 +87,7 @@ def game_list(*, user: Any, filters: Any = None, joinable: bool = False) -> Quer
         )
     return (
         filterset.qs.defer("state", "setup")
-        .prefetch_related(_seats_prefetch())
+        .prefetch_related(seats_prefetch())
         .order_by("-created_at", "-pk")
     )
 
@@ -98,9 +98,9 @@ BULKY_COLUMNS = ("setup", "state")  # the catalog snapshot (about 54 KB) has its
 def game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) -> Game:
     """A game the user may see (404 otherwise), with its seats; of the bulky columns only `columns`."""
     game = (
-        Game.objects.filter(visible_games_q(user), pk=_parse_id(game_id))
+        Game.objects.filter(visible_games_q(user), pk=parse_game_id(game_id))
         .defer(*(c for c in BULKY_COLUMNS if c not in columns))
-        .prefetch_related(_seats_prefetch())
+        .prefetch_related(seats_prefetch())
         .first()
     )
     if game is None:
@@ -146,7 +146,7 @@ def game_get_for_update(*, game_id: Any, user: Any, visible_only: bool = True) -
     The bulky columns (catalog snapshot, setup) are left out: the snapshot's Catalog is cached per hash.
     The seats come along (prefetched into game.seats.all()).
     """
-    pk = _parse_id(game_id)
+    pk = parse_game_id(game_id)
     seats = list(  # one statement: the seats, joined to their game whose row alone is locked
         GameSeat.objects.select_for_update(of=("game",))
         .select_related("game", "user", "invited_user")
@@ -165,7 +165,7 @@ def game_get_for_update(*, game_id: Any, user: Any, visible_only: bool = True) -
         game = Game.objects.select_for_update(of=("self",)).defer("setup").filter(pk=pk).first()
         if game is None:
             raise NotFound("No such game.", code="game_not_found")
-        prefetch_related_objects([game], _seats_prefetch())
+        prefetch_related_objects([game], seats_prefetch())
     if visible_only and not user_may_see_game(game, list(game.seats.all()), user):
         raise NotFound("No such game.", code="game_not_found")
     return game
@@ -199,9 +199,9 @@ def _seat_game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) ->
     """game_get for a seat's view: the game by its key with its seats, visibility checked in Python
     (user_may_see_game, the twin of visible_games_q): two short queries."""
     game = (
-        Game.objects.filter(pk=_parse_id(game_id))
+        Game.objects.filter(pk=parse_game_id(game_id))
         .defer(*(c for c in BULKY_COLUMNS if c not in columns))
-        .prefetch_related(_seats_prefetch())
+        .prefetch_related(seats_prefetch())
         .first()
     )
     if game is None or not user_may_see_game(game, list(game.seats.all()), user):

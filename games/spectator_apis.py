@@ -30,11 +30,11 @@ from games.apis import (
     EventStreamRenderer,
     EventStreamResponse,
     SettlesClock,
-    _event_stream,
-    _input,
-    _pushed_event_stream,
-    _StreamSlot,
+    StreamSlot,
     async_stream_view,
+    polling_event_stream,
+    pushed_event_stream,
+    validated_input,
 )
 from games.serializers import StreamQuerySerializer
 from games.services.feed import feed_key
@@ -79,10 +79,10 @@ def _since(request: Request, since: int) -> int:
     return int(last_event_id)
 
 
-def _stream(request: Request, plan: dict[str, Any], slot: _StreamSlot) -> StreamingHttpResponse:
+def _stream(request: Request, plan: dict[str, Any], slot: StreamSlot) -> StreamingHttpResponse:
     if isinstance(request._request, ASGIRequest):
-        return EventStreamResponse(_pushed_event_stream(**plan, slot=slot), slot=slot)
-    return EventStreamResponse(_event_stream(**plan), slot=slot)
+        return EventStreamResponse(pushed_event_stream(**plan, slot=slot), slot=slot)
+    return EventStreamResponse(polling_event_stream(**plan), slot=slot)
 
 
 # ------------------------------------------------------------------------------------------ spectators
@@ -101,7 +101,7 @@ class GameSpectatorViewApi(SettlesClock, APIView):
         "ended, the whole game. `spectators` counts the users with a spectator stream open.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        query = _input(SpectatorQuerySerializer, request.query_params)
+        query = validated_input(SpectatorQuerySerializer, request.query_params)
         return Response(
             spectator_selectors.spectator_view(game_id=game_id, user=request.user, delay=query.get("delay"))
         )
@@ -116,7 +116,7 @@ class GameSpectatorEventsApi(SettlesClock, APIView):
         summary="Watch a game: its public log after ?since=seq, up to the delayed cut-off",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        query = _input(SpectatorEventsQuerySerializer, request.query_params)
+        query = validated_input(SpectatorEventsQuerySerializer, request.query_params)
         return Response(
             spectator_selectors.spectator_events(
                 game_id=game_id, user=request.user, since=query["since"], delay=query.get("delay")
@@ -124,7 +124,7 @@ class GameSpectatorEventsApi(SettlesClock, APIView):
         )
 
 
-class _SpectatorSlot(_StreamSlot):
+class _SpectatorSlot(StreamSlot):
     """A stream slot that also counts its user as a spectator of the game while it is held."""
 
     def __init__(self, *, user: Any, game_id: Any, timeout: float) -> None:
@@ -172,7 +172,7 @@ class GameSpectatorStreamApi(SettlesClock, APIView):
         "its user as a spectator. It takes one of the user's GAMES_SSE_MAX_STREAMS_PER_USER slots.",
     )
     def get(self, request: Request, game_id: str) -> StreamingHttpResponse:
-        query = _input(SpectatorStreamQuerySerializer, request.query_params)
+        query = validated_input(SpectatorStreamQuerySerializer, request.query_params)
         since = _since(request, query["since"])
         game = spectator_selectors.spectator_game(game_id=game_id, user=request.user)
         delay = spectator_selectors.spectator_delay(game=game, requested=query.get("delay"))
@@ -203,7 +203,7 @@ class FeedListApi(APIView):
         description="For clients that poll: ?since=<the last seq seen> gives only the newer ones.",
     )
     def get(self, request: Request) -> Response:
-        query = _input(FeedQuerySerializer, request.query_params)
+        query = validated_input(FeedQuerySerializer, request.query_params)
         rows = feed_selectors.feed_list(user=request.user, since=query["since"], kind=query.get("kind"))
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(rows, request, view=self)
@@ -224,8 +224,8 @@ class FeedStreamApi(APIView):
         "the user's GAMES_SSE_MAX_STREAMS_PER_USER slots.",
     )
     def get(self, request: Request) -> StreamingHttpResponse:
-        query = _input(StreamQuerySerializer, request.query_params)
-        slot = _StreamSlot(user_id=request.user.pk, timeout=query["timeout"])
+        query = validated_input(StreamQuerySerializer, request.query_params)
+        slot = StreamSlot(user_id=request.user.pk, timeout=query["timeout"])
         plan = {
             "game_id": feed_key(user_id=request.user.pk),
             "seat": feed_selectors.FEED_VIEWER,

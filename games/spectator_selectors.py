@@ -23,12 +23,12 @@ from config.errors import Conflict, Forbidden, NotFound
 from games.game_types import game_type_of
 from games.models import Game, GameAction, GameStatus, LogKind, SpectatorStream
 from games.selectors import (
-    _parse_id,
-    _seats_prefetch,
     game_catalog,
     game_clock_view,
     game_state,
+    parse_game_id,
     seat_of_user,
+    seats_prefetch,
     user_may_see_game,
     view_card_definitions,
 )
@@ -46,9 +46,9 @@ def spectator_game(*, game_id: Any, user: Any, with_state: bool = False) -> Game
     """A game the user may watch: its creator allowed spectators (its players may always watch it). 404 for
     a game the user may not see at all, 403 spectators_not_allowed, 409 game_not_active before the start."""
     game = (
-        Game.objects.filter(pk=_parse_id(game_id))
+        Game.objects.filter(pk=parse_game_id(game_id))
         .defer("setup", *(() if with_state else ("state",)))
-        .prefetch_related(_seats_prefetch())
+        .prefetch_related(seats_prefetch())
         .first()
     )
     if game is None:

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_input import validated_input
 from config.schema import ErrorSerializer
 from config.throttling import GameActionThrottle
 from games import selectors
@@ -47,11 +48,6 @@ ANSWER_ERRORS = {
     ),
 }
 
-
-def _input(serializer_class: Any, data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _result(outcome: TakebackOutcome) -> dict[str, Any]:
@@ -86,7 +82,7 @@ class GameTakebackApi(APIView):
         "decline unless the game was created with the option bots_accept_takebacks.",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = _input(TakebackRequestSerializer, request.data)
+        data = validated_input(TakebackRequestSerializer, request.data)
         outcome = game_takeback_request(
             game_id=game_id, user=request.user, version=data["version"], count=data["count"]
         )
@@ -104,7 +100,7 @@ class GameTakebackAnswerApi(APIView):
         summary="Accept or decline the pending takeback request (a seat of the other side)",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = _input(TakebackAnswerSerializer, request.data)
+        data = validated_input(TakebackAnswerSerializer, request.data)
         outcome = game_takeback_answer(
             game_id=game_id, user=request.user, version=data["version"], accept=data["accept"]
         )

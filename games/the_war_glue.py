@@ -12,7 +12,7 @@ from typing import Any
 
 from config.errors import NotFound, ValidationFailed
 from decks.rules_the_war import DeckInput, validate_deck, validate_pair
-from games.decks_glue import _accessible_decks, _deck_entries
+from games.decks_glue import accessible_decks, saved_deck_entries
 
 THE_WAR_DECK_GAME = "the_war"  # decks.models.Game.THE_WAR
 
@@ -44,7 +44,7 @@ def war_deck_resolve(*, user: Any, ref: Mapping[str, Any], catalog: Any = None) 
             deck_pk = int(ref["deck_id"])
         except (TypeError, ValueError):
             raise NotFound("No such deck.", code="deck_not_found", deck_id=ref["deck_id"]) from None
-        deck = _accessible_decks(Deck, user).filter(pk=deck_pk, game=THE_WAR_DECK_GAME).first()
+        deck = accessible_decks(Deck, user).filter(pk=deck_pk, game=THE_WAR_DECK_GAME).first()
         if deck is None:
             raise NotFound(
                 "No such The War deck (or it is another player's private deck).",
@@ -53,7 +53,7 @@ def war_deck_resolve(*, user: Any, ref: Mapping[str, Any], catalog: Any = None) 
             )
         return ResolvedWarDeck(
             army=deck.nation,
-            entries=_deck_entries(deck),
+            entries=saved_deck_entries(deck),
             label=f"deck {deck.pk}: {deck.name}".strip(),
             source={"deck_id": deck.pk, "name": deck.name, "public": bool(deck.is_public)},
         )

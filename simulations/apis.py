@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_input import validated_input
 from config.pagination import StandardPagination
 from config.schema import ErrorSerializer
 from config.throttling import SimulationSubmitThrottle
@@ -20,12 +21,6 @@ from simulations.serializers import (
     SimulationCreateSerializer,
     SimulationJobSerializer,
 )
-
-
-def _input(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _error(description: str, code: str, detail: str, status_code: int) -> OpenApiResponse:
@@ -92,7 +87,7 @@ class SimulationListCreateApi(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        data = _input(SimulationCreateSerializer, request.data)
+        data = validated_input(SimulationCreateSerializer, request.data)
         job = services.simulation_create(
             user=request.user,
             game_type=data["game_type"],
@@ -150,7 +145,7 @@ class DeckBalanceApi(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        data = _input(BalanceCreateSerializer, request.data)
+        data = validated_input(BalanceCreateSerializer, request.data)
         job = services.balance_create(
             user=request.user,
             deck_id=pk,

@@ -14,13 +14,13 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from cards.apis import CatalogViewSet, _docs
+from cards.apis import CatalogViewSet, catalog_docs
 from cards.battlefront import selectors
 from cards.battlefront.faces import battlefront_face_svg, battlefront_face_token
 from cards.battlefront.filters import BattlefrontCardFilter, BattlefrontSpecialUseFilter
 from cards.battlefront.search import BATTLEFRONT
 from cards.battlefront.serializers import BattlefrontCardSerializer, BattlefrontSpecialUseSerializer
-from cards.extra_apis import BinaryRenderer, _error, face_response
+from cards.extra_apis import BinaryRenderer, error_response, face_response
 from cards.search_api import QuerySearchMixin
 
 CARD_EXAMPLE = {
@@ -52,7 +52,7 @@ SPECIAL_USE_EXAMPLE = {
 }
 
 
-@_docs(
+@catalog_docs(
     noun="Battlefront card",
     search=(BATTLEFRONT, "type:tank force>=7 -is:special"),
     plural="Battlefront cards",
@@ -73,7 +73,7 @@ class BattlefrontCardViewSet(QuerySearchMixin, CatalogViewSet):
         return selectors.battlefront_card_list()
 
 
-@_docs(
+@catalog_docs(
     noun="Battlefront special card use",
     plural="Battlefront special card uses",
     serializer=BattlefrontSpecialUseSerializer,
@@ -105,7 +105,9 @@ class BattlefrontFaceApi(APIView):
         responses={
             (200, "image/svg+xml"): OpenApiTypes.STR,
             304: None,
-            404: _error("not_found", "No Battlefront card with code 'xx'.", 404, "No card with that code."),
+            404: error_response(
+                "not_found", "No Battlefront card with code 'xx'.", 404, "No card with that code.",
+            ),
         },
     )
     def get(self, request: Request, code: str) -> HttpResponse:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 
 from cards.battlefront.selectors import battlefront_card_list, battlefront_special_use_list
-from cards.faces import _wrap
+from cards.faces import wrap_lines
 from cards.models import BattlefrontCard
 from cards.render_cache import RenderedCache
 from cards.selectors import catalog_cache_token, get_by_code
@@ -30,16 +30,16 @@ TYPE_COLOURS = {
 
 def battlefront_context(card: BattlefrontCard, uses=()) -> dict:
     uses_text = [f"{use.get_nationality_display()}: {use.text}" for use in uses]
-    use_lines = [line for text in uses_text for line in _wrap(text, 42, 2)]
+    use_lines = [line for text in uses_text for line in wrap_lines(text, 42, 2)]
     footer = f"Battlefront · card {card.position} of 70"
     return {
         "card": card,
-        "name_lines": _wrap(card.name, 24, 2),
+        "name_lines": wrap_lines(card.name, 24, 2),
         "colour": TYPE_COLOURS.get(card.card_type, "#444"),
         "type_letter": card.card_type,
         "type_name": card.get_card_type_display(),
         "force": card.force,
-        "notes_lines": _wrap(card.notes, 36, 3) if card.notes else [],
+        "notes_lines": wrap_lines(card.notes, 36, 3) if card.notes else [],
         "use_lines": use_lines[:16],
         "footer": "optional special cards rules" if card.optional_rule else footer,
         "any_estimated": False,

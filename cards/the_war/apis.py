@@ -17,8 +17,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cards.apis import CatalogViewSet, _docs
-from cards.extra_apis import BinaryRenderer, CatalogCached, TableChangesSerializer, _error, face_response
+from cards.apis import CatalogViewSet, catalog_docs
+from cards.extra_apis import (
+    BinaryRenderer,
+    CatalogCached,
+    TableChangesSerializer,
+    error_response,
+    face_response,
+)
 from cards.search_api import QuerySearchMixin
 from cards.the_war import selectors
 from cards.the_war.faces import the_war_face_svg, the_war_face_token
@@ -66,7 +72,7 @@ STARTER_EXAMPLE = {
 }
 
 
-@_docs(
+@catalog_docs(
     noun="The War card",
     search=(THE_WAR, "type:heavy-tank attack>=4 -is:estimated"),
     plural="The War cards",
@@ -88,7 +94,7 @@ class TheWarCardViewSet(QuerySearchMixin, CatalogViewSet):
         return selectors.the_war_card_list()
 
 
-@_docs(
+@catalog_docs(
     noun="The War starter deck",
     plural="The War starter decks",
     serializer=TheWarStarterSerializer,
@@ -120,7 +126,9 @@ class TheWarFaceApi(APIView):
         responses={
             (200, "image/svg+xml"): OpenApiTypes.STR,
             304: None,
-            404: _error("not_found", "No The War card with code 'xx'.", 404, "No card with that code."),
+            404: error_response(
+                "not_found", "No The War card with code 'xx'.", 404, "No card with that code.",
+            ),
         },
     )
     def get(self, request: Request, code: str) -> HttpResponse:
@@ -159,8 +167,10 @@ class TheWarChangesApi(CatalogCached, APIView):
         ],
         responses={
             200: TheWarChangesSerializer,
-            400: _error("invalid", "since must be a The War version hash.", 400, "since is missing or bad."),
-            404: _error("unknown_version", "No The War version '0123abcd'.", 404, "No such version."),
+            400: error_response(
+                "invalid", "since must be a The War version hash.", 400, "since is missing or bad.",
+            ),
+            404: error_response("unknown_version", "No The War version '0123abcd'.", 404, "No such version."),
         },
     )
     def get(self, request: Request) -> Response:

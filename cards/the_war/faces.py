@@ -12,7 +12,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from cards.faces import EST_MARK, Value, _estimated, _with_legend, _wrap
+from cards.faces import EST_MARK, Value, estimated_in, with_legend, wrap_lines
 from cards.render_cache import RenderedCache
 from cards.selectors import catalog_cache_token, get_by_code
 from cards.the_war.models import TheWarCard
@@ -60,7 +60,7 @@ def the_war_context(card: TheWarCard) -> dict:
 
     def val(text: Any, *paths: str) -> Value:
         return Value(
-            "-" if text in (None, "") else str(text), text not in (None, "") and _estimated(prov, *paths)
+            "-" if text in (None, "") else str(text), text not in (None, "") and estimated_in(prov, *paths)
         )
 
     kind = _words(card.subtype) or _words(card.resource_kind and f"{card.resource_kind} resource") or ""
@@ -99,13 +99,13 @@ def the_war_context(card: TheWarCard) -> dict:
     traits += [val(_effect_words(e), f"effects.{i}", "effects") for i, e in enumerate(card.effects or ())]
     lines = []
     for i, line in enumerate(card.text or ()):
-        est = _estimated(prov, f"text.{i}", "text")
-        lines += [Value(part, est) for part in _wrap(line, 40, 2)]
+        est = estimated_in(prov, f"text.{i}", "text")
+        lines += [Value(part, est) for part in wrap_lines(line, 40, 2)]
     footer = " · ".join(x for x in (card.number, card.rarity, "The War") if x)
     context = {
         "card": {"code": card.code, "name": card.title},
-        "name_lines": _wrap(card.title, 24, 2),
-        "title_estimated": _estimated(prov, "title"),
+        "name_lines": wrap_lines(card.title, 24, 2),
+        "title_estimated": estimated_in(prov, "title"),
         "colour": ARMY_COLOURS.get(card.army, "#5b4a3a"),
         "army": val(ARMY_NAMES.get(card.army, card.army), "army"),
         "category": val(_words(card.category), "category"),
@@ -132,7 +132,7 @@ def the_war_context(card: TheWarCard) -> dict:
     context["traits_y"] = top + 11 * len(context["params"]) + (6 if context["params"] else 0)
     context["text_y"] = context["traits_y"] + 11 * len(context["traits"]) + 6
     context["text_lines"] = context["text_lines"][: max(0, (318 - context["text_y"]) // 9 + 1)]
-    context = _with_legend(context)
+    context = with_legend(context)
     context["any_estimated"] = context["any_estimated"] or context["title_estimated"]
     context["mark"] = EST_MARK
     return context

@@ -13,8 +13,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from cards.apis import CatalogViewSet, _docs
-from cards.extra_apis import BinaryRenderer, _error, face_response
+from cards.apis import CatalogViewSet, catalog_docs
+from cards.extra_apis import BinaryRenderer, error_response, face_response
 from cards.search_api import QuerySearchMixin
 from cards.tide_of_iron import selectors
 from cards.tide_of_iron.faces import toi_face_svg, toi_face_token
@@ -82,7 +82,7 @@ SCENARIO_EXAMPLE = {
 }
 
 
-@_docs(
+@catalog_docs(
     noun="Tide of Iron Strategy card",
     search=(TIDE_OF_IRON, "keyword:wide-blast-radius contact>=4 -is:estimated"),
     plural="Tide of Iron Strategy cards",
@@ -103,7 +103,7 @@ class ToiCardViewSet(QuerySearchMixin, CatalogViewSet):
         return selectors.toi_card_list()
 
 
-@_docs(
+@catalog_docs(
     noun="Tide of Iron Strategy deck",
     plural="Tide of Iron Strategy decks",
     serializer=ToiDeckSerializer,
@@ -118,7 +118,7 @@ class ToiDeckViewSet(CatalogViewSet):
         return selectors.toi_deck_list()
 
 
-@_docs(
+@catalog_docs(
     noun="Tide of Iron scenario",
     plural="Tide of Iron scenarios",
     serializer=ToiScenarioSerializer,
@@ -149,7 +149,9 @@ class ToiFaceApi(APIView):
         responses={
             (200, "image/svg+xml"): OpenApiTypes.STR,
             304: None,
-            404: _error("not_found", "No Tide of Iron card with code 'xx'.", 404, "No card with that code."),
+            404: error_response(
+                "not_found", "No Tide of Iron card with code 'xx'.", 404, "No card with that code.",
+            ),
         },
     )
     def get(self, request: Request, code: str) -> HttpResponse:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.template.loader import render_to_string
 
-from cards.faces import EST_MARK, Value, _estimated, _with_legend, _wrap
+from cards.faces import EST_MARK, Value, estimated_in, with_legend, wrap_lines
 from cards.render_cache import RenderedCache
 from cards.selectors import catalog_cache_token, get_by_code
 from cards.tide_of_iron.models import ToiCard
@@ -30,33 +30,33 @@ def toi_context(card: ToiCard) -> dict:
     prov = card.provenance or {}
     colour = next((c for name, c in DECK_COLOURS.items() if name in card.deck.title), "#4a4a4a")
     params = [
-        Value(_keyword_words(k), _estimated(prov, f"keywords.{i}", "keywords"))
+        Value(_keyword_words(k), estimated_in(prov, f"keywords.{i}", "keywords"))
         for i, k in enumerate(card.keywords or ())
     ]
     traits = [
         Value(
             f"{e['card_type']} cards cost {e['amount']} less (min {e.get('minimum', 0)})",
-            _estimated(prov, f"effects.{i}", "effects"),
+            estimated_in(prov, f"effects.{i}", "effects"),
         )
         for i, e in enumerate(card.effects or ())
     ]
     lines = []
     for i, line in enumerate(card.text or ()):
-        lines += [Value(part, _estimated(prov, f"text.{i}", "text")) for part in _wrap(line, 40, 3)]
+        lines += [Value(part, estimated_in(prov, f"text.{i}", "text")) for part in wrap_lines(line, 40, 3)]
     context = {
         "card": {"code": card.code, "name": card.title},
-        "name_lines": _wrap(card.title, 24, 2),
-        "title_estimated": _estimated(prov, "title"),
+        "name_lines": wrap_lines(card.title, 24, 2),
+        "title_estimated": estimated_in(prov, "title"),
         "colour": colour,
-        "army": Value(card.deck.title, _estimated(prov, "deck")),
+        "army": Value(card.deck.title, estimated_in(prov, "deck")),
         "category": Value(
-            "Action Phase" if card.phase == "action" else "Command Phase", _estimated(prov, "phase")
+            "Action Phase" if card.phase == "action" else "Command Phase", estimated_in(prov, "phase")
         ),
-        "kind": Value("place in your play area", _estimated(prov, "play_area")) if card.play_area else None,
+        "kind": Value("place in your play area", estimated_in(prov, "play_area")) if card.play_area else None,
         "line": None,
         "hero": None,
         "cost_label": "command cost",
-        "cost": Value(str(card.cost), _estimated(prov, "cost")),
+        "cost": Value(str(card.cost), estimated_in(prov, "cost")),
         "attack": None,
         "defense": None,
         "params": params[:6],
@@ -67,7 +67,7 @@ def toi_context(card: ToiCard) -> dict:
     context["traits_y"] = 140 + 11 * len(context["params"]) + (6 if context["params"] else 0)
     context["text_y"] = context["traits_y"] + 11 * len(context["traits"]) + 6
     context["text_lines"] = lines[: max(0, (318 - context["text_y"]) // 9 + 1)]
-    context = _with_legend(context)
+    context = with_legend(context)
     context["any_estimated"] = context["any_estimated"] or context["title_estimated"]
     context["mark"] = EST_MARK
     return context

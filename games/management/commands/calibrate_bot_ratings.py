@@ -11,7 +11,7 @@ from games import engine
 from games.catalog_snapshot import snapshot_dicts
 from games.decks_glue import resolve_deck, validate_pairing
 from games.game_types import DEFAULT_GAME_TYPE, get_game_type
-from games.management.commands.simulate import _deck_ref, _load_catalog
+from games.management.commands.simulate import deck_ref, simulation_catalog
 from games.rating_selectors import BOT_RATED_GAME_TYPES
 from games.services import game_options
 from games.services.ratings import bot_ratings_calibrate
@@ -93,10 +93,10 @@ class Command(BaseCommand):
             return kind.catalog_from_dicts(kind.live_snapshot()), kind.new_setup(
                 seed=opts["seed"], options=kind.options({})
             )
-        live = _load_catalog(opts["catalog"], notice=self.stderr.write)
+        live = simulation_catalog(opts["catalog"], notice=self.stderr.write)
         try:
-            deck_a = resolve_deck(user=None, ref=_deck_ref(opts["decks"][0]), catalog=live)
-            deck_b = resolve_deck(user=None, ref=_deck_ref(opts["decks"][1]), catalog=live)
+            deck_a = resolve_deck(user=None, ref=deck_ref(opts["decks"][0]), catalog=live)
+            deck_b = resolve_deck(user=None, ref=deck_ref(opts["decks"][1]), catalog=live)
             thin = {"theater": None, "mode": "thin", "packs": []}
             _choice, conflict = validate_pairing(catalog=live, first=deck_a, second=deck_b, conflict=thin)
         except DomainError as exc:

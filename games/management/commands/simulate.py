@@ -19,14 +19,14 @@ from games.services import game_options
 from games.simulation import BOTS, DEFAULT_MAX_PLIES, SEATS, simulate
 
 
-def _deck_ref(value: str) -> dict[str, Any]:
+def deck_ref(value: str) -> dict[str, Any]:
     return {"deck_id": int(value)} if value.isdigit() else {"starter": value}
 
 
 NO_CATALOG_TABLES = "the database has no card tables: run `make migrate` and `manage.py load_catalog`"
 
 
-def _load_catalog(source: str, *, notice: Callable[[str], Any]) -> Any:
+def simulation_catalog(source: str, *, notice: Callable[[str], Any]) -> Any:
     """The card definitions: fixtures/catalog, or the database's (`db`), or the database's when it has cards
     and else the fixtures (`auto`). An unmigrated database (a fresh SQLite file) is no catalog: `auto` says
     so in one line through `notice` and plays from the fixtures, `db` stops with what to run."""
@@ -188,13 +188,13 @@ class Command(BaseCommand):
         if opts["game"] != DEFAULT_GAME_TYPE:
             self._shared_deck_game(opts)
             return
-        catalog = _load_catalog(opts["catalog"], notice=self.stderr.write)
+        catalog = simulation_catalog(opts["catalog"], notice=self.stderr.write)
         if team:
             self._team_game(opts, catalog)
             return
         try:
-            deck_a = resolve_deck(user=None, ref=_deck_ref(opts["decks"][0]), catalog=catalog)
-            deck_b = resolve_deck(user=None, ref=_deck_ref(opts["decks"][1]), catalog=catalog)
+            deck_a = resolve_deck(user=None, ref=deck_ref(opts["decks"][0]), catalog=catalog)
+            deck_b = resolve_deck(user=None, ref=deck_ref(opts["decks"][1]), catalog=catalog)
             conflict = {"theater": opts["theater"], "mode": opts["conflict_mode"], "packs": opts["packs"]}
             _choice, conflict_codes = validate_pairing(
                 catalog=catalog, first=deck_a, second=deck_b, conflict=conflict
@@ -338,8 +338,8 @@ class Command(BaseCommand):
             job = simulation_create(
                 user=None,
                 game_type=opts["game"],
-                deck_a=_deck_ref(decks[0]) if decks[0] else None,
-                deck_b=_deck_ref(decks[1]) if decks[1] else None,
+                deck_a=deck_ref(decks[0]) if decks[0] else None,
+                deck_b=deck_ref(decks[1]) if decks[1] else None,
                 bots=tuple(opts["bots"]),
                 games=opts["games"],
                 seed=opts["seed"],
