@@ -3,13 +3,20 @@
 Each frame class names its `kind` (the step or stage table it runs in the rule book) and serialises to the
 same JSON dict the engine has always stored (`to_json` / `frame_from_json`): a field in `OPTIONAL` is left
 out of the JSON while it holds its default (a key that older states never had), `JSON_NAMES` renames a
-field whose JSON key is a Python keyword. No frame is a mapping: rules read and write fields.
+field whose JSON key is a Python keyword, `CODECS` turns a typed field (a battle mode, a record) into its
+stored JSON and back. No frame is a mapping: rules read and write fields.
+
+The battle's records are typed too (issue 22): an assigned support (`SupportRecord`), the pending shot
+(`PendingShot`), the submarine that may withdraw (`SubmarineWithdrawal`), an OSS unit still to sabotage
+(`PendingSabotage`) and the phase-2 A-bomb window marks (`Phase2Mark`); each writes the list or string
+stored before.
 """
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from vocabulary.battlecards import Forces
 
@@ -32,6 +39,24 @@ AIR_RAID = BattleMode("air_raid", 1, False, Forces(air=True))
 BATTLE_MODES = {m.name: m for m in (BATTLE, AIR_RAID)}
 
 
+class Codec(NamedTuple):
+    """How a typed frame field is stored: `dump` gives its JSON (a fresh value), `load` reads it back."""
+
+    dump: Callable[[Any], Any]
+    load: Callable[[Any], Any]
+
+
+def records(rec: Any) -> Codec:
+    """A list of records of class `rec` (its to_json / from_json)."""
+    return Codec(lambda xs: [x.to_json() for x in xs], lambda data: [rec.from_json(x) for x in data])
+
+
+def optional_record(rec: Any) -> Codec:
+    """A record of class `rec` or None."""
+    return Codec(lambda x: None if x is None else x.to_json(),
+                 lambda data: None if data is None else rec.from_json(data))
+
+
 class Frame:
     """Base of the frame classes: JSON (de)serialisation over the dataclass fields."""
 
@@ -39,26 +64,28 @@ class Frame:
     kind: ClassVar[str]
     OPTIONAL: ClassVar[frozenset[str]] = frozenset()
     JSON_NAMES: ClassVar[dict[str, str]] = {}
+    CODECS: ClassVar[dict[str, Codec]] = {}
 
     @classmethod
-    def _fields(cls) -> tuple[tuple[str, str, bool, Any], ...]:
+    def _fields(cls) -> tuple[tuple[str, str, bool, Any, Codec | None], ...]:
         spec = cls.__dict__.get("_spec_cache")
         if spec is None:
             out = []
             for f in fields(cls):  # type: ignore[arg-type]
                 default = f.default_factory() if callable(f.default_factory) else f.default
-                out.append((f.name, cls.JSON_NAMES.get(f.name, f.name), f.name in cls.OPTIONAL, default))
+                out.append((f.name, cls.JSON_NAMES.get(f.name, f.name), f.name in cls.OPTIONAL, default,
+                            cls.CODECS.get(f.name)))
             spec = tuple(out)
             setattr(cls, "_spec_cache", spec)  # noqa: B010  (a plain class attribute, not a slot)
         return spec
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        for name, key, optional, default in self._fields():
+        for name, key, optional, default, codec in self._fields():
             value = getattr(self, name)
             if optional and value == default:
                 continue
-            out[key] = copy.deepcopy(value)
+            out[key] = copy.deepcopy(value) if codec is None else codec.dump(value)
         return out
 
     @classmethod
@@ -67,13 +94,14 @@ class Frame:
 
 
 def _build(cls: type[Frame], data: dict[str, Any], ready: dict[str, Any]) -> Any:
-    """A frame of class `cls` from its JSON (values copied) and the already typed values in `ready`."""
+    """A frame of class `cls` from its JSON (values copied or read by their codec) and the already typed
+    values in `ready`."""
     kwargs = dict(ready)
-    for name, key, optional, _ in cls._fields():
+    for name, key, optional, _, codec in cls._fields():
         if name in ready:
             continue
         if key in data:
-            kwargs[name] = copy.deepcopy(data[key])
+            kwargs[name] = copy.deepcopy(data[key]) if codec is None else codec.load(data[key])
         elif not optional:
             raise StateError(f"a {cls.kind} frame without {key!r}")
     return cls(**kwargs)
@@ -132,7 +160,7 @@ class BattlecardFrame(Frame):
     emergency_asked: list[str] | None = None
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(frozen=True, slots=True)
 class PendingShot:
     """A declared shot waiting for the target's defend window, then the shooter's retarget window (GU1)."""
 
@@ -148,16 +176,140 @@ class PendingShot:
         return {"seat": self.seat, "enemy": self.enemy, "unit": self.unit, "target": self.target,
                 "type": self.type, "stage": self.stage, "assigned": self.assigned}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PendingShot:
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class SupportRecord:
+    """A support assigned this round (GU1, S3, S4, S5): `supporter` adds `bonus` to `recipient`'s attack
+    (`mode` "attack"; artillery's only against the target `kinds`, None: any), defense ("defense") or air
+    defense ("air_defense", a carrier's). Stored as [supporter, recipient, mode, bonus, kinds]."""
+
+    supporter: str
+    recipient: str
+    mode: str  # "attack" | "defense" | "air_defense"
+    bonus: int
+    kinds: tuple[str, ...] | None = None
+
+    def to_json(self) -> list[Any]:
+        return [self.supporter, self.recipient, self.mode, self.bonus,
+                None if self.kinds is None else list(self.kinds)]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> SupportRecord:
+        supporter, recipient, mode, bonus, kinds = data
+        return cls(supporter, recipient, mode, bonus, None if kinds is None else tuple(kinds))
+
+
+@dataclass(frozen=True, slots=True)
+class SubmarineWithdrawal:
+    """S6: `seat`'s `submarine` has just fired and may withdraw. Stored as [seat, submarine]."""
+
+    seat: str
+    submarine: str
+
+    def to_json(self) -> list[str]:
+        return [self.seat, self.submarine]
+
+    @classmethod
+    def from_json(cls, data: list[str]) -> SubmarineWithdrawal:
+        seat, submarine = data
+        return cls(seat, submarine)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingSabotage:
+    """GU4 note: `seat`'s OSS `unit` still to sabotage before the first round. Stored as [seat, unit]."""
+
+    seat: str
+    unit: str
+
+    def to_json(self) -> list[str]:
+        return [self.seat, self.unit]
+
+    @classmethod
+    def from_json(cls, data: list[str]) -> PendingSabotage:
+        seat, unit = data
+        return cls(seat, unit)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Phase2Mark:
+    """C8 (the A-bomb any time in phase 2): a fact of this phase 2 about `seat`'s A-bomb windows, one of
+    PASSED (it passed in its own phase-2 turn; stored as "<seat>"), OUT_PASSED (it passed its window
+    outside its own turn; "out:<seat>") and ACTED (it acted in its own phase-2 turn; "turn:<seat>").
+
+    A mark is canonical: there is one object per (seat, what) (`Phase2Mark.of`, `from_json`; a second
+    construction of the same mark raises, copies are the mark itself), so marks compare by identity: the
+    fire decision's hot path tests them often, and `mark in fr.p2_passed` then runs no Python `__eq__`."""
+
+    seat: str
+    what: str  # PASSED | OUT_PASSED | ACTED
+
+    PASSED: ClassVar[str] = "passed"
+    OUT_PASSED: ClassVar[str] = "out_passed"
+    ACTED: ClassVar[str] = "acted"
+    _PREFIX: ClassVar[dict[str, str]] = {"passed": "", "out_passed": "out:", "acted": "turn:"}
+    _WHAT: ClassVar[dict[str, str]] = {"out": "out_passed", "turn": "acted"}
+
+    def __post_init__(self) -> None:
+        if self.what not in self._PREFIX:
+            raise ValueError(f"unknown phase-2 mark {self.what!r}")
+        key = (self.seat, self.what)
+        if key in _PHASE2_MARKS:
+            raise ValueError(f"a second phase-2 mark {key}: use Phase2Mark.of")
+        _PHASE2_MARKS[key] = self
+
+    @classmethod
+    def of(cls, seat: str, what: str) -> Phase2Mark:
+        """The one mark `what` of `seat`."""
+        mark = _PHASE2_MARKS.get((seat, what))
+        return mark if mark is not None else cls(seat, what)
+
+    def __copy__(self) -> Phase2Mark:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Phase2Mark:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        return Phase2Mark.of, (self.seat, self.what)
+
+    def to_json(self) -> str:
+        return self._PREFIX[self.what] + self.seat
+
+    @classmethod
+    def from_json(cls, data: str) -> Phase2Mark:
+        prefix, sep, seat = data.partition(":")
+        if sep and prefix in cls._WHAT:
+            return cls.of(seat, cls._WHAT[prefix])
+        return cls.of(data, cls.PASSED)
+
+
+_PHASE2_MARKS: dict[tuple[str, str], Phase2Mark] = {}  # the canonical marks; bounded: three per seat name
+
 
 @dataclass(slots=True, eq=False)
 class BattleFrame(Frame):
     """A battle between two armies; per-army entries are keyed by army, axis side first. The fire records
     of the round: `done` (units that fired, held or supported), `shots` (unit -> the kinds it shot at, or
-    ["autokill"]), `fired` (submarines revealed by firing, S7), `supports` ([supporter, recipient, mode,
-    bonus, kinds]), `carrier_used`, `p2_passed` (the phase-2 windows passed, C8); `shot`: the pending shot."""
+    ["autokill"]), `fired` (submarines revealed by firing, S7), `supports` (SupportRecord), `carrier_used`,
+    `p2_passed` (Phase2Mark: the phase-2 A-bomb windows, C8); `shot`: the pending shot (PendingShot);
+    `sub_wd`: the submarine that may withdraw (SubmarineWithdrawal); `sab_queue`: the OSS units still to
+    sabotage (PendingSabotage)."""
 
     kind: ClassVar[str] = "battle"
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"asking", "ignored", "loser", "all_armies", "joined"})
+    CODECS: ClassVar[dict[str, Codec]] = {
+        "mode": Codec(lambda m: m.name, lambda name: _battle_mode(name)),
+        "shot": optional_record(PendingShot),
+        "supports": records(SupportRecord),
+        "sub_wd": optional_record(SubmarineWithdrawal),
+        "sab_queue": records(PendingSabotage),
+        "p2_passed": records(Phase2Mark),
+    }
     mode: BattleMode
     card: str | None
     aggressor: str
@@ -180,7 +332,7 @@ class BattleFrame(Frame):
     done: list[str] = field(default_factory=list)
     shots: dict[str, list[str]] = field(default_factory=dict)
     fired: list[str] = field(default_factory=list)
-    supports: list[list[Any]] = field(default_factory=list)
+    supports: list[SupportRecord] = field(default_factory=list)
     carrier_used: dict[str, int] = field(default_factory=dict)
     intel: dict[str, bool] = field(default_factory=dict)
     intel_played: dict[str, bool] = field(default_factory=dict)
@@ -188,33 +340,30 @@ class BattleFrame(Frame):
     codebreak: dict[str, int] = field(default_factory=dict)
     had_ground: bool = False
     shot: PendingShot | None = None
-    sub_wd: list[str] | None = None  # [seat, submarine]: it may withdraw right after firing (S6)
-    sab_queue: list[list[str]] = field(default_factory=list)  # [seat, OSS unit] still to sabotage
+    sub_wd: SubmarineWithdrawal | None = None  # it may withdraw right after firing (S6)
+    sab_queue: list[PendingSabotage] = field(default_factory=list)  # still to sabotage, in order
     p0: bool = False
     winner: str | None = None
-    p2_passed: list[str] = field(default_factory=list)
+    p2_passed: list[Phase2Mark] = field(default_factory=list)
     asking: str | None = None  # the army asked commit_optional
     ignored: bool = False  # neither side had forces: the card goes back to the discard
     loser: str | None = None  # asked scorched_earth
     all_armies: bool = False
     joined: dict[str, list[str]] | None = None  # homeland battles: commander -> the armies joined under it
 
-    def to_json(self) -> dict[str, Any]:
-        out = Frame.to_json(self)
-        out["mode"] = self.mode.name
-        out["shot"] = self.shot.to_json() if self.shot is not None else None
-        return out
-
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BattleFrame:
-        mode = BATTLE_MODES.get(data["mode"])
-        if mode is None:
-            raise StateError(f"unknown battle mode {data['mode']!r}")
-        shot = data.get("shot")
-        ready: dict[str, Any] = {"mode": mode, "shot": PendingShot(**shot) if shot is not None else None}
+        ready: dict[str, Any] = {}
         if "stacks" not in data:  # absent in states saved before the divided-stack choice (C1, C2)
             ready["stacks"] = {s: {} for s in data["units"]}
         return _build(cls, data, ready)
+
+
+def _battle_mode(name: str) -> BattleMode:
+    mode = BATTLE_MODES.get(name)
+    if mode is None:
+        raise StateError(f"unknown battle mode {name!r}")
+    return mode
 
 
 @dataclass(slots=True, eq=False)
@@ -317,7 +466,8 @@ def frame_from_json(data: dict[str, Any]) -> Frame:
 
 
 __all__ = ["AIR_RAID", "BATTLE", "BATTLE_MODES", "FRAME_TYPES", "ArmyTransferFrame", "BattleFrame",
-           "BattleMode", "BattlecardFrame", "CaptureFrame", "DeployFrame", "DivideFrame", "Frame",
-           "GameFrame",
-           "PendingShot", "ReorganizeFrame", "ReserveTradeFrame", "SabotageFrame", "SeatTradeFrame",
-           "SetupRevealFrame", "TransferFrame", "TurnFrame", "V2Frame", "frame_from_json"]
+           "BattleMode", "BattlecardFrame", "CaptureFrame", "Codec", "DeployFrame", "DivideFrame", "Frame",
+           "GameFrame", "PendingSabotage", "PendingShot", "Phase2Mark", "ReorganizeFrame",
+           "ReserveTradeFrame", "SabotageFrame", "SeatTradeFrame", "SetupRevealFrame", "SubmarineWithdrawal",
+           "SupportRecord", "TransferFrame", "TurnFrame", "V2Frame", "frame_from_json", "optional_record",
+           "records"]

@@ -120,7 +120,8 @@ def _battle_view(st: GameState, seat: str | None) -> dict[str, Any] | None:
         "card": fr.card, "code": st.code.get(fr.card) if fr.card else None, "mode": fr.mode.name,
         "aggressor": fr.aggressor, "defender": fr.defender, "counterattack": fr.counter,
         "stage": fr.stage, "round": fr.round, "phase": fr.phase, "sides": sides,
-        "supports": [{"unit": s[0], "recipient": s[1], "mode": s[2], "bonus": s[3]} for s in fr.supports],
+        "supports": [{"unit": s.supporter, "recipient": s.recipient, "mode": s.mode, "bonus": s.bonus}
+                     for s in fr.supports],
         "pending_shot": ({"seat": shot.seat, "unit": shot.unit, "target": shot.target, "type": shot.type}
                          if (shot := fr.shot) is not None else None),
         "winner": fr.winner,

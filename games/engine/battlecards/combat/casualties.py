@@ -37,8 +37,8 @@ def _leave_battle(st: GameState, fr: BattleFrame, seat: str, cid: str) -> None:
     affected: set[str] = set()
     if fr.supports:
         # GP7: support vanishes the moment its source (or recipient) leaves
-        affected = {s[1] for s in fr.supports if s[0] == cid}
-        fr.supports = [s for s in fr.supports if s[0] != cid and s[1] != cid]
+        affected = {s.recipient for s in fr.supports if s.supporter == cid}
+        fr.supports = [s for s in fr.supports if s.supporter != cid and s.recipient != cid]
     invalidate(st, fr, left=(seat, cid, affected))
 
 

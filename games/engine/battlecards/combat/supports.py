@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from ...actions import Support
 from ...core.machine import emit
-from ...frames import BattleFrame
+from ...frames import BattleFrame, SupportRecord
 from ...state import GameState
 from ..behaviour import ability
 from ..common import SUPPORT_KINDS
@@ -138,11 +138,11 @@ def add_support(st: GameState, fr: BattleFrame, a: Support) -> None:
         n = fr.carrier_used.get(a.unit, 0)
         bonus = ab["carrier_bonus"].get("bonuses")[n]
         fr.carrier_used[a.unit] = n + 1
-        entry = [a.unit, a.recipient, a.mode, bonus, None]
+        entry = SupportRecord(a.unit, a.recipient, a.mode, bonus)
     else:
         kind = next(k for k in SUPPORT_KINDS if k in ab)
         tks = ab[kind].get("target_kinds") if kind == "artillery_support" else None
-        entry = [a.unit, a.recipient, a.mode, ab[kind].get("bonus"), list(tks) if tks else None]
+        entry = SupportRecord(a.unit, a.recipient, a.mode, ab[kind].get("bonus"), tuple(tks) if tks else None)
         fr.done.append(a.unit)  # support replaces the supporter's own fire
     fr.supports.append(entry)
     vals = st._vcache

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vocabulary.battlecards import KINDS
 
-from ...frames import BattleFrame
+from ...frames import BattleFrame, SupportRecord
 from ...state import GameState
 from ..behaviour import ability
 from ..common import KIDX
@@ -48,9 +48,9 @@ class BattleValues:
             radars = [r for r in fr.present[s] if "radar" in abil[r]]
             self.radar[s] = sum(abil[r]["radar"].get("air_defense_bonus") for r in radars)
             self.sources.update(radars)
-        sup: dict[str, list] = {}
+        sup: dict[str, list[SupportRecord]] = {}
         for entry in fr.supports:
-            sup.setdefault(entry[1], []).append(entry)
+            sup.setdefault(entry.recipient, []).append(entry)
         self.sup = sup
         self.A: dict[str, tuple] = {}
         self.D: dict[str, tuple] = {}
@@ -108,8 +108,8 @@ class BattleValues:
             v = getattr(d.attack, tk)
             if v is not None:
                 for s in sups:
-                    if s[2] == "attack" and (s[4] is None or tk in s[4]):
-                        v += s[3]
+                    if s.mode == "attack" and (s.kinds is None or tk in s.kinds):
+                        v += s.bonus
                 v += aura_a + cb
             atk.append(v)
         dfn = []
@@ -117,8 +117,8 @@ class BattleValues:
             v = getattr(d.defense, ak)
             if v is not None:
                 for s in sups:
-                    if s[2] == "defense" or (s[2] == "air_defense" and ak == "air"):
-                        v += s[3]
+                    if s.mode == "defense" or (s.mode == "air_defense" and ak == "air"):
+                        v += s.bonus
                 v += aura_d
                 if ak == "air":
                     v += self.radar[seat]
@@ -159,14 +159,14 @@ class BattleValues:
             table.pop(cid, None)
         for r in affected:
             if r in self.side:
-                self.sup[r] = [s for s in self.sup.get(r, ()) if s[0] != cid]
+                self.sup[r] = [s for s in self.sup.get(r, ()) if s.supporter != cid]
                 self.refresh(r)
         return True
 
-    def support_added(self, entry: list) -> None:
-        self.sup.setdefault(entry[1], []).append(entry)
-        if entry[1] in self.side:
-            self.refresh(entry[1])
+    def support_added(self, entry: SupportRecord) -> None:
+        self.sup.setdefault(entry.recipient, []).append(entry)
+        if entry.recipient in self.side:
+            self.refresh(entry.recipient)
 
     def unit(self, u: str) -> tuple[tuple, tuple]:
         """u's current (attack, defense), each (vs / against ground, air, sea), every bonus included; a

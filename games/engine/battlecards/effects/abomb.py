@@ -11,7 +11,7 @@ from __future__ import annotations
 from ...actions import Action, Pass, PlayCard
 from ...core.errors import required
 from ...core.machine import RuleBook, Stage, emit
-from ...frames import BattleFrame, DeployFrame, Frame, V2Frame
+from ...frames import BattleFrame, DeployFrame, Frame, Phase2Mark, V2Frame
 from ...state import Decision, GameState
 from ..behaviour import PHASE_2, V2, Window, ability, card_effect, window_of, window_options
 from ..book import RULES
@@ -118,7 +118,8 @@ def legal_a_bomb_window(st: GameState, fr: BattleFrame) -> list[tuple]:
 
 def act_a_bomb_window(st: GameState, fr: BattleFrame, a: Pass | PlayCard) -> None:
     if isinstance(a, Pass):
-        fr.p2_passed.append("out:" + a.seat)  # this window stays closed for this phase 2
+        # this window stays closed for this phase 2
+        fr.p2_passed.append(Phase2Mark.of(a.seat, Phase2Mark.OUT_PASSED))
         return
     window_of(st, a.card, PHASE_2).resolve(st, fr, a)
     check_battle_end(st, fr)

@@ -41,8 +41,8 @@ def sabotage_targets(st: GameState, fr: BattleFrame, seat: str, unit: str) -> li
 
 
 def legal_sabotage_target(st: GameState, fr: BattleFrame) -> list[tuple]:
-    seat, unit = fr.sab_queue[0]
-    return [KChoose(seat, t) for t in sabotage_targets(st, fr, seat, unit)]
+    pending = fr.sab_queue[0]
+    return [KChoose(pending.seat, t) for t in sabotage_targets(st, fr, pending.seat, pending.unit)]
 
 
 def act_sabotage_target(st: GameState, fr: BattleFrame, a: Choose) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...actions import Choose, Pass, Withdraw, split_stack_ref
 from ...core.machine import RuleBook, Stage, emit
-from ...frames import BattleFrame, DeployFrame
+from ...frames import BattleFrame, DeployFrame, PendingSabotage
 from ...state import Decision, GameState
 from ..behaviour import ability
 from ..book import RULES
@@ -255,7 +255,7 @@ def _stage_muster(st: GameState, fr: BattleFrame) -> Decision | None:
     for seat in (agg, fr.defender):
         for c in fr.units[seat]:
             if "sabotage" in st.abil[c]:
-                fr.sab_queue.append([seat, c])
+                fr.sab_queue.append(PendingSabotage(seat, c))
     RULES.move(fr, "window")
     fr.side = 0
     emit(st, "battle_started", {"card": fr.card, "units": {s: [[c, st.code[c]] for c in fr.present[s]]
@@ -278,13 +278,13 @@ def _stage_phase0(st: GameState, fr: BattleFrame) -> Decision | None:
     """Phase 0: OSS sabotage before the first round (GU4 note), chemical warfare every round (C11)."""
     if fr.round == 1:
         while fr.sab_queue:
-            seat, unit = fr.sab_queue[0]
-            targets = sabotage_targets(st, fr, seat, unit)
+            pending = fr.sab_queue[0]
+            targets = sabotage_targets(st, fr, pending.seat, pending.unit)
             if len(targets) > 1:
-                return Decision(seat, "sabotage_target", {"unit": unit})
+                return Decision(pending.seat, "sabotage_target", {"unit": pending.unit})
             fr.sab_queue.pop(0)
             if targets:
-                destroy_unit(st, st.foe(seat), targets[0], "sabotage")
+                destroy_unit(st, st.foe(pending.seat), targets[0], "sabotage")
                 if check_battle_end(st, fr):
                     return None
     if not fr.p0:

@@ -3,12 +3,13 @@ phase-2 turn), when the out-of-turn A-bomb window (C8; its decision: effects.abo
 retarget windows (GU1), shot resolution and a submarine's withdrawal after firing (S6)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ...actions import Autokill, Fire, Hold, Pass, PlayCard, Support, Withdraw
 from ...core.errors import required
 from ...core.machine import RuleBook, emit
-from ...frames import BattleFrame, PendingShot
+from ...frames import BattleFrame, PendingShot, Phase2Mark, SubmarineWithdrawal
 from ...state import Decision, GameState
 from ..behaviour import PHASE_2, window_of
 from ..book import RULES
@@ -52,21 +53,21 @@ def _p2_out_window(st: GameState, fr: BattleFrame, seat: str) -> bool:
     defender's comes before the aggressor's phase-2 turn, the aggressor's after the defender's, each only
     when that other turn takes place. Opened on public facts like every play window (the seat holds any
     kept card; the units' phases), until the seat passes; `pass` is always legal.
-    fr.p2_passed holds seat (own window passed), "out:<seat>" (this window passed) and "turn:<seat>"
-    (the seat acted in its own phase-2 turn)."""
+    fr.p2_passed holds the Phase2Marks: the seat passed in its own phase-2 turn (PASSED), passed this
+    window (OUT_PASSED), acted in its own phase-2 turn (ACTED)."""
     passed = fr.p2_passed
-    if not st.team(seat)["kept"] or "out:" + seat in passed:
+    if not st.team(seat)["kept"] or Phase2Mark.of(seat, Phase2Mark.OUT_PASSED) in passed:
         return False
     other = st.foe(seat)
     if seat == fr.defender:
-        return bool(_actors(st, fr, other)) or (other not in passed and bool(st.team(other)["kept"]))
-    return "turn:" + other in passed
+        return bool(_actors(st, fr, other)) or (Phase2Mark.of(other, Phase2Mark.PASSED) not in passed
+                                                and bool(st.team(other)["kept"]))
+    return Phase2Mark.of(other, Phase2Mark.ACTED) in passed
 
 
 def stage_phase(st: GameState, fr: BattleFrame) -> Decision | None:
-    if fr.sub_wd is not None:
-        seat, unit = fr.sub_wd
-        return Decision(seat, "sub_withdraw", {"unit": unit})
+    if (wd := fr.sub_wd) is not None:
+        return Decision(wd.seat, "sub_withdraw", {"unit": wd.submarine})
     shot = fr.shot
     if shot is not None:
         if shot.stage == "defend":
@@ -80,7 +81,8 @@ def stage_phase(st: GameState, fr: BattleFrame) -> Decision | None:
             # C8: the A-bomb any time in phase 2: the defender before the aggressor's phase-2 shots
             return Decision(fr.defender, A_BOMB_WINDOW, {"round": fr.round})
         if _actors(st, fr, seat) or (
-                fr.phase == 2 and seat not in fr.p2_passed and st.team(seat)["kept"]):
+                fr.phase == 2 and Phase2Mark.of(seat, Phase2Mark.PASSED) not in fr.p2_passed
+                and st.team(seat)["kept"]):
             prev = st.decision  # the same question again: reuse the (immutable) decision
             if prev is not None and prev.kind == "fire" and prev.seat == seat:
                 p = prev.prompt
@@ -222,7 +224,7 @@ def fire_key_at(st: GameState, fr: BattleFrame, pick: Any) -> tuple:
 def act_fire(st: GameState, fr: BattleFrame, a: Fire | Autokill | Support | Hold | Pass | PlayCard) -> None:
     seat = a.seat
     if fr.phase == 2 and fr.side == 1 and seat == fr.defender:
-        mark = "turn:" + seat
+        mark = Phase2Mark.of(seat, Phase2Mark.ACTED)
         if mark not in fr.p2_passed:
             fr.p2_passed.append(mark)  # C8: the aggressor's A-bomb window follows this turn
     if isinstance(a, (Fire, Autokill)):
@@ -233,7 +235,8 @@ def act_fire(st: GameState, fr: BattleFrame, a: Fire | Autokill | Support | Hold
         fr.done.append(a.unit)
         emit(st, "hold", {"seat": seat, "unit": a.unit})
     elif isinstance(a, Pass):
-        fr.p2_passed.append(seat)  # the seat's own phase-2 window (its out-of-turn one: effects.abomb)
+        # the seat's own phase-2 window (its out-of-turn one: effects.abomb)
+        fr.p2_passed.append(Phase2Mark.of(seat, Phase2Mark.PASSED))
     elif isinstance(a, PlayCard):
         window_of(st, a.card, PHASE_2).resolve(st, fr, a)  # the A-bomb (effects.abomb)
         check_battle_end(st, fr)
@@ -261,10 +264,10 @@ def act_defend(st: GameState, fr: BattleFrame, a: Pass | Support) -> None:
     shot = required(fr.shot, "pending shot")
     if isinstance(a, Support):
         add_support(st, fr, a)
-        shot.assigned = True
+        fr.shot = replace(shot, assigned=True)
         return
     if shot.assigned:
-        shot.stage = "retarget"
+        fr.shot = replace(shot, stage="retarget")
         return
     fr.shot = None
     cls = Fire if shot.type == "fire" else Autokill
@@ -319,12 +322,12 @@ def _resolve(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
     if check_battle_end(st, fr):
         return
     if "submarine" in st.abil[u] and u in fr.units[seat]:
-        fr.sub_wd = [seat, u]  # S6: may withdraw right after firing
+        fr.sub_wd = SubmarineWithdrawal(seat, u)  # S6: may withdraw right after firing
 
 
 def legal_sub_withdraw(st: GameState, fr: BattleFrame) -> list[tuple]:
-    seat, unit = required(fr.sub_wd, "submarine that may withdraw")
-    return [KWithdraw(seat, unit), KPass(seat)]
+    wd = required(fr.sub_wd, "submarine that may withdraw")
+    return [KWithdraw(wd.seat, wd.submarine), KPass(wd.seat)]
 
 
 def act_sub_withdraw(st: GameState, fr: BattleFrame, a: Withdraw | Pass) -> None:
