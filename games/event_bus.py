@@ -58,6 +58,15 @@ def announce(*, game_id: Any) -> None:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(game_id)])
 
 
+def pg_notify_call(*, game_id: Any) -> tuple[str, list[Any]] | None:
+    """The PostgreSQL backend's notification as an SQL expression and its parameters, for a writer that
+    folds it into its own statement (games.services.progress) instead of calling announce; None when the
+    bus is not PostgreSQL's (the writer calls announce)."""
+    if _redis_url() or connection.vendor != "postgresql":
+        return None
+    return "pg_notify(%s, %s)", [CHANNEL, str(game_id)]
+
+
 _publishers: dict[str, Any] = {}
 
 
