@@ -3,10 +3,10 @@
     .venv/bin/python tests/bench/stream_bench.py            # 1,000 listeners on 100 games, 1 worker
     .venv/bin/python tests/bench/stream_bench.py --games 20 --listeners-per-game 5 --actions 3
 
-Starts the real server (live_server.py: gunicorn + one uvicorn worker, production settings, PostgreSQL) on
-127.0.0.1, creates `--games` games against a bot through the API (`--users` players, each playing several
-games), opens `--listeners-per-game` streams on each game, then plays `--actions` moves in every game
-(`--concurrency` games at a time). Measured:
+Starts the real servers (live_server.py, `make serve`'s layout: the API's WSGI workers and the streams' one
+uvicorn worker, production settings, PostgreSQL) on 127.0.0.1, creates `--games` games against a bot through
+the API (`--users` players, each playing several games), opens `--listeners-per-game` streams on each game,
+then plays `--actions` moves in every game (`--concurrency` games at a time). Measured:
   * the worker's memory (VmRSS) and thread count before the listeners connect and once all are waiting:
     memory per listener, and whether a waiting stream holds a thread;
   * latency from an action's commit to the event at each listener, p50 / p99 (commit time = the log
@@ -154,14 +154,14 @@ async def run(args) -> dict[str, Any]:
             games = await asyncio.gather(
                 *(make_game(session, url, i, users[i % len(users)]) for i in range(args.games))
             )
-            worker = server.worker_pids()[0]
+            worker = server.stream_worker_pids()[0]  # the event streams' uvicorn worker
             await asyncio.sleep(1)
             before = proc_status(worker)
 
             spectators = [  # one after the other (the server sheds a burst of registrations: 503)
                 await make_user(session, url, args.users + i) for i in range(args.spectator_users)
             ] if args.spectate else []
-            listeners = [Listener(session, url, g, args.stream_timeout,
+            listeners = [Listener(session, server.stream_url, g, args.stream_timeout,
                                   spectators[(gi * args.listeners_per_game + i) % len(spectators)]
                                   if spectators else None)
                          for gi, g in enumerate(games) for i in range(args.listeners_per_game)]
