@@ -7,8 +7,9 @@ Starts the real servers (live_server.py, `make serve`'s layout: the API's WSGI w
 uvicorn worker, production settings, PostgreSQL) on 127.0.0.1, creates `--games` games against a bot through
 the API (`--users` players, each playing several games), opens `--listeners-per-game` streams on each game,
 then plays `--actions` moves in every game (`--concurrency` games at a time). Measured:
-  * the worker's memory (VmRSS) and thread count before the listeners connect and once all are waiting:
-    memory per listener, and whether a waiting stream holds a thread;
+  * the worker's memory (VmRSS) and thread count before the listeners connect (after `--warm` streams were
+    opened and closed: the worker's one-time cost of its first streams is not a listener's) and once all
+    are waiting: memory per listener, and whether a waiting stream holds a thread;
   * latency from an action's commit to the event at each listener, p50 / p99 (commit time = the log
     entry's created_at, written by the same transaction just before it commits; same machine clock);
   * every listener's sequence of log ids must be exactly 1..last_seq of its game: 0 lost, 0 duplicated,
@@ -144,6 +145,19 @@ async def play(session, url: str, game: dict[str, Any], moves: int, done: list[i
         done[0] += 1
 
 
+async def warm_up(session, url: str, games: list[dict[str, Any]], timeout: float) -> None:
+    """One stream on each of `games`, opened and closed: what the worker builds once (its database pool and
+    event-bus connection, its threads, imported code) is not counted per listener."""
+    stop = asyncio.Event()
+    listeners = [Listener(session, url, g, timeout) for g in games]
+    tasks = [asyncio.create_task(listener.run(stop)) for listener in listeners]
+    await asyncio.wait_for(asyncio.gather(*(lst.connected.wait() for lst in listeners)), 120)
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def run(args) -> dict[str, Any]:
     with running_server(args) as server:
         url = str(server)
@@ -155,6 +169,8 @@ async def run(args) -> dict[str, Any]:
                 *(make_game(session, url, i, users[i % len(users)]) for i in range(args.games))
             )
             worker = server.stream_worker_pids()[0]  # the event streams' uvicorn worker
+            started = proc_status(worker)
+            await warm_up(session, server.stream_url, games[: args.warm], args.stream_timeout)
             await asyncio.sleep(1)
             before = proc_status(worker)
 
@@ -229,6 +245,7 @@ async def run(args) -> dict[str, Any]:
         "moves_played": moves[0],
         "connect_all_seconds": round(connect_seconds, 2),
         "play_seconds": round(play_seconds, 2),
+        "worker_started": started,
         "worker_before": before,
         "worker_listening": waiting,
         "memory_per_listener_kb": round((waiting["VmRSS"] - before["VmRSS"]) / n, 1),
@@ -261,6 +278,8 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=3, help="moves per game")
     parser.add_argument("--concurrency", type=int, default=10, help="games moving at once")
     parser.add_argument("--stream-timeout", type=float, default=240)
+    parser.add_argument("--warm", type=int, default=10,
+                        help="streams opened and closed before the memory is read (the worker's fixed cost)")
     parser.add_argument("--reconnect-share", type=float, default=0.1)
     parser.add_argument("--spectate", action="store_true", help="the listeners are spectators (other users)")
     parser.add_argument("--spectator-users", type=int, default=50, help="spectator accounts (--spectate)")
