@@ -145,6 +145,22 @@ async def play(session, url: str, game: dict[str, Any], moves: int, done: list[i
         done[0] += 1
 
 
+async def connect_all(listeners: list[Listener], timeout: float) -> None:
+    """Wait until every listener has its answer, printing progress (and errors so far) every 10 s."""
+    waiting = asyncio.ensure_future(asyncio.gather(*(lst.connected.wait() for lst in listeners)))
+    deadline = time.monotonic() + timeout
+    while not waiting.done():
+        await asyncio.wait({waiting}, timeout=10)
+        connected = sum(lst.connected.is_set() for lst in listeners)
+        errors = [e for lst in listeners for e in lst.errors]
+        busy = sum(lst.busy for lst in listeners)
+        print(f"  {connected}/{len(listeners)} streams answered, {len(errors)} errors {errors[-1:]}, "
+              f"{busy} busy retries", file=sys.stderr, flush=True)
+        if time.monotonic() > deadline:
+            waiting.cancel()
+            raise TimeoutError(f"{connected} of {len(listeners)} streams answered in {timeout} s")
+
+
 async def warm_up(session, url: str, games: list[dict[str, Any]], timeout: float) -> None:
     """One stream on each of `games`, opened and closed: what the worker builds once (its database pool and
     event-bus connection, its threads, imported code) is not counted per listener."""
@@ -159,7 +175,12 @@ async def warm_up(session, url: str, games: list[dict[str, Any]], timeout: float
 
 
 async def run(args) -> dict[str, Any]:
-    with running_server(args) as server:
+    # The per-user cap at what the run needs: a stream's slot is taken by checking the user's `cap` keys
+    # (config.throttling), so live_server's wide-open default (100,000) costs each opening a 100,000-key read.
+    users = args.spectator_users if args.spectate else args.users
+    per_user = -(-args.games * args.listeners_per_game // users)
+    cap = {"GAMES_SSE_MAX_STREAMS_PER_USER": str(2 * per_user + args.warm)}
+    with running_server(args, extra_env=cap) as server:
         url = str(server)
         connector = aiohttp.TCPConnector(limit=0)
         timeout = aiohttp.ClientTimeout(total=None, sock_read=args.stream_timeout + 30)
@@ -187,7 +208,7 @@ async def run(args) -> dict[str, Any]:
             stop = asyncio.Event()
             started = time.perf_counter()
             tasks = [asyncio.create_task(listener.run(stop)) for listener in listeners]
-            await asyncio.wait_for(asyncio.gather(*(lst.connected.wait() for lst in listeners)), 400)
+            await connect_all(listeners, args.connect_timeout)
             connect_seconds = time.perf_counter() - started
             await asyncio.sleep(2)  # all waiting now
             waiting = proc_status(worker)
@@ -278,6 +299,7 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=3, help="moves per game")
     parser.add_argument("--concurrency", type=int, default=10, help="games moving at once")
     parser.add_argument("--stream-timeout", type=float, default=240)
+    parser.add_argument("--connect-timeout", type=float, default=600)
     parser.add_argument("--warm", type=int, default=10,
                         help="streams opened and closed before the memory is read (the worker's fixed cost)")
     parser.add_argument("--reconnect-share", type=float, default=0.1)
