@@ -9,7 +9,9 @@ the API (`--users` players, each playing several games), opens `--listeners-per-
 then plays `--actions` moves in every game (`--concurrency` games at a time). Measured:
   * the worker's memory (VmRSS) and thread count before the listeners connect (after `--warm` streams were
     opened and closed: the worker's one-time cost of its first streams is not a listener's) and once all
-    are waiting: memory per listener, and whether a waiting stream holds a thread;
+    are waiting: memory per listener, and whether a waiting stream holds a thread. An RSS difference only
+    counts memory the worker had to ask the system for: a worker that served other requests before (one
+    process for everything) reuses their freed heap, and shows less than a stream process that did not;
   * latency from an action's commit to the event at each listener, p50 / p99 (commit time = the log
     entry's created_at, written by the same transaction just before it commits; same machine clock);
   * every listener's sequence of log ids must be exactly 1..last_seq of its game: 0 lost, 0 duplicated,
@@ -190,7 +192,7 @@ async def run(args) -> dict[str, Any]:
                 *(make_game(session, url, i, users[i % len(users)]) for i in range(args.games))
             )
             worker = server.stream_worker_pids()[0]  # the event streams' uvicorn worker
-            started = proc_status(worker)
+            fresh = proc_status(worker)
             await warm_up(session, server.stream_url, games[: args.warm], args.stream_timeout)
             await asyncio.sleep(1)
             before = proc_status(worker)
@@ -266,7 +268,7 @@ async def run(args) -> dict[str, Any]:
         "moves_played": moves[0],
         "connect_all_seconds": round(connect_seconds, 2),
         "play_seconds": round(play_seconds, 2),
-        "worker_started": started,
+        "worker_started": fresh,
         "worker_before": before,
         "worker_listening": waiting,
         "memory_per_listener_kb": round((waiting["VmRSS"] - before["VmRSS"]) / n, 1),
