@@ -45,8 +45,8 @@ class StreamHandler(ASGIHandler):
         until a stream ends, minutes later, and a thousand idle streams would hold a thousand of them
         (issue 26: memory per idle listener)."""
         response = await super().run_get_response(request)
-        for name in [n for n in vars(request) if n not in KEPT_FOR_CLOSE]:
-            delattr(request, name)
+        # a new, small attribute dict (deleting keys would leave the grown one allocated)
+        request.__dict__ = {n: v for n, v in vars(request).items() if n in KEPT_FOR_CLOSE}
         return response
 
 

@@ -470,6 +470,7 @@ async def _pushed_event_stream(
                 continue
             else:
                 wait = min(keepalive, remaining)
+            read = entries = entry = None  # an idle stream holds no log rows while it waits
             try:  # asyncio.timeout, not wait_for: no task of its own for each waiting stream (issue 26)
                 async with asyncio.timeout(wait):
                     await (signal.wait() if signal is not None else asyncio.sleep(wait))
