@@ -17,7 +17,11 @@ PG_URL = postgres://postgres@127.0.0.1:5432/$(PG_DB)
 TEST_WORKERS ?= auto
 PYTEST_ARGS ?=
 
-WORKERS ?= 2
+# `make serve`: the API's threaded WSGI workers on PORT (one per core), the event streams' uvicorn (ASGI)
+# workers on STREAM_PORT; the proxy routes the stream paths there (docs/production.md, "Worker layout").
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+STREAM_PORT ?= $(shell echo $$(($(PORT) + 1)))
+STREAM_WORKERS ?= 1
 PROD := DJANGO_SETTINGS_MODULE=config.settings.production
 
 .PHONY: run serve check-deploy test test-fast lint lock bench load venv migrate catalog admin clean
@@ -60,10 +64,12 @@ run: catalog
 	$(PY) manage.py ensure_admin
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-# Production on one machine: gunicorn managing $(WORKERS) uvicorn (ASGI) workers, production settings (they
+# Production on one machine: the API on $(PORT) from $(WORKERS) threaded WSGI workers and the event streams on
+# $(STREAM_PORT) from $(STREAM_WORKERS) uvicorn (ASGI) worker(s), both stopped together; a proxy in front routes
+# the stream paths to $(STREAM_PORT) (docs/production.md, "Worker layout"). Production settings (they
 # fail closed: SECRET_KEY and ALLOWED_HOSTS must be set, e.g. in .env), static files collected for WhiteNoise.
 # The superuser "admin" is created on the first start (its password printed once, framed, before gunicorn
-# starts). See README "Running in production".
+# starts). See docs/production.md.
 serve: venv
 	$(PROD) $(PY) manage.py check --deploy
 	$(PY) -m config.createdb
@@ -73,6 +79,9 @@ serve: venv
 	$(PROD) $(PY) manage.py load_catalog
 	$(PROD) $(PY) manage.py ensure_admin
 	$(PROD) $(VENV)/bin/gunicorn config.asgi:application -c config/gunicorn.conf.py \
+	  -k config.gunicorn_worker.Worker --bind $(HOST):$(STREAM_PORT) --workers $(STREAM_WORKERS) & \
+	  streams=$$!; trap 'kill $$streams 2>/dev/null' EXIT INT TERM; \
+	  $(PROD) $(VENV)/bin/gunicorn config.wsgi:application -c config/gunicorn.conf.py \
 	  --bind $(HOST):$(PORT) --workers $(WORKERS)
 
 # Django's deployment checklist against the production settings (a throwaway secret and host, no database).

@@ -29,11 +29,25 @@ from games import clock_timer  # noqa: E402
 STREAM_PATH = re.compile(r"^/api/(games/[^/]+/(events|spectate)/stream|feed/stream)/?$")
 
 
+# What a request keeps once its response is made: ASGIRequest.close() closes these (response.close()).
+KEPT_FOR_CLOSE = frozenset({"_stream", "_files"})
+
+
 class StreamHandler(ASGIHandler):
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
         await self.handle(scope, receive, send)  # no ThreadSensitiveContext: no thread per request
+
+    async def run_get_response(self, request):
+        """The response, then the request drops what only the view and the middleware read (its META, user,
+        session, message storage, resolver match, parsed query...): Django's handler holds the request
+        until a stream ends, minutes later, and a thousand idle streams would hold a thousand of them
+        (issue 26: memory per idle listener)."""
+        response = await super().run_get_response(request)
+        # a new, small attribute dict (deleting keys would leave the grown one allocated)
+        request.__dict__ = {n: v for n, v in vars(request).items() if n in KEPT_FOR_CLOSE}
+        return response
 
 
 stream_application = StreamHandler()

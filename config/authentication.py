@@ -11,8 +11,11 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
+
+from config.prepared import PreparedQuery
 
 
 class TokenExpired(AuthenticationFailed):
@@ -37,9 +40,30 @@ def token_expired(token: Any) -> bool:
     return ttl is not None and token.created < timezone.now() - ttl
 
 
+def _token_with_user() -> PreparedQuery:
+    """The token by its key with its user (DRF's own query, compiled once: config.prepared)."""
+    global _TOKEN_WITH_USER
+    if _TOKEN_WITH_USER is None:
+        from rest_framework.authtoken.models import Token
+
+        _TOKEN_WITH_USER = PreparedQuery(
+            lambda key: Token.objects.select_related("user").filter(key=key), sentinel="prepared-token-key"
+        )
+    return _TOKEN_WITH_USER
+
+
+_TOKEN_WITH_USER: PreparedQuery | None = None
+
+
 class ExpiringTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        user, token = super().authenticate_credentials(key)
+        """DRF's checks (unknown token, inactive user), then the expiry."""
+        found = _token_with_user().rows(key)
+        if not found:
+            raise AuthenticationFailed(_("Invalid token."))
+        token = found[0]
+        if not token.user.is_active:
+            raise AuthenticationFailed(_("User inactive or deleted."))
         if token_expired(token):
             raise TokenExpired()
-        return user, token
+        return token.user, token

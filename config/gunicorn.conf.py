@@ -6,10 +6,13 @@ import shutil
 import tempfile
 from pathlib import Path
 
-worker_class = "config.gunicorn_worker.Worker"  # uvicorn (ASGI): event streams hold no thread
-workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# Two servers (docs/production.md, "Worker layout"): the request/response API on config.wsgi with these
+# threaded workers, one per core; the event streams on config.asgi with `-k config.gunicorn_worker.Worker`
+# (uvicorn: a waiting stream holds no thread) and STREAM_WORKERS workers, given on its command line.
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 2)
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 bind = os.environ.get("BIND", "127.0.0.1:8000")
-# An ASGI worker answers the arbiter's heartbeat from its event loop; long event streams do not block it.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "30"))
 keepalive = 5

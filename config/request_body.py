@@ -16,6 +16,7 @@ in front should cap bodies too (README, "Running in production").
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -100,3 +101,38 @@ class BoundedRequestBody:
             return await receive()  # e.g. http.disconnect, which Django listens for
 
         return await self.app(scope, replay, send)
+
+
+class BoundedWsgiBody:
+    """The same bound for the WSGI application (`make serve`'s threaded API workers): a declared length past
+    DATA_UPLOAD_MAX_MEMORY_SIZE is answered 413 before any byte of the body is read; a chunked body
+    (gunicorn decodes the chunks; Django reads CONTENT_LENGTH bytes) is read up to the limit, refused past
+    it, else handed to Django with its length."""
+
+    def __init__(self, app: Callable[..., Any]) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        declared = environ.get("CONTENT_LENGTH") or ""
+        if limit is not None and declared.isdigit() and int(declared) > limit:
+            return self._refuse(start_response)
+        if not declared and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            stream = environ["wsgi.input"]
+            chunks: list[bytes] = []
+            size = 0
+            while chunk := stream.read(65536):
+                size += len(chunk)
+                if limit is not None and size > limit:
+                    return self._refuse(start_response)
+                chunks.append(chunk)
+            body = b"".join(chunks)
+            environ = {**environ, "CONTENT_LENGTH": str(len(body)), "wsgi.input": io.BytesIO(body)}
+        return self.app(environ, start_response)
+
+    @staticmethod
+    def _refuse(start_response: Callable[..., Any]) -> list[bytes]:
+        start_response("413 Request Entity Too Large", [
+            ("Content-Type", "application/json"), ("Content-Length", str(len(TOO_LARGE))),
+        ])
+        return [TOO_LARGE]

@@ -466,8 +466,10 @@ async def pushed_event_stream(
                 continue
             else:
                 wait = min(keepalive, remaining)
-            try:
-                await asyncio.wait_for(signal.wait() if signal is not None else asyncio.sleep(wait), wait)
+            read = entries = entry = None  # an idle stream holds no log rows while it waits
+            try:  # asyncio.timeout, not wait_for: no task of its own for each waiting stream (issue 26)
+                async with asyncio.timeout(wait):
+                    await (signal.wait() if signal is not None else asyncio.sleep(wait))
             except TimeoutError:
                 yield ": keep-alive\n\n"
     finally:  # also when the client went away (the task is cancelled) or the server shuts down

@@ -41,11 +41,18 @@ def _redis_url() -> str:
     return url if url.startswith(("redis://", "rediss://", "unix://")) else ""
 
 
+def _database_vendor() -> str:
+    """The default database's vendor, from its settings. Not `connections["default"].vendor`: in a stream's
+    async context that builds a DatabaseWrapper for the context, about 3 KB held by each idle stream."""
+    engine = connections.settings["default"]["ENGINE"]
+    return "postgresql" if "postgresql" in engine else engine.rsplit(".", 1)[-1]
+
+
 def backend() -> str | None:
     """"redis", "postgresql", or None (no push: streams poll)."""
     if _redis_url():
         return "redis"
-    return "postgresql" if connections["default"].vendor == "postgresql" else None
+    return "postgresql" if _database_vendor() == "postgresql" else None
 
 
 def announce(*, game_id: Any) -> None:
@@ -56,6 +63,15 @@ def announce(*, game_id: Any) -> None:
     elif connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(game_id)])
+
+
+def pg_notify_call(*, game_id: Any) -> tuple[str, list[Any]] | None:
+    """The PostgreSQL backend's notification as an SQL expression and its parameters, for a writer that
+    folds it into its own statement (games.services.progress) instead of calling announce; None when the
+    bus is not PostgreSQL's (the writer calls announce)."""
+    if _redis_url() or connection.vendor != "postgresql":
+        return None
+    return "pg_notify(%s, %s)", [CHANNEL, str(game_id)]
 
 
 _publishers: dict[str, Any] = {}

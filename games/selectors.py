@@ -21,6 +21,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_r
 from django.utils import timezone
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from config.prepared import PreparedQuery
 from games import clocks, hot_state
 from games.catalog_snapshot import cached_catalog
 from games.engine.core.events import may_see
@@ -139,6 +140,17 @@ def user_may_see_game(game: Game, seats: list[GameSeat], user: Any) -> bool:
     )
 
 
+# One statement: the seats, joined to their game whose row alone is locked (compiled once: config.prepared).
+_SEATS_LOCKING_GAME = PreparedQuery(
+    lambda pk: GameSeat.objects.select_for_update(of=("game",))
+    .select_related("game", "user", "invited_user")
+    .defer("game__setup")
+    .filter(game_id=pk)
+    .order_by("seat"),
+    sentinel=uuid.UUID("00000000-0000-4000-8000-00000000c0de"),
+)
+
+
 def game_get_for_update(*, game_id: Any, user: Any, visible_only: bool = True) -> Game:
     """Lock the game row (inside the caller's transaction) and check the user may see it (else 404;
     visible_only=False leaves that check to the caller).
@@ -147,13 +159,7 @@ def game_get_for_update(*, game_id: Any, user: Any, visible_only: bool = True) -
     The seats come along (prefetched into game.seats.all()).
     """
     pk = parse_game_id(game_id)
-    seats = list(  # one statement: the seats, joined to their game whose row alone is locked
-        GameSeat.objects.select_for_update(of=("game",))
-        .select_related("game", "user", "invited_user")
-        .defer("game__setup")
-        .filter(game_id=pk)
-        .order_by("seat")
-    )
+    seats = _SEATS_LOCKING_GAME.rows(pk, using=GameSeat.objects.db)
     if seats:
         game = seats[0].game
         for seat in seats:

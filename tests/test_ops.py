@@ -274,22 +274,25 @@ def _get(port: int, path: str, host: str = "127.0.0.1") -> tuple[int, str]:
 
 
 def test_two_servers_start_on_one_host_and_each_adds_up_its_workers_metrics(tmp_path):
-    """Two `make serve`-style gunicorn servers side by side: each starts, with its own control socket and
-    metrics directory, and a scrape counts the requests of all its workers."""
+    """`make serve`'s two gunicorn servers side by side (the API's threaded WSGI workers, the streams' uvicorn
+    workers): each starts, with its own control socket and metrics directory, and a scrape counts the
+    requests of all its workers."""
     import signal
     import time
 
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "XDG_RUNTIME_DIR": str(tmp_path)}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.pop("GUNICORN_CONTROL_SOCKET", None)
-    ports = [_free_port(), _free_port()]
+    given = int(os.environ.get("BATTLECARDS_TEST_PORT") or 0)  # a port you were given, and the next one
+    ports = [given, given + 1] if given else [_free_port(), _free_port()]
+    apps = [["config.wsgi:application"], ["config.asgi:application", "-k", "config.gunicorn_worker.Worker"]]
     servers = [
         subprocess.Popen(  # noqa: S603
-            [sys.executable, "-m", "gunicorn", "config.asgi:application", "-c", "config/gunicorn.conf.py",
+            [sys.executable, "-m", "gunicorn", *app, "-c", "config/gunicorn.conf.py",
              "--bind", f"127.0.0.1:{port}", "--workers", "2", "--log-level", "warning"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )
-        for port in ports
+        for app, port in zip(apps, ports, strict=True)
     ]
     try:
         deadline = time.monotonic() + 60

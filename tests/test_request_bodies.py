@@ -1,4 +1,5 @@
-"""Request bodies on the real server of `make serve` (gunicorn + uvicorn workers, config.asgi).
+"""Request bodies on the real servers of `make serve`: the API's (gunicorn's threaded workers,
+config.wsgi) and the event streams' (gunicorn + uvicorn workers, config.asgi); each test runs on both.
 
 A body is counted while it is read: past DATA_UPLOAD_MAX_MEMORY_SIZE the answer is 413 `request_too_large`
 at once, before the client has sent it all (a chunked body of any size used to be read, and spooled to disk,
@@ -25,17 +26,27 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from tests.bench.live_server import free_port
-
 ROOT = Path(__file__).resolve().parents[1]
 VALIDATE = "/api/decks/validate/"
 TOKEN = "/api/auth/token/"  # reads the body, needs no catalog: unknown credentials are a 400
 LEGAL_GB = {"gb-infantry": 20, "gb-spitfire": 18, "gb-montgomery": 1, "gb-churchill-leader": 1}
 
 
-@pytest.fixture(scope="module")
-def live(django_db_setup) -> Iterator[tuple[str, int]]:
-    """gunicorn with the project's configuration (one uvicorn worker) on the test database."""
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+SERVERS = {
+    "wsgi": ["config.wsgi:application"],
+    "asgi": ["config.asgi:application", "-k", "config.gunicorn_worker.Worker"],
+}
+
+
+@pytest.fixture(scope="module", params=sorted(SERVERS))
+def live(request, django_db_setup) -> Iterator[tuple[str, int]]:
+    """gunicorn with the project's configuration (one worker) on the test database."""
     db = connection.settings_dict
     port = int(os.environ.get("BATTLECARDS_TEST_PORT") or free_port())
     env = {
@@ -46,7 +57,7 @@ def live(django_db_setup) -> Iterator[tuple[str, int]]:
     if connection.vendor != "postgresql":
         pytest.skip("the live server shares the test database, which needs PostgreSQL")
     command = [
-        sys.executable, "-m", "gunicorn", "config.asgi:application", "-c", "config/gunicorn.conf.py",
+        sys.executable, "-m", "gunicorn", *SERVERS[request.param], "-c", "config/gunicorn.conf.py",
         "--bind", f"127.0.0.1:{port}", "--workers", "1", "--log-level", "warning",
     ]
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,

@@ -38,8 +38,7 @@ def games_expire_open(*, older_than: timedelta | None = None) -> int:
             action={"type": "expire"},
             events=[{"type": "expired", "data": {}, "visible_to": "all"}],
         )
-        log.flush()
-        _save_progress(game)
+        _save_progress(game, log=log)
         feed_after_write(game=game, actor_id=None)
         expired += 1
     return expired
@@ -79,7 +78,6 @@ def game_resign(*, game_id: Any, user: Any) -> Game:
         action={"type": "resign"},
         events=[{**event, "visible_to": "all"}],
     )
-    log.flush()
-    _save_progress(game)
+    _save_progress(game, log=log)
     feed_after_write(game=game, actor_id=user.pk)
     return game

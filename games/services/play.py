@@ -106,8 +106,7 @@ def game_action_do(*, checked: CheckedAction) -> ActionOutcome:
     seats = {s.seat: s for s in game.seats.all()}  # prefetched with the lock
     _run_bots(game=game, state=state, seats=seats, log=log)
     _sync_game_from_state(game, state)
-    log.flush()
-    _save_progress(game)
+    _save_progress(game, log=log)
     feed_after_write(game=game, actor_id=seats[checked.seat].user_id)
     metrics.action_applied(game_type=checked.kind.name)
     return ActionOutcome(game=game, seat=checked.seat, entries=log.rows, state=state)

@@ -134,8 +134,7 @@ def game_join(
     if full:
         _run_bots(game=game, state=state, seats=seats, log=log)
     _sync_game_from_state(game, state)
-    log.flush()
-    _save_progress(game)
+    _save_progress(game, log=log)
     feed_after_write(game=game, actor_id=user.pk)
     return game
 
@@ -158,6 +157,5 @@ def _leave_seat(*, game: Game, seat: GameSeat, user: Any) -> Game:
             }
         ],
     )
-    log.flush()
-    _save_progress(game)
+    _save_progress(game, log=log)
     return game

@@ -154,8 +154,7 @@ def game_takeback_request(*, game_id: Any, user: Any, version: int, count: int =
     )
     request = log.rows[-1]
     if humans:
-        log.flush()
-        _save_progress(game)
+        _save_progress(game, log=log)
         # the players of the other side are told in their feed (games.services.feed)
         feed_notify_takeback_request(game=game, requested_by=user, seat=seat.seat, count=count)
         return TakebackOutcome(game=game, seat=seat.seat, entries=log.rows, state=None)
@@ -165,8 +164,7 @@ def game_takeback_request(*, game_id: Any, user: Any, version: int, count: int =
         state = _accept(game=game, request=request, seat=bot.seat, by_bot=True, log=log, seats=seats)
     else:
         _decline(request=request, seat=bot.seat, by_bot=True, log=log)
-        log.flush()
-        _save_progress(game)
+        _save_progress(game, log=log)
         state = None
     return TakebackOutcome(game=game, seat=seat.seat, entries=log.rows, state=state)
 
@@ -192,8 +190,7 @@ def game_takeback_answer(*, game_id: Any, user: Any, version: int, accept: bool)
         )
     else:
         _decline(request=request, seat=seat.seat, by_bot=False, log=log)
-        log.flush()
-        _save_progress(game)
+        _save_progress(game, log=log)
         state = None
     feed_after_write(game=game, actor_id=user.pk)  # whose decision it is now (the feed's "your turn")
     return TakebackOutcome(game=game, seat=seat.seat, entries=log.rows, state=state)
@@ -252,6 +249,5 @@ def _accept(
     )
     _run_bots(game=game, state=state, seats={s.seat: s for s in seats}, log=log)
     _sync_game_from_state(game, state)
-    log.flush()
-    _save_progress(game)
+    _save_progress(game, log=log)
     return state

@@ -62,8 +62,7 @@ def game_clock_expire(*, game_id: Any, at: datetime | None = None) -> Game | Non
             }
         ],
     )
-    log.flush()
-    _save_progress(game, at=clock.deadline())  # the clock stops at its deadline: 0 left, not less
+    _save_progress(game, log=log, at=clock.deadline())  # the clock stops at its deadline: 0 left, not less
     feed_notify_game_end(game=game, actor_id=None)  # every player's feed: the game ended on time
     return game
 

@@ -1,4 +1,9 @@
-"""Start the real server (gunicorn + uvicorn workers, production settings) on loopback for a benchmark.
+"""Start the real servers of `make serve` (production settings) on loopback for a benchmark.
+
+The layout is `make serve`'s (--layout split, the default): the request/response API on gunicorn's threaded
+WSGI workers (config.wsgi, `--workers`), the event streams on one uvicorn ASGI worker (config.asgi) on the
+next port; `Server.stream_url` is where the streams are asked for. --layout asgi serves everything from
+uvicorn workers, as `make serve` did before issue 26 (for before/after tables).
 
 Used by http_bench.py, stream_bench.py and load_game.py. The server gets its own PostgreSQL database
 (created if missing, migrated, catalog loaded), a throw-away SECRET_KEY, throttles opened wide and a Redis
@@ -60,16 +65,26 @@ def add_arguments(parser) -> None:
     parser.add_argument("--legacy", action="store_true",
                         help="serve it the pre-issue-10 way: WSGI sync workers, base settings, DEBUG off")
     parser.add_argument("--no-redis", action="store_true", help="a per-process memory cache, no Redis")
+    parser.add_argument("--layout", choices=("split", "asgi"), default="split",
+                        help="split: WSGI API workers + an ASGI stream process (make serve); "
+                        "asgi: uvicorn only")
 
 
 class Server(str):
-    """The base URL of the running server; `.pid` is gunicorn's master process."""
+    """The base URL of the running server; `.pid` is gunicorn's master process; `.stream_url` and
+    `.stream_pid` the event streams' server (the same one under --layout asgi)."""
 
     pid: int
+    stream_url: str
+    stream_pid: int
 
-    def worker_pids(self) -> list[int]:
-        children = Path(f"/proc/{self.pid}/task/{self.pid}/children")
+    def worker_pids(self, pid: int | None = None) -> list[int]:
+        pid = pid or self.pid
+        children = Path(f"/proc/{pid}/task/{pid}/children")
         return [int(p) for p in children.read_text().split()] if children.exists() else []
+
+    def stream_worker_pids(self) -> list[int]:
+        return self.worker_pids(self.stream_pid)
 
 
 def proc_status(pid: int) -> dict[str, int]:
@@ -122,42 +137,59 @@ def running_server(args, extra_env: dict[str, str] | None = None) -> Iterator[Se
         if redis:  # ours (empty) or the one BENCH_REDIS_URL gave us: start from an empty cache
             flush = "import os, redis; redis.Redis.from_url(os.environ['CACHE_URL']).flushdb()"
             subprocess.run([py, "-c", flush], env=env, check=True)
+        conf = str(tree / "config/gunicorn.conf.py")
+        uvicorn = ["config.asgi:application", "-c", conf, "-k", "config.gunicorn_worker.Worker"]
+        common = ["--log-level", "warning"]
         if args.legacy:
-            cmd = [py, "-m", "gunicorn", "config.wsgi:application", "-k", "sync"]
+            api = ["config.wsgi:application", "-k", "sync"]
+        elif args.layout == "split":
+            api = ["config.wsgi:application", "-c", conf, "-k", "gthread"]
         else:
-            conf = str(ROOT / "config/gunicorn.conf.py")
-            cmd = [py, "-m", "gunicorn", "config.asgi:application", "-c", conf]
-        cmd += ["--bind", f"127.0.0.1:{port}", "--workers", str(args.workers), "--log-level", "warning"]
+            api = uvicorn
+        workers = ["--workers", str(args.workers)]
+        commands = [[py, "-m", "gunicorn", *api, "--bind", f"127.0.0.1:{port}", *workers, *common]]
+        stream_port = port
+        if args.layout == "split" and not args.legacy:
+            stream_port = int(os.environ.get("BENCH_STREAM_PORT") or 0) or (
+                port + 1 if os.environ.get("BENCH_PORT") else free_port())
+            commands.append([py, "-m", "gunicorn", *uvicorn, "--bind", f"127.0.0.1:{stream_port}",
+                             "--workers", "1", *common])
         log = open(Path(tmp, "server.log"), "w+")  # noqa: SIM115
-        server = subprocess.Popen(cmd, cwd=tree, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                  start_new_session=True)
+        servers = [subprocess.Popen(cmd, cwd=tree, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                    start_new_session=True) for cmd in commands]
+        server = servers[0]
         url = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(200):
-                if server.poll() is not None:
-                    break
-                with contextlib.suppress(OSError):
-                    urllib.request.urlopen(url + "/bench/trivial/", timeout=1).read()
-                    break
-                time.sleep(0.1)
-            else:
-                raise RuntimeError("the server did not answer")
-            if server.poll() is not None:
+            for address in {url, f"http://127.0.0.1:{stream_port}"}:
+                for _ in range(1200):  # two minutes at most (a loaded machine, tracemalloc)
+                    if any(s.poll() is not None for s in servers):
+                        break
+                    with contextlib.suppress(OSError):
+                        urllib.request.urlopen(address + "/bench/trivial/", timeout=1).read()
+                        break
+                    time.sleep(0.1)
+                else:
+                    raise RuntimeError("the server did not answer")
+            if any(s.poll() is not None for s in servers):
                 log.seek(0)
                 raise RuntimeError("the server stopped:\n" + log.read()[-3000:])
             running = Server(url)
             running.pid = server.pid
+            running.stream_url = f"http://127.0.0.1:{stream_port}"
+            running.stream_pid = servers[-1].pid
             running.manage = lambda *command: subprocess.run(  # manage.py against the server's database
                 [py, "manage.py", *command], cwd=tree, env=env, check=False, capture_output=True, text=True
             )
             yield running
         finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(server.pid, 15)
-            try:
-                server.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, 9)
+            for each in servers:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(each.pid, 15)
+            for each in servers:
+                try:
+                    each.wait(20)
+                except subprocess.TimeoutExpired:
+                    os.killpg(each.pid, 9)
             log.seek(0)
             errors = [line for line in log.read().splitlines() if "Traceback" in line or "ERROR" in line]
             if errors:

@@ -3,12 +3,15 @@
     .venv/bin/python tests/bench/stream_bench.py            # 1,000 listeners on 100 games, 1 worker
     .venv/bin/python tests/bench/stream_bench.py --games 20 --listeners-per-game 5 --actions 3
 
-Starts the real server (live_server.py: gunicorn + one uvicorn worker, production settings, PostgreSQL) on
-127.0.0.1, creates `--games` games against a bot through the API (`--users` players, each playing several
-games), opens `--listeners-per-game` streams on each game, then plays `--actions` moves in every game
-(`--concurrency` games at a time). Measured:
-  * the worker's memory (VmRSS) and thread count before the listeners connect and once all are waiting:
-    memory per listener, and whether a waiting stream holds a thread;
+Starts the real servers (live_server.py, `make serve`'s layout: the API's WSGI workers and the streams' one
+uvicorn worker, production settings, PostgreSQL) on 127.0.0.1, creates `--games` games against a bot through
+the API (`--users` players, each playing several games), opens `--listeners-per-game` streams on each game,
+then plays `--actions` moves in every game (`--concurrency` games at a time). Measured:
+  * the worker's memory (VmRSS) and thread count before the listeners connect (after `--warm` streams were
+    opened and closed: the worker's one-time cost of its first streams is not a listener's) and once all
+    are waiting: memory per listener, and whether a waiting stream holds a thread. An RSS difference only
+    counts memory the worker had to ask the system for: a worker that served other requests before (one
+    process for everything) reuses their freed heap, and shows less than a stream process that did not;
   * latency from an action's commit to the event at each listener, p50 / p99 (commit time = the log
     entry's created_at, written by the same transaction just before it commits; same machine clock);
   * every listener's sequence of log ids must be exactly 1..last_seq of its game: 0 lost, 0 duplicated,
@@ -144,8 +147,42 @@ async def play(session, url: str, game: dict[str, Any], moves: int, done: list[i
         done[0] += 1
 
 
+async def connect_all(listeners: list[Listener], timeout: float) -> None:
+    """Wait until every listener has its answer, printing progress (and errors so far) every 10 s."""
+    waiting = asyncio.ensure_future(asyncio.gather(*(lst.connected.wait() for lst in listeners)))
+    deadline = time.monotonic() + timeout
+    while not waiting.done():
+        await asyncio.wait({waiting}, timeout=10)
+        connected = sum(lst.connected.is_set() for lst in listeners)
+        errors = [e for lst in listeners for e in lst.errors]
+        busy = sum(lst.busy for lst in listeners)
+        print(f"  {connected}/{len(listeners)} streams answered, {len(errors)} errors {errors[-1:]}, "
+              f"{busy} busy retries", file=sys.stderr, flush=True)
+        if time.monotonic() > deadline:
+            waiting.cancel()
+            raise TimeoutError(f"{connected} of {len(listeners)} streams answered in {timeout} s")
+
+
+async def warm_up(session, url: str, games: list[dict[str, Any]], timeout: float) -> None:
+    """One stream on each of `games`, opened and closed: what the worker builds once (its database pool and
+    event-bus connection, its threads, imported code) is not counted per listener."""
+    stop = asyncio.Event()
+    listeners = [Listener(session, url, g, timeout) for g in games]
+    tasks = [asyncio.create_task(listener.run(stop)) for listener in listeners]
+    await asyncio.wait_for(asyncio.gather(*(lst.connected.wait() for lst in listeners)), 120)
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def run(args) -> dict[str, Any]:
-    with running_server(args) as server:
+    # The per-user cap at what the run needs: a stream's slot is taken by checking the user's `cap` keys
+    # (config.throttling), so live_server's wide-open default (100,000) costs each opening a 100,000-key read.
+    users = args.spectator_users if args.spectate else args.users
+    per_user = -(-args.games * args.listeners_per_game // users)
+    cap = {"GAMES_SSE_MAX_STREAMS_PER_USER": str(2 * per_user + args.warm)}
+    with running_server(args, extra_env=cap) as server:
         url = str(server)
         connector = aiohttp.TCPConnector(limit=0)
         timeout = aiohttp.ClientTimeout(total=None, sock_read=args.stream_timeout + 30)
@@ -154,14 +191,16 @@ async def run(args) -> dict[str, Any]:
             games = await asyncio.gather(
                 *(make_game(session, url, i, users[i % len(users)]) for i in range(args.games))
             )
-            worker = server.worker_pids()[0]
+            worker = server.stream_worker_pids()[0]  # the event streams' uvicorn worker
+            fresh = proc_status(worker)
+            await warm_up(session, server.stream_url, games[: args.warm], args.stream_timeout)
             await asyncio.sleep(1)
             before = proc_status(worker)
 
             spectators = [  # one after the other (the server sheds a burst of registrations: 503)
                 await make_user(session, url, args.users + i) for i in range(args.spectator_users)
             ] if args.spectate else []
-            listeners = [Listener(session, url, g, args.stream_timeout,
+            listeners = [Listener(session, server.stream_url, g, args.stream_timeout,
                                   spectators[(gi * args.listeners_per_game + i) % len(spectators)]
                                   if spectators else None)
                          for gi, g in enumerate(games) for i in range(args.listeners_per_game)]
@@ -171,7 +210,7 @@ async def run(args) -> dict[str, Any]:
             stop = asyncio.Event()
             started = time.perf_counter()
             tasks = [asyncio.create_task(listener.run(stop)) for listener in listeners]
-            await asyncio.wait_for(asyncio.gather(*(lst.connected.wait() for lst in listeners)), 400)
+            await connect_all(listeners, args.connect_timeout)
             connect_seconds = time.perf_counter() - started
             await asyncio.sleep(2)  # all waiting now
             waiting = proc_status(worker)
@@ -229,6 +268,7 @@ async def run(args) -> dict[str, Any]:
         "moves_played": moves[0],
         "connect_all_seconds": round(connect_seconds, 2),
         "play_seconds": round(play_seconds, 2),
+        "worker_started": fresh,
         "worker_before": before,
         "worker_listening": waiting,
         "memory_per_listener_kb": round((waiting["VmRSS"] - before["VmRSS"]) / n, 1),
@@ -261,6 +301,9 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=3, help="moves per game")
     parser.add_argument("--concurrency", type=int, default=10, help="games moving at once")
     parser.add_argument("--stream-timeout", type=float, default=240)
+    parser.add_argument("--connect-timeout", type=float, default=600)
+    parser.add_argument("--warm", type=int, default=10,
+                        help="streams opened and closed before the memory is read (the worker's fixed cost)")
     parser.add_argument("--reconnect-share", type=float, default=0.1)
     parser.add_argument("--spectate", action="store_true", help="the listeners are spectators (other users)")
     parser.add_argument("--spectator-users", type=int, default=50, help="spectator accounts (--spectate)")
