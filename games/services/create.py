@@ -18,9 +18,9 @@ from games.game_types import DEFAULT_GAME_TYPE, GameType, get_game_type
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
 from games.options import game_options, rated_option, time_control_option
 from games.selectors import open_games_of
-from games.services.deal import _deal, _live_catalog_version
+from games.services.deal import deal_game, live_catalog_version
 from games.services.feed import feed_notify_invitations
-from games.services.progress import _game_row, _start_if_active, _sync_game_from_state
+from games.services.progress import game_row, start_if_active, sync_game_from_state
 from games.services.seeds import SEED_BITS, deal_seed
 
 
@@ -121,7 +121,7 @@ def game_create(
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     salt = secrets.token_hex(16)
-    game = _game_row(
+    game = game_row(
         kind_name=kind.name, user=user, status=GameStatus.OPEN, seed=seed, salt=salt, spectators=spectators,
         against_bot=opponent_kind == SeatKind.BOT, snapshot=None, snapshot_hash="", options=options,
         time_control=clock_choice, rated=rated_option(rated, team=False),
@@ -131,7 +131,7 @@ def game_create(
         game.status = GameStatus.ACTIVE
         game.started_at = timezone.now()
     if theirs is not None:
-        state = _deal(game=game, live=live, mine=mine, theirs=theirs, conflict=conflict)
+        state = deal_game(game=game, live=live, mine=mine, theirs=theirs, conflict=conflict)
     else:
         validate_deck_alone(catalog=live, deck=mine)
         state = None
@@ -166,7 +166,7 @@ def game_create(
         )
     GameSeat.objects.bulk_create(seats.values())
 
-    _start_if_active(game=game, state=state, seats=seats)
+    start_if_active(game=game, state=state, seats=seats)
     feed_notify_invitations(game=game, seats=seats.values(), by=user)
     return game
 
@@ -372,17 +372,17 @@ def game_create_armies(
         raise ValidationFailed(f"The engine cannot set up this game: {exc.message}", code=exc.code) from exc
 
     now = timezone.now()
-    game = _game_row(
+    game = game_row(
         kind_name=DEFAULT_GAME_TYPE, user=user, status=GameStatus.OPEN if open_seats else GameStatus.ACTIVE,
         seed=seed, salt=salt, spectators=spectators, against_bot=not open_seats,
         started_at=None if open_seats else now, options=options, time_control=clock_choice, lineup=entries,
         conflict_choice={"theaters": _conflict_theaters(live, setup.conflict_deck)}, setup=setup.to_json(),
         state={},
     )
-    game.catalog_version, game.catalog_hash = _live_catalog_version()
+    game.catalog_version, game.catalog_hash = live_catalog_version()
     game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
     game.snapshot_hash = digest
-    _sync_game_from_state(game, state)
+    sync_game_from_state(game, state)
     game.save()
 
     seats: dict[str, GameSeat] = {}
@@ -405,7 +405,7 @@ def game_create_armies(
                 row.kind, row.invited_user = SeatKind.HUMAN, invitees.get((side, index))
             seats[seat_name] = row
     GameSeat.objects.bulk_create(seats.values())
-    _start_if_active(game=game, state=state, seats=seats)
+    start_if_active(game=game, state=state, seats=seats)
     feed_notify_invitations(game=game, seats=seats.values(), by=user)
     return game
 
@@ -486,7 +486,7 @@ def _shared_deck_game_create(
             code=getattr(exc, "code", "invalid_options"),
         ) from exc
     bot_game = opponent.get("kind") == SeatKind.BOT
-    game = _game_row(
+    game = game_row(
         kind_name=kind.name, user=user, status=GameStatus.ACTIVE if bot_game else GameStatus.OPEN, seed=seed,
         salt=salt, spectators=spectators, against_bot=bot_game,
         started_at=timezone.now() if bot_game else None, options=options, time_control=clock_choice,
@@ -494,7 +494,7 @@ def _shared_deck_game_create(
     )
     game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
     game.snapshot_hash = digest
-    _sync_game_from_state(game, state)
+    sync_game_from_state(game, state)
     game.save()
 
     now = timezone.now()
@@ -513,6 +513,6 @@ def _shared_deck_game_create(
     else:
         seats[other].kind, seats[other].invited_user = SeatKind.HUMAN, invitee
     GameSeat.objects.bulk_create(seats.values())
-    _start_if_active(game=game, state=state, seats=seats)
+    start_if_active(game=game, state=state, seats=seats)
     feed_notify_invitations(game=game, seats=seats.values(), by=user)
     return game

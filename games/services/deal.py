@@ -11,11 +11,11 @@ from games.decks_glue import validate_pairing
 from games.game_types import game_type_of
 from games.models import CatalogSnapshot, Game
 from games.options import game_options
-from games.services.progress import _sync_game_from_state
+from games.services.progress import sync_game_from_state
 from games.services.seeds import deal_seed
 
 
-def _deal(
+def deal_game(
     *, game: Game, live: Any, mine: Any, theirs: Any, conflict: dict[str, Any] | None
 ) -> Any:
     """Check the pairing, then set the game up (setup, frozen catalog snapshot, engine state) from its seed.
@@ -35,16 +35,16 @@ def _deal(
         state = engine.new_game(game_type_of(game).catalog_from_snapshot(snapshot, digest), setup)
     except engine.EngineError as exc:
         raise ValidationFailed(f"The engine cannot set up this game: {exc.message}", code=exc.code) from exc
-    game.catalog_version, game.catalog_hash = _live_catalog_version()
+    game.catalog_version, game.catalog_hash = live_catalog_version()
     game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
     game.snapshot_hash = digest
     game.conflict_choice = choice.to_dict()
     game.setup = setup.to_json()
-    _sync_game_from_state(game, state)
+    sync_game_from_state(game, state)
     return state
 
 
-def _live_catalog_version() -> tuple[str, str]:
+def live_catalog_version() -> tuple[str, str]:
     """The live catalog's version id and content hash (cards.CatalogVersion), recorded on the game."""
     from cards.selectors import catalog_version_current
 

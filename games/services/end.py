@@ -13,8 +13,8 @@ from games.game_types import game_type_of, side_of_seat
 from games.models import EndReason, Game, GameStatus, LogKind
 from games.selectors import game_get_for_update, open_game_ttl, seat_of_user
 from games.services.feed import feed_after_write
-from games.services.progress import _Log, _save_progress
-from games.services.seats import _leave_seat
+from games.services.progress import ActionLog, save_progress
+from games.services.seats import leave_seat
 
 
 @transaction.atomic
@@ -31,14 +31,14 @@ def games_expire_open(*, older_than: timedelta | None = None) -> int:
         game.end_reason = EndReason.UNFINISHED
         game.result = {"kind": "expired"}
         game.finished_at = timezone.now()
-        log = _Log(game=game, rows=[])
+        log = ActionLog(game=game, rows=[])
         log.add(
             kind=LogKind.RESIGN,
             seat=seat.seat if seat else "",
             action={"type": "expire"},
             events=[{"type": "expired", "data": {}, "visible_to": "all"}],
         )
-        _save_progress(game, log=log)
+        save_progress(game, log=log)
         feed_after_write(game=game, actor_id=None)
         expired += 1
     return expired
@@ -57,7 +57,7 @@ def game_resign(*, game_id: Any, user: Any) -> Game:
     if game.status == GameStatus.FINISHED:
         raise Conflict("The game is over.", code="game_finished")
     if game.status == GameStatus.OPEN and game.lineup and user.pk != game.created_by_id:
-        return _leave_seat(game=game, seat=seat, user=user)
+        return leave_seat(game=game, seat=seat, user=user)
     other = game_type_of(game).other_seat(side_of_seat(seat.seat))
     cancelled = game.status == GameStatus.OPEN
     game.status = GameStatus.FINISHED
@@ -71,13 +71,13 @@ def game_resign(*, game_id: Any, user: Any) -> Game:
         if cancelled
         else {"type": "resigned", "data": {"seat": seat.seat, "winner": other}}
     )
-    log = _Log(game=game, rows=[])
+    log = ActionLog(game=game, rows=[])
     log.add(
         kind=LogKind.RESIGN,
         seat=seat.seat,
         action={"type": "resign"},
         events=[{**event, "visible_to": "all"}],
     )
-    _save_progress(game, log=log)
+    save_progress(game, log=log)
     feed_after_write(game=game, actor_id=user.pk)
     return game

@@ -15,12 +15,12 @@ from games.selectors import game_actions_in_effect, game_catalog, game_get_for_u
 from games.services.clocks import game_clock_charge, game_clock_check
 from games.services.feed import feed_after_write
 from games.services.progress import (
+    ActionLog,
     EngineRejected,
-    _event_json,
-    _Log,
-    _run_bots,
-    _save_progress,
-    _sync_game_from_state,
+    event_json,
+    run_bots,
+    save_progress,
+    sync_game_from_state,
 )
 
 
@@ -96,17 +96,17 @@ def game_action_do(*, checked: CheckedAction) -> ActionOutcome:
     holds the game row's lock inside one transaction (game_action_submit)."""
     game, state = checked.game, checked.state
     game_clock_charge(game, seat=checked.seat)  # the bots' answers below cost nobody time
-    log = _Log(game=game, rows=[])
+    log = ActionLog(game=game, rows=[])
     log.add(
         kind=LogKind.ACTION,
         seat=checked.seat,
         action=checked.action.to_json(),
-        events=[_event_json(e) for e in checked.events],
+        events=[event_json(e) for e in checked.events],
     )
     seats = {s.seat: s for s in game.seats.all()}  # prefetched with the lock
-    _run_bots(game=game, state=state, seats=seats, log=log)
-    _sync_game_from_state(game, state)
-    _save_progress(game, log=log)
+    run_bots(game=game, state=state, seats=seats, log=log)
+    sync_game_from_state(game, state)
+    save_progress(game, log=log)
     feed_after_write(game=game, actor_id=seats[checked.seat].user_id)
     metrics.action_applied(game_type=checked.kind.name)
     return ActionOutcome(game=game, seat=checked.seat, entries=log.rows, state=state)

@@ -29,7 +29,7 @@ class EngineRejected(DomainError):
     code = "illegal_action"
 
 
-def _event_json(event: Any) -> dict[str, Any]:
+def event_json(event: Any) -> dict[str, Any]:
     to_json = getattr(event, "to_json", None)
     if callable(to_json):
         data = to_json()
@@ -62,7 +62,7 @@ _CHANGING_FIELDS = [
 ]
 
 
-def _save_progress(game: Game, *, log: _Log | None = None, at: datetime | None = None) -> None:
+def save_progress(game: Game, *, log: ActionLog | None = None, at: datetime | None = None) -> None:
     """Append `log`'s rows and write only what play changes (never the bulky, immutable snapshot and
     setup); the clock of the side that must decide now runs from `at` (default now, games.services.clocks);
     on commit, the game's event streams are woken (games.event_bus). Every write that ends a game passes
@@ -131,7 +131,7 @@ def _write_in_one_statement(game: Game, rows: list[GameAction], notify: tuple[st
         row._state.adding, row._state.db = False, conn.alias
 
 
-def _sync_game_from_state(game: Game, state: Any) -> None:
+def sync_game_from_state(game: Game, state: Any) -> None:
     game.state = state.to_json()
     game.turn = state.turn
     game.ply = state.ply
@@ -148,7 +148,7 @@ def _sync_game_from_state(game: Game, state: Any) -> None:
 
 
 @dataclass
-class _Log:
+class ActionLog:
     """Collects the log rows one transaction appends."""
 
     game: Game
@@ -171,7 +171,7 @@ class _Log:
         )
 
 
-def _run_bots(*, game: Game, state: Any, seats: dict[str, GameSeat], log: _Log) -> None:
+def run_bots(*, game: Game, state: Any, seats: dict[str, GameSeat], log: ActionLog) -> None:
     """Bot seats act until the game waits on a human (or ends)."""
     kind = game_type_of(game)
     plies = 0
@@ -193,7 +193,7 @@ def _run_bots(*, game: Game, state: Any, seats: dict[str, GameSeat], log: _Log) 
             kind=LogKind.ACTION,
             seat=seat_name,
             action=action.to_json(),
-            events=[_event_json(e) for e in events],
+            events=[event_json(e) for e in events],
             by_bot=True,
         )
         plies += 1
@@ -201,16 +201,16 @@ def _run_bots(*, game: Game, state: Any, seats: dict[str, GameSeat], log: _Log) 
             raise Conflict("The bots did not reach a human decision.", code="bot_stuck")
 
 
-def _start_if_active(*, game: Game, state: Any, seats: dict[str, GameSeat]) -> None:
+def start_if_active(*, game: Game, state: Any, seats: dict[str, GameSeat]) -> None:
     """Against a bot the game starts at creation: the bot moves at once when the first decision is its."""
     if game.status == GameStatus.ACTIVE:
-        log = _Log(game=game, rows=[])
-        _run_bots(game=game, state=state, seats=seats, log=log)
-        _sync_game_from_state(game, state)
-        _save_progress(game, log=log)
+        log = ActionLog(game=game, rows=[])
+        run_bots(game=game, state=state, seats=seats, log=log)
+        sync_game_from_state(game, state)
+        save_progress(game, log=log)
 
 
-def _game_row(
+def game_row(
     *, kind_name: str, user: Any, status: str, seed: int, salt: str, spectators: dict[str, Any] | None,
     against_bot: bool, **fields: Any,
 ) -> Game:

@@ -12,7 +12,7 @@ update_rating); this module only decides which games count and stores the result
   games.options.rated_option), whatever ended it (victory or draw by the rules, resignation, timeout), except
   the end reason `unfinished` (cancelled or expired before the rules ended it). A win scores 1, a draw 1/2.
 - Once: the RatingChange rows (one per game and seat, unique) mark a rated game; a game with rows is never
-  rated again, so the hook may run on every save of a finished game (games.services.progress._save_progress,
+  rated again, so the hook may run on every save of a finished game (games.services.progress.save_progress,
   the one place where every finished game passes).
 - Bots are rated players: each bot kind has one rating per game type, moved by the rated games humans play
   against it and seeded by `manage.py calibrate_bot_ratings` (rated bot-versus-bot games: bot_game_rate).

@@ -12,9 +12,9 @@ from games.decks_glue import resolve_deck
 from games.game_types import game_type_of
 from games.models import Game, GameSeat, GameStatus, LogKind, SeatKind
 from games.selectors import game_catalog, game_get_for_update, open_game_expired, user_may_see_game
-from games.services.deal import _deal
+from games.services.deal import deal_game
 from games.services.feed import feed_after_write
-from games.services.progress import _Log, _run_bots, _save_progress, _sync_game_from_state
+from games.services.progress import ActionLog, run_bots, save_progress, sync_game_from_state
 
 
 def _seat_to_take(*, seats: dict[str, GameSeat], user: Any, seat: str | None) -> GameSeat:
@@ -97,7 +97,7 @@ def game_join(
         creator_seat = next(s for s in seats.values() if s.pk != open_seat.pk)
         creator_deck = resolve_deck(user=creator_seat.user, ref=creator_seat.deck_source, catalog=live)
         theirs = resolve_deck(user=user, ref=deck, catalog=live)
-        _deal(game=game, live=live, mine=creator_deck, theirs=theirs, conflict=game.conflict_choice)
+        deal_game(game=game, live=live, mine=creator_deck, theirs=theirs, conflict=game.conflict_choice)
         open_seat.nation = theirs.nation
         open_seat.deck_label = theirs.label
         open_seat.deck_source = theirs.source
@@ -118,7 +118,7 @@ def game_join(
     if full:
         game.status = GameStatus.ACTIVE
         game.started_at = timezone.now()
-    log = _Log(game=game, rows=[])
+    log = ActionLog(game=game, rows=[])
     log.add(
         kind=LogKind.JOIN,
         seat=open_seat.seat,
@@ -132,19 +132,19 @@ def game_join(
         ],
     )
     if full:
-        _run_bots(game=game, state=state, seats=seats, log=log)
-    _sync_game_from_state(game, state)
-    _save_progress(game, log=log)
+        run_bots(game=game, state=state, seats=seats, log=log)
+    sync_game_from_state(game, state)
+    save_progress(game, log=log)
     feed_after_write(game=game, actor_id=user.pk)
     return game
 
 
-def _leave_seat(*, game: Game, seat: GameSeat, user: Any) -> Game:
+def leave_seat(*, game: Game, seat: GameSeat, user: Any) -> Game:
     """A player leaves the seat he took in a team game that has not started: it is open again."""
     seat.user = None
     seat.joined_at = None
     seat.save(update_fields=["user", "joined_at"])
-    log = _Log(game=game, rows=[])
+    log = ActionLog(game=game, rows=[])
     log.add(
         kind=LogKind.RESIGN,
         seat=seat.seat,
@@ -157,5 +157,5 @@ def _leave_seat(*, game: Game, seat: GameSeat, user: Any) -> Game:
             }
         ],
     )
-    _save_progress(game, log=log)
+    save_progress(game, log=log)
     return game

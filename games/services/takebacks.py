@@ -40,7 +40,7 @@ from games.selectors import (
     takeback_pending,
 )
 from games.services.feed import feed_after_write, feed_notify_takeback_request
-from games.services.progress import _Log, _run_bots, _save_progress, _sync_game_from_state
+from games.services.progress import ActionLog, run_bots, save_progress, sync_game_from_state
 from games.takeback_rules import ACCEPT, DECLINE, REQUEST, first_reveal
 
 MAX_TAKEBACK_COUNT = 20  # a seat may ask for at most its last 20 actions at once (the API checks it)
@@ -128,7 +128,7 @@ def game_takeback_request(*, game_id: Any, user: Any, version: int, count: int =
     seats = list(game.seats.all())
     others = _other_side(seats, seat.seat)
     humans = [s for s in others if s.kind == SeatKind.HUMAN]
-    log = _Log(game=game, rows=[])
+    log = ActionLog(game=game, rows=[])
     log.add(
         kind=LogKind.TAKEBACK,
         seat=seat.seat,
@@ -154,7 +154,7 @@ def game_takeback_request(*, game_id: Any, user: Any, version: int, count: int =
     )
     request = log.rows[-1]
     if humans:
-        _save_progress(game, log=log)
+        save_progress(game, log=log)
         # the players of the other side are told in their feed (games.services.feed)
         feed_notify_takeback_request(game=game, requested_by=user, seat=seat.seat, count=count)
         return TakebackOutcome(game=game, seat=seat.seat, entries=log.rows, state=None)
@@ -164,7 +164,7 @@ def game_takeback_request(*, game_id: Any, user: Any, version: int, count: int =
         state = _accept(game=game, request=request, seat=bot.seat, by_bot=True, log=log, seats=seats)
     else:
         _decline(request=request, seat=bot.seat, by_bot=True, log=log)
-        _save_progress(game, log=log)
+        save_progress(game, log=log)
         state = None
     return TakebackOutcome(game=game, seat=seat.seat, entries=log.rows, state=state)
 
@@ -183,20 +183,20 @@ def game_takeback_answer(*, game_id: Any, user: Any, version: int, accept: bool)
         raise Conflict("No takeback request waits for an answer.", code="no_takeback_pending")
     if side_of_seat(seat.seat) == side_of_seat(request.seat):
         raise Forbidden("Only the other side answers a takeback request.", code="not_the_other_side")
-    log = _Log(game=game, rows=[])
+    log = ActionLog(game=game, rows=[])
     if accept:
         state = _accept(
             game=game, request=request, seat=seat.seat, by_bot=False, log=log, seats=list(game.seats.all())
         )
     else:
         _decline(request=request, seat=seat.seat, by_bot=False, log=log)
-        _save_progress(game, log=log)
+        save_progress(game, log=log)
         state = None
     feed_after_write(game=game, actor_id=user.pk)  # whose decision it is now (the feed's "your turn")
     return TakebackOutcome(game=game, seat=seat.seat, entries=log.rows, state=state)
 
 
-def _decline(*, request: GameAction, seat: str, by_bot: bool, log: _Log) -> None:
+def _decline(*, request: GameAction, seat: str, by_bot: bool, log: ActionLog) -> None:
     log.add(
         kind=LogKind.TAKEBACK,
         seat=seat,
@@ -213,7 +213,7 @@ def _decline(*, request: GameAction, seat: str, by_bot: bool, log: _Log) -> None
 
 
 def _accept(
-    *, game: Game, request: GameAction, seat: str, by_bot: bool, log: _Log, seats: list[GameSeat]
+    *, game: Game, request: GameAction, seat: str, by_bot: bool, log: ActionLog, seats: list[GameSeat]
 ) -> Any:
     """Append the takeback, rewind the state to the replay of the actions still in effect, let bots answer
     (none usually: the decision is the asking seat's again), save. Returns the state now."""
@@ -247,7 +247,7 @@ def _accept(
         ],
         by_bot=by_bot,
     )
-    _run_bots(game=game, state=state, seats={s.seat: s for s in seats}, log=log)
-    _sync_game_from_state(game, state)
-    _save_progress(game, log=log)
+    run_bots(game=game, state=state, seats={s.seat: s for s in seats}, log=log)
+    sync_game_from_state(game, state)
+    save_progress(game, log=log)
     return state

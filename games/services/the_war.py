@@ -17,7 +17,7 @@ from games.game_types import GameType
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
 from games.options import rated_option, rules_options, time_control_option
 from games.services.feed import feed_notify_invitations
-from games.services.progress import _game_row, _start_if_active, _sync_game_from_state
+from games.services.progress import game_row, start_if_active, sync_game_from_state
 from games.services.seeds import SEED_BITS, deal_seed
 from games.the_war_glue import ResolvedWarDeck, war_deck_check_alone, war_deck_resolve, war_decks_rules
 
@@ -55,7 +55,7 @@ def war_game_deal(*, game: Game, kind: GameType, decks: dict[str, ResolvedWarDec
     game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
     game.snapshot_hash = digest
     game.setup = setup.to_json()
-    _sync_game_from_state(game, state)
+    sync_game_from_state(game, state)
     return state
 
 
@@ -93,7 +93,7 @@ def war_game_create(
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     salt = secrets.token_hex(16)
-    game = _game_row(
+    game = game_row(
         kind_name=kind.name, user=user, status=GameStatus.ACTIVE if bot_game else GameStatus.OPEN, seed=seed,
         salt=salt, spectators=spectators, against_bot=bot_game,
         started_at=timezone.now() if bot_game else None, options=options, time_control=clock_choice,
@@ -121,7 +121,7 @@ def war_game_create(
     else:
         seats[other].kind, seats[other].invited_user = SeatKind.HUMAN, invitee
     GameSeat.objects.bulk_create(seats.values())
-    _start_if_active(game=game, state=state, seats=seats)
+    start_if_active(game=game, state=state, seats=seats)
     feed_notify_invitations(game=game, seats=seats.values(), by=user)
     return game
 

@@ -24,7 +24,7 @@ from games.game_types import game_type_of, side_of_seat
 from games.models import EndReason, Game, GameSeat, GameStatus, LogKind
 from games.services.clocks import game_clock
 from games.services.feed import feed_notify_game_end
-from games.services.progress import _Log, _save_progress
+from games.services.progress import ActionLog, save_progress
 
 MAX_GAMES_PER_SWEEP = 500  # one sweep's work; the next sweep (seconds later) takes the rest
 
@@ -49,7 +49,7 @@ def game_clock_expire(*, game_id: Any, at: datetime | None = None) -> Game | Non
     game.result = {"kind": "timeout", "timed_out": seat, "side": side}
     game.finished_at = timezone.now()
     game.current_seat = ""
-    log = _Log(game=game, rows=[])
+    log = ActionLog(game=game, rows=[])
     log.add(
         kind=LogKind.TIMEOUT,
         seat=seat,
@@ -62,7 +62,7 @@ def game_clock_expire(*, game_id: Any, at: datetime | None = None) -> Game | Non
             }
         ],
     )
-    _save_progress(game, log=log, at=clock.deadline())  # the clock stops at its deadline: 0 left, not less
+    save_progress(game, log=log, at=clock.deadline())  # the clock stops at its deadline: 0 left, not less
     feed_notify_game_end(game=game, actor_id=None)  # every player's feed: the game ended on time
     return game
 

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, GameStatus, Rating, RatingChange
 from games.services import games_expire_open
-from games.services.progress import _save_progress
+from games.services.progress import save_progress
 from games.services.ratings import Glicko2, game_ratings_apply, glicko2_period
 
 pytestmark = pytest.mark.django_db
@@ -86,7 +86,7 @@ def test_a_rated_resignation_against_a_bot_moves_both_ratings_once(create_game, 
     with transaction.atomic():
         stored = Game.objects.select_for_update().get(pk=game["id"])
         assert game_ratings_apply(game=stored) == []
-        _save_progress(stored)
+        save_progress(stored)
     assert RatingChange.objects.filter(game_id=game["id"]).count() == 2
     assert ratings_of(api, "alice")["battlecards"] == mine
 
@@ -135,14 +135,14 @@ def test_cancelled_and_expired_rated_games_are_not_rated(create_game, api, alice
 
 
 def test_any_end_reason_counts_a_timeout_too(create_game, api, alice, bob):
-    """The hook sits where every finishing write passes (games.services.progress._save_progress): a game
+    """The hook sits where every finishing write passes (games.services.progress.save_progress): a game
     ended by another end reason (a clock's timeout) is rated the same way."""
     game = create_game(alice, rated=True)
     api(bob).post(f"/api/games/{game['id']}/join/")
     with transaction.atomic():
         stored = Game.objects.select_for_update().get(pk=game["id"])
         stored.status, stored.winner, stored.end_reason = GameStatus.FINISHED, "axis", "timeout"
-        _save_progress(stored)
+        save_progress(stored)
     assert ratings_of(api, "bob")["battlecards"]["wins"] == 1  # bob sits at axis
     assert ratings_of(api, "alice")["battlecards"]["losses"] == 1
 
