@@ -1,7 +1,7 @@
 """Module boundaries of the whole project (issue 22: "no module imports another's underscore names"): a name
 with a leading underscore is private to the module that defines it. tests/engine/test_architecture.py checks
 the rules engine (and every use of it); this checks the Django apps and the shared packages the same way:
-no `from <first-party module> import _x` and no `<first-party name>._x`, except Django's documented `_meta`."""
+no `from <first-party module> import _x` and no `<first-party name>._x` (Django's `_meta` excepted)."""
 
 from __future__ import annotations
 
