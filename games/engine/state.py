@@ -124,6 +124,10 @@ class GameState:
         self._side_armies = {s: tuple(a for a in self.armies if side_of(a) == s) for s in OTHER}
         self._sole_foe = {a: enemies[0] for a in self.armies
                           if len(enemies := self._side_armies[OTHER[side_of(a)]]) == 1}
+        # each army's teammates (none in a classic game) and the armies after it in turn order (turn start's
+        # hot path: friends, the next army)
+        self._mates = {a: tuple(m for m in self._side_armies[side_of(a)] if m != a) for a in self.armies}
+        self._after = {a: self.armies[i + 1:] + self.armies[:i + 1] for i, a in enumerate(self.armies)}
         self._arsenal: dict[str, dict[str, Any]] = {}
         self._team: dict[str, dict[str, Any]] = {}
         self.defs: dict[str, Any] = {}
@@ -165,6 +169,19 @@ class GameState:
 
     def armies_of(self, side: str, *, alive: bool = True) -> list[str]:
         return [a for a in self._side_armies[side] if not (alive and self.players[a]["out"])]
+
+    def friends(self, army: str) -> list[str]:
+        """The other armies of `army`'s side still in the game, in turn order (none in a classic game)."""
+        mates = self._mates[army]
+        return [a for a in mates if not self.players[a]["out"]] if mates else []
+
+    def next_army(self, army: str) -> str:
+        """The army after `army` in the turn order (setup.army_order) still in the game (else `army`)."""
+        players = self.players
+        for nxt in self._after[army]:
+            if not players[nxt]["out"]:
+                return nxt
+        return army
 
     def foe(self, army: str) -> str:
         """The enemy army `army` faces: the other army of the battle in progress, else the one across (the

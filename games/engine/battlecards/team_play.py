@@ -35,15 +35,10 @@ from .zones import deployed_cards, ref_of, stack_at
 TRANSFER_MAX = 3  # "up to 3 deployed forces"
 
 
-def friends(st: GameState, army: str) -> list[str]:
-    """The other armies of `army`'s side still in the game, in turn order."""
-    return [a for a in st.armies_of(st.side(army)) if a != army]
-
-
 def team_turn_options(st: GameState, fr: TurnFrame, seat: str) -> list[tuple]:
     """The OR3 turn-start options of `seat` (none without a friendly army: a classic game)."""
     acts: list[tuple] = []
-    mates = friends(st, seat)
+    mates = st.friends(seat)
     if fr.traded or not mates:
         return acts  # once a turn; a turn in which a card was traded is not sacrificed
     if deployed_cards(st, seat):

@@ -233,7 +233,8 @@ def act_fire(st: GameState, fr: BattleFrame, a: Fire | Autokill | Support | Hold
         add_support(st, fr, a)
     elif isinstance(a, Hold):
         fr.done.append(a.unit)
-        emit(st, "hold", {"seat": seat, "unit": a.unit})
+        if st.record_events:  # hot in self-play (events off): skip building the payload
+            emit(st, "hold", {"seat": seat, "unit": a.unit})
     elif isinstance(a, Pass):
         # the seat's own phase-2 window (its out-of-turn one: effects.abomb)
         fr.p2_passed.append(Phase2Mark.of(seat, Phase2Mark.PASSED))
@@ -301,7 +302,8 @@ def _resolve(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
     if isinstance(a, Autokill):
         fr.shots[u] = ["autokill"]
         fr.done.append(u)
-        emit(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
+        if st.record_events:  # hot in self-play (events off): skip building the payload
+            emit(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
         destroy_unit(st, enemy, t, "autokill")
     else:
         tk = st.defs[t].kind
@@ -313,8 +315,9 @@ def _resolve(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
         n, card = draw_action_number(st)
         hit = hits(defense, n, attack)
         fr.shots.setdefault(u, []).append(tk)
-        emit(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
-                         "number": n, "card": card, "hit": hit})
+        if st.record_events:  # hot in self-play (events off): skip building the payload
+            emit(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
+                             "number": n, "card": card, "hit": hit})
         if hit:
             destroy_unit(st, enemy, t, "shot")
         if exhausted(st, fr, seat, u):
