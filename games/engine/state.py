@@ -122,8 +122,8 @@ class GameState:
         # each side's armies in turn order, and the enemy army of an army whose enemy side has only one
         # (every army of a classic game): the army it always faces (foe)
         self._side_armies = {s: tuple(a for a in self.armies if side_of(a) == s) for s in OTHER}
-        self._sole_foe = {a: enemies[0] for a in self.armies
-                          if len(enemies := self._side_armies[OTHER[side_of(a)]]) == 1}
+        self._sole_foe = {a: enemies[0] if len(enemies := self._side_armies[OTHER[side_of(a)]]) == 1 else None
+                          for a in self.armies}
         # each army's teammates (none in a classic game) and the armies after it in turn order (turn start's
         # hot path: friends, the next army)
         self._mates = {a: tuple(m for m in self._side_armies[side_of(a)] if m != a) for a in self.armies}
@@ -186,7 +186,7 @@ class GameState:
     def foe(self, army: str) -> str:
         """The enemy army `army` faces: the other army of the battle in progress, else the one across (the
         enemy side's only army, when it has one)."""
-        sole = self._sole_foe.get(army)
+        sole = self._sole_foe[army]  # a subscript: foe is among the hottest calls
         if sole is not None:
             return sole
         for fr in reversed(self.frames):

@@ -180,7 +180,7 @@ def swap_seats(st: GameState, a: str, b: str) -> None:
 def take_sacrificed_turn(st: GameState, seat: str) -> bool:
     """At the start of `seat`'s turn: True (and the turn is over) when it was sacrificed to a seat trade."""
     p = st.players[seat]
-    if not p.pop("sacrifice", False):
+    if "sacrifice" not in p or not p.pop("sacrifice"):
         return False
     emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade"})
     return True

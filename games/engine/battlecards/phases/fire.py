@@ -3,7 +3,6 @@ phase-2 turn), when the out-of-turn A-bomb window (C8; its decision: effects.abo
 retarget windows (GU1), shot resolution and a submarine's withdrawal after firing (S6)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ...actions import Autokill, Fire, Hold, Pass, PlayCard, Support, Withdraw
@@ -265,10 +264,10 @@ def act_defend(st: GameState, fr: BattleFrame, a: Pass | Support) -> None:
     shot = required(fr.shot, "pending shot")
     if isinstance(a, Support):
         add_support(st, fr, a)
-        fr.shot = replace(shot, assigned=True)
+        fr.shot = shot.supported()
         return
     if shot.assigned:
-        fr.shot = replace(shot, stage="retarget")
+        fr.shot = shot.to_retarget()
         return
     fr.shot = None
     cls = Fire if shot.type == "fire" else Autokill
