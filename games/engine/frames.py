@@ -172,6 +172,16 @@ class PendingShot:
     stage: str  # "defend" | "retarget"
     assigned: bool = False
 
+    # the two changes a defend window makes (built directly: dataclasses.replace is slow on this path)
+    def supported(self) -> PendingShot:
+        """This shot, with a defensive support assigned against it."""
+        return PendingShot(self.seat, self.enemy, self.unit, self.target, self.type, self.stage, True)
+
+    def to_retarget(self) -> PendingShot:
+        """This shot, moved on to the shooter's retarget window."""
+        return PendingShot(self.seat, self.enemy, self.unit, self.target, self.type, "retarget",
+                           self.assigned)
+
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "enemy": self.enemy, "unit": self.unit, "target": self.target,
                 "type": self.type, "stage": self.stage, "assigned": self.assigned}

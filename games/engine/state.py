@@ -122,8 +122,12 @@ class GameState:
         # each side's armies in turn order, and the enemy army of an army whose enemy side has only one
         # (every army of a classic game): the army it always faces (foe)
         self._side_armies = {s: tuple(a for a in self.armies if side_of(a) == s) for s in OTHER}
-        self._sole_foe = {a: enemies[0] for a in self.armies
-                          if len(enemies := self._side_armies[OTHER[side_of(a)]]) == 1}
+        self._sole_foe = {a: enemies[0] if len(enemies := self._side_armies[OTHER[side_of(a)]]) == 1 else None
+                          for a in self.armies}
+        # each army's teammates (none in a classic game) and the armies after it in turn order (turn start's
+        # hot path: friends, the next army)
+        self._mates = {a: tuple(m for m in self._side_armies[side_of(a)] if m != a) for a in self.armies}
+        self._after = {a: self.armies[i + 1:] + self.armies[:i + 1] for i, a in enumerate(self.armies)}
         self._arsenal: dict[str, dict[str, Any]] = {}
         self._team: dict[str, dict[str, Any]] = {}
         self.defs: dict[str, Any] = {}
@@ -166,10 +170,23 @@ class GameState:
     def armies_of(self, side: str, *, alive: bool = True) -> list[str]:
         return [a for a in self._side_armies[side] if not (alive and self.players[a]["out"])]
 
+    def friends(self, army: str) -> list[str]:
+        """The other armies of `army`'s side still in the game, in turn order (none in a classic game)."""
+        mates = self._mates[army]
+        return [a for a in mates if not self.players[a]["out"]] if mates else []
+
+    def next_army(self, army: str) -> str:
+        """The army after `army` in the turn order (setup.army_order) still in the game (else `army`)."""
+        players = self.players
+        for nxt in self._after[army]:
+            if not players[nxt]["out"]:
+                return nxt
+        return army
+
     def foe(self, army: str) -> str:
         """The enemy army `army` faces: the other army of the battle in progress, else the one across (the
         enemy side's only army, when it has one)."""
-        sole = self._sole_foe.get(army)
+        sole = self._sole_foe[army]  # a subscript: foe is among the hottest calls
         if sole is not None:
             return sole
         for fr in reversed(self.frames):

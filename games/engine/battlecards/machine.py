@@ -125,11 +125,12 @@ def new_game(catalog: Catalog, setup: GameSetup) -> GameState:
     rng.shuffle(numbers)
     _new_armies(st, setup)
     st.link_zones()
+    pool_of = {army: pool_key(army, setup.nations[army]) for army in setup.armies}
     for (seat, code), n in zip(entries, numbers, strict=True):
         cid = f"c{n}"
         st.code[cid] = code
         if seat is not None:
-            st.owner[cid] = pool_key(seat, setup.nations[seat])
+            st.owner[cid] = pool_of[seat]
             st.arsenal(seat)["deck"].append(cid)
         elif code in catalog.conflict and catalog.conflict[code].effect == "battlecard-list":
             st.aside.append(cid)  # set aside face up (TO SET UP THE GAME)

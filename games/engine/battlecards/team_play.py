@@ -35,15 +35,10 @@ from .zones import deployed_cards, ref_of, stack_at
 TRANSFER_MAX = 3  # "up to 3 deployed forces"
 
 
-def friends(st: GameState, army: str) -> list[str]:
-    """The other armies of `army`'s side still in the game, in turn order."""
-    return [a for a in st.armies_of(st.side(army)) if a != army]
-
-
 def team_turn_options(st: GameState, fr: TurnFrame, seat: str) -> list[tuple]:
     """The OR3 turn-start options of `seat` (none without a friendly army: a classic game)."""
     acts: list[tuple] = []
-    mates = friends(st, seat)
+    mates = st.friends(seat)
     if fr.traded or not mates:
         return acts  # once a turn; a turn in which a card was traded is not sacrificed
     if deployed_cards(st, seat):
@@ -185,7 +180,7 @@ def swap_seats(st: GameState, a: str, b: str) -> None:
 def take_sacrificed_turn(st: GameState, seat: str) -> bool:
     """At the start of `seat`'s turn: True (and the turn is over) when it was sacrificed to a seat trade."""
     p = st.players[seat]
-    if not p.pop("sacrifice", False):
+    if "sacrifice" not in p or not p.pop("sacrifice"):
         return False
     emit(st, "turn_sacrificed", {"seat": seat, "reason": "seat_trade"})
     return True

@@ -223,7 +223,8 @@ def draw_n(st: GameState, seat: str, n: int) -> int:
             break
         hand.append(cid)
         got += 1
-        emit(st, "drawn_card", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
-    if got:
+        if st.record_events:  # hot in self-play (events off): skip building the payload
+            emit(st, "drawn_card", {"seat": seat, "card": cid, "code": st.code[cid]}, seat)
+    if got and st.record_events:  # hot in self-play (events off): skip building the payload
         emit(st, "drawn", {"seat": seat, "count": got})
     return got

@@ -20,6 +20,8 @@ def destroy_unit(st: GameState, holder: str, cid: str, cause: str) -> None:
     fr = battle_frame(st)
     if fr is not None:
         _leave_battle(st, fr, holder, cid)
+    if not st.record_events:  # hot in self-play (events off): skip building the payload
+        return
     data = {"seat": holder, "card": cid, "code": st.code[cid], "cause": cause}
     if not st.classic:  # the classic event log's format: the seat is the army
         data["army"] = army
@@ -46,7 +48,8 @@ def withdraw_unit(st: GameState, fr: BattleFrame, seat: str, unit: str, cause: s
     """GP1: withdrawn units stay deployed but are out of this battle (GP2: for good)."""
     _leave_battle(st, fr, seat, unit)
     fr.withdrawn[seat].append(unit)
-    emit(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
+    if st.record_events:  # hot in self-play (events off): skip building the payload
+        emit(st, "withdrawn", {"seat": seat, "unit": unit, "cause": cause})
 
 
 def check_battle_end(st: GameState, fr: BattleFrame) -> bool:

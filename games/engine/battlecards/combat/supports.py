@@ -148,7 +148,8 @@ def add_support(st: GameState, fr: BattleFrame, a: Support) -> None:
     vals = st._vcache
     if vals is not None and vals.fr is fr:
         vals.support_added(entry)
-    emit(st, "support", {"seat": a.seat, "unit": a.unit, "recipient": a.recipient, "mode": a.mode})
+    if st.record_events:  # hot in self-play (events off): skip building the payload
+        emit(st, "support", {"seat": a.seat, "unit": a.unit, "recipient": a.recipient, "mode": a.mode})
 
 ability("infantry_support", support_offers, add_support, rulings="GU1, GP4")
 ability("artillery_support", support_offers, add_support, rulings="S5, GU2")

@@ -62,8 +62,9 @@ def do_deploy(st: GameState, fr: Frame | None, seat: str, cid: str, ref: str) ->
     if isinstance(fr, DeployFrame):
         fr.count -= 1
     # a set-up deployment is secret until both seats are done (step_setup_reveal)
-    emit(st, "deployed", {"seat": seat, "stack": ref}, seat if initial else "all")
-    emit(st, "deployed_card", {"seat": seat, "stack": ref, "card": cid, "code": st.code[cid]}, seat)
+    if st.record_events:  # hot in self-play (events off): skip building the payload
+        emit(st, "deployed", {"seat": seat, "stack": ref}, seat if initial else "all")
+        emit(st, "deployed_card", {"seat": seat, "stack": ref, "card": cid, "code": st.code[cid]}, seat)
     if "v2_rocket" in st.abil[cid] and not initial:  # a V-2 deployed at set-up fires at the reveal
         st.frames.append(V2Frame(seat, cid, "start"))
 

@@ -3,7 +3,6 @@ phase-2 turn), when the out-of-turn A-bomb window (C8; its decision: effects.abo
 retarget windows (GU1), shot resolution and a submarine's withdrawal after firing (S6)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ...actions import Autokill, Fire, Hold, Pass, PlayCard, Support, Withdraw
@@ -233,7 +232,8 @@ def act_fire(st: GameState, fr: BattleFrame, a: Fire | Autokill | Support | Hold
         add_support(st, fr, a)
     elif isinstance(a, Hold):
         fr.done.append(a.unit)
-        emit(st, "hold", {"seat": seat, "unit": a.unit})
+        if st.record_events:  # hot in self-play (events off): skip building the payload
+            emit(st, "hold", {"seat": seat, "unit": a.unit})
     elif isinstance(a, Pass):
         # the seat's own phase-2 window (its out-of-turn one: effects.abomb)
         fr.p2_passed.append(Phase2Mark.of(seat, Phase2Mark.PASSED))
@@ -264,10 +264,10 @@ def act_defend(st: GameState, fr: BattleFrame, a: Pass | Support) -> None:
     shot = required(fr.shot, "pending shot")
     if isinstance(a, Support):
         add_support(st, fr, a)
-        fr.shot = replace(shot, assigned=True)
+        fr.shot = shot.supported()
         return
     if shot.assigned:
-        fr.shot = replace(shot, stage="retarget")
+        fr.shot = shot.to_retarget()
         return
     fr.shot = None
     cls = Fire if shot.type == "fire" else Autokill
@@ -301,7 +301,8 @@ def _resolve(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
     if isinstance(a, Autokill):
         fr.shots[u] = ["autokill"]
         fr.done.append(u)
-        emit(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
+        if st.record_events:  # hot in self-play (events off): skip building the payload
+            emit(st, "autokill", {"seat": seat, "unit": u, "target": t, "code": st.code[t]})
         destroy_unit(st, enemy, t, "autokill")
     else:
         tk = st.defs[t].kind
@@ -313,8 +314,9 @@ def _resolve(st: GameState, fr: BattleFrame, a: Fire | Autokill) -> None:
         n, card = draw_action_number(st)
         hit = hits(defense, n, attack)
         fr.shots.setdefault(u, []).append(tk)
-        emit(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
-                         "number": n, "card": card, "hit": hit})
+        if st.record_events:  # hot in self-play (events off): skip building the payload
+            emit(st, "shot", {"seat": seat, "unit": u, "target": t, "attack": attack, "defense": defense,
+                             "number": n, "card": card, "hit": hit})
         if hit:
             destroy_unit(st, enemy, t, "shot")
         if exhausted(st, fr, seat, u):

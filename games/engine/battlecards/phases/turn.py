@@ -27,10 +27,11 @@ def step_game(st: GameState, fr: GameFrame) -> Decision | None:
         finish_on_points(st, "turn-limit")
         return None
     seat = fr.next  # never an eliminated army (outcome._eliminate passes its next turn on)
-    fr.next = _next_army(st, seat)
+    fr.next = st.next_army(seat)
     st.turn += 1
     st.active_seat = seat
-    emit(st, "turn_started", {"turn": st.turn, "seat": seat})
+    if st.record_events:  # hot in self-play (events off): skip building the payload
+        emit(st, "turn_started", {"turn": st.turn, "seat": seat})
     if take_sacrificed_turn(st, seat):
         return None  # OR3: the partner of an accepted seat trade sacrifices his next turn
     st.frames.append(TurnFrame(seat, "start"))
@@ -43,20 +44,6 @@ def turn_limit(st: GameState) -> int:
     armies // 2), so each army gets as many turns as a classic player (README, Termination)."""
     limit = st.setup.options.max_turns
     return limit * len(st.armies) // 2
-
-
-def _next_army(st: GameState, seat: str) -> str:
-    """The army after `seat` in the turn order (setup.army_order), skipping eliminated armies."""
-    order = st.armies
-    i = order.index(seat)
-    nxt = order[(i + 1) % len(order)]
-    if not st.players[nxt]["out"]:
-        return nxt
-    for k in range(2, len(order) + 1):
-        nxt = order[(i + k) % len(order)]
-        if not st.players[nxt]["out"]:
-            return nxt
-    return seat
 
 
 def _stage_start(st: GameState, fr: TurnFrame) -> Decision | None:
