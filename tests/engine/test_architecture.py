@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.module_scan import private_uses
+
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "games" / "engine"
 # the rest of the code, tests included, which may use the engine only through its public names
@@ -14,32 +16,15 @@ ENGINE_USERS = [ROOT / name for name in (
     "games", "decks", "web", "simulations", "cards", "vocabulary", "tests")]
 
 
-def _private(name: str) -> bool:
-    return name.startswith("_") and not name.startswith("__")
-
-
 def _private_uses(path: Path, *, engine_only: bool, root: Path = ROOT) -> list[str]:
-    """`from m import _x` and `m._x` (m an imported module or name) in one source file."""
-    tree = ast.parse(path.read_text(), str(path))
-    found, imported = [], set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if not engine_only or alias.name.startswith("games.engine"):
-                    imported.add((alias.asname or alias.name).split(".")[0])
-        elif isinstance(node, ast.ImportFrom):
-            module = "." * node.level + (node.module or "")
-            if engine_only and not module.startswith("games.engine"):
-                continue
-            for alias in node.names:
-                imported.add(alias.asname or alias.name)
-                if _private(alias.name):
-                    found.append(f"{path.relative_to(root)}:{node.lineno}: from {module} import {alias.name}")
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and _private(node.attr) and isinstance(node.value, ast.Name)
-                and node.value.id in imported):
-            found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value.id}.{node.attr}")
-    return found
+    """Private names reached in one file: of any first-party module (engine_only=False, for the engine's own
+    modules), or of the engine only (engine_only=True, for the code that uses the engine)."""
+    def counts(module: str) -> bool:
+        if engine_only:
+            return module.startswith("games.engine")
+        return module.startswith(".") or module.split(".")[0] in ("games", "vocabulary")
+
+    return private_uses(path, counts=counts, root=root)
 
 
 def test_no_engine_module_uses_another_modules_underscore_names():
