@@ -20,7 +20,7 @@ from games.options import game_options, rated_option, time_control_option
 from games.selectors import open_games_of
 from games.services.deal import deal_game, live_catalog_version
 from games.services.feed import feed_notify_invitations
-from games.services.progress import game_row, start_if_active, sync_game_from_state
+from games.services.progress import game_row, seats_save_and_start, start_if_active, sync_game_from_state
 from games.services.seeds import SEED_BITS, deal_seed
 
 
@@ -507,12 +507,7 @@ def _shared_deck_game_create(
     }
     for name, seat_row in seats.items():
         seat_row.nation = nations.get(name, "")  # Battlefront: the Special cards nationality, if any
-    if bot_game:
-        seats[other].kind, seats[other].joined_at = SeatKind.BOT, now
-        seats[other].bot = opponent.get("bot") or BotKind.HEURISTIC
-    else:
-        seats[other].kind, seats[other].invited_user = SeatKind.HUMAN, invitee
-    GameSeat.objects.bulk_create(seats.values())
-    start_if_active(game=game, state=state, seats=seats)
-    feed_notify_invitations(game=game, seats=seats.values(), by=user)
-    return game
+    bot = (opponent.get("bot") or BotKind.HEURISTIC) if bot_game else None
+    return seats_save_and_start(
+        game=game, state=state, seats=seats, other=other, now=now, bot=bot, invitee=invitee, by=user
+    )

@@ -16,6 +16,7 @@ from games.game_types import game_type_of
 from games.models import EndReason, Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 from games.options import spectator_settings
 from games.services.clocks import game_clock_sync
+from games.services.feed import feed_notify_invitations
 from games.services.ratings import game_ratings_apply
 from games.services.seeds import bot_salt, seed_commitment
 
@@ -208,6 +209,23 @@ def start_if_active(*, game: Game, state: Any, seats: dict[str, GameSeat]) -> No
         run_bots(game=game, state=state, seats=seats, log=log)
         sync_game_from_state(game, state)
         save_progress(game, log=log)
+
+
+def seats_save_and_start(
+    *, game: Game, state: Any, seats: dict[str, GameSeat], other: str, now: datetime, bot: str | None,
+    invitee: Any, by: Any,
+) -> Game:
+    """A two-seat game's creation, once its seats are built: the other seat taken by `bot` (the game then
+    starts at once) or left to the invited user, the seats written, the bot's first move if it is its, and
+    the invitations in the feed."""
+    if bot is not None:
+        seats[other].kind, seats[other].joined_at, seats[other].bot = SeatKind.BOT, now, bot
+    else:
+        seats[other].kind, seats[other].invited_user = SeatKind.HUMAN, invitee
+    GameSeat.objects.bulk_create(seats.values())
+    start_if_active(game=game, state=state, seats=seats)
+    feed_notify_invitations(game=game, seats=seats.values(), by=by)
+    return game
 
 
 def game_row(

@@ -16,8 +16,7 @@ from games.catalog_snapshot import snapshot_hash
 from games.game_types import GameType
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
 from games.options import rated_option, rules_options, time_control_option
-from games.services.feed import feed_notify_invitations
-from games.services.progress import game_row, start_if_active, sync_game_from_state
+from games.services.progress import game_row, seats_save_and_start, sync_game_from_state
 from games.services.seeds import SEED_BITS, deal_seed
 from games.the_war_glue import ResolvedWarDeck, war_deck_check_alone, war_deck_resolve, war_decks_rules
 
@@ -115,15 +114,10 @@ def war_game_create(
     if theirs is not None:
         seats[other].nation, seats[other].deck_label = theirs.army, theirs.label
         seats[other].deck_source = theirs.source
-    if bot_game:
-        seats[other].kind, seats[other].joined_at = SeatKind.BOT, now
-        seats[other].bot = opponent.get("bot") or BotKind.HEURISTIC
-    else:
-        seats[other].kind, seats[other].invited_user = SeatKind.HUMAN, invitee
-    GameSeat.objects.bulk_create(seats.values())
-    start_if_active(game=game, state=state, seats=seats)
-    feed_notify_invitations(game=game, seats=seats.values(), by=user)
-    return game
+    bot = (opponent.get("bot") or BotKind.HEURISTIC) if bot_game else None
+    return seats_save_and_start(
+        game=game, state=state, seats=seats, other=other, now=now, bot=bot, invitee=invitee, by=user
+    )
 
 
 def war_game_join_deal(
