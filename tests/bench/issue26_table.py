@@ -1,0 +1,129 @@
+"""Issue 26's before/after table from one run: http_bench.py --issue-26 against the code as it was before
+the issue (served the way it was then: uvicorn workers only) and against this tree (`make serve`'s layout),
+alternating, on the same machine, and prints each row's share of the trivial view beside its target.
+
+    .venv/bin/python tests/bench/issue26_table.py                       # 2 rounds, 2 workers, 3 s a row
+    .venv/bin/python tests/bench/issue26_table.py --rounds 3 --before 696a269
+
+Each round serves the "before" tree (a detached git worktree of --before, removed afterwards) and then this
+tree, each on its own PostgreSQL database and its own Redis cache, with the same client (this tree's
+http_bench.py). A row's share is taken within its own server run (its req/s over that run's trivial view; the
+rows measured one request at a time compare p50s), and the table shows the median over the rounds. The
+listener memory row comes from stream_bench.py (--listeners listeners on this tree; before: the issue's
+figure, since the stream layout changed). Results: tests/bench/results/issue26_table.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "tests/bench"
+PY = sys.executable
+BEFORE = "696a269"  # main before the first commit of issue 26
+
+ROWS = [  # (label in http_bench, target text, predicate on the share or p99)
+    ("trivial view, 4 keep-alive clients", "p99 <= 30 ms", lambda r, s: r["p99_ms"] <= 30),
+    ("catalog list of 50, cache hit", "(85 % before)", lambda r, s: True),
+    ("catalog list of 50, miss: distinct filters", ">= 25 %", lambda r, s: s >= 25),
+    ("catalog list of 50, miss: catalog change", ">= 25 %", lambda r, s: s >= 25),
+    ("game view at turn 20", ">= 25 %", lambda r, s: s >= 25),
+    ("action POST answered by the bot", ">= 15 %", lambda r, s: s >= 15),
+]
+
+
+def share(results: dict, label: str) -> float:
+    row = results[label]
+    if row.get("sequential"):
+        return 100 * results["trivial view, one at a time"]["p50_ms"] / (row["p50_ms"] or 1)
+    return 100 * row["rps"] / (results["trivial view"]["rps"] or 1)
+
+
+def bench(tree: Path, layout: str, database: str, args, out: Path) -> dict:
+    command = [PY, str(BENCH / "http_bench.py"), "--issue-26", "--tree", str(tree), "--layout", layout,
+               "--workers", str(args.workers), "--seconds", str(args.seconds),
+               "--database-url", database, "--output", str(out)]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    return json.loads(out.read_text())["results"]
+
+
+def listener_kb(args) -> float | None:
+    if not args.listeners:
+        return None
+    out = Path(tempfile.mkdtemp(prefix="bc-stream-")) / "stream.json"
+    games = max(1, args.listeners // 10)
+    command = [PY, str(BENCH / "stream_bench.py"), "--games", str(games), "--listeners-per-game", "10",
+               "--output", str(out), "--database-url", args.database_base + "_stream"]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    report = json.loads(out.read_text())
+    return report["memory_per_listener_kb"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--before", default=BEFORE, help="the commit served as 'before'")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--listeners", type=int, default=1000, help="0: skip the listener memory row")
+    parser.add_argument("--database-base", default="postgres://postgres@127.0.0.1:5432/bc_bench_i26")
+    parser.add_argument("--output", default=str(BENCH / "results/issue26_table.json"))
+    args = parser.parse_args()
+
+    tmp = Path(tempfile.mkdtemp(prefix="bc-i26-"))
+    before_tree = tmp / "before"
+    git = ["git", "-C", str(ROOT), "worktree"]
+    subprocess.run([*git, "add", "-q", "--detach", str(before_tree), args.before], check=True)
+    runs: dict[str, list[dict]] = {"before": [], "after": []}
+    try:
+        for n in range(args.rounds):
+            print(f"round {n + 1}/{args.rounds}: before ({args.before})", file=sys.stderr, flush=True)
+            runs["before"].append(bench(before_tree, "asgi", args.database_base + "_before", args,
+                                        tmp / f"before{n}.json"))
+            print(f"round {n + 1}/{args.rounds}: after (this tree)", file=sys.stderr, flush=True)
+            runs["after"].append(bench(ROOT, "split", args.database_base + "_after", args,
+                                       tmp / f"after{n}.json"))
+    finally:
+        subprocess.run([*git, "remove", "--force", str(before_tree)], check=False)
+    listener = listener_kb(args)
+
+    table = []
+    print(f"\n{'row':44} {'before':>24} {'after':>24}  {'target':<13} met")
+    print(f"{'':44} {'share  req/s   p99 ms':>24} {'share  req/s   p99 ms':>24}")
+    for label, target, ok in ROWS:
+        cells = {}
+        for side in ("before", "after"):
+            shares = [share(r, label) for r in runs[side]]
+            order = sorted(range(len(shares)), key=lambda i: shares[i])
+            middle = order[len(order) // 2]
+            row = runs[side][middle][label]
+            cells[side] = {"share": round(shares[middle], 1), "rps": row["rps"], "p50_ms": row["p50_ms"],
+                           "p99_ms": row["p99_ms"], "shares": [round(s, 1) for s in shares]}
+        met = ok(cells["after"], cells["after"]["share"])
+        table.append({"row": label, "target": target, "met": met, **cells})
+        b, a = cells["before"], cells["after"]
+        print(f"{label:44} {b['share']:>5.0f}% {b['rps']:>7} {b['p99_ms']:>8}   "
+              f"{a['share']:>5.0f}% {a['rps']:>7} {a['p99_ms']:>8}  {target:<13} {'yes' if met else 'NO'}")
+    if listener is not None:
+        met = listener <= 15
+        table.append({"row": "memory per idle event-stream listener", "target": "<= 15 KB", "met": met,
+                      "before": {"kb": "31-34 (issue)"}, "after": {"kb": listener}})
+        print(f"{'memory per idle event-stream listener':44} {'31-34 KB (issue)':>24} {listener:>21.1f} KB"
+              f"  {'<= 15 KB':<13} {'yes' if met else 'NO'}")
+    print("share: req/s over the trivial view's in the same server run; rows measured one request at a time"
+          " (catalog change): the trivial view's p50 alone over the row's p50. Median of the rounds.")
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps({"before": args.before, "rounds": args.rounds,
+                                             "workers": args.workers, "seconds": args.seconds,
+                                             "table": table, "runs": runs}, indent=2) + "\n")
+    return 0 if all(row["met"] for row in table) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
