@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, close_old_connections
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -244,7 +244,14 @@ class GameSeatViewApi(SettlesClock, APIView):
         },
         summary="My seat's view: what I may see, the pending decision and my legal actions",
     )
-    def get(self, request: Request, game_id: str) -> Response:
+    def get(self, request: Request, game_id: str) -> HttpResponse:
+        if type(request.accepted_renderer) is JSONRenderer:
+            # The JSON clients ask for, as JSONRenderer would render it: the unchanging part of the seat's
+            # view is kept encoded per game row and seat (selectors.game_player_view_json).
+            body = selectors.game_player_view_json(
+                game_id=game_id, user=request.user, settle_clock=services.game_clock_settle
+            )
+            return HttpResponse(body, content_type=JSONRenderer.media_type)
         return Response(selectors.game_player_view(game_id=game_id, user=request.user,
                                                    settle_clock=services.game_clock_settle))
 

@@ -75,6 +75,20 @@ def seat_part(game: Any, seat: str, build: Callable[[], Any]) -> Any:
     return part
 
 
+def seat_json(game: Any, seat: str, build: Callable[[], Any]) -> Any:
+    """The encoded JSON of a seat's seat_part (e.g. its bytes), built once per row and seat like it.
+
+    `build` must be a pure function of the row's state and the seat; its result is shared read-only."""
+    entry = _entry(game)
+    if entry is None:
+        return build()
+    encoded = entry.setdefault("json", {})
+    part = encoded.get(seat)
+    if part is None:
+        part = encoded[seat] = build()
+    return part
+
+
 def clear() -> None:
     with _LOCK:
         _GAMES.clear()

@@ -19,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
+from rest_framework.renderers import JSONRenderer
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from config.prepared import PreparedQuery
@@ -201,15 +202,45 @@ def game_state(*, game: Game) -> Any:
     return game_type_of(game).state_from_json(game.state, game_catalog(game=game))
 
 
-def _seat_game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) -> Game:
-    """game_get for a seat's view: the game by its key with its seats, visibility checked in Python
-    (user_may_see_game, the twin of visible_games_q): two short queries."""
-    game = (
-        Game.objects.filter(pk=parse_game_id(game_id))
-        .defer(*(c for c in BULKY_COLUMNS if c not in columns))
-        .prefetch_related(seats_prefetch())
-        .first()
+# A seat's view reads the game row with its seats in one statement: the seats joined to their game (its bulky
+# columns left out; with the state column only when this process has not decoded this row's state yet),
+# compiled once per process (config.prepared). The seats' users are not read: visibility and the seat need
+# only their ids.
+def _seats_with_game(deferred: tuple[str, ...], sentinel: uuid.UUID) -> PreparedQuery:
+    return PreparedQuery(
+        lambda pk: GameSeat.objects.select_related("game")
+        .defer(*(f"game__{c}" for c in deferred))
+        .filter(game_id=pk)
+        .order_by("seat"),
+        sentinel=sentinel,
     )
+
+
+_SEATS_WITH_GAME = _seats_with_game(BULKY_COLUMNS, uuid.UUID("00000000-0000-4000-8000-0000000051e0"))
+_SEATS_WITH_GAME_STATE = _seats_with_game(("setup",), uuid.UUID("00000000-0000-4000-8000-0000000051e1"))
+
+
+def _seat_game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) -> Game:
+    """game_get for a seat's view: the game by its key with its seats (game.seats.all(), without their
+    users) in one statement, visibility checked in Python (user_may_see_game, the twin of
+    visible_games_q). `columns`: () or ("state",)."""
+    pk = parse_game_id(game_id)
+    query = _SEATS_WITH_GAME_STATE if "state" in columns else _SEATS_WITH_GAME
+    seats = query.rows(pk, using=GameSeat.objects.db)
+    if seats:
+        game = seats[0].game
+        for seat in seats:
+            seat.game = game
+        cached = game.seats.all()
+        cached._result_cache, cached._prefetch_done = seats, True
+        game._prefetched_objects_cache = {"seats": cached}
+    else:  # no such game (a game has seats from its creation; a seatless one is read as before)
+        game = (
+            Game.objects.filter(pk=pk)
+            .defer(*(c for c in BULKY_COLUMNS if c not in columns))
+            .prefetch_related(seats_prefetch())
+            .first()
+        )
     if game is None or not user_may_see_game(game, list(game.seats.all()), user):
         raise NotFound("No such game.", code="game_not_found")
     return game
@@ -222,6 +253,37 @@ def game_player_view(*, game_id: Any, user: Any, settle_clock: Any = None) -> di
     the game's Catalog is cached per snapshot hash. `settle_clock(game_id=...)` (games.services.
     game_clock_settle) is called when the row read shows a running clock past its deadline, and the game
     is read again: the same answer as settling first, without a query when nothing is due."""
+    game, seat, state = _player_view_source(game_id=game_id, user=user, settle_clock=settle_clock)
+    return seat_view_payload(game=game, seat=seat, state=state, hot=True)
+
+
+def game_player_view_json(*, game_id: Any, user: Any, settle_clock: Any = None) -> bytes:
+    """game_player_view as the JSON bytes DRF's JSONRenderer makes of it (the same bytes, for GET .../view/).
+
+    The encoded cards and view of this row and seat are kept beside their decoded form (games.hot_state);
+    only the game's header fields and its clock, which changes with time, are encoded per request."""
+    game, seat, state = _player_view_source(game_id=game_id, user=user, settle_clock=settle_clock)
+    head, tail = _seat_view_fields(game=game, seat=seat)
+
+    def build() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        return _seat_view_part(game=game, seat=seat, state=state)
+
+    def encode() -> tuple[bytes, bytes]:
+        view, cards = hot_state.seat_part(game, seat, build)
+        return _render_json(cards), _render_json(view)
+
+    cards_json, view_json = hot_state.seat_json(game, seat, encode)
+    # {head..., "cards": ..., tail..., "view": ...}: the key order of seat_view_payload
+    head_json, tail_json = _render_json(head)[:-1], _render_json(tail)[1:-1]
+    return b"".join((head_json, b',"cards":', cards_json, b",", tail_json, b',"view":', view_json, b"}"))
+
+
+def _render_json(data: Any) -> bytes:
+    return JSONRenderer().render(data)
+
+
+def _player_view_source(*, game_id: Any, user: Any, settle_clock: Any) -> tuple[Game, str, Any]:
+    """The game row (with seats), the user's seat and the decoded state (read-only, games.hot_state)."""
     game = _seat_game_get(game_id=game_id, user=user)
     if (
         settle_clock is not None
@@ -242,41 +304,57 @@ def game_player_view(*, game_id: Any, user: Any, settle_clock: Any = None) -> di
         game = _seat_game_get(game_id=game_id, user=user, columns=("state",))
         seat = _require_seat(game, user)
         state = hot_state.remember_state(game, game_state(game=game))
-    return seat_view_payload(game=game, seat=seat.seat, state=state, hot=True)
+    return game, seat.seat, state
 
 
 def seat_view_payload(*, game: Game, seat: str, state: Any = None, hot: bool = False) -> dict[str, Any]:
     """The JSON a seat gets: `state` is the engine state when the caller already holds it. With hot=True,
     `state` is the one games.hot_state keeps for this row: its view and card definitions are built once
     per (row, seat) in this process (the same JSON as built afresh)."""
-    kind = game_type_of(game)
     state = state if state is not None else game_state(game=game)
 
     def build() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        view = kind.view(state, seat)
-        if game.status != GameStatus.ACTIVE and isinstance(view.get("decision"), dict):
-            # open: nobody may act until the seat is taken; finished by resignation: nobody acts any more.
-            view = {**view, "decision": {**view["decision"], "legal_actions": []}}
-        if game.status == GameStatus.FINISHED and view.get("status") != "finished":
-            view = {**view, "status": "finished", "winner": game.winner or None}  # ended by resignation
-        return view, view_card_definitions(view, state.catalog, kind=kind)
+        return _seat_view_part(game=game, seat=seat, state=state)
 
     view, cards = hot_state.seat_part(game, seat, build) if hot else build()
-    return {
+    head, tail = _seat_view_fields(game=game, seat=seat)
+    return {**head, "cards": cards, **tail, "view": view}
+
+
+def _seat_view_part(
+    *, game: Game, seat: str, state: Any
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The part of a seat's view that depends only on the stored row: the engine's view and the definitions
+    of the cards it names."""
+    kind = game_type_of(game)
+    view = kind.view(state, seat)
+    if game.status != GameStatus.ACTIVE and isinstance(view.get("decision"), dict):
+        # open: nobody may act until the seat is taken; finished by resignation: nobody acts any more.
+        view = {**view, "decision": {**view["decision"], "legal_actions": []}}
+    if game.status == GameStatus.FINISHED and view.get("status") != "finished":
+        view = {**view, "status": "finished", "winner": game.winner or None}  # ended by resignation
+    return view, view_card_definitions(view, state.catalog, kind=kind)
+
+
+def _seat_view_fields(*, game: Game, seat: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The fields of a seat's view around its cards (head) and its engine view (tail), read from the row
+    and the time now (the clock) at each request."""
+    head = {
         "game": str(game.id),
-        "game_type": kind.name,
+        "game_type": game_type_of(game).name,
         "status": game.status,
         "version": game.version,
         "last_seq": game.last_seq,
-        "cards": cards,
+    }
+    tail = {
         "seat": seat,
         "your_turn": game.status == GameStatus.ACTIVE and game.current_seat == seat,
         "waiting_on": game.current_seat or None,
         "winner": game.winner or None,
         "end_reason": game.end_reason or None,
         "clock": game_clock_view(game),
-        "view": view,
     }
+    return head, tail
 
 
 def game_clock_view(game: Game) -> dict[str, Any] | None:

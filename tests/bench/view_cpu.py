@@ -1,0 +1,180 @@
+"""In-process CPU per request of GET /api/games/{id}/view/ (a seat's view of a game at turn 20) beside the
+trivial Django JSON view of http_bench.py, both through Django's WSGI handler with the production settings the
+bench server runs (live_server.py), and the SQL statements per request. No server and no client: unlike
+throughput on a shared machine, CPU time per request is steady enough to compare two commits.
+
+    .venv/bin/python tests/bench/view_cpu.py --database-url postgres://postgres@127.0.0.1:5432/hb_view
+    (options: --requests 2000 --turn 20 --profile 40: cProfile of the game view, top 40 by cumulative CPU)
+
+Rows: the trivial view; the game view as served while its row does not change (the state and the encoded
+view kept by games.hot_state); the game view of a row this process has not seen yet (after every action: the
+state column read and decoded, the view built and encoded), measured with the process memory emptied
+before each request. The database is created if missing, migrated and loaded with the catalog.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_theaters import bench_starters  # noqa: E402
+from live_server import BENCH_URLS, ROOT  # noqa: E402
+
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bc_bench_view_cpu"
+
+
+def prepare(tmp: str, database_url: str) -> None:
+    """The bench server's settings (production, DEBUG off, throttles open) and a ready database."""
+    Path(tmp, "bench_urls.py").write_text(BENCH_URLS)
+    Path(tmp, "bench_settings.py").write_text(
+        "from config.settings.production import *  # noqa\nDEBUG = False\nROOT_URLCONF = 'bench_urls'\n"
+        "ALLOWED_HOSTS = ['127.0.0.1']\n"
+    )
+    os.environ.update({
+        "PYTHONPATH": os.pathsep.join([tmp, str(ROOT)]),
+        "DJANGO_SETTINGS_MODULE": "bench_settings",
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DEBUG": "False",
+        "SECURE_SSL_REDIRECT": "False",
+        "LOG_LEVEL": "WARNING",
+        "CACHE_URL": "locmemcache://bench",
+        **{f"THROTTLE_{s}": "100000000/min" for s in (
+            "ANON", "USER", "GAME_CREATE", "GAME_ACTION", "DECK_VALIDATE", "DECK_IMPORT", "REGISTER", "TOKEN",
+            "LOGIN")},
+    })
+    py = sys.executable
+    subprocess.run([py, "-m", "config.createdb"], cwd=ROOT, check=False)
+    for command in (["migrate", "--noinput", "-v", "0"], ["load_catalog"]):
+        subprocess.run([py, "manage.py", *command], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    sys.path[:0] = [tmp, str(ROOT)]
+    os.chdir(ROOT)  # some imports put the working directory first on sys.path: it must be this tree
+
+
+class Wsgi:
+    """Requests straight into Django's WSGIHandler (what gunicorn's workers call)."""
+
+    def __init__(self) -> None:
+        from django.core.handlers.wsgi import WSGIHandler
+
+        self.app = WSGIHandler()
+
+    def __call__(self, method: str, path: str, body: Any = None, token: str | None = None,
+                 ) -> tuple[int, bytes]:
+        data = json.dumps(body).encode() if body is not None else b""
+        environ = {
+            "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "", "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "80", "HTTP_HOST": "127.0.0.1", "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(data), "CONTENT_LENGTH": str(len(data)),
+            "CONTENT_TYPE": "application/json", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1",
+            "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": True,
+            "wsgi.run_once": False, "wsgi.version": (1, 0),
+        }
+        if token:
+            environ["HTTP_AUTHORIZATION"] = f"Token {token}"
+        status: list[str] = []
+        response = self.app(environ, lambda s, headers, *exc: status.append(s))
+        content = b"".join(response)
+        response.close()
+        return int(status[0].split()[0]), content
+
+
+def game_at_turn(call: Wsgi, turn: int) -> tuple[str, str]:
+    """A user's token and a game against the random bot played (first legal action) to the engine's `turn`."""
+    user = f"cpu{time.time_ns() % 10**12}"
+    status, out = call("POST", "/api/auth/register/", {"username": user, "password": "Bench-Password-1942"})
+    assert status == 201, out
+    token = json.loads(out)["token"]
+    allies, axis = bench_starters()
+    body = {"my_deck": {"starter": allies}, "opponent_deck": {"starter": axis},
+            "opponent": {"kind": "bot", "bot": "random"}, "seed": 1942}
+    while True:
+        gid = json.loads(call("POST", "/api/games/", body, token)[1])["id"]
+        view = json.loads(call("GET", f"/api/games/{gid}/view/", token=token)[1])
+        while view["status"] == "active" and view["view"].get("turn", 0) < turn:
+            action = {"version": view["version"], "action": view["view"]["decision"]["legal_actions"][0]}
+            status, out = call("POST", f"/api/games/{gid}/actions/", action, token)
+            assert status == 200, out
+            view = json.loads(out)["state"]
+        if view["status"] == "active":
+            return token, gid
+
+
+def measure(call: Wsgi, path: str, token: str | None, requests: int, before: Any = None) -> dict[str, float]:
+    from django.db import connection
+
+    statements = 0
+
+    def count(execute, sql, params, many, context):
+        nonlocal statements
+        statements += 1
+        return execute(sql, params, many, context)
+
+    for _ in range(min(50, requests)):
+        call("GET", path, token=token)
+    spent = 0.0
+    with connection.execute_wrapper(count):
+        for _ in range(requests):
+            if before is not None:
+                before()
+            started = time.process_time()
+            status, _ = call("GET", path, token=token)
+            spent += time.process_time() - started
+            assert status == 200
+    return {"cpu_us": round(1e6 * spent / requests), "sql": statements / requests}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB))
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--turn", type=int, default=20)
+    parser.add_argument("--profile", type=int, default=0, metavar="TOP")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bc-view-cpu-") as tmp:
+        prepare(tmp, args.database_url)
+        import warnings
+
+        warnings.filterwarnings("ignore", message="No directory at")  # no collected static files here
+        import django
+
+        django.setup()
+        from games import hot_state
+
+        call = Wsgi()
+        token, gid = game_at_turn(call, args.turn)
+        path = f"/api/games/{gid}/view/"
+        size = len(call("GET", path, token=token)[1])
+        rows = {
+            "trivial view": measure(call, "/bench/trivial/", None, args.requests),
+            f"game view, turn {args.turn} ({size / 1000:.1f} KB)": measure(call, path, token, args.requests),
+            "game view of a row not seen yet": measure(
+                call, path, token, max(1, args.requests // 10), before=hot_state.clear),
+        }
+        for label, row in rows.items():
+            print(f"{label:40} {row['cpu_us']:>7} us CPU/request  {row['sql']:.1f} SQL statements/request")
+        if args.profile:
+            profile = cProfile.Profile(time.process_time)
+            profile.enable()
+            for _ in range(args.requests):
+                call("GET", path, token=token)
+            profile.disable()
+            pstats.Stats(profile).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(args.profile)
+
+
+if __name__ == "__main__":
+    main()
