@@ -34,6 +34,7 @@ class _Compiled:
     start: int
     end: int
     populators: list[Any]
+    converters: dict[int, Any]  # the compiler's get_converters, once (results_iter builds them per call)
 
 
 class PreparedQuery:
@@ -53,6 +54,9 @@ class PreparedQuery:
         select, klass_info = compiler.select, compiler.klass_info
         fields = klass_info["select_fields"]
         start, end = fields[0], fields[-1] + 1
+        selected = [s[0] for s in select[: compiler.col_count]]
+        if compiler.has_composite_fields(selected):
+            raise ValueError("composite fields are not supported")
         return _Compiled(
             sql=sql,
             params=tuple(params),
@@ -62,6 +66,7 @@ class PreparedQuery:
             start=start,
             end=end,
             populators=get_related_populators(klass_info, select, alias),
+            converters=compiler.get_converters(selected),
         )
 
     def rows(self, value: Any, *, using: str = "default") -> list[Any]:
@@ -77,7 +82,8 @@ class PreparedQuery:
             fetched = cursor.fetchall()
         model = compiled.compiler.klass_info["model"]
         objects = []
-        for row in compiled.compiler.results_iter([fetched]):
+        converters = compiled.converters
+        for row in compiled.compiler.apply_converters(fetched, converters) if converters else fetched:
             obj = model.from_db(using, compiled.init_list, row[compiled.start : compiled.end])
             for populator in compiled.populators:
                 populator.populate(row, obj)
