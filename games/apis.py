@@ -287,14 +287,12 @@ class GameActionSubmitApi(SettlesClock, APIView):
             # SettlesClock would have before reading, then answer as for a finished game.
             services.game_clock_settle(game_id=game_id)
             outcome = submit()
-        return Response(
-            {
-                "entries": [selectors.log_entry_for_seat(e, outcome.seat) for e in outcome.entries],
-                "state": selectors.seat_view_payload(
-                    game=outcome.game, seat=outcome.seat, state=outcome.state
-                ),
-            }
-        )
+        body = {
+            "entries": [selectors.log_entry_for_seat(e, outcome.seat) for e in outcome.entries],
+            "state": selectors.seat_view_payload(game=outcome.game, seat=outcome.seat, state=outcome.state),
+        }
+        services.game_action_hand_on(outcome=outcome)  # after the last read of outcome.state
+        return Response(body)
 
 
 class GameEventsApi(SettlesClock, APIView):

@@ -89,6 +89,44 @@ def seat_json(game: Any, seat: str, build: Callable[[], Any]) -> Any:
     return part
 
 
+# ------------------------------------------------------------------ the next writer's state (action POSTs)
+# The state an action POST applied its action and the bots' answers to, once that write has committed and
+# the POST has built its response: the next action POST on the same game in this process takes it instead
+# of reading and decoding the stored JSON, when the row it has locked is still the one written with it
+# (same row_key). It is never shared: it is kept only after its owner's last read, a taker removes it under
+# the lock (one taker at most) and owns it from then on, and nobody reads it while it is kept; readers
+# (the views above) decode their own. A write that fails keeps nothing, so a state half-applied by an
+# action the engine refused is never handed on.
+
+_WRITERS: OrderedDict[Any, tuple[tuple, Any]] = OrderedDict()
+
+
+def keep_for_write(game: Any, state: Any) -> None:
+    """Hand `state` on to the next writer of this game: the caller's committed write put this row (row_key
+    of `game` as written) with this state, and the caller will not touch the state again."""
+    with _LOCK:
+        _WRITERS[game.pk] = (row_key(game), state)
+        _WRITERS.move_to_end(game.pk)
+        while len(_WRITERS) > MAX_GAMES:
+            _WRITERS.popitem(last=False)
+
+
+def holds_for_write(pk: Any) -> bool:
+    """Whether a state of this game waits for its next writer (of some row: take_for_write checks which)."""
+    return pk in _WRITERS
+
+
+def take_for_write(game: Any) -> Any | None:
+    """The kept state of this game when the locked row `game` is the one it was written with (removed: the
+    caller owns it now, and applies to it); None otherwise (then a kept state of an older row is dropped)."""
+    with _LOCK:
+        found = _WRITERS.pop(game.pk, None)
+    if found is None or found[0] != row_key(game):
+        return None
+    return found[1]
+
+
 def clear() -> None:
     with _LOCK:
         _GAMES.clear()
+        _WRITERS.clear()

@@ -150,17 +150,31 @@ _SEATS_LOCKING_GAME = PreparedQuery(
     .order_by("seat"),
     sentinel=uuid.UUID("00000000-0000-4000-8000-00000000c0de"),
 )
+# The same without the state column, for an action POST that holds the game's state already (games.hot_state):
+# reading `game.state` then costs one more statement (Django loads a deferred column on first access).
+_SEATS_LOCKING_GAME_WITHOUT_STATE = PreparedQuery(
+    lambda pk: GameSeat.objects.select_for_update(of=("game",))
+    .select_related("game", "user", "invited_user")
+    .defer("game__setup", "game__state")
+    .filter(game_id=pk)
+    .order_by("seat"),
+    sentinel=uuid.UUID("00000000-0000-4000-8000-00000000c0de"),
+)
 
 
-def game_get_for_update(*, game_id: Any, user: Any, visible_only: bool = True) -> Game:
+def game_get_for_update(
+    *, game_id: Any, user: Any, visible_only: bool = True, without_state: bool = False
+) -> Game:
     """Lock the game row (inside the caller's transaction) and check the user may see it (else 404;
     visible_only=False leaves that check to the caller).
 
-    The bulky columns (catalog snapshot, setup) are left out: the snapshot's Catalog is cached per hash.
+    The bulky columns (catalog snapshot, setup) are left out: the snapshot's Catalog is cached per hash;
+    without_state=True leaves the state column out too (read on first access of `game.state`).
     The seats come along (prefetched into game.seats.all()).
     """
     pk = parse_game_id(game_id)
-    seats = _SEATS_LOCKING_GAME.rows(pk, using=GameSeat.objects.db)
+    locking = _SEATS_LOCKING_GAME_WITHOUT_STATE if without_state else _SEATS_LOCKING_GAME
+    seats = locking.rows(pk, using=GameSeat.objects.db)
     if seats:
         game = seats[0].game
         for seat in seats:
@@ -169,7 +183,8 @@ def game_get_for_update(*, game_id: Any, user: Any, visible_only: bool = True) -
         cached._result_cache, cached._prefetch_done = seats, True
         game._prefetched_objects_cache = {"seats": cached}
     else:  # a game has seats from its creation; kept for safety
-        game = Game.objects.select_for_update(of=("self",)).defer("setup").filter(pk=pk).first()
+        deferred = ("setup", "state") if without_state else ("setup",)
+        game = Game.objects.select_for_update(of=("self",)).defer(*deferred).filter(pk=pk).first()
         if game is None:
             raise NotFound("No such game.", code="game_not_found")
         prefetch_related_objects([game], seats_prefetch())

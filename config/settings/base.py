@@ -125,6 +125,8 @@ STORAGES = {
 # CACHE_URL=redis://127.0.0.1:6379/0 (recommended) or dbcache://django_cache (run `manage.py
 # createcachetable`). The default, a per-process memory cache, suits the one-process development server.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://battlecards")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    CACHES["default"]["BACKEND"] = "config.redis_cache.RedisCache"  # one redis-py client per pool
 
 # Largest request body accepted (oversized requests get a 413-style 400 in the common error shape).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024)

@@ -25,6 +25,7 @@ from games.services.play import (
     CheckedAction,
     game_action_check,
     game_action_do,
+    game_action_hand_on,
     game_action_submit,
     game_rebuild_state,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "EngineRejected",
     "game_action_check",
     "game_action_do",
+    "game_action_hand_on",
     "game_action_submit",
     "game_options",
     "game_create",
