@@ -9,19 +9,20 @@ into the same envelope (count, next, previous, results, and the view's extras su
 body, byte for byte, as rendering the page's dicts. A renderer other than plain JSON (the browsable API,
 `indent`) gets the forms decoded and renders as before.
 
-Which forms are still right:
+Never stale: a catalog change is a new version token (the view's `cache_token`, visible in every process
+within CATALOG_TOKEN_SECONDS, as for the response cache), and no form is served under a token it was not
+built or checked at:
   * a view that names the rows its form is made of (`form_sources`: the row itself always, plus relations
-    followed from it, e.g. "nation", "memberships__card_set") keys each form by a fingerprint of that content,
-    taken in SQL in the same statement as the page's keys: an MD5 over every column of the row and of each
-    related row. A form is reused while its fingerprint is the same, whatever the catalog version; any change
-    to a row it is made of (by the admin, load_catalog or an UPDATE in SQL, with or without a version change)
-    gives a new fingerprint and the form is built again by the first request that shows the row, in every
-    process. A catalog change therefore keeps the forms of every card that did not change. A form is built in
-    one snapshot with the fingerprint it is stored under (REPEATABLE READ on PostgreSQL), so it is never kept
-    under the fingerprint of other content.
+    followed from it, e.g. "nation", "memberships__card_set") keeps each form with a fingerprint of that
+    content: an MD5, computed in SQL, over every column of the row and of each related row. The first time a
+    token shows a form, the fingerprints of the page's rows held from an earlier token are read in one query
+    (the page's rows only, never on the path of a token already checked: it costs the database about as much
+    as the page itself) and each form whose content changed is built again; the others are kept. A catalog
+    change therefore keeps the forms of every row that did not change. A form is built in one snapshot with
+    the fingerprint it is stored under (REPEATABLE READ on PostgreSQL outside a transaction), so it is never
+    kept under the fingerprint of other content.
   * a view without `form_sources` (its forms hold aggregates over other tables: counts, sums) keeps its forms
-    per catalog version token (the view's `cache_token`, visible in every process within
-    CATALOG_TOKEN_SECONDS as for the response cache): a new token starts an empty table.
+    per token: a new token starts an empty table.
 """
 
 from __future__ import annotations
