@@ -14,7 +14,8 @@ within CATALOG_TOKEN_SECONDS, as for the response cache), and no form is served 
 built or checked at:
   * a view that names the rows its form is made of (`form_sources`: the row itself always, plus relations
     followed from it, e.g. "nation", "memberships__card_set") keeps each form with a fingerprint of that
-    content: an MD5, computed in SQL, over every column of the row and of each related row. The first time a
+    content: an MD5, computed in SQL, over every column of the row and of each related row (on PostgreSQL
+    the rows' text, in which a value is quoted wherever a delimiter could be read into it). The first time a
     token shows a form, the fingerprints of the page's rows held from an earlier token are read in one query
     (the page's rows only, never on the path of a token already checked: it costs the database about as much
     as the page itself) and each form whose content changed is built again; the others are kept. A catalog
@@ -46,21 +47,27 @@ _FINGERPRINT = "_form_fingerprint"
 _TOTAL = "_form_total"
 
 
+class Table(dict):
+    """pk -> Entry, for one view, scheme and host (and version token, for a view without form_sources)."""
+
+    token: str | None = None  # the version token of the last request that used the table
+
+
 class _Tables:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._tables: OrderedDict[tuple, dict[Any, Entry]] = OrderedDict()
+        self._tables: OrderedDict[tuple, Table] = OrderedDict()
         self.builds = 0  # how many tables were started in this process (tests, benchmarks)
         self.forms_built = 0  # how many rows were serialized into forms in this process (tests, benchmarks)
 
-    def get(self, key: tuple) -> dict[Any, Entry]:
+    def get(self, key: tuple) -> Table:
         with self._lock:
             table = self._tables.get(key)
             if table is not None:
                 self._tables.move_to_end(key)
                 return table
             self.builds += 1
-            table = self._tables[key] = {}
+            table = self._tables[key] = Table()
             while len(self._tables) > MAX_TABLES:
                 self._tables.popitem(last=False)
             return table
@@ -83,13 +90,18 @@ def _encoded(expression: str) -> str:
     return f"COALESCE(CAST(LENGTH({text}) AS TEXT) || ':' || {text}, '-')"
 
 
-def _columns(model, alias: str, qn) -> list[str]:
+def _columns(model, alias: str, qn, vendor: str) -> list[str]:
+    """Every column of the row `alias` as self-delimiting text: on PostgreSQL the whole row's text, whose
+    values are quoted wherever a delimiter could be read into them ("-" for no row); elsewhere column by
+    column."""
+    if vendor == "postgresql":
+        return [f"COALESCE(CAST({alias} AS TEXT), '-')"]
     return [_encoded(f"{alias}.{qn(field.column)}") for field in model._meta.concrete_fields]
 
 
-def _followed(model, alias: str, names: list[str], qn) -> tuple[str, list[str]]:
+def _followed(model, alias: str, names: list[str], qn, vendor: str) -> tuple[str, list[str]]:
     """LEFT JOINs along forward foreign keys from `alias`, and the encoded columns of every row joined."""
-    joins, columns = "", _columns(model, alias, qn)
+    joins, columns = "", _columns(model, alias, qn, vendor)
     for depth, name in enumerate(names):
         field = model._meta.get_field(name)
         if not field.many_to_one:
@@ -100,7 +112,7 @@ def _followed(model, alias: str, names: list[str], qn) -> tuple[str, list[str]]:
             f" LEFT JOIN {qn(target._meta.db_table)} {joined}"
             f" ON {joined}.{qn(field.target_field.column)} = {alias}.{qn(field.column)}"
         )
-        columns += _columns(target, joined, qn)
+        columns += _columns(target, joined, qn, vendor)
         model, alias = target, joined
     return joins, columns
 
@@ -112,13 +124,13 @@ def fingerprint_sql(model, sources: tuple[str, ...], vendor: str) -> str:
     makes the same text."""
     qn = connection.ops.quote_name
     base = qn(model._meta.db_table)
-    parts = _columns(model, base, qn)
+    parts = _columns(model, base, qn, vendor)
     for index, source in enumerate(sources):
         first, *rest = source.split("__")
         field = model._meta.get_field(first)
         alias = qn(f"fp{index}")
         related = field.related_model
-        joins, columns = _followed(related, alias, rest, qn)
+        joins, columns = _followed(related, alias, rest, qn, vendor)
         text = " || ".join(columns)
         if field.many_to_one:  # one row (or none)
             where = f"{alias}.{qn(field.target_field.column)} = {base}.{qn(field.column)}"
@@ -127,7 +139,8 @@ def fingerprint_sql(model, sources: tuple[str, ...], vendor: str) -> str:
             where = f"{alias}.{qn(remote.column)} = {base}.{qn(remote.target_field.column)}"
             pk = f"{alias}.{qn(related._meta.pk.column)}"
             ordered = f"STRING_AGG({text}, '' ORDER BY {pk})"
-            text = ordered if vendor == "postgresql" else f"GROUP_CONCAT({text}, '')"  # any order: see above
+            # SQLite's GROUP_CONCAT takes no order: another order only makes another fingerprint (a rebuild)
+            text = ordered if vendor == "postgresql" else f"GROUP_CONCAT({text}, '')"
         else:
             raise ImproperlyConfigured(f"form_sources: {first!r} of {model.__name__} is not a foreign key")
         table = qn(related._meta.db_table)
@@ -237,19 +250,21 @@ class PrebuiltListMixin:
             for row, form in zip(rows, forms, strict=True)
         }
 
-    def _forms_for(self, pks: list[Any], model) -> Forms:
-        """The forms of these rows, in their order: each checked once per version token (its fingerprint
-        against the rows now, one query for the page's unchecked rows) and built again when it changed."""
-        token = self._token()
+    def _forms_for(self, table: Table, token: str, rows: list[tuple], model) -> Forms:
+        """The forms of these rows ((pk,) or (pk, fingerprint now)), in their order: each checked once per
+        version token (its fingerprint against the rows now: read with the page, or in one query for the
+        page's unchecked rows) and built again when its content changed."""
         fingerprint = self._fingerprint(model)
-        table = tables.get(self._forms_key(token))
+        pks = [row[0] for row in rows]
         unchecked = [pk for pk in pks if (table.get(pk) or (None, b"", None))[2] != token]
         if unchecked and fingerprint is not None and any(pk in table for pk in unchecked):
-            now = dict(
-                model._base_manager.filter(pk__in=unchecked)
-                .annotate(**{_FINGERPRINT: RawSQL(fingerprint, ())})  # noqa: S611 - names only, no input
-                .values_list("pk", _FINGERPRINT)
-            )
+            now = {row[0]: row[1] for row in rows if len(row) > 1}
+            if any(pk not in now for pk in unchecked):
+                now.update(
+                    model._base_manager.filter(pk__in=[pk for pk in unchecked if pk not in now])
+                    .annotate(**{_FINGERPRINT: RawSQL(fingerprint, ())})  # noqa: S611 - names only, no input
+                    .values_list("pk", _FINGERPRINT)
+                )
             missing = []
             for pk in unchecked:
                 kept = table.get(pk)
@@ -262,40 +277,49 @@ class PrebuiltListMixin:
         if missing:
             built = self._build(missing, fingerprint)
             table.update((pk, (print_, form, token)) for pk, (print_, form) in built.items())
+        table.token = token
         return Forms(table[pk][1] for pk in pks if pk in table)
 
-    def _page(self, rows) -> list[Any] | None:
-        """The page's primary keys, as DRF's pagination picks them (its 404s too), with the total count from
-        the same statement when the page number is a plain one; None: not paginated."""
+    def _page(self, rows, fields: tuple[str, ...]) -> list[tuple] | None:
+        """The page's rows (`fields` of each), as DRF's pagination picks them (its 404s too), with the total
+        count from the same statement when the page number is a plain one; None: not paginated."""
         pagination = self.paginator
         request = self.request
         pagination.request = request
         size = pagination.get_page_size(request)
         if not size:
             return None
-        pks = rows.values_list("pk", flat=True)
         raw = request.query_params.get(pagination.page_query_param) or 1
         try:
             number = int(raw)
         except (TypeError, ValueError):
             number = 0
         if number >= 1 and not rows.query.distinct:  # under DISTINCT a window counts rows before it: not here
-            counted = rows.annotate(**{_TOTAL: Window(Count("pk"))}).values_list("pk", _TOTAL)
+            counted = rows.annotate(**{_TOTAL: Window(Count("pk"))}).values_list(*fields, _TOTAL)
             page = list(counted[(number - 1) * size : number * size])
             if page or number == 1:
-                paginator = pagination.django_paginator_class(pks, size)
-                paginator.count = page[0][1] if page else 0
+                paginator = pagination.django_paginator_class(rows.values_list("pk", flat=True), size)
+                paginator.count = page[0][-1] if page else 0
                 pagination.page = paginator.page(number)
                 if paginator.num_pages > 1 and pagination.template is not None:
                     pagination.display_page_controls = True
-                return [pk for pk, _ in page]
-        return pagination.paginate_queryset(pks, request, view=self)  # the other cases, and their 404s
+                return [row[:-1] for row in page]
+        pks = pagination.paginate_queryset(rows.values_list("pk", flat=True), request, view=self)
+        return [(pk,) for pk in pks]  # the other cases, and their 404s
 
     def list(self, request, *args, **kwargs):
         queryset = self.filter_queryset(self.get_queryset())
+        model = queryset.model
+        token = self._token()
+        table = tables.get(self._forms_key(token))
         rows = queryset.prefetch_related(None)
-        page = self._page(rows) if self.paginator is not None else None
+        fields: tuple[str, ...] = ("pk",)
+        fingerprint = self._fingerprint(model)
+        if fingerprint is not None and table.token != token and table:  # a new token: check with the page
+            rows = rows.annotate(**{_FINGERPRINT: RawSQL(fingerprint, ())})  # noqa: S611 - names only
+            fields = ("pk", _FINGERPRINT)
+        page = self._page(rows, fields) if self.paginator is not None else None
         if page is None:
-            return PrebuiltResponse(self._forms_for(list(rows.values_list("pk", flat=True)), queryset.model))
-        response = self.get_paginated_response(self._forms_for(page, queryset.model))
+            return PrebuiltResponse(self._forms_for(table, token, list(rows.values_list(*fields)), model))
+        response = self.get_paginated_response(self._forms_for(table, token, page, model))
         return PrebuiltResponse(response.data, status=response.status_code)
