@@ -15,10 +15,11 @@ built or checked at:
   * a view that names the rows its form is made of (`form_sources`: the row itself always, plus relations
     followed from it, e.g. "nation", "memberships__card_set") keeps each form with a fingerprint of that
     content: an MD5, computed in SQL, over every column of the row and of each related row (on PostgreSQL
-    the rows' text, in which a value is quoted wherever a delimiter could be read into it). The first time a
-    token shows a form, the fingerprints of the page's rows held from an earlier token are read in one query
-    (the page's rows only, never on the path of a token already checked: it costs the database about as much
-    as the page itself) and each form whose content changed is built again; the others are kept. A catalog
+    the rows' text, in which a value is quoted wherever a delimiter could be read into it). A form is checked
+    once per token: the first page a process serves under a new token reads its rows' fingerprints in the
+    statement that reads its keys, a later page of that token those of its unchecked rows in one query (the
+    page's rows only; never again under a token already checked: the fingerprint costs the database more
+    than the page's keys), and each form whose content changed is built again; the others are kept. A catalog
     change therefore keeps the forms of every row that did not change. A form is built in one snapshot with
     the fingerprint it is stored under (REPEATABLE READ on PostgreSQL outside a transaction), so it is never
     kept under the fingerprint of other content.
@@ -278,7 +279,8 @@ class PrebuiltListMixin:
             built = self._build(missing, fingerprint)
             table.update((pk, (print_, form, token)) for pk, (print_, form) in built.items())
         table.token = token
-        return Forms(table[pk][1] for pk in pks if pk in table)
+        entries = (table.get(pk) for pk in pks)  # a row gone since the page was read: left out, as before
+        return Forms(entry[1] for entry in entries if entry is not None and entry[2] == token)
 
     def _page(self, rows, fields: tuple[str, ...]) -> list[tuple] | None:
         """The page's rows (`fields` of each), as DRF's pagination picks them (its 404s too), with the total
