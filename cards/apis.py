@@ -204,8 +204,8 @@ def catalog_docs(*, noun: str, plural: str, serializer, example: dict, filters_h
 
 class CatalogViewSet(VersionedCacheMixin, PrebuiltListMixin, viewsets.ReadOnlyModelViewSet):
     """Every catalog response is cached per catalog version and normalised query, with an ETag; a list that
-    misses that cache is built from each row's serialized form, prebuilt per catalog version
-    (cards.list_forms)."""
+    misses that cache is built from each row's serialized form, prebuilt per row content (`form_sources`) or
+    per catalog version (cards.list_forms)."""
 
     cache_namespace = "catalog"
     schema_public = True  # the same answer for everyone: no padlock in Swagger UI (config.schema)
@@ -274,6 +274,7 @@ class CardSetViewSet(CatalogViewSet):
 class ArsenalCardViewSet(QuerySearchMixin, CatalogViewSet):
     search_language = ARSENAL
     serializer_class = ArsenalCardSerializer
+    form_sources = ("nation", "class_links__unit_class", "memberships__card_set", "variants")
     filterset_class = ArsenalCardFilter
 
     def get_queryset(self):
@@ -291,6 +292,7 @@ class ArsenalCardViewSet(QuerySearchMixin, CatalogViewSet):
 class ConflictCardViewSet(QuerySearchMixin, CatalogViewSet):
     search_language = CONFLICT
     serializer_class = ConflictCardSerializer
+    form_sources = ("theater", "card_set")
     filterset_class = ConflictCardFilter
 
     def get_queryset(self):
@@ -309,6 +311,7 @@ class ConflictCardViewSet(QuerySearchMixin, CatalogViewSet):
 class BattlecardViewSet(QuerySearchMixin, CatalogViewSet):
     search_language = BATTLECARD
     serializer_class = BattlecardSerializer
+    form_sources = ("theater", "card_set", "homeland_of", "prerequisite_links__requires")
     filterset_class = BattlecardFilter
 
     def get_queryset(self):

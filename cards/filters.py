@@ -76,6 +76,11 @@ class MaxPerDeckFilter(df.Filter):
 class CodeFilter(df.ModelMultipleChoiceFilter):
     """Filter by the code(s) of a related row (?nation=GB&nation=US); an unknown code is a 400."""
 
+    def filter(self, qs, value):
+        if isinstance(value, QuerySet) and value.query.is_empty():  # not asked: the form's queryset.none(),
+            return qs  # whose truth django-filter would find out by compiling a query for nothing
+        return super().filter(qs, value)
+
 
 def code_filter(relation: str, queryset, help_text: str = "") -> CodeFilter:
     return CodeFilter(

@@ -1,47 +1,77 @@
-"""Catalog list pages from serialized forms built once per catalog version, per process.
+"""Catalog list pages from pre-encoded serialized forms, kept per process and checked against the rows.
 
-The catalog is immutable between two catalog versions (the view's `cache_token`), so each row's serialized
-form is built once per version, scheme and host (its links are absolute) in each process. A list request
-filters, orders and paginates in the database as primary keys only (the same FilterSet, `?q=`, `?search=` and
-ordering as before, so the same rows in the same order), serializes the rows of its page that no earlier
-request of this version did (one query plus the view's prefetches), and answers with the forms of its page.
+Each row's serialized form is kept in each process as the JSON bytes DRF's JSONRenderer makes of it, per view,
+scheme and host (its links are absolute). A list request filters, orders and paginates in the database as
+primary keys only (the same FilterSet, `?q=`, `?search=` and ordering as before, so the same rows in the same
+order; the total count comes with the page's keys, one statement), serializes the rows of its page whose form
+it does not hold (one query plus the view's prefetches), and answers with the page's forms joined as bytes
+into the same envelope (count, next, previous, results, and the view's extras such as `warnings`): the same
+body, byte for byte, as rendering the page's dicts. A renderer other than plain JSON (the browsable API,
+`indent`) gets the forms decoded and renders as before.
 
-Never stale: a catalog change is a new token (visible in every process within CATALOG_TOKEN_SECONDS, as for
-the response cache), and a new token starts an empty table. The first page after a change costs what a page
-cost before (its rows are serialized); every later page of that version reuses them.
+Never stale: a catalog change is a new version token (the view's `cache_token`, visible in every process
+within CATALOG_TOKEN_SECONDS, as for the response cache), and no form is served under a token it was not
+built or checked at:
+  * a view that names the rows its form is made of (`form_sources`: the row itself always, plus relations
+    followed from it, e.g. "nation", "memberships__card_set") keeps each form with a fingerprint of that
+    content: an MD5, computed in SQL, over every column of the row and of each related row (on PostgreSQL
+    the rows' text, in which a value is quoted wherever a delimiter could be read into it). A form is checked
+    once per token: the first page a process serves under a new token reads its rows' fingerprints in the
+    statement that reads its keys, a later page of that token those of its unchecked rows in one query (the
+    page's rows only; never again under a token already checked: the fingerprint costs the database more
+    than the page's keys), and each form whose content changed is built again; the others are kept. A catalog
+    change therefore keeps the forms of every row that did not change. A form is built in one snapshot with
+    the fingerprint it is stored under (REPEATABLE READ on PostgreSQL outside a transaction), so it is never
+    kept under the fingerprint of other content.
+  * a view without `form_sources` (its forms hold aggregates over other tables: counts, sums) keeps its forms
+    per token: a new token starts an empty table.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import threading
 from collections import OrderedDict
 from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
+from django.db import connection, transaction
+from django.db.models import Count, Window
+from django.db.models.expressions import RawSQL
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-MAX_TABLES = 32  # (view, version, scheme, host) tables kept per process, least recently used dropped
+Entry = tuple[str | None, bytes, str]  # (fingerprint or None, JSON bytes, token last checked at)
+MAX_TABLES = 32  # (view, scheme, host[, version]) tables kept per process, least recently used dropped
+_FINGERPRINT = "_form_fingerprint"
+_TOTAL = "_form_total"
+
+
+class Table(dict):
+    """pk -> Entry, for one view, scheme and host (and version token, for a view without form_sources)."""
+
+    token: str | None = None  # the version token of the last request that used the table
 
 
 class _Tables:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._tables: OrderedDict[tuple, dict[Any, Any]] = OrderedDict()
-        self.builds = 0  # how many tables were built in this process (tests, benchmarks)
+        self._tables: OrderedDict[tuple, Table] = OrderedDict()
+        self.builds = 0  # how many tables were started in this process (tests, benchmarks)
+        self.forms_built = 0  # how many rows were serialized into forms in this process (tests, benchmarks)
 
-    def get(self, key: tuple) -> dict[Any, Any] | None:
+    def get(self, key: tuple) -> Table:
         with self._lock:
             table = self._tables.get(key)
             if table is not None:
                 self._tables.move_to_end(key)
-            return table
-
-    def put(self, key: tuple, table: dict[Any, Any]) -> None:
-        with self._lock:
-            self.builds += 1  # tables started
-            self._tables[key] = table
-            self._tables.move_to_end(key)
+                return table
+            self.builds += 1
+            table = self._tables[key] = Table()
             while len(self._tables) > MAX_TABLES:
                 self._tables.popitem(last=False)
+            return table
 
     def clear(self) -> None:
         with self._lock:
@@ -49,33 +79,249 @@ class _Tables:
 
 
 tables = _Tables()
+_encoder = JSONRenderer()
+
+
+# ----------------------------------------------------------------------------------------- the fingerprint
+
+
+def _encoded(expression: str) -> str:
+    """A column as self-delimiting text: "<length>:<text>", or "-" for NULL."""
+    text = f"CAST({expression} AS TEXT)"
+    return f"COALESCE(CAST(LENGTH({text}) AS TEXT) || ':' || {text}, '-')"
+
+
+def _columns(model, alias: str, qn, vendor: str) -> list[str]:
+    """Every column of the row `alias` as self-delimiting text: on PostgreSQL the whole row's text, whose
+    values are quoted wherever a delimiter could be read into them ("-" for no row); elsewhere column by
+    column."""
+    if vendor == "postgresql":
+        return [f"COALESCE(CAST({alias} AS TEXT), '-')"]
+    return [_encoded(f"{alias}.{qn(field.column)}") for field in model._meta.concrete_fields]
+
+
+def _followed(model, alias: str, names: list[str], qn, vendor: str) -> tuple[str, list[str]]:
+    """LEFT JOINs along forward foreign keys from `alias`, and the encoded columns of every row joined."""
+    joins, columns = "", _columns(model, alias, qn, vendor)
+    for depth, name in enumerate(names):
+        field = model._meta.get_field(name)
+        if not field.many_to_one:
+            raise ImproperlyConfigured(f"form_sources: {name!r} of {model.__name__} is not a foreign key")
+        target = field.related_model
+        joined = qn(f"{alias.strip(qn(''))}_{depth}")
+        joins += (
+            f" LEFT JOIN {qn(target._meta.db_table)} {joined}"
+            f" ON {joined}.{qn(field.target_field.column)} = {alias}.{qn(field.column)}"
+        )
+        columns += _columns(target, joined, qn, vendor)
+        model, alias = target, joined
+    return joins, columns
+
+
+def fingerprint_sql(model, sources: tuple[str, ...], vendor: str) -> str:
+    """SQL of one row's fingerprint in a query on `model`'s table: MD5 over every column of the row and of
+    each source (a forward foreign key, or a reverse one, i.e. many rows, each optionally followed along
+    forward foreign keys: "memberships__card_set"). Every part is self-delimiting, so different content never
+    makes the same text."""
+    qn = connection.ops.quote_name
+    base = qn(model._meta.db_table)
+    parts = _columns(model, base, qn, vendor)
+    for index, source in enumerate(sources):
+        first, *rest = source.split("__")
+        field = model._meta.get_field(first)
+        alias = qn(f"fp{index}")
+        related = field.related_model
+        joins, columns = _followed(related, alias, rest, qn, vendor)
+        text = " || ".join(columns)
+        if field.many_to_one:  # one row (or none)
+            where = f"{alias}.{qn(field.target_field.column)} = {base}.{qn(field.column)}"
+        elif field.one_to_many:  # every row pointing at this one, in a fixed order
+            remote = field.field
+            where = f"{alias}.{qn(remote.column)} = {base}.{qn(remote.target_field.column)}"
+            pk = f"{alias}.{qn(related._meta.pk.column)}"
+            ordered = f"STRING_AGG({text}, '' ORDER BY {pk})"
+            # SQLite's GROUP_CONCAT takes no order: another order only makes another fingerprint (a rebuild)
+            text = ordered if vendor == "postgresql" else f"GROUP_CONCAT({text}, '')"
+        else:
+            raise ImproperlyConfigured(f"form_sources: {first!r} of {model.__name__} is not a foreign key")
+        table = qn(related._meta.db_table)
+        related_rows = f"SELECT {text} FROM {table} {alias}{joins} WHERE {where}"  # noqa: S608 - names only
+        parts.append(f"COALESCE(MD5(({related_rows})), '-')")
+    return f"MD5({' || '.join(parts)})"
+
+
+_fingerprints: dict[tuple, str] = {}
+
+
+# ------------------------------------------------------------------------------------------------ rendering
+
+
+_MARK = "\x00prebuilt-forms\x00"  # where the joined forms go in the rendered envelope (JSON escapes it)
+_MARK_JSON = json.dumps(_MARK).encode()
+
+
+class Forms(list):
+    """The page's forms: JSON bytes of each row."""
+
+
+class PrebuiltResponse(Response):
+    """A DRF Response whose data holds a Forms list (the data itself, or its "results"): rendered as plain
+    JSON by joining the forms' bytes into the rendered envelope; any other renderer gets the forms decoded."""
+
+    @staticmethod
+    def _swap(data: Any, value_of) -> Any:
+        if isinstance(data, Forms):
+            return value_of(data)
+        if isinstance(data, dict) and isinstance(data.get("results"), Forms):
+            return {**data, "results": value_of(data["results"])}
+        return data
+
+    @property
+    def rendered_content(self):
+        data = self.data
+        forms: list[Forms] = []
+
+        def mark(found: Forms) -> str:
+            forms.append(found)
+            return _MARK
+
+        renderer = getattr(self, "accepted_renderer", None)
+        plain = type(renderer) is JSONRenderer and renderer.get_indent(
+            getattr(self, "accepted_media_type", None), getattr(self, "renderer_context", None) or {}
+        ) is None
+        try:
+            if plain:
+                self.data = self._swap(data, mark)
+                body = super().rendered_content
+                if forms:
+                    body = body.replace(_MARK_JSON, b"[" + b",".join(forms[0]) + b"]", 1)
+                return body
+            self.data = self._swap(data, lambda found: [json.loads(form) for form in found])
+            return super().rendered_content
+        finally:
+            self.data = data
+
+
+# ------------------------------------------------------------------------------------------------- the mixin
 
 
 class PrebuiltListMixin:
-    """For a read-only catalog viewset (before the DRF base): `list` answers from the prebuilt forms."""
+    """For a read-only catalog viewset (before the DRF base): `list` answers from the prebuilt forms.
 
-    def _forms_key(self) -> tuple:
+    `form_sources`: the relations a row's form is made of besides the row (see the module docstring); None
+    keeps the forms per catalog version instead."""
+
+    form_sources: tuple[str, ...] | None = None
+
+    def _fingerprint(self, model) -> str | None:
+        if self.form_sources is None:
+            return None
+        key = (type(self), connection.vendor)
+        sql = _fingerprints.get(key)
+        if sql is None:
+            sql = _fingerprints[key] = fingerprint_sql(model, self.form_sources, connection.vendor)
+        return sql
+
+    def _token(self) -> str:
+        return getattr(self, "version_token", None) or self.cache_token()  # config.http_cache read it
+
+    def _forms_key(self, token: str) -> tuple:
         request = self.request
-        token = getattr(self, "version_token", None) or self.cache_token()  # config.http_cache read it
-        return (type(self).__qualname__, type(self).__module__, token, request.scheme, request.get_host())
+        key = (type(self).__qualname__, type(self).__module__, request.scheme, request.get_host())
+        return key if self.form_sources is not None else (*key, token)
 
-    def _forms_for(self, pks: list[Any]) -> list[Any]:
-        key = self._forms_key()
-        table = tables.get(key)
-        if table is None:
-            table = {}
-            tables.put(key, table)
-        missing = [pk for pk in pks if pk not in table]
-        if missing:  # serialized once per version: the page's rows that no earlier page of it had
-            rows = list(self.get_queryset().filter(pk__in=missing))
+    def _build(self, pks: list[Any], fingerprint: str | None) -> dict[Any, tuple[str | None, bytes]]:
+        """The forms of these rows, each with the fingerprint of the content it was built from: on
+        PostgreSQL outside a transaction, the rows, their fingerprints and their prefetches are read in one
+        REPEATABLE READ snapshot (inside a caller's transaction, in the caller's)."""
+        postgresql = connection.vendor == "postgresql"
+        snapshot = fingerprint is not None and postgresql and not connection.in_atomic_block
+        with transaction.atomic() if snapshot else contextlib.nullcontext():
+            if snapshot:
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            queryset = self.get_queryset().filter(pk__in=pks)
+            if fingerprint is not None:
+                queryset = queryset.annotate(**{_FINGERPRINT: RawSQL(fingerprint, ())})  # noqa: S611 - no input
+            rows = list(queryset)
             forms = self.get_serializer(rows, many=True).data
-            table.update({row.pk: form for row, form in zip(rows, forms, strict=True)})
-        return [table[pk] for pk in pks if pk in table]
+        tables.forms_built += len(rows)
+        return {
+            row.pk: (getattr(row, _FINGERPRINT, None), _encoder.render(form))
+            for row, form in zip(rows, forms, strict=True)
+        }
+
+    def _forms_for(self, table: Table, token: str, rows: list[tuple], model) -> Forms:
+        """The forms of these rows ((pk,) or (pk, fingerprint now)), in their order: each checked once per
+        version token (its fingerprint against the rows now: read with the page, or in one query for the
+        page's unchecked rows) and built again when its content changed."""
+        fingerprint = self._fingerprint(model)
+        pks = [row[0] for row in rows]
+        unchecked = [pk for pk in pks if (table.get(pk) or (None, b"", None))[2] != token]
+        if unchecked and fingerprint is not None and any(pk in table for pk in unchecked):
+            now = {row[0]: row[1] for row in rows if len(row) > 1}
+            if any(pk not in now for pk in unchecked):
+                now.update(
+                    model._base_manager.filter(pk__in=[pk for pk in unchecked if pk not in now])
+                    .annotate(**{_FINGERPRINT: RawSQL(fingerprint, ())})  # noqa: S611 - names only, no input
+                    .values_list("pk", _FINGERPRINT)
+                )
+            missing = []
+            for pk in unchecked:
+                kept = table.get(pk)
+                if kept is not None and pk in now and kept[0] == now[pk]:
+                    table[pk] = (kept[0], kept[1], token)  # the same content: the same form
+                else:
+                    missing.append(pk)
+        else:
+            missing = unchecked
+        if missing:
+            built = self._build(missing, fingerprint)
+            table.update((pk, (print_, form, token)) for pk, (print_, form) in built.items())
+        table.token = token
+        entries = (table.get(pk) for pk in pks)  # a row gone since the page was read: left out, as before
+        return Forms(entry[1] for entry in entries if entry is not None and entry[2] == token)
+
+    def _page(self, rows, fields: tuple[str, ...]) -> list[tuple] | None:
+        """The page's rows (`fields` of each), as DRF's pagination picks them (its 404s too), with the total
+        count from the same statement when the page number is a plain one; None: not paginated."""
+        pagination = self.paginator
+        request = self.request
+        pagination.request = request
+        size = pagination.get_page_size(request)
+        if not size:
+            return None
+        raw = request.query_params.get(pagination.page_query_param) or 1
+        try:
+            number = int(raw)
+        except (TypeError, ValueError):
+            number = 0
+        if number >= 1 and not rows.query.distinct:  # under DISTINCT a window counts rows before it: not here
+            counted = rows.annotate(**{_TOTAL: Window(Count("pk"))}).values_list(*fields, _TOTAL)
+            page = list(counted[(number - 1) * size : number * size])
+            if page or number == 1:
+                paginator = pagination.django_paginator_class(rows.values_list("pk", flat=True), size)
+                paginator.count = page[0][-1] if page else 0
+                pagination.page = paginator.page(number)
+                if paginator.num_pages > 1 and pagination.template is not None:
+                    pagination.display_page_controls = True
+                return [row[:-1] for row in page]
+        pks = pagination.paginate_queryset(rows.values_list("pk", flat=True), request, view=self)
+        return [(pk,) for pk in pks]  # the other cases, and their 404s
 
     def list(self, request, *args, **kwargs):
         queryset = self.filter_queryset(self.get_queryset())
-        pks = queryset.prefetch_related(None).values_list("pk", flat=True)
-        page = self.paginate_queryset(pks)
-        if page is not None:
-            return self.get_paginated_response(self._forms_for(list(page)))
-        return Response(self._forms_for(list(pks)))
+        model = queryset.model
+        token = self._token()
+        table = tables.get(self._forms_key(token))
+        rows = queryset.prefetch_related(None)
+        fields: tuple[str, ...] = ("pk",)
+        fingerprint = self._fingerprint(model)
+        if fingerprint is not None and table.token != token and table:  # a new token: check with the page
+            rows = rows.annotate(**{_FINGERPRINT: RawSQL(fingerprint, ())})  # noqa: S611 - names only
+            fields = ("pk", _FINGERPRINT)
+        page = self._page(rows, fields) if self.paginator is not None else None
+        if page is None:
+            return PrebuiltResponse(self._forms_for(table, token, list(rows.values_list(*fields)), model))
+        response = self.get_paginated_response(self._forms_for(table, token, page, model))
+        return PrebuiltResponse(response.data, status=response.status_code)

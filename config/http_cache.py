@@ -10,7 +10,9 @@ is gets, on every GET:
   * the rendered JSON body from this process's memory (an LRU bounded by HTTP_CACHE_LOCAL_BYTES and
     HTTP_CACHE_LOCAL_ENTRIES) or from the shared cache when
     another request (in any worker) built it already: an entry's key holds the version token, so an entry
-    never goes stale and the local copy needs no invalidation;
+    never goes stale and the local copy needs no invalidation. A body is given to the shared cache when
+    this process is asked for it a second time (or at once when it is too large to hold here): an answer
+    asked only once (a one-off filter) never pays for the write of its whole body to the shared cache;
   * `Cache-Control: public, max-age=<HTTP_CACHE_MAX_AGE>` and `Vary: Accept`.
 The token changes whenever the data changes, so nothing is ever invalidated by hand: old entries are never
 asked for again and expire. Only 200 JSON answers are stored; errors and the browsable API (HTML, which
@@ -51,6 +53,7 @@ class _LocalLru:
 
     def __init__(self) -> None:
         self._items: OrderedDict[str, bytes] = OrderedDict()
+        self._unshared: set[str] = set()  # held here, not yet given to the shared cache
         self._lock = threading.Lock()
         self.size = 0  # bytes held
 
@@ -64,23 +67,39 @@ class _LocalLru:
                 self._items.move_to_end(key)
             return value
 
-    def put(self, key: str, value: bytes) -> None:
+    def put(self, key: str, value: bytes, *, shared: bool = True) -> bool:
+        """Hold `value` (False: larger than the whole bound, not held). shared=False: the shared cache does
+        not have it yet (`take_unshared` says so once)."""
         limit = settings.HTTP_CACHE_LOCAL_BYTES
         with self._lock:
             old = self._items.pop(key, None)
+            self._unshared.discard(key)
             if old is not None:
                 self.size -= len(old)
             if len(value) > limit:
-                return
+                return False
             self._items[key] = value
+            if not shared:
+                self._unshared.add(key)
             self.size += len(value)
             while self.size > limit or len(self._items) > settings.HTTP_CACHE_LOCAL_ENTRIES:
-                _, dropped = self._items.popitem(last=False)
+                dropped_key, dropped = self._items.popitem(last=False)
+                self._unshared.discard(dropped_key)
                 self.size -= len(dropped)
+            return True
+
+    def take_unshared(self, key: str) -> bool:
+        """True once for a body held here that the shared cache does not have yet."""
+        with self._lock:
+            if key in self._unshared:
+                self._unshared.discard(key)
+                return True
+            return False
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._unshared.clear()
             self.size = 0
 
 
@@ -172,6 +191,8 @@ class VersionedCacheMixin:
             return self._cache_headers(HttpResponseNotModified(), etag)
         key = f"http:{self.cache_namespace}:{digest}"
         hit = local_bodies.get(key)
+        if hit is not None and local_bodies.take_unshared(key):  # asked again: worth sharing now
+            cache.set(key, hit, settings.HTTP_CACHE_SECONDS)
         if hit is None:
             hit = cache.get(key)
             if hit is not None:
@@ -185,6 +206,6 @@ class VersionedCacheMixin:
             response.render()  # DRF sets the Content-Type while rendering
         if not response.get("Content-Type", "").startswith(JSON):
             return response
-        cache.set(key, response.content, settings.HTTP_CACHE_SECONDS)
-        local_bodies.put(key, response.content)
+        if not local_bodies.put(key, response.content, shared=False):  # too large to hold here: share now
+            cache.set(key, response.content, settings.HTTP_CACHE_SECONDS)
         return self._cache_headers(response, etag)

@@ -67,6 +67,7 @@ class BattlefrontCardViewSet(QuerySearchMixin, CatalogViewSet):
     search_language = BATTLEFRONT
     serializer_class = BattlefrontCardSerializer
     filterset_class = BattlefrontCardFilter
+    form_sources = ("abilities",)
     search_fields = ["name", "code", "notes"]
 
     def get_queryset(self):
@@ -85,6 +86,7 @@ class BattlefrontCardViewSet(QuerySearchMixin, CatalogViewSet):
 class BattlefrontSpecialUseViewSet(CatalogViewSet):
     serializer_class = BattlefrontSpecialUseSerializer
     filterset_class = BattlefrontSpecialUseFilter
+    form_sources = ("abilities",)
 
     def get_queryset(self):
         return selectors.battlefront_special_use_list()

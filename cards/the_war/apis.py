@@ -88,6 +88,7 @@ class TheWarCardViewSet(QuerySearchMixin, CatalogViewSet):
     search_language = THE_WAR
     serializer_class = TheWarCardSerializer
     filterset_class = TheWarCardFilter
+    form_sources = ()  # the row alone
     search_fields = ["title", "code"]
 
     def get_queryset(self):
@@ -104,6 +105,7 @@ class TheWarCardViewSet(QuerySearchMixin, CatalogViewSet):
 class TheWarStarterViewSet(CatalogViewSet):
     serializer_class = TheWarStarterSerializer
     filterset_class = TheWarStarterFilter
+    form_sources = ("entries__card",)
     search_fields = ["name", "code"]
 
     def get_queryset(self):

@@ -54,6 +54,21 @@ def test_a_cached_answer_costs_no_catalog_query(catalog_rows, client, django_ass
         assert client.get(url).json() == body
 
 
+def test_a_body_is_shared_when_it_is_asked_again(catalog_rows, client, django_assert_max_num_queries):
+    """A one-off query (a filter nobody asks twice) never pays for writing its body to the shared cache; an
+    answer asked again in a process is given to it, and another process then answers it from there."""
+    from django.core.cache import cache
+
+    url = "/api/arsenal-cards/?nation=DE&page_size=20"
+    body = client.get(url).content
+    (key,) = local_bodies._items
+    assert cache.get(key) is None
+    assert client.get(url).content == body and cache.get(key) == body
+    local_bodies.clear()  # another worker
+    with django_assert_max_num_queries(1):  # the version token only
+        assert client.get(url).content == body
+
+
 def test_the_same_query_in_another_order_is_the_same_entry(catalog_rows, client):
     one = client.get("/api/arsenal-cards/?nation=GB&kind=ground&page_size=5")
     two = client.get("/api/arsenal-cards/?page_size=5&kind=ground&nation=GB")

@@ -1,16 +1,23 @@
-"""Catalog lists that miss the response cache answer from forms prebuilt per catalog version
-(cards.list_forms): the same bodies as serializing the page's rows, never stale after a catalog change, links
-per host."""
+"""Catalog lists that miss the response cache answer from prebuilt forms (cards.list_forms): the same bodies,
+byte for byte, as serializing and rendering the page's rows; never stale after a catalog change, whether the
+card or a row it shows changed; the forms of unchanged cards kept across catalog changes; links per host."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.db import connection
+from django.db.models import F
+from django.db.models.expressions import RawSQL
+from django.test.utils import CaptureQueriesContext
+from django.urls import resolve
 from rest_framework import viewsets
 from rest_framework.test import APIClient
 
 from cards.apis import CatalogViewSet
-from cards.list_forms import tables
-from cards.models import ArsenalCard
+from cards.list_forms import fingerprint_sql, tables
+from cards.models import ArsenalCard, CardSet, Nation, SetMembership, UnitClass
 from cards.services import catalog_cache_clear
 from config.http_cache import local_bodies
 
@@ -95,3 +102,169 @@ def test_a_row_newer_than_the_table_is_served_as_it_is(catalog_rows, settings):
     row.save()
     copied = _miss(client, "/api/arsenal-cards/?search=gb-montgomery-copy")["results"]
     assert [c["name"] for c in copied] == ["Montgomery (copy)"]
+
+
+# -------------------------------------------------------------- the body, byte for byte, and other renderers
+
+
+@pytest.mark.parametrize("url", REQUESTS)
+def test_the_joined_body_is_the_one_drf_renders_byte_for_byte(catalog_rows, monkeypatch, url):
+    client = APIClient()
+    bodies = []
+    for _ in range(2):  # the first builds the page's forms, the second joins the forms it kept
+        local_bodies.clear()
+        bodies.append(client.get(url).content)
+    monkeypatch.setattr(CatalogViewSet, "list", viewsets.ReadOnlyModelViewSet.list)  # DRF's own list
+    local_bodies.clear()
+    response = client.get(url)
+    assert bodies[0] == bodies[1] == response.content and response["Content-Type"] == "application/json"
+
+
+def test_an_indented_or_browsable_answer_has_the_same_data(catalog_rows):
+    client = APIClient()
+    url = "/api/arsenal-cards/?q=class:artillery&page_size=5&page=2"
+    plain = _miss(client, url)
+    local_bodies.clear()
+    indented = client.get(url, HTTP_ACCEPT="application/json; indent=4")
+    assert b'\n    "count"' in indented.content and indented.json() == plain
+    local_bodies.clear()
+    browsable = client.get(url, HTTP_ACCEPT="text/html")
+    assert browsable.status_code == 200 and browsable["Content-Type"].startswith("text/html")
+    assert plain["results"][0]["name"] in browsable.content.decode()
+
+
+def test_a_page_past_the_end_and_an_invalid_page_are_the_same_404s(catalog_rows, monkeypatch):
+    client = APIClient()
+    urls = ["/api/arsenal-cards/?page=99", "/api/arsenal-cards/?page=0", "/api/arsenal-cards/?page=x",
+            "/api/arsenal-cards/?page=last&page_size=7", "/api/arsenal-cards/?nation=ZZ"]
+    ours = [(r.status_code, r.content) for r in map(client.get, urls)]
+    monkeypatch.setattr(CatalogViewSet, "list", viewsets.ReadOnlyModelViewSet.list)
+    local_bodies.clear()
+    assert ours == [(r.status_code, r.content) for r in map(client.get, urls)]
+    assert [status for status, _ in ours] == [404, 404, 404, 200, 400]
+
+
+# ---------------------------------------------------------------------------- forms keyed by their content
+
+PAGE = "/api/arsenal-cards/?page_size=500"
+
+
+def _cards(client: APIClient) -> dict[str, dict]:
+    return {card["code"]: card for card in _miss(client, PAGE)["results"]}
+
+
+def test_a_catalog_change_keeps_the_forms_of_the_cards_that_did_not_change(catalog_rows):
+    client = APIClient()
+    before = _cards(client)
+    built = tables.forms_built
+    catalog_cache_clear()  # a new version token, no row changed: every form checked, none built
+    assert _cards(client) == before and tables.forms_built == built
+    ArsenalCard.objects.filter(code="gb-montgomery").update(points=F("points") + 1)
+    catalog_cache_clear()
+    after = _cards(client)
+    assert tables.forms_built == built + 1  # only the card that changed
+    assert after["gb-montgomery"]["points"] == before["gb-montgomery"]["points"] + 1
+    del after["gb-montgomery"], before["gb-montgomery"]
+    assert after == before
+
+
+def _side(code):
+    nation = Nation.objects.get(arsenal_cards__code=code)
+    Nation.objects.filter(pk=nation.pk).update(side="axis" if nation.side == "allies" else "allies")
+
+
+def _set_count(code):
+    SetMembership.objects.filter(card__code=code).update(count=99)
+
+
+def _set_code(code):
+    CardSet.objects.filter(memberships__card__code=code).update(code="renamed-set")
+
+
+def _class_code(code):
+    UnitClass.objects.filter(card_links__card__code=code).update(code="renamed-class")
+
+
+def _new_membership(code):
+    card = ArsenalCard.objects.get(code=code)
+    other_set = CardSet.objects.exclude(arsenal_cards=card).first()
+    SetMembership.objects.create(card_set=other_set, card=card, count=7)
+
+
+def _no_membership(code):
+    SetMembership.objects.filter(card__code=code).delete()
+
+
+def _new_variant(code):
+    ArsenalCard.objects.filter(code="de-bismarck").update(variant_of=code)
+
+
+def _variant_leaves(code):
+    ArsenalCard.objects.filter(variant_of=code).update(variant_of=None)
+
+
+@pytest.mark.parametrize(
+    ("code", "edit"),
+    [
+        ("gb-montgomery", _side),  # the card's nation row
+        ("gb-montgomery", _set_count),  # one of its set memberships
+        ("gb-montgomery", _set_code),  # the set a membership points at
+        ("gb-montgomery", _class_code),  # the unit class a class link points at
+        ("gb-montgomery", _new_membership),  # a related row added
+        ("de-bismarck", _no_membership),  # related rows deleted
+        ("gb-montgomery", _new_variant),  # another card naming it as its variant
+        ("ru-bt7", _variant_leaves),
+    ],
+)
+def test_an_edit_of_a_related_row_shows_at_once(catalog_rows, settings, code, edit):
+    settings.CATALOG_TOKEN_SECONDS = 0
+    client = APIClient()
+    before = _cards(client)
+    edit(code)
+    catalog_cache_clear()  # what an admin edit or load_catalog does
+    after = _cards(client)
+    assert after[code] != before[code]
+    tables.clear()  # the same rows serialized now, without any kept form
+    assert _cards(client) == after
+
+
+VIEWS_WITH_SOURCES = [
+    "/api/arsenal-cards/",
+    "/api/conflict-cards/",
+    "/api/battlecards/",
+    "/api/battlefront/cards/",
+    "/api/battlefront/special-uses/",
+    "/api/the-war/cards/",
+    "/api/the-war/starters/",
+]
+_TABLE = re.compile(r'(?:FROM|JOIN) "(\w+)"')
+
+
+@pytest.mark.parametrize("url", VIEWS_WITH_SOURCES)
+def test_the_fingerprint_covers_every_table_a_form_is_read_from(catalog_rows, url):
+    view = resolve(url).func.cls
+    assert view.form_sources is not None
+    model = view().get_queryset().model
+    sql = fingerprint_sql(model, view.form_sources, connection.vendor)
+    covered = {model._meta.db_table, *_TABLE.findall(sql)}
+    with CaptureQueriesContext(connection) as ctx:
+        _miss(APIClient(), url + "?page_size=500")
+    read = {table for query in ctx.captured_queries for table in _TABLE.findall(query["sql"])}
+    assert read - {"cards_catalogversion"} <= covered, read - covered
+
+
+def test_a_fingerprint_differs_when_any_value_of_the_row_differs(catalog_rows):
+    """NULL, an empty string and values that run into each other are all told apart."""
+    sql = fingerprint_sql(ArsenalCard, (), connection.vendor)
+    card = ArsenalCard.objects.get(code="gb-montgomery")
+
+    def print_():
+        row = ArsenalCard.objects.filter(pk=card.pk).annotate(fp=RawSQL(sql, ()))  # noqa: S611 - no input
+        return row.values_list("fp", flat=True)[0]
+
+    seen = {print_()}
+    for changes in ({"max_per_deck": None}, {"max_per_deck": 12345}, {"name": ""}, {"name": "Monty"},
+                    {"name": "Mont", "kind": "yground"}, {"abilities": []}):
+        ArsenalCard.objects.filter(pk=card.pk).update(**changes)
+        seen.add(print_())
+    assert len(seen) == 7
