@@ -595,8 +595,10 @@ class GameEventStreamApi(SettlesClock, APIView):
 
 
 def async_stream_view(view_class: type[APIView]) -> Any:
-    """The URL's view of an event stream API: under ASGI its checks run in a pooled thread and the stream
-    itself is async (the OpenAPI schema documents `view_class`)."""
+    """The URL's view of an event stream API: under Django's ASGI handler its checks run in a pooled thread
+    and the stream itself is async (the OpenAPI schema documents `view_class`). `make serve`'s stream
+    process runs `sync_view` itself instead (config.stream_asgi): the same view, without Django's
+    per-connection handler while the stream waits."""
     drf_view = view_class.as_view()
 
     def in_worker_thread(request: Any, **kwargs: Any) -> Any:
