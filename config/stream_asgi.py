@@ -12,7 +12,8 @@ sent as it is; a pushed stream (a response with `detach_events()`, games.apis.Ev
 out of its response, and request and response are dropped: while it waits, a listener holds its event
 generator, its slot, this coroutine and one pending `receive()` (which notices the client going away and
 cancels the stream, so its slot is given back at once), not Django's request, response, two tasks and
-context per connection of its ASGIHandler (issue 26: memory per idle listener).
+context per connection of its ASGIHandler (issue 26: memory per idle listener). A process opens
+OPENINGS_AT_ONCE streams at a time, which keeps its heap small when a thousand connect together.
 """
 
 from __future__ import annotations
@@ -124,10 +125,16 @@ async def stream_application(scope: Scope, receive: Receive, send: Send) -> None
     # context, about 6 KB held by each idle stream
     loop = asyncio.get_running_loop()
     async with _openings(loop):
-        opened = await loop.run_in_executor(None, contextvars.copy_context().run, _open, scope)
-    await send({"type": "http.response.start", "status": opened.status, "headers": opened.headers})
+        opening = loop.run_in_executor(None, contextvars.copy_context().run, _open, scope)
+        try:
+            opened = await asyncio.shield(opening)
+        except asyncio.CancelledError:  # the server shuts down: nobody will send the stream being opened
+            opening.add_done_callback(_abandon)
+            raise
+    start = {"type": "http.response.start", "status": opened.status, "headers": opened.headers}
     events, close = opened.events, opened.close
     if events is None or close is None:
+        await send(start)
         await send({"type": "http.response.body", "body": opened.body})
         return
     del opened
@@ -137,6 +144,8 @@ async def stream_application(scope: Scope, receive: Receive, send: Send) -> None
     gone = asyncio.ensure_future(receive())  # the next message is http.disconnect: the client went away
     gone.add_done_callback(watch)  # the stream ends where it waits (its finally gives the slot back)
     try:
+        await send(start)
+        del start
         async for part in events:
             await send({"type": "http.response.body", "body": _bytes(part), "more_body": True})
         watch.task = None
@@ -150,6 +159,17 @@ async def stream_application(scope: Scope, receive: Receive, send: Send) -> None
         with contextlib.suppress(asyncio.CancelledError):
             await _aclose(events)
         await close()
+
+
+def _abandon(opening: asyncio.Future[Opened]) -> None:
+    """An opening whose stream will never be sent: its slot is given back (not left to expire)."""
+    if opening.cancelled() or opening.exception() is not None:
+        return
+    opened = opening.result()
+    if opened.events is not None:
+        asyncio.ensure_future(_aclose(opened.events))
+    if opened.close is not None:
+        asyncio.ensure_future(opened.close())
 
 
 def _bytes(part: str | bytes) -> bytes:
