@@ -136,3 +136,24 @@ class BoundedWsgiBody:
             ("Content-Type", "application/json"), ("Content-Length", str(len(TOO_LARGE))),
         ])
         return [TOO_LARGE]
+
+
+async def drain_body(scope: Scope, receive: Receive, send: Send) -> bool:
+    """Read and drop the body of a request whose view reads none (an event stream's GET), within the same
+    limit: False when the request is over (answered 413, or the client left before its body ended)."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    declared = _declared_length(list(scope.get("headers", [])))
+    if limit is not None and declared is not None and declared > limit:
+        await _refuse(send)
+        return False
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return False
+        size += len(message.get("body", b""))
+        if limit is not None and size > limit:
+            await _refuse(send)
+            return False
+        if not message.get("more_body", False):
+            return True

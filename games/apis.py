@@ -7,7 +7,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -533,12 +533,24 @@ class EventStreamResponse(StreamingHttpResponse):
 
     def __init__(self, content: Any, *, slot: StreamSlot) -> None:
         super().__init__(content, content_type="text/event-stream")
-        self.slot = slot
+        self.events = content if self.is_async else None  # the pushed stream (an async generator)
+        self.slot: StreamSlot | None = slot
         self["Cache-Control"] = "no-cache"
         self["X-Accel-Buffering"] = "no"
 
+    def detach_events(self) -> tuple[AsyncIterator[str], Callable[[], Awaitable[None]]] | None:
+        """For the streams' ASGI application (config.stream_asgi), which sends a pushed stream itself: its
+        events and what to await once they end or the client left (its slot given back), taken out of the
+        response, whose close() then leaves the slot held. None for a polling stream."""
+        if self.events is None or self.slot is None:
+            return None
+        events, slot = self.events, self.slot
+        self.events = self.slot = None
+        return events, slot.arelease
+
     def close(self) -> None:
-        self.slot.release()
+        if self.slot is not None:
+            self.slot.release()
         super().close()
 
 
@@ -588,8 +600,10 @@ class GameEventStreamApi(SettlesClock, APIView):
 
 
 def async_stream_view(view_class: type[APIView]) -> Any:
-    """The URL's view of an event stream API: under ASGI its checks run in a pooled thread and the stream
-    itself is async (the OpenAPI schema documents `view_class`)."""
+    """The URL's view of an event stream API: under Django's ASGI handler its checks run in a pooled thread
+    and the stream itself is async (the OpenAPI schema documents `view_class`). `make serve`'s stream
+    process runs `sync_view` itself instead (config.stream_asgi): the same view, without Django's
+    per-connection handler while the stream waits."""
     drf_view = view_class.as_view()
 
     def in_worker_thread(request: Any, **kwargs: Any) -> Any:
@@ -614,6 +628,7 @@ def async_stream_view(view_class: type[APIView]) -> Any:
                 await sync_to_async(response.close, thread_sensitive=False)()
             raise
 
+    stream.sync_view = drf_view  # config.stream_asgi runs it in a pooled thread, then sends the stream itself
     stream.cls = view_class  # the OpenAPI schema documents the DRF view
     stream.initkwargs = {}
     stream.csrf_exempt = True

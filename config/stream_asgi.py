@@ -1,0 +1,195 @@
+"""The event streams' ASGI application (config.asgi routes the stream paths here): Django opens a stream, a
+lean loop sends it.
+
+Opening a stream is Django's work, done once, synchronously, in a pooled thread: the request goes through
+the project's middleware (host check, request id, CORS, security headers, the error shape) and the URL's
+own view, the one WSGI and the development server run too (its `sync_view`, games.apis.async_stream_view):
+the same authentication (token, session cookie, stream ticket), checks, selectors and 4xx answers. The
+thread's database connection goes back when the opening ends (request_finished), before any waiting.
+
+Sending the stream is this module's: an answer that is not a pushed event stream (an error, a redirect) is
+sent as it is; a pushed stream (a response with `detach_events()`, games.apis.EventStreamResponse) is taken
+out of its response, and request and response are dropped: while it waits, a listener holds its event
+generator, its slot, this coroutine and one pending `receive()` (which notices the client going away and
+cancels the stream, so its slot is given back at once), not Django's request, response, two tasks and
+context per connection of its ASGIHandler (issue 26: memory per idle listener). A process opens
+OPENINGS_AT_ONCE streams at a time, which keeps its heap small when a thousand connect together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import io
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from django.core import signals
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.core.handlers.base import BaseHandler
+from django.http import HttpResponseBase
+from django.urls import ResolverMatch, set_script_prefix
+
+from config.request_body import Message, Receive, Scope, Send, drain_body
+
+Events = AsyncIterator[str | bytes]
+Closer = Callable[[], Awaitable[None]]
+
+
+class StreamOpening(ASGIHandler):
+    """Django's synchronous handler (BaseHandler.get_response and the middleware as WSGI runs them) for
+    the ASGI request of a stream; the URL's view is its synchronous one (`sync_view`)."""
+
+    def __init__(self) -> None:
+        BaseHandler.__init__(self)  # not ASGIHandler's: that loads the middleware for async use
+        self.load_middleware(is_async=False)
+
+    def resolve_request(self, request: Any) -> ResolverMatch:
+        match = super().resolve_request(request)
+        match.func = getattr(match.func, "sync_view", match.func)
+        return match
+
+
+class Opened:
+    """What the opening gives the event loop: the response's status and headers, then either its body or
+    a pushed stream's events and what ends them (its slot given back)."""
+
+    __slots__ = ("body", "close", "events", "headers", "status")
+
+    def __init__(self, response: HttpResponseBase) -> None:
+        self.status = response.status_code
+        self.headers = [(name.encode("ascii"), value.encode("latin1")) for name, value in response.items()]
+        self.headers += [
+            (b"Set-Cookie", cookie.output(header="").encode("ascii").strip())
+            for cookie in response.cookies.values()
+        ]
+        detach = getattr(response, "detach_events", None)
+        pushed = detach() if detach is not None else None
+        self.events: Events | None = None
+        self.close: Closer | None = None
+        self.body = b""
+        if pushed is not None:
+            self.events, self.close = pushed
+        elif response.streaming:  # none on the stream paths; bounded if any ever is
+            self.body = b"".join(response) if not response.is_async else b""  # type: ignore[arg-type]
+        else:
+            self.body = response.content  # type: ignore[attr-defined]
+
+
+_opening: StreamOpening | None = None
+
+# Streams opened at once by a process (the others wait their turn on the event loop, holding nothing but
+# their scope). Each opening makes many short-lived objects (a request, its middleware's, the queries');
+# made by many openings at once, they interleave with the few that live as long as the stream, and the
+# heap stays that large after they are freed: 1,000 streams opening together held 12 KB each, one or two
+# at a time 7 KB (in-process measure, no server). Two: one thread computes while the other waits for the
+# database.
+OPENINGS_AT_ONCE = 2
+_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+
+
+def _openings(loop: asyncio.AbstractEventLoop) -> asyncio.Semaphore:
+    gate = _gates.get(loop)
+    if gate is None:
+        gate = _gates[loop] = asyncio.Semaphore(OPENINGS_AT_ONCE)
+    return gate
+
+
+def _open(scope: Scope) -> Opened:
+    """In a pooled thread: Django's answer to the request, then the request is finished (request_finished:
+    the thread's database connection goes back)."""
+    global _opening
+    if _opening is None:
+        _opening = StreamOpening()
+    set_script_prefix(get_script_prefix(scope))
+    signals.request_started.send(sender=StreamOpening, scope=scope)
+    request, response = _opening.create_request(scope, io.BytesIO())
+    if request is not None:
+        response = _opening.get_response(request)
+    response._handler_class = StreamOpening
+    try:
+        return Opened(response)
+    finally:
+        response.close()
+
+
+async def stream_application(scope: Scope, receive: Receive, send: Send) -> None:
+    if scope["type"] != "http":
+        raise ValueError(f"the event streams are HTTP only, not {scope['type']}")
+    if not await drain_body(scope, receive, send):
+        return
+    # a pooled thread in a copy of this context, dropped afterwards: asgiref's sync_to_async would copy
+    # what the opening set (the request id, URL prefix, DB and locale locals...) back into the stream's
+    # context, about 6 KB held by each idle stream
+    loop = asyncio.get_running_loop()
+    async with _openings(loop):
+        opening = loop.run_in_executor(None, contextvars.copy_context().run, _open, scope)
+        try:
+            opened = await asyncio.shield(opening)
+        except asyncio.CancelledError:  # the server shuts down: nobody will send the stream being opened
+            opening.add_done_callback(_abandon)
+            raise
+    start = {"type": "http.response.start", "status": opened.status, "headers": opened.headers}
+    events, close = opened.events, opened.close
+    if events is None or close is None:
+        await send(start)
+        await send({"type": "http.response.body", "body": opened.body})
+        return
+    del opened
+    task = asyncio.current_task()
+    assert task is not None
+    watch = _Watch(task)
+    gone = asyncio.ensure_future(receive())  # the next message is http.disconnect: the client went away
+    gone.add_done_callback(watch)  # the stream ends where it waits (its finally gives the slot back)
+    try:
+        await send(start)
+        del start
+        async for part in events:
+            await send({"type": "http.response.body", "body": _bytes(part), "more_body": True})
+        watch.task = None
+        await send({"type": "http.response.body"})
+    except asyncio.CancelledError:
+        if not gone.done():
+            raise  # the server is shutting down
+        task.uncancel()  # the client went away: nobody left to answer
+    finally:
+        gone.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await _aclose(events)
+        await close()
+
+
+def _abandon(opening: asyncio.Future[Opened]) -> None:
+    """An opening whose stream will never be sent: its slot is given back (not left to expire)."""
+    if opening.cancelled() or opening.exception() is not None:
+        return
+    opened = opening.result()
+    if opened.events is not None:
+        asyncio.ensure_future(_aclose(opened.events))
+    if opened.close is not None:
+        asyncio.ensure_future(opened.close())
+
+
+def _bytes(part: str | bytes) -> bytes:
+    return part.encode() if isinstance(part, str) else part
+
+
+class _Watch:
+    """The callback of a stream's pending receive(): cancels the stream while it is being sent."""
+
+    __slots__ = ("task",)
+
+    def __init__(self, task: asyncio.Task[Any]) -> None:
+        self.task: asyncio.Task[Any] | None = task
+
+    def __call__(self, _: asyncio.Future[Message]) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+
+async def _aclose(events: Events) -> None:
+    aclose = getattr(events, "aclose", None)
+    if aclose is not None:
+        await aclose()
