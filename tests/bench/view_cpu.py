@@ -173,7 +173,8 @@ def main() -> None:
             for _ in range(args.requests):
                 call("GET", path, token=token)
             profile.disable()
-            pstats.Stats(profile).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(args.profile)
+            order = os.environ.get("BENCH_SORT", "cumulative")
+            pstats.Stats(profile).sort_stats(order).print_stats(args.profile)
 
 
 if __name__ == "__main__":
