@@ -7,8 +7,6 @@ state in the database: cards that were never shown to anyone must not appear in 
 
 from __future__ import annotations
 
-import secrets
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -91,14 +89,6 @@ def drive_to_the_end(*, game_id: str, clients: dict[str, Any], bots: dict[str, A
         assert answer["state"]["version"] > views[seat]["version"]
         counts["actions"] += 1
     pytest.fail(f"the game did not end within {MAX_STEPS} steps")
-
-
-@pytest.fixture
-def fixed_salt(monkeypatch):
-    """The game's secret salt fixed, so the deal (seed + salt) and with it the game's length are the same on
-    every run (a fresh salt made this whole game last from 10 s to over a minute)."""
-    fixed = SimpleNamespace(randbits=secrets.randbits, token_hex=lambda n=16: "5a" * n)
-    monkeypatch.setattr("games.services.create.secrets", fixed)
 
 
 @pytest.mark.slow  # `make test-fast` leaves it out (a whole game)

@@ -74,7 +74,7 @@ def test_verify_games_passes_on_a_game_stored_in_the_old_action_form(catalog_row
     assert "1 game(s) checked, 0 differ" in out.getvalue()
 
 
-def test_an_old_form_action_is_accepted_and_stored_in_the_new_form(catalog_rows, api, alice):
+def test_an_old_form_action_is_accepted_and_stored_in_the_new_form(catalog_rows, api, alice, fixed_salt):
     game = _team_game(api, alice)
     client = api(alice)
     for _ in range(200):
