@@ -3,12 +3,14 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.api_root import api_root
+from games.urls import games_patterns
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api_root, name="api-root"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/games/", include(games_patterns)),  # first: a game request does not try the catalog's URLs
     path("api/", include("cards.urls")),
     path("api/", include("decks.urls")),
     path("api/", include("games.urls")),
