@@ -162,6 +162,18 @@ _SEATS_LOCKING_GAME_WITHOUT_STATE = PreparedQuery(
 )
 
 
+def _game_of_seats(seats: list[GameSeat]) -> Game:
+    """The game the seats were read with (one statement, seats joined to their game), its seats attached as
+    if prefetched (game.seats.all()), each seat pointing at that one game object."""
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game
+    cached = game.seats.all()
+    cached._result_cache, cached._prefetch_done = seats, True
+    game._prefetched_objects_cache = {"seats": cached}
+    return game
+
+
 def game_get_for_update(
     *, game_id: Any, user: Any, visible_only: bool = True, without_state: bool = False
 ) -> Game:
@@ -176,12 +188,7 @@ def game_get_for_update(
     locking = _SEATS_LOCKING_GAME_WITHOUT_STATE if without_state else _SEATS_LOCKING_GAME
     seats = locking.rows(pk, using=GameSeat.objects.db)
     if seats:
-        game = seats[0].game
-        for seat in seats:
-            seat.game = game
-        cached = game.seats.all()
-        cached._result_cache, cached._prefetch_done = seats, True
-        game._prefetched_objects_cache = {"seats": cached}
+        game = _game_of_seats(seats)
     else:  # a game has seats from its creation; kept for safety
         deferred = ("setup", "state") if without_state else ("setup",)
         game = Game.objects.select_for_update(of=("self",)).defer(*deferred).filter(pk=pk).first()
@@ -243,12 +250,7 @@ def _seat_game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) ->
     query = _SEATS_WITH_GAME_STATE if "state" in columns else _SEATS_WITH_GAME
     seats = query.rows(pk, using=GameSeat.objects.db)
     if seats:
-        game = seats[0].game
-        for seat in seats:
-            seat.game = game
-        cached = game.seats.all()
-        cached._result_cache, cached._prefetch_done = seats, True
-        game._prefetched_objects_cache = {"seats": cached}
+        game = _game_of_seats(seats)
     else:  # no such game (a game has seats from its creation; a seatless one is read as before)
         game = (
             Game.objects.filter(pk=pk)

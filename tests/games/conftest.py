@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable, Iterable
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
+from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -480,3 +483,30 @@ def fixed_salt(monkeypatch):
     every run (a fresh salt made this whole game last from 10 s to over a minute)."""
     fixed = SimpleNamespace(randbits=secrets.randbits, token_hex=lambda n=16: "5a" * n)
     monkeypatch.setattr("games.services.create.secrets", fixed)
+
+
+@pytest.fixture
+def bot_game(catalog_rows, alice) -> dict[str, Any]:
+    """A game of alice's against the random bot, as created through the API."""
+    response = token_client(alice).post(
+        "/api/games/", game_body(opponent={"kind": "bot", "bot": "random"}), format="json"
+    )
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def _close_this_threads_connection() -> None:
+    connection.close()
+
+
+def run_closing_connection(scenario: Any) -> None:
+    """Run an async test scenario; the connection its sync_to_async thread opened (its requests keep it
+    open) is closed at the end, so it never outlives the test."""
+
+    async def main() -> None:
+        try:
+            await scenario
+        finally:
+            await sync_to_async(_close_this_threads_connection)()
+
+    asyncio.run(main())

@@ -15,7 +15,7 @@ from django.test import AsyncClient
 from rest_framework.authtoken.models import Token
 
 from games import event_bus
-from tests.games.conftest import game_body, token_client
+from tests.games.conftest import run_closing_connection, token_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,20 +60,6 @@ class Reader:
         )
 
 
-def _close_this_threads_connection() -> None:
-    connection.close()
-
-
-def _run(scenario) -> None:
-    async def main() -> None:
-        try:
-            await scenario
-        finally:  # the helper thread's connection (its requests keep it open) must not outlive the test
-            await sync_to_async(_close_this_threads_connection)()
-
-    asyncio.run(main())
-
-
 def _act(client, gid: str) -> dict[str, Any]:
     """The player whose turn it is takes their first legal action; returns the action's response."""
     view = client.get(f"/api/games/{gid}/view/").json()
@@ -81,15 +67,6 @@ def _act(client, gid: str) -> dict[str, Any]:
     body = {"version": view["version"], "action": view["view"]["decision"]["legal_actions"][0]}
     response = client.post(f"/api/games/{gid}/actions/", body, format="json")
     assert response.status_code == 200, response.json()
-    return response.json()
-
-
-@pytest.fixture
-def bot_game(catalog_rows, alice) -> dict[str, Any]:
-    response = token_client(alice).post(
-        "/api/games/", game_body(opponent={"kind": "bot", "bot": "random"}), format="json"
-    )
-    assert response.status_code == 201, response.json()
     return response.json()
 
 
@@ -153,7 +130,7 @@ def test_an_action_is_pushed_on_commit_and_a_reconnect_misses_nothing(bot_game, 
         resumed = [int((await reader.next_message(timeout=60))["id"]) for _ in range(now - resume_at)]
         assert resumed == list(range(resume_at + 1, now + 1))
 
-    _run(scenario())
+    run_closing_connection(scenario())
 
 
 def test_without_notify_the_async_stream_polls(bot_game, alice, settings, monkeypatch):
@@ -171,7 +148,7 @@ def test_without_notify_the_async_stream_polls(bot_game, alice, settings, monkey
         for entry in result["entries"]:
             assert int((await reader.next_message(timeout=60))["id"]) == entry["seq"]
 
-    _run(scenario())
+    run_closing_connection(scenario())
 
 
 @pytest.mark.skipif(not _redis_up(), reason="no Redis at 6379")

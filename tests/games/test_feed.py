@@ -169,7 +169,8 @@ def _sse(response: Any) -> list[dict[str, Any]]:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY needs PostgreSQL")
 def test_the_feed_stream_is_pushed_when_the_action_commits(catalog_rows, alice, bob, settings):
-    from tests.games.test_event_push import Reader, _run, _stream_client
+    from tests.games.conftest import run_closing_connection
+    from tests.games.test_event_push import Reader, _stream_client
 
     settings.GAMES_SSE_POLL_SECONDS = 3600  # only the push can deliver in time
     settings.GAMES_SSE_KEEPALIVE_SECONDS = 3600
@@ -184,4 +185,4 @@ def test_the_feed_stream_is_pushed_when_the_action_commits(catalog_rows, alice, 
         message = await reader.next_message(timeout=60)
         assert message["data"]["kind"] == "invitation" and message["data"]["game"] == created.json()["id"]
 
-    _run(scenario())
+    run_closing_connection(scenario())

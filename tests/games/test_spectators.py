@@ -73,15 +73,6 @@ class Spectator:
         return messages
 
 
-@pytest.fixture
-def bot_game(catalog_rows, alice) -> dict[str, Any]:
-    response = token_client(alice).post(
-        "/api/games/", game_body(opponent={"kind": "bot", "bot": "random"}), format="json"
-    )
-    assert response.status_code == 201, response.json()
-    return response.json()
-
-
 def test_a_spectator_sees_only_public_information_in_the_view_log_and_stream(bot_game, alice, carol):
     gid = bot_game["id"]
     assert bot_game["spectators"] == {"allowed": True, "delay": 0, "watching": 0}  # on against a bot
@@ -244,7 +235,8 @@ def test_a_battlefront_game_is_watched_without_seeing_either_hand(catalog_rows, 
 def test_the_spectator_stream_is_pushed_on_commit_and_stays_behind_by_its_delay(
     catalog_rows, alice, carol, settings
 ):
-    from tests.games.test_event_push import Reader, _run, _stream_client
+    from tests.games.conftest import run_closing_connection
+    from tests.games.test_event_push import Reader, _stream_client
 
     settings.GAMES_SSE_POLL_SECONDS = 3600  # only the push can deliver in time
     settings.GAMES_SSE_KEEPALIVE_SECONDS = 3600
@@ -278,7 +270,7 @@ def test_the_spectator_stream_is_pushed_on_commit_and_stays_behind_by_its_delay(
             last = int(message["id"])
         assert last == await sync_to_async(lambda: Game.objects.get(pk=gid).last_seq)()
 
-    _run(scenario())
+    run_closing_connection(scenario())
 
 
 def test_a_spectator_sees_the_clocks_live_and_none_when_delayed(catalog_rows, alice, carol):

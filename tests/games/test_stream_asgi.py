@@ -20,7 +20,7 @@ from rest_framework.authtoken.models import Token
 from config.asgi import application
 from games import event_bus
 from games.models import GameAction
-from tests.games.conftest import HiddenInfoOracle, game_body, token_client
+from tests.games.conftest import HiddenInfoOracle, run_closing_connection, token_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -99,20 +99,6 @@ async def _raw(url: str, headers: dict[str, str] | None = None) -> RawStream:
     return await RawStream(url, headers).open()
 
 
-def _close_this_threads_connection() -> None:
-    connection.close()
-
-
-def _run(scenario) -> None:
-    async def main() -> None:
-        try:
-            await scenario
-        finally:  # the helper thread's connection must not outlive the test
-            await sync_to_async(_close_this_threads_connection)()
-
-    asyncio.run(main())
-
-
 def _auth(user: Any) -> dict[str, str]:
     token, _ = Token.objects.get_or_create(user=user)
     return {"Authorization": f"Token {token.key}"}
@@ -128,15 +114,6 @@ def _act(client: Any, gid: str) -> dict[str, Any]:
 
 def _last_seq(gid: str) -> int:
     return GameAction.objects.filter(game_id=gid).count()
-
-
-@pytest.fixture
-def bot_game(catalog_rows, alice) -> dict[str, Any]:
-    response = token_client(alice).post(
-        "/api/games/", game_body(opponent={"kind": "bot", "bot": "random"}), format="json"
-    )
-    assert response.status_code == 201, response.json()
-    return response.json()
 
 
 def test_every_refusal_is_the_django_views_answer(bot_game, alice, bob):
@@ -184,7 +161,7 @@ def test_every_refusal_is_the_django_views_answer(bot_game, alice, bob):
         again = await _raw(f"/api/games/{gid}/events/stream/?ticket={ticket}&timeout=0")
         assert again.status == 401 and (await again.json())["code"] == "invalid_ticket"
 
-    _run(scenario())
+    run_closing_connection(scenario())
 
 
 def test_the_seats_log_then_timeout_with_the_views_headers(bot_game, alice):
@@ -213,7 +190,7 @@ def test_the_seats_log_then_timeout_with_the_views_headers(bot_game, alice):
         assert raw.headers["content-type"] == "text/event-stream"
         assert raw.headers["cache-control"] == "no-cache" and raw.headers["x-accel-buffering"] == "no"
 
-    _run(scenario())
+    run_closing_connection(scenario())
 
 
 def test_a_session_cookie_authenticates_as_for_the_view(bot_game, alice):
@@ -230,7 +207,7 @@ def test_a_session_cookie_authenticates_as_for_the_view(bot_game, alice):
         bad = await _raw(f"/api/games/{gid}/events/stream/", {"Cookie": "sessionid=forged"})
         assert bad.status in (401, 403) and set(await bad.json()) == ERROR_KEYS
 
-    _run(scenario())
+    run_closing_connection(scenario())
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY needs PostgreSQL")
@@ -259,7 +236,7 @@ def test_resume_after_last_event_id_or_since_then_a_push_at_commit(bot_game, ali
         assert listener.notifications > 0
         await raw.disconnect()
 
-    _run(scenario())
+    run_closing_connection(scenario())
 
 
 def test_a_client_that_goes_away_gives_its_slot_and_presence_back(bot_game, alice, carol, settings):
@@ -283,7 +260,7 @@ def test_a_client_that_goes_away_gives_its_slot_and_presence_back(bot_game, alic
         assert second.status == 200
         await second.disconnect()
 
-    _run(scenario())
+    run_closing_connection(scenario())
 
 
 def test_no_stream_tells_its_reader_anything_hidden_from_it(bot_game, alice, carol):
@@ -313,7 +290,7 @@ def test_no_stream_tells_its_reader_anything_hidden_from_it(bot_game, alice, car
     async def collect() -> None:
         streams.extend(await scenario())
 
-    _run(collect())
+    run_closing_connection(collect())
     assert len(streams[0][0]) > 8 and len(streams[1][0]) > 1
     checked = sum(oracle.check(messages, reader) for messages, reader in streams)
     assert checked > 0, "the oracle had secrets to look for"
