@@ -251,11 +251,12 @@ class PrebuiltListMixin:
             for row, form in zip(rows, forms, strict=True)
         }
 
-    def _forms_for(self, table: Table, token: str, rows: list[tuple], model) -> Forms:
+    def _forms_for(
+        self, table: Table, token: str, rows: list[tuple], model, fingerprint: str | None
+    ) -> Forms:
         """The forms of these rows ((pk,) or (pk, fingerprint now)), in their order: each checked once per
-        version token (its fingerprint against the rows now: read with the page, or in one query for the
-        page's unchecked rows) and built again when its content changed."""
-        fingerprint = self._fingerprint(model)
+        version token (its fingerprint against the rows now, SQL `fingerprint`: read with the page, or in
+        one query for the page's unchecked rows) and built again when its content changed."""
         pks = [row[0] for row in rows]
         unchecked = [pk for pk in pks if (table.get(pk) or (None, b"", None))[2] != token]
         if unchecked and fingerprint is not None and any(pk in table for pk in unchecked):
@@ -322,6 +323,7 @@ class PrebuiltListMixin:
             fields = ("pk", _FINGERPRINT)
         page = self._page(rows, fields) if self.paginator is not None else None
         if page is None:
-            return PrebuiltResponse(self._forms_for(table, token, list(rows.values_list(*fields)), model))
-        response = self.get_paginated_response(self._forms_for(table, token, page, model))
+            every = list(rows.values_list(*fields))
+            return PrebuiltResponse(self._forms_for(table, token, every, model, fingerprint))
+        response = self.get_paginated_response(self._forms_for(table, token, page, model, fingerprint))
         return PrebuiltResponse(response.data, status=response.status_code)

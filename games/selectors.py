@@ -141,25 +141,23 @@ def user_may_see_game(game: Game, seats: list[GameSeat], user: Any) -> bool:
     )
 
 
-# One statement: the seats, joined to their game whose row alone is locked (compiled once: config.prepared).
-_SEATS_LOCKING_GAME = PreparedQuery(
-    lambda pk: GameSeat.objects.select_for_update(of=("game",))
-    .select_related("game", "user", "invited_user")
-    .defer("game__setup")
-    .filter(game_id=pk)
-    .order_by("seat"),
-    sentinel=uuid.UUID("00000000-0000-4000-8000-00000000c0de"),
-)
-# The same without the state column, for an action POST that holds the game's state already (games.hot_state):
+# One statement: the seats, joined to their game whose row alone is locked (compiled once: config.prepared),
+# without the game's bulky columns.
+def _seats_locking_game(deferred: tuple[str, ...]) -> PreparedQuery:
+    return PreparedQuery(
+        lambda pk: GameSeat.objects.select_for_update(of=("game",))
+        .select_related("game", "user", "invited_user")
+        .defer(*(f"game__{c}" for c in deferred))
+        .filter(game_id=pk)
+        .order_by("seat"),
+        sentinel=uuid.UUID("00000000-0000-4000-8000-00000000c0de"),
+    )
+
+
+_SEATS_LOCKING_GAME = _seats_locking_game(("setup",))
+# Without the state column too, for an action POST that holds the game's state already (games.hot_state):
 # reading `game.state` then costs one more statement (Django loads a deferred column on first access).
-_SEATS_LOCKING_GAME_WITHOUT_STATE = PreparedQuery(
-    lambda pk: GameSeat.objects.select_for_update(of=("game",))
-    .select_related("game", "user", "invited_user")
-    .defer("game__setup", "game__state")
-    .filter(game_id=pk)
-    .order_by("seat"),
-    sentinel=uuid.UUID("00000000-0000-4000-8000-00000000c0de"),
-)
+_SEATS_LOCKING_GAME_WITHOUT_STATE = _seats_locking_game(("setup", "state"))
 
 
 def _game_of_seats(seats: list[GameSeat]) -> Game:
