@@ -15,6 +15,7 @@ from games.engine.battlecards.book import RULES
 from games.engine.battlecards.inspect import battle_frame, current_values
 from games.engine.battlecards.machine import apply_legal, legal_actions
 from games.engine.battlecards.phases.battle import BATTLE_STAGES
+from games.engine.battlefront.state import FRAME_CLASSES as BATTLEFRONT_FRAME_CLASSES
 from games.engine.core.machine import RuleBook, Stage
 from games.engine.frames import (
     AIR_RAID,
@@ -32,8 +33,12 @@ from games.engine.view import view
 
 from .helpers import battle, do, fight, ids, kinds, load, numbers, one
 
+# Every game's frame classes: Battlecards' (games.engine.frames) and Battlefront's.
+EVERY_FRAME_CLASS = {**{f"battlecards-{k}": v for k, v in FRAME_TYPES.items()},
+                     **{f"battlefront-{k}": v for k, v in BATTLEFRONT_FRAME_CLASSES.items()}}
 
-@pytest.mark.parametrize("cls", list(FRAME_TYPES.values()), ids=list(FRAME_TYPES))
+
+@pytest.mark.parametrize("cls", list(EVERY_FRAME_CLASS.values()), ids=list(EVERY_FRAME_CLASS))
 def test_a_frame_is_a_slotted_dataclass_and_no_mapping(cls):
     assert dataclasses.is_dataclass(cls) and "__slots__" in cls.__dict__
     assert cls.__dictoffset__ == 0  # no per-instance dict of fields
