@@ -66,26 +66,11 @@ class BoundedRequestBody:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         headers = list(scope.get("headers", []))
         declared = _declared_length(headers)
-        if limit is not None and declared is not None and declared > limit:
-            return await _refuse(send)
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return None  # the client left before its body ended: nobody to answer
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if limit is not None and size > limit:
-                return await _refuse(send)
-            if chunk:
-                chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
+        body = await _read_within_limit(declared, receive, send, keep=True)
+        if body is None:
+            return None  # refused (413), or the client left before its body ended: nobody to answer
         if declared is None and body:  # chunked: Django reads CONTENT_LENGTH bytes, so say how many
             framing = (b"content-length", b"transfer-encoding")
             headers = [(n, v) for n, v in headers if n.lower() not in framing]
@@ -138,22 +123,35 @@ class BoundedWsgiBody:
         return [TOO_LARGE]
 
 
-async def drain_body(scope: Scope, receive: Receive, send: Send) -> bool:
-    """Read and drop the body of a request whose view reads none (an event stream's GET), within the same
-    limit: False when the request is over (answered 413, or the client left before its body ended)."""
+async def _read_within_limit(
+    declared: int | None, receive: Receive, send: Send, *, keep: bool
+) -> bytes | None:
+    """The request's body (b"" unless `keep`), counted while it arrives: None when the request is over, i.e.
+    answered 413 `request_too_large` (a declared length past DATA_UPLOAD_MAX_MEMORY_SIZE, before any byte is
+    read, or the bytes read past it, without reading the rest), or the client left before its body ended."""
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    declared = _declared_length(list(scope.get("headers", [])))
     if limit is not None and declared is not None and declared > limit:
         await _refuse(send)
-        return False
+        return None
+    chunks: list[bytes] = []
     size = 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            return False
-        size += len(message.get("body", b""))
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
         if limit is not None and size > limit:
             await _refuse(send)
-            return False
+            return None
+        if chunk and keep:
+            chunks.append(chunk)
         if not message.get("more_body", False):
-            return True
+            return b"".join(chunks)
+
+
+async def drain_body(scope: Scope, receive: Receive, send: Send) -> bool:
+    """Read and drop the body of a request whose view reads none (an event stream's GET), within the same
+    limit: False when the request is over (answered 413, or the client left before its body ended)."""
+    declared = _declared_length(list(scope.get("headers", [])))
+    return await _read_within_limit(declared, receive, send, keep=False) is not None
