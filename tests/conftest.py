@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import os
+import secrets
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
@@ -84,3 +86,19 @@ def _empty_cache():
     local_bodies.clear()
     tables.clear()
     yield
+
+
+@pytest.fixture
+def fixed_salt(monkeypatch):
+    """The game's secret salt fixed, so the deal (seed + salt) and with it the game's length are the same on
+    every run for a given seed (a fresh salt made one whole game last from 10 s to over a minute)."""
+    fixed = SimpleNamespace(randbits=secrets.randbits, token_hex=lambda n=16: "5a" * n)
+    monkeypatch.setattr("games.services.create.secrets", fixed)
+
+
+@pytest.fixture
+def fixed_deal(monkeypatch):
+    """Both the seed and the secret salt of every game created fixed, for a test that plays a game created
+    without a seed of its own (the site's forms): the same deal and the same bot moves on every run."""
+    fixed = SimpleNamespace(randbits=lambda bits: 20261126 % (1 << bits), token_hex=lambda n=16: "5a" * n)
+    monkeypatch.setattr("games.services.create.secrets", fixed)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Callable, Iterable
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -475,14 +473,6 @@ class TheWarOracle:
                 assert sum(1 for x in item if isinstance(x, str) and x in deck_ids) < 2, "a deck order"
                 stack.extend(item)
         return len(secret_ids) + len(secret_codes)
-
-
-@pytest.fixture
-def fixed_salt(monkeypatch):
-    """The game's secret salt fixed, so the deal (seed + salt) and with it the game's length are the same on
-    every run (a fresh salt made this whole game last from 10 s to over a minute)."""
-    fixed = SimpleNamespace(randbits=secrets.randbits, token_hex=lambda n=16: "5a" * n)
-    monkeypatch.setattr("games.services.create.secrets", fixed)
 
 
 @pytest.fixture

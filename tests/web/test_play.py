@@ -332,9 +332,12 @@ def test_an_unknown_site_path_is_the_sites_404_page_and_the_apis_stays_json(clie
     assert api.status_code == 404 and api.json()["code"] == "not_found"
 
 
-def test_a_team_player_trades_a_reserve_card_with_a_button_of_typed_fields(client, alice, catalog_rows):
+def test_a_team_player_trades_a_reserve_card_with_a_button_of_typed_fields(
+    client, alice, catalog_rows, fixed_deal
+):
     """Issue 22: the turn-start trade is one button per (army, card), labelled with the card's name, whose
-    action carries the army and the card as fields of its own (never packed into the option string)."""
+    action carries the army and the card as fields of its own (never packed into the option string). The deal
+    is fixed: with a fresh one, the bots sometimes ended the game before any trade was offered."""
     client.force_login(alice)
     response = client.post("/play/new-team/", {
         "axis_1_nation": "DE", "axis_1_player": "bot", "axis_2_nation": "DE", "axis_2_player": "bot",
@@ -349,6 +352,7 @@ def test_a_team_player_trades_a_reserve_card_with_a_button_of_typed_fields(clien
         trades = [(v, a) for v, a in buttons if a["type"] == "choose" and a.get("option") == "trade"]
         if trades:
             break
+        assert buttons, "the game ended before a reserve trade was offered"
         version, action = buttons[0]
         client.post(f"{url}act/", {"version": version, "action": json.dumps(action)})
     else:
