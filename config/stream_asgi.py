@@ -123,21 +123,14 @@ async def stream_application(scope: Scope, receive: Receive, send: Send) -> None
     # a pooled thread in a copy of this context, dropped afterwards: asgiref's sync_to_async would copy
     # what the opening set (the request id, URL prefix, DB and locale locals...) back into the stream's
     # context, about 6 KB held by each idle stream
-    loop = asyncio.get_running_loop()
-    async with _openings(loop):
-        opening = loop.run_in_executor(None, contextvars.copy_context().run, _open, scope)
-        try:
-            opened = await asyncio.shield(opening)
-        except asyncio.CancelledError:  # the server shuts down: nobody will send the stream being opened
-            opening.add_done_callback(_abandon)
-            raise
+    opened = await _opened(scope)
     start = {"type": "http.response.start", "status": opened.status, "headers": opened.headers}
     events, close = opened.events, opened.close
     if events is None or close is None:
         await send(start)
         await send({"type": "http.response.body", "body": opened.body})
         return
-    del opened
+    del opened  # and its headers: only `start` holds them, until they are sent
     task = asyncio.current_task()
     assert task is not None
     watch = _Watch(task)
@@ -159,6 +152,19 @@ async def stream_application(scope: Scope, receive: Receive, send: Send) -> None
         with contextlib.suppress(asyncio.CancelledError):
             await _aclose(events)
         await close()
+
+
+async def _opened(scope: Scope) -> Opened:
+    """The stream opened in a pooled thread (OPENINGS_AT_ONCE at a time); its future, which holds the
+    Opened as its result, is dropped with this frame."""
+    loop = asyncio.get_running_loop()
+    async with _openings(loop):
+        opening = loop.run_in_executor(None, contextvars.copy_context().run, _open, scope)
+        try:
+            return await asyncio.shield(opening)
+        except asyncio.CancelledError:  # the server shuts down: nobody will send the stream being opened
+            opening.add_done_callback(_abandon)
+            raise
 
 
 def _abandon(opening: asyncio.Future[Opened]) -> None:
