@@ -23,7 +23,7 @@ import contextlib
 import contextvars
 import io
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
 from django.core import signals
@@ -133,9 +133,9 @@ async def stream_application(scope: Scope, receive: Receive, send: Send) -> None
     del opened  # and its headers: only `start` holds them, until they are sent
     task = asyncio.current_task()
     assert task is not None
-    watch = _Watch(task)
-    gone = asyncio.ensure_future(receive())  # the next message is http.disconnect: the client went away
-    gone.add_done_callback(watch)  # the stream ends where it waits (its finally gives the slot back)
+    # the next message is http.disconnect (the client went away): it cancels the stream where it waits,
+    # whose finally gives the slot back
+    watch = _Watch(task, receive)
     try:
         await send(start)
         del start
@@ -144,11 +144,11 @@ async def stream_application(scope: Scope, receive: Receive, send: Send) -> None
         watch.task = None
         await send({"type": "http.response.body"})
     except asyncio.CancelledError:
-        if not gone.done():
+        if not watch.gone:
             raise  # the server is shutting down
         task.uncancel()  # the client went away: nobody left to answer
     finally:
-        gone.cancel()
+        watch.stop()
         with contextlib.suppress(asyncio.CancelledError):
             await _aclose(events)
         await close()
@@ -183,16 +183,45 @@ def _bytes(part: str | bytes) -> bytes:
 
 
 class _Watch:
-    """The callback of a stream's pending receive(): cancels the stream while it is being sent."""
+    """A stream's pending receive(), without a task of its own (issue 26: memory per idle listener): the
+    coroutine is run up to the future it waits on, and that future's completion (the client's next message)
+    cancels the stream while it is being sent. The coroutine is never resumed (as a cancelled task's is
+    not), and is closed once the stream ends. A receive() that waits on something else than a future runs
+    in a task, as before."""
 
-    __slots__ = ("task",)
+    __slots__ = ("gone", "receiving", "task")
 
-    def __init__(self, task: asyncio.Task[Any]) -> None:
+    def __init__(self, task: asyncio.Task[Any], receive: Receive) -> None:
         self.task: asyncio.Task[Any] | None = task
+        self.gone = False
+        receiving = receive()
+        self.receiving: Coroutine[Any, Any, Message] | asyncio.Future[Message] | None = None
+        if asyncio.iscoroutine(receiving):
+            try:
+                waiting = receiving.send(None)
+            except Exception:  # a message at once (StopIteration), or receive() failed: the client is gone
+                self(None)
+                return
+            if getattr(waiting, "_asyncio_future_blocking", None):  # as a task does with an awaited future
+                waiting._asyncio_future_blocking = False
+                waiting.add_done_callback(self)
+                self.receiving = receiving
+                return
+        # any other awaitable, or the rest of the coroutine after a bare `yield` (a task resumes it so)
+        self.receiving = asyncio.ensure_future(receiving)
+        self.receiving.add_done_callback(self)
 
-    def __call__(self, _: asyncio.Future[Message]) -> None:
+    def __call__(self, _: Any) -> None:
+        self.gone = True
         if self.task is not None:
             self.task.cancel()
+
+    def stop(self) -> None:
+        self.task = None
+        if isinstance(self.receiving, asyncio.Future):
+            self.receiving.cancel()
+        elif self.receiving is not None:
+            self.receiving.close()
 
 
 async def _aclose(events: Events) -> None:
