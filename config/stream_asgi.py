@@ -9,10 +9,11 @@ thread's database connection goes back when the opening ends (request_finished),
 
 Sending the stream is this module's: an answer that is not a pushed event stream (an error, a redirect) is
 sent as it is; a pushed stream (a response with `detach_events()`, games.apis.EventStreamResponse) is taken
-out of its response, and request and response are dropped: while it waits, a listener holds its event
-generator, its slot, this coroutine and one pending `receive()` (which notices the client going away and
-cancels the stream, so its slot is given back at once), not Django's request, response, two tasks and
-context per connection of its ASGIHandler (issue 26: memory per idle listener). A process opens
+out of its response, and request, response and the opening's headers are dropped: while it waits, a
+listener holds its event generator (one future, resolved by its game's signal or a timer), its slot, this
+coroutine and one pending `receive()` run without a task of its own (_Watch: it notices the client going
+away and cancels the stream, so its slot is given back at once), not Django's request, response, two tasks
+and context per connection of its ASGIHandler (issue 26: memory per idle listener). A process opens
 OPENINGS_AT_ONCE streams at a time, which keeps its heap small when a thousand connect together.
 """
 

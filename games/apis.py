@@ -498,6 +498,8 @@ class StreamSlot:
     """One of the user's open-stream slots (GAMES_SSE_MAX_STREAMS_PER_USER), given back once: `release`
     from synchronous code (WSGI, a response's close), `arelease` from the event loop (an ASGI stream)."""
 
+    __slots__ = ("held", "slot", "user_id")  # one per open stream (issue 26: memory per idle listener)
+
     def __init__(self, *, user_id: int, timeout: float) -> None:
         limit = settings.GAMES_SSE_MAX_STREAMS_PER_USER
         slot = stream_slot_acquire(user_id=user_id, limit=limit, ttl=int(timeout) + 60)
