@@ -9,10 +9,11 @@ thread's database connection goes back when the opening ends (request_finished),
 
 Sending the stream is this module's: an answer that is not a pushed event stream (an error, a redirect) is
 sent as it is; a pushed stream (a response with `detach_events()`, games.apis.EventStreamResponse) is taken
-out of its response, and request and response are dropped: while it waits, a listener holds its event
-generator, its slot, this coroutine and one pending `receive()` (which notices the client going away and
-cancels the stream, so its slot is given back at once), not Django's request, response, two tasks and
-context per connection of its ASGIHandler (issue 26: memory per idle listener). A process opens
+out of its response, and request, response and the opening's headers are dropped: while it waits, a
+listener holds its event generator (one future, resolved by its game's signal or a timer), its slot, this
+coroutine and one pending `receive()` run without a task of its own (_Watch: it notices the client going
+away and cancels the stream, so its slot is given back at once), not Django's request, response, two tasks
+and context per connection of its ASGIHandler (issue 26: memory per idle listener). A process opens
 OPENINGS_AT_ONCE streams at a time, which keeps its heap small when a thousand connect together.
 """
 
@@ -23,7 +24,7 @@ import contextlib
 import contextvars
 import io
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
 from django.core import signals
@@ -123,26 +124,19 @@ async def stream_application(scope: Scope, receive: Receive, send: Send) -> None
     # a pooled thread in a copy of this context, dropped afterwards: asgiref's sync_to_async would copy
     # what the opening set (the request id, URL prefix, DB and locale locals...) back into the stream's
     # context, about 6 KB held by each idle stream
-    loop = asyncio.get_running_loop()
-    async with _openings(loop):
-        opening = loop.run_in_executor(None, contextvars.copy_context().run, _open, scope)
-        try:
-            opened = await asyncio.shield(opening)
-        except asyncio.CancelledError:  # the server shuts down: nobody will send the stream being opened
-            opening.add_done_callback(_abandon)
-            raise
+    opened = await _opened(scope)
     start = {"type": "http.response.start", "status": opened.status, "headers": opened.headers}
     events, close = opened.events, opened.close
     if events is None or close is None:
         await send(start)
         await send({"type": "http.response.body", "body": opened.body})
         return
-    del opened
+    del opened  # and its headers: only `start` holds them, until they are sent
     task = asyncio.current_task()
     assert task is not None
-    watch = _Watch(task)
-    gone = asyncio.ensure_future(receive())  # the next message is http.disconnect: the client went away
-    gone.add_done_callback(watch)  # the stream ends where it waits (its finally gives the slot back)
+    # the next message is http.disconnect (the client went away): it cancels the stream where it waits,
+    # whose finally gives the slot back
+    watch = _Watch(task, receive)
     try:
         await send(start)
         del start
@@ -151,14 +145,27 @@ async def stream_application(scope: Scope, receive: Receive, send: Send) -> None
         watch.task = None
         await send({"type": "http.response.body"})
     except asyncio.CancelledError:
-        if not gone.done():
+        if not watch.gone:
             raise  # the server is shutting down
         task.uncancel()  # the client went away: nobody left to answer
     finally:
-        gone.cancel()
+        watch.stop()
         with contextlib.suppress(asyncio.CancelledError):
             await _aclose(events)
         await close()
+
+
+async def _opened(scope: Scope) -> Opened:
+    """The stream opened in a pooled thread (OPENINGS_AT_ONCE at a time); its future, which holds the
+    Opened as its result, is dropped with this frame."""
+    loop = asyncio.get_running_loop()
+    async with _openings(loop):
+        opening = loop.run_in_executor(None, contextvars.copy_context().run, _open, scope)
+        try:
+            return await asyncio.shield(opening)
+        except asyncio.CancelledError:  # the server shuts down: nobody will send the stream being opened
+            opening.add_done_callback(_abandon)
+            raise
 
 
 def _abandon(opening: asyncio.Future[Opened]) -> None:
@@ -177,16 +184,45 @@ def _bytes(part: str | bytes) -> bytes:
 
 
 class _Watch:
-    """The callback of a stream's pending receive(): cancels the stream while it is being sent."""
+    """A stream's pending receive(), without a task of its own (issue 26: memory per idle listener): the
+    coroutine is run up to the future it waits on, and that future's completion (the client's next message)
+    cancels the stream while it is being sent. The coroutine is never resumed (as a cancelled task's is
+    not), and is closed once the stream ends. A receive() that waits on something else than a future runs
+    in a task, as before."""
 
-    __slots__ = ("task",)
+    __slots__ = ("gone", "receiving", "task")
 
-    def __init__(self, task: asyncio.Task[Any]) -> None:
+    def __init__(self, task: asyncio.Task[Any], receive: Receive) -> None:
         self.task: asyncio.Task[Any] | None = task
+        self.gone = False
+        receiving = receive()
+        self.receiving: Coroutine[Any, Any, Message] | asyncio.Future[Message] | None = None
+        if asyncio.iscoroutine(receiving):
+            try:
+                waiting = receiving.send(None)
+            except Exception:  # a message at once (StopIteration), or receive() failed: the client is gone
+                self(None)
+                return
+            if getattr(waiting, "_asyncio_future_blocking", None):  # as a task does with an awaited future
+                waiting._asyncio_future_blocking = False
+                waiting.add_done_callback(self)
+                self.receiving = receiving
+                return
+        # any other awaitable, or the rest of the coroutine after a bare `yield` (a task resumes it so)
+        self.receiving = asyncio.ensure_future(receiving)
+        self.receiving.add_done_callback(self)
 
-    def __call__(self, _: asyncio.Future[Message]) -> None:
+    def __call__(self, _: Any) -> None:
+        self.gone = True
         if self.task is not None:
             self.task.cancel()
+
+    def stop(self) -> None:
+        self.task = None
+        if isinstance(self.receiving, asyncio.Future):
+            self.receiving.cancel()
+        elif self.receiving is not None:
+            self.receiving.close()
 
 
 async def _aclose(events: Events) -> None:

@@ -472,10 +472,18 @@ async def pushed_event_stream(
             else:
                 wait = min(keepalive, remaining)
             read = entries = entry = None  # an idle stream holds no log rows while it waits
-            try:  # asyncio.timeout, not wait_for: no task of its own for each waiting stream (issue 26)
-                async with asyncio.timeout(wait):
-                    await (signal.wait() if signal is not None else asyncio.sleep(wait))
-            except TimeoutError:
+            # one future, resolved by the signal (True) or the timer (False): no task, coroutine or
+            # asyncio.timeout of its own for each waiting stream (issue 26)
+            waiter = loop.create_future()
+            timer = loop.call_later(wait, event_bus.wake, waiter, False)
+            if signal is not None:
+                signal.add(waiter)
+            try:
+                signalled = await waiter
+            finally:
+                timer.cancel()
+            waiter = timer = None
+            if not signalled:
                 yield ": keep-alive\n\n"
     finally:  # also when the client went away (the task is cancelled) or the server shuts down
         await slot.arelease()
@@ -489,6 +497,8 @@ class TooManyStreams(DomainError):
 class StreamSlot:
     """One of the user's open-stream slots (GAMES_SSE_MAX_STREAMS_PER_USER), given back once: `release`
     from synchronous code (WSGI, a response's close), `arelease` from the event loop (an ASGI stream)."""
+
+    __slots__ = ("held", "slot", "user_id")  # one per open stream (issue 26: memory per idle listener)
 
     def __init__(self, *, user_id: int, timeout: float) -> None:
         limit = settings.GAMES_SSE_MAX_STREAMS_PER_USER

@@ -96,23 +96,56 @@ def pushes() -> bool:
     return backend() is not None
 
 
-class Listener:
-    """One listening connection per process and event loop (LISTEN on PostgreSQL, SUBSCRIBE on Redis);
-    `signal(game)` is the event a stream waits on."""
+def wake(waiter: asyncio.Future[bool], signalled: bool) -> None:
+    """Resolve a stream's waiter (unless it is done already: woken otherwise, or cancelled)."""
+    if not waiter.done():
+        waiter.set_result(signalled)
+
+
+class Signal:
+    """A game's next notification, set once: it resolves (with True) the waiters of the streams waiting on
+    it. One future per waiting stream (`add`), not asyncio.Event's coroutine and future per wait."""
+
+    __slots__ = ("__weakref__", "_set", "_waiters")
 
     def __init__(self) -> None:
-        self._signals: weakref.WeakValueDictionary[str, asyncio.Event] = weakref.WeakValueDictionary()
+        self._set = False
+        self._waiters: list[asyncio.Future[bool]] = []
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            wake(waiter, True)
+
+    def add(self, waiter: asyncio.Future[bool]) -> None:
+        """Resolve `waiter` at the notification (at once if it came already)."""
+        if self._set:
+            wake(waiter, True)
+        else:
+            self._waiters.append(waiter)
+
+
+class Listener:
+    """One listening connection per process and event loop (LISTEN on PostgreSQL, SUBSCRIBE on Redis);
+    `signal(game)` is what a stream waits on."""
+
+    def __init__(self) -> None:
+        self._signals: weakref.WeakValueDictionary[str, Signal] = weakref.WeakValueDictionary()
         self._task: asyncio.Task | None = None
         self._ready = asyncio.Event()
         self.notifications = 0
         self.backend = backend()
 
-    def signal(self, game_id: Any) -> asyncio.Event:
-        """The event set at the next notification of the game (take it BEFORE reading the log)."""
+    def signal(self, game_id: Any) -> Signal:
+        """The signal set at the next notification of the game (take it BEFORE reading the log)."""
         key = str(game_id)
         event = self._signals.get(key)
         if event is None:
-            event = asyncio.Event()
+            event = Signal()
             self._signals[key] = event
         return event
 
