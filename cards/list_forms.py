@@ -249,6 +249,7 @@ class _Plans:
         self._lock = threading.Lock()
         self._plans: OrderedDict[tuple, _Plan] = OrderedDict()
         self.compiled = 0  # shapes compiled in this process (tests, benchmarks)
+        self.served = 0  # lists answered from compiled statements (approximate under threads: tests only)
 
     def get(self, key: tuple) -> _Plan | None:
         plan = self._plans.get(key)
@@ -319,7 +320,7 @@ def _same(a: list[Any], b: list[Any]) -> bool:
 
 
 def _run(statement: _Statement | None, params: list[Any], low: int, high: int | None) -> list[tuple]:
-    if statement is _EMPTY:
+    if statement is _EMPTY or (high is not None and high <= low):  # Django runs no statement for [n:n]
         return []
     limit = connection.ops.limit_offset_sql(low, high)
     with connection.cursor() as cursor:
@@ -507,6 +508,7 @@ class PrebuiltListMixin:
             paginator.count = found[0][-1] if found else 0
             page_of = paginator.page(number)
             rows = [row[:-1] for row in found]
+        plans.served += 1
         pagination.page = page_of
         if paginator.num_pages > 1 and pagination.template is not None:
             pagination.display_page_controls = True

@@ -195,6 +195,7 @@ class FilterBinding:
                 kind = None
             self.filters.append(_Bound(name, filter_, field, kind, target))
         self.params = frozenset(bound.name for bound in self.filters)
+        self.undescribed = tuple(bound.name for bound in self.filters if bound.kind is None)
 
     def _multiple_target(self, bound: _Bound, name: str) -> _Target:
         target = bound.targets.get(name)
@@ -205,8 +206,8 @@ class FilterBinding:
     def bind(self, data, connection) -> tuple[tuple, list[Any], dict[str, Any]] | None:
         """(shape, SQL parameters, the cleaned values of the active filters) of the query parameters `data`,
         or None: some value is invalid, or some active filter is not described here."""
-        if not self.supported:
-            return None
+        if not self.supported or any(name in data for name in self.undescribed):
+            return None  # (before any validation query: the FilterSet path runs its own)
         shape: list[tuple] = []
         params: list[Any] = []
         cleaned: dict[str, Any] = {}
@@ -226,8 +227,6 @@ class FilterBinding:
                         continue
                 elif value in EMPTY_VALUES:
                     continue
-                if kind is None:
-                    return None
                 cleaned[name] = value
                 if kind == "ordering":
                     shape.append((name, "ordering", tuple(value)))
