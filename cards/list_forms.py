@@ -319,7 +319,25 @@ def _same(a: list[Any], b: list[Any]) -> bool:
     return len(a) == len(b) and all(type(x) is type(y) and x == y for x, y in zip(a, b, strict=True))
 
 
-def _run(statement: _Statement | None, params: list[Any], low: int, high: int | None) -> list[tuple]:
+def _converted(statement: _Statement, row: tuple, skip: int | None = None) -> tuple:
+    """`row` with the statement's from-database converters applied (as SQLCompiler.apply_converters), but
+    for the column `skip`."""
+    values = list(row)
+    for position, (functions, expression) in statement.converters:
+        if position == skip:
+            continue
+        value = values[position]
+        for function in functions:
+            value = function(value, expression, connection)
+        values[position] = value
+    return tuple(values)
+
+
+def _run(
+    statement: _Statement | None, params: list[Any], low: int, high: int | None, *, last: bool = True
+) -> list[tuple]:
+    """The rows of `statement` with its LIMIT/OFFSET; last=False: the last column is left unconverted (the
+    caller converts it where it reads it)."""
     if statement is _EMPTY or (high is not None and high <= low):  # Django runs no statement for [n:n]
         return []
     limit = connection.ops.limit_offset_sql(low, high)
@@ -328,17 +346,9 @@ def _run(statement: _Statement | None, params: list[Any], low: int, high: int | 
         rows = cursor.fetchall()
     columns = statement.columns
     rows = [row[:columns] if len(row) > columns else row for row in rows]
-    if statement.converters:  # as SQLCompiler.apply_converters
-        converted = []
-        for row in rows:
-            values = list(row)
-            for position, (functions, expression) in statement.converters:
-                value = values[position]
-                for function in functions:
-                    value = function(value, expression, connection)
-                values[position] = value
-            converted.append(tuple(values))
-        rows = converted
+    skip = None if last else columns - 1
+    if any(position != skip for position, _ in statement.converters):
+        rows = [_converted(statement, row, skip) for row in rows]
     return rows
 
 
@@ -398,7 +408,11 @@ class PrebuiltListMixin:
         version token (its fingerprint against the rows now, SQL `fingerprint`: read with the page, or in
         one query for the page's unchecked rows) and built again when its content changed."""
         pks = [row[0] for row in rows]
-        unchecked = [pk for pk in pks if (table.get(pk) or (None, b"", None))[2] != token]
+        kept_now = [table.get(pk) for pk in pks]
+        unchecked = [pk for pk, kept in zip(pks, kept_now, strict=True) if kept is None or kept[2] != token]
+        if not unchecked:  # every form kept and checked under this token (the usual case)
+            table.token = token
+            return Forms(kept[1] for kept in kept_now)  # type: ignore[index]
         if unchecked and fingerprint is not None and any(pk in table for pk in unchecked):
             now = {row[0]: row[1] for row in rows if len(row) > 1}
             if any(pk not in now for pk in unchecked):
@@ -502,10 +516,10 @@ class PrebuiltListMixin:
             taken = paginator.object_list.taken
             rows = [(row[0],) for row in _run(plan.page, params, taken.start, taken.stop)]
         else:
-            found = _run(plan.page, params, (number - 1) * size, number * size)
+            found = _run(plan.page, params, (number - 1) * size, number * size, last=False)
             if not found and number != 1:  # past the end: the queryset path's 404
                 return None
-            paginator.count = found[0][-1] if found else 0
+            paginator.count = _converted(plan.page, found[0])[-1] if found else 0  # type: ignore[arg-type]
             page_of = paginator.page(number)
             rows = [row[:-1] for row in found]
         plans.served += 1
