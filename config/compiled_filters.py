@@ -78,19 +78,16 @@ class _Target:
         parts = path.split("__")
         field = None
         for index, part in enumerate(parts):
-            last = index == len(parts) - 1
+            if field is not None and not field.is_relation:  # "<field>__<lookup>": nothing may follow it
+                if lookup is not None or index != len(parts) - 1:
+                    raise Unsupported(path)
+                lookup = part
+                break
             try:
                 field = model._meta.get_field(part)
             except FieldDoesNotExist:
-                if last and lookup is None and field is not None:
-                    lookup = part
-                    break
                 raise Unsupported(path) from None
-            if not last:
-                if not field.is_relation:
-                    if index == len(parts) - 2 and lookup is None:  # "<field>__<lookup>"
-                        continue
-                    raise Unsupported(path)
+            if field.is_relation and index < len(parts) - 1:
                 model = field.related_model
         if field is None:
             raise Unsupported(path)
