@@ -359,7 +359,9 @@ class PrebuiltListMixin:
     """For a read-only catalog viewset (before the DRF base): `list` answers from the prebuilt forms.
 
     `form_sources`: the relations a row's form is made of besides the row (see the module docstring); None
-    keeps the forms per catalog version instead."""
+    keeps the forms per catalog version instead. A list's statements are compiled once per filter shape
+    ("compiled list queries" above): the view's get_queryset must not depend on the request (as the forms
+    kept per view already require)."""
 
     form_sources: tuple[str, ...] | None = None
 
