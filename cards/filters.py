@@ -37,6 +37,8 @@ ABILITY_CHOICES = [(k, k) for k in ABILITY_SCHEMA]
 class StableOrderingFilter(df.OrderingFilter):
     """?ordering=points,-name (unknown fields are a 400); ties broken by code so pages never overlap."""
 
+    compiled_kind = "ordering"  # its SQL depends on the value only: config.compiled_filters
+
     def filter(self, qs, value):
         if value in (None, "", [], ()):
             return qs
@@ -75,6 +77,8 @@ class MaxPerDeckFilter(df.Filter):
 @extend_schema_field(OpenApiTypes.STR)
 class CodeFilter(df.ModelMultipleChoiceFilter):
     """Filter by the code(s) of a related row (?nation=GB&nation=US); an unknown code is a 400."""
+
+    compiled_kind = "multiple"  # ModelMultipleChoiceFilter's SQL (config.compiled_filters)
 
     def filter(self, qs, value):
         if isinstance(value, QuerySet) and value.query.is_empty():  # not asked: the form's queryset.none(),

@@ -35,12 +35,18 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import EmptyResultSet, ImproperlyConfigured
+from django.core.paginator import InvalidPage
 from django.db import connection, transaction
 from django.db.models import Count, Window
 from django.db.models.expressions import RawSQL
+from django_filters.rest_framework import DjangoFilterBackend
+from rest_framework import filters as drf_filters
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
+
+from config.compiled_filters import binding_for
 
 Entry = tuple[str | None, bytes, str]  # (fingerprint or None, JSON bytes, token last checked at)
 MAX_TABLES = 32  # (view, scheme, host[, version]) tables kept per process, least recently used dropped
@@ -202,6 +208,150 @@ class PrebuiltResponse(Response):
             self.data = data
 
 
+# ------------------------------------------------------------------------------------- compiled list queries
+#
+# The statements of a list page (its keys with the total count, or the count then the keys under DISTINCT)
+# depend on the request's filters only through their shape (config.compiled_filters): which filters are
+# active, the structure of their values, the ordering. The first request of a shape builds the queryset as
+# `list` always did (get_queryset, the FilterSet's filters, the fingerprint column) and compiles it; later
+# requests of that shape bind their values into that SQL and run it, with no FilterSet, queryset or compiler.
+# Anything the shapes do not describe (?q=, ?search=, a `method` filter given a value, an invalid value, a
+# page past the end) takes the queryset path, unchanged.
+
+COMPILED = True  # False: every list takes the queryset path (tests compare both)
+VERIFY = False  # True (tests): each compiled request compiles its queryset too: the same SQL and parameters
+MAX_PLANS = 512  # compiled shapes kept per process, least recently used dropped
+_EMPTY = None  # a statement Django does not run: the filters match no row (EmptyResultSet)
+
+
+class _Statement:
+    """SQL of one statement without its LIMIT/OFFSET, how many leading columns of a row are the result, and
+    the from-database converters of those columns (as the ORM applies them)."""
+
+    __slots__ = ("sql", "columns", "converters")
+
+    def __init__(self, sql: str, columns: int, converters: dict | None = None) -> None:
+        self.sql, self.columns, self.converters = sql, columns, list((converters or {}).items())
+
+
+class _Plan:
+    __slots__ = ("distinct", "page", "count")
+
+    def __init__(self, distinct: bool, page: _Statement | None, count: _Statement | None) -> None:
+        self.distinct, self.page, self.count = distinct, page, count
+
+
+_UNSUPPORTED = _Plan(False, None, None)  # a shape whose SQL did not take the parameters as bound
+
+
+class _Plans:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._plans: OrderedDict[tuple, _Plan] = OrderedDict()
+        self.compiled = 0  # shapes compiled in this process (tests, benchmarks)
+        self.served = 0  # lists answered from compiled statements (approximate under threads: tests only)
+
+    def get(self, key: tuple) -> _Plan | None:
+        plan = self._plans.get(key)
+        if plan is not None:
+            with self._lock:
+                if key in self._plans:
+                    self._plans.move_to_end(key)
+        return plan
+
+    def put(self, key: tuple, plan: _Plan) -> None:
+        with self._lock:
+            self.compiled += 1
+            self._plans[key] = plan
+            while len(self._plans) > MAX_PLANS:
+                self._plans.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._plans.clear()
+
+
+plans = _Plans()
+
+
+class _Slice:
+    """A paginator's object list that only records the slice the page takes (the count is given)."""
+
+    def __init__(self) -> None:
+        self.taken: slice | None = None
+
+    def __getitem__(self, key: slice) -> list:
+        self.taken = key
+        return []
+
+
+def _compile(queryset) -> tuple[_Statement | None, list[Any]]:
+    """The statement of `queryset` (unsliced) and its parameters; _EMPTY when Django would not run it."""
+    compiler = queryset.query.get_compiler(using=connection.alias)
+    try:
+        sql, params = compiler.as_sql()
+    except EmptyResultSet:
+        return _EMPTY, []
+    converters = compiler.get_converters([s[0] for s in compiler.select[0 : compiler.col_count]])
+    return _Statement(sql, compiler.col_count, converters), list(params)
+
+
+def _captured_count(queryset) -> tuple[_Statement | None, list[Any], int]:
+    """queryset.count() as the statement Django runs for it (captured while it runs), its parameters and the
+    count."""
+    seen: list[tuple[str, Any]] = []
+
+    def capture(execute, sql, params, many, context):
+        seen.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(capture):
+        count = queryset.count()
+    if not seen:
+        return _EMPTY, [], count
+    if len(seen) != 1:
+        raise LookupError("count statements")
+    sql, params = seen[0]
+    return _Statement(sql, 1), list(params or ()), count
+
+
+def _same(a: list[Any], b: list[Any]) -> bool:
+    return len(a) == len(b) and all(type(x) is type(y) and x == y for x, y in zip(a, b, strict=True))
+
+
+def _converted(statement: _Statement, row: tuple, skip: int | None = None) -> tuple:
+    """`row` with the statement's from-database converters applied (as SQLCompiler.apply_converters), but
+    for the column `skip`."""
+    values = list(row)
+    for position, (functions, expression) in statement.converters:
+        if position == skip:
+            continue
+        value = values[position]
+        for function in functions:
+            value = function(value, expression, connection)
+        values[position] = value
+    return tuple(values)
+
+
+def _run(
+    statement: _Statement | None, params: list[Any], low: int, high: int | None, *, last: bool = True
+) -> list[tuple]:
+    """The rows of `statement` with its LIMIT/OFFSET; last=False: the last column is left unconverted (the
+    caller converts it where it reads it)."""
+    if statement is _EMPTY or (high is not None and high <= low):  # Django runs no statement for [n:n]
+        return []
+    limit = connection.ops.limit_offset_sql(low, high)
+    with connection.cursor() as cursor:
+        cursor.execute(f"{statement.sql} {limit}" if limit else statement.sql, params)
+        rows = cursor.fetchall()
+    columns = statement.columns
+    rows = [row[:columns] if len(row) > columns else row for row in rows]
+    skip = None if last else columns - 1
+    if any(position != skip for position, _ in statement.converters):
+        rows = [_converted(statement, row, skip) for row in rows]
+    return rows
+
+
 # ------------------------------------------------------------------------------------------------- the mixin
 
 
@@ -209,7 +359,9 @@ class PrebuiltListMixin:
     """For a read-only catalog viewset (before the DRF base): `list` answers from the prebuilt forms.
 
     `form_sources`: the relations a row's form is made of besides the row (see the module docstring); None
-    keeps the forms per catalog version instead."""
+    keeps the forms per catalog version instead. A list's statements are compiled once per filter shape
+    ("compiled list queries" above): the view's get_queryset must not depend on the request (as the forms
+    kept per view already require)."""
 
     form_sources: tuple[str, ...] | None = None
 
@@ -258,7 +410,11 @@ class PrebuiltListMixin:
         version token (its fingerprint against the rows now, SQL `fingerprint`: read with the page, or in
         one query for the page's unchecked rows) and built again when its content changed."""
         pks = [row[0] for row in rows]
-        unchecked = [pk for pk in pks if (table.get(pk) or (None, b"", None))[2] != token]
+        kept_now = [table.get(pk) for pk in pks]
+        unchecked = [pk for pk, kept in zip(pks, kept_now, strict=True) if kept is None or kept[2] != token]
+        if not unchecked:  # every form kept and checked under this token (the usual case)
+            table.token = token
+            return Forms(kept[1] for kept in kept_now)  # type: ignore[index]
         if unchecked and fingerprint is not None and any(pk in table for pk in unchecked):
             now = {row[0]: row[1] for row in rows if len(row) > 1}
             if any(pk not in now for pk in unchecked):
@@ -282,6 +438,131 @@ class PrebuiltListMixin:
         table.token = token
         entries = (table.get(pk) for pk in pks)  # a row gone since the page was read: left out, as before
         return Forms(entry[1] for entry in entries if entry is not None and entry[2] == token)
+
+    def _compiled_binding(self, request):
+        """The FilterBinding of this list when its request can take the compiled path, else None."""
+        if not COMPILED or getattr(self, "action", None) != "list" or self.paginator is None:
+            return None
+        filterset_class = getattr(self, "filterset_class", None)
+        backends = self.filter_backends
+        if filterset_class is None or any(
+            b is not DjangoFilterBackend and b is not drf_filters.SearchFilter for b in backends
+        ):
+            return None
+        binding = binding_for(filterset_class)
+        if not binding.supported:
+            return None
+        pagination = self.paginator
+        known = binding.params | {
+            pagination.page_query_param,
+            pagination.page_size_query_param,
+            api_settings.URL_FORMAT_OVERRIDE,
+        }
+        if any(name not in known for name in request.query_params):  # ?q=, ?search=, anything else
+            return None
+        return binding
+
+    def _compiled_list(self, request):
+        """`list` from the compiled statements of this request's shape; None: take the queryset path."""
+        binding = self._compiled_binding(request)
+        if binding is None:
+            return None
+        pagination = self.paginator
+        raw = request.query_params.get(pagination.page_query_param) or 1
+        try:
+            number = int(raw)
+        except (TypeError, ValueError):  # "last", or the queryset path's 404 (before any validation query)
+            return None
+        if number < 1:
+            return None
+        bound = binding.bind(request.query_params, connection)
+        if bound is None:  # an invalid value (the queryset path gives its 400) or a shape not described
+            return None
+        shape, params, cleaned = bound
+        pagination.request = request
+        size = pagination.get_page_size(request)  # a bad page_size: its 400, after the filters' (as before)
+        if not size:
+            return None
+        model = binding.model
+        token = self._token()
+        table = tables.get(self._forms_key(token))
+        fingerprint = self._fingerprint(model)
+        with_fingerprint = bool(fingerprint is not None and table.token != token and table)
+        key = (type(self), connection.alias, shape, with_fingerprint)
+        plan = plans.get(key)
+        counted = None
+        if plan is None or VERIFY:
+            compiled = self._compile_plan(binding, cleaned, params, fingerprint if with_fingerprint else None)
+            if compiled is None:  # the ORM takes other parameters than bound: not compiled (VERIFY: a bug)
+                assert not VERIFY, f"the SQL of {shape} does not take the parameters {params}"
+                plans.put(key, _UNSUPPORTED)
+                return None
+            if plan is not None and plan is not _UNSUPPORTED:  # VERIFY: the kept plan is the same SQL
+                fresh = compiled[0]
+                assert plan.distinct == fresh.distinct, (shape, plan.distinct)
+                for kept, now in ((plan.page, fresh.page), (plan.count, fresh.count)):
+                    assert (kept and (kept.sql, kept.columns)) == (now and (now.sql, now.columns)), shape
+            plan, counted = compiled
+            plans.put(key, plan)
+        if plan is _UNSUPPORTED:
+            return None
+        paginator = pagination.django_paginator_class(_Slice(), size)
+        if plan.distinct:
+            if counted is None:
+                counted = _run(plan.count, params, 0, None)
+                counted = int(counted[0][0]) if counted else 0
+            paginator.count = counted
+            try:
+                page_of = paginator.page(number)
+            except InvalidPage:  # its 404 from the queryset path
+                return None
+            taken = paginator.object_list.taken
+            rows = [(row[0],) for row in _run(plan.page, params, taken.start, taken.stop)]
+        else:
+            found = _run(plan.page, params, (number - 1) * size, number * size, last=False)
+            if not found and number != 1:  # past the end: the queryset path's 404
+                return None
+            paginator.count = _converted(plan.page, found[0])[-1] if found else 0  # type: ignore[arg-type]
+            page_of = paginator.page(number)
+            rows = [row[:-1] for row in found]
+        plans.served += 1
+        pagination.page = page_of
+        if paginator.num_pages > 1 and pagination.template is not None:
+            pagination.display_page_controls = True
+        response = self.get_paginated_response(self._forms_for(table, token, rows, model, fingerprint))
+        return PrebuiltResponse(response.data, status=response.status_code)
+
+    def _compile_plan(self, binding, cleaned, params, fingerprint):
+        """(the plan of this shape, the count if compiling ran it) from the queryset `list` builds for this
+        request, or None when its SQL does not take `params` as bound."""
+        filterset = self.filterset_class(data=None, queryset=self.get_queryset(), request=self.request)
+        rows = filterset.queryset.all()
+        if rows.model is not binding.model:
+            return None
+        for name, value in cleaned.items():  # the active filters, in the form's order (FilterSet.qs)
+            rows = filterset.filters[name].filter(rows, value)
+        rows = rows.prefetch_related(None)
+        if fingerprint is not None:
+            rows = rows.annotate(**{_FINGERPRINT: RawSQL(fingerprint, ())})  # noqa: S611 - names only
+        fields = ("pk", _FINGERPRINT) if fingerprint is not None else ("pk",)
+        try:
+            if not rows.query.distinct:
+                page, page_params = _compile(
+                    rows.annotate(**{_TOTAL: Window(Count("pk"))}).values_list(*fields, _TOTAL)
+                )
+                if page is not _EMPTY and not _same(page_params, params):
+                    return None
+                return _Plan(False, page, None), None
+            keys = rows.values_list("pk", flat=True)
+            page, page_params = _compile(keys)
+            count, count_params, counted = _captured_count(keys)
+        except LookupError:
+            return None
+        if (page is not _EMPTY and not _same(page_params, params)) or (
+            count is not _EMPTY and not _same(count_params, params)
+        ):
+            return None
+        return _Plan(True, page, count), counted
 
     def _page(self, rows, fields: tuple[str, ...]) -> list[tuple] | None:
         """The page's rows (`fields` of each), as DRF's pagination picks them (its 404s too), with the total
@@ -311,6 +592,9 @@ class PrebuiltListMixin:
         return [(pk,) for pk in pks]  # the other cases, and their 404s
 
     def list(self, request, *args, **kwargs):
+        compiled = self._compiled_list(request)
+        if compiled is not None:
+            return compiled
         queryset = self.filter_queryset(self.get_queryset())
         model = queryset.model
         token = self._token()

@@ -126,6 +126,9 @@ def _filter_params(filterset_class: Any) -> set[str]:
     return names
 
 
+_known_params: dict[tuple, frozenset[str]] = {}
+
+
 class VersionedCacheMixin:
     cache_namespace: str = ""
     cache_extra_params: tuple[str, ...] = ()  # query parameters the view reads itself (e.g. "since", "q")
@@ -134,9 +137,17 @@ class VersionedCacheMixin:
         raise NotImplementedError
 
     def cache_query_params(self) -> frozenset[str]:
-        """The query parameters this view understands; any other is dropped before the view runs."""
-        names = {api_settings.URL_FORMAT_OVERRIDE, *self.cache_extra_params}
+        """The query parameters this view understands; any other is dropped before the view runs (computed
+        once per view class and action: they are class attributes)."""
         action = getattr(self, "action_map", {}).get("get")
+        key = (type(self), action)
+        known = _known_params.get(key)
+        if known is None:
+            known = _known_params[key] = self._cache_query_params(action)
+        return known
+
+    def _cache_query_params(self, action) -> frozenset[str]:
+        names = {api_settings.URL_FORMAT_OVERRIDE, *self.cache_extra_params}
         if action not in (None, "list"):  # a viewset's detail: no filters, search or pages
             return frozenset(names)
         pagination = getattr(self, "pagination_class", None)
