@@ -41,7 +41,8 @@ ROWS = [  # (label in http_bench, target text, predicate on the share or p99)
 def share(results: dict, label: str) -> float:
     row = results[label]
     if row.get("sequential"):
-        return 100 * results["trivial view, one at a time"]["p50_ms"] / (row["p50_ms"] or 1)
+        baseline = results[row.get("baseline", "trivial view, one at a time")]
+        return 100 * baseline["p50_ms"] / (row["p50_ms"] or 1)
     return 100 * row["rps"] / (results["trivial view"]["rps"] or 1)
 
 
