@@ -119,7 +119,8 @@ def main() -> int:
         print(f"{'memory per idle event-stream listener':44} {'31-34 KB (issue)':>24} {listener:>21.1f} KB"
               f"  {'<= 15 KB':<13} {'yes' if met else 'NO'}")
     print("share: req/s over the trivial view's in the same server run; rows measured one request at a time"
-          " (catalog change): the trivial view's p50 alone over the row's p50.\nEach row: the round with the"
+          " (catalog change): the trivial view's p50 measured the same way (alone, after the same manage.py"
+          " run and pause) over the row's p50.\nEach row: the round with the"
           " lower median share (every round's share is in the JSON).")
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps({"before": args.before, "rounds": args.rounds,
