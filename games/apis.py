@@ -268,7 +268,7 @@ class GameActionSubmitApi(SettlesClock, APIView):
         responses={200: ActionResultSerializer},
         summary="Act for my seat at the version I saw (bots answer in the same request)",
     )
-    def post(self, request: Request, game_id: str) -> Response:
+    def post(self, request: Request, game_id: str) -> HttpResponse:
         try:
             body = request.data
         except ParseError as exc:  # not JSON at all: still a malformed action for this endpoint
@@ -287,6 +287,18 @@ class GameActionSubmitApi(SettlesClock, APIView):
             # SettlesClock would have before reading, then answer as for a finished game.
             services.game_clock_settle(game_id=game_id)
             outcome = submit()
+        if type(request.accepted_renderer) is JSONRenderer and "indent" not in request.accepted_media_type:
+            # The JSON JSONRenderer would render, spliced from its encoded parts (as GET .../view/ does); the
+            # seat's view part, built once here, is kept for the row written (the seat's next GET finds it).
+            state = selectors.seat_view_json(
+                game=outcome.game, seat=outcome.seat, state=outcome.state, keep=outcome.committed
+            )
+            services.game_action_hand_on(outcome=outcome)  # after the last read of outcome.state
+            entries = selectors.log_entries_json(outcome.entries, outcome.seat)
+            return HttpResponse(
+                b"".join((b'{"entries":', entries, b',"state":', state, b"}")),
+                content_type=JSONRenderer.media_type,
+            )
         body = {
             "entries": [selectors.log_entry_for_seat(e, outcome.seat) for e in outcome.entries],
             "state": selectors.seat_view_payload(game=outcome.game, seat=outcome.seat, state=outcome.state),

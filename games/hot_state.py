@@ -53,12 +53,14 @@ def _store(game: Any, entry: dict[str, Any]) -> dict[str, Any]:
 def cached_state(game: Any) -> Any | None:
     """The decoded state of this exact row, when this process already holds it (read-only)."""
     entry = _entry(game)
-    return None if entry is None else entry["state"]
+    return None if entry is None else entry.get("state")
 
 
 def remember_state(game: Any, state: Any) -> Any:
     """Keep the state decoded from this row (the row's own `state` column, as read from the database)."""
-    return _store(game, {"state": state, "seats": {}})["state"]
+    entry = _store(game, {"state": state, "seats": {}})
+    with _LOCK:  # an entry a writer opened (keep_seat_json) has no state yet
+        return entry.setdefault("state", state)
 
 
 def seat_part(game: Any, seat: str, build: Callable[[], Any]) -> Any:
@@ -87,6 +89,28 @@ def seat_json(game: Any, seat: str, build: Callable[[], Any]) -> Any:
     if part is None:
         part = encoded[seat] = build()
     return part
+
+
+def kept_seat_json(game: Any, seat: str) -> Any | None:
+    """The encoded seat part this process keeps for this exact row and seat (seat_json's), or None."""
+    entry = _entry(game)
+    return None if entry is None else entry.get("json", {}).get(seat)
+
+
+def keep_seat_json(game: Any, seat: str, encoded: Any) -> None:
+    """Keep the encoded seat part (seat_json's) that a committed write of this process built from the state
+    it wrote, for the row it wrote (`game` as written): an action POST answers with its seat's view, so the
+    next GET of that view finds it encoded. Only the encoded part is kept for readers: the written state
+    itself goes to the next writer (below), never to readers."""
+    key = row_key(game)
+    with _LOCK:
+        found = _GAMES.get(game.pk)
+        if found is None or found[0] != key:
+            found = _GAMES[game.pk] = (key, {"seats": {}})
+        _GAMES.move_to_end(game.pk)
+        found[1].setdefault("json", {}).setdefault(seat, encoded)
+        while len(_GAMES) > MAX_GAMES:
+            _GAMES.popitem(last=False)
 
 
 # ------------------------------------------------------------------ the next writer's state (action POSTs)
