@@ -256,6 +256,18 @@ class GameSeatViewApi(SettlesClock, APIView):
                                                    settle_clock=services.game_clock_settle))
 
 
+def _action_input(body: Any) -> dict[str, Any]:
+    """ActionSubmitSerializer's validated data of an action POST's body. A JSON object with a non-negative
+    integer version and a non-null action is the serializer's data as it is (IntegerField returns such an
+    int, the JSONField a parsed JSON value, other keys are ignored): it skips the field machinery (issue
+    26); anything else goes through the serializer (its errors, its coercions)."""
+    if type(body) is dict:
+        version, action = body.get("version"), body.get("action")
+        if type(version) is int and version >= 0 and action is not None:
+            return {"version": version, "action": action}
+    return validated_input(ActionSubmitSerializer, body)
+
+
 class GameActionSubmitApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
     settles_before_reading = False  # a clock past its deadline is seen under the row lock (post)
@@ -273,7 +285,7 @@ class GameActionSubmitApi(SettlesClock, APIView):
             body = request.data
         except ParseError as exc:  # not JSON at all: still a malformed action for this endpoint
             raise ValidationFailed(f"The body is not JSON: {exc.detail}", code="malformed_action") from exc
-        data = validated_input(ActionSubmitSerializer, body)
+        data = _action_input(body)
         submit = partial(
             services.game_action_submit,
             game_id=game_id, user=request.user, version=data["version"], action=data["action"],

@@ -237,6 +237,8 @@ def main() -> None:
             order = os.environ.get("BENCH_SORT", "cumulative")
             pstats.Stats(profile).sort_stats(order).print_stats(args.profile)
         if profile_actions is not None:
+            if os.environ.get("BENCH_PROFILE_OUT"):  # for pstats afterwards (callers, callees)
+                profile_actions.dump_stats(os.environ["BENCH_PROFILE_OUT"])
             order = os.environ.get("BENCH_SORT", "cumulative")
             pstats.Stats(profile_actions).sort_stats(order).print_stats(args.profile_actions)
 

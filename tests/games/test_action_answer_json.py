@@ -169,3 +169,43 @@ def test_the_cards_json_is_drfs_json_of_the_card_definitions_of_the_codes_shown(
     assert selectors.view_cards_json({"hand": []}, state.catalog, kind=kind) == b"{}"
     unknown = {"hand": [{"code": "no-such-card"}]}
     assert selectors.view_cards_json(unknown, state.catalog, kind=kind) == b"{}"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"version": 0, "action": {"type": "pass"}},
+        {"version": 12, "action": {"type": "play", "card": "x"}, "extra": 1},
+        {"version": 3, "action": []},
+        {"version": 3, "action": "pass"},
+        {"version": 3, "action": 0},
+        {"version": 3, "action": None},
+        {"version": 3},
+        {"action": {"type": "pass"}},
+        {"version": -1, "action": {"type": "pass"}},
+        {"version": True, "action": {"type": "pass"}},
+        {"version": "7", "action": {"type": "pass"}},
+        {"version": 7.0, "action": {"type": "pass"}},
+        {"version": None, "action": {"type": "pass"}},
+        [],
+        "text",
+        None,
+    ],
+)
+def test_the_action_input_is_the_serializers_validated_data_or_its_error(body):
+    from rest_framework.exceptions import ValidationError
+
+    from config.api_input import validated_input
+    from games.apis import _action_input
+    from games.serializers import ActionSubmitSerializer
+
+    try:
+        expected: Any = dict(validated_input(ActionSubmitSerializer, body))
+    except ValidationError as exc:
+        expected = exc.detail
+    try:
+        got: Any = _action_input(body)
+    except ValidationError as exc:
+        got = exc.detail
+    assert got == expected
+    assert type(got) is type(expected)
