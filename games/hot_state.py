@@ -4,9 +4,11 @@ from it (issue 26: a game view decoded the stored state JSON and rebuilt every c
 The log and the row stay the source of truth: an entry is keyed by what changes with every write of the
 state (the row's version and `updated_at`, both written by every progress save, and the game's status), so
 a row read later than the entry simply misses and is decoded again. Entries are built only from a row read
-from the database (never from a state a transaction has not committed yet) and are never mutated: callers
-receive the cached state read-only (a view never changes its state; code that applies actions decodes its
-own copy). Bounded (least recently used games leave first); nothing here is shared between processes.
+from the database, or (a seat's encoded view only: keep_seat_json) from the state an action POST of this
+process wrote, once its transaction has committed; never from a state a transaction has not committed yet.
+They are never mutated: callers receive the cached state read-only (a view never changes its state; code
+that applies actions decodes its own copy). Bounded (least recently used games leave first); nothing here is
+shared between processes.
 """
 
 from __future__ import annotations
