@@ -256,6 +256,18 @@ class GameSeatViewApi(SettlesClock, APIView):
                                                    settle_clock=services.game_clock_settle))
 
 
+def _action_input(body: Any) -> dict[str, Any]:
+    """ActionSubmitSerializer's validated data of an action POST's body. A JSON object with a non-negative
+    integer version and a non-null action is the serializer's data as it is (IntegerField returns such an
+    int, the JSONField a parsed JSON value, other keys are ignored): it skips the field machinery (issue
+    26); anything else goes through the serializer (its errors, its coercions)."""
+    if type(body) is dict:
+        version, action = body.get("version"), body.get("action")
+        if type(version) is int and version >= 0 and action is not None:
+            return {"version": version, "action": action}
+    return validated_input(ActionSubmitSerializer, body)
+
+
 class GameActionSubmitApi(SettlesClock, APIView):
     permission_classes = [IsAuthenticated]
     settles_before_reading = False  # a clock past its deadline is seen under the row lock (post)
@@ -268,12 +280,12 @@ class GameActionSubmitApi(SettlesClock, APIView):
         responses={200: ActionResultSerializer},
         summary="Act for my seat at the version I saw (bots answer in the same request)",
     )
-    def post(self, request: Request, game_id: str) -> Response:
+    def post(self, request: Request, game_id: str) -> HttpResponse:
         try:
             body = request.data
         except ParseError as exc:  # not JSON at all: still a malformed action for this endpoint
             raise ValidationFailed(f"The body is not JSON: {exc.detail}", code="malformed_action") from exc
-        data = validated_input(ActionSubmitSerializer, body)
+        data = _action_input(body)
         submit = partial(
             services.game_action_submit,
             game_id=game_id, user=request.user, version=data["version"], action=data["action"],
@@ -287,6 +299,18 @@ class GameActionSubmitApi(SettlesClock, APIView):
             # SettlesClock would have before reading, then answer as for a finished game.
             services.game_clock_settle(game_id=game_id)
             outcome = submit()
+        if type(request.accepted_renderer) is JSONRenderer and "indent" not in request.accepted_media_type:
+            # The JSON JSONRenderer would render, spliced from its encoded parts (as GET .../view/ does); the
+            # seat's view part, built once here, is kept for the row written (the seat's next GET finds it).
+            state = selectors.seat_view_json(
+                game=outcome.game, seat=outcome.seat, state=outcome.state, keep=outcome.committed
+            )
+            services.game_action_hand_on(outcome=outcome)  # after the last read of outcome.state
+            entries = selectors.log_entries_json(outcome.entries, outcome.seat)
+            return HttpResponse(
+                b"".join((b'{"entries":', entries, b',"state":', state, b"}")),
+                content_type=JSONRenderer.media_type,
+            )
         body = {
             "entries": [selectors.log_entry_for_seat(e, outcome.seat) for e in outcome.entries],
             "state": selectors.seat_view_payload(game=outcome.game, seat=outcome.seat, state=outcome.state),

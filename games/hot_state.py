@@ -4,9 +4,11 @@ from it (issue 26: a game view decoded the stored state JSON and rebuilt every c
 The log and the row stay the source of truth: an entry is keyed by what changes with every write of the
 state (the row's version and `updated_at`, both written by every progress save, and the game's status), so
 a row read later than the entry simply misses and is decoded again. Entries are built only from a row read
-from the database (never from a state a transaction has not committed yet) and are never mutated: callers
-receive the cached state read-only (a view never changes its state; code that applies actions decodes its
-own copy). Bounded (least recently used games leave first); nothing here is shared between processes.
+from the database, or (a seat's encoded view only: keep_seat_json) from the state an action POST of this
+process wrote, once its transaction has committed; never from a state a transaction has not committed yet.
+They are never mutated: callers receive the cached state read-only (a view never changes its state; code
+that applies actions decodes its own copy). Bounded (least recently used games leave first); nothing here is
+shared between processes.
 """
 
 from __future__ import annotations
@@ -53,12 +55,14 @@ def _store(game: Any, entry: dict[str, Any]) -> dict[str, Any]:
 def cached_state(game: Any) -> Any | None:
     """The decoded state of this exact row, when this process already holds it (read-only)."""
     entry = _entry(game)
-    return None if entry is None else entry["state"]
+    return None if entry is None else entry.get("state")
 
 
 def remember_state(game: Any, state: Any) -> Any:
     """Keep the state decoded from this row (the row's own `state` column, as read from the database)."""
-    return _store(game, {"state": state, "seats": {}})["state"]
+    entry = _store(game, {"state": state, "seats": {}})
+    with _LOCK:  # an entry a writer opened (keep_seat_json) has no state yet
+        return entry.setdefault("state", state)
 
 
 def seat_part(game: Any, seat: str, build: Callable[[], Any]) -> Any:
@@ -87,6 +91,28 @@ def seat_json(game: Any, seat: str, build: Callable[[], Any]) -> Any:
     if part is None:
         part = encoded[seat] = build()
     return part
+
+
+def kept_seat_json(game: Any, seat: str) -> Any | None:
+    """The encoded seat part this process keeps for this exact row and seat (seat_json's), or None."""
+    entry = _entry(game)
+    return None if entry is None else entry.get("json", {}).get(seat)
+
+
+def keep_seat_json(game: Any, seat: str, encoded: Any) -> None:
+    """Keep the encoded seat part (seat_json's) that a committed write of this process built from the state
+    it wrote, for the row it wrote (`game` as written): an action POST answers with its seat's view, so the
+    next GET of that view finds it encoded. Only the encoded part is kept for readers: the written state
+    itself goes to the next writer (below), never to readers."""
+    key = row_key(game)
+    with _LOCK:
+        found = _GAMES.get(game.pk)
+        if found is None or found[0] != key:
+            found = _GAMES[game.pk] = (key, {"seats": {}})
+        _GAMES.move_to_end(game.pk)
+        found[1].setdefault("json", {}).setdefault(seat, encoded)
+        while len(_GAMES) > MAX_GAMES:
+            _GAMES.popitem(last=False)
 
 
 # ------------------------------------------------------------------ the next writer's state (action POSTs)

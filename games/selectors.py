@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import uuid
+import weakref
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -143,10 +146,10 @@ def user_may_see_game(game: Game, seats: list[GameSeat], user: Any) -> bool:
 
 # One statement: the seats, joined to their game whose row alone is locked (compiled once: config.prepared),
 # without the game's bulky columns.
-def _seats_locking_game(deferred: tuple[str, ...]) -> PreparedQuery:
+def _seats_locking_game(deferred: tuple[str, ...], related: tuple[str, ...]) -> PreparedQuery:
     return PreparedQuery(
         lambda pk: GameSeat.objects.select_for_update(of=("game",))
-        .select_related("game", "user", "invited_user")
+        .select_related("game", *related)
         .defer(*(f"game__{c}" for c in deferred))
         .filter(game_id=pk)
         .order_by("seat"),
@@ -154,10 +157,18 @@ def _seats_locking_game(deferred: tuple[str, ...]) -> PreparedQuery:
     )
 
 
-_SEATS_LOCKING_GAME = _seats_locking_game(("setup",))
-# Without the state column too, for an action POST that holds the game's state already (games.hot_state):
-# reading `game.state` then costs one more statement (Django loads a deferred column on first access).
-_SEATS_LOCKING_GAME_WITHOUT_STATE = _seats_locking_game(("setup", "state"))
+_SEAT_USERS = ("user", "invited_user")
+_SEATS_LOCKING_GAME = {
+    # (without the state column, with the seats' users): the query
+    (False, True): _seats_locking_game(("setup",), _SEAT_USERS),
+    # Without the state column too, for an action POST that holds the game's state already (games.hot_state):
+    # reading `game.state` then costs one more statement (Django loads a deferred column on first access).
+    (True, True): _seats_locking_game(("setup", "state"), _SEAT_USERS),
+    # Without the seats' users, for an action POST (it needs their ids only): two user rows fewer to read
+    # and build (a user asked for, `seat.user`, would be read on first access).
+    (False, False): _seats_locking_game(("setup",), ()),
+    (True, False): _seats_locking_game(("setup", "state"), ()),
+}
 
 
 def _game_of_seats(seats: list[GameSeat]) -> Game:
@@ -173,17 +184,18 @@ def _game_of_seats(seats: list[GameSeat]) -> Game:
 
 
 def game_get_for_update(
-    *, game_id: Any, user: Any, visible_only: bool = True, without_state: bool = False
+    *, game_id: Any, user: Any, visible_only: bool = True, without_state: bool = False,
+    seat_users: bool = True,
 ) -> Game:
     """Lock the game row (inside the caller's transaction) and check the user may see it (else 404;
     visible_only=False leaves that check to the caller).
 
     The bulky columns (catalog snapshot, setup) are left out: the snapshot's Catalog is cached per hash;
     without_state=True leaves the state column out too (read on first access of `game.state`).
-    The seats come along (prefetched into game.seats.all()).
+    The seats come along (prefetched into game.seats.all()), with their users unless seat_users=False.
     """
     pk = parse_game_id(game_id)
-    locking = _SEATS_LOCKING_GAME_WITHOUT_STATE if without_state else _SEATS_LOCKING_GAME
+    locking = _SEATS_LOCKING_GAME[without_state, seat_users]
     seats = locking.rows(pk, using=GameSeat.objects.db)
     if seats:
         game = _game_of_seats(seats)
@@ -277,20 +289,46 @@ def game_player_view_json(*, game_id: Any, user: Any, settle_clock: Any = None) 
 
     The encoded cards and view of this row and seat are kept beside their decoded form (games.hot_state);
     only the game's header fields and its clock, which changes with time, are encoded per request."""
-    game, seat, state = _player_view_source(game_id=game_id, user=user, settle_clock=settle_clock)
+    game, seat_row = _player_view_row(game_id=game_id, user=user, settle_clock=settle_clock)
+    seat = seat_row.seat
+    # Kept for this row and seat by an earlier GET, or by the action POST of this process that wrote it.
+    encoded = hot_state.kept_seat_json(game, seat)
+    if encoded is None:
+        game, seat, state = _player_view_state(game=game, seat=seat_row, game_id=game_id, user=user)
+
+        encoded = hot_state.seat_json(game, seat, partial(_seat_part_json, game=game, seat=seat, state=state))
+    return _seat_view_json(game=game, seat=seat, encoded=encoded)
+
+
+def seat_view_json(*, game: Game, seat: str, state: Any, keep: bool = False) -> bytes:
+    """seat_view_payload(game, seat, state) as the JSON bytes DRF's JSONRenderer makes of it. keep=True:
+    `game` is the row as a committed write of this process left it and `state` the state it wrote; the
+    encoded seat part is then kept for that row and seat (games.hot_state), for the seat's next GET of its
+    view."""
+    encoded = _seat_part_json(game=game, seat=seat, state=state)
+    if keep:
+        hot_state.keep_seat_json(game, seat, encoded)
+    return _seat_view_json(game=game, seat=seat, encoded=encoded)
+
+
+def _seat_part_json(*, game: Game, seat: str, state: Any) -> tuple[bytes, bytes]:
+    """The encoded (cards, view) of _seat_view_part, the cards from their encoded definitions."""
+    view = _seat_engine_view(game=game, seat=seat, state=state)
+    return view_cards_json(view, state.catalog, kind=game_type_of(game)), _render_json(view)
+
+
+def _seat_view_json(*, game: Game, seat: str, encoded: tuple[bytes, bytes]) -> bytes:
+    """A seat's view from its encoded seat part and the fields read per request (_seat_view_fields)."""
+    cards_json, view_json = encoded
     head, tail = _seat_view_fields(game=game, seat=seat)
-
-    def build() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        return _seat_view_part(game=game, seat=seat, state=state)
-
-    def encode() -> tuple[bytes, bytes]:
-        view, cards = hot_state.seat_part(game, seat, build)
-        return _render_json(cards), _render_json(view)
-
-    cards_json, view_json = hot_state.seat_json(game, seat, encode)
     # {head..., "cards": ..., tail..., "view": ...}: the key order of seat_view_payload
     head_json, tail_json = _render_json(head)[:-1], _render_json(tail)[1:-1]
     return b"".join((head_json, b',"cards":', cards_json, b",", tail_json, b',"view":', view_json, b"}"))
+
+
+def log_entries_json(entries: list[GameAction], seat: str) -> bytes:
+    """[log_entry_for_seat(e, seat) for e in entries] as the JSON bytes DRF's JSONRenderer makes of it."""
+    return _render_json([log_entry_for_seat(e, seat) for e in entries])
 
 
 def _render_json(data: Any) -> bytes:
@@ -299,6 +337,13 @@ def _render_json(data: Any) -> bytes:
 
 def _player_view_source(*, game_id: Any, user: Any, settle_clock: Any) -> tuple[Game, str, Any]:
     """The game row (with seats), the user's seat and the decoded state (read-only, games.hot_state)."""
+    game, seat = _player_view_row(game_id=game_id, user=user, settle_clock=settle_clock)
+    return _player_view_state(game=game, seat=seat, game_id=game_id, user=user)
+
+
+def _player_view_row(*, game_id: Any, user: Any, settle_clock: Any) -> tuple[Game, GameSeat]:
+    """The game row (with seats, without its state column) and the user's seat, once a clock past its
+    deadline is settled; 409 while a seat is open."""
     game = _seat_game_get(game_id=game_id, user=user)
     if (
         settle_clock is not None
@@ -314,6 +359,12 @@ def _player_view_source(*, game_id: Any, user: Any, settle_clock: Any) -> tuple[
         # only the games with a good hand and cancel the rest.
         raise Conflict("The game has not started: the cards are shown once every seat is taken.",
                        code="game_not_active")
+    return game, seat
+
+
+def _player_view_state(*, game: Game, seat: GameSeat, game_id: Any, user: Any) -> tuple[Game, str, Any]:
+    """The decoded state of the row read (read-only, games.hot_state); when this process has not decoded it
+    yet, the row read again with its state column (then possibly a newer row, and the user's seat in it)."""
     state = hot_state.cached_state(game)
     if state is None:  # not decoded in this process yet: read the row again with its state column
         game = _seat_game_get(game_id=game_id, user=user, columns=("state",))
@@ -341,14 +392,19 @@ def _seat_view_part(
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The part of a seat's view that depends only on the stored row: the engine's view and the definitions
     of the cards it names."""
-    kind = game_type_of(game)
-    view = kind.view(state, seat)
+    view = _seat_engine_view(game=game, seat=seat, state=state)
+    return view, view_card_definitions(view, state.catalog, kind=game_type_of(game))
+
+
+def _seat_engine_view(*, game: Game, seat: str, state: Any) -> dict[str, Any]:
+    """The engine's view of `seat`, as the game row's status allows."""
+    view = game_type_of(game).view(state, seat)
     if game.status != GameStatus.ACTIVE and isinstance(view.get("decision"), dict):
         # open: nobody may act until the seat is taken; finished by resignation: nobody acts any more.
         view = {**view, "decision": {**view["decision"], "legal_actions": []}}
     if game.status == GameStatus.FINISHED and view.get("status") != "finished":
         view = {**view, "status": "finished", "winner": game.winner or None}  # ended by resignation
-    return view, view_card_definitions(view, state.catalog, kind=kind)
+    return view
 
 
 def _seat_view_fields(*, game: Game, seat: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -380,6 +436,52 @@ def game_clock_view(game: Game) -> dict[str, Any] | None:
         sides=tuple(game_type_of(game).seats),
         at=clocks.now(),
     )
+
+
+# Per catalog object (a game's frozen Catalog, cached per snapshot hash: games.catalog_snapshot), by its id
+# beside a weak reference to it (a Catalog compares by value, so it is no dictionary key): each card code's
+# `"code":{definition}` as JSONRenderer encodes it (None: a code the catalog does not know).
+_CARDS_JSON: dict[int, tuple[weakref.ref, dict[str, bytes | None]]] = {}
+_CARDS_JSON_LOCK = threading.Lock()
+
+
+def _cards_json_of(catalog: Any) -> dict[str, bytes | None]:
+    """The encoded card definitions kept for this catalog object (raises TypeError without weak refs)."""
+    found = _CARDS_JSON.get(id(catalog))
+    if found is not None and found[0]() is catalog:
+        return found[1]
+    with _CARDS_JSON_LOCK:
+        found = _CARDS_JSON.get(id(catalog))
+        if found is None or found[0]() is not catalog:
+            key = id(catalog)
+
+            def forget(ref: weakref.ref) -> None:
+                with _CARDS_JSON_LOCK:
+                    if key in _CARDS_JSON and _CARDS_JSON[key][0] is ref:
+                        del _CARDS_JSON[key]
+
+            found = _CARDS_JSON[key] = (weakref.ref(catalog, forget), {})
+        return found[1]
+
+
+def view_cards_json(view: Any, catalog: Any, *, kind: Any) -> bytes:
+    """view_card_definitions(view, catalog, kind=kind) as the JSON bytes JSONRenderer makes of it, from each
+    card's encoded definition, built once per catalog and code (a definition is a pure function of its code
+    and the frozen catalog: GameType.card_definitions). Only codes the view shows are described."""
+    try:
+        known = _cards_json_of(catalog)
+    except TypeError:  # a catalog without weak references: encoded afresh
+        return _render_json(view_card_definitions(view, catalog, kind=kind))
+    parts = []
+    for code in sorted(kind.card_codes(view)):
+        if code in known:
+            encoded = known[code]
+        else:
+            card = kind.card_definitions({code}, catalog).get(code)
+            encoded = known[code] = None if card is None else _render_json({code: card})[1:-1]
+        if encoded is not None:
+            parts.append(encoded)
+    return b"{" + b",".join(parts) + b"}"
 
 
 def view_card_definitions(view: Any, catalog: Any, *, kind: Any = None) -> dict[str, dict[str, Any]]:

@@ -133,7 +133,8 @@ def game_action_submit(*, game_id: Any, user: Any, version: int, action: Any) ->
     Errors (nothing is written): 404 unknown/invisible game, then game_action_check's.
     """
     held = hot_state.holds_for_write(parse_game_id(game_id))  # then the state column is not read
-    game = game_get_for_update(game_id=game_id, user=user, without_state=held)
+    # The seats' users are not read: an action needs only their ids.
+    game = game_get_for_update(game_id=game_id, user=user, without_state=held, seat_users=False)
     checked = game_action_check(game=game, user=user, version=version, action=action)
     return game_action_do(checked=checked)
 

@@ -4,17 +4,22 @@ bench server runs (live_server.py), and the SQL statements per request. No serve
 throughput on a shared machine, CPU time per request is steady enough to compare two commits.
 
     .venv/bin/python tests/bench/view_cpu.py --database-url postgres://postgres@127.0.0.1:5432/hb_view
-    (options: --requests 2000 --turn 20 --profile 40: cProfile of the game view, top 40 by cumulative CPU)
+    (options: --requests 2000 --turn 20 --profile 40: cProfile of the game view, top 40 by cumulative CPU;
+    --actions 500: also action POSTs answered by the bot, as http_bench.py --issue-26 sends them;
+    --profile-actions 40: cProfile of those POSTs instead of the game view's)
 
 Rows: the trivial view; the game view as served while its row does not change (the state and the encoded
 view kept by games.hot_state); the game view of a row this process has not seen yet (after every action: the
 state column read and decoded, the view built and encoded), measured with the process memory emptied
-before each request. The database is created if missing, migrated and loaded with the catalog.
+before each request; with --actions, POST /api/games/{id}/actions/ against the random bot (the first legal
+action each time, the next from the POST's own answer, a finished game replaced by a new one outside the
+timed part). The database is created if missing, migrated and loaded with the catalog.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import io
 import json
@@ -137,6 +142,54 @@ def measure(call: Wsgi, path: str, token: str | None, requests: int, before: Any
     return {"cpu_us": round(1e6 * spent / requests), "sql": statements / requests}
 
 
+def measure_actions(call: Wsgi, token: str, requests: int, profile: Any = None) -> dict[str, float]:
+    """CPU and SQL statements per action POST answered by the bot (what http_bench.py --issue-26 times):
+    each client POSTs the first legal action of the view the last POST answered; a finished game (or one
+    waiting on the bot) is replaced by a new one, untimed."""
+    from django.db import connection
+
+    allies, axis = bench_starters()
+    body = {"my_deck": {"starter": allies}, "opponent_deck": {"starter": axis},
+            "opponent": {"kind": "bot", "bot": "random"}, "seed": 1942}
+
+    def new_game() -> Any:
+        gid = json.loads(call("POST", "/api/games/", body, token)[1])["id"]
+        return json.loads(call("GET", f"/api/games/{gid}/view/", token=token)[1])
+
+    statements = 0
+
+    def count(execute, sql, params, many, context):
+        nonlocal statements
+        statements += 1
+        return execute(sql, params, many, context)
+
+    view = new_game()
+    spent, done, warm, each = 0.0, 0, min(50, requests), []
+    while done < requests + warm:
+        if view["status"] != "active" or not view["your_turn"]:
+            view = new_game()
+            continue
+        action = {"version": view["version"], "action": view["view"]["decision"]["legal_actions"][0]}
+        path = f"/api/games/{view['game']}/actions/"
+        timed = done >= warm
+        with connection.execute_wrapper(count) if timed else contextlib.nullcontext():
+            if timed and profile is not None:
+                profile.enable()
+            started = time.process_time()
+            status, out = call("POST", path, action, token)
+            if timed:
+                each.append(time.process_time() - started)
+                spent += each[-1]
+            if timed and profile is not None:
+                profile.disable()
+        assert status == 200, out
+        view = json.loads(out)["state"]
+        done += 1
+    each.sort()
+    return {"cpu_us": round(1e6 * spent / requests), "sql": statements / requests,
+            "median_us": round(1e6 * each[len(each) // 2])}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -144,6 +197,8 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--turn", type=int, default=20)
     parser.add_argument("--profile", type=int, default=0, metavar="TOP")
+    parser.add_argument("--actions", type=int, default=0, metavar="N")
+    parser.add_argument("--profile-actions", type=int, default=0, metavar="TOP")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bc-view-cpu-") as tmp:
         prepare(tmp, args.database_url)
@@ -165,8 +220,14 @@ def main() -> None:
             "game view of a row not seen yet": measure(
                 call, path, token, max(1, args.requests // 10), before=hot_state.clear),
         }
+        profile_actions = cProfile.Profile(time.process_time) if args.profile_actions else None
+        if args.actions:
+            rows["action POST answered by the bot"] = measure_actions(
+                call, token, args.actions, profile_actions)
         for label, row in rows.items():
-            print(f"{label:40} {row['cpu_us']:>7} us CPU/request  {row['sql']:.1f} SQL statements/request")
+            median = f"  (median {row['median_us']} us)" if "median_us" in row else ""
+            print(f"{label:40} {row['cpu_us']:>7} us CPU/request  {row['sql']:.1f} SQL statements/request"
+                  + median)
         if args.profile:
             profile = cProfile.Profile(time.process_time)
             profile.enable()
@@ -175,6 +236,11 @@ def main() -> None:
             profile.disable()
             order = os.environ.get("BENCH_SORT", "cumulative")
             pstats.Stats(profile).sort_stats(order).print_stats(args.profile)
+        if profile_actions is not None:
+            if os.environ.get("BENCH_PROFILE_OUT"):  # for pstats afterwards (callers, callees)
+                profile_actions.dump_stats(os.environ["BENCH_PROFILE_OUT"])
+            order = os.environ.get("BENCH_SORT", "cumulative")
+            pstats.Stats(profile_actions).sort_stats(order).print_stats(args.profile_actions)
 
 
 if __name__ == "__main__":
