@@ -506,6 +506,8 @@ async def pushed_event_stream(
                 signalled = await waiter
             finally:
                 timer.cancel()
+                if signal is not None:
+                    signal.discard(waiter)
             waiter = timer = None
             if not signalled:
                 yield ": keep-alive\n\n"

@@ -23,6 +23,7 @@ within seconds of it coming back. A stream never waits for the listener to (re)c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import weakref
 from typing import Any
@@ -127,6 +128,12 @@ class Signal:
             wake(waiter, True)
         else:
             self._waiters.append(waiter)
+
+    def discard(self, waiter: asyncio.Future[bool]) -> None:
+        """Forget `waiter` (its stream stopped waiting: the timer, or the client went away), so that a game's
+        signal does not gather one finished future per keep-alive of each of its streams."""
+        with contextlib.suppress(ValueError):  # set() took it already
+            self._waiters.remove(waiter)
 
 
 class Listener:

@@ -177,3 +177,26 @@ def test_a_failed_redis_publish_never_fails_the_action(bot_game, alice, settings
     result = _act(client, gid)
     assert result["entries"] and client.get(f"/api/games/{gid}/").json()["last_seq"] > before
     assert any("publishing game" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY needs PostgreSQL")
+def test_an_idle_stream_leaves_no_finished_waiter_on_its_games_signal(bot_game, alice, settings):
+    """Each keep-alive ends one wait on the game's signal: the waiter is taken off it then, so a stream
+    idle for its whole timeout holds one waiter on the signal, not one per keep-alive sent."""
+    settings.EVENT_BUS_URL = ""
+    settings.GAMES_SSE_KEEPALIVE_SECONDS = 0.02
+    gid = bot_game["id"]
+    stream_client = _stream_client(alice)
+
+    async def scenario() -> None:
+        response = await stream_client.get(f"/api/games/{gid}/events/stream/?timeout=60")
+        assert response.status_code == 200
+        chunks, text = aiter(response.streaming_content), ""
+        while text.count(": keep-alive") < 8:
+            chunk = await asyncio.wait_for(anext(chunks), 30)
+            text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        signal = (await event_bus.listener()).signal(gid)
+        assert len(signal._waiters) <= 1  # the wait under way, if any
+        await response.aclose() if hasattr(response, "aclose") else response.close()
+
+    run_closing_connection(scenario())
