@@ -106,3 +106,20 @@ def list_query_counts(client, url: str, sizes, **params) -> tuple[list[int], lis
                 assert response.status_code == 200, response.content
                 counts.append(len(ctx.captured_queries))
     return cold, warm
+
+
+class _NoResponseCache:
+    """Stands in for the shared cache of config.http_cache only (the version token's cache stays)."""
+
+    def get(self, key, default=None):
+        return default
+
+    def set(self, *args, **kwargs) -> None:
+        return None
+
+
+@pytest.fixture
+def no_shared_response_cache(monkeypatch) -> None:
+    """config.http_cache's shared cache answers nothing and keeps nothing (each process's own copy of
+    recent bodies, `local_bodies`, is the test's to clear)."""
+    monkeypatch.setattr("config.http_cache.cache", _NoResponseCache())

@@ -22,19 +22,8 @@ from config.filters import SharedFormFilterSet
 from config.http_cache import local_bodies
 
 
-class _NoResponseCache:
-    """Stands in for the shared cache of config.http_cache only (the version token's cache stays)."""
-
-    def get(self, key, default=None):
-        return default
-
-    def set(self, *args, **kwargs) -> None:
-        return None
-
-
 @pytest.fixture(autouse=True)
-def _every_request_misses(monkeypatch):
-    monkeypatch.setattr("config.http_cache.cache", _NoResponseCache())
+def _every_request_misses(monkeypatch, no_shared_response_cache):
     monkeypatch.setattr(list_forms, "VERIFY", True)  # every compiled request re-checks its shape's SQL
     list_forms.plans.clear()
 

@@ -39,19 +39,9 @@ REQUESTS = [
 ]
 
 
-class _NoResponseCache:
-    """Stands in for the shared cache of config.http_cache only (the version token's cache stays)."""
-
-    def get(self, key, default=None):
-        return default
-
-    def set(self, *args, **kwargs) -> None:
-        return None
-
-
 @pytest.fixture(autouse=True)
-def _every_request_misses(monkeypatch):
-    monkeypatch.setattr("config.http_cache.cache", _NoResponseCache())
+def _every_request_misses(no_shared_response_cache):
+    """Every list request here misses the shared response cache (tests/cards/conftest.py)."""
 
 
 def _miss(client: APIClient, url: str, **extra):
