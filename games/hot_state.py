@@ -104,15 +104,9 @@ def keep_seat_json(game: Any, seat: str, encoded: Any) -> None:
     it wrote, for the row it wrote (`game` as written): an action POST answers with its seat's view, so the
     next GET of that view finds it encoded. Only the encoded part is kept for readers: the written state
     itself goes to the next writer (below), never to readers."""
-    key = row_key(game)
+    entry = _store(game, {"seats": {}})  # this row's entry, or a new one without a state
     with _LOCK:
-        found = _GAMES.get(game.pk)
-        if found is None or found[0] != key:
-            found = _GAMES[game.pk] = (key, {"seats": {}})
-        _GAMES.move_to_end(game.pk)
-        found[1].setdefault("json", {}).setdefault(seat, encoded)
-        while len(_GAMES) > MAX_GAMES:
-            _GAMES.popitem(last=False)
+        entry.setdefault("json", {}).setdefault(seat, encoded)
 
 
 # ------------------------------------------------------------------ the next writer's state (action POSTs)

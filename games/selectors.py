@@ -14,7 +14,7 @@ import hashlib
 import json
 import threading
 import uuid
-import weakref
+from collections import OrderedDict
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -314,7 +314,8 @@ def seat_view_json(*, game: Game, seat: str, state: Any, keep: bool = False) -> 
 def _seat_part_json(*, game: Game, seat: str, state: Any) -> tuple[bytes, bytes]:
     """The encoded (cards, view) of _seat_view_part, the cards from their encoded definitions."""
     view = _seat_engine_view(game=game, seat=seat, state=state)
-    return view_cards_json(view, state.catalog, kind=game_type_of(game)), _render_json(view)
+    cards = view_cards_json(view, state.catalog, kind=game_type_of(game), digest=game.snapshot_hash)
+    return cards, _render_json(view)
 
 
 def _seat_view_json(*, game: Game, seat: str, encoded: tuple[bytes, bytes]) -> bytes:
@@ -438,40 +439,32 @@ def game_clock_view(game: Game) -> dict[str, Any] | None:
     )
 
 
-# Per catalog object (a game's frozen Catalog, cached per snapshot hash: games.catalog_snapshot), by its id
-# beside a weak reference to it (a Catalog compares by value, so it is no dictionary key): each card code's
-# `"code":{definition}` as JSONRenderer encodes it (None: a code the catalog does not know).
-_CARDS_JSON: dict[int, tuple[weakref.ref, dict[str, bytes | None]]] = {}
+# Per game catalog, by its snapshot hash (a game's catalog is frozen: games.catalog_snapshot), each card
+# code's `"code":{definition}` as JSONRenderer encodes it (None: a code the catalog does not know). As many
+# catalogs as games.catalog_snapshot keeps built, least recently used out first.
+_CARDS_JSON: OrderedDict[str, dict[str, bytes | None]] = OrderedDict()
+_CARDS_JSON_CATALOGS = 64
 _CARDS_JSON_LOCK = threading.Lock()
 
 
-def _cards_json_of(catalog: Any) -> dict[str, bytes | None]:
-    """The encoded card definitions kept for this catalog object (raises TypeError without weak refs)."""
-    found = _CARDS_JSON.get(id(catalog))
-    if found is not None and found[0]() is catalog:
-        return found[1]
+def _cards_json_of(digest: str) -> dict[str, bytes | None]:
     with _CARDS_JSON_LOCK:
-        found = _CARDS_JSON.get(id(catalog))
-        if found is None or found[0]() is not catalog:
-            key = id(catalog)
-
-            def forget(ref: weakref.ref) -> None:
-                with _CARDS_JSON_LOCK:
-                    if key in _CARDS_JSON and _CARDS_JSON[key][0] is ref:
-                        del _CARDS_JSON[key]
-
-            found = _CARDS_JSON[key] = (weakref.ref(catalog, forget), {})
-        return found[1]
+        known = _CARDS_JSON.get(digest)
+        if known is None:
+            known = _CARDS_JSON[digest] = {}
+            while len(_CARDS_JSON) > _CARDS_JSON_CATALOGS:
+                _CARDS_JSON.popitem(last=False)
+        else:
+            _CARDS_JSON.move_to_end(digest)
+        return known
 
 
-def view_cards_json(view: Any, catalog: Any, *, kind: Any) -> bytes:
+def view_cards_json(view: Any, catalog: Any, *, kind: Any, digest: str) -> bytes:
     """view_card_definitions(view, catalog, kind=kind) as the JSON bytes JSONRenderer makes of it, from each
-    card's encoded definition, built once per catalog and code (a definition is a pure function of its code
-    and the frozen catalog: GameType.card_definitions). Only codes the view shows are described."""
-    try:
-        known = _cards_json_of(catalog)
-    except TypeError:  # a catalog without weak references: encoded afresh
-        return _render_json(view_card_definitions(view, catalog, kind=kind))
+    card's encoded definition, built once per catalog (`digest`: its snapshot hash) and code (a definition
+    is a pure function of its code and the frozen catalog: GameType.card_definitions). Only codes the view
+    shows are described."""
+    known = _cards_json_of(digest)
     parts = []
     for code in sorted(kind.card_codes(view)):
         if code in known:

@@ -161,14 +161,18 @@ def test_the_cards_json_is_drfs_json_of_the_card_definitions_of_the_codes_shown(
     view = kind.view(state, seat)
     expected = JSONRenderer().render(selectors.view_card_definitions(view, state.catalog, kind=kind))
     assert len(json.loads(expected)) > 0
-    assert selectors.view_cards_json(view, state.catalog, kind=kind) == expected
+
+    def cards_json(view: Any) -> bytes:
+        return selectors.view_cards_json(view, state.catalog, kind=kind, digest=game.snapshot_hash)
+
+    assert cards_json(view) == expected
     # then from the encoded definitions kept for this catalog: no definition is built again
     monkeypatch.setattr(type(kind), "card_definitions", lambda *args: pytest.fail("built again"))
-    assert selectors.view_cards_json(view, state.catalog, kind=kind) == expected
+    assert cards_json(view) == expected
     monkeypatch.undo()
-    assert selectors.view_cards_json({"hand": []}, state.catalog, kind=kind) == b"{}"
+    assert cards_json({"hand": []}) == b"{}"
     unknown = {"hand": [{"code": "no-such-card"}]}
-    assert selectors.view_cards_json(unknown, state.catalog, kind=kind) == b"{}"
+    assert cards_json(unknown) == b"{}"
 
 
 @pytest.mark.parametrize(
