@@ -9,7 +9,9 @@ become model instances (the same converters and select_related populators Django
 `list(build(value))` would.
 
 Only for querysets whose SQL does not depend on the value (a filter by one key); the sentinel must appear
-exactly once in the compiled parameters (checked when compiling).
+exactly once in the compiled parameters (checked when compiling). The value is bound as the filtered field
+converts it for the connection (`get_db_prep_value`: a UUID is a hex string on SQLite, a UUID on PostgreSQL),
+so one PreparedQuery serves every backend.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class _Compiled:
     end: int
     populators: list[Any]
     converters: dict[int, Any]  # the columns' from-database converters (Django computes them per evaluation)
+    field: Any  # the filtered field: binds a value as the backend expects it (get_db_prep_value)
 
 
 class PreparedQuery:
@@ -46,9 +49,11 @@ class PreparedQuery:
 
     def _compile(self, alias: str) -> _Compiled:
         queryset = self._build(self._sentinel)
+        field = _filtered_field(queryset.query.where, self._sentinel)
         compiler = queryset.query.get_compiler(using=alias)
         sql, params = compiler.as_sql()
-        slots = [i for i, p in enumerate(params) if p == self._sentinel]
+        bound = field.get_db_prep_value(self._sentinel, connections[alias], prepared=False)
+        slots = [i for i, p in enumerate(params) if p == bound]
         if len(slots) != 1:
             raise ValueError(f"the sentinel is {len(slots)} times in the parameters of {sql!r}")
         select, klass_info = compiler.select, compiler.klass_info
@@ -67,6 +72,7 @@ class PreparedQuery:
             end=end,
             populators=get_related_populators(klass_info, select, alias),
             converters=compiler.get_converters(columns),
+            field=field,
         )
 
     def rows(self, value: Any, *, using: str = "default") -> list[Any]:
@@ -76,7 +82,7 @@ class PreparedQuery:
                 compiled = self._compiled.get(using) or self._compile(using)
                 self._compiled[using] = compiled
         params = list(compiled.params)
-        params[compiled.slot] = value
+        params[compiled.slot] = compiled.field.get_db_prep_value(value, connections[using], prepared=False)
         with connections[using].cursor() as cursor:
             cursor.execute(compiled.sql, params)
             fetched = cursor.fetchall()
@@ -89,3 +95,20 @@ class PreparedQuery:
                 populator.populate(row, obj)
             objects.append(obj)
         return objects
+
+
+def _filtered_field(where: Any, sentinel: Any) -> Any:
+    """The model field of the one lookup in `where` whose right-hand side is the sentinel."""
+    found = []
+
+    def walk(node: Any) -> None:
+        for child in getattr(node, "children", ()):
+            if hasattr(child, "children"):
+                walk(child)
+            elif getattr(child, "rhs", None) == sentinel:
+                found.append(child.lhs.output_field)
+
+    walk(where)
+    if len(found) != 1:
+        raise ValueError(f"the sentinel is the value of {len(found)} lookups, not one")
+    return found[0]
