@@ -90,10 +90,18 @@ check-deploy: venv
 	  ALLOWED_HOSTS=$${ALLOWED_HOSTS:-battlecards.example.org} \
 	  $(PY) manage.py check --deploy --fail-level WARNING
 
-# The whole suite on $(TEST_WORKERS) xdist workers. PostgreSQL when DATABASE_URL is set or a server answers at
-# 127.0.0.1:5432 (database $(PG_DB), this checkout's own); otherwise SQLite (never under CI=true).
+# The whole suite on $(TEST_WORKERS) xdist workers, on one database: DB=postgresql, DB=sqlite, or (default)
+# DATABASE_URL when set, else PostgreSQL when a server answers at 127.0.0.1:5432 (database $(PG_DB), this
+# checkout's own), else SQLite (never under CI=true: CI runs both, `DB=postgresql` then `DB=sqlite`).
+DB ?=
 test: venv
-	@if [ -n "$$DATABASE_URL" ]; then \
+	@if [ "$(DB)" = sqlite ]; then \
+	  export DATABASE_URL=sqlite:///$(CURDIR)/test.sqlite3; echo "make test: SQLite (DB=sqlite)"; \
+	elif [ "$(DB)" = postgresql ] && [ -z "$$DATABASE_URL" ]; then \
+	  export DATABASE_URL=$(PG_URL); echo "make test: PostgreSQL at 127.0.0.1:5432, database $(PG_DB) (DB=postgresql)"; \
+	elif [ -n "$(DB)" ] && [ "$(DB)" != postgresql ]; then \
+	  echo "make test: DB is postgresql or sqlite, not '$(DB)'" >&2; exit 2; \
+	elif [ -n "$$DATABASE_URL" ]; then \
 	  echo "make test: database from DATABASE_URL ($${DATABASE_URL%%://*})"; \
 	elif $(PY) -c "import socket; socket.create_connection(('127.0.0.1', 5432), 3).close()" 2>/dev/null; then \
 	  export DATABASE_URL=$(PG_URL); echo "make test: PostgreSQL at 127.0.0.1:5432, database $(PG_DB) (test_$(PG_DB)*)"; \

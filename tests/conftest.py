@@ -37,6 +37,22 @@ def require_seed(name: str) -> Path:
     pytest.skip(reason)
 
 
+def pytest_collection_modifyitems(config, items):
+    """`@pytest.mark.postgresql_only(reason="...")`: the one way a test says it needs PostgreSQL. It must give
+    its reason (what only PostgreSQL has); on any other database the test is skipped with that reason."""
+    from django.db import connection
+
+    for item in items:
+        marker = item.get_closest_marker("postgresql_only")
+        if marker is None:
+            continue
+        reason = marker.kwargs.get("reason") or (marker.args[0] if marker.args else "")
+        if not reason:
+            raise pytest.UsageError(f"{item.nodeid}: postgresql_only needs a reason")
+        if connection.vendor != "postgresql":
+            item.add_marker(pytest.mark.skip(reason=f"PostgreSQL only: {reason}"))
+
+
 @pytest.fixture
 def seed_document() -> Callable[[str], Path]:
     """require_seed, for tests that read the rules documents: `seed_document("battlefront-rules.txt")`."""

@@ -2,8 +2,9 @@
 client going away, the cache backends the README documents, the database pool through an outage.
 
 `asgi_server(cache_url=...)` starts uvicorn (the worker class of `make serve`) in a subprocess with the
-production settings (connection pool, LISTEN/NOTIFY bus, DEBUG off) pointed at pytest's PostgreSQL test
-database, so the test writes rows the server reads: use it from `django_db(transaction=True)` tests. Its
+production settings (connection pool, LISTEN/NOTIFY bus, DEBUG off) pointed at pytest's test database
+(PostgreSQL, or SQLite's test file), so the test writes rows the server reads: use it from
+`django_db(transaction=True)` tests. On PostgreSQL its
 database connections carry their own `application_name`, which `terminate_backends` and
 `refusing_connections` use to break only this server's connections to only the test database (other
 databases on the same PostgreSQL, and the test's own connection, are never touched).
@@ -66,6 +67,21 @@ def _database() -> dict:
     return connection.settings_dict
 
 
+def test_database_url(*, application_name: str = "") -> str:
+    """DATABASE_URL of pytest's test database, for a server or worker started in another process: the
+    PostgreSQL database, or the SQLite file (config/settings/test.py keeps SQLite's test database in a file
+    for this; never Django's in-memory one, which another process cannot open)."""
+    db = _database()
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        name = str(db["NAME"])
+        assert name != ":memory:" and "mode=memory" not in name, f"an in-memory test database: {name}"
+        return f"sqlite:///{name}"
+    credentials = quote(db["USER"] or "") + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
+    query = f"?application_name={application_name}" if application_name else ""
+    host, port = db["HOST"] or "localhost", db["PORT"] or 5432
+    return f"postgres://{credentials}@{host}:{port}/{quote(db['NAME'])}{query}"
+
+
 def _admin_connection() -> psycopg.Connection:
     """A connection to the server's maintenance database (not the test database)."""
     db = _database()
@@ -90,14 +106,8 @@ class LiveServer(str):
 
 @contextlib.contextmanager
 def asgi_server(*, cache_url: str, env: dict[str, str] | None = None) -> Iterator[LiveServer]:
-    db = _database()
-    assert db["ENGINE"] == "django.db.backends.postgresql", "it shares the PostgreSQL test database"
     app_name = f"bc-live-{secrets.token_hex(4)}"
-    credentials = quote(db["USER"] or "") + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
-    database_url = (
-        f"postgres://{credentials}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{quote(db['NAME'])}"
-        f"?application_name={app_name}"
-    )
+    database_url = test_database_url(application_name=app_name)
     port = _port()
     with tempfile.TemporaryDirectory(prefix="bc-live-") as tmp:
         Path(tmp, "live_settings.py").write_text(SETTINGS.format(prefix=app_name))

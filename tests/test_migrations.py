@@ -13,13 +13,12 @@ def test_no_model_change_lacks_a_migration():
 
 
 @pytest.mark.django_db
+@pytest.mark.postgresql_only(reason="lz4 TOAST compression is a PostgreSQL column setting")
 def test_the_game_state_column_is_compressed_with_lz4_where_postgresql_has_it():
     """Every action writes the state column again: lz4 compresses it at less than half pglz's CPU
     (games/migrations/0016_state_lz4.py). SQLite, or a PostgreSQL built without lz4: left as it was."""
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        pytest.skip("a PostgreSQL column setting")
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'"

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connection
+
+from tests.live_asgi import test_database_url
 
 ROOT = Path(__file__).resolve().parents[1]
 VALIDATE = "/api/decks/validate/"
@@ -47,15 +48,12 @@ SERVERS = {
 @pytest.fixture(scope="module", params=sorted(SERVERS))
 def live(request, django_db_setup) -> Iterator[tuple[str, int]]:
     """gunicorn with the project's configuration (one worker) on the test database."""
-    db = connection.settings_dict
     port = int(os.environ.get("BATTLECARDS_TEST_PORT") or free_port())
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_URL": test_database_url(),
     }
-    if connection.vendor != "postgresql":
-        pytest.skip("the live server shares the test database, which needs PostgreSQL")
     command = [
         sys.executable, "-m", "gunicorn", *SERVERS[request.param], "-c", "config/gunicorn.conf.py",
         "--bind", f"127.0.0.1:{port}", "--workers", "1", "--log-level", "warning",

@@ -217,6 +217,15 @@ def game_join(request: HttpRequest, game_id) -> HttpResponse:
     return redirect("web:game", game_id=game_id)
 
 
+@login_required
+@require_POST
+@page
+def game_resign(request: HttpRequest, game_id) -> HttpResponse:
+    """Resign (games.services.game_resign): the other side wins; the game page then shows the end."""
+    services.game_resign(game_id=game_id, user=request.user)
+    return redirect("web:game", game_id=game_id)
+
+
 def _board_context(request: HttpRequest, game_id) -> dict:
     payload = selectors.game_player_view(game_id=game_id, user=request.user)
     names = play.card_names(payload)

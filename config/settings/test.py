@@ -14,3 +14,18 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405  (threaded tests must not keep connections open)
 CATALOG_TOKEN_SECONDS = 0  # every request re-reads the catalog version: tests edit rows between requests
 GAMES_CLOCK_RUNNER = "command"  # no sweep thread in tests: they run the sweep themselves
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not Django's default shared-cache in-memory test database: shared cache locks whole tables and
+    # ignores the busy timeout, so a live server thread and the test answered "database table is locked".
+    # A file gets the same WAL and busy timeout as `make run`'s database. In /dev/shm where there is one (as
+    # fast as memory); one per checkout (pytest-xdist appends _gw0, _gw1... per worker).
+    import hashlib
+    import tempfile
+    from pathlib import Path
+
+    _shm = Path("/dev/shm")  # noqa: S108 (a file name of our own making, per checkout)
+    _dir = _shm if _shm.is_dir() else Path(tempfile.gettempdir())
+    _tag = hashlib.sha1(str(BASE_DIR).encode(), usedforsecurity=False).hexdigest()[:8]  # noqa: F405
+    _test_name = str(_dir / f"battlecards_test_{_tag}.sqlite3")
+    DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", _test_name)  # noqa: F405

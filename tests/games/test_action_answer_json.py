@@ -10,17 +10,12 @@ import json
 from typing import Any
 
 import pytest
-from django.db import connection
 from rest_framework.renderers import JSONRenderer
 
 from games import hot_state, selectors
 from games.game_types import get_game_type
 from games.models import Game, GameSeat
 from tests.games.test_battlefront_api import create_bf
-
-pytestmark = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="the statement counts are PostgreSQL's"
-)
 
 
 def afresh(gid: str, seat: str) -> bytes:

@@ -15,7 +15,9 @@ from games.services import game_rebuild_state
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),  # the hand-on waits for a real commit
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="the statement counts are PostgreSQL's"),
+    pytest.mark.postgresql_only(
+        reason="counts the statements of PostgreSQL's one-statement write (UPDATE ... RETURNING in a CTE)"
+    ),
 ]
 
 

@@ -15,9 +15,8 @@ def _statements(queries) -> list[str]:
     return [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
 
 
+@pytest.mark.postgresql_only(reason="the one-statement write (a data-modifying CTE) is PostgreSQL's")
 def test_an_action_answered_by_the_bot_is_three_statements(create_game, api, alice):
-    if connection.vendor != "postgresql":
-        pytest.skip("the one-statement write is PostgreSQL's")
     client = api(alice)
     game = create_game(alice, opponent={"kind": "bot", "bot": "random"})
     view = client.get(f"/api/games/{game['id']}/view/").json()

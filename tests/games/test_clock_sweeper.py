@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from django.db import connection
 
 from games import clock_timer, services
 from games.models import Game, GameAction
@@ -15,7 +14,6 @@ from tests.games.test_clocks import FakeTime
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),  # the sweeper's connection sees only committed rows
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs a real PostgreSQL server"),
 ]
 
 

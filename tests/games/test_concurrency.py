@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 
 from config.errors import DomainError
 from games.models import GameAction
@@ -15,9 +15,7 @@ from games.services import game_action_submit, game_create, game_join
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="needs row locks of a real PostgreSQL server"
-    ),
+    pytest.mark.postgresql_only(reason="row locks under concurrency (SELECT ... FOR UPDATE)"),
 ]
 
 

@@ -32,8 +32,10 @@ from tests.live_asgi import asgi_server, refusing_connections
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="the live server shares the PostgreSQL test "
-                       "database"),
+    pytest.mark.postgresql_only(
+        reason="a database server outage (refused and terminated connections, the pool reconnecting) exists "
+        "only for a database server"
+    ),
 ]
 
 OUTAGE = 8.0

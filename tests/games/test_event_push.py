@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connection
 from django.test import AsyncClient
 from rest_framework.authtoken.models import Token
 
@@ -84,8 +83,10 @@ REDIS_BUS = "redis://127.0.0.1:6379/0"
 
 
 @pytest.mark.parametrize("bus", [
-    pytest.param("", marks=pytest.mark.skipif(connection.vendor != "postgresql",
-                                              reason="LISTEN/NOTIFY needs PostgreSQL"), id="postgresql"),
+    pytest.param(
+        "", marks=pytest.mark.postgresql_only(reason="the default bus is PostgreSQL's LISTEN/NOTIFY"),
+        id="postgresql",
+    ),
     pytest.param(REDIS_BUS, marks=pytest.mark.skipif(not _redis_up(), reason="no Redis at 6379"), id="redis"),
 ])
 def test_an_action_is_pushed_on_commit_and_a_reconnect_misses_nothing(bot_game, alice, settings, bus):
@@ -179,7 +180,7 @@ def test_a_failed_redis_publish_never_fails_the_action(bot_game, alice, settings
     assert any("publishing game" in r.getMessage() for r in caplog.records)
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY needs PostgreSQL")
+@pytest.mark.postgresql_only(reason="the bus under test is PostgreSQL's LISTEN/NOTIFY")
 def test_an_idle_stream_leaves_no_finished_waiter_on_its_games_signal(bot_game, alice, settings):
     """Each keep-alive ends one wait on the game's signal: the waiter is taken off it then, so a stream
     idle for its whole timeout holds one waiter on the signal, not one per keep-alive sent."""

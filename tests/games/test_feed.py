@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connection, transaction
+from django.db import transaction
 
 from games import services
 from games.models import Game, GameSeat
@@ -167,7 +167,7 @@ def _sse(response: Any) -> list[dict[str, Any]]:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY needs PostgreSQL")
+@pytest.mark.postgresql_only(reason="the bus under test is PostgreSQL's LISTEN/NOTIFY")
 def test_the_feed_stream_is_pushed_when_the_action_commits(catalog_rows, alice, bob, settings):
     from tests.games.conftest import run_closing_connection
     from tests.games.test_event_push import Reader, _stream_client

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from games import catalog_snapshot
 from games.models import Game, GameAction
@@ -67,7 +67,7 @@ def test_verify_games_reports_a_tampered_state(two_player_game):
         call_command("verify_games", stdout=io.StringIO(), stderr=io.StringIO())
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="the append-only trigger is PostgreSQL's")
+@pytest.mark.postgresql_only(reason="the append-only trigger on the action log is PostgreSQL's")
 def test_log_entries_cannot_be_changed(two_player_game):
     entry = GameAction.objects.filter(game_id=two_player_game["id"]).first()
     with pytest.raises(IntegrityError), transaction.atomic():

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.signals import request_finished
-from django.db import close_old_connections, connection
+from django.db import close_old_connections
 
 from games import engine
 from games.catalog_snapshot import catalog_from_snapshot
@@ -231,7 +231,7 @@ def test_a_battlefront_game_is_watched_without_seeing_either_hand(catalog_rows, 
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY needs PostgreSQL")
+@pytest.mark.postgresql_only(reason="the bus under test is PostgreSQL's LISTEN/NOTIFY")
 def test_the_spectator_stream_is_pushed_on_commit_and_stays_behind_by_its_delay(
     catalog_rows, alice, carol, settings
 ):

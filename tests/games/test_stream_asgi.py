@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
-from django.db import connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
@@ -210,7 +209,7 @@ def test_a_session_cookie_authenticates_as_for_the_view(bot_game, alice):
     run_closing_connection(scenario())
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY needs PostgreSQL")
+@pytest.mark.postgresql_only(reason="the bus under test is PostgreSQL's LISTEN/NOTIFY")
 def test_resume_after_last_event_id_or_since_then_a_push_at_commit(bot_game, alice, settings):
     settings.GAMES_SSE_POLL_SECONDS = 3600  # only the push can deliver in time
     settings.GAMES_SSE_KEEPALIVE_SECONDS = 3600

@@ -26,8 +26,6 @@ from tests.live_asgi import asgi_server
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="the live server shares the PostgreSQL test "
-                       "database"),
 ]
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")

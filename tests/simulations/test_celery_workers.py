@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from simulations.models import JobStatus, SimulationChunk, SimulationJob
+from tests.live_asgi import test_database_url
 from tests.simulations.conftest import sim_body
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,17 +52,12 @@ pytestmark = [
 @pytest.fixture
 def broker(settings, transactional_db, catalog_rows) -> dict[str, Any]:
     """This test's queue on the Redis broker; the API process sends chunks there."""
-    if connection.vendor != "postgresql":
-        pytest.skip("Celery workers share the test database: PostgreSQL only")
     queue = f"test-simulations-{uuid.uuid4().hex[:10]}"
     settings.CELERY_BROKER_URL = REDIS_URL
     settings.SIMULATION_RUNNER = "celery"
     settings.SIMULATION_QUEUE = queue
     settings.SIMULATION_CHUNK_GAMES = 5
-    db = connection.settings_dict
-    database_url = (
-        f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    )
+    database_url = test_database_url()
     workers: list[subprocess.Popen] = []
     info = {"queue": queue, "database_url": database_url, "workers": workers}
     yield info

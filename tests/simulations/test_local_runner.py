@@ -27,11 +27,6 @@ def _wait_for_runners(deadline: float) -> None:
             assert not thread.is_alive(), "a runner thread did not stop once every job was done"
 
 
-@pytest.mark.skipif(
-    "sqlite" in os.environ.get("DATABASE_URL", ""),
-    reason="SQLite's shared in-memory test database fails a writer at once while another thread writes (no "
-    "busy wait); the slots are the same code there, covered by the next test",
-)
 def test_without_a_broker_three_users_jobs_run_one_at_a_time_oldest_first(
     transactional_db, catalog_rows, settings, api, alice, bob, carol  # noqa: F811
 ):

@@ -33,7 +33,9 @@ pytestmark = [
         CHROMIUM is None and not os.environ.get("CI"), reason="no chromium here (CI installs Debian's)"
     ),
     pytest.mark.xdist_group("browser"),
-    pytest.mark.django_db,  # the test database exists; the server's writes are its own (committed)
+    # No django_db mark: the tests only drive the browser, and a test's own open transaction would hold
+    # SQLite's write lock (Django begins IMMEDIATE there, as `make run` does) against the live server. The
+    # `site` fixture reaches the database through django_db_blocker; the server's writes are committed.
 ]
 
 
@@ -390,5 +392,40 @@ def test_play_a_whole_game_against_the_bot_to_the_end_by_clicking(in_browser):
         assert clicks > 5
         page.get_by_role("link", name="Replay it").click()
         page.wait_for_url("**/replay/**")
+
+    in_browser(steps)
+
+
+@pytest.mark.parametrize("game_type", ["battlecards", "the-war"])
+def test_short_journey_thirty_decisions_then_resign(in_browser, game_type):
+    """Issue 34's short journey in the browser: a game against the bot from the lobby, 30 decisions by
+    clicking (the bot answering each), then the player resigns from the page and the end says so."""
+
+    def steps(page):
+        sign_up(page, f"browser-resigner-{game_type}")
+        page.get_by_role("navigation", name="Site").get_by_role("link", name="Play").click()
+        page.locator("#game-type").select_option(game_type)
+        page.get_by_role("button", name="Create the game").click()
+        board = page.locator("#board .board")
+        board.wait_for()
+        decisions = waits = 0
+        while decisions < 30 and waits < 200:
+            assert not page.get_by_role("link", name="Replay it").count(), f"over after {decisions} decisions"
+            button = page.locator(".decision button").first
+            if button.count() == 0:  # the bot's turn: the stream brings the next board
+                waits += 1
+                page.wait_for_timeout(50)
+                continue
+            version = board_version(page)
+            button.click()
+            wait_newer(page, version)
+            decisions += 1
+        assert decisions == 30
+        page.get_by_text("Resign…").click()
+        page.get_by_role("button", name="Yes, resign this game").click()
+        page.get_by_role("link", name="Replay it").wait_for()
+        status = page.locator(".status").inner_text()
+        assert "Game over" in status and "resignation" in status, status
+        assert page.get_by_role("button", name="Yes, resign this game").count() == 0
 
     in_browser(steps)
