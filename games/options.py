@@ -85,10 +85,23 @@ def spectator_settings(spectators: dict[str, Any] | None, *, against_bot: bool) 
     return (against_bot if allowed is None else allowed), delay
 
 
+def time_control_not_an_object() -> ValidationFailed:
+    """The 400 for a time control that is no JSON object (a string, a list, null)."""
+    return ValidationFailed(
+        'time_control is an object: {"kind": "realtime", "minutes", "increment_seconds"}, '
+        '{"kind": "correspondence", "days"} or {"kind": "none"}.',
+        code="invalid_time_control",
+        field="time_control",
+    )
+
+
 def time_control_option(data: dict[str, Any] | None) -> dict[str, Any]:
     """The time control a game is created with (games.clocks.TimeControl), as stored in Game.time_control:
     {} (none, the default), {"kind": "realtime", "minutes", "increment_seconds"} or {"kind":
-    "correspondence", "days"}. 400 invalid_time_control otherwise."""
+    "correspondence", "days"}. 400 invalid_time_control otherwise: the request's JSON is checked as sent,
+    never coerced (a boolean or a string is no number, an unknown key is refused, not dropped)."""
+    if data is not None and not isinstance(data, dict):
+        raise time_control_not_an_object()
     try:
         return clocks.TimeControl.from_json(data).to_json()
     except clocks.TimeControlError as exc:
