@@ -231,8 +231,10 @@ class GameCreateSerializer(serializers.Serializer):
         required=False,
         default=False,
         help_text="A rated game: when it ends (by the rules, a resignation or a timeout; not when cancelled) "
-        "both players' Glicko-2 ratings in this game type move, bots' too. 1v1 games only: with `armies`, "
-        "400 team_game_not_rated.",
+        "both players' Glicko-2 ratings in this game type move, bots' too, once each seat has acted (else an "
+        "abort: not rated) and within the pair limit (GAMES_RATED_PAIR_LIMIT games between the same two "
+        "players in GAMES_RATED_PAIR_WINDOW_HOURS; client guide: Ratings). 1v1 games only: with `armies`, "
+        "400 team_game_not_rated; with options.bots_accept_takebacks, 400 invalid_options.",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
