@@ -144,9 +144,10 @@ def game_is_rateable(*, game: Game) -> bool:
 @transaction.atomic
 def game_ratings_apply(*, game: Game) -> list[RatingChange]:
     """Rate a finished rated 1v1 game once: both seats' ratings move by Glicko-2 (one rating period), one
-    RatingChange row per seat records it. Does nothing (returns []) for a game that does not count or was
-    already rated. Called with the game row locked (every finishing write holds it). A rating the maths
-    cannot compute never stops the game from ending: it is logged, and the game stays unrated."""
+    RatingChange row per seat records it. Does nothing (returns []) for a game that does not count (not
+    rated, unfinished, aborted before every seat acted, past the pair limit) or was already rated. Called
+    with the game row locked (every finishing write holds it). A rating the maths cannot compute never
+    stops the game from ending: it is logged, and the game stays unrated."""
     if not game_is_rateable(game=game) or RatingChange.objects.filter(game=game).exists():
         return []
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
@@ -160,7 +161,7 @@ def game_ratings_apply(*, game: Game) -> list[RatingChange]:
             players.append({"user_id": seat.user_id})
         else:
             return []  # an empty seat: the game never started
-    if seats_that_acted(game=game) != {seat.seat for seat in seats}:
+    if not {seat.seat for seat in seats} <= seats_that_acted(game=game):
         return []  # aborted: a seat never acted (or its every action was taken back)
     scores = [_score(winner=game.winner, seat=seat.seat) for seat in seats]
     rows = _locked_ratings(game_type=game.game_type, players=players)
