@@ -197,3 +197,13 @@ def test_a_rated_game_ending_unfinished_with_both_seats_filled_is_not_rated(crea
     assert not RatingChange.objects.exists()
     assert ratings_of(api, "alice")["battlecards"]["games"] == 0
     assert rating_changes(api(alice).get(f"/api/games/{game_id}/").json()) == [None, None]
+
+
+def test_losing_on_time_before_both_sides_acted_rates_nothing(create_game, api, alice, bob):
+    game_id = rated_pair_game(create_game, api, alice, bob)
+    with transaction.atomic():
+        stored = Game.objects.select_for_update().get(pk=game_id)
+        stored.status, stored.winner, stored.end_reason = GameStatus.FINISHED, "axis", EndReason.TIMEOUT
+        save_progress(stored)
+    assert not RatingChange.objects.exists()
+    assert ratings_of(api, "bob")["battlecards"]["games"] == 0
