@@ -33,6 +33,12 @@ def server_option(options: dict[str, Any] | None, name: str) -> Any:
     return (options or {}).get(name, SERVER_OPTIONS[name])
 
 
+def bots_accept_takebacks(*, options: dict[str, Any] | None, rated: bool) -> bool:
+    """Whether a game's bots accept takeback requests: never in a rated game (issue 34: a takeback in a rated
+    game is one people agree to), else as the game's option `bots_accept_takebacks` says."""
+    return not rated and bool(server_option(options, "bots_accept_takebacks"))
+
+
 def game_options(options: dict[str, Any], *, simulation: bool = False) -> Any:
     """The engine Options from a request's JSON: known names only, each of its default's type (an int
     where the default is None). The battle round cap is for simulations only: games follow the rulebook."""
@@ -85,23 +91,44 @@ def spectator_settings(spectators: dict[str, Any] | None, *, against_bot: bool) 
     return (against_bot if allowed is None else allowed), delay
 
 
+def time_control_not_an_object() -> ValidationFailed:
+    """The 400 for a time control that is no JSON object (a string, a list, null)."""
+    return ValidationFailed(
+        'time_control is an object: {"kind": "realtime", "minutes", "increment_seconds"}, '
+        '{"kind": "correspondence", "days"} or {"kind": "none"}.',
+        code="invalid_time_control",
+        field="time_control",
+    )
+
+
 def time_control_option(data: dict[str, Any] | None) -> dict[str, Any]:
     """The time control a game is created with (games.clocks.TimeControl), as stored in Game.time_control:
     {} (none, the default), {"kind": "realtime", "minutes", "increment_seconds"} or {"kind":
-    "correspondence", "days"}. 400 invalid_time_control otherwise."""
+    "correspondence", "days"}. 400 invalid_time_control otherwise: the request's JSON is checked as sent,
+    never coerced (a boolean or a string is no number, an unknown key is refused, not dropped)."""
+    if data is not None and not isinstance(data, dict):
+        raise time_control_not_an_object()
     try:
         return clocks.TimeControl.from_json(data).to_json()
     except clocks.TimeControlError as exc:
         raise ValidationFailed(exc.message, code="invalid_time_control", field=exc.field) from exc
 
 
-def rated_option(rated: bool, *, team: bool) -> bool:
+def rated_option(rated: bool, *, team: bool, options: dict[str, Any] | None = None) -> bool:
     """The `rated` creation option: only 1v1 games are rated (Glicko-2, games.services.ratings); a team,
-    uneven or combined game is never rated (400 team_game_not_rated)."""
+    uneven or combined game is never rated (400 team_game_not_rated). Bots never accept a takeback in a rated
+    game: `rated` with the option bots_accept_takebacks true is 400 invalid_options."""
     if rated and team:
         raise ValidationFailed(
             "Only 1v1 games are rated: team, uneven and combined games are played unrated.",
             code="team_game_not_rated",
             field="rated",
+        )
+    if rated and server_option(options, "bots_accept_takebacks"):
+        raise ValidationFailed(
+            "Bots never accept a takeback in a rated game: leave bots_accept_takebacks out, or play unrated.",
+            code="invalid_options",
+            option="bots_accept_takebacks",
+            field="options.bots_accept_takebacks",
         )
     return bool(rated)

@@ -4,6 +4,7 @@ the bots' ratings, and the ratings of the players seated at a page of games (one
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -11,7 +12,8 @@ from django.db.models import Q, QuerySet
 
 from config.errors import NotFound
 from games.game_types import GAME_TYPES
-from games.models import BotKind, Game, GameStatus, Rating, RatingChange, SeatKind
+from games.models import BotKind, Game, GameAction, GameStatus, LogKind, Rating, RatingChange, SeatKind
+from games.takeback_rules import effective_actions
 
 PROVISIONAL_DEVIATION = 110.0  # a rating whose deviation is above this is provisional (shown as "1500?")
 # The game types with ratings: those with clocks, takebacks and ratings (GameType.live_play; not a referee
@@ -101,3 +103,29 @@ def rating_changes_of(*, games: Iterable[Game]) -> dict[tuple[Any, str], RatingC
     if not rated:
         return {}
     return {(c.game_id, c.seat): c for c in RatingChange.objects.filter(game_id__in=rated)}
+
+
+def seats_that_acted(*, game: Game) -> set[str]:
+    """The seats with at least one engine action of their own still in effect (an action a takeback undid
+    no longer counts): a rated game counts only when every seat is in it (games.services.ratings). Reads
+    each engine action's seat and seq, and the takeback entries' actions only."""
+    rows: list[tuple[str, int, Any, str]] = [
+        (LogKind.ACTION, seq, None, seat)
+        for seq, seat in GameAction.objects.filter(game=game, kind=LogKind.ACTION).values_list("seq", "seat")
+    ]
+    rows += [
+        (LogKind.TAKEBACK, seq, action, seat)
+        for seq, action, seat in GameAction.objects.filter(game=game, kind=LogKind.TAKEBACK).values_list(
+            "seq", "action", "seat"
+        )
+    ]
+    rows.sort(key=lambda row: row[1])
+    return {row[3] for row in effective_actions(rows)}
+
+
+def pair_rated_games_since(*, first: Rating, second: Rating, since: datetime) -> int:
+    """How many games rated since `since` were between these two players (users or bots): the pair limit of
+    games.services.ratings."""
+    return RatingChange.objects.filter(
+        rating=first, created_at__gte=since, game__rating_changes__rating=second
+    ).count()

@@ -32,7 +32,7 @@ from games.engine.core.events import may_see
 from games.filters import GameFilter
 from games.game_types import game_type_of
 from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
-from games.options import server_option
+from games.options import bots_accept_takebacks
 from games.takeback_rules import REQUEST, effective_actions
 
 
@@ -681,6 +681,6 @@ def game_takeback_status(*, game_id: Any, user: Any) -> dict[str, Any]:
         "game": str(game.pk),
         "seat": seat.seat,
         "version": game.version,
-        "bots_accept_takebacks": server_option(game.options, "bots_accept_takebacks"),
+        "bots_accept_takebacks": bots_accept_takebacks(options=game.options, rated=game.rated),
         "pending": takeback_pending_payload(game=game, entry=takeback_pending(game=game)),
     }

@@ -20,7 +20,7 @@ from games.models import (
     SeatKind,
     SeatName,
 )
-from games.options import MAX_SPECTATOR_DELAY
+from games.options import MAX_SPECTATOR_DELAY, time_control_not_an_object
 from games.rating_selectors import rating_changes_of, seat_rating_key, seat_ratings
 from games.rating_serializers import (
     SeatRatingChangeSerializer,
@@ -28,6 +28,7 @@ from games.rating_serializers import (
     seat_rating_change_json,
     seat_rating_json,
 )
+from games.schema_fields import documented
 from games.selectors import game_clock_view
 from games.view_serializers import ClockSerializer, TimeControlSerializer, any_action_schema
 
@@ -146,6 +147,16 @@ class SpectatorsChoiceSerializer(serializers.Serializer):
     )
 
 
+class TimeControlInputField(serializers.JSONField):
+    """A time control's JSON as sent (games.options.time_control_option checks it); null is refused with the
+    same 400 invalid_time_control as any other non-object."""
+
+    def validate_empty_values(self, data: Any) -> tuple[bool, Any]:
+        if data is None:
+            raise time_control_not_an_object()
+        return super().validate_empty_values(data)
+
+
 class GameCreateSerializer(serializers.Serializer):
     game_type = serializers.ChoiceField(
         choices=GameType.choices,
@@ -204,17 +215,26 @@ class GameCreateSerializer(serializers.Serializer):
         help_text="Who may watch: allowed (default: true in a game against bots only, whose every other "
         "seat is a bot) and delay (plies a spectator stays behind the game, default 0).",
     )
-    time_control = TimeControlSerializer(
+    # The JSON as sent, checked by the service (games.options.time_control_option: 400 invalid_time_control
+    # with the field); documented by TimeControlSerializer, whose fields would coerce (true -> 1, "5" -> 5)
+    # and drop unknown keys.
+    time_control = documented(
+        TimeControlSerializer,
+        TimeControlInputField,
         required=False,
         help_text='Clocks (any game type): {"kind": "realtime", "minutes": 5, "increment_seconds": 3}, '
-        '{"kind": "correspondence", "days": 3} or none (the default). The side whose clock runs out loses.',
+        '{"kind": "correspondence", "days": 3} or none (the default). The side whose clock runs out loses. '
+        "Checked as sent: numbers are JSON numbers (a string or a boolean is refused), no other keys; "
+        "400 invalid_time_control (with `field`) otherwise.",
     )
     rated = serializers.BooleanField(
         required=False,
         default=False,
         help_text="A rated game: when it ends (by the rules, a resignation or a timeout; not when cancelled) "
-        "both players' Glicko-2 ratings in this game type move, bots' too. 1v1 games only: with `armies`, "
-        "400 team_game_not_rated.",
+        "both players' Glicko-2 ratings in this game type move, bots' too, once each seat has acted (else an "
+        "abort: not rated) and within the pair limit (GAMES_RATED_PAIR_LIMIT games between the same two "
+        "players in GAMES_RATED_PAIR_WINDOW_HOURS; client guide: Ratings). 1v1 games only: with `armies`, "
+        "400 team_game_not_rated; with options.bots_accept_takebacks, 400 invalid_options.",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -79,7 +79,8 @@ class GameTakebackApi(APIView):
         description="Undoes my last `count` actions still in effect and every action after the first of "
         "them, once the other side accepts. Refused when those actions showed me a hidden card (a draw, a "
         "card turned up, a card played from the opponent's hand, a scout's look) or used a random draw. Bots "
-        "decline unless the game was created with the option bots_accept_takebacks.",
+        "decline unless the game was created with the option bots_accept_takebacks, and always in a rated "
+        "game.",
     )
     def post(self, request: Request, game_id: str) -> Response:
         data = validated_input(TakebackRequestSerializer, request.data)

@@ -46,7 +46,9 @@ class TakebackStatusSerializer(serializers.Serializer):
     game = serializers.UUIDField()
     seat = serializers.ChoiceField(choices=SeatName.choices, help_text="Your seat.")
     version = serializers.IntegerField()
-    bots_accept_takebacks = serializers.BooleanField(help_text="The game's option: bots accept takebacks.")
+    bots_accept_takebacks = serializers.BooleanField(
+        help_text="Whether bots accept takebacks: the game's option, never in a rated game."
+    )
     pending = TakebackPendingSerializer(allow_null=True, help_text="null: no request waits.")
 
 

@@ -146,6 +146,10 @@ AUTH_TOKEN_TTL_HOURS = env.float("AUTH_TOKEN_TTL_HOURS", default=30 * 24)
 # waits before it expires (hidden from the lobby at once; `manage.py expire_open_games` cancels it).
 GAMES_MAX_OPEN_PER_USER = env.int("GAMES_MAX_OPEN_PER_USER", default=5)
 GAMES_OPEN_TTL_HOURS = env.float("GAMES_OPEN_TTL_HOURS", default=24.0)
+# Ratings: of the rated games between the same two players (users, or a user and a bot) in one game type, at
+# most GAMES_RATED_PAIR_LIMIT rated within the last GAMES_RATED_PAIR_WINDOW_HOURS count (0: no limit).
+GAMES_RATED_PAIR_LIMIT = env.int("GAMES_RATED_PAIR_LIMIT", default=5)
+GAMES_RATED_PAIR_WINDOW_HOURS = env.float("GAMES_RATED_PAIR_WINDOW_HOURS", default=24.0)
 
 REST_FRAMEWORK = {
     # JSON bodies only (bounded depth): several inputs are nested objects, which forms cannot carry, and the

@@ -124,7 +124,7 @@ def game_create(
     game = game_row(
         kind_name=kind.name, user=user, status=GameStatus.OPEN, seed=seed, salt=salt, spectators=spectators,
         against_bot=opponent_kind == SeatKind.BOT, snapshot=None, snapshot_hash="", options=options,
-        time_control=clock_choice, rated=rated_option(rated, team=False),
+        time_control=clock_choice, rated=rated_option(rated, team=False, options=options),
         conflict_choice=dict(conflict or {}), setup={}, state={},
     )
     if opponent_kind == SeatKind.BOT:
@@ -490,7 +490,8 @@ def _shared_deck_game_create(
         kind_name=kind.name, user=user, status=GameStatus.ACTIVE if bot_game else GameStatus.OPEN, seed=seed,
         salt=salt, spectators=spectators, against_bot=bot_game,
         started_at=timezone.now() if bot_game else None, options=options, time_control=clock_choice,
-        rated=rated_option(rated, team=False), conflict_choice={}, setup=setup.to_json(), state={},
+        rated=rated_option(rated, team=False, options=options), conflict_choice={}, setup=setup.to_json(),
+        state={},
     )
     game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
     game.snapshot_hash = digest

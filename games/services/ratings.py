@@ -11,6 +11,15 @@ update_rating); this module only decides which games count and stores the result
 - Which games count: a finished game created with `rated: true`, with two seats (team games are never rated:
   games.options.rated_option), whatever ended it (victory or draw by the rules, resignation, timeout), except
   the end reason `unfinished` (cancelled or expired before the rules ended it). A win scores 1, a draw 1/2.
+- Not an aborted game (issue 34): a game counts only when every seat has an engine action of its own still
+  in effect when it ends (lichess's abort: resigning or losing on time before both sides have acted rates
+  nothing; an action undone by a takeback no longer counts). Team games are never rated; the rule reads
+  every seat (each army) all the same.
+- The pair limit (issue 34): of the rated games between the same two players (two users, or a user and a
+  bot kind) in one game type, at most settings.GAMES_RATED_PAIR_LIMIT (default 5) rated within the last
+  GAMES_RATED_PAIR_WINDOW_HOURS (default 24) count; a later one is played, but rates nothing. 0 turns the
+  limit off. The Rating rows are locked before counting, so two games of the pair ending at once cannot both
+  be the last one to count.
 - Once: the RatingChange rows (one per game and seat, unique) mark a rated game; a game with rows is never
   rated again, so the hook may run on every save of a finished game (games.services.progress.save_progress,
   the one place where every finished game passes).
@@ -22,15 +31,19 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 from glicko2.exceptions import Glicko2Error
 from glicko2.math.algorithm import update_rating
 from glicko2.math.conversions import mu_to_rating, phi_to_rd, rating_to_mu, rd_to_phi
 
 from games.game_types import side_of_seat
 from games.models import EndReason, Game, GameStatus, Rating, RatingChange, SeatKind
+from games.rating_selectors import pair_rated_games_since, seats_that_acted
 
 GLICKO2_TAU = 0.5
 INITIAL_RATING = 1500.0
@@ -131,9 +144,10 @@ def game_is_rateable(*, game: Game) -> bool:
 @transaction.atomic
 def game_ratings_apply(*, game: Game) -> list[RatingChange]:
     """Rate a finished rated 1v1 game once: both seats' ratings move by Glicko-2 (one rating period), one
-    RatingChange row per seat records it. Does nothing (returns []) for a game that does not count or was
-    already rated. Called with the game row locked (every finishing write holds it). A rating the maths
-    cannot compute never stops the game from ending: it is logged, and the game stays unrated."""
+    RatingChange row per seat records it. Does nothing (returns []) for a game that does not count (not
+    rated, unfinished, aborted before every seat acted, past the pair limit) or was already rated. Called
+    with the game row locked (every finishing write holds it). A rating the maths cannot compute never
+    stops the game from ending: it is logged, and the game stays unrated."""
     if not game_is_rateable(game=game) or RatingChange.objects.filter(game=game).exists():
         return []
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
@@ -147,8 +161,13 @@ def game_ratings_apply(*, game: Game) -> list[RatingChange]:
             players.append({"user_id": seat.user_id})
         else:
             return []  # an empty seat: the game never started
+    if not {seat.seat for seat in seats} <= seats_that_acted(game=game):
+        return []  # aborted: a seat never acted (or its every action was taken back)
     scores = [_score(winner=game.winner, seat=seat.seat) for seat in seats]
     rows = _locked_ratings(game_type=game.game_type, players=players)
+    if _pair_limit_reached(rows=rows):
+        logger.info("game %s: not rated, past the pair limit", game.pk)
+        return []
     try:
         moves = _rate_pair(rows=rows, scores=scores)
     except RatingNotComputed:
@@ -171,6 +190,23 @@ def game_ratings_apply(*, game: Game) -> list[RatingChange]:
             for seat, row, score, (before, after) in zip(seats, rows, scores, moves, strict=True)
         ]
     )
+
+
+def pair_limit() -> tuple[int, timedelta]:
+    """(how many rated games between the same two players count, within which window): settings
+    GAMES_RATED_PAIR_LIMIT (0: no limit) and GAMES_RATED_PAIR_WINDOW_HOURS."""
+    return (
+        int(settings.GAMES_RATED_PAIR_LIMIT),
+        timedelta(hours=float(settings.GAMES_RATED_PAIR_WINDOW_HOURS)),
+    )
+
+
+def _pair_limit_reached(*, rows: list[Rating]) -> bool:
+    limit, window = pair_limit()
+    if limit <= 0:
+        return False
+    since = timezone.now() - window
+    return pair_rated_games_since(first=rows[0], second=rows[1], since=since) >= limit
 
 
 def _score(*, winner: str, seat: str) -> float:

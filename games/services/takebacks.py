@@ -14,7 +14,8 @@ version and wakes the event streams):
 A request waits while it is the game's newest entry: any later entry (an action by anyone, a resignation)
 ends its wait, so it can no longer be answered (409 no_takeback_pending). The seats of the other side answer
 (any one of them; a 1v1 game: the opponent); when none of them is human, the bots answer at once: they
-decline, unless the game was created with the option `bots_accept_takebacks`.
+decline, unless the game was created with the option `bots_accept_takebacks`, and always in a rated game
+(games.options.bots_accept_takebacks: a rated game's takebacks are those people agree to).
 
 A request is refused (409 takeback_reveals_hidden_information) when the actions it would undo revealed
 hidden information to the asking seat or used the game's random numbers: games.takeback_rules says how
@@ -31,7 +32,7 @@ from django.db import transaction
 from config.errors import Conflict, Forbidden
 from games.game_types import game_type_of, side_of_seat
 from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
-from games.options import server_option
+from games.options import bots_accept_takebacks
 from games.selectors import (
     game_actions_in_effect,
     game_catalog,
@@ -160,7 +161,7 @@ def game_takeback_request(*, game_id: Any, user: Any, version: int, count: int =
         return TakebackOutcome(game=game, seat=seat.seat, entries=log.rows, state=None)
     # Only bots on the other side: they answer at once.
     bot = others[0]
-    if server_option(game.options, "bots_accept_takebacks"):
+    if bots_accept_takebacks(options=game.options, rated=game.rated):
         state = _accept(game=game, request=request, seat=bot.seat, by_bot=True, log=log, seats=seats)
     else:
         _decline(request=request, seat=bot.seat, by_bot=True, log=log)

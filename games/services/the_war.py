@@ -96,7 +96,7 @@ def war_game_create(
         kind_name=kind.name, user=user, status=GameStatus.ACTIVE if bot_game else GameStatus.OPEN, seed=seed,
         salt=salt, spectators=spectators, against_bot=bot_game,
         started_at=timezone.now() if bot_game else None, options=options, time_control=clock_choice,
-        rated=rated_option(rated, team=False), conflict_choice={}, setup={}, state={},
+        rated=rated_option(rated, team=False, options=options), conflict_choice={}, setup={}, state={},
     )
     if theirs is not None:
         state = war_game_deal(game=game, kind=kind, decks={seat: mine, other: theirs})

@@ -12,6 +12,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games.models import Game, GameAction, GameSeat
 from tests.decks.factories import UserFactory
 
 GB = "gb-we-starter"  # allies
@@ -84,6 +85,25 @@ def two_player_game(create_game, api, alice, bob) -> dict[str, Any]:
     response = api(bob).post(f"/api/games/{game['id']}/join/")
     assert response.status_code == 200, response.json()
     return response.json()
+
+
+def every_seat_acts(api: Any, game_id: str, users: dict[str, Any], *, max_steps: int = 100) -> None:
+    """Play first legal actions through the API, each by the human seat that must decide (`users`: seat ->
+    user; bot seats answer on their own), until every seat has an engine action in the log: a rated game
+    counts only from then on (games.services.ratings: an aborted game is not rated)."""
+    seats = set(GameSeat.objects.filter(game_id=game_id).values_list("seat", flat=True))
+    for _ in range(max_steps):
+        acted = set(GameAction.objects.filter(game_id=game_id, kind="action").values_list("seat", flat=True))
+        if acted >= seats:
+            return
+        client = token_client(users[Game.objects.get(pk=game_id).current_seat])
+        view = client.get(f"/api/games/{game_id}/view/").json()
+        action = view["view"]["decision"]["legal_actions"][0]
+        answer = client.post(
+            f"/api/games/{game_id}/actions/", {"version": view["version"], "action": action}, format="json"
+        )
+        assert answer.status_code == 200, answer.json()
+    raise AssertionError(f"not every seat acted within {max_steps} actions")
 
 
 # --------------------------------------------------------------------------------- hidden information

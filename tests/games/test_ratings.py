@@ -15,6 +15,7 @@ from games.models import Game, GameStatus, Rating, RatingChange
 from games.services import games_expire_open
 from games.services.progress import save_progress
 from games.services.ratings import Glicko2, game_ratings_apply, glicko2_period
+from tests.games.conftest import every_seat_acts
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +57,7 @@ def test_one_update_matches_glickmans_worked_example():
 def test_a_rated_resignation_against_a_bot_moves_both_ratings_once(create_game, api, alice):
     game = create_game(alice, rated=True, **BOT_GAME)
     assert game["rated"] is True
+    every_seat_acts(api, game["id"], {"allies": alice})  # else an abort: not rated (test_rating_farming)
     assert api(alice).post(f"/api/games/{game['id']}/resign/").status_code == 200
 
     lost, won = glicko2_period(NEWCOMER, [(NEWCOMER, 0.0)]), glicko2_period(NEWCOMER, [(NEWCOMER, 1.0)])
@@ -94,6 +96,7 @@ def test_a_rated_resignation_against_a_bot_moves_both_ratings_once(create_game, 
 def test_two_players_rated_game_the_winner_gains_what_the_loser_loses(create_game, api, alice, bob):
     game = create_game(alice, rated=True)
     assert api(bob).post(f"/api/games/{game['id']}/join/").json()["status"] == "active"
+    every_seat_acts(api, game["id"], {"allies": alice, "axis": bob})
     api(bob).post(f"/api/games/{game['id']}/resign/")
     winner, loser = ratings_of(api, "alice")["battlecards"], ratings_of(api, "bob")["battlecards"]
     assert winner["rating"] - 1500 == pytest.approx(1500 - loser["rating"], abs=0.02)
@@ -108,6 +111,7 @@ def test_a_rating_the_maths_cannot_compute_never_stops_the_game_ending(create_ga
 
     monkeypatch.setattr("games.services.ratings.update_rating", fails)
     game = create_game(alice, rated=True, **BOT_GAME)
+    every_seat_acts(api, game["id"], {"allies": alice})
     answer = api(alice).post(f"/api/games/{game['id']}/resign/")
     assert answer.status_code == 200 and answer.json()["status"] == "finished"
     assert not RatingChange.objects.exists()
@@ -139,6 +143,7 @@ def test_any_end_reason_counts_a_timeout_too(create_game, api, alice, bob):
     ended by another end reason (a clock's timeout) is rated the same way."""
     game = create_game(alice, rated=True)
     api(bob).post(f"/api/games/{game['id']}/join/")
+    every_seat_acts(api, game["id"], {"allies": alice, "axis": bob})
     with transaction.atomic():
         stored = Game.objects.select_for_update().get(pk=game["id"])
         stored.status, stored.winner, stored.end_reason = GameStatus.FINISHED, "axis", "timeout"
