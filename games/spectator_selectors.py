@@ -2,10 +2,11 @@
 its spectator count. Only what every seat sees leaves here: the engines' public_view, and of the log only the
 events shown to all (no engine action of any seat: an action names the cards of a hand).
 
-The delay: while a game is played, a spectator sees it `delay` plies (engine actions) behind: the log up
-to just before the `delay`-th last engine action, and the state the first (k - delay) of its k engine
-actions make (replayed from the setup; each process keeps the last such state per game and delay and
-only applies the newer actions to it). The delay is the larger of the creator's (spectators.delay) and the
+The delay: while a game is played, a spectator sees it `delay` plies (engine actions in effect) behind: the
+log up to just before the `delay`-th last engine action still in effect (actions a takeback undid are no
+plies: games.takeback_rules), and the state the first (k - delay) of its k engine actions in effect make
+(replayed from the setup; each process keeps the last such state per game and delay and only applies the
+newer actions to it). The delay is the larger of the creator's (spectators.delay) and the
 spectator's own ?delay=; it ends with the game: a finished game is shown whole (it is public then).
 """
 
@@ -32,6 +33,7 @@ from games.selectors import (
     user_may_see_game,
     view_card_definitions,
 )
+from games.takeback_rules import ACCEPT as TAKEBACK_ACCEPT
 from games.takeback_rules import effective_actions
 
 SPECTATOR_VIEWER = "spectator:"  # the stream reader of spectators at a delay: "spectator:<delay>"
@@ -95,15 +97,32 @@ def spectator_counts(*, game_ids: list[Any]) -> dict[Any, int]:
 
 def _cutoff(*, game_id: Any, delay: int, last_seq: int) -> int:
     """The last log seq a spectator `delay` plies behind sees: just before the `delay`-th last engine
-    action (all of the log when delay is 0 or there is no engine action yet)."""
+    action still in effect (all of the log when delay is 0 or there is no engine action yet; the set-up when
+    fewer than `delay` are in effect).
+    Actions an accepted takeback undid do not count: the live position is the actions in effect, so the
+    spectator stays `delay` of them behind it, whatever was taken back."""
     if delay <= 0:
         return last_seq
-    hidden = list(
-        GameAction.objects.filter(game_id=game_id, kind=LogKind.ACTION)
-        .order_by("-seq")
-        .values_list("seq", flat=True)[:delay]
+    takebacks = list(
+        GameAction.objects.filter(game_id=game_id, kind=LogKind.TAKEBACK)
+        .order_by("seq")
+        .values_list("kind", "seq", "action")
     )
-    return min(hidden) - 1 if hidden else last_seq
+    if not any(isinstance(a, dict) and a.get("type") == TAKEBACK_ACCEPT for _k, _s, a in takebacks):
+        hidden = list(
+            GameAction.objects.filter(game_id=game_id, kind=LogKind.ACTION)
+            .order_by("-seq")
+            .values_list("seq", flat=True)[:delay]
+        )
+        return min(hidden) - 1 if hidden else last_seq
+    actions = list(
+        GameAction.objects.filter(game_id=game_id, kind=LogKind.ACTION).values_list("seq", flat=True)
+    )
+    entries = sorted([(LogKind.ACTION, seq, None) for seq in actions] + takebacks, key=lambda e: e[1])
+    live = effective_actions(entries)
+    if len(live) >= delay:
+        return live[-delay][1] - 1
+    return min(actions) - 1  # fewer actions in effect than the delay: the set-up
 
 
 def spectator_log_entry(entry: GameAction) -> dict[str, Any]:
