@@ -20,7 +20,7 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
-from config.errors import Conflict, Forbidden, NotFound
+from config.errors import Conflict, Forbidden, NotAuthenticated, NotFound
 from games.game_types import game_type_of
 from games.models import Game, GameAction, GameStatus, LogKind, SpectatorStream
 from games.selectors import (
@@ -28,7 +28,6 @@ from games.selectors import (
     game_clock_view,
     game_state,
     parse_game_id,
-    seat_of_user,
     seats_prefetch,
     user_may_see_game,
     view_card_definitions,
@@ -45,8 +44,9 @@ def spectator_viewer(delay: int) -> str:
 
 
 def spectator_game(*, game_id: Any, user: Any, with_state: bool = False) -> Game:
-    """A game the user may watch: its creator allowed spectators (its players may always watch it). 404 for
-    a game the user may not see at all, 403 spectators_not_allowed, 409 game_not_active before the start."""
+    """A game the user may watch (spectator_may_watch: the rule), with its seats; otherwise its error."""
+    if user is None or not user.is_authenticated:  # no read for an anonymous visitor: he may watch nothing
+        spectator_may_watch(game=None, seats=[], user=user)
     game = (
         Game.objects.filter(pk=parse_game_id(game_id))
         .defer("setup", *(() if with_state else ("state",)))
@@ -55,15 +55,34 @@ def spectator_game(*, game_id: Any, user: Any, with_state: bool = False) -> Game
     )
     if game is None:
         raise NotFound("No such game.", code="game_not_found")
-    seats = list(game.seats.all())
-    player = seat_of_user(game=game, user=user) is not None
+    spectator_may_watch(game=game, seats=list(game.seats.all()), user=user)
+    return game
+
+
+def spectator_may_watch(*, game: Game | None, seats: list[Any], user: Any) -> None:
+    """Who may watch a game: its spectator view, log and stream. The one rule of the API's spectate
+    endpoints and the site's watch page (and of any later page that shows a game as a spectator sees it);
+    the client guide (8. Watch a game) says the same. Returns when the user may watch, else raises:
+
+    * 401 not_authenticated: watching needs a signed-in user, whatever the game (the site sends an
+      anonymous visitor to its login page). A finished game's public replay needs none: the replay
+      endpoint and the site's replay page follow games.selectors.game_replay instead.
+    * a player of the game may always watch it;
+    * any other user may when the game's creator allowed spectators, else 403 spectators_not_allowed when
+      he may see the game at all (games.selectors.user_may_see_game: a finished game, an open one he may
+      join), 404 game_not_found when not (a game being played between others);
+    * 409 game_not_active while a seat is still open (nothing to watch yet).
+    """
+    if user is None or not user.is_authenticated:
+        raise NotAuthenticated("Sign in to watch a game.", code="not_authenticated")
+    assert game is not None
+    player = any(s.user_id == user.pk for s in seats)
     if not game.spectators_allowed and not player:
         if not user_may_see_game(game, seats, user):
             raise NotFound("No such game.", code="game_not_found")
         raise Forbidden("The creator of this game allows no spectators.", code="spectators_not_allowed")
     if game.status == GameStatus.OPEN:
         raise Conflict("The game has not started: a seat is still open.", code="game_not_active")
-    return game
 
 
 def spectator_delay(*, game: Game, requested: int | None) -> int:
