@@ -44,18 +44,17 @@ def spectator_viewer(delay: int) -> str:
 
 
 def spectator_game(*, game_id: Any, user: Any, with_state: bool = False) -> Game:
-    """A game the user may watch (spectator_may_watch: the rule), with its seats; otherwise its error."""
-    if user is None or not user.is_authenticated:  # no read for an anonymous visitor: he may watch nothing
-        spectator_may_watch(game=None, seats=[], user=user)
-    game = (
-        Game.objects.filter(pk=parse_game_id(game_id))
-        .defer("setup", *(() if with_state else ("state",)))
-        .prefetch_related(seats_prefetch())
-        .first()
-    )
-    if game is None:
-        raise NotFound("No such game.", code="game_not_found")
-    spectator_may_watch(game=game, seats=list(game.seats.all()), user=user)
+    """A game the user may watch (spectator_may_watch: the rule), with its seats; otherwise its error. An
+    anonymous visitor may watch nothing: the game is not even read."""
+    game = None
+    if user is not None and user.is_authenticated:
+        game = (
+            Game.objects.filter(pk=parse_game_id(game_id))
+            .defer("setup", *(() if with_state else ("state",)))
+            .prefetch_related(seats_prefetch())
+            .first()
+        )
+    spectator_may_watch(game=game, seats=list(game.seats.all()) if game is not None else [], user=user)
     return game
 
 
@@ -67,6 +66,7 @@ def spectator_may_watch(*, game: Game | None, seats: list[Any], user: Any) -> No
     * 401 not_authenticated: watching needs a signed-in user, whatever the game (the site sends an
       anonymous visitor to its login page). A finished game's public replay needs none: the replay
       endpoint and the site's replay page follow games.selectors.game_replay instead.
+    * 404 game_not_found: no such game (game None);
     * a player of the game may always watch it;
     * any other user may when the game's creator allowed spectators, else 403 spectators_not_allowed when
       he may see the game at all (games.selectors.user_may_see_game: a finished game, an open one he may
@@ -75,7 +75,8 @@ def spectator_may_watch(*, game: Game | None, seats: list[Any], user: Any) -> No
     """
     if user is None or not user.is_authenticated:
         raise NotAuthenticated("Sign in to watch a game.", code="not_authenticated")
-    assert game is not None
+    if game is None:
+        raise NotFound("No such game.", code="game_not_found")
     player = any(s.user_id == user.pk for s in seats)
     if not game.spectators_allowed and not player:
         if not user_may_see_game(game, seats, user):
