@@ -35,6 +35,14 @@ class ValidationFailed(DomainError):
     default_detail = "Invalid input."
 
 
+class NotAuthenticated(DomainError):
+    """The request needs a signed-in user (the API: a token or a session; the site: its login page)."""
+
+    status = 401
+    code = "not_authenticated"
+    default_detail = "Authentication credentials were not provided."
+
+
 class NotFound(DomainError):
     status = 404
     code = "not_found"

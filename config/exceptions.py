@@ -87,8 +87,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         if "errors" in body:
             body["errors"] = field_errors(body["errors"])
         retry_after = exc.extra.get("retry_after")
-        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
-        return Response(body, status=exc.status, headers=headers)
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+        view, request = context.get("view"), context.get("request")
+        if exc.status == 401 and view is not None and request is not None:
+            challenge = view.get_authenticate_header(request)  # as DRF's own 401 (the token scheme)
+            if challenge:
+                headers["WWW-Authenticate"] = challenge
+        return Response(body, status=exc.status, headers=headers or None)
     if isinstance(exc, DjangoValidationError):
         exc = drf_exceptions.ValidationError(exc.messages)
     elif isinstance(exc, Http404):

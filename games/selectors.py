@@ -552,11 +552,52 @@ def _deck_public(seat: GameSeat) -> bool:
     return bool(source.get("starter")) or source.get("public") is True
 
 
+PRIVATE_DECK_LABEL = "a private deck"
+PRIVATE_DECK_SOURCE: dict[str, Any] = {"public": False}
+
+
+def _private_deck_id(seat: GameSeat) -> int | None:
+    """The id of the user's deck a seat plays when that deck was private when the game was made (its list is
+    redacted: game_replay), else None (a starter, a public deck, a shared deck, no deck yet)."""
+    source = seat.deck_source or {}
+    if _deck_public(seat) or source.get("deck_id") is None:
+        return None
+    try:
+        return int(source["deck_id"])
+    except (TypeError, ValueError):
+        return -1  # unreadable: private, owned by nobody
+
+
+def private_deck_owners(*, seats: Any) -> dict[int, int]:
+    """The owners of the private decks the seats play: deck id -> owner id (one query; none without a
+    private deck). A deck deleted since has no owner here: its name stays hidden from everyone."""
+    ids = {deck_id for seat in seats if (deck_id := _private_deck_id(seat)) is not None}
+    if not ids:
+        return {}
+    from decks.models import Deck
+
+    return dict(Deck.objects.filter(pk__in=ids).values_list("pk", "owner_id"))
+
+
+def seat_deck(seat: GameSeat, *, user: Any, owners: dict[int, int]) -> tuple[str, dict[str, Any]]:
+    """A seat's (deck_label, deck_source) as `user` may see them, wherever a game is shown (detail, lists,
+    replay). A private deck's name and id are redacted, as its list is (game_replay), for everyone but the
+    deck's owner (`owners`: private_deck_owners of the seats shown): the label reads "a private deck" and
+    the source is {"public": false}."""
+    deck_id = _private_deck_id(seat)
+    if deck_id is None:
+        return seat.deck_label, seat.deck_source
+    if user is not None and user.is_authenticated and owners.get(deck_id) == user.pk:
+        return seat.deck_label, seat.deck_source
+    return PRIVATE_DECK_LABEL, dict(PRIVATE_DECK_SOURCE)
+
+
 def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
     """Everything needed to re-run a finished game with games.engine.replay (409 before the end).
 
     Players always get the whole replay. Others get it whole only when both decks were public or
-    starters; otherwise the deck lists stay private: no `setup.decks`, no `catalog` (it names every card
+    starters; otherwise the deck lists stay private (and a private deck's name only its owner sees:
+    seat_deck): no `setup.decks`, no `catalog` (it names every card
     of both decks), no `actions`, and each log entry carries only its public events (what both players
     saw on the table); `deck_lists_public` says which it is. Games cancelled before they started are
     never public (404, see visible_games_q)."""
@@ -566,7 +607,7 @@ def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
     seats = list(game.seats.all())
     full = seat_of_user(game=game, user=user) is not None or all(_deck_public(s) for s in seats)
     log = list(game.actions.order_by("seq"))
-    replay = _replay_payload(game, log)
+    replay = _replay_payload(game, log, user=user, owners=private_deck_owners(seats=seats))
     replay["deck_lists_public"] = all(_deck_public(s) for s in seats)
     if not full:
         replay["setup"] = {k: v for k, v in (game.setup or {}).items() if k != "decks"}
@@ -583,7 +624,9 @@ def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
     return replay
 
 
-def _replay_payload(game: Game, log: list[GameAction]) -> dict[str, Any]:
+def _replay_payload(
+    game: Game, log: list[GameAction], *, user: Any, owners: dict[int, int]
+) -> dict[str, Any]:
     return {
         "game": str(game.id),
         "game_type": game.game_type,
@@ -603,7 +646,7 @@ def _replay_payload(game: Game, log: list[GameAction]) -> dict[str, Any]:
                 "player": s.user.get_username() if s.user else None,
                 "bot": s.bot or None,
                 "nation": s.nation,
-                "deck": s.deck_label,
+                "deck": seat_deck(s, user=user, owners=owners)[0],
             }
             for s in game.seats.all()
         ],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -29,7 +30,7 @@ from games.rating_serializers import (
     seat_rating_json,
 )
 from games.schema_fields import documented
-from games.selectors import game_clock_view
+from games.selectors import game_clock_view, private_deck_owners, seat_deck
 from games.view_serializers import ClockSerializer, TimeControlSerializer, any_action_schema
 
 MAX_SEED = 2**63 - 1
@@ -328,6 +329,14 @@ class SeatSerializer(serializers.ModelSerializer):
     rating_change = serializers.SerializerMethodField(
         help_text="A finished rated game: what it did to this seat's rating; null otherwise."
     )
+    deck_label = serializers.SerializerMethodField(
+        help_text='The deck the seat plays ("starter WE-GB: ...", "deck 12: name"); a deck that was private '
+        'when the game was made reads "a private deck" to everyone but its owner.'
+    )
+    deck_source = serializers.SerializerMethodField(
+        help_text='Where the deck came from: {"starter": code}, {"deck_id", "name", "public"}, ...; a '
+        'private deck is {"public": false} to everyone but its owner.'
+    )
 
     class Meta:
         model = GameSeat
@@ -359,6 +368,27 @@ class SeatSerializer(serializers.ModelSerializer):
 
     def get_open(self, seat: GameSeat) -> bool:
         return seat.kind == SeatKind.HUMAN and seat.user_id is None
+
+    def _deck_shown(self, seat: GameSeat) -> tuple[str, dict[str, Any]]:
+        """The seat's deck label and source as the requesting user may see them (games.selectors.seat_deck);
+        the owners of the private decks shown are read once per response."""
+        owners = self.context.get("_deck_owners")
+        if owners is None:
+            root = self.root.instance
+            games = list(root) if isinstance(root, list | tuple) or hasattr(root, "model") else [root]
+            seats = [s for game in games if isinstance(game, Game) for s in game.seats.all()]
+            owners = private_deck_owners(seats=seats or [seat])
+            if seats:
+                self.context["_deck_owners"] = owners
+        request = self.context.get("request")
+        return seat_deck(seat, user=getattr(request, "user", None), owners=owners)
+
+    def get_deck_label(self, seat: GameSeat) -> str:
+        return self._deck_shown(seat)[0]
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_deck_source(self, seat: GameSeat) -> dict[str, Any]:
+        return self._deck_shown(seat)[1]
 
     def _ratings_shown(self) -> tuple[dict[Any, Game], dict, dict]:
         """The games being shown, their seats' ratings and their rating changes: read once per response (one

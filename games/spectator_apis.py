@@ -15,7 +15,7 @@ from django.db import close_old_connections
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -64,6 +64,7 @@ STREAM_RESPONSES = {
     (429, "application/json"): ErrorSerializer,
 }
 NOT_WATCHABLE = {
+    401: OpenApiResponse(ErrorSerializer, description="not_authenticated: watching needs a signed-in user."),
     403: OpenApiResponse(ErrorSerializer, description="spectators_not_allowed: the creator allows none."),
     409: OpenApiResponse(ErrorSerializer, description="game_not_active: a seat is still open."),
 }
@@ -89,14 +90,15 @@ def _stream(request: Request, plan: dict[str, Any], slot: StreamSlot) -> Streami
 
 
 class GameSpectatorViewApi(SettlesClock, APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [AllowAny]  # who may watch: spectator_selectors.spectator_may_watch
 
     @extend_schema(
         parameters=[SpectatorQuerySerializer],
         responses={200: SpectatorAnswerSerializer, **NOT_WATCHABLE},
         summary="Watch a game: its public view (what every seat sees), optionally some plies behind",
-        description="Any user may watch a game whose creator allowed spectators (`spectators` at creation; "
-        "on by default against bots); its players may always. While the game is played the view is "
+        description="Any signed-in user may watch a game whose creator allowed spectators (`spectators` at "
+        "creation; on by default against bots); its players may always; anonymous visitors may not (401). "
+        "While the game is played the view is "
         "`delay` plies (engine actions) behind it: the creator's delay or ?delay, the larger; once it "
         "ended, the whole game. `spectators` counts the users with a spectator stream open.",
     )
@@ -108,7 +110,7 @@ class GameSpectatorViewApi(SettlesClock, APIView):
 
 
 class GameSpectatorEventsApi(SettlesClock, APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [AllowAny]  # who may watch: spectator_selectors.spectator_may_watch
 
     @extend_schema(
         parameters=[SpectatorEventsQuerySerializer],
@@ -158,7 +160,7 @@ def _close_presence(stream_id: int) -> None:
 
 
 class GameSpectatorStreamApi(SettlesClock, APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [AllowAny]  # who may watch: spectator_selectors.spectator_may_watch
     renderer_classes = [JSONRenderer, EventStreamRenderer]
 
     @extend_schema(

@@ -2,10 +2,11 @@
 its spectator count. Only what every seat sees leaves here: the engines' public_view, and of the log only the
 events shown to all (no engine action of any seat: an action names the cards of a hand).
 
-The delay: while a game is played, a spectator sees it `delay` plies (engine actions) behind: the log up
-to just before the `delay`-th last engine action, and the state the first (k - delay) of its k engine
-actions make (replayed from the setup; each process keeps the last such state per game and delay and
-only applies the newer actions to it). The delay is the larger of the creator's (spectators.delay) and the
+The delay: while a game is played, a spectator sees it `delay` plies (engine actions in effect) behind: the
+log up to just before the `delay`-th last engine action still in effect (actions a takeback undid are no
+plies: games.takeback_rules), and the state the first (k - delay) of its k engine actions in effect make
+(replayed from the setup; each process keeps the last such state per game and delay and only applies the
+newer actions to it). The delay is the larger of the creator's (spectators.delay) and the
 spectator's own ?delay=; it ends with the game: a finished game is shown whole (it is public then).
 """
 
@@ -19,7 +20,7 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
-from config.errors import Conflict, Forbidden, NotFound
+from config.errors import Conflict, Forbidden, NotAuthenticated, NotFound
 from games.game_types import game_type_of
 from games.models import Game, GameAction, GameStatus, LogKind, SpectatorStream
 from games.selectors import (
@@ -27,11 +28,11 @@ from games.selectors import (
     game_clock_view,
     game_state,
     parse_game_id,
-    seat_of_user,
     seats_prefetch,
     user_may_see_game,
     view_card_definitions,
 )
+from games.takeback_rules import ACCEPT as TAKEBACK_ACCEPT
 from games.takeback_rules import effective_actions
 
 SPECTATOR_VIEWER = "spectator:"  # the stream reader of spectators at a delay: "spectator:<delay>"
@@ -43,25 +44,46 @@ def spectator_viewer(delay: int) -> str:
 
 
 def spectator_game(*, game_id: Any, user: Any, with_state: bool = False) -> Game:
-    """A game the user may watch: its creator allowed spectators (its players may always watch it). 404 for
-    a game the user may not see at all, 403 spectators_not_allowed, 409 game_not_active before the start."""
-    game = (
-        Game.objects.filter(pk=parse_game_id(game_id))
-        .defer("setup", *(() if with_state else ("state",)))
-        .prefetch_related(seats_prefetch())
-        .first()
-    )
+    """A game the user may watch (spectator_may_watch: the rule), with its seats; otherwise its error. An
+    anonymous visitor may watch nothing: the game is not even read."""
+    game = None
+    if user is not None and user.is_authenticated:
+        game = (
+            Game.objects.filter(pk=parse_game_id(game_id))
+            .defer("setup", *(() if with_state else ("state",)))
+            .prefetch_related(seats_prefetch())
+            .first()
+        )
+    spectator_may_watch(game=game, seats=list(game.seats.all()) if game is not None else [], user=user)
+    return game
+
+
+def spectator_may_watch(*, game: Game | None, seats: list[Any], user: Any) -> None:
+    """Who may watch a game: its spectator view, log and stream. The one rule of the API's spectate
+    endpoints and the site's watch page (and of any later page that shows a game as a spectator sees it);
+    the client guide (8. Watch a game) says the same. Returns when the user may watch, else raises:
+
+    * 401 not_authenticated: watching needs a signed-in user, whatever the game (the site sends an
+      anonymous visitor to its login page). A finished game's public replay needs none: the replay
+      endpoint and the site's replay page follow games.selectors.game_replay instead.
+    * 404 game_not_found: no such game (game None);
+    * a player of the game may always watch it;
+    * any other user may when the game's creator allowed spectators, else 403 spectators_not_allowed when
+      he may see the game at all (games.selectors.user_may_see_game: a finished game, an open one he may
+      join), 404 game_not_found when not (a game being played between others);
+    * 409 game_not_active while a seat is still open (nothing to watch yet).
+    """
+    if user is None or not user.is_authenticated:
+        raise NotAuthenticated("Sign in to watch a game.", code="not_authenticated")
     if game is None:
         raise NotFound("No such game.", code="game_not_found")
-    seats = list(game.seats.all())
-    player = seat_of_user(game=game, user=user) is not None
+    player = any(s.user_id == user.pk for s in seats)
     if not game.spectators_allowed and not player:
         if not user_may_see_game(game, seats, user):
             raise NotFound("No such game.", code="game_not_found")
         raise Forbidden("The creator of this game allows no spectators.", code="spectators_not_allowed")
     if game.status == GameStatus.OPEN:
         raise Conflict("The game has not started: a seat is still open.", code="game_not_active")
-    return game
 
 
 def spectator_delay(*, game: Game, requested: int | None) -> int:
@@ -95,15 +117,32 @@ def spectator_counts(*, game_ids: list[Any]) -> dict[Any, int]:
 
 def _cutoff(*, game_id: Any, delay: int, last_seq: int) -> int:
     """The last log seq a spectator `delay` plies behind sees: just before the `delay`-th last engine
-    action (all of the log when delay is 0 or there is no engine action yet)."""
+    action still in effect (all of the log when delay is 0 or there is no engine action yet; the set-up when
+    fewer than `delay` are in effect).
+    Actions an accepted takeback undid do not count: the live position is the actions in effect, so the
+    spectator stays `delay` of them behind it, whatever was taken back."""
     if delay <= 0:
         return last_seq
-    hidden = list(
-        GameAction.objects.filter(game_id=game_id, kind=LogKind.ACTION)
-        .order_by("-seq")
-        .values_list("seq", flat=True)[:delay]
+    takebacks = list(
+        GameAction.objects.filter(game_id=game_id, kind=LogKind.TAKEBACK)
+        .order_by("seq")
+        .values_list("kind", "seq", "action")
     )
-    return min(hidden) - 1 if hidden else last_seq
+    if not any(isinstance(a, dict) and a.get("type") == TAKEBACK_ACCEPT for _k, _s, a in takebacks):
+        hidden = list(
+            GameAction.objects.filter(game_id=game_id, kind=LogKind.ACTION)
+            .order_by("-seq")
+            .values_list("seq", flat=True)[:delay]
+        )
+        return min(hidden) - 1 if hidden else last_seq
+    actions = list(
+        GameAction.objects.filter(game_id=game_id, kind=LogKind.ACTION).values_list("seq", flat=True)
+    )
+    entries = sorted([(LogKind.ACTION, seq, None) for seq in actions] + takebacks, key=lambda e: e[1])
+    live = effective_actions(entries)
+    if len(live) >= delay:
+        return live[-delay][1] - 1
+    return min(actions) - 1  # fewer actions in effect than the delay: the set-up
 
 
 def spectator_log_entry(entry: GameAction) -> dict[str, Any]:

@@ -33,8 +33,8 @@ REQUEST_ERRORS = {
         ErrorSerializer,
         description="game_finished, game_not_active, stale_version, takeback_pending (one request at a "
         "time), nothing_to_take_back (fewer of your actions in effect), takeback_reveals_hidden_information "
-        "(`seq`: the undone entry that showed you a hidden card or used a random draw; `reason`: card or "
-        "random).",
+        "(`seq`: the undone entry that showed you or a teammate a hidden card or used a random draw; "
+        "`reason`: card or random; `seat`: the seat shown the card).",
     ),
 }
 ANSWER_ERRORS = {

@@ -10,7 +10,8 @@ naming `undo_from_seq`: every engine action at or after that seq is out of effec
 effect, in seq order, replay the game (`effective_actions`).
 
 **The hidden-information rule.** A takeback of the actions a_1..a_k (the asking seat's last N actions and
-everything after the first of them, bots' answers included) is refused when, for the asking seat, any of them
+everything after the first of them, bots' answers included) is refused when, for any seat of the asking side
+(the asking seat and, in a team game, every army of its side), any of them
 * consumed the game's random numbers (its RNG state moved: a shuffle or reshuffle; after the rewind the same
   draws would come again, so the seat would know them), or
 * showed it a card it could not see before a_1: a card identifier that was hidden from it before a_1 (absent
@@ -22,9 +23,11 @@ everything after the first of them, bots' answers included) is refused when, for
   losses pile show codes) counts too: a code shown more often than before (so in The War a card put to the
   face-up losses pile counts, whatever its origin: the rule errs on the refusing side).
 
-The rule looks at what the seat was shown, not at what it could infer (an opponent who passes may have no
-card to play): a choice made in public is public. What the undone actions showed the *other* seats stays
-known to them: the answering side accepts knowingly.
+The rule looks at what the seats were shown, not at what they could infer (an opponent who passes may have
+no card to play): a choice made in public is public. It looks at every seat of the asking side, not only the
+asker: an army that gives forces to its teammate shows him each card, and taking the transfer back would
+leave the teammate knowing which cards lie face down in the giver's stacks. What the undone actions showed
+the answering side stays known to it: that side accepts knowingly (it answers for all its seats).
 """
 
 from __future__ import annotations
@@ -107,10 +110,12 @@ class Seen:
 @dataclass(frozen=True)
 class Reveal:
     """Why a run of actions may not be taken back: `index` of the action (0: the first undone), `reason`
-    "card" (a hidden card shown) or "random" (the RNG was used)."""
+    "card" (a hidden card shown) or "random" (the RNG was used), `seat` the seat shown the card (for
+    "random": the first seat looked at)."""
 
     index: int
     reason: str
+    seat: str = ""
 
 
 def _may_see(visible_to: str, seat: str) -> bool:
@@ -159,13 +164,16 @@ def rng_fingerprint(state: Any) -> Any:
     return rng.getstate() if rng is not None else None
 
 
-def first_reveal(*, engine: Any, state: Any, seat: str, actions: list[Any]) -> Reveal | None:
+def first_reveal(*, engine: Any, state: Any, seats: Sequence[str], actions: list[Any]) -> Reveal | None:
     """Apply `actions` (engine Actions) to `state` (changed in place) and say whether one of them revealed
-    hidden information to `seat` (the first that did), or None when the run may be taken back."""
-    check = RevealCheck.start(state=state, seat=seat, view=engine.view(state, seat))
+    hidden information to one of `seats` (the first action that did, and to whom: seats in their order), or
+    None when the run may be taken back."""
+    checks = [RevealCheck.start(state=state, seat=seat, view=engine.view(state, seat)) for seat in seats]
     for index, action in enumerate(actions):
         events = engine.apply(state, action)
-        reason = check.step(state_after=state, events=events, view_after=engine.view(state, seat))
-        if reason is not None:
-            return Reveal(index=index, reason=reason)
+        for check in checks:
+            view_after = engine.view(state, check.seat)
+            reason = check.step(state_after=state, events=events, view_after=view_after)
+            if reason is not None:
+                return Reveal(index=index, reason=reason, seat=check.seat)
     return None

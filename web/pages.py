@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -25,13 +26,16 @@ def error_page(request: HttpRequest, error: DomainError) -> HttpResponse:
 
 
 def page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A site view: a DomainError a service or selector raises is the error page in its status."""
+    """A site view: a DomainError a service or selector raises is the error page in its status (401: the
+    login page, then back)."""
 
     @functools.wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
         except DomainError as error:
+            if error.status == 401:  # a signed-in user's page (games.spectator_selectors: watching)
+                return redirect_to_login(request.get_full_path())
             return error_page(request, error)
 
     return wrapped

@@ -18,8 +18,8 @@ decline, unless the game was created with the option `bots_accept_takebacks`, an
 (games.options.bots_accept_takebacks: a rated game's takebacks are those people agree to).
 
 A request is refused (409 takeback_reveals_hidden_information) when the actions it would undo revealed
-hidden information to the asking seat or used the game's random numbers: games.takeback_rules says how
-that is decided.
+hidden information to a seat of the asking side (the asking seat or, in a team game, a teammate) or used the
+game's random numbers: games.takeback_rules says how that is decided.
 """
 
 from __future__ import annotations
@@ -113,20 +113,28 @@ def game_takeback_request(*, game_id: Any, user: Any, version: int, count: int =
 
     kind = game_type_of(game)
     state = kind.replay(game_catalog(game=game), game.setup, kept)
+    seats = list(game.seats.all())
+    mine = side_of_seat(seat.seat)
+    side = [seat.seat] + [s.seat for s in seats if s.seat != seat.seat and side_of_seat(s.seat) == mine]
     reveal = first_reveal(
-        engine=kind.engine, state=state, seat=seat.seat, actions=[kind.parse_action(row[2]) for row in undone]
+        engine=kind.engine, state=state, seats=side, actions=[kind.parse_action(row[2]) for row in undone]
     )
     if reveal is not None:
         seq = undone[reveal.index][1]
-        what = "used a random draw" if reveal.reason == "random" else "showed you a hidden card"
+        if reveal.reason == "random":
+            what = "used a random draw"
+        elif reveal.seat == seat.seat:
+            what = "showed you a hidden card"
+        else:
+            what = f"showed your teammate {reveal.seat} a hidden card"
         raise Conflict(
             f"Entry {seq} {what}: actions that revealed hidden information cannot be taken back.",
             code="takeback_reveals_hidden_information",
             seq=seq,
             reason=reveal.reason,
+            seat=reveal.seat,
         )
 
-    seats = list(game.seats.all())
     others = _other_side(seats, seat.seat)
     humans = [s for s in others if s.kind == SeatKind.HUMAN]
     log = ActionLog(game=game, rows=[])

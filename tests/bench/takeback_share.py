@@ -7,8 +7,8 @@ For every action of every seat in `--games` heuristic-bot games per game type (B
 a Battlecards team game, Battlefront), two figures:
   * "against bots": the seat asks for its last action back when its next decision comes (bots answer at
     once, so the run undone is that action and every other seat's actions after it, as the service undoes
-    them): the share of actions whose run revealed no hidden information to that seat and used no random
-    number;
+    them): the share of actions whose run revealed no hidden information to that seat or a seat of its side
+    (a teammate) and used no random number;
   * "at once": the seat asks before anyone else acts (a human opponent has not answered yet): the share of
     actions that, alone, revealed nothing.
 The last action of a seat in a game counts in neither (the game ended). Prints the shares with their 95 %
@@ -74,8 +74,18 @@ def play_one(
     engine: Any, state: Any, bots: dict[str, Any], bot_view: Any, tally: Tally, at_once: Tally
 ) -> int:
     """Play one game with `bots`, following each seat's open run (its last action and what came after)."""
-    open_runs: dict[str, tuple[RevealCheck, str, str | None]] = {}  # seat -> (check, action type, reason)
+    # seat -> (a check per seat of its side, action type, reason): the rule looks at the asking side's seats
+    open_runs: dict[str, tuple[list[RevealCheck], str, str | None]] = {}
+    side_of = {s: [t for t in bots if t.split("-")[0] == s.split("-")[0]] for s in bots}
     plies = 0
+
+    def step(checks: list[RevealCheck], events: Any) -> str | None:
+        for check in checks:
+            reason = check.step(state_after=state, events=events, view_after=engine.view(state, check.seat))
+            if reason is not None:
+                return reason
+        return None
+
     while state.status == "active" and state.decision is not None:
         seat = state.decision.seat
         run = open_runs.pop(seat, None)
@@ -83,17 +93,15 @@ def play_one(
             tally.add(run[1], run[2])
         legal = engine.legal_actions(state)
         action = bots[seat].choose(bot_view(state, seat), legal, seat)
-        check = RevealCheck.start(state=state, seat=seat, view=engine.view(state, seat))
+        checks = [RevealCheck.start(state=state, seat=s, view=engine.view(state, s)) for s in side_of[seat]]
         events = engine.apply(state, action)
         plies += 1
-        first = check.step(state_after=state, events=events, view_after=engine.view(state, seat))
+        first = step(checks, events)
         at_once.add(action.type, first)
-        for other, (other_check, kind, reason) in list(open_runs.items()):
+        for other, (other_checks, kind, reason) in list(open_runs.items()):
             if reason is None:
-                reason = other_check.step(state_after=state, events=events,
-                                          view_after=engine.view(state, other))
-                open_runs[other] = (other_check, kind, reason)
-        open_runs[seat] = (check, action.type, first)
+                open_runs[other] = (other_checks, kind, step(other_checks, events))
+        open_runs[seat] = (checks, action.type, first)
     return plies
 
 

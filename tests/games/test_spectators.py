@@ -15,7 +15,9 @@ from django.db import close_old_connections
 
 from games import engine
 from games.catalog_snapshot import catalog_from_snapshot
+from games.game_types import game_type_of
 from games.models import Game, GameAction, LogKind, SpectatorStream
+from games.selectors import game_actions_in_effect, game_catalog
 from tests.games.conftest import BattlefrontOracle, HiddenInfoOracle, game_body, json_strings, token_client
 
 pytestmark = pytest.mark.django_db
@@ -300,3 +302,59 @@ def test_the_spectator_and_feed_streams_are_served_without_a_thread_each():
         assert STREAM_PATH.match(path), path
     for path in ("/api/games/6f0c/spectate/", "/api/feed/", "/api/games/6f0c/spectate/events/"):
         assert not STREAM_PATH.match(path), path
+
+
+def _deploy_first(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    return next((a for a in legal if a["type"] == "deploy"), legal[0])
+
+
+def _live_and_delayed(gid: str, carol_sees: Spectator) -> tuple[int, dict[str, Any], dict[str, Any]]:
+    """(the live ply, the spectator's view, the spectator's log) now."""
+    live = Game.objects.get(pk=gid).state["ply"]
+    return live, carol_sees.get(""), carol_sees.get("events/")
+
+
+def test_the_delay_counts_the_actions_in_effect_after_a_takeback(create_game, api, alice, bob, carol):
+    """Issue 34 (6): with delay 3 a spectator stays 3 plies behind the live position after a takeback of one
+    action and after a takeback of 3 or more actions (the undone ones are no longer plies of the game)."""
+    from tests.games.test_takebacks import Table
+
+    game = create_game(alice, spectators={"allowed": True, "delay": 3}, seed=11)
+    gid = game["id"]
+    assert api(bob).post(f"/api/games/{gid}/join/").status_code == 200
+    table = Table(api, gid, {"allies": alice, "axis": bob}, HiddenInfoOracle(gid))
+    carol_sees = Spectator(carol, gid, HiddenInfoOracle(gid))
+
+    def accepted_takeback(count: int, at_least: int) -> int:
+        """Play deploys until the mover may take back his last `count` actions (at least `at_least` engine
+        actions undone) and the other side accepts; returns how many were undone."""
+        for _ in range(200):
+            mover = table.mover()
+            table.act(mover, _deploy_first)
+            asked = table.ask(mover, count=count)
+            if asked.status_code != 200:
+                continue
+            other = "allies" if mover == "axis" else "axis"
+            undone = len(asked.json()["pending"]["undo_seqs"])
+            assert table.answer(other, undone >= at_least).status_code == 200
+            if undone >= at_least:
+                return undone
+        raise AssertionError("no such takeback within 200 actions")
+
+    for _ in range(6):  # some plies first, so that 3 are in effect after the takebacks
+        table.act(table.mover(), _deploy_first)
+    for count, at_least in ((1, 1), (2, 3)):
+        undone = accepted_takeback(count, at_least)
+        live, view, log = _live_and_delayed(gid, carol_sees)
+        assert view["delay"] == 3 and view["view"]["ply"] == live - 3, (count, undone)
+        assert log["seq"] == view["seq"]
+        stored = Game.objects.get(pk=gid)
+        in_effect_after = [row[1] for row in game_actions_in_effect(game=stored) if row[1] > view["seq"]]
+        assert len(in_effect_after) == 3  # exactly 3 plies in effect are held back
+        # the view is the public view of the actions in effect but the last 3
+        kind = game_type_of(stored)
+        kept = [row[2] for row in game_actions_in_effect(game=stored)][:-3]
+        state = kind.replay(game_catalog(game=stored), stored.setup, kept)
+        assert view["view"] == json.loads(json.dumps(kind.public_view(state)))
+    assert undone >= 3
+    assert carol_sees.secrets_checked > 0

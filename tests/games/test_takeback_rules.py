@@ -41,7 +41,7 @@ def test_a_draw_shows_a_hidden_card_a_deploy_does_not_and_the_rng_counts(catalog
     for seat, action in _bot_game_steps(engine, state, bots, engine.view):
         rng = state.rng.getstate()
         probe = engine.GameState.from_json(state.to_json(), catalog)
-        reveal = first_reveal(engine=engine, state=probe, seat=seat, actions=[action])
+        reveal = first_reveal(engine=engine, state=probe, seats=[seat], actions=[action])
         moved = probe.rng.getstate() != rng
         reason = reveal.reason if reveal else None
         assert (reason == "random") == moved

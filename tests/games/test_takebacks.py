@@ -338,3 +338,55 @@ def test_the_stream_sends_the_takeback_entry(classic):
         table.oracle.check(entry, seat)
     assert [e["action"]["type"] for e in entries] == ["takeback_request", "takeback"]
     assert entries[-1]["events"][0]["data"]["reload"] is True
+
+
+def _no_team_option(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A deploy when there is one, else the first action that is no team option (give, trade, seats)."""
+    team = ("give", "trade", "seats")
+    plain = [a for a in legal if not (a["type"] == "choose" and a.get("option") in team)]
+    return next((a for a in plain if a["type"] == "deploy"), plain[0] if plain else legal[0])
+
+
+def test_a_transfer_to_a_teammate_cannot_be_taken_back(catalog_rows, api, alice, bob):
+    """Issue 34 (5): alice gives a deployed force to her teammate bob, who is shown the card; taking the
+    transfer back would leave bob knowing a card face down in alice's stacks, so it is refused, although
+    alice herself saw nothing new (the bots of the other side would have accepted)."""
+    body = {
+        "armies": {
+            "axis": [{"nation": "DE", "player": "bot", "bot": "random"},
+                     {"nation": "DE", "player": "bot", "bot": "random"}],
+            "allies": [{"nation": "GB", "player": "me"}, {"nation": "GB", "player": "open", "invite": "bob"}],
+        },
+        "options": {"bots_accept_takebacks": True},
+        "seed": 1944,
+    }
+    created = api(alice).post("/api/games/", body, format="json")
+    assert created.status_code == 201, created.json()
+    game = created.json()
+    mine, mate = game["my_seat"], next(s["seat"] for s in game["seats"] if s["invited"] == "bob")
+    assert api(bob).post(f"/api/games/{game['id']}/join/", {"seat": mate}, format="json").status_code == 200
+    table = Table(api, game["id"], {mine: alice, mate: bob}, HiddenInfoOracle(game["id"]))
+    for _ in range(MAX_STEPS):
+        seat = table.mover()
+        legal = table.view(seat)["view"]["decision"]["legal_actions"]
+        give = next((a for a in legal if a["type"] == "choose" and a.get("option") == "give"), None)
+        if seat == mine and give is not None:
+            break
+        table.act(seat, _no_team_option)
+    else:
+        raise AssertionError("alice was never offered a transfer")
+    table.act(mine, lambda legal: give)
+    moved = table.act(mine, lambda legal: next(a for a in legal if a["type"] == "deploy"))
+    last = Game.objects.get(pk=table.gid).last_seq
+    shown = [
+        e for e in table.call(mate, "GET", f"events/?since={last - 1}").json()["entries"][-1]["events"]
+        if e["type"] == "forces_transferred_card"
+    ]
+    assert [e["data"]["card"] for e in shown] == [moved["card"]]  # bob was shown the card given
+    after = stored_state(table.gid)
+    refused = table.ask(mine)
+    assert refused.status_code == 409, refused.json()
+    assert refused.json()["code"] == "takeback_reveals_hidden_information"
+    assert refused.json()["reason"] == "card" and refused.json()["seat"] == mate
+    assert refused.json()["seq"] == last
+    assert stored_state(table.gid) == after and table.call(mine, "GET", "takeback/").json()["pending"] is None

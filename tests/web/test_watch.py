@@ -67,3 +67,51 @@ def test_oracle_a_finished_game_replays_forward_and_back(client, watched_game, a
             oracle.check(sorted(_tokens(fragment)), None)
             seen.append(fragment)
         assert "Game over" in seen[steps] and seen[1] == seen[-1]  # back at step 1: the same table
+
+
+def _site_answer(client, user, gid: str) -> int:
+    """The watch page's answer as the API's status: the login page for an anonymous visitor is a 401."""
+    client.logout()
+    if user is not None:
+        client.force_login(user)
+    response = client.get(f"/play/{gid}/watch/")
+    if response.status_code == 302:
+        assert response["Location"] == f"/accounts/login/?next=/play/{gid}/watch/"
+        return 401
+    return response.status_code
+
+
+def test_who_may_watch_is_one_rule_for_the_site_and_the_api(client, create_game, api, alice, bob, carol):
+    """Issue 34 (7): watching needs a signed-in user (anonymous: 401, the site's login page); a player may
+    always watch; another user when the creator allowed spectators (bot games by default), else 403 once
+    the game is public (finished), 404 while it is played. The API's spectate endpoints and the site's watch
+    page answer alike for every case."""
+    bot = create_game(alice, opponent={"kind": "bot", "bot": "random"}, seed=3)
+    human = create_game(alice, seed=4)
+    assert api(bob).post(f"/api/games/{human['id']}/join/").status_code == 200
+    expected = {  # (game, viewer) -> status, while active and once finished
+        ("bot", None): (401, 401), ("bot", "carol"): (200, 200), ("bot", "alice"): (200, 200),
+        ("human", None): (401, 401), ("human", "carol"): (404, 403), ("human", "alice"): (200, 200),
+    }
+    users = {None: None, "carol": carol, "alice": alice}
+    seen = {}
+    for phase in (0, 1):
+        if phase == 1:
+            for game in (bot, human):
+                assert api(alice).post(f"/api/games/{game['id']}/resign/").status_code == 200
+        for name, game in (("bot", bot), ("human", human)):
+            gid = game["id"]
+            for viewer, user in users.items():
+                answers = {
+                    "api view": api(user).get(f"/api/games/{gid}/spectate/").status_code,
+                    "api log": api(user).get(f"/api/games/{gid}/spectate/events/").status_code,
+                    "site": _site_answer(client, user, gid),
+                }
+                if answers["api view"] != 200:  # a refused stream opens nothing
+                    answers["api stream"] = api(user).get(f"/api/games/{gid}/spectate/stream/").status_code
+                seen[name, viewer, phase] = answers
+                want = expected[name, viewer][phase]
+                assert set(answers.values()) == {want}, (name, viewer, phase, answers)
+    anonymous = api(None).get(f"/api/games/{bot['id']}/spectate/")
+    assert anonymous.json()["code"] == "not_authenticated" and anonymous["WWW-Authenticate"] == "Token"
+    assert len(seen) == 12
