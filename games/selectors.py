@@ -583,6 +583,21 @@ def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
     return replay
 
 
+def replay_seats(game: Game) -> list[dict[str, Any]]:
+    """Who played a game, as its replay names them (its seats prefetched with their users)."""
+    return [
+        {
+            "seat": s.seat,
+            "kind": s.kind,
+            "player": s.user.get_username() if s.user else None,
+            "bot": s.bot or None,
+            "nation": s.nation,
+            "deck": s.deck_label,
+        }
+        for s in game.seats.all()
+    ]
+
+
 def _replay_payload(game: Game, log: list[GameAction]) -> dict[str, Any]:
     return {
         "game": str(game.id),
@@ -596,17 +611,7 @@ def _replay_payload(game: Game, log: list[GameAction]) -> dict[str, Any]:
         "catalog_hash": game.catalog_hash,
         "snapshot_hash": game.snapshot_hash,
         "catalog": game.snapshot.data if game.snapshot_id else None,
-        "seats": [
-            {
-                "seat": s.seat,
-                "kind": s.kind,
-                "player": s.user.get_username() if s.user else None,
-                "bot": s.bot or None,
-                "nation": s.nation,
-                "deck": s.deck_label,
-            }
-            for s in game.seats.all()
-        ],
+        "seats": replay_seats(game),
         # the engine actions in effect: a takeback entry rewinds (games.takeback_rules)
         "actions": [e[2] for e in effective_actions((e.kind, e.seq, e.action) for e in log)],
         "log": [
