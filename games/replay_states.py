@@ -23,7 +23,7 @@ import functools
 import hashlib
 import json
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,11 +79,14 @@ def state_after(
     setup: Any,
     effective: Sequence[Sequence[Any]],
     count: int,
+    actions_of: Callable[[list[int]], list[Any]] | None = None,
 ) -> Any:
     """The engine state after the first `count` of `effective` ((kind, seq, action, ...) log entries in
     effect, in seq order: games.takeback_rules.effective_actions) applied to the game's set-up.
 
-    `setup` is the stored set-up JSON, or a callable returning it (read only when no snapshot serves)."""
+    `setup` is the stored set-up JSON, or a callable returning it (read only when no snapshot serves).
+    `actions_of(seqs)`, when given, returns the logged actions of those seqs (then the entries' own action
+    is not read): only the actions applied after the snapshot are asked for."""
     count = max(0, min(count, len(effective)))
     revision = rules_revision()
     digests = prefix_digests([entry[1] for entry in effective[:count]]) if revision else {}
@@ -101,9 +104,11 @@ def state_after(
     if state is None:
         setup_json = setup() if callable(setup) else setup
         state = kind.replay(catalog, setup_json, [])
+    todo = effective[start:count]
+    actions = actions_of([e[1] for e in todo]) if actions_of is not None else [e[2] for e in todo]
     missing: dict[str, bytes] = {}
-    for ply in range(start, count):
-        kind.apply(state, effective[ply][2])  # the logged JSON, as kind.replay applies it
+    for ply, action in enumerate(actions, start=start):
+        kind.apply(state, action)  # the logged JSON, as kind.replay applies it
         key = keys.get(ply + 1)
         if key is not None and key not in found:
             missing[key] = _encode(state.to_json())

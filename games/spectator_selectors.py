@@ -5,8 +5,9 @@ events shown to all (no engine action of any seat: an action names the cards of 
 The delay: while a game is played, a spectator sees it `delay` plies (engine actions) behind: the log up
 to just before the `delay`-th last engine action, and the state the first (k - delay) of its k engine
 actions make (each process keeps the last such state per game and delay and only applies the newer actions
-to it; otherwise it starts from the nearest snapshot of games.replay_states, at most 31 actions away). The delay is the larger of the creator's (spectators.delay) and the
-spectator's own ?delay=; it ends with the game: a finished game is shown whole (it is public then).
+to it; otherwise it starts from the nearest snapshot of games.replay_states, at most 31 actions away). The
+delay is the larger of the creator's (spectators.delay) and the spectator's own ?delay=; it ends with the
+game: a finished game is shown whole (it is public then).
 """
 
 from __future__ import annotations
@@ -163,26 +164,29 @@ def _delayed_state(*, game: Game, delay: int, cutoff: int) -> Any:
     actions applied when it is a prefix of them, else the nearest shared snapshot with at most
     SNAPSHOT_PLIES - 1 actions applied (games.replay_states)."""
     kind = game_type_of(game)
-    rows = (
-        GameAction.objects.filter(
-            game_id=game.pk, kind__in=(LogKind.ACTION, LogKind.TAKEBACK), seq__lte=cutoff
-        )
+    log = GameAction.objects.filter(game_id=game.pk, seq__lte=cutoff)
+    # the seqs of the engine actions and takebacks, and the actions of the (rare) takebacks only: the
+    # engine actions' JSON is read for the few actions applied below
+    takebacks = dict(log.filter(kind=LogKind.TAKEBACK).values_list("seq", "action"))
+    effective = effective_actions(
+        (kind_, seq, takebacks.get(seq))
+        for kind_, seq in log.filter(kind__in=(LogKind.ACTION, LogKind.TAKEBACK))
         .order_by("seq")
-        .values_list("kind", "seq", "action")
+        .values_list("kind", "seq")
     )
-    effective = effective_actions(rows)
     seqs = tuple(entry[1] for entry in effective)
     key = (str(game.pk), delay)
     with _states_lock:
         cached = _states.pop(key, None)  # taken out: no other request applies actions to it meanwhile
     if cached is not None and seqs[: len(cached[0])] == cached[0]:
         applied, state = cached
-        for entry in effective[len(applied):]:
-            kind.apply(state, kind.parse_action(entry[2]))
+        for action in _actions_of(game.pk, seqs[len(applied):]):
+            kind.apply(state, kind.parse_action(action))
     else:
         state = state_after(
             kind=kind, game_id=game.pk, catalog=game_catalog(game=game), effective=effective,
             count=len(effective), setup=lambda: _setup_of(game.pk),
+            actions_of=lambda wanted: _actions_of(game.pk, wanted),
         )
     with _states_lock:
         _states[key] = (seqs, state)
@@ -193,6 +197,15 @@ def _delayed_state(*, game: Game, delay: int, cutoff: int) -> Any:
 
 def _setup_of(game_id: Any) -> Any:
     return Game.objects.filter(pk=game_id).values_list("setup", flat=True).get()
+
+
+def _actions_of(game_id: Any, seqs: tuple[int, ...] | list[int]) -> list[Any]:
+    """The logged actions of these seqs, in their order (one query; none for no seq)."""
+    if not seqs:
+        return []
+    rows = GameAction.objects.filter(game_id=game_id, seq__gte=seqs[0], seq__lte=seqs[-1])
+    found = dict(rows.values_list("seq", "action"))
+    return [found[seq] for seq in seqs]
 
 
 def spectator_view(*, game_id: Any, user: Any, delay: int | None = None) -> dict[str, Any]:

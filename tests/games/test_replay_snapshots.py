@@ -48,7 +48,7 @@ def applies(monkeypatch) -> Iterator[list[int]]:
 
 def _long_game(user: Any, *, plies: int) -> Game:
     """An active game of `user` (allies) against the heuristic bot, `user`'s seat played by another heuristic
-    bot through the service, with at least `plies` engine actions."""
+    bot through the service, with at least `plies` engine actions (the same game every run: fixed_salt)."""
     game = services.game_create(
         user=user, my_deck={"starter": "gb-we-starter"}, opponent_deck={"starter": "de-we-starter"},
         opponent={"kind": "bot", "bot": "heuristic"}, seed=20020101, spectators={"allowed": True},
@@ -75,7 +75,7 @@ def _scratch_view(game: Game, count: int) -> dict[str, Any]:
 
 
 def test_a_new_delay_is_at_most_a_snapshots_span_of_applies_away_and_shows_what_a_replay_shows(
-    catalog_rows, alice, carol, applies
+    catalog_rows, alice, carol, applies, fixed_salt
 ):
     game = _long_game(alice, plies=3 * SNAPSHOT_PLIES + 5)
     total = GameAction.objects.filter(game=game, kind=LogKind.ACTION).count()
@@ -98,7 +98,7 @@ def _cache_keys() -> list[str]:
 
 
 def test_each_step_of_the_sites_replay_page_applies_at_most_a_snapshots_span(
-    client, catalog_rows, alice, carol, applies
+    client, catalog_rows, alice, carol, applies, fixed_salt
 ):
     game = _long_game(alice, plies=2 * SNAPSHOT_PLIES + 9)
     assert token_client(alice).post(f"/api/games/{game.pk}/resign/").status_code == 200
