@@ -70,6 +70,29 @@ TokenThrottle = scoped("token", methods={"POST"})
 LoginThrottle = scoped("login", methods={"POST"})
 SimulationSubmitThrottle = scoped("simulations", methods={"POST"})  # simulation and balance jobs
 DeckPrintThrottle = scoped("deck_print")  # printable PDFs of decks and starters
+ReplayThrottle = scoped("replay", methods={"GET"})  # a finished game's replay (API and the site's steps)
+
+
+class SpectateDelayThrottle(ScopedThrottle):
+    """A spectator view asked at a delay of its own (?delay= other than 0): each new delay is an engine
+    state no request built yet (games.replay_states). Views without ?delay= are not counted: they follow
+    the creator's delay, which each process keeps and moves forward."""
+
+    scope = "spectate_delay"
+    methods = frozenset({"GET"})
+
+    def get_cache_key(self, request, view) -> str | None:
+        if request.GET.get("delay", "").strip() in ("", "0"):
+            return None
+        return super().get_cache_key(request, view)
+
+
+def throttle_wait(request: HttpRequest, throttle: ScopedThrottle) -> float | None:
+    """For a site view (not a DRF view): None when `throttle` lets the request through, else the seconds
+    to wait (the request is counted when it passes)."""
+    if throttle.allow_request(request, None):
+        return None
+    return max(1, math.ceil(throttle.wait() or 1))
 
 
 def throttled_response(wait: float | None) -> JsonResponse:

@@ -35,6 +35,7 @@ from config.schema import SSE_EVENT, ErrorSerializer
 from config.throttling import (
     GameActionThrottle,
     GameCreateThrottle,
+    ReplayThrottle,
     astream_slot_release,
     stream_slot_acquire,
     stream_slot_release,
@@ -676,6 +677,7 @@ game_event_stream = async_stream_view(GameEventStreamApi)
 
 class GameReplayApi(SettlesClock, APIView):
     permission_classes = [AllowAny]  # a finished game is public
+    throttle_classes = [ReplayThrottle]
 
     @extend_schema(
         responses={

@@ -624,6 +624,26 @@ def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
     return replay
 
 
+def replay_seats(game: Game, *, user: Any, owners: dict[int, int] | None = None) -> list[dict[str, Any]]:
+    """Who played a game, as its replay names them (its seats prefetched with their users); a private
+    deck's name as `user` may see it (seat_deck; `owners`: private_deck_owners of the seats, read when not
+    given)."""
+    seats = list(game.seats.all())
+    if owners is None:
+        owners = private_deck_owners(seats=seats)
+    return [
+        {
+            "seat": s.seat,
+            "kind": s.kind,
+            "player": s.user.get_username() if s.user else None,
+            "bot": s.bot or None,
+            "nation": s.nation,
+            "deck": seat_deck(s, user=user, owners=owners)[0],
+        }
+        for s in seats
+    ]
+
+
 def _replay_payload(
     game: Game, log: list[GameAction], *, user: Any, owners: dict[int, int]
 ) -> dict[str, Any]:
@@ -639,17 +659,7 @@ def _replay_payload(
         "catalog_hash": game.catalog_hash,
         "snapshot_hash": game.snapshot_hash,
         "catalog": game.snapshot.data if game.snapshot_id else None,
-        "seats": [
-            {
-                "seat": s.seat,
-                "kind": s.kind,
-                "player": s.user.get_username() if s.user else None,
-                "bot": s.bot or None,
-                "nation": s.nation,
-                "deck": seat_deck(s, user=user, owners=owners)[0],
-            }
-            for s in game.seats.all()
-        ],
+        "seats": replay_seats(game, user=user, owners=owners),
         # the engine actions in effect: a takeback entry rewinds (games.takeback_rules)
         "actions": [e[2] for e in effective_actions((e.kind, e.seq, e.action) for e in log)],
         "log": [

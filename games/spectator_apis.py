@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from config.errors import ValidationFailed
 from config.pagination import StandardPagination
 from config.schema import SSE_EVENT, ErrorSerializer
+from config.throttling import SpectateDelayThrottle
 from games import feed_selectors, services, spectator_selectors
 from games.apis import (
     SLOT_RELEASE_WAIT_SECONDS,
@@ -91,6 +92,7 @@ def _stream(request: Request, plan: dict[str, Any], slot: StreamSlot) -> Streami
 
 class GameSpectatorViewApi(SettlesClock, APIView):
     permission_classes = [AllowAny]  # who may watch: spectator_selectors.spectator_may_watch
+    throttle_classes = [SpectateDelayThrottle]  # only a view asked at its own ?delay= is counted
 
     @extend_schema(
         parameters=[SpectatorQuerySerializer],

@@ -5,9 +5,10 @@ events shown to all (no engine action of any seat: an action names the cards of 
 The delay: while a game is played, a spectator sees it `delay` plies (engine actions in effect) behind: the
 log up to just before the `delay`-th last engine action still in effect (actions a takeback undid are no
 plies: games.takeback_rules), and the state the first (k - delay) of its k engine actions in effect make
-(replayed from the setup; each process keeps the last such state per game and delay and only applies the
-newer actions to it). The delay is the larger of the creator's (spectators.delay) and the
-spectator's own ?delay=; it ends with the game: a finished game is shown whole (it is public then).
+(each process keeps the last such state per game and delay and only applies the newer actions to it;
+otherwise it starts from the nearest snapshot of games.replay_states, at most 31 actions away). The delay is
+the larger of the creator's (spectators.delay) and the spectator's own ?delay=; it ends with the game: a
+finished game is shown whole (it is public then).
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ from django.utils import timezone
 from config.errors import Conflict, Forbidden, NotAuthenticated, NotFound
 from games.game_types import game_type_of
 from games.models import Game, GameAction, GameStatus, LogKind, SpectatorStream
+from games.replay_states import state_after
 from games.selectors import (
     game_catalog,
     game_clock_view,
+    game_get,
     game_state,
     parse_game_id,
+    replay_seats,
     seats_prefetch,
     user_may_see_game,
     view_card_definitions,
@@ -196,32 +200,51 @@ _states_lock = threading.Lock()
 def _delayed_state(*, game: Game, delay: int, cutoff: int) -> Any:
     """The engine state after the engine actions in effect up to `cutoff` (an accepted takeback up to there
     undoes its actions: games.takeback_rules): this process's last one for (game, delay) with the newer
-    actions applied when it is a prefix of them, else replayed from the setup."""
+    actions applied when it is a prefix of them, else the nearest shared snapshot with at most
+    SNAPSHOT_PLIES - 1 actions applied (games.replay_states)."""
     kind = game_type_of(game)
-    rows = (
-        GameAction.objects.filter(
-            game_id=game.pk, kind__in=(LogKind.ACTION, LogKind.TAKEBACK), seq__lte=cutoff
-        )
+    log = GameAction.objects.filter(game_id=game.pk, seq__lte=cutoff)
+    # the seqs of the engine actions and takebacks, and the actions of the (rare) takebacks only: the
+    # engine actions' JSON is read for the few actions applied below
+    takebacks = dict(log.filter(kind=LogKind.TAKEBACK).values_list("seq", "action"))
+    effective = effective_actions(
+        (kind_, seq, takebacks.get(seq))
+        for kind_, seq in log.filter(kind__in=(LogKind.ACTION, LogKind.TAKEBACK))
         .order_by("seq")
-        .values_list("kind", "seq", "action")
+        .values_list("kind", "seq")
     )
-    effective = effective_actions(rows)
     seqs = tuple(entry[1] for entry in effective)
     key = (str(game.pk), delay)
     with _states_lock:
         cached = _states.pop(key, None)  # taken out: no other request applies actions to it meanwhile
     if cached is not None and seqs[: len(cached[0])] == cached[0]:
         applied, state = cached
-        for entry in effective[len(applied):]:
-            kind.apply(state, kind.parse_action(entry[2]))
+        for action in _actions_of(game.pk, seqs[len(applied):]):
+            kind.apply(state, kind.parse_action(action))
     else:
-        setup = Game.objects.filter(pk=game.pk).values_list("setup", flat=True).get()
-        state = kind.replay(game_catalog(game=game), setup, [entry[2] for entry in effective])
+        state = state_after(
+            kind=kind, game_id=game.pk, catalog=game_catalog(game=game), effective=effective,
+            count=len(effective), setup=lambda: _setup_of(game.pk),
+            actions_of=lambda wanted: _actions_of(game.pk, wanted),
+        )
     with _states_lock:
         _states[key] = (seqs, state)
         while len(_states) > MAX_CACHED_STATES:
             _states.popitem(last=False)
     return state
+
+
+def _setup_of(game_id: Any) -> Any:
+    return Game.objects.filter(pk=game_id).values_list("setup", flat=True).get()
+
+
+def _actions_of(game_id: Any, seqs: tuple[int, ...] | list[int]) -> list[Any]:
+    """The logged actions of these seqs, in their order (one query; none for no seq)."""
+    if not seqs:
+        return []
+    rows = GameAction.objects.filter(game_id=game_id, seq__gte=seqs[0], seq__lte=seqs[-1])
+    found = dict(rows.values_list("seq", "action"))
+    return [found[seq] for seq in seqs]
 
 
 def spectator_view(*, game_id: Any, user: Any, delay: int | None = None) -> dict[str, Any]:
@@ -268,19 +291,23 @@ def game_replay_step(*, game_id: Any, user: Any, step: int) -> dict[str, Any]:
     """A finished game's public replay at `step` (the site's replay page): the public view after its first
     `step` engine actions in effect (clamped to 0..steps), the public log entries up to there, and the
     number of steps. Only what every seat saw: the engine's public_view and the events shown to all, for
-    players too. Errors as games.selectors.game_replay (404 unseen game, 409 game_not_finished)."""
-    from games.selectors import game_replay
-
-    replay = game_replay(game_id=game_id, user=user)  # who may read it, and only once the game ended
-    game = Game.objects.get(pk=replay["game"])
+    players too. Errors as games.selectors.game_replay (404 unseen game, 409 game_not_finished). The state
+    comes from the nearest snapshot (games.replay_states): at most SNAPSHOT_PLIES - 1 actions applied."""
+    game = game_get(game_id=game_id, user=user)  # who may read it, as games.selectors.game_replay
+    if game.status != GameStatus.FINISHED:
+        raise Conflict("The replay is published when the game ends.", code="game_not_finished")
     kind = game_type_of(game)
-    rows = GameAction.objects.filter(game_id=game.pk).order_by("seq")
+    rows = list(GameAction.objects.filter(game_id=game.pk).order_by("seq"))  # the log, read once
     effective = effective_actions(
         (r.kind, r.seq, r.action) for r in rows if r.kind in (LogKind.ACTION, LogKind.TAKEBACK)
     )
     steps = len(effective)
     step = max(0, min(step, steps))
-    state = kind.replay(game_catalog(game=game), game.setup, [e[2] for e in effective[:step]])
+    catalog = game_catalog(game=game)
+    state = state_after(
+        kind=kind, game_id=game.pk, catalog=catalog, effective=effective, count=step,
+        setup=lambda: _setup_of(game.pk),
+    )
     upto = effective[step - 1][1] if step else (effective[0][1] - 1 if effective else game.last_seq)
     view = kind.public_view(state)
     return {
@@ -290,7 +317,7 @@ def game_replay_step(*, game_id: Any, user: Any, step: int) -> dict[str, Any]:
         "steps": steps,
         "winner": game.winner or None,
         "end_reason": game.end_reason or None,
-        "players": replay["seats"],
+        "players": replay_seats(game, user=user),
         "cards": view_card_definitions(view, state.catalog, kind=kind),
         "view": view,
         "entries": [spectator_log_entry(r) for r in rows if r.seq <= upto],

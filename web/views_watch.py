@@ -7,10 +7,26 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from config.errors import DomainError
+from config.throttling import ReplayThrottle, ScopedThrottle, SpectateDelayThrottle, throttle_wait
 from games import spectator_selectors
 from games.game_types import get_game_type as game_type_of_name
 from web import play
-from web.pages import is_fragment, page
+from web.pages import error_page, is_fragment, page
+
+
+def _throttled(request: HttpRequest, throttle: ScopedThrottle) -> HttpResponse | None:
+    """The site's twin of the API's throttles: the error page (or fragment) in 429 with Retry-After when
+    the request's scope is used up, else None."""
+    wait = throttle_wait(request, throttle)
+    if wait is None:
+        return None
+    error = DomainError(
+        f"Too many requests: try again in {wait} seconds.", code="throttled", status=429, retry_after=wait
+    )
+    response = error_page(request, error)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def _public_context(payload: dict, entries: list[dict]) -> dict:
@@ -28,8 +44,17 @@ def _public_context(payload: dict, entries: list[dict]) -> dict:
     }
 
 
+class _WatchPageThrottle(SpectateDelayThrottle):
+    def get_cache_key(self, request, view) -> str | None:
+        return ScopedThrottle.get_cache_key(self, request, view)  # with or without ?delay=
+
+
 @page
 def game_watch(request: HttpRequest, game_id) -> HttpResponse:
+    # a page loaded counts as a spectator view of its own (each may be a new engine state to build); the
+    # fragments the spectator stream asks for follow the one delay of the game (kept per process)
+    if not is_fragment(request) and (refused := _throttled(request, _WatchPageThrottle())):
+        return refused
     payload = spectator_selectors.spectator_view(game_id=game_id, user=request.user)
     events = spectator_selectors.spectator_events(game_id=game_id, user=request.user, since=0)
     context = _public_context(payload, [e for e in events["entries"] if e["seq"] <= payload["seq"]])
@@ -39,6 +64,8 @@ def game_watch(request: HttpRequest, game_id) -> HttpResponse:
 
 @page
 def game_replay(request: HttpRequest, game_id) -> HttpResponse:
+    if refused := _throttled(request, ReplayThrottle()):  # each step is an engine state to build
+        return refused
     try:
         step = int(request.GET.get("step", "0"))
     except ValueError:

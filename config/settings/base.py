@@ -185,6 +185,10 @@ REST_FRAMEWORK = {
         "login": env("THROTTLE_LOGIN", default="10/min"),
         "simulations": env("THROTTLE_SIMULATIONS", default="30/hour"),  # simulation/balance job submissions
         "deck_print": env("THROTTLE_DECK_PRINT", default="30/min"),  # printable PDFs of decks and starters
+        # a finished game's replay (GET /api/games/{id}/replay/ and each step of the site's replay page) and a
+        # spectator view at a ?delay= of its own (and the site's watch page as loaded, not as refreshed)
+        "replay": env("THROTTLE_REPLAY", default="120/min"),
+        "spectate_delay": env("THROTTLE_SPECTATE_DELAY", default="60/min"),
     },
     # Throttles key anonymous clients on REMOTE_ADDR. Behind N reverse proxies that each append to
     # X-Forwarded-For, set TRUSTED_PROXIES=N: the client is then the N-th address from the right. With 0
