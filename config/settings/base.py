@@ -5,6 +5,8 @@ DATABASE_URL defaults to an embedded SQLite file so `make run` works on a fresh 
 from pathlib import Path
 
 import environ
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -125,8 +127,18 @@ STORAGES = {
 # CACHE_URL=redis://127.0.0.1:6379/0 (recommended) or dbcache://django_cache (run `manage.py
 # createcachetable`). The default, a per-process memory cache, suits the one-process development server.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://battlecards")}
+# Every wait on Redis is bounded: a connection attempt and a command each give up after
+# CACHE_SOCKET_TIMEOUT seconds, and a failed command is retried once, at once (redis-py's default retries
+# three times with back-off). During an outage the throttles let requests through; what needs the cache to
+# be right answers 503 `cache_unavailable` (docs/production.md, "A cache outage").
+REDIS_CACHE_OPTIONS = {
+    "socket_connect_timeout": env.float("CACHE_SOCKET_TIMEOUT", default=1.0),
+    "socket_timeout": env.float("CACHE_SOCKET_TIMEOUT", default=1.0),
+    "retry": Retry(NoBackoff(), 1),
+}
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
     CACHES["default"]["BACKEND"] = "config.redis_cache.RedisCache"  # one redis-py client per pool
+    CACHES["default"]["OPTIONS"] = {**REDIS_CACHE_OPTIONS, **CACHES["default"].get("OPTIONS", {})}
 
 # Largest request body accepted (oversized requests get a 413-style 400 in the common error shape).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024)
