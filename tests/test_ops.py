@@ -140,6 +140,30 @@ def test_metrics_are_served_to_the_monitoring_system_only(settings):
     assert scraped.status_code == 200 and scraped["Content-Type"].startswith("text/plain")
 
 
+@pytest.mark.parametrize("header", ["HTTP_X_REAL_IP", "HTTP_FORWARDED", "HTTP_X_FORWARDED_HOST", "HTTP_VIA"])
+def test_metrics_are_refused_through_a_proxy_that_sends_no_forwarded_for(settings, header):
+    """Issue 34: a same-host proxy that sends only X-Real-IP or Forwarded got 1.4 MB of metrics."""
+    settings.METRICS_TOKEN = ""
+    settings.METRICS_LOOPBACK_WITHOUT_TOKEN = True  # make run, tests
+    proxied = Client().get("/metrics", **{header: "for=203.0.113.7"})
+    assert proxied.status_code == 403 and proxied.json()["code"] == "forbidden"
+
+
+def test_production_requires_the_metrics_token_even_from_loopback(settings):
+    """A proxy on the same host that sends no forwarding header at all looks like a loopback scraper: in
+    production only the token opens /metrics."""
+    assert _settings_value("config.settings.production", "settings.METRICS_LOOPBACK_WITHOUT_TOKEN") == "False"
+    assert _settings_value("config.settings.base", "settings.METRICS_LOOPBACK_WITHOUT_TOKEN") == "True"
+    settings.METRICS_LOOPBACK_WITHOUT_TOKEN = False
+    settings.METRICS_TOKEN = ""
+    refused = Client().get("/metrics")  # loopback, no proxy header: the production server still refuses
+    assert refused.status_code == 403 and "METRICS_TOKEN" in refused.json()["detail"]
+    assert b"battlecards_" not in refused.content
+    settings.METRICS_TOKEN = "s3cret-token"
+    assert Client().get("/metrics").status_code == 403
+    assert Client().get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret-token").status_code == 200
+
+
 def test_metrics_time_requests_per_url_pattern_and_count_actions_streams_and_queued_chunks(
     two_player_game, api, alice, bob, django_capture_on_commit_callbacks, settings  # noqa: F811
 ):

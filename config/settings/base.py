@@ -304,9 +304,13 @@ LOGGING = {
 }
 
 # Operators' endpoints (config/health.py): each readiness check (database, cache, broker) gets this many
-# seconds; /metrics needs `Authorization: Bearer METRICS_TOKEN` when set, else only loopback clients get it.
+# seconds; /metrics needs `Authorization: Bearer METRICS_TOKEN` when set, else only loopback clients get it
+# (and in production nobody: the token is required there).
 HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=2.0)
 METRICS_TOKEN = env("METRICS_TOKEN", default="")
+# Without METRICS_TOKEN, /metrics answers a loopback client that came through no proxy (development only:
+# production requires the token, config/settings/production.py).
+METRICS_LOOPBACK_WITHOUT_TOKEN = True
 
 # Simulation jobs (simulations/). With CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0) chunks go to Celery
 # workers (`celery -A config worker -Q simulations`); without it they run in a background thread of the web

@@ -51,6 +51,10 @@ SILENCED_SYSTEM_CHECKS = [
     "security.W021",
 ]
 
+# /metrics needs METRICS_TOKEN (Authorization: Bearer <token>): a proxy on the same host that sends no
+# forwarding header cannot be told apart from a loopback scraper, so "loopback without a token" is off here.
+METRICS_LOOPBACK_WITHOUT_TOKEN = False
+
 # Static files (admin, browsable API, Swagger UI): collected by `make serve`, served by WhiteNoise.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
