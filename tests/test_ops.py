@@ -350,3 +350,67 @@ def test_two_servers_start_on_one_host_and_each_adds_up_its_workers_metrics(tmp_
             except subprocess.TimeoutExpired:
                 os.killpg(server.pid, signal.SIGKILL)
                 server.wait(10)
+
+
+# ------------------------------------------------------------------------------- database waits bounded
+
+
+def test_production_bounds_every_database_wait_by_default():
+    """Issue 34: a statement timeout, TCP keepalives and a TCP user timeout on every connection, from env."""
+    url = "postgres://postgres@127.0.0.1:5432/anything"
+    options = _production_db_options(DATABASE_URL=url)
+    assert options["options"] == "-c statement_timeout=30000"
+    assert options["keepalives"] == 1 and options["keepalives_idle"] == 10
+    assert options["keepalives_interval"] == 5 and options["keepalives_count"] == 3
+    assert options["tcp_user_timeout"] == 20000 and options["connect_timeout"] == 5
+    tuned = _production_db_options(DATABASE_URL=url + "?keepalives_idle=60", DB_STATEMENT_TIMEOUT="2.5",
+                                   DB_TCP_USER_TIMEOUT="9")
+    assert tuned["options"] == "-c statement_timeout=2500" and tuned["keepalives_idle"] == 60
+    assert tuned["tcp_user_timeout"] == 9000
+    assert "options" not in _production_db_options(DATABASE_URL=url, DB_STATEMENT_TIMEOUT="0")
+
+
+def _production_db_options(**env: str) -> dict:
+    expression = (
+        '__import__("json").dumps({k: v for k, v in settings.DATABASES["default"]["OPTIONS"].items()'
+        ' if k != "pool"})'
+    )
+    return json.loads(_settings_value("config.settings.production", expression, **env))
+
+
+@pytest.mark.django_db
+def test_a_statement_past_the_timeout_is_cancelled_and_answered_503_not_left_hanging():
+    """Production's connection options against the real database: a pg_sleep(10) with DB_STATEMENT_TIMEOUT
+    0.5 s is cancelled by PostgreSQL within about that, and the request is a 503 in the error shape."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("statement_timeout is PostgreSQL's (SQLite has no statement timeout to set)")
+    script = (
+        "import json, time, django; django.setup()\n"
+        "from django.db import connection\n"
+        "from django.test import RequestFactory\n"
+        "from config.middleware import ApiErrorMiddleware\n"
+        "started = time.monotonic()\n"
+        "try:\n"
+        "    with connection.cursor() as cursor:\n"
+        "        cursor.execute('SELECT pg_sleep(10)')\n"
+        "    raise SystemExit('not cancelled')\n"
+        "except Exception as exc:\n"
+        "    response = ApiErrorMiddleware(None).process_exception(RequestFactory().post('/api/x/'), exc)\n"
+        "print(json.dumps([time.monotonic() - started, response.status_code, response['Retry-After'],\n"
+        "                  json.loads(response.content)]))\n"
+    )
+    settings_dict = connection.settings_dict
+    url = f"postgres://{settings_dict['USER']}@{settings_dict['HOST']}:{settings_dict['PORT']}/{settings_dict['NAME']}"
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
+    environ.update({"DJANGO_SETTINGS_MODULE": "config.settings.production", "SECRET_KEY": "x" * 60,
+                    "ALLOWED_HOSTS": "a.example", "DATABASE_URL": url, "DB_STATEMENT_TIMEOUT": "0.5"})
+    done = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", script], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seconds, status, retry_after, body = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seconds < 3, seconds  # cancelled at 0.5 s, not after the 10 s sleep
+    assert status == 503 and retry_after == "5"
+    assert body["status"] == 503 and body["code"] == "database_timeout" and body["retry_after"] == 5
