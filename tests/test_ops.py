@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import runpy
+import signal
 import socket
 import subprocess
 import sys
@@ -301,7 +302,6 @@ def test_two_servers_start_on_one_host_and_each_adds_up_its_workers_metrics(tmp_
     """`make serve`'s two gunicorn servers side by side (the API's threaded WSGI workers, the streams' uvicorn
     workers): each starts, with its own control socket and metrics directory, and a scrape counts the
     requests of all its workers."""
-    import signal
     import time
 
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "XDG_RUNTIME_DIR": str(tmp_path)}
@@ -414,3 +414,83 @@ def test_a_statement_past_the_timeout_is_cancelled_and_answered_503_not_left_han
     assert seconds < 3, seconds  # cancelled at 0.5 s, not after the 10 s sleep
     assert status == 503 and retry_after == "5"
     assert body["status"] == 503 and body["code"] == "database_timeout" and body["retry_after"] == 5
+
+
+# ---------------------------------------------------------------------- database connections per server
+
+SERVERS = {
+    # the development server (make run): a new thread per connection
+    "runserver": lambda port: ["manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+    # gunicorn's threaded workers with persistent connections (production with DB_POOL=false)
+    "gunicorn": lambda port: ["-m", "gunicorn", "config.wsgi:application", "-c", "config/gunicorn.conf.py",
+                              "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "4",
+                              "--log-level", "warning"],
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("server", SERVERS)
+def test_database_connections_stay_bounded_under_each_server(server, tmp_path):
+    """Issue 34: the development server held 42 idle connections after ~700 requests (each request's thread
+    died with a persistent connection open). 150 requests that each query the database, one connection
+    each: the server holds at most a few connections (runserver: none kept; gunicorn: one per thread)."""
+    import time
+    import urllib.error
+    import urllib.request
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("counts connections in PostgreSQL's pg_stat_activity")
+    app = f"bc_conn_test_{server}_{os.getpid()}"
+    db = connection.settings_dict
+    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}?application_name={app}"
+    environ = {k: v for k, v in os.environ.items() if k not in ("CONN_MAX_AGE", "PROMETHEUS_MULTIPROC_DIR")}
+    environ.update({"DJANGO_SETTINGS_MODULE": "config.settings.base", "DATABASE_URL": url, "DEBUG": "false",
+                    "XDG_RUNTIME_DIR": str(tmp_path)})
+    port = _free_port()
+    process = subprocess.Popen(  # noqa: S603
+        [sys.executable, *SERVERS[server](port)], cwd=ROOT, env=environ,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+
+    def held() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [app])
+            return cursor.fetchone()[0]
+
+    def ask() -> int:  # a token lookup in the request's own thread, on a new HTTP connection
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/games/",
+                                         headers={"Authorization": "Token not-a-token"})
+        try:
+            return urllib.request.urlopen(request, timeout=10).status  # noqa: S310
+        except urllib.error.HTTPError as refused:
+            return refused.code
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, "the server stopped"
+            try:
+                if _get(port, "/health/live")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+        peak = 0
+        for n in range(150):
+            assert ask() == 401
+            if n % 10 == 9:
+                peak = max(peak, held())
+        time.sleep(0.5)
+        after = held()
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+    bound = 1 if server == "runserver" else 4  # runserver: the request's own, closed at its end; 4 threads
+    assert peak <= bound and after <= bound, (peak, after)

@@ -2,6 +2,7 @@
 
 DATABASE_URL defaults to an embedded SQLite file so `make run` works on a fresh machine.
 """
+import sys
 from pathlib import Path
 
 import environ
@@ -80,9 +81,14 @@ ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
-# Persistent connections with a health check before reuse (the WSGI development server and any threaded
-# server). The ASGI production server uses a connection pool instead (config/settings/production.py).
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# Persistent connections with a health check before reuse under a server whose threads live on (gunicorn's
+# threaded workers with DB_POOL=false, `manage.py` commands). Not under the development server
+# (`make run`): it serves each connection in a new thread, and a dying thread's persistent connection was
+# left open until the garbage collector found it (42 idle connections after ~700 requests, the oldest idle
+# 6 minutes), so there CONN_MAX_AGE defaults to 0, as Django's documentation advises. The production server
+# uses a connection pool instead (config/settings/production.py).
+DEVELOPMENT_SERVER = sys.argv[1:2] == ["runserver"]
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0 if DEVELOPMENT_SERVER else 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves several clients at once: writers queue for the lock (IMMEDIATE + a busy
