@@ -250,7 +250,21 @@ def test_make_serve_creates_the_admin_account_right_before_serving():
     recipe = makefile.split("\nserve:", 1)[1].split("\n\n", 1)[0]
     steps = [line.strip() for line in recipe.replace("\\\n", " ").splitlines()[1:] if line.strip()]
     assert "manage.py ensure_admin" in steps[-2] and "$(PROD)" in steps[-2]
-    assert "gunicorn" in steps[-1]
+    assert "config.front" in steps[-1] and "gunicorn" in steps[-1]  # nginx in front; UNBUFFERED=1: gunicorn
+
+
+def test_make_serve_refuses_to_serve_unbuffered_without_nginx_unless_told(monkeypatch, capsys):
+    """Issue 34: without nginx a few slow clients hold every worker; make serve says how to install it."""
+    from config import front
+
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\nserve:", 1)[1].split("\n\n", 1)[0]
+    first = recipe.replace("\\\n", " ").splitlines()[1]
+    assert "nginx_binary" in first and "apt-get install nginx" in first and "UNBUFFERED=1" in first
+    assert "exit 1" in first and '-z "$(UNBUFFERED)"' in first
+    monkeypatch.setattr(front, "nginx_binary", lambda: None)
+    assert front.main(["--port", "8000"]) == 2
+    assert "apt-get install nginx" in capsys.readouterr().err
     production = (ROOT / "docs" / "production.md").read_text()  # the production guide
     assert "ensure_admin" in production and "createsuperuser" in production
 
