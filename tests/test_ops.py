@@ -312,13 +312,28 @@ def _get(port: int, path: str, host: str = "127.0.0.1") -> tuple[int, str]:
         conn.close()
 
 
+def _raw(port: int, request: bytes) -> tuple[int, str, bytes]:
+    """(status, Content-Type, body) of a raw HTTP/1.1 request, read to the server's close."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(request)
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+    return int(lines[0].split()[1]), headers.get("Content-Type", ""), body
+
+
 def test_two_servers_start_on_one_host_and_each_adds_up_its_workers_metrics(tmp_path):
     """`make serve`'s two gunicorn servers side by side (the API's threaded WSGI workers, the streams' uvicorn
     workers): each starts, with its own control socket and metrics directory, and a scrape counts the
     requests of all its workers."""
     import time
 
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "XDG_RUNTIME_DIR": str(tmp_path)}
+    access_log = tmp_path / "access.log"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "XDG_RUNTIME_DIR": str(tmp_path),
+           "GUNICORN_ACCESS_LOG": str(access_log)}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.pop("GUNICORN_CONTROL_SOCKET", None)
     given = int(os.environ.get("BATTLECARDS_TEST_PORT") or 0)  # a port you were given, and the next one
@@ -355,6 +370,24 @@ def test_two_servers_start_on_one_host_and_each_adds_up_its_workers_metrics(tmp_
                   if line.startswith("battlecards_http_request_duration_seconds_count") and label in line]
         assert counts and counts[0].endswith(" 6.0"), counts  # every worker's requests, added up
         assert label not in _get(ports[1], "/metrics")[1]  # the other server counts its own
+
+        # issue 34: gunicorn's own refusals in the error shape, not HTML
+        too_long = _raw(ports[0], b"GET /api/" + b"a" * 5000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        too_large = _raw(ports[0], b"GET /api/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 9000
+                         + b"\r\n\r\n")
+        refusals = ((too_long, 414, "uri_too_long"), (too_large, 431, "request_header_fields_too_large"))
+        for (status, content_type, body), expected, code in refusals:
+            assert status == expected and content_type == "application/json", (status, content_type, body)
+            parsed = json.loads(body)
+            assert parsed["status"] == expected and parsed["code"] == code and parsed["detail"]
+        # issue 34: a stream ticket is a credential: no query string in either server's access log
+        secret = "s3cret-ticket-" + uuid.uuid4().hex
+        assert _get(ports[0], f"/health/live?ticket={secret}")[0] == 200
+        assert _get(ports[1], f"/api/feed/stream/?ticket={secret}")[0] in (401, 403)
+        time.sleep(0.5)
+        logged = access_log.read_text()
+        assert "GET /health/live HTTP/1.1" in logged and "/api/feed/stream/" in logged
+        assert secret not in logged
     finally:
         for server in servers:
             os.killpg(server.pid, signal.SIGTERM)
