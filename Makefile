@@ -17,11 +17,14 @@ PG_URL = postgres://postgres@127.0.0.1:5432/$(PG_DB)
 TEST_WORKERS ?= auto
 PYTEST_ARGS ?=
 
-# `make serve`: the API's threaded WSGI workers on PORT (one per core), the event streams' uvicorn (ASGI)
-# workers on STREAM_PORT; the proxy routes the stream paths there (docs/production.md, "Worker layout").
+# `make serve`: nginx on PORT in front of the API's threaded WSGI workers (one per core) and the event streams'
+# uvicorn (ASGI) worker(s), both on unix sockets in RUN_DIR (config/front.py; docs/production.md, "Worker
+# layout"). UNBUFFERED=1: no nginx, the API on PORT and the streams on STREAM_PORT answer clients directly.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 STREAM_PORT ?= $(shell echo $$(($(PORT) + 1)))
 STREAM_WORKERS ?= 1
+RUN_DIR ?= $(CURDIR)/.run/serve-$(PORT)
+UNBUFFERED ?=
 PROD := DJANGO_SETTINGS_MODULE=config.settings.production
 
 .PHONY: run serve check-deploy test test-fast lint lock bench load venv migrate catalog admin clean
@@ -64,25 +67,40 @@ run: catalog
 	$(PY) manage.py ensure_admin
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-# Production on one machine: the API on $(PORT) from $(WORKERS) threaded WSGI workers and the event streams on
-# $(STREAM_PORT) from $(STREAM_WORKERS) uvicorn (ASGI) worker(s), both stopped together; a proxy in front routes
-# the stream paths to $(STREAM_PORT) (docs/production.md, "Worker layout"). Production settings (they
-# fail closed: SECRET_KEY and ALLOWED_HOSTS must be set, e.g. in .env), static files collected for WhiteNoise.
-# The superuser "admin" is created on the first start (its password printed once, framed, before gunicorn
-# starts). See docs/production.md.
+# Production on one machine: nginx on $(HOST):$(PORT) buffers every request (headers and body, with client
+# timeouts) and hands it whole to the API's $(WORKERS) threaded WSGI workers or, for the stream paths, to
+# $(STREAM_WORKERS) uvicorn (ASGI) worker(s), all stopped together (config/front.py). Without nginx it refuses
+# to start (a few slow clients would hold every worker) unless UNBUFFERED=1, which serves the API on $(PORT)
+# and the streams on $(STREAM_PORT) directly. Production settings (they fail closed: SECRET_KEY and
+# ALLOWED_HOSTS must be set, e.g. in .env), static files collected for WhiteNoise. The superuser "admin" is
+# created on the first start (its password printed once, framed, before the servers start). Migrations run
+# without the statement timeout (DB_STATEMENT_TIMEOUT=0). See docs/production.md.
 serve: venv
+	@if [ -z "$(UNBUFFERED)" ] && ! $(PY) -c 'import sys; from config.front import nginx_binary; sys.exit(nginx_binary() is None)'; then \
+	  echo "make serve: nginx is not installed. It reads each request whole before a worker sees it, so slow" \
+	    "clients cannot hold the workers (docs/production.md). Install it (as root): apt-get install nginx." \
+	    "To serve without it anyway (not for the internet): make serve UNBUFFERED=1" >&2; \
+	  exit 1; \
+	fi
 	$(PROD) $(PY) manage.py check --deploy
 	$(PY) -m config.createdb
-	$(PROD) $(PY) manage.py migrate --noinput
+	DB_STATEMENT_TIMEOUT=0 $(PROD) $(PY) manage.py migrate --noinput
 	$(PROD) $(PY) manage.py createcachetable
 	$(PROD) $(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PROD) $(PY) manage.py load_catalog
+	DB_STATEMENT_TIMEOUT=0 $(PROD) $(PY) manage.py load_catalog
 	$(PROD) $(PY) manage.py ensure_admin
-	$(PROD) $(VENV)/bin/gunicorn config.asgi:application -c config/gunicorn.conf.py \
-	  -k config.gunicorn_worker.Worker --bind $(HOST):$(STREAM_PORT) --workers $(STREAM_WORKERS) & \
-	  streams=$$!; trap 'kill $$streams 2>/dev/null' EXIT INT TERM; \
-	  $(PROD) $(VENV)/bin/gunicorn config.wsgi:application -c config/gunicorn.conf.py \
-	  --bind $(HOST):$(PORT) --workers $(WORKERS)
+	@if [ -z "$(UNBUFFERED)" ]; then \
+	  $(PROD) $(PY) -m config.front --host $(HOST) --port $(PORT) --workers $(WORKERS) \
+	    --stream-workers $(STREAM_WORKERS) --run-dir $(RUN_DIR); \
+	else \
+	  echo "make serve: UNBUFFERED=1: gunicorn answers clients directly, without nginx (slow clients can hold" \
+	    "every worker); streams on $(HOST):$(STREAM_PORT)" >&2; \
+	  $(PROD) $(VENV)/bin/gunicorn config.asgi:application -c config/gunicorn.conf.py \
+	    -k config.gunicorn_worker.Worker --bind $(HOST):$(STREAM_PORT) --workers $(STREAM_WORKERS) & \
+	    streams=$$!; trap 'kill $$streams 2>/dev/null' EXIT INT TERM; \
+	    $(PROD) $(VENV)/bin/gunicorn config.wsgi:application -c config/gunicorn.conf.py \
+	    --bind $(HOST):$(PORT) --workers $(WORKERS); \
+	fi
 
 # Django's deployment checklist against the production settings (a throwaway secret and host, no database).
 check-deploy: venv

@@ -9,7 +9,7 @@ from pathlib import Path
 # Two servers (docs/production.md, "Worker layout"): the request/response API on config.wsgi with these
 # threaded workers, one per core; the event streams on config.asgi with `-k config.gunicorn_worker.Worker`
 # (uvicorn: a waiting stream holds no thread) and STREAM_WORKERS workers, given on its command line.
-worker_class = "gthread"
+worker_class = "config.gunicorn_worker.ThreadWorker"  # gthread, its own errors in the API's error shape
 workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 2)
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 bind = os.environ.get("BIND", "127.0.0.1:8000")
@@ -19,6 +19,8 @@ keepalive = 5
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "0"))  # 0: workers are never recycled
 max_requests_jitter = 100
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None  # "-" logs every request to stdout
+# the path without its query string (a stream ticket is a query parameter) and no Referer
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s"'
 errorlog = "-"
 
 # Metrics over every worker (config/metrics.py): prometheus_client's multiprocess mode. Each server gets a

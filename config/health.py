@@ -5,8 +5,11 @@
   each check's outcome: `database` (a real query), `cache` (a set/get/delete round trip) and, when
   CELERY_BROKER_URL is set, `broker` (a connection to it). Each check has HEALTH_CHECK_TIMEOUT seconds.
 - GET /metrics       Prometheus text (config.metrics). With METRICS_TOKEN set it needs
-  `Authorization: Bearer <token>`; without, only a loopback client that came through no proxy (no
-  X-Forwarded-For) gets it. Either way the reverse proxy should not route /metrics from outside.
+  `Authorization: Bearer <token>`. Production requires the token (METRICS_LOOPBACK_WITHOUT_TOKEN is off:
+  a same-host proxy that sends no forwarding header looks exactly like a loopback client, so no header
+  test can tell them apart); elsewhere (`make run`, tests), without a token, only a loopback client that
+  came through no proxy (none of X-Forwarded-For, X-Real-IP, Forwarded, X-Forwarded-Host, Via) gets it.
+  Either way the reverse proxy should not route /metrics from outside.
 
 They sit in front of the host check (ALLOWED_HOSTS) and of the HTTPS redirect, so a load balancer probing
 an app server by its IP address over plain HTTP gets the real answer, not a 400 or a 301. Readiness names
@@ -143,19 +146,29 @@ def _ready_response() -> JsonResponse:
     )
 
 
+# Headers a proxy may add to say whom it forwards for: any of them means the request came through a proxy.
+_PROXY_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_X_REAL_IP", "HTTP_FORWARDED", "HTTP_X_FORWARDED_HOST",
+                  "HTTP_VIA")
+
+
 def _metrics_allowed(request: HttpRequest) -> bool:
     token = getattr(settings, "METRICS_TOKEN", "")
     if token:
         given = request.headers.get("Authorization", "")
         return hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
-    return request.META.get("REMOTE_ADDR") in _LOOPBACK and "HTTP_X_FORWARDED_FOR" not in request.META
+    if not getattr(settings, "METRICS_LOOPBACK_WITHOUT_TOKEN", True):  # production: the token is required
+        return False
+    return request.META.get("REMOTE_ADDR") in _LOOPBACK and not any(h in request.META for h in _PROXY_HEADERS)
 
 
 def _metrics_response(request: HttpRequest) -> HttpResponse:
     if not _metrics_allowed(request):
-        return JsonResponse(
-            error_body(403, "forbidden", "Metrics are served to the monitoring system only."), status=403
-        )
+        detail = "Metrics are served to the monitoring system only."
+        if not getattr(settings, "METRICS_TOKEN", "") and not getattr(
+            settings, "METRICS_LOOPBACK_WITHOUT_TOKEN", True
+        ):
+            detail += " Set METRICS_TOKEN and scrape with Authorization: Bearer <token>."
+        return JsonResponse(error_body(403, "forbidden", detail), status=403)
     body, content_type = metrics.render()
     return HttpResponse(body, content_type=content_type)
 

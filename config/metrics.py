@@ -10,6 +10,8 @@ Metrics:
   not the path, so ids do not multiply the series);
 - battlecards_game_actions_applied_total{game_type}: players' actions applied (counted when they commit);
 - battlecards_event_streams_open: event streams open now (over every worker);
+- battlecards_throttle_cache_errors_total{scope}: requests a throttle let through because the cache was
+  unreachable (config.throttling: throttles fail open);
 - battlecards_simulation_chunks_queued: chunks of queued or running simulation jobs not yet recorded, read
   from the database at each scrape (the same whether Celery or the web workers play them).
 """
@@ -43,6 +45,11 @@ REQUEST_SECONDS = Histogram(
 ACTIONS_APPLIED = Counter(
     "battlecards_game_actions_applied", "Players' game actions applied and committed.", ["game_type"]
 )
+THROTTLE_CACHE_ERRORS = Counter(
+    "battlecards_throttle_cache_errors",
+    "Requests a throttle let through because it could not reach the cache (an outage).",
+    ["scope"],
+)
 STREAMS_OPEN = Gauge(
     "battlecards_event_streams_open", "Event streams open now.", multiprocess_mode="livesum"
 )
@@ -57,6 +64,10 @@ def action_applied(*, game_type: str) -> None:
     from django.db import transaction
 
     transaction.on_commit(lambda: ACTIONS_APPLIED.labels(game_type=game_type).inc())
+
+
+def throttle_cache_error(*, scope: str) -> None:
+    THROTTLE_CACHE_ERRORS.labels(scope=scope).inc()
 
 
 def stream_opened() -> None:

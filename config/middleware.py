@@ -10,7 +10,10 @@ For paths under /api/:
   * any other non-JSON error response (Django's HTML 404 and the DEBUG pages) becomes
     {"status", "code", "detail"}; an unhandled exception becomes a JSON 500 without a debug page;
   * the database connection pool exhausted is a 503 `server_busy`; a lost or refused database connection
-    (an outage) a 503 `database_unavailable`; both with Retry-After.
+    (an outage) a 503 `database_unavailable`; a statement cancelled by the database's statement_timeout a
+    503 `database_timeout`; an unreachable Redis cache (an outage: what needs it to be right, e.g. a
+    stream's slot) a 503 `cache_unavailable` (the throttles let requests through instead:
+    config.throttling); all with Retry-After.
 """
 
 from __future__ import annotations
@@ -117,6 +120,9 @@ class ApiErrorMiddleware:
             response = _json_error(503, "server_busy", "The server is busy; retry shortly.", retry_after=5)
             response["Retry-After"] = "5"
             return response
+        if _statement_timed_out(exception):  # the database cancelled it after its statement_timeout
+            logger.warning("Database statement timeout on %s %s", request.method, request.path)
+            return _unavailable("database_timeout", "The database took too long to answer; retry shortly.")
         if isinstance(exception, OperationalError | InterfaceError):  # connection lost or refused: an outage
             logger.warning("Database unavailable on %s %s: %s", request.method, request.path, exception)
             response = _json_error(
@@ -124,6 +130,9 @@ class ApiErrorMiddleware:
             )
             response["Retry-After"] = "5"
             return response
+        if _cache_unreachable(exception):
+            logger.warning("Cache unavailable on %s %s: %s", request.method, request.path, exception)
+            return _unavailable("cache_unavailable", "The cache is unavailable; retry shortly.")
         logger.exception("Unhandled error on %s %s", request.method, request.path)
         return _json_error(500)
 
@@ -134,6 +143,25 @@ class ApiErrorMiddleware:
         except Resolver404:
             return False
         return True
+
+
+def _unavailable(code: str, detail: str) -> JsonResponse:
+    response = _json_error(503, code, detail, retry_after=5)
+    response["Retry-After"] = "5"
+    return response
+
+
+def _statement_timed_out(exception: BaseException) -> bool:
+    """True when PostgreSQL cancelled the statement (statement_timeout; SQLSTATE 57014)."""
+    cause = exception.__cause__
+    return isinstance(exception, OperationalError) and getattr(cause, "sqlstate", None) == "57014"
+
+
+def _cache_unreachable(exception: BaseException) -> bool:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return isinstance(exception, RedisConnectionError | RedisTimeoutError)
 
 
 def _pool_exhausted(exception: BaseException) -> bool:

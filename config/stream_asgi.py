@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import contextvars
 import io
+import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
@@ -116,9 +117,25 @@ def _open(scope: Scope) -> Opened:
         response.close()
 
 
+ARRIVED = "battlecards.arrived"  # the scope's key: time.monotonic() when the stream's request arrived
+
+
+def time_left(request: Any, timeout: float) -> float:
+    """A stream's `timeout` less the time its request already waited (for its turn to open, for a database
+    connection during an outage, for slow queries), so a stream ends `timeout` seconds after its request
+    arrived, not after it opened (issue 34: a stream opened during an outage ran 34.4 s for a timeout of
+    20 s). Requests not served by stream_application keep their whole timeout."""
+    scope = getattr(request, "scope", None)  # an ASGIRequest's (DRF's Request hands it on)
+    arrived = scope.get(ARRIVED) if isinstance(scope, dict) else None
+    if arrived is None:
+        return timeout
+    return max(0.0, timeout - (time.monotonic() - arrived))
+
+
 async def stream_application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] != "http":
         raise ValueError(f"the event streams are HTTP only, not {scope['type']}")
+    scope[ARRIVED] = time.monotonic()
     if not await drain_body(scope, receive, send):
         return
     # a pooled thread in a copy of this context, dropped afterwards: asgiref's sync_to_async would copy

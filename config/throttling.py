@@ -8,6 +8,12 @@ chose). A throttled request is a 429 in the common error shape with a Retry-Afte
 Also here: the log-in forms that are plain Django views (the browsable API's session log-in and the admin's)
 are throttled by a middleware, and the open event streams are counted per user.
 
+A cache outage (Redis stopped or unreachable, the database cache's database gone): a rate throttle that
+cannot read or write its counter lets the request through (fail-open), logs a warning and counts it in
+battlecards_throttle_cache_errors_total{scope}: an outage of the cache is no reason to refuse the players'
+actions, and the limits come back with the cache. The open-stream slots are not failed open (a stream that
+took no slot could never give it back): their errors reach config.middleware, a 503 `cache_unavailable`.
+
 Atomicity (which cache backend CACHE_URL picks matters):
 - The rate throttles are DRF's SimpleRateThrottle: cache.get of the request history, then cache.set of the
   new one. That read-modify-write is not atomic on ANY backend: requests of one client arriving at the same
@@ -21,6 +27,7 @@ Atomicity (which cache backend CACHE_URL picks matters):
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
 from collections.abc import Callable, Iterable
@@ -32,7 +39,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from config import metrics
 from config.exceptions import error_body
+
+log = logging.getLogger("config.throttling")
 
 
 class ScopedThrottle(SimpleRateThrottle):
@@ -44,12 +54,30 @@ class ScopedThrottle(SimpleRateThrottle):
     def get_rate(self) -> str | None:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
+    def allow_request(self, request, view) -> bool:
+        try:
+            return super().allow_request(request, view)
+        except cache_errors() as exc:
+            metrics.throttle_cache_error(scope=self.scope)
+            log.warning("throttle %s could not reach the cache (%s: %s): request let through",
+                        self.scope, type(exc).__name__, exc)
+            return True
+
     def get_cache_key(self, request, view) -> str | None:
         if self.methods is not None and request.method not in self.methods:
             return None
         user = getattr(request, "user", None)
         ident = f"user:{user.pk}" if user is not None and user.is_authenticated else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def cache_errors() -> tuple[type[BaseException], ...]:
+    """What a cache backend raises when its server is unreachable: redis-py's errors (a refused or timed-out
+    connection), the database cache's, a socket's."""
+    from django.db import DatabaseError
+    from redis.exceptions import RedisError
+
+    return (RedisError, DatabaseError, OSError)
 
 
 def scoped(scope: str, *, methods: Iterable[str] | None = None) -> type[ScopedThrottle]:

@@ -32,6 +32,7 @@ from config.api_input import validated_input
 from config.errors import Conflict, DomainError, ValidationFailed
 from config.pagination import StandardPagination
 from config.schema import SSE_EVENT, ErrorSerializer
+from config.stream_asgi import time_left
 from config.throttling import (
     GameActionThrottle,
     GameCreateThrottle,
@@ -630,7 +631,8 @@ class GameEventStreamApi(SettlesClock, APIView):
             since = int(last_event_id)
         game, seat = selectors.game_seat_for_events(game_id=game_id, user=request.user)
         slot = StreamSlot(user_id=request.user.pk, timeout=query["timeout"])
-        plan = {"game_id": game.pk, "seat": seat, "since": since, "timeout": query["timeout"]}
+        plan = {"game_id": game.pk, "seat": seat, "since": since,
+                "timeout": time_left(request, query["timeout"])}  # counted from the request's arrival
         if isinstance(request._request, ASGIRequest):
             return EventStreamResponse(pushed_event_stream(**plan, slot=slot), slot=slot)
         return EventStreamResponse(polling_event_stream(**plan), slot=slot)

@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from config.errors import ValidationFailed
 from config.pagination import StandardPagination
 from config.schema import SSE_EVENT, ErrorSerializer
+from config.stream_asgi import time_left
 from config.throttling import SpectateDelayThrottle
 from games import feed_selectors, services, spectator_selectors
 from games.apis import (
@@ -185,7 +186,7 @@ class GameSpectatorStreamApi(SettlesClock, APIView):
             "game_id": game.pk,
             "seat": spectator_selectors.spectator_viewer(delay),
             "since": since,
-            "timeout": query["timeout"],
+            "timeout": time_left(request, query["timeout"]),  # counted from the request's arrival
         }
         return _stream(request, plan, slot)
 
@@ -234,7 +235,7 @@ class FeedStreamApi(APIView):
             "game_id": feed_key(user_id=request.user.pk),
             "seat": feed_selectors.FEED_VIEWER,
             "since": _since(request, query["since"]),
-            "timeout": query["timeout"],
+            "timeout": time_left(request, query["timeout"]),  # counted from the request's arrival
         }
         return _stream(request, plan, slot)
 

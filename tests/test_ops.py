@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import runpy
+import signal
 import socket
 import subprocess
 import sys
@@ -140,6 +141,30 @@ def test_metrics_are_served_to_the_monitoring_system_only(settings):
     assert scraped.status_code == 200 and scraped["Content-Type"].startswith("text/plain")
 
 
+@pytest.mark.parametrize("header", ["HTTP_X_REAL_IP", "HTTP_FORWARDED", "HTTP_X_FORWARDED_HOST", "HTTP_VIA"])
+def test_metrics_are_refused_through_a_proxy_that_sends_no_forwarded_for(settings, header):
+    """Issue 34: a same-host proxy that sends only X-Real-IP or Forwarded got 1.4 MB of metrics."""
+    settings.METRICS_TOKEN = ""
+    settings.METRICS_LOOPBACK_WITHOUT_TOKEN = True  # make run, tests
+    proxied = Client().get("/metrics", **{header: "for=203.0.113.7"})
+    assert proxied.status_code == 403 and proxied.json()["code"] == "forbidden"
+
+
+def test_production_requires_the_metrics_token_even_from_loopback(settings):
+    """A proxy on the same host that sends no forwarding header at all looks like a loopback scraper: in
+    production only the token opens /metrics."""
+    assert _settings_value("config.settings.production", "settings.METRICS_LOOPBACK_WITHOUT_TOKEN") == "False"
+    assert _settings_value("config.settings.base", "settings.METRICS_LOOPBACK_WITHOUT_TOKEN") == "True"
+    settings.METRICS_LOOPBACK_WITHOUT_TOKEN = False
+    settings.METRICS_TOKEN = ""
+    refused = Client().get("/metrics")  # loopback, no proxy header: the production server still refuses
+    assert refused.status_code == 403 and "METRICS_TOKEN" in refused.json()["detail"]
+    assert b"battlecards_" not in refused.content
+    settings.METRICS_TOKEN = "s3cret-token"
+    assert Client().get("/metrics").status_code == 403
+    assert Client().get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret-token").status_code == 200
+
+
 def test_metrics_time_requests_per_url_pattern_and_count_actions_streams_and_queued_chunks(
     two_player_game, api, alice, bob, django_capture_on_commit_callbacks, settings  # noqa: F811
 ):
@@ -225,7 +250,21 @@ def test_make_serve_creates_the_admin_account_right_before_serving():
     recipe = makefile.split("\nserve:", 1)[1].split("\n\n", 1)[0]
     steps = [line.strip() for line in recipe.replace("\\\n", " ").splitlines()[1:] if line.strip()]
     assert "manage.py ensure_admin" in steps[-2] and "$(PROD)" in steps[-2]
-    assert "gunicorn" in steps[-1]
+    assert "config.front" in steps[-1] and "gunicorn" in steps[-1]  # nginx in front; UNBUFFERED=1: gunicorn
+
+
+def test_make_serve_refuses_to_serve_unbuffered_without_nginx_unless_told(monkeypatch, capsys):
+    """Issue 34: without nginx a few slow clients hold every worker; make serve says how to install it."""
+    from config import front
+
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\nserve:", 1)[1].split("\n\n", 1)[0]
+    first = recipe.replace("\\\n", " ").splitlines()[1]
+    assert "nginx_binary" in first and "apt-get install nginx" in first and "UNBUFFERED=1" in first
+    assert "exit 1" in first and '-z "$(UNBUFFERED)"' in first
+    monkeypatch.setattr(front, "nginx_binary", lambda: None)
+    assert front.main(["--port", "8000"]) == 2
+    assert "apt-get install nginx" in capsys.readouterr().err
     production = (ROOT / "docs" / "production.md").read_text()  # the production guide
     assert "ensure_admin" in production and "createsuperuser" in production
 
@@ -273,14 +312,28 @@ def _get(port: int, path: str, host: str = "127.0.0.1") -> tuple[int, str]:
         conn.close()
 
 
+def _raw(port: int, request: bytes) -> tuple[int, str, bytes]:
+    """(status, Content-Type, body) of a raw HTTP/1.1 request, read to the server's close."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(request)
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+    return int(lines[0].split()[1]), headers.get("Content-Type", ""), body
+
+
 def test_two_servers_start_on_one_host_and_each_adds_up_its_workers_metrics(tmp_path):
     """`make serve`'s two gunicorn servers side by side (the API's threaded WSGI workers, the streams' uvicorn
     workers): each starts, with its own control socket and metrics directory, and a scrape counts the
     requests of all its workers."""
-    import signal
     import time
 
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "XDG_RUNTIME_DIR": str(tmp_path)}
+    access_log = tmp_path / "access.log"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "XDG_RUNTIME_DIR": str(tmp_path),
+           "GUNICORN_ACCESS_LOG": str(access_log)}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.pop("GUNICORN_CONTROL_SOCKET", None)
     given = int(os.environ.get("BATTLECARDS_TEST_PORT") or 0)  # a port you were given, and the next one
@@ -317,6 +370,24 @@ def test_two_servers_start_on_one_host_and_each_adds_up_its_workers_metrics(tmp_
                   if line.startswith("battlecards_http_request_duration_seconds_count") and label in line]
         assert counts and counts[0].endswith(" 6.0"), counts  # every worker's requests, added up
         assert label not in _get(ports[1], "/metrics")[1]  # the other server counts its own
+
+        # issue 34: gunicorn's own refusals in the error shape, not HTML
+        too_long = _raw(ports[0], b"GET /api/" + b"a" * 5000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        too_large = _raw(ports[0], b"GET /api/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 9000
+                         + b"\r\n\r\n")
+        refusals = ((too_long, 414, "uri_too_long"), (too_large, 431, "request_header_fields_too_large"))
+        for (status, content_type, body), expected, code in refusals:
+            assert status == expected and content_type == "application/json", (status, content_type, body)
+            parsed = json.loads(body)
+            assert parsed["status"] == expected and parsed["code"] == code and parsed["detail"]
+        # issue 34: a stream ticket is a credential: no query string in either server's access log
+        secret = "s3cret-ticket-" + uuid.uuid4().hex
+        assert _get(ports[0], f"/health/live?ticket={secret}")[0] == 200
+        assert _get(ports[1], f"/api/feed/stream/?ticket={secret}")[0] in (401, 403)
+        time.sleep(0.5)
+        logged = access_log.read_text()
+        assert "GET /health/live HTTP/1.1" in logged and "/api/feed/stream/" in logged
+        assert secret not in logged
     finally:
         for server in servers:
             os.killpg(server.pid, signal.SIGTERM)
@@ -326,3 +397,147 @@ def test_two_servers_start_on_one_host_and_each_adds_up_its_workers_metrics(tmp_
             except subprocess.TimeoutExpired:
                 os.killpg(server.pid, signal.SIGKILL)
                 server.wait(10)
+
+
+# ------------------------------------------------------------------------------- database waits bounded
+
+
+def test_production_bounds_every_database_wait_by_default():
+    """Issue 34: a statement timeout, TCP keepalives and a TCP user timeout on every connection, from env."""
+    url = "postgres://postgres@127.0.0.1:5432/anything"
+    options = _production_db_options(DATABASE_URL=url)
+    assert options["options"] == "-c statement_timeout=30000"
+    assert options["keepalives"] == 1 and options["keepalives_idle"] == 10
+    assert options["keepalives_interval"] == 5 and options["keepalives_count"] == 3
+    assert options["tcp_user_timeout"] == 20000 and options["connect_timeout"] == 5
+    tuned = _production_db_options(DATABASE_URL=url + "?keepalives_idle=60", DB_STATEMENT_TIMEOUT="2.5",
+                                   DB_TCP_USER_TIMEOUT="9")
+    assert tuned["options"] == "-c statement_timeout=2500" and tuned["keepalives_idle"] == 60
+    assert tuned["tcp_user_timeout"] == 9000
+    assert "options" not in _production_db_options(DATABASE_URL=url, DB_STATEMENT_TIMEOUT="0")
+
+
+def _production_db_options(**env: str) -> dict:
+    expression = (
+        '__import__("json").dumps({k: v for k, v in settings.DATABASES["default"]["OPTIONS"].items()'
+        ' if k != "pool"})'
+    )
+    return json.loads(_settings_value("config.settings.production", expression, **env))
+
+
+@pytest.mark.django_db
+def test_a_statement_past_the_timeout_is_cancelled_and_answered_503_not_left_hanging():
+    """Production's connection options against the real database: a pg_sleep(10) with DB_STATEMENT_TIMEOUT
+    0.5 s is cancelled by PostgreSQL within about that, and the request is a 503 in the error shape."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("statement_timeout is PostgreSQL's (SQLite has no statement timeout to set)")
+    script = (
+        "import json, time, django; django.setup()\n"
+        "from django.db import connection\n"
+        "from django.test import RequestFactory\n"
+        "from config.middleware import ApiErrorMiddleware\n"
+        "started = time.monotonic()\n"
+        "try:\n"
+        "    with connection.cursor() as cursor:\n"
+        "        cursor.execute('SELECT pg_sleep(10)')\n"
+        "    raise SystemExit('not cancelled')\n"
+        "except Exception as exc:\n"
+        "    response = ApiErrorMiddleware(None).process_exception(RequestFactory().post('/api/x/'), exc)\n"
+        "print(json.dumps([time.monotonic() - started, response.status_code, response['Retry-After'],\n"
+        "                  json.loads(response.content)]))\n"
+    )
+    settings_dict = connection.settings_dict
+    url = f"postgres://{settings_dict['USER']}@{settings_dict['HOST']}:{settings_dict['PORT']}/{settings_dict['NAME']}"
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
+    environ.update({"DJANGO_SETTINGS_MODULE": "config.settings.production", "SECRET_KEY": "x" * 60,
+                    "ALLOWED_HOSTS": "a.example", "DATABASE_URL": url, "DB_STATEMENT_TIMEOUT": "0.5"})
+    done = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", script], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seconds, status, retry_after, body = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seconds < 3, seconds  # cancelled at 0.5 s, not after the 10 s sleep
+    assert status == 503 and retry_after == "5"
+    assert body["status"] == 503 and body["code"] == "database_timeout" and body["retry_after"] == 5
+
+
+# ---------------------------------------------------------------------- database connections per server
+
+SERVERS = {
+    # the development server (make run): a new thread per connection
+    "runserver": lambda port: ["manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+    # gunicorn's threaded workers with persistent connections (production with DB_POOL=false)
+    "gunicorn": lambda port: ["-m", "gunicorn", "config.wsgi:application", "-c", "config/gunicorn.conf.py",
+                              "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "4",
+                              "--log-level", "warning"],
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("server", SERVERS)
+def test_database_connections_stay_bounded_under_each_server(server, tmp_path):
+    """Issue 34: the development server held 42 idle connections after ~700 requests (each request's thread
+    died with a persistent connection open). 150 requests that each query the database, one connection
+    each: the server holds at most a few connections (runserver: none kept; gunicorn: one per thread)."""
+    import time
+    import urllib.error
+    import urllib.request
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("counts connections in PostgreSQL's pg_stat_activity")
+    app = f"bc_conn_test_{server}_{os.getpid()}"
+    db = connection.settings_dict
+    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}?application_name={app}"
+    environ = {k: v for k, v in os.environ.items() if k not in ("CONN_MAX_AGE", "PROMETHEUS_MULTIPROC_DIR")}
+    environ.update({"DJANGO_SETTINGS_MODULE": "config.settings.base", "DATABASE_URL": url, "DEBUG": "false",
+                    "XDG_RUNTIME_DIR": str(tmp_path)})
+    port = _free_port()
+    process = subprocess.Popen(  # noqa: S603
+        [sys.executable, *SERVERS[server](port)], cwd=ROOT, env=environ,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+
+    def held() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [app])
+            return cursor.fetchone()[0]
+
+    def ask() -> int:  # a token lookup in the request's own thread, on a new HTTP connection
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/games/",
+                                         headers={"Authorization": "Token not-a-token"})
+        try:
+            return urllib.request.urlopen(request, timeout=10).status  # noqa: S310
+        except urllib.error.HTTPError as refused:
+            return refused.code
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, "the server stopped"
+            try:
+                if _get(port, "/health/live")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+        peak = 0
+        for n in range(150):
+            assert ask() == 401
+            if n % 10 == 9:
+                peak = max(peak, held())
+        time.sleep(0.5)
+        after = held()
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+    bound = 1 if server == "runserver" else 4  # runserver: the request's own, closed at its end; 4 threads
+    assert peak <= bound and after <= bound, (peak, after)

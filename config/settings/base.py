@@ -2,9 +2,12 @@
 
 DATABASE_URL defaults to an embedded SQLite file so `make run` works on a fresh machine.
 """
+import sys
 from pathlib import Path
 
 import environ
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -78,9 +81,14 @@ ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
-# Persistent connections with a health check before reuse (the WSGI development server and any threaded
-# server). The ASGI production server uses a connection pool instead (config/settings/production.py).
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# Persistent connections with a health check before reuse under a server whose threads live on (gunicorn's
+# threaded workers with DB_POOL=false, `manage.py` commands). Not under the development server
+# (`make run`): it serves each connection in a new thread, and a dying thread's persistent connection was
+# left open until the garbage collector found it (42 idle connections after ~700 requests, the oldest idle
+# 6 minutes), so there CONN_MAX_AGE defaults to 0, as Django's documentation advises. The production server
+# uses a connection pool instead (config/settings/production.py).
+DEVELOPMENT_SERVER = sys.argv[1:2] == ["runserver"]
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0 if DEVELOPMENT_SERVER else 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves several clients at once: writers queue for the lock (IMMEDIATE + a busy
@@ -125,8 +133,18 @@ STORAGES = {
 # CACHE_URL=redis://127.0.0.1:6379/0 (recommended) or dbcache://django_cache (run `manage.py
 # createcachetable`). The default, a per-process memory cache, suits the one-process development server.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://battlecards")}
+# Every wait on Redis is bounded: a connection attempt and a command each give up after
+# CACHE_SOCKET_TIMEOUT seconds, and a failed command is retried once, at once (redis-py's default retries
+# three times with back-off). During an outage the throttles let requests through; what needs the cache to
+# be right answers 503 `cache_unavailable` (docs/production.md, "A cache outage").
+REDIS_CACHE_OPTIONS = {
+    "socket_connect_timeout": env.float("CACHE_SOCKET_TIMEOUT", default=1.0),
+    "socket_timeout": env.float("CACHE_SOCKET_TIMEOUT", default=1.0),
+    "retry": Retry(NoBackoff(), 1),
+}
 if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
     CACHES["default"]["BACKEND"] = "config.redis_cache.RedisCache"  # one redis-py client per pool
+    CACHES["default"]["OPTIONS"] = {**REDIS_CACHE_OPTIONS, **CACHES["default"].get("OPTIONS", {})}
 
 # Largest request body accepted (oversized requests get a 413-style 400 in the common error shape).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=256 * 1024)
@@ -300,9 +318,13 @@ LOGGING = {
 }
 
 # Operators' endpoints (config/health.py): each readiness check (database, cache, broker) gets this many
-# seconds; /metrics needs `Authorization: Bearer METRICS_TOKEN` when set, else only loopback clients get it.
+# seconds; /metrics needs `Authorization: Bearer METRICS_TOKEN` when set, else only loopback clients get it
+# (and in production nobody: the token is required there).
 HEALTH_CHECK_TIMEOUT = env.float("HEALTH_CHECK_TIMEOUT", default=2.0)
 METRICS_TOKEN = env("METRICS_TOKEN", default="")
+# Without METRICS_TOKEN, /metrics answers a loopback client that came through no proxy (development only:
+# production requires the token, config/settings/production.py).
+METRICS_LOOPBACK_WITHOUT_TOKEN = True
 
 # Simulation jobs (simulations/). With CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0) chunks go to Celery
 # workers (`celery -A config worker -Q simulations`); without it they run in a background thread of the web

@@ -51,6 +51,10 @@ SILENCED_SYSTEM_CHECKS = [
     "security.W021",
 ]
 
+# /metrics needs METRICS_TOKEN (Authorization: Bearer <token>): a proxy on the same host that sends no
+# forwarding header cannot be told apart from a loopback scraper, so "loopback without a token" is off here.
+METRICS_LOOPBACK_WITHOUT_TOKEN = False
+
 # Static files (admin, browsable API, Swagger UI): collected by `make serve`, served by WhiteNoise.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -75,10 +79,26 @@ MIDDLEWARE = [
 # `reconnect_failed` starts a new one at once (pool.check() grows the pool again), so a connection is tried
 # at least every ~2 s and requests are served within seconds of the database coming back. New connections
 # give up after DB_CONNECT_TIMEOUT (libpq's connect_timeout) instead of hanging on an unreachable host.
+#
+# Every wait on the database is bounded (issue 34: requests hung as long as a network partition lasted):
+# - DB_STATEMENT_TIMEOUT (seconds, default 30; 0: none): PostgreSQL cancels a longer statement, and the
+#   request is a 503 `database_timeout` (config.middleware) instead of holding a thread and a connection;
+# - TCP keepalives (DB_KEEPALIVES_IDLE / _INTERVAL / _COUNT, default 10 / 5 / 3 s) and DB_TCP_USER_TIMEOUT
+#   (seconds, default 20): a connection whose server vanished without closing it (a partition, a host
+#   gone) fails within about 20 s, whether it was idle, waiting for an answer or sending, instead of after
+#   the kernel's retransmissions (15 minutes);
+# DATABASE_URL's own parameters (e.g. ?keepalives_idle=60) win.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
-        "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
-    )
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options.setdefault("connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5))
+    _options.setdefault("keepalives", 1)
+    _options.setdefault("keepalives_idle", env.int("DB_KEEPALIVES_IDLE", default=10))
+    _options.setdefault("keepalives_interval", env.int("DB_KEEPALIVES_INTERVAL", default=5))
+    _options.setdefault("keepalives_count", env.int("DB_KEEPALIVES_COUNT", default=3))
+    _options.setdefault("tcp_user_timeout", int(1000 * env.float("DB_TCP_USER_TIMEOUT", default=20.0)))
+    _statement_ms = int(1000 * env.float("DB_STATEMENT_TIMEOUT", default=30.0))
+    if _statement_ms > 0 and "statement_timeout" not in _options.get("options", ""):
+        _options["options"] = f"{_options.get('options', '')} -c statement_timeout={_statement_ms}".strip()
 
 
 def _reconnect_now(pool) -> None:

@@ -1,9 +1,11 @@
 """Start the real servers of `make serve` (production settings) on loopback for a benchmark.
 
-The layout is `make serve`'s (--layout split, the default): the request/response API on gunicorn's threaded
-WSGI workers (config.wsgi, `--workers`), the event streams on one uvicorn ASGI worker (config.asgi) on the
-next port; `Server.stream_url` is where the streams are asked for. --layout asgi serves everything from
-uvicorn workers, as `make serve` did before issue 26 (for before/after tables).
+The layout is `make serve UNBUFFERED=1`'s (--layout split, the default): the request/response API on
+gunicorn's threaded WSGI workers (config.wsgi, `--workers`), the event streams on one uvicorn ASGI worker
+(config.asgi) on the next port; `Server.stream_url` is where the streams are asked for. --layout front is
+`make serve`'s: the same two servers behind its nginx (config/front.py), everything on one port.
+--layout asgi serves everything from uvicorn workers, as `make serve` did before issue 26 (for
+before/after tables).
 
 Used by http_bench.py, stream_bench.py and load_game.py. The server gets its own PostgreSQL database
 (created if missing, migrated, catalog loaded), a throw-away SECRET_KEY, throttles opened wide and a Redis
@@ -65,9 +67,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--legacy", action="store_true",
                         help="serve it the pre-issue-10 way: WSGI sync workers, base settings, DEBUG off")
     parser.add_argument("--no-redis", action="store_true", help="a per-process memory cache, no Redis")
-    parser.add_argument("--layout", choices=("split", "asgi"), default="split",
-                        help="split: WSGI API workers + an ASGI stream process (make serve); "
-                        "asgi: uvicorn only")
+    parser.add_argument("--layout", choices=("split", "asgi", "front"), default="split",
+                        help="split: WSGI API workers + an ASGI stream process (make serve UNBUFFERED=1); "
+                        "front: the same behind make serve's nginx (config/front.py); asgi: uvicorn only")
 
 
 class Server(str):
@@ -149,7 +151,10 @@ def running_server(args, extra_env: dict[str, str] | None = None) -> Iterator[Se
         workers = ["--workers", str(args.workers)]
         commands = [[py, "-m", "gunicorn", *api, "--bind", f"127.0.0.1:{port}", *workers, *common]]
         stream_port = port
-        if args.layout == "split" and not args.legacy:
+        if args.layout == "front":  # make serve: nginx on the port, both servers behind it
+            commands = [[py, "-m", "config.front", "--port", str(port), *workers, "--stream-workers", "1",
+                         "--run-dir", str(Path(tmp, "run"))]]
+        elif args.layout == "split" and not args.legacy:
             stream_port = int(os.environ.get("BENCH_STREAM_PORT") or 0) or (
                 port + 1 if os.environ.get("BENCH_PORT") else free_port())
             commands.append([py, "-m", "gunicorn", *uvicorn, "--bind", f"127.0.0.1:{stream_port}",
