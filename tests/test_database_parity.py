@@ -129,6 +129,7 @@ POSTGRESQL_ONLY = {
     "tests/games/test_integrity.py": "the append-only trigger on the action log",
     "tests/games/test_database_outage.py": "a database server's outage and the pool reconnecting",
     "tests/games/test_concurrency.py": "row locks under concurrency",
+    "tests/test_ops.py": "statement_timeout and pg_stat_activity of production's database options",
     "tests/games/test_takeback_concurrency.py": "row locks under concurrency",
 }
 

@@ -426,13 +426,11 @@ def _production_db_options(**env: str) -> dict:
 
 
 @pytest.mark.django_db
+@pytest.mark.postgresql_only(reason="statement_timeout is PostgreSQL's (SQLite has none to set)")
 def test_a_statement_past_the_timeout_is_cancelled_and_answered_503_not_left_hanging():
     """Production's connection options against the real database: a pg_sleep(10) with DB_STATEMENT_TIMEOUT
     0.5 s is cancelled by PostgreSQL within about that, and the request is a 503 in the error shape."""
     from django.db import connection
-
-    if connection.vendor != "postgresql":
-        pytest.skip("statement_timeout is PostgreSQL's (SQLite has no statement timeout to set)")
     script = (
         "import json, time, django; django.setup()\n"
         "from django.db import connection\n"
@@ -476,6 +474,7 @@ SERVERS = {
 
 
 @pytest.mark.django_db
+@pytest.mark.postgresql_only(reason="counts a database server's connections (pg_stat_activity)")
 @pytest.mark.parametrize("server", SERVERS)
 def test_database_connections_stay_bounded_under_each_server(server, tmp_path):
     """Issue 34: the development server held 42 idle connections after ~700 requests (each request's thread
@@ -487,8 +486,6 @@ def test_database_connections_stay_bounded_under_each_server(server, tmp_path):
 
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        pytest.skip("counts connections in PostgreSQL's pg_stat_activity")
     app = f"bc_conn_test_{server}_{os.getpid()}"
     db = connection.settings_dict
     url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}?application_name={app}"
