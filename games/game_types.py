@@ -293,17 +293,25 @@ class TheWar(GameType):
                 for seat in self.seats}
 
     def catalog_from_dicts(self, data: Mapping[str, Any]) -> Any:
+        """The frozen catalog; its rules revision is the snapshot's (a snapshot stored before revisions were
+        recorded has none: the engine's LEGACY_RULES_REVISION, so the game replays as it was played)."""
         from vocabulary.the_war import parse_catalog
 
-        return parse_catalog(data["cards"], data["starters"])
+        revision = data.get("rules_revision", self.engine.LEGACY_RULES_REVISION)
+        return parse_catalog(data["cards"], data["starters"], rules_revision=revision)
 
     def live_snapshot(self) -> dict[str, Any]:
+        """The fixture documents and the engine's current rules revision, frozen with each new game."""
         import json
 
         from vocabulary.the_war import FIXTURE_DIR
 
-        return {name: json.loads((FIXTURE_DIR / f"{name}.json").read_text(encoding="utf-8"))
-                for name in ("cards", "starters")}
+        snapshot: dict[str, Any] = {
+            name: json.loads((FIXTURE_DIR / f"{name}.json").read_text(encoding="utf-8"))
+            for name in ("cards", "starters")
+        }
+        snapshot["rules_revision"] = self.engine.RULES_REVISION
+        return snapshot
 
     def new_setup(self, *, seed: int, options: Any) -> Any:
         return self.engine.GameSetup(seed, dict(options))

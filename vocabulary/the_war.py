@@ -497,6 +497,9 @@ class StarterDef:
 class TheWarCatalog:
     cards: Mapping[str, CardDef]
     starters: Mapping[str, StarterDef]
+    # The engine's rules revision a game's frozen snapshot records (games.game_types.TheWar); None (the
+    # fixture files, a new game): the engine's current revision (games.engine.the_war.setup.RULES_REVISION).
+    rules_revision: int | None = None
 
     def by_title(self) -> dict[str, list[CardDef]]:
         out: dict[str, list[CardDef]] = {}
@@ -844,8 +847,11 @@ def parse_starter(raw: Any, cards: Mapping[str, CardDef], where: str = "starter"
     )
 
 
-def parse_catalog(cards_doc: Any, starters_doc: Any) -> TheWarCatalog:
-    """Both fixture documents, validated; raises TheWarDataError naming the first bad value."""
+def parse_catalog(cards_doc: Any, starters_doc: Any, *, rules_revision: int | None = None) -> TheWarCatalog:
+    """Both fixture documents, validated; raises TheWarDataError naming the first bad value.
+    `rules_revision`: the engine rules revision a game's snapshot records (None: the engine's current)."""
+    if rules_revision is not None and (type(rules_revision) is not int or rules_revision < 1):
+        raise TheWarDataError(f"rules_revision: expected a positive integer, got {rules_revision!r}")
     for name, doc, key in (("cards.json", cards_doc, "cards"), ("starters.json", starters_doc, "starters")):
         if not isinstance(doc, dict) or doc.get("game") != GAME or not isinstance(doc.get(key), list):
             raise TheWarDataError(f'{name}: expected {{"game": "{GAME}", "{key}": [...]}}')
@@ -868,7 +874,7 @@ def parse_catalog(cards_doc: Any, starters_doc: Any) -> TheWarCatalog:
         if starter.code in starters or starter.code in cards:
             raise TheWarDataError(f"starters.json[{i}]: duplicate code {starter.code}")
         starters[starter.code] = starter
-    return TheWarCatalog(cards=cards, starters=starters)
+    return TheWarCatalog(cards=cards, starters=starters, rules_revision=rules_revision)
 
 
 FIXTURE_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "the_war"

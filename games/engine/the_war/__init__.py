@@ -21,12 +21,13 @@ from .rules import (
     new_game,
 )
 from .selfplay import play_game, replay, starter_setup
-from .setup import OTHER, SEATS, GameSetup
+from .setup import LEGACY_RULES_REVISION, OTHER, RULES_REVISION, SEATS, GameSetup
 from .state import WarState
 from .view import public_view, view
 
 __all__ = [
-    "ACTION_CLASSES", "ACTION_TYPES", "DECISION_KINDS", "OTHER", "RULES", "SEATS", "TURN_PHASES",
+    "ACTION_CLASSES", "ACTION_TYPES", "DECISION_KINDS", "LEGACY_RULES_REVISION", "OTHER", "RULES",
+    "RULES_REVISION", "SEATS", "TURN_PHASES",
     "WAVE_STAGES", "Action", "Decision", "EngineError", "Event", "GameSetup", "HeuristicBot",
     "IllegalAction", "MalformedAction", "RandomBot", "SetupError", "StateError", "WarState", "apply",
     "apply_legal", "events_for", "legal_actions", "legal_keys", "new_game", "play_game", "replay",

@@ -16,6 +16,15 @@ TYPES = ("depot", "plant", "fuel")  # cost order "1/5/1": depot / plant / fuel
 LINES = ("1", "2")
 DECK = "deck"  # the name of the deck as an attack target
 
+# Rules revisions: a game replays under the revision recorded with it (the games service writes it into the
+# game's frozen card snapshot; `TheWarCatalog.rules_revision`, None = this current one). A stored game whose
+# snapshot records none is revision 1 and replays exactly as it was played.
+#   1: before issue 36: a unit going on with the breakthrough feature kept its 1st-line damage, compared with
+#      its already reduced defense (the blockers' attack counted twice).
+#   2: the blockers' attack, already taken off its defense, is taken off its damage when it breaks through.
+LEGACY_RULES_REVISION = 1
+RULES_REVISION = 2
+
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:

@@ -92,7 +92,8 @@ class WaveFrame:
     index: int = 0
     through: list[str] = field(default_factory=list)  # units that reached the 2nd line
     offered: list[str] = field(default_factory=list)  # breakthrough-feature units that may go on
-    reduced: dict[str, list[int]] = field(default_factory=dict)  # breakthrough unit -> [attack, defense]
+    # breakthrough unit -> [attack, defense] (rules revision 2 adds the blockers' attack it took)
+    reduced: dict[str, list[int]] = field(default_factory=dict)
     strikes: list[list[str]] = field(default_factory=list)  # [unit, object]
     passive: list[str] = field(default_factory=list)  # targets already rotated when attacked
     aa_modes: dict[str, str] = field(default_factory=dict)  # unit -> "air" | "ground" (announced)

@@ -260,12 +260,15 @@ def test_tiger_breakthrough_example():
     # "ATG will be destroyed and "Tiger" will be able to attack 2nd line ... having parameters 2/2"
     assert zone(st, atg) == "losses" and zone(st, tiger) == "line1"
     assert kinds(st) == "strike" and st.decision.prompt["breakthrough"] == [tiger]
-    assert st.frames[-1].reduced[tiger] == [2, 2]
-    act(st, "p2", "breakthrough", unit=tiger)
+    broke = [e for e in act(st, "p2", "breakthrough", unit=tiger) if e.type == "broke_through"]
+    assert broke[0].data["values"] == [2, 2]
     deck = len(st.zones["p1"]["deck"])
     act(st, "p2", "strike", unit=tiger, target="deck")
-    act(st, "p2", "done")
+    events = act(st, "p2", "done")
     assert len(st.zones["p1"]["deck"]) == deck - 2
+    # nothing behind the line dealt the Tiger damage: it ends the wave alive (rotated) on its line
+    assert not any(e.type == "destroyed" and e.data["card"] == tiger for e in events)
+    assert zone(st, tiger) == "line1" and tiger in st.rotated and kinds(st) == "attack_phase"
 
 
 def test_armored_car_paid_with_five_depots_and_one_fuel():

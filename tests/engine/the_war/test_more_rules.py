@@ -1,6 +1,8 @@
 """More rule sentences through `apply` (see README.md, the sentence table)."""
 from __future__ import annotations
 
+import pytest
+
 from games.engine import the_war as tw
 
 from .helpers import act, catalog, keys, kinds, position, uid, zone
@@ -458,6 +460,81 @@ def test_bomber_destroys_the_airfield_of_a_fighter_forced_to_fight_the_escort():
     act(st, "p1", "done")
     # the P-39 (3/2) must fight the escort (3/3): both fall; the Stuka, untouched, bombs the airfield
     assert zone(st, p39) == "losses" and zone(st, bf) == "losses" and zone(st, stuka) == "line2"
+
+
+def refused(st, seat, type_, **fields) -> None:
+    """The action is illegal and changes nothing."""
+    before = st.to_json()
+    with pytest.raises(tw.IllegalAction):
+        act(st, seat, type_, **fields)
+    assert st.to_json() == before
+
+
+@pytest.mark.parametrize("rotated", [False, True])
+def test_a_rotated_fighter_is_offered_neither_escort_nor_interception(rotated):
+    """"Rotated card can't attack, block ... or use its special abilities": a fighter rotated before the wave
+    neither escorts its side's bomber nor intercepts the enemy's (the same position with it upright does)."""
+    st = position(seat="p2", stage="attack", p2={"line2": ["tw-ju-87-stuka", "tw-bf-109e"],
+                                                  "resources": ["tw-fuel"]},
+                  p1={"line2": ["tw-m-30-howitzer", "tw-yak-1", "tw-37mm-aa-gun-61-k"]},
+                  rotated=("p2:tw-bf-109e", "p1:tw-yak-1") if rotated else ())
+    stuka, bf = uid(st, "p2", "ju-87-stuka"), uid(st, "p2", "bf-109e")
+    how, yak = uid(st, "p1", "m-30-howitzer"), uid(st, "p1", "yak-1")
+    act(st, "p2", "wave")
+    act(st, "p2", "done")
+    act(st, "p2", "done")
+    act(st, "p2", "strike", unit=stuka, target=how)
+    act(st, "p2", "tap", card=uid(st, "p2", "fuel"))
+    assert (("escort", "p2", bf, stuka) in keys(st)) is not rotated
+    if rotated:
+        refused(st, "p2", "escort", unit=bf, bomber=stuka)
+    act(st, "p2", "done")
+    assert kinds(st) == "second_line_support" and st.decision.seat == "p1"  # the light AA may support
+    assert (("intercept", "p1", yak, stuka) in keys(st)) is not rotated
+    if rotated:
+        refused(st, "p1", "intercept", unit=yak, aircraft=stuka)
+
+
+@pytest.mark.parametrize("rotated", [False, True])
+def test_a_fighter_rotated_before_a_bomber_attacks_it_cannot_intercept_that_bomber(rotated):
+    """"Non-rotated fighters may intercept bombers attacking them" (R21: being attacked does not count)."""
+    st = position(seat="p2", stage="attack", p2={"line2": ["tw-ju-87-stuka"], "resources": ["tw-fuel"]},
+                  p1={"line2": ["tw-yak-1", "tw-37mm-aa-gun-61-k"]},
+                  rotated=("p1:tw-yak-1",) if rotated else ())
+    stuka, yak = uid(st, "p2", "ju-87-stuka"), uid(st, "p1", "yak-1")
+    act(st, "p2", "wave")
+    act(st, "p2", "done")
+    act(st, "p2", "done")
+    act(st, "p2", "strike", unit=stuka, target=yak)
+    act(st, "p2", "tap", card=uid(st, "p2", "fuel"))
+    act(st, "p2", "done")
+    assert kinds(st) == "second_line_support" and st.decision.seat == "p1"
+    assert (("intercept", "p1", yak, stuka) in keys(st)) is not rotated
+    if rotated:
+        refused(st, "p1", "intercept", unit=yak, aircraft=stuka)
+
+
+def test_a_hero_the_opponent_has_played_is_refused_while_it_is_not_in_his_losses():
+    """"Player can't play a hero card if his opponent already has played it earlier in the game or if the same
+    card is in opponent's losses pile": p2 builds Vasily Zaitsev (a hero unit, now in his reserve, not in his
+    losses); on p1's next turn p1's own copy is neither offered nor accepted."""
+    st = position(seat="p2", stage="build", p2={"hand": ["tw-vasily-zaitsev"], "resources": ["tw-depot"] * 5
+                                                + ["tw-plant"]},
+                  p1={"hand": ["tw-vasily-zaitsev"], "resources": ["tw-depot"] * 5 + ["tw-plant"]})
+    mine, theirs = uid(st, "p1", "vasily-zaitsev"), uid(st, "p2", "vasily-zaitsev")
+    act(st, "p2", "build", card=theirs)
+    for res in st.zones["p2"]["resources"]:
+        if st.decision.kind == "pay":
+            act(st, "p2", "tap", card=res)
+    assert zone(st, theirs) == "reserve" and st.heroes_played["p2"] == ["Vasily Zaitsev"]
+    for _ in range(30):  # p2's turn ends; p1's turn comes to its build phase
+        if st.decision.seat == "p1" and kinds(st) == "build":
+            break
+        act(st, st.decision.seat, "done")
+    assert kinds(st) == "build" and st.decision.seat == "p1"
+    assert zone(st, theirs) == "line1"  # played, in play: not in p2's losses
+    assert all(k[2] != mine for k in keys(st) if k[0] == "build")
+    refused(st, "p1", "build", card=mine)
 
 
 def landing(p1_line2=(), river=False):

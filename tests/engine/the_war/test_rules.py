@@ -533,7 +533,29 @@ def test_breakthrough_feature_needs_attack_greater_than_blockers_defense():
     act(st, "p1", "block", unit=uid(st, "p1", "pillbox-dot"), attacker=tiger)
     act(st, "p1", "done")
     # 5 >= 4 destroys the pillbox, but 5 > 4 allows only 1/2 going on: offered (attack 5 > defense 4)
-    assert st.decision.prompt["breakthrough"] == [tiger] and st.frames[-1].reduced[tiger] == [1, 2]
+    assert st.decision.prompt["breakthrough"] == [tiger] and st.frames[-1].reduced[tiger][:2] == [1, 2]
+
+
+def test_no_breakthrough_when_the_destroyed_blockers_defense_equals_the_attack():
+    """"attack parameter ... greater than total defense ... of blockers destroyed": the ATG (3 against armor)
+    and a T-60 (2) add up to exactly the Tiger's 5; both are destroyed and the Tiger lives, but it does not
+    go on."""
+    st = position(seat="p2", stage="attack", p2={"line1": ["tw-pzkpfw-vi-tiger"], "resources": ["tw-fuel"]},
+                  p1={"line1": ["tw-45mm-at-gun", "tw-t-60"]})
+    tiger, atg, t60 = uid(st, "p2", "pzkpfw-vi-tiger"), uid(st, "p1", "45mm-at-gun"), uid(st, "p1", "t-60")
+    act(st, "p2", "wave")
+    act(st, "p2", "done")
+    act(st, "p2", "attack", unit=tiger)
+    act(st, "p2", "tap", card=uid(st, "p2", "fuel"))
+    act(st, "p2", "done")
+    act(st, "p1", "block", unit=atg, attacker=tiger)
+    act(st, "p1", "block", unit=t60, attacker=tiger)
+    act(st, "p1", "done")
+    for target in (atg, atg, atg, t60, t60):  # the Tiger's 5 points
+        act(st, "p2", "hit", target=target)
+    assert zone(st, atg) == zone(st, t60) == "losses" and zone(st, tiger) == "line1"  # 2 + 1 < 4
+    # not offered: no strike step (nothing else goes behind the line); the wave is over
+    assert kinds(st) == "attack_phase" and not any(k[0] == "breakthrough" for k in keys(st))
 
 
 def test_special_card_damage_deck_hit_and_rotation():

@@ -19,7 +19,7 @@ from ..state import Engagement, PaymentFrame, WarState, WaveFrame
 from .air import act_intercept, escorts_of, free_fighters, interceptors
 from .attack import landing_pairs, striking_aircraft
 from .book import TURN_PHASES, WAVE_STAGES, asked, declared, next_stage
-from .cards import R, alive, card, destroy, features, is_air, move_card
+from .cards import R, alive, card, destroy, features, is_air, move_card, rules_revision
 from .combat import make_engagement, with_air_combat
 from .declarations import act_escort, escort_keys
 from .resources import start_payment
@@ -42,6 +42,8 @@ def w_after_first(st: WarState, fr: WaveFrame) -> None:
         if atk > sum_def:
             fr.offered.append(a)
             fr.reduced[a] = [atk - sum_def, eng.values[a][1] - sum_atk]
+            if rules_revision(st) >= 2:
+                fr.reduced[a].append(sum_atk)  # the blockers' attack: off its damage if it goes on
     fr.engagements = []
     next_stage(fr, WAVE_STAGES)
 
@@ -77,7 +79,12 @@ def act_strike(st: WarState, fr: WaveFrame, action: Any) -> None:
     if action.type == "breakthrough":
         fr.offered.remove(action.unit)
         fr.through.append(action.unit)
-        emit(st, "broke_through", {"seat": seat, "unit": action.unit, "values": fr.reduced[action.unit]})
+        reduced = fr.reduced[action.unit]
+        if len(reduced) > 2:  # revision 2: the 1st-line damage is already in the reduced defense
+            left = st.damage.pop(action.unit, 0) - reduced[2]
+            if left > 0:
+                st.damage[action.unit] = left
+        emit(st, "broke_through", {"seat": seat, "unit": action.unit, "values": reduced[:2]})
     elif action.type == "escort":
         act_escort(st, fr, action)
     elif action.type == "land":

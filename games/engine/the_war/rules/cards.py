@@ -15,6 +15,7 @@ from vocabulary.the_war import (
 from ...core.machine import emit
 from ..setup import (
     OTHER,
+    RULES_REVISION,
     SEATS,
     TYPES,
 )
@@ -34,6 +35,12 @@ def owner(cid: str) -> str:
 def ctrl(st: WarState, cid: str) -> str:
     """The seat controlling a card: its owner, or the seat that captured it ("Capture")."""
     return st.control.get(cid) or owner(cid)
+
+
+def rules_revision(st: WarState) -> int:
+    """The rules revision the game plays (setup.RULES_REVISION unless its catalog records an older one)."""
+    rev = st.catalog.rules_revision
+    return RULES_REVISION if rev is None else rev
 
 
 def card(st: WarState, cid: str) -> CardDef:

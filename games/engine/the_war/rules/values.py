@@ -57,7 +57,7 @@ def fight_values(st: WarState, wave: WaveFrame | None, cid: str, role: str, enem
     c = card(st, cid)
     air_fight = any(is_air(card(st, e)) for e in enemies)
     if wave is not None and cid in wave.reduced:
-        atk, df = wave.reduced[cid]
+        atk, df = wave.reduced[cid][:2]
     else:
         atk, df = c.attack or 0, c.defense or 0
         da, dd = modifiers(st, cid, role, air_fight)
