@@ -259,7 +259,7 @@ class CatalogChangesApi(CatalogCached, APIView):
         parameters=[
             OpenApiParameter(
                 "since",
-                OpenApiTypes.STR,
+                selectors.VERSION_PREFIX_SCHEMA,
                 OpenApiParameter.QUERY,
                 required=True,
                 description="A catalog version hash (or a unique prefix of at least 8 hex digits), e.g. the "

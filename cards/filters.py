@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import django_filters as df
 from django import forms
+from django.db import DatabaseError
 from django.db.models import Q, QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -23,7 +24,13 @@ from cards.models import (
     Theater,
 )
 from cards.selectors import arsenal_codes_with_ability
-from config.filters import MAX_QUERY_NUMBER, BoundedNumberFilter, SharedFormFilterSet, StrictBooleanFilter
+from config.filters import (
+    MAX_QUERY_NUMBER,
+    BoundedNumberFilter,
+    OrderingFilter,
+    SharedFormFilterSet,
+    StrictBooleanFilter,
+)
 from vocabulary.battlecards import ABILITY_SCHEMA, SINGLE_COPY_CLASSES, SINGLE_COPY_MAX
 
 PROVENANCE_FILTER_CHOICES = [
@@ -34,7 +41,7 @@ PHASE_FILTER_CHOICES = [("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("none",
 ABILITY_CHOICES = [(k, k) for k in ABILITY_SCHEMA]
 
 
-class StableOrderingFilter(df.OrderingFilter):
+class StableOrderingFilter(OrderingFilter):
     """?ordering=points,-name (unknown fields are a 400); ties broken by code so pages never overlap."""
 
     compiled_kind = "ordering"  # its SQL depends on the value only: config.compiled_filters
@@ -79,6 +86,14 @@ class CodeFilter(df.ModelMultipleChoiceFilter):
     """Filter by the code(s) of a related row (?nation=GB&nation=US); an unknown code is a 400."""
 
     compiled_kind = "multiple"  # ModelMultipleChoiceFilter's SQL (config.compiled_filters)
+
+    def schema_enum(self) -> list[str] | None:
+        """The codes the catalog holds now, for the OpenAPI schema (config.schema.FilterExtension); None
+        without a database to read (none configured, or none allowed: pytest-django's RuntimeError)."""
+        try:
+            return sorted(self.queryset.values_list(self.extra["to_field_name"], flat=True))
+        except (DatabaseError, RuntimeError):
+            return None
 
     def filter(self, qs, value):
         if isinstance(value, QuerySet) and value.query.is_empty():  # not asked: the form's queryset.none(),

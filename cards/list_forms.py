@@ -47,6 +47,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from config.compiled_filters import binding_for
+from config.pagination import addressable
 
 Entry = tuple[str | None, bytes, str]  # (fingerprint or None, JSON bytes, token last checked at)
 MAX_TABLES = 32  # (view, scheme, host[, version]) tables kept per process, least recently used dropped
@@ -481,7 +482,7 @@ class PrebuiltListMixin:
         shape, params, cleaned = bound
         pagination.request = request
         size = pagination.get_page_size(request)  # a bad page_size: its 400, after the filters' (as before)
-        if not size:
+        if not size or not addressable(number, size):  # a huge page: the queryset path's 404
             return None
         model = binding.model
         token = self._token()
@@ -578,7 +579,9 @@ class PrebuiltListMixin:
             number = int(raw)
         except (TypeError, ValueError):
             number = 0
-        if number >= 1 and not rows.query.distinct:  # under DISTINCT a window counts rows before it: not here
+        # the window counts the rows with the page (not under DISTINCT: there it counts them before it); a
+        # page that is not a plain number, or past what a database addresses, takes the paginator's path
+        if addressable(number, size) and not rows.query.distinct:
             counted = rows.annotate(**{_TOTAL: Window(Count("pk"))}).values_list(*fields, _TOTAL)
             page = list(counted[(number - 1) * size : number * size])
             if page or number == 1:

@@ -123,6 +123,8 @@ def arsenal_card_effective_max(card: ArsenalCard) -> int | None:
 
 
 VERSION_MIN_PREFIX = 8  # hex digits a client must give to name a version by its content hash
+# `since` of the changes APIs as their schema declares it (any case: it is read lower-cased)
+VERSION_PREFIX_SCHEMA = {"type": "string", "pattern": f"^[0-9A-Fa-f]{{{VERSION_MIN_PREFIX},}}$"}
 
 
 def version_by_hash(model, since: str, *, noun: str):

@@ -8,6 +8,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.http import QueryDict
 from django_filters import BooleanFilter, FilterSet, NumberFilter
+from django_filters import OrderingFilter as DjangoOrderingFilter
+from django_filters.fields import BaseCSVField
 from django_filters.widgets import BooleanWidget
 
 # The largest number a filter or a ?q= term accepts (beyond: a 400 `invalid` for a filter, an unusable term
@@ -57,6 +59,22 @@ class BoundedNumberFilter(NumberFilter):
         if not any(isinstance(v, MinValueValidator) for v in field.validators):
             field.validators.append(MinValueValidator(-MAX_QUERY_NUMBER))
         return field
+
+
+class _WholeItemsCSVField(BaseCSVField):
+    """A comma-separated value whose every item is given: `?ordering=name,` or `?ordering=,` is a 400 (the
+    whole value empty, `?ordering=`, is as if absent)."""
+
+    def clean(self, value):
+        if value and any(item in (None, "") for item in value):
+            raise ValidationError("Give each item: no empty one between commas.", code="invalid")
+        return super().clean(value)
+
+
+class OrderingFilter(DjangoOrderingFilter):
+    """django-filter's OrderingFilter (?ordering=name,-points), without empty items."""
+
+    base_field_class = _WholeItemsCSVField
 
 
 class _SharedFields(dict):

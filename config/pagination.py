@@ -1,6 +1,16 @@
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 
+# The largest row offset both databases take (PostgreSQL's bigint, SQLite's INTEGER): a page whose rows would
+# end past it is past the last page of any list, and its OFFSET/LIMIT would not even bind (a 500, issue 34).
+MAX_ROW_OFFSET = 2**63 - 1
+
+
+def addressable(number: int, size: int) -> bool:
+    """Whether page `number` (of `size` rows) can be read with one OFFSET/LIMIT on every database; a page
+    that is not takes the paginator's own path, which counts the rows first and answers past the end: 404."""
+    return number >= 1 and number * size <= MAX_ROW_OFFSET
+
 
 class StandardPagination(PageNumberPagination):
     """Page-number pagination with absolute next/previous links and a total `count`.

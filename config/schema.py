@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django_filters import BooleanFilter, NumberFilter
 from drf_spectacular import openapi
+from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
@@ -60,8 +63,12 @@ SSE_EVENT: dict[str, Any] = {
 OTHER_MEDIA_ERRORS: dict[str, Any] = {"text/event-stream": SSE_EVENT, "*/*": ErrorSerializer}
 
 
-# config.middleware refuses a query string holding a NUL character (400 invalid_characters): every text query
-# parameter says so with a pattern.
+# A reconnecting EventSource's Last-Event-ID header: the last seq it saw, digits only (another value is a 400;
+# an empty one is as if absent).
+LAST_EVENT_ID_SCHEMA: dict[str, Any] = {"type": "string", "pattern": "^[0-9]*$"}
+
+# config.middleware refuses a query string holding a NUL character (400 invalid_characters), and DRF's
+# CharField a body string holding one (400 invalid): every text query parameter and body string says so.
 NO_NUL = "^[^\\u0000]*$"
 
 
@@ -70,6 +77,48 @@ def _forbid_nul(schema: dict[str, Any]) -> None:
         _forbid_nul(schema.get("items", {}))
     elif schema.get("type") == "string" and "pattern" not in schema and "enum" not in schema:
         schema["pattern"] = NO_NUL
+
+
+def _declare_empty_value(parameter: dict[str, Any]) -> None:
+    """An optional query parameter of one value given empty (`?game=`) is as if absent on every endpoint
+    (django-filter, the pagination, the query serializers), as is a comma-separated list's (`?ordering=`):
+    `allowEmptyValue` says so. (A repeatable one, `?nation=GB&nation=US`, takes no empty value: 400.)"""
+    repeated = parameter.get("schema", {}).get("type") == "array" and parameter.get("explode") is not False
+    if parameter.get("in") == "query" and not parameter.get("required") and not repeated:
+        parameter.setdefault("allowEmptyValue", True)
+
+
+class FilterExtension(DjangoFilterExtension):
+    """django-filter's parameters, declaring what each filter's form enforces (beyond it: a 400): a number
+    filter takes any decimal number (drf-spectacular says integer for an integer column) within its bounds
+    (its Min/MaxValueValidator), and a filter with `schema_enum()` the values it lists (e.g. the codes of the
+    catalog rows a cards.filters.CodeFilter takes)."""
+
+    priority = 1  # instead of drf-spectacular's own
+
+    def resolve_filter_field(self, auto_schema, model, filterset_class, field_name, filter_field):
+        parameters = super().resolve_filter_field(
+            auto_schema, model, filterset_class, field_name, filter_field
+        )
+        bounds: dict[str, Any] = {}
+        for validator in getattr(filter_field.field, "validators", ()):
+            if isinstance(validator, MinValueValidator):
+                bounds["minimum"] = validator.limit_value
+            elif isinstance(validator, MaxValueValidator):
+                bounds["maximum"] = validator.limit_value
+        enum = filter_field.schema_enum() if hasattr(filter_field, "schema_enum") else None
+        for parameter in parameters:
+            if isinstance(filter_field, BooleanFilter):  # also with a filter method (its hint: a string)
+                parameter["schema"] = {"type": "boolean"}
+            schema = parameter["schema"]
+            schema = schema["items"] if schema.get("type") == "array" else schema
+            if schema.get("type") in ("integer", "number"):
+                if isinstance(filter_field, NumberFilter):  # a forms.DecimalField: 2.5 and 1e3 too
+                    schema["type"] = "number"
+                schema.update(bounds)
+            if enum is not None:
+                schema["enum"] = enum
+        return parameters
 
 
 class AutoSchema(openapi.AutoSchema):
@@ -86,7 +135,14 @@ class AutoSchema(openapi.AutoSchema):
         for parameter in operation.get("parameters", []):
             if parameter.get("in") == "query":
                 _forbid_nul(parameter.get("schema", {}))
+                _declare_empty_value(parameter)
         return operation
+
+    def _map_serializer_field(self, field: Any, direction: Any, bypass_extensions: bool = False) -> Any:
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if direction == "request" and isinstance(field, serializers.CharField):  # its validator refuses NUL
+            _forbid_nul(schema)
+        return schema
 
     def _public(self) -> bool:
         auths = self.get_auth()

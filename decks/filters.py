@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import django_filters
 
-from config.filters import StrictBooleanFilter
+from config.filters import OrderingFilter, StrictBooleanFilter
 from decks.models import Deck, Game
 
 
@@ -13,7 +13,7 @@ class DeckFilter(django_filters.FilterSet):
     nation = django_filters.CharFilter(field_name="nation", lookup_expr="iexact")
     is_public = StrictBooleanFilter(field_name="is_public")
     search = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
-    ordering = django_filters.OrderingFilter(fields=("name", "updated_at", "created_at"))
+    ordering = OrderingFilter(fields=("name", "updated_at", "created_at"))
 
     class Meta:
         model = Deck

@@ -64,7 +64,7 @@ PRINTING = (
 
 
 def _paper(request: Request) -> str:
-    paper = request.query_params.get("paper", "letter").lower()
+    paper = (request.query_params.get("paper") or "letter").lower()  # ?paper= is the default, as absent
     if paper not in PAGE_SIZES:
         raise ValidationFailed(
             f"paper must be one of {', '.join(sorted(PAGE_SIZES))}.",

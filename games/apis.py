@@ -31,7 +31,7 @@ from config import metrics
 from config.api_input import validated_input
 from config.errors import Conflict, DomainError, ValidationFailed
 from config.pagination import StandardPagination
-from config.schema import SSE_EVENT, ErrorSerializer
+from config.schema import LAST_EVENT_ID_SCHEMA, SSE_EVENT, ErrorSerializer
 from config.stream_asgi import time_left
 from config.throttling import (
     GameActionThrottle,
@@ -604,7 +604,7 @@ class GameEventStreamApi(SettlesClock, APIView):
             StreamQuerySerializer,
             OpenApiParameter(
                 "Last-Event-ID",
-                OpenApiTypes.INT,
+                LAST_EVENT_ID_SCHEMA,
                 OpenApiParameter.HEADER,
                 required=False,
                 description="Resume after this seq (overrides ?since).",
@@ -615,6 +615,7 @@ class GameEventStreamApi(SettlesClock, APIView):
             (403, "application/json"): ErrorSerializer,
             (403, "text/event-stream"): SSE_EVENT,  # the same error as an `error` event
             (429, "application/json"): ErrorSerializer,
+            (429, "text/event-stream"): SSE_EVENT,  # too_many_streams, as an `error` event
         },
         summary="Server-sent events: my seat's log entries as they happen (ends at game end or timeout)",
         description="Under the ASGI server the stream is pushed when an action commits (PostgreSQL "

@@ -13,7 +13,6 @@ from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections
 from django.http import StreamingHttpResponse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -23,7 +22,7 @@ from rest_framework.views import APIView
 
 from config.errors import ValidationFailed
 from config.pagination import StandardPagination
-from config.schema import SSE_EVENT, ErrorSerializer
+from config.schema import LAST_EVENT_ID_SCHEMA, SSE_EVENT, ErrorSerializer
 from config.stream_asgi import time_left
 from config.throttling import SpectateDelayThrottle
 from games import feed_selectors, services, spectator_selectors
@@ -54,7 +53,7 @@ logger = logging.getLogger(__name__)
 
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID",
-    OpenApiTypes.INT,
+    LAST_EVENT_ID_SCHEMA,
     OpenApiParameter.HEADER,
     required=False,
     description="Resume after this seq (overrides ?since).",
@@ -64,6 +63,7 @@ STREAM_RESPONSES = {
     (403, "application/json"): ErrorSerializer,
     (403, "text/event-stream"): SSE_EVENT,  # the same error as an `error` event
     (429, "application/json"): ErrorSerializer,
+    (429, "text/event-stream"): SSE_EVENT,  # too_many_streams, as an `error` event to an event stream
 }
 NOT_WATCHABLE = {
     401: OpenApiResponse(ErrorSerializer, description="not_authenticated: watching needs a signed-in user."),

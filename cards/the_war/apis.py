@@ -26,6 +26,7 @@ from cards.extra_apis import (
     face_response,
 )
 from cards.search_api import QuerySearchMixin
+from cards.selectors import VERSION_PREFIX_SCHEMA
 from cards.the_war import selectors
 from cards.the_war.faces import the_war_face_svg, the_war_face_token
 from cards.the_war.filters import TheWarCardFilter, TheWarStarterFilter
@@ -161,7 +162,7 @@ class TheWarChangesApi(CatalogCached, APIView):
         parameters=[
             OpenApiParameter(
                 "since",
-                OpenApiTypes.STR,
+                VERSION_PREFIX_SCHEMA,
                 OpenApiParameter.QUERY,
                 required=True,
                 description="A The War version hash (or a unique prefix of at least 8 hex digits).",

@@ -258,3 +258,31 @@ def test_a_fingerprint_differs_when_any_value_of_the_row_differs(catalog_rows):
         ArsenalCard.objects.filter(pk=card.pk).update(**changes)
         seen.add(print_())
     assert len(seen) == 7
+
+
+# -------------------------------------------------------------- a page past the end, however large (issue 34)
+
+# (the compiled path: only filters it binds; the queryset path: ?q= and ?search= take it)
+PAGED_LISTS = ["/api/arsenal-cards/?page_size=7", "/api/arsenal-cards/?kind=ground&page_size=7",
+               "/api/arsenal-cards/?q=kind:ground&page_size=7", "/api/nations/?search=a&page_size=2",
+               "/api/the-war/cards/?page_size=7", "/api/battlefront/cards/?page_size=7"]
+
+
+@pytest.mark.parametrize("url", PAGED_LISTS)
+def test_the_last_page_answers_and_every_page_past_it_is_the_404_of_an_invalid_page(catalog_rows, url):
+    """The largest valid page, one past it, the pages at and past the last row offset a database addresses
+    (2**63 - 1: PostgreSQL's bigint, SQLite's INTEGER) and 10**30: never a 500 (it was one on both)."""
+    client = APIClient()
+    first = client.get(url).json()
+    size = 2 if "nations" in url else 7
+    last = max(1, -(-first["count"] // size))
+    answer = client.get(f"{url}&page={last}")
+    assert answer.status_code == 200
+    assert len(answer.json()["results"]) == first["count"] - (last - 1) * size
+    assert answer.json()["next"] is None
+    max_offset = 2**63 - 1
+    for page in (last + 1, max_offset // size, max_offset // size + 1, max_offset + 1, 10**30):
+        local_bodies.clear()
+        answer = client.get(f"{url}&page={page}")
+        assert (answer.status_code, answer.json()) == (404, {"status": 404, "code": "not_found",
+                                                             "detail": "Invalid page."}), page

@@ -277,3 +277,19 @@ def test_calibration_seeds_the_bot_ratings_with_rated_bot_games(api):
     call_command("calibrate_bot_ratings", "--game", "battlefront", "--games", "8", "--seed", "3", "--reset",
                  stdout=StringIO())
     assert bot_ratings(api)[("heuristic", "battlefront")] == heuristic
+
+
+def test_the_client_guide_lists_every_rated_game_type_and_only_those():
+    """The guide's ratings section names the game types a rating exists for (The War's were left out)."""
+    import re
+    from pathlib import Path
+
+    from games.game_types import GAME_TYPES
+    from games.rating_selectors import RATED_GAME_TYPES
+
+    guide = (Path(__file__).parents[2] / "docs" / "client-guide.md").read_text()
+    section = guide.split("### 14. Ratings and leaderboards", 1)[1].strip().split("\n\n", 1)[0]
+    listed = re.search(r"per (?:rated )?game type \(([^:)]*)", section).group(1)
+    assert sorted(re.findall(r"`([a-z-]+)`", listed)) == sorted(RATED_GAME_TYPES)
+    unrated = set(GAME_TYPES) - set(RATED_GAME_TYPES)
+    assert unrated and all(f"`{name}`" in section and "not rated" in section for name in unrated)
