@@ -52,7 +52,13 @@ class TideOfIronOracle:
 
     def check(self, payload: Any, seat: str) -> int:
         state = self._state()
-        decks = [cards for s in toi.SEATS for cards in state["decks"][s].values()]
+        decks = [  # a list of {"deck", "cards"} (rules revision 2) or the legacy {deck: cards} object
+            d["cards"] if isinstance(d, dict) else d
+            for s in toi.SEATS
+            for d in (
+                state["decks"][s] if isinstance(state["decks"][s], list) else state["decks"][s].values()
+            )
+        ]
         secret = {c for cards in decks for c in cards} - self.public
         text = json.dumps(payload)
         strings = json_strings(payload)
@@ -307,6 +313,7 @@ def test_a_match_is_watched_with_the_oracle_on_every_spectator_answer(api, alice
         actions = view["view"]["decision"]["legal_actions"] if view["view"].get("decision") else []
         if view["status"] != "active" or not actions:
             break
-        api(player).post(f"/api/games/{gid}/actions/", {"version": view["version"], "action": actions[0]},
-                         format="json")
+        api(player).post(
+            f"/api/games/{gid}/actions/", {"version": view["version"], "action": actions[0]}, format="json"
+        )
     assert len(seen) > 1  # the spectator followed the match as it went on

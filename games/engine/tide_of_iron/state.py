@@ -15,7 +15,27 @@ from typing import Any
 from ..core.errors import EngineError, StateError
 from ..core.machine import Decision, resume
 from ..core.rng import new_rng, rng_from_json, rng_to_json
-from .setup import SEATS, GameSetup, TideOfIronCatalog
+from .setup import LEGACY_REVISION, SEATS, GameSetup, TideOfIronCatalog
+
+
+def _decks_in_scenario_order(
+    catalog: TideOfIronCatalog, setup: GameSetup, data: Any, seat: str
+) -> dict[str, list[str]]:
+    """A seat's stored decks (a list of {"deck", "cards"}, or the legacy object) in the scenario's deck
+    order: the draws go through them in that order whatever order a database returned an object's keys in
+    (PostgreSQL's jsonb returns them shortest first). Decks the scenario does not name keep their order."""
+    if isinstance(data, list):
+        pairs = [(str(e["deck"]), [str(c) for c in e["cards"]]) for e in data]
+    else:
+        pairs = [(str(d), [str(c) for c in cards]) for d, cards in data.items()]
+    stored = dict(pairs)
+    if len(stored) != len(pairs):
+        raise StateError(f"{seat} holds a deck twice")
+    scenario = catalog.scenarios.get(setup.options.scenario)
+    order = list(scenario.seats[seat]["decks"]) if scenario is not None else []
+    ordered = {d: stored[d] for d in order if d in stored}
+    ordered.update((d, cards) for d, cards in stored.items() if d not in ordered)
+    return ordered
 
 
 @dataclass(slots=True)
@@ -52,12 +72,13 @@ class Activation:
 class TideOfIronState:
     """A match. Mutated only through `apply`."""
 
-
     def __init__(self, catalog: TideOfIronCatalog, setup: GameSetup) -> None:
         self.catalog = catalog
         self.setup = setup
         self.rng = new_rng(setup.seed)
-        self.decks: dict[str, dict[str, list[str]]] = {s: {} for s in SEATS}  # top = last; order hidden
+        # top = last; order hidden. In the scenario's deck order, the order of every draw: stored as a list
+        # (revision 2), or as the legacy {deck: cards} object whose key order a database need not keep
+        self.decks: dict[str, dict[str, list[str]]] = {s: {} for s in SEATS}
         self.hq: dict[str, list[str]] = {s: [] for s in SEATS}
         # {"card", "round" (placed), "tried" (round of the last contact roll), "pending" (contact not made)}
         self.play: dict[str, list[dict[str, Any]]] = {s: [] for s in SEATS}
@@ -95,7 +116,7 @@ class TideOfIronState:
             "game": "tide-of-iron",
             "setup": self.setup.to_json(),
             "rng": rng_to_json(self.rng),
-            "decks": copy.deepcopy(self.decks),
+            "decks": self._decks_json(),
             "hq": copy.deepcopy(self.hq),
             "play": copy.deepcopy(self.play),
             "box": list(self.box),
@@ -119,9 +140,7 @@ class TideOfIronState:
                 raise StateError("not a Tide of Iron state")
             st = cls(catalog, GameSetup.from_json(data["setup"]))
             rng_from_json(st.rng, data["rng"])
-            st.decks = {
-                s: {d: [str(c) for c in cards] for d, cards in data["decks"][s].items()} for s in SEATS
-            }
+            st.decks = {s: _decks_in_scenario_order(catalog, st.setup, data["decks"][s], s) for s in SEATS}
             st.hq = {s: [str(c) for c in data["hq"][s]] for s in SEATS}
             st.play = {s: [dict(e) for e in data["play"][s]] for s in SEATS}
             st.box = [str(c) for c in data["box"]]
@@ -147,6 +166,15 @@ class TideOfIronState:
                 raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card")
         resume(st)  # the pending decision, by the rules' declared step (tide_of_iron.rules)
         return st
+
+    @property
+    def revision(self) -> int:
+        return self.setup.revision
+
+    def _decks_json(self) -> dict[str, Any]:
+        if self.revision == LEGACY_REVISION:
+            return copy.deepcopy(self.decks)
+        return {s: [{"deck": d, "cards": list(cards)} for d, cards in self.decks[s].items()] for s in SEATS}
 
     def all_cards(self) -> list[str]:
         out = list(self.box)
