@@ -48,7 +48,9 @@ class RetryContact(Action):
 
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
-    """Discard a card of your play area ("until the card is discarded by its own effects")."""
+    """Revision 1 only (matches stored before issue 36): discard a card of your play area. Revision 2 refuses
+    it: a play-area card stays "until the end of the game, or until the card is discarded by its own
+    effects"."""
 
     type: ClassVar[str] = "discard"
     card: str

@@ -5,8 +5,9 @@ The referee holds what neither player should control (the decks' order, every di
 Action Phase, a Command Phase and a Status Phase; the players advance them (`next_phase`). Every reading
 the text leaves open is listed in README.md ("Readings") with the sentence it rests on and its test.
 
-Decisions: `act` (the seat whose turn it is: activate, retry contact, discard, pass the turn, next phase,
-end the match, and the board reports), `target` (place the target token), `los` (report the LOS to it).
+Decisions: `act` (the seat whose turn it is: activate, retry contact, discard (revision 1 only), pass the
+turn, next phase, end the match, and the board reports), `target` (place the target token), `los`
+(report the LOS to it).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from .actions import (
     Target,
 )
 from .hexes import Board, Hex, HexError, drift
-from .setup import DRIFT_NUMBERS, LOS, OTHER, SEATS, Card, GameSetup, TideOfIronCatalog
+from .setup import DRIFT_NUMBERS, LEGACY_REVISION, LOS, OTHER, SEATS, Card, GameSetup, TideOfIronCatalog
 from .state import Activation, TideOfIronState
 
 UNIT_KINDS = ("squad", "vehicle")
@@ -157,8 +158,9 @@ def legal_keys(st: TideOfIronState) -> list[tuple]:
             keys.append(("activate", seat, code))
     for code in dict.fromkeys(e["card"] for e in st.play[seat] if _retry_ok(st, seat, e)):
         keys.append(("retry_contact", seat, code))
-    for code in dict.fromkeys(e["card"] for e in st.play[seat]):
-        keys.append(("discard", seat, code))
+    if st.revision == LEGACY_REVISION:  # revision 1 only: reading 14 as it was (README.md, "Rules revisions")
+        for code in dict.fromkeys(e["card"] for e in st.play[seat]):
+            keys.append(("discard", seat, code))
     keys += [("pass_turn", seat), ("next_phase", seat)]
     keys += [("end_match", seat, r) for r in RESULTS]
     return keys
@@ -469,6 +471,13 @@ def _los(st: TideOfIronState, a: Los) -> None:
 
 
 def _discard(st: TideOfIronState, a: Discard) -> None:
+    """Revision 1 only. A card placed in the play area stays "until the end of the game, or until the card
+    is discarded by its own effects": no sentence lets a player discard it at will (issue 36 item 9)."""
+    if st.revision != LEGACY_REVISION:
+        raise IllegalAction(
+            "a card in the play area stays until the end of the game or until its own effects discard it",
+            code="no_discard",
+        )
     entry = next((e for e in st.play[a.seat] if e["card"] == a.card), None)
     if entry is None:
         raise IllegalAction(f"{a.card} is not in your play area", code="not_in_play_area")
