@@ -70,6 +70,15 @@ PROMPTS: dict[str, dict[str, serializers.Field]] = {
         "card": serializers.CharField(),
         "board": _BoardSize(),
     },
+    "target_column": {
+        "card": serializers.CharField(),
+        "board": _BoardSize(),
+    },
+    "target_row": {
+        "card": serializers.CharField(),
+        "board": _BoardSize(),
+        "column": serializers.IntegerField(help_text="The column chosen for the target hex."),
+    },
     "los": {
         "card": serializers.CharField(),
         "target": serializers.CharField(help_text="The target hex."),

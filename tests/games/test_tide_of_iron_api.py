@@ -102,6 +102,10 @@ def choose(view: dict[str, Any], seat: str, seen: set[str], placed: set[str]) ->
     legal = decision["legal_actions"]
     if decision["kind"] == "target":
         return {"type": "target", "hex": "6,5"}
+    if decision["kind"] == "target_column":
+        return {"type": "target_column", "column": "6"}
+    if decision["kind"] == "target_row":
+        return {"type": "target_row", "row": "5"}
     if decision["kind"] == "los":
         return {"type": "los", "los": "officer" if len(seen) % 2 else "normal"}
     for label, hex_, side, kind in UNITS:

@@ -242,7 +242,8 @@ def test_oracle_tide_of_iron_between_two_people(client, alice, bob, catalog_rows
                 reported = True
                 continue
             actions = [json.loads(a) for _, a in buttons]
-            pick = next((a for a in actions if a["type"] in ("activate", "target", "los")), None)
+            chosen = ("activate", "target", "target_column", "target_row", "los")
+            pick = next((a for a in actions if a["type"] in chosen), None)
             pick = pick or next(a for a in actions if a["type"] == "next_phase")
             client.post(f"/play/{game_id}/act/", {"version": buttons[0][0], "action": json.dumps(pick)})
     assert reported

@@ -65,6 +65,22 @@ class Target(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class TargetColumn(Action):
+    """Revision 2, first step of the target: the column of the target hex (then its row)."""
+
+    type: ClassVar[str] = "target_column"
+    column: str
+
+
+@dataclass(frozen=True, slots=True)
+class TargetRow(Action):
+    """Revision 2, second step of the target: the row of the target hex in the column chosen."""
+
+    type: ClassVar[str] = "target_row"
+    row: str
+
+
+@dataclass(frozen=True, slots=True)
 class Los(Action):
     """Report the best LOS of a non-fatigued friendly unit to the target hex: none, normal, or officer (a
     squad containing an officer)."""
@@ -140,6 +156,8 @@ ACTION_CLASSES: dict[str, type[Action]] = {
         RetryContact,
         Discard,
         Target,
+        TargetColumn,
+        TargetRow,
         Los,
         PassTurn,
         NextPhase,

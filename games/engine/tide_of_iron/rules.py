@@ -34,6 +34,8 @@ from .actions import (
     RetryContact,
     SetCover,
     Target,
+    TargetColumn,
+    TargetRow,
 )
 from .hexes import Board, Hex, HexError, drift
 from .setup import DRIFT_NUMBERS, LEGACY_REVISION, LOS, OTHER, SEATS, Card, GameSetup, TideOfIronCatalog
@@ -105,7 +107,13 @@ def advance(st: TideOfIronState) -> None:
         return
     p = st.pending
     if p is not None and p.need == "target":
-        st.decision = Decision(p.seat, "target", {"card": p.card, "board": _board(st).to_json()})
+        prompt = {"card": p.card, "board": _board(st).to_json()}
+        if st.revision == LEGACY_REVISION:  # one step: every full hex is a choice
+            st.decision = Decision(p.seat, "target", prompt)
+        elif p.column is None:  # revision 2: the column, then the row (a few dozen choices each)
+            st.decision = Decision(p.seat, "target_column", prompt)
+        else:
+            st.decision = Decision(p.seat, "target_row", {**prompt, "column": p.column})
     elif p is not None and p.need == "los":
         st.decision = Decision(p.seat, "los", {"card": p.card, "target": p.target, "los": list(LOS)})
     else:
@@ -149,6 +157,11 @@ def legal_keys(st: TideOfIronState) -> list[tuple]:
     seat = d.seat
     if d.kind == "target":
         return [("target", seat, h.name) for h in _board(st).hexes()]
+    if d.kind == "target_column":
+        return [("target_column", seat, str(c)) for c in _target_columns(_board(st))]
+    if d.kind == "target_row":
+        column = st.pending.column if st.pending is not None else None
+        return [("target_row", seat, str(r)) for r in _target_rows(_board(st), column)]
     if d.kind == "los":
         return [("los", seat, los) for los in LOS]
     keys: list[tuple] = []
@@ -452,13 +465,44 @@ def _after_action(st: TideOfIronState) -> None:
 
 
 def _target(st: TideOfIronState, a: Target) -> None:
-    h = _hex(st, a.hex)
+    _place_target(st, a.seat, _hex(st, a.hex))
+
+
+def _place_target(st: TideOfIronState, seat: str, h: Hex) -> None:
     p = st.pending
-    assert p is not None  # the target decision exists only while an activation is pending
+    assert p is not None  # the target decisions exist only while an activation is pending
+    p.column = None
     p.target, p.need = h.name, None
-    _emit(st, "target_placed", {"seat": a.seat, "card": p.card, "hex": h.name})
+    _emit(st, "target_placed", {"seat": seat, "card": p.card, "hex": h.name})
     p.step += 1
     _resolve(st)
+
+
+def _target_columns(board: Board) -> list[int]:
+    """The columns holding a full hex (every column of an even row)."""
+    return sorted({h.col for h in board.hexes()})
+
+
+def _target_rows(board: Board, column: int | None) -> list[int]:
+    """The rows where the column is a full hex (column 0 is a half hex in odd rows)."""
+    return [r for r in range(board.height) if column is not None and board.on_board(Hex(column, r))]
+
+
+def _target_column(st: TideOfIronState, a: TargetColumn) -> None:
+    """ "placing the target token on any board hex", in two steps: the column first."""
+    column = _int(a.column, 0, _board(st).width - 1, "column")
+    if column not in _target_columns(_board(st)):
+        raise IllegalAction(f"column {column} holds no full hex", code="not_a_board_hex")
+    p = st.pending
+    assert p is not None  # the target decisions exist only while an activation is pending
+    p.column = column
+
+
+def _target_row(st: TideOfIronState, a: TargetRow) -> None:
+    p = st.pending
+    assert p is not None and p.column is not None  # target_row follows target_column
+    row = _int(a.row, 0, _board(st).height - 1, "row")
+    _place_target(st, a.seat, _hex(st, Hex(p.column, row).name))
 
 
 def _los(st: TideOfIronState, a: Los) -> None:
@@ -566,6 +610,9 @@ HANDLERS: dict[tuple[str, str], Callable[[TideOfIronState, Any], None]] = {
     ("act", "remove_unit"): _remove,
     ("act", "set_cover"): _set_cover,
     ("target", "target"): _target,
+    ("target_column", "target_column"): _target_column,
+    ("target_column", "target"): _target,  # revision 2 still takes the whole hex in one step (not listed)
+    ("target_row", "target_row"): _target_row,
     ("los", "los"): _los,
 }
-DECISION_KINDS = ("act", "target", "los")
+DECISION_KINDS = ("act", "target", "target_column", "target_row", "los")

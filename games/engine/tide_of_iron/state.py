@@ -54,18 +54,22 @@ class Activation:
     need: str | None = None
     from_play: bool = False
     entry: dict[str, Any] | None = None
+    column: int | None = None  # revision 2: the target's column, chosen before its row
+
+    OPTIONAL = ("entry", "column")  # stored only when set: the stored form of the other activations stays
 
     def to_json(self) -> dict[str, Any]:
         out = {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self)}
-        if self.entry is None:  # only a retry's activation stores its entry
-            del out["entry"]
+        for name in self.OPTIONAL:
+            if out[name] is None:  # only a retry's activation stores its entry
+                del out[name]
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Activation:
         names = [f.name for f in fields(cls)]
-        if not set(names) - {"entry"} <= set(data) <= set(names):
-            raise StateError(f"an activation has the keys {names} ('entry' for a retry)")
+        if not set(names) - set(cls.OPTIONAL) <= set(data) <= set(names):
+            raise StateError(f"an activation has the keys {names} ('entry' for a retry, 'column' optional)")
         return cls(**{k: copy.deepcopy(v) for k, v in data.items()})
 
 

@@ -36,6 +36,9 @@ UNITS = [
 ]
 
 
+TARGETS = ("6,5", "3,3", "9,8")
+
+
 def _sha(data: Any) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
@@ -43,7 +46,11 @@ def _sha(data: Any) -> str:
 def script_choice(view: dict[str, Any], ply: int) -> dict[str, Any]:
     decision = view["decision"]
     if decision["kind"] == "target":
-        return {"type": "target", "hex": ("6,5", "3,3", "9,8")[ply % 3]}
+        return {"type": "target", "hex": TARGETS[ply % 3]}
+    if decision["kind"] == "target_column":  # revision 2: the column, then the row
+        return {"type": "target_column", "column": TARGETS[ply % 3].split(",")[0]}
+    if decision["kind"] == "target_row":
+        return {"type": "target_row", "row": TARGETS[(ply - 1) % 3].split(",")[1]}
     if decision["kind"] == "los":
         return {"type": "los", "los": ("none", "normal", "officer")[ply % 3]}
     placed = {u["unit"] for u in view["board"]["units"]}
