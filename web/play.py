@@ -77,6 +77,7 @@ CONTROLS: dict[str, dict[str, str]] = {
         "target_column": "Choose the target hex: its column",
         "target_row": "Choose the target hex: its row",
         "los": "Who has line of sight to the target: a normal unit or an officer?",
+        "confirm": "The other player reports: confirm it, or dispute it",
     },
 }
 

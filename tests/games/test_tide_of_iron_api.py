@@ -102,6 +102,8 @@ def choose(view: dict[str, Any], seat: str, seen: set[str], placed: set[str]) ->
     legal = decision["legal_actions"]
     if decision["kind"] == "target":
         return {"type": "target", "hex": "6,5"}
+    if decision["kind"] == "confirm":
+        return {"type": "confirm"}
     if decision["kind"] == "target_column":
         return {"type": "target_column", "column": "6"}
     if decision["kind"] == "target_row":

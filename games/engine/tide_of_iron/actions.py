@@ -112,6 +112,21 @@ class EndMatch(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Confirm(Action):
+    """Revision 2: accept the other player's report (command points, a phase end, the match result, LOS)."""
+
+    type: ClassVar[str] = "confirm"
+
+
+@dataclass(frozen=True, slots=True)
+class Dispute(Action):
+    """Revision 2: dispute the other player's report: command points keep the previous count, the phase
+    goes on (your decision: once per phase), a result ends the match as "no result", LOS counts as none."""
+
+    type: ClassVar[str] = "dispute"
+
+
+@dataclass(frozen=True, slots=True)
 class ReportCommand(Action):
     """Report your command points as the board shows them (an integer 0..99)."""
 
@@ -162,6 +177,8 @@ ACTION_CLASSES: dict[str, type[Action]] = {
         PassTurn,
         NextPhase,
         EndMatch,
+        Confirm,
+        Dispute,
         ReportCommand,
         PlaceUnit,
         RemoveUnit,

@@ -98,6 +98,11 @@ class TideOfIronState:
         self.status = "active"
         self.winner: str | None = None
         self.result: dict[str, Any] = {}
+        # revision 2 (the referee protocol, README.md): the report waiting for the other player's confirm or
+        # dispute ({"by", "type": command | phase | result | los, ...}), and each seat's phase-end disputes
+        # in the current phase
+        self.claim: dict[str, Any] | None = None
+        self.disputes: dict[str, int] = dict.fromkeys(SEATS, 0)
         # derived, not serialised
         self.record_events = True
         self.decision: Decision | None = None
@@ -135,6 +140,11 @@ class TideOfIronState:
             "status": self.status,
             "winner": self.winner,
             "result": copy.deepcopy(self.result),
+            **(
+                {}
+                if self.revision == LEGACY_REVISION  # a legacy state keeps its stored form
+                else {"claim": copy.deepcopy(self.claim), "disputes": dict(self.disputes)}
+            ),
         }
 
     @classmethod
@@ -159,6 +169,8 @@ class TideOfIronState:
             st.status = data["status"]
             st.winner = data["winner"]
             st.result = copy.deepcopy(data["result"])
+            st.claim = copy.deepcopy(data.get("claim"))
+            st.disputes = {s: int((data.get("disputes") or {}).get(s, 0)) for s in SEATS}
         except EngineError as exc:
             if isinstance(exc, StateError):
                 raise

@@ -45,6 +45,8 @@ def _sha(data: Any) -> str:
 
 def script_choice(view: dict[str, Any], ply: int) -> dict[str, Any]:
     decision = view["decision"]
+    if decision["kind"] == "confirm":  # revision 2: the other player's report is taken
+        return {"type": "confirm"}
     if decision["kind"] == "target":
         return {"type": "target", "hex": TARGETS[ply % 3]}
     if decision["kind"] == "target_column":  # revision 2: the column, then the row
@@ -52,7 +54,9 @@ def script_choice(view: dict[str, Any], ply: int) -> dict[str, Any]:
     if decision["kind"] == "target_row":
         return {"type": "target_row", "row": TARGETS[(ply - 1) % 3].split(",")[1]}
     if decision["kind"] == "los":
-        return {"type": "los", "los": ("none", "normal", "officer")[ply % 3]}
+        los = ("none", "normal", "officer")[ply % 3]
+        offered = {a["los"] for a in decision["legal_actions"]}  # revision 2: officer needs an officer squad
+        return {"type": "los", "los": los if los in offered else "normal"}
     placed = {u["unit"] for u in view["board"]["units"]}
     for label, hex_, side, kind, officer in UNITS:
         if label not in placed:
