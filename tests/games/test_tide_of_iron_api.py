@@ -95,6 +95,10 @@ def stream_entries(client: Any, game_id: str) -> tuple[list[dict[str, Any]], str
     return entries, text
 
 
+def _plain(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in a.items() if k != "seat"} for a in legal]
+
+
 def choose(view: dict[str, Any], seat: str, seen: set[str], placed: set[str]) -> dict[str, Any]:
     """A player's choice from his own view: report the board and his command points, activate what he can
     (an attack aims at the crowd), retry a failed contact, else end the phase."""
@@ -109,7 +113,9 @@ def choose(view: dict[str, Any], seat: str, seen: set[str], placed: set[str]) ->
     if decision["kind"] == "target_row":
         return {"type": "target_row", "row": "5"}
     if decision["kind"] == "los":
-        return {"type": "los", "los": "officer" if len(seen) % 2 else "normal"}
+        wanted = "officer" if len(seen) % 2 else "normal"
+        # rules revision 2 offers officer only with an officer squad reported (no unit here has one)
+        return {"type": "los", "los": wanted if {"type": "los", "los": wanted} in _plain(legal) else "normal"}
     for label, hex_, side, kind in UNITS:
         if label not in placed:
             return {"type": "place_unit", "unit": label, "hex": hex_, "side": side, "kind": kind}
