@@ -59,6 +59,4 @@ def test_a_match_played_through_the_api_replays_to_its_published_hash(api, alice
         for e in entry["events"]
         if e["type"] == "card_drawn" and e["data"]["seat"] == "allies"
     ]
-    assert (
-        drawn[:4] == ["toi-artillery-ii", "toi-air-support"] * 2
-    )  # the scenario's order
+    assert drawn[:4] == ["toi-artillery-ii", "toi-air-support"] * 2  # the scenario's order
