@@ -70,6 +70,20 @@ PROMPTS: dict[str, dict[str, serializers.Field]] = {
         "card": serializers.CharField(),
         "board": _BoardSize(),
     },
+    "target_column": {
+        "card": serializers.CharField(),
+        "board": _BoardSize(),
+    },
+    "target_row": {
+        "card": serializers.CharField(),
+        "board": _BoardSize(),
+        "column": serializers.IntegerField(help_text="The column chosen for the target hex."),
+    },
+    "confirm": {
+        "claim": serializers.JSONField(
+            help_text="The other player's report: by, type (command, phase, result, los) and its values."
+        ),
+    },
     "los": {
         "card": serializers.CharField(),
         "target": serializers.CharField(help_text="The target hex."),
@@ -206,4 +220,9 @@ class TideOfIronViewSerializer(serializers.Serializer):
     opponent = ToiSideSerializer()
     box = ToiCardRefSerializer(many=True, help_text="Cards removed from the game after use.")
     resolving = ToiResolvingSerializer(allow_null=True, help_text="The activation being resolved.")
+    claim = serializers.JSONField(
+        allow_null=True,
+        required=False,
+        help_text="Rules revision 2: the report waiting for the other player's confirm or dispute.",
+    )
     decision = _documented(TideOfIronDecision, serializers.JSONField, allow_null=True)

@@ -74,7 +74,10 @@ CONTROLS: dict[str, dict[str, str]] = {
     "tide-of-iron": {
         "act": "Your Strategy cards: activate, retry contact, discard, report the board, or end the phase",
         "target": "Choose the target hex",
+        "target_column": "Choose the target hex: its column",
+        "target_row": "Choose the target hex: its row",
         "los": "Who has line of sight to the target: a normal unit or an officer?",
+        "confirm": "The other player reports: confirm it, or dispute it",
     },
 }
 

@@ -156,6 +156,8 @@ def sync_game_from_state(game: Game, state: Any) -> None:
         game.result = dict(state.result or {})
         # The engine finished it: a win, or a draw by the rules (equal points); never "unfinished".
         game.end_reason = EndReason.VICTORY if state.winner else EndReason.DRAW
+        if game.result.get("kind") == "no_result":  # a Tide of Iron result disputed: stopped, no winner
+            game.end_reason = EndReason.UNFINISHED
         game.finished_at = timezone.now()
 
 

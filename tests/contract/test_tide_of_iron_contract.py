@@ -82,11 +82,15 @@ def test_every_answer_of_a_refereed_match_matches_the_schema(live_schema):
         legal = decision["legal_actions"]
         if plan:
             action = plan.pop(0)
-        elif decision["kind"] == "target":
-            action = {"type": "target", "hex": "6,5"}
+        elif decision["kind"] == "confirm":  # rules revision 2: the other player's report
+            action = {"type": "confirm"}
+        elif decision["kind"] == "target_column":
+            action = {"type": "target_column", "column": "6"}
+        elif decision["kind"] == "target_row":
+            action = {"type": "target_row", "row": "5"}
         elif decision["kind"] == "los":
             action = {"type": "los", "los": "normal"}
-        elif {"target", "los"} <= kinds:
+        elif {"target_row", "los"} <= kinds:
             action = {"type": "end_match", "result": "axis"}
         else:
             action = next((a for a in legal if a["type"] == "activate"), {"type": "next_phase"})
@@ -99,7 +103,8 @@ def test_every_answer_of_a_refereed_match_matches_the_schema(live_schema):
         )
         if answer["state"]["status"] == "finished":
             break
-    assert answer["state"]["status"] == "finished" and {"act", "target", "los"} <= kinds
+    assert answer["state"]["status"] == "finished"
+    assert {"act", "target_column", "target_row", "los", "confirm"} <= kinds
     call("/api/games/{game_id}/events/", "GET", tokens["ben"], path_parameters=gid)
     call("/api/games/{game_id}/", "GET", tokens["ben"], path_parameters=gid)
     call("/api/games/{game_id}/replay/", "GET", tokens["ben"], path_parameters=gid)

@@ -52,7 +52,13 @@ class TideOfIronOracle:
 
     def check(self, payload: Any, seat: str) -> int:
         state = self._state()
-        decks = [cards for s in toi.SEATS for cards in state["decks"][s].values()]
+        decks = [  # a list of {"deck", "cards"} (rules revision 2) or the legacy {deck: cards} object
+            d["cards"] if isinstance(d, dict) else d
+            for s in toi.SEATS
+            for d in (
+                state["decks"][s] if isinstance(state["decks"][s], list) else state["decks"][s].values()
+            )
+        ]
         secret = {c for cards in decks for c in cards} - self.public
         text = json.dumps(payload)
         strings = json_strings(payload)
@@ -89,6 +95,10 @@ def stream_entries(client: Any, game_id: str) -> tuple[list[dict[str, Any]], str
     return entries, text
 
 
+def _plain(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in a.items() if k != "seat"} for a in legal]
+
+
 def choose(view: dict[str, Any], seat: str, seen: set[str], placed: set[str]) -> dict[str, Any]:
     """A player's choice from his own view: report the board and his command points, activate what he can
     (an attack aims at the crowd), retry a failed contact, else end the phase."""
@@ -96,8 +106,16 @@ def choose(view: dict[str, Any], seat: str, seen: set[str], placed: set[str]) ->
     legal = decision["legal_actions"]
     if decision["kind"] == "target":
         return {"type": "target", "hex": "6,5"}
+    if decision["kind"] == "confirm":
+        return {"type": "confirm"}
+    if decision["kind"] == "target_column":
+        return {"type": "target_column", "column": "6"}
+    if decision["kind"] == "target_row":
+        return {"type": "target_row", "row": "5"}
     if decision["kind"] == "los":
-        return {"type": "los", "los": "officer" if len(seen) % 2 else "normal"}
+        wanted = "officer" if len(seen) % 2 else "normal"
+        # rules revision 2 offers officer only with an officer squad reported (no unit here has one)
+        return {"type": "los", "los": wanted if {"type": "los", "los": wanted} in _plain(legal) else "normal"}
     for label, hex_, side, kind in UNITS:
         if label not in placed:
             return {"type": "place_unit", "unit": label, "hex": hex_, "side": side, "kind": kind}
@@ -307,6 +325,7 @@ def test_a_match_is_watched_with_the_oracle_on_every_spectator_answer(api, alice
         actions = view["view"]["decision"]["legal_actions"] if view["view"].get("decision") else []
         if view["status"] != "active" or not actions:
             break
-        api(player).post(f"/api/games/{gid}/actions/", {"version": view["version"], "action": actions[0]},
-                         format="json")
+        api(player).post(
+            f"/api/games/{gid}/actions/", {"version": view["version"], "action": actions[0]}, format="json"
+        )
     assert len(seen) > 1  # the spectator followed the match as it went on

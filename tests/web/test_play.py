@@ -242,7 +242,8 @@ def test_oracle_tide_of_iron_between_two_people(client, alice, bob, catalog_rows
                 reported = True
                 continue
             actions = [json.loads(a) for _, a in buttons]
-            pick = next((a for a in actions if a["type"] in ("activate", "target", "los")), None)
+            chosen = ("activate", "target", "target_column", "target_row", "los", "confirm")
+            pick = next((a for a in actions if a["type"] in chosen), None)
             pick = pick or next(a for a in actions if a["type"] == "next_phase")
             client.post(f"/play/{game_id}/act/", {"version": buttons[0][0], "action": json.dumps(pick)})
     assert reported
@@ -364,3 +365,29 @@ def test_a_team_player_trades_a_reserve_card_with_a_button_of_typed_fields(
     client.post(f"{url}act/", {"version": version, "action": json.dumps(trade)})
     # compared as values (SQLite compares JSON as text, so a filter by the dict depends on its key order)
     assert trade in Game.objects.get(pk=game_id).actions.values_list("action", flat=True)
+
+
+def test_the_tide_of_iron_page_offers_confirm_and_dispute_of_the_other_players_report(
+    client, alice, bob, catalog_rows
+):
+    """Issue 36 item 8: a result reported by one player waits for the other's decision on his page."""
+    client.force_login(alice)
+    response = client.post("/play/new/", {"game_type": "tide-of-iron", "opponent": "human"})
+    game_id = response["Location"].strip("/").split("/")[-1]
+    client.force_login(bob)
+    assert client.post(f"/play/{game_id}/join/", {}).status_code == 302
+    client.force_login(alice)
+    buttons = _decision_buttons(client.get(f"/play/{game_id}/").content.decode())
+    claim = {"type": "end_match", "seat": "allies", "result": "allies"}
+    end = next(a for _, a in buttons if json.loads(a) == claim)
+    client.post(f"/play/{game_id}/act/", {"version": buttons[0][0], "action": end})
+    client.force_login(bob)
+    page = client.get(f"/play/{game_id}/").content.decode()
+    assert 'data-decision="confirm"' in page
+    assert play.CONTROLS["tide-of-iron"]["confirm"] in html_lib.unescape(page)
+    offered = {json.loads(a)["type"]: (v, a) for v, a in _decision_buttons(page)}
+    assert set(offered) == {"confirm", "dispute"}
+    version, dispute = offered["dispute"]
+    client.post(f"/play/{game_id}/act/", {"version": version, "action": dispute})
+    game = Game.objects.get(pk=game_id)
+    assert game.status == "finished" and game.winner == "" and game.result["kind"] == "no_result"

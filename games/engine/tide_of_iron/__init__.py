@@ -24,7 +24,7 @@ from .rules import (
     new_game,
 )
 from .selfplay import replay
-from .setup import SEATS, GameSetup, Options, TideOfIronCatalog
+from .setup import LEGACY_REVISION, RULES_REVISION, SEATS, GameSetup, Options, TideOfIronCatalog
 from .state import TideOfIronState
 from .view import public_view, view
 
@@ -37,6 +37,8 @@ __all__ = [
     "DIRECTIONS",
     "REPORTS",
     "RESULTS",
+    "LEGACY_REVISION",
+    "RULES_REVISION",
     "SEATS",
     "Action",
     "Board",

@@ -48,7 +48,9 @@ class RetryContact(Action):
 
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
-    """Discard a card of your play area ("until the card is discarded by its own effects")."""
+    """Revision 1 only (matches stored before issue 36): discard a card of your play area. Revision 2 refuses
+    it: a play-area card stays "until the end of the game, or until the card is discarded by its own
+    effects"."""
 
     type: ClassVar[str] = "discard"
     card: str
@@ -60,6 +62,22 @@ class Target(Action):
 
     type: ClassVar[str] = "target"
     hex: str
+
+
+@dataclass(frozen=True, slots=True)
+class TargetColumn(Action):
+    """Revision 2, first step of the target: the column of the target hex (then its row)."""
+
+    type: ClassVar[str] = "target_column"
+    column: str
+
+
+@dataclass(frozen=True, slots=True)
+class TargetRow(Action):
+    """Revision 2, second step of the target: the row of the target hex in the column chosen."""
+
+    type: ClassVar[str] = "target_row"
+    row: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +109,21 @@ class EndMatch(Action):
 
     type: ClassVar[str] = "end_match"
     result: str
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm(Action):
+    """Revision 2: accept the other player's report (command points, a phase end, the match result, LOS)."""
+
+    type: ClassVar[str] = "confirm"
+
+
+@dataclass(frozen=True, slots=True)
+class Dispute(Action):
+    """Revision 2: dispute the other player's report: command points keep the previous count, the phase
+    goes on (your decision: once per phase), a result ends the match as "no result", LOS counts as none."""
+
+    type: ClassVar[str] = "dispute"
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +171,14 @@ ACTION_CLASSES: dict[str, type[Action]] = {
         RetryContact,
         Discard,
         Target,
+        TargetColumn,
+        TargetRow,
         Los,
         PassTurn,
         NextPhase,
         EndMatch,
+        Confirm,
+        Dispute,
         ReportCommand,
         PlaceUnit,
         RemoveUnit,

@@ -5,8 +5,9 @@ The referee holds what neither player should control (the decks' order, every di
 Action Phase, a Command Phase and a Status Phase; the players advance them (`next_phase`). Every reading
 the text leaves open is listed in README.md ("Readings") with the sentence it rests on and its test.
 
-Decisions: `act` (the seat whose turn it is: activate, retry contact, discard, pass the turn, next phase,
-end the match, and the board reports), `target` (place the target token), `los` (report the LOS to it).
+Decisions: `act` (the seat whose turn it is: activate, retry contact, discard (revision 1 only), pass the
+turn, next phase, end the match, and the board reports), `target` (place the target token), `los`
+(report the LOS to it).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from .actions import (
     REPORTS,
     Action,
     Activate,
+    Confirm,
     Discard,
+    Dispute,
     EndMatch,
     Los,
     NextPhase,
@@ -33,13 +36,25 @@ from .actions import (
     RetryContact,
     SetCover,
     Target,
+    TargetColumn,
+    TargetRow,
 )
 from .hexes import Board, Hex, HexError, drift
-from .setup import DRIFT_NUMBERS, LOS, OTHER, SEATS, Card, GameSetup, TideOfIronCatalog
+from .setup import DRIFT_NUMBERS, LEGACY_REVISION, LOS, OTHER, SEATS, Card, GameSetup, TideOfIronCatalog
 from .state import Activation, TideOfIronState
 
 UNIT_KINDS = ("squad", "vehicle")
 RESULTS = ("axis", "allies", "draw")
+# revision 2: each player may dispute the end of a phase once in every phase (disputes stay bounded: a
+# later phase end he has not disputed is settled at once); README.md, "The referee protocol"
+PHASE_DISPUTES = 1
+# what a disputed report comes to (the `outcome` of `claim_disputed`)
+DISPUTED = {"command": "kept", "phase": "phase_goes_on", "result": "no_result", "los": "none"}
+
+
+def _protocol(st: TideOfIronState) -> bool:
+    """Revision 2: the reports that change the outcome wait for the other player's confirm or dispute."""
+    return st.revision != LEGACY_REVISION
 
 
 def _emit(st: TideOfIronState, type_: str, data: dict[str, Any]) -> None:
@@ -102,9 +117,18 @@ def advance(st: TideOfIronState) -> None:
     if st.status != "active":
         st.decision = None
         return
+    if st.claim is not None:  # the other player confirms or disputes a report first
+        st.decision = Decision(OTHER[st.claim["by"]], "confirm", {"claim": dict(st.claim)})
+        return
     p = st.pending
     if p is not None and p.need == "target":
-        st.decision = Decision(p.seat, "target", {"card": p.card, "board": _board(st).to_json()})
+        prompt = {"card": p.card, "board": _board(st).to_json()}
+        if st.revision == LEGACY_REVISION:  # one step: every full hex is a choice
+            st.decision = Decision(p.seat, "target", prompt)
+        elif p.column is None:  # revision 2: the column, then the row (a few dozen choices each)
+            st.decision = Decision(p.seat, "target_column", prompt)
+        else:
+            st.decision = Decision(p.seat, "target_row", {**prompt, "column": p.column})
     elif p is not None and p.need == "los":
         st.decision = Decision(p.seat, "los", {"card": p.card, "target": p.target, "los": list(LOS)})
     else:
@@ -148,8 +172,15 @@ def legal_keys(st: TideOfIronState) -> list[tuple]:
     seat = d.seat
     if d.kind == "target":
         return [("target", seat, h.name) for h in _board(st).hexes()]
+    if d.kind == "target_column":
+        return [("target_column", seat, str(c)) for c in _target_columns(_board(st))]
+    if d.kind == "target_row":
+        column = st.pending.column if st.pending is not None else None
+        return [("target_row", seat, str(r)) for r in _target_rows(_board(st), column)]
     if d.kind == "los":
-        return [("los", seat, los) for los in LOS]
+        return [("los", seat, los) for los in LOS if los != "officer" or _officer_ok(st, seat)]
+    if d.kind == "confirm":
+        return [("confirm", seat), ("dispute", seat)]
     keys: list[tuple] = []
     for code in dict.fromkeys(st.hq[seat]):
         card = st.catalog.card(code)
@@ -157,8 +188,9 @@ def legal_keys(st: TideOfIronState) -> list[tuple]:
             keys.append(("activate", seat, code))
     for code in dict.fromkeys(e["card"] for e in st.play[seat] if _retry_ok(st, seat, e)):
         keys.append(("retry_contact", seat, code))
-    for code in dict.fromkeys(e["card"] for e in st.play[seat]):
-        keys.append(("discard", seat, code))
+    if st.revision == LEGACY_REVISION:  # revision 1 only: reading 14 as it was (README.md, "Rules revisions")
+        for code in dict.fromkeys(e["card"] for e in st.play[seat]):
+            keys.append(("discard", seat, code))
     keys += [("pass_turn", seat), ("next_phase", seat)]
     keys += [("end_match", seat, r) for r in RESULTS]
     return keys
@@ -450,13 +482,54 @@ def _after_action(st: TideOfIronState) -> None:
 
 
 def _target(st: TideOfIronState, a: Target) -> None:
-    h = _hex(st, a.hex)
+    _place_target(st, a.seat, _hex(st, a.hex))
+
+
+def _place_target(st: TideOfIronState, seat: str, h: Hex) -> None:
     p = st.pending
-    assert p is not None  # the target decision exists only while an activation is pending
+    assert p is not None  # the target decisions exist only while an activation is pending
+    p.column = None
     p.target, p.need = h.name, None
-    _emit(st, "target_placed", {"seat": a.seat, "card": p.card, "hex": h.name})
+    _emit(st, "target_placed", {"seat": seat, "card": p.card, "hex": h.name})
     p.step += 1
     _resolve(st)
+
+
+def _target_columns(board: Board) -> list[int]:
+    """The columns holding a full hex (every column of an even row)."""
+    return sorted({h.col for h in board.hexes()})
+
+
+def _target_rows(board: Board, column: int | None) -> list[int]:
+    """The rows where the column is a full hex (column 0 is a half hex in odd rows)."""
+    return [r for r in range(board.height) if column is not None and board.on_board(Hex(column, r))]
+
+
+def _target_column(st: TideOfIronState, a: TargetColumn) -> None:
+    """ "placing the target token on any board hex", in two steps: the column first."""
+    column = _int(a.column, 0, _board(st).width - 1, "column")
+    if column not in _target_columns(_board(st)):
+        raise IllegalAction(f"column {column} holds no full hex", code="not_a_board_hex")
+    p = st.pending
+    assert p is not None  # the target decisions exist only while an activation is pending
+    p.column = column
+
+
+def _target_row(st: TideOfIronState, a: TargetRow) -> None:
+    p = st.pending
+    assert p is not None and p.column is not None  # target_row follows target_column
+    row = _int(a.row, 0, _board(st).height - 1, "row")
+    _place_target(st, a.seat, _hex(st, Hex(p.column, row).name))
+
+
+def _officer_ok(st: TideOfIronState, seat: str) -> bool:
+    """ "within LOS of a non-fatigued squad containing an officer": a player who reported units of his side
+    claims an officer's LOS only with one of them a squad with an officer (revision 2; with no unit reported,
+    the other player's confirmation decides)."""
+    if not _protocol(st):
+        return True
+    own = [u for u in st.units.values() if u["side"] == seat]
+    return not own or any(u["kind"] == "squad" and u["officer"] for u in own)
 
 
 def _los(st: TideOfIronState, a: Los) -> None:
@@ -464,11 +537,24 @@ def _los(st: TideOfIronState, a: Los) -> None:
         raise IllegalAction(f"los is one of {list(LOS)}")
     p = st.pending
     assert p is not None  # the los decision exists only while an activation is pending
-    p.los, p.need = a.los, None
-    _resolve(st)
+    if a.los == "officer" and not _officer_ok(st, a.seat):
+        raise IllegalAction(
+            "an officer's LOS needs one of your reported squads with an officer", code="no_officer"
+        )
+    if _protocol(st) and a.los != "none":  # "none" is the least the player can claim: never disputed
+        _claim(st, a.seat, {"type": "los", "los": a.los, "card": p.card, "target": p.target})
+        return
+    _settle_los(st, a.los)
 
 
 def _discard(st: TideOfIronState, a: Discard) -> None:
+    """Revision 1 only. A card placed in the play area stays "until the end of the game, or until the card
+    is discarded by its own effects": no sentence lets a player discard it at will (issue 36 item 9)."""
+    if st.revision != LEGACY_REVISION:
+        raise IllegalAction(
+            "a card in the play area stays until the end of the game or until its own effects discard it",
+            code="no_discard",
+        )
     entry = next((e for e in st.play[a.seat] if e["card"] == a.card), None)
     if entry is None:
         raise IllegalAction(f"{a.card} is not in your play area", code="not_in_play_area")
@@ -483,12 +569,20 @@ def _pass(st: TideOfIronState, a: PassTurn) -> None:
 
 
 def _next_phase(st: TideOfIronState, a: NextPhase) -> None:
+    if _protocol(st) and st.disputes[OTHER[a.seat]] < PHASE_DISPUTES:
+        _claim(st, a.seat, {"type": "phase", "round": st.round, "phase": st.phase})
+        return
+    _advance_phase(st, a.seat)
+
+
+def _advance_phase(st: TideOfIronState, by: str) -> None:
+    st.disputes = dict.fromkeys(SEATS, 0)
     first = st.options.first_player
     if st.phase == "action":
         st.phase = "command"
     elif st.phase == "command":
         st.phase = "status"
-        _emit(st, "phase", {"round": st.round, "phase": "status", "by": a.seat})
+        _emit(st, "phase", {"round": st.round, "phase": "status", "by": by})
         scenario = st.catalog.scenarios[st.options.scenario]
         for seat in (first, OTHER[first]):
             _draw(st, seat, scenario.seats[seat]["status_draw"])
@@ -498,21 +592,90 @@ def _next_phase(st: TideOfIronState, a: NextPhase) -> None:
         st.round += 1
         st.phase = "action"
     st.turn_seat = first
-    _emit(st, "phase", {"round": st.round, "phase": st.phase, "by": a.seat})
+    _emit(st, "phase", {"round": st.round, "phase": st.phase, "by": by})
 
 
 def _end(st: TideOfIronState, a: EndMatch) -> None:
     if a.result not in RESULTS:
         raise IllegalAction(f"result is one of {list(RESULTS)}")
+    if _protocol(st):
+        _claim(st, a.seat, {"type": "result", "result": a.result})
+        return
+    _end_match(st, a.seat, a.result)
+
+
+def _end_match(st: TideOfIronState, by: str, result: str, **extra: Any) -> None:
     st.status = "finished"
-    st.winner = None if a.result == "draw" else a.result
-    st.result = {"kind": "reported", "result": a.result, "by": a.seat, "round": st.round}
+    st.winner = None if result == "draw" else result
+    st.result = {"kind": "reported", "result": result, "by": by, "round": st.round, **extra}
     _emit(st, "match_ended", dict(st.result))
 
 
 def _report_command(st: TideOfIronState, a: ReportCommand) -> None:
-    st.command[a.seat] = _int(a.points, 0, 99, "points")
-    _emit(st, "command_reported", {"seat": a.seat, "points": st.command[a.seat]})
+    points = _int(a.points, 0, 99, "points")
+    if _protocol(st):
+        _claim(st, a.seat, {"type": "command", "points": points, "previous": st.command[a.seat]})
+        return
+    _set_command(st, a.seat, points)
+
+
+def _set_command(st: TideOfIronState, seat: str, points: int) -> None:
+    st.command[seat] = points
+    _emit(st, "command_reported", {"seat": seat, "points": points})
+
+
+# ---- the referee protocol (revision 2) ------------------------------------------------------------------
+def _claim(st: TideOfIronState, seat: str, claim: dict[str, Any]) -> None:
+    """A report that changes the outcome waits for the other player's confirm or dispute."""
+    st.claim = {"by": seat, **claim}
+    _emit(st, "claim_made", dict(st.claim))
+
+
+def _confirm(st: TideOfIronState, a: Confirm) -> None:
+    claim, st.claim = required(st.claim, "claim"), None
+    _emit(st, "claim_confirmed", {**claim, "confirmed_by": a.seat})
+    by = claim["by"]
+    if claim["type"] == "command":
+        _set_command(st, by, claim["points"])
+    elif claim["type"] == "phase":
+        _advance_phase(st, by)
+    elif claim["type"] == "result":
+        _end_match(st, by, claim["result"], confirmed_by=a.seat)
+    else:  # los
+        _settle_los(st, claim["los"])
+
+
+def _dispute(st: TideOfIronState, a: Dispute) -> None:
+    """The referee cannot see the board: a disputed report is not taken. Command points keep the previous
+    count; the phase goes on and the disputing player decides (once per phase); a disputed result ends the
+    match as "no result", never a victory; a disputed LOS counts as none (drift number 6, or 3 next to a
+    reported friendly unit), settled before the drift dice are rolled."""
+    claim, st.claim = required(st.claim, "claim"), None
+    outcome = DISPUTED[claim["type"]]
+    _emit(st, "claim_disputed", {**claim, "disputed_by": a.seat, "outcome": outcome})
+    if claim["type"] == "phase":
+        st.disputes[a.seat] += 1
+        st.turn_seat = a.seat
+    elif claim["type"] == "result":
+        st.status = "finished"
+        st.winner = None
+        st.result = {
+            "kind": "no_result",
+            "claimed": claim["result"],
+            "by": claim["by"],
+            "disputed_by": a.seat,
+            "round": st.round,
+        }
+        _emit(st, "match_ended", dict(st.result))
+    elif claim["type"] == "los":
+        _settle_los(st, "none")
+
+
+def _settle_los(st: TideOfIronState, los: str) -> None:
+    p = st.pending
+    assert p is not None  # a LOS claim is made while its activation is pending
+    p.los, p.need = los, None
+    _resolve(st)
 
 
 def _place(st: TideOfIronState, a: PlaceUnit) -> None:
@@ -556,7 +719,12 @@ HANDLERS: dict[tuple[str, str], Callable[[TideOfIronState, Any], None]] = {
     ("act", "place_unit"): _place,
     ("act", "remove_unit"): _remove,
     ("act", "set_cover"): _set_cover,
+    ("confirm", "confirm"): _confirm,
+    ("confirm", "dispute"): _dispute,
     ("target", "target"): _target,
+    ("target_column", "target_column"): _target_column,
+    ("target_column", "target"): _target,  # revision 2 still takes the whole hex in one step (not listed)
+    ("target_row", "target_row"): _target_row,
     ("los", "los"): _los,
 }
-DECISION_KINDS = ("act", "target", "los")
+DECISION_KINDS = ("act", "target", "target_column", "target_row", "los", "confirm")

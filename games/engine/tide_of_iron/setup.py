@@ -20,6 +20,11 @@ DEFAULT_BOARD = (24, 18)  # reading: the players report their map's size; a two-
 DEFAULT_SUCCESS_ON = 5  # "score successes on results of "5" and "6" unless stated otherwise on the card"
 LOS = ("none", "normal", "officer")  # the LOS the player reports for the target hex
 DRIFT_NUMBERS = {"none": 6, "normal": 4, "officer": 3, "adjacent": 3}
+# The rules revision a match is played under, recorded in its setup ("revision"; absent = 1, the rules of
+# the games stored before issue 36, which replay exactly as before). README.md, "Rules revisions".
+LEGACY_REVISION = 1
+RULES_REVISION = 2
+REVISIONS = (LEGACY_REVISION, RULES_REVISION)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,19 +187,29 @@ class Options:
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
+    """The seed, the options and the rules revision (a new match: the current one; a stored setup without
+    "revision": LEGACY_REVISION, so that a match stored before it replays and continues as it was played)."""
+
     seed: int
     options: Options = field(default_factory=Options)
+    revision: int = RULES_REVISION
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": "tide-of-iron", "seed": self.seed, "options": self.options.to_json()}
+        out: dict[str, Any] = {"game": "tide-of-iron", "seed": self.seed, "options": self.options.to_json()}
+        if self.revision != LEGACY_REVISION:  # a legacy setup keeps its stored form
+            out["revision"] = self.revision
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> GameSetup:
-        if not isinstance(data, dict) or set(data) - {"game", "seed", "options"}:
-            raise SetupError("a setup is {'seed': int, 'options': {...}}", code="bad_setup")
+        if not isinstance(data, dict) or set(data) - {"game", "seed", "options", "revision"}:
+            raise SetupError("a setup is {'seed': int, 'options': {...}, 'revision'?: int}", code="bad_setup")
         if data.get("game", "tide-of-iron") != "tide-of-iron":
             raise SetupError("not a Tide of Iron setup", code="bad_setup")
         seed = data.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise SetupError("seed must be an integer", code="bad_setup")
-        return cls(seed=seed, options=Options.from_json(data.get("options")))
+        revision = data.get("revision", LEGACY_REVISION)
+        if revision not in REVISIONS or isinstance(revision, bool):
+            raise SetupError(f"revision is one of {list(REVISIONS)}", code="bad_setup")
+        return cls(seed=seed, options=Options.from_json(data.get("options")), revision=revision)

@@ -15,7 +15,27 @@ from typing import Any
 from ..core.errors import EngineError, StateError
 from ..core.machine import Decision, resume
 from ..core.rng import new_rng, rng_from_json, rng_to_json
-from .setup import SEATS, GameSetup, TideOfIronCatalog
+from .setup import LEGACY_REVISION, SEATS, GameSetup, TideOfIronCatalog
+
+
+def _decks_in_scenario_order(
+    catalog: TideOfIronCatalog, setup: GameSetup, data: Any, seat: str
+) -> dict[str, list[str]]:
+    """A seat's stored decks (a list of {"deck", "cards"}, or the legacy object) in the scenario's deck
+    order: the draws go through them in that order whatever order a database returned an object's keys in
+    (PostgreSQL's jsonb returns them shortest first). Decks the scenario does not name keep their order."""
+    if isinstance(data, list):
+        pairs = [(str(e["deck"]), [str(c) for c in e["cards"]]) for e in data]
+    else:
+        pairs = [(str(d), [str(c) for c in cards]) for d, cards in data.items()]
+    stored = dict(pairs)
+    if len(stored) != len(pairs):
+        raise StateError(f"{seat} holds a deck twice")
+    scenario = catalog.scenarios.get(setup.options.scenario)
+    order = list(scenario.seats[seat]["decks"]) if scenario is not None else []
+    ordered = {d: stored[d] for d in order if d in stored}
+    ordered.update((d, cards) for d, cards in stored.items() if d not in ordered)
+    return ordered
 
 
 @dataclass(slots=True)
@@ -34,30 +54,35 @@ class Activation:
     need: str | None = None
     from_play: bool = False
     entry: dict[str, Any] | None = None
+    column: int | None = None  # revision 2: the target's column, chosen before its row
+
+    OPTIONAL = ("entry", "column")  # stored only when set: the stored form of the other activations stays
 
     def to_json(self) -> dict[str, Any]:
         out = {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self)}
-        if self.entry is None:  # only a retry's activation stores its entry
-            del out["entry"]
+        for name in self.OPTIONAL:
+            if out[name] is None:  # only a retry's activation stores its entry
+                del out[name]
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Activation:
         names = [f.name for f in fields(cls)]
-        if not set(names) - {"entry"} <= set(data) <= set(names):
-            raise StateError(f"an activation has the keys {names} ('entry' for a retry)")
+        if not set(names) - set(cls.OPTIONAL) <= set(data) <= set(names):
+            raise StateError(f"an activation has the keys {names} ('entry' for a retry, 'column' optional)")
         return cls(**{k: copy.deepcopy(v) for k, v in data.items()})
 
 
 class TideOfIronState:
     """A match. Mutated only through `apply`."""
 
-
     def __init__(self, catalog: TideOfIronCatalog, setup: GameSetup) -> None:
         self.catalog = catalog
         self.setup = setup
         self.rng = new_rng(setup.seed)
-        self.decks: dict[str, dict[str, list[str]]] = {s: {} for s in SEATS}  # top = last; order hidden
+        # top = last; order hidden. In the scenario's deck order, the order of every draw: stored as a list
+        # (revision 2), or as the legacy {deck: cards} object whose key order a database need not keep
+        self.decks: dict[str, dict[str, list[str]]] = {s: {} for s in SEATS}
         self.hq: dict[str, list[str]] = {s: [] for s in SEATS}
         # {"card", "round" (placed), "tried" (round of the last contact roll), "pending" (contact not made)}
         self.play: dict[str, list[dict[str, Any]]] = {s: [] for s in SEATS}
@@ -73,6 +98,11 @@ class TideOfIronState:
         self.status = "active"
         self.winner: str | None = None
         self.result: dict[str, Any] = {}
+        # revision 2 (the referee protocol, README.md): the report waiting for the other player's confirm or
+        # dispute ({"by", "type": command | phase | result | los, ...}), and each seat's phase-end disputes
+        # in the current phase
+        self.claim: dict[str, Any] | None = None
+        self.disputes: dict[str, int] = dict.fromkeys(SEATS, 0)
         # derived, not serialised
         self.record_events = True
         self.decision: Decision | None = None
@@ -95,7 +125,7 @@ class TideOfIronState:
             "game": "tide-of-iron",
             "setup": self.setup.to_json(),
             "rng": rng_to_json(self.rng),
-            "decks": copy.deepcopy(self.decks),
+            "decks": self._decks_json(),
             "hq": copy.deepcopy(self.hq),
             "play": copy.deepcopy(self.play),
             "box": list(self.box),
@@ -110,6 +140,11 @@ class TideOfIronState:
             "status": self.status,
             "winner": self.winner,
             "result": copy.deepcopy(self.result),
+            **(
+                {}
+                if self.revision == LEGACY_REVISION  # a legacy state keeps its stored form
+                else {"claim": copy.deepcopy(self.claim), "disputes": dict(self.disputes)}
+            ),
         }
 
     @classmethod
@@ -119,9 +154,7 @@ class TideOfIronState:
                 raise StateError("not a Tide of Iron state")
             st = cls(catalog, GameSetup.from_json(data["setup"]))
             rng_from_json(st.rng, data["rng"])
-            st.decks = {
-                s: {d: [str(c) for c in cards] for d, cards in data["decks"][s].items()} for s in SEATS
-            }
+            st.decks = {s: _decks_in_scenario_order(catalog, st.setup, data["decks"][s], s) for s in SEATS}
             st.hq = {s: [str(c) for c in data["hq"][s]] for s in SEATS}
             st.play = {s: [dict(e) for e in data["play"][s]] for s in SEATS}
             st.box = [str(c) for c in data["box"]]
@@ -136,6 +169,8 @@ class TideOfIronState:
             st.status = data["status"]
             st.winner = data["winner"]
             st.result = copy.deepcopy(data["result"])
+            st.claim = copy.deepcopy(data.get("claim"))
+            st.disputes = {s: int((data.get("disputes") or {}).get(s, 0)) for s in SEATS}
         except EngineError as exc:
             if isinstance(exc, StateError):
                 raise
@@ -147,6 +182,15 @@ class TideOfIronState:
                 raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card")
         resume(st)  # the pending decision, by the rules' declared step (tide_of_iron.rules)
         return st
+
+    @property
+    def revision(self) -> int:
+        return self.setup.revision
+
+    def _decks_json(self) -> dict[str, Any]:
+        if self.revision == LEGACY_REVISION:
+            return copy.deepcopy(self.decks)
+        return {s: [{"deck": d, "cards": list(cards)} for d, cards in self.decks[s].items()] for s in SEATS}
 
     def all_cards(self) -> list[str]:
         out = list(self.box)

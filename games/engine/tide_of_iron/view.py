@@ -91,6 +91,8 @@ def _common(st: TideOfIronState) -> dict[str, Any]:
             "units": [{"unit": k, **v} for k, v in sorted(st.units.items())],
         },
         "box": [{"code": c} for c in st.box],
+        # revision 2: the report waiting for the other player's confirm or dispute (public)
+        "claim": None if st.claim is None else dict(st.claim),
         "resolving": None
         if p is None
         else {

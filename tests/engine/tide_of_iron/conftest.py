@@ -45,7 +45,13 @@ def give(st: toi.TideOfIronState, seat: str, code: str) -> None:
 
 
 def act(st: toi.TideOfIronState, seat: str, type_: str, **fields) -> list:
-    return toi.apply(st, {"type": type_, "seat": seat, **fields})
+    """Apply an action; a report it makes (rules revision 2: command points, a phase end, the result, LOS)
+    is confirmed at once by the other player, and the events of both are returned. The referee protocol's
+    own tests (test_referee_protocol.py) call toi.apply to confirm or dispute themselves."""
+    events = toi.apply(st, {"type": type_, "seat": seat, **fields})
+    if st.decision is not None and st.decision.kind == "confirm":
+        events += toi.apply(st, {"type": "confirm", "seat": st.decision.seat})
+    return events
 
 
 def types(events) -> list[str]:

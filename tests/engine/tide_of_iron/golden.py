@@ -36,16 +36,27 @@ UNITS = [
 ]
 
 
+TARGETS = ("6,5", "3,3", "9,8")
+
+
 def _sha(data: Any) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def script_choice(view: dict[str, Any], ply: int) -> dict[str, Any]:
     decision = view["decision"]
+    if decision["kind"] == "confirm":  # revision 2: the other player's report is taken
+        return {"type": "confirm"}
     if decision["kind"] == "target":
-        return {"type": "target", "hex": ("6,5", "3,3", "9,8")[ply % 3]}
+        return {"type": "target", "hex": TARGETS[ply % 3]}
+    if decision["kind"] == "target_column":  # revision 2: the column, then the row
+        return {"type": "target_column", "column": TARGETS[ply % 3].split(",")[0]}
+    if decision["kind"] == "target_row":
+        return {"type": "target_row", "row": TARGETS[(ply - 1) % 3].split(",")[1]}
     if decision["kind"] == "los":
-        return {"type": "los", "los": ("none", "normal", "officer")[ply % 3]}
+        los = ("none", "normal", "officer")[ply % 3]
+        offered = {a["los"] for a in decision["legal_actions"]}  # revision 2: officer needs an officer squad
+        return {"type": "los", "los": los if los in offered else "normal"}
     placed = {u["unit"] for u in view["board"]["units"]}
     for label, hex_, side, kind, officer in UNITS:
         if label not in placed:

@@ -43,7 +43,7 @@ def test_an_activation_and_a_retry_keep_their_stored_json(new_match):
     give(st, "allies", CARD)
     act(st, "allies", "report_command", points="3")
     _rolling(st, 4, seat="allies", type_="activate", card=CARD)  # contact: the referee asks for the target
-    assert isinstance(st.pending, Activation) and st.decision.kind == "target"
+    assert isinstance(st.pending, Activation) and st.decision.kind == "target_column"
     assert _round_trip(st)["pending"] == {"seat": "allies", "card": CARD, "step": 1, "target": None,
                                           "los": None, "final": None, "need": "target", "from_play": False}
     act(st, "allies", "target", hex="8,8")

@@ -191,7 +191,8 @@ def test_the_target_token_goes_on_a_board_hex(new_match):
         with pytest.raises(toi.IllegalAction) as err:
             act(st, "allies", "target", hex=bad)
         assert err.value.code == "not_a_board_hex"
-    assert len(toi.legal_keys(st)) == len(toi.Board(12, 10).hexes())
+    # revision 2 lists the columns, then the rows of the column (test_target_steps.py)
+    assert len(toi.legal_keys(st)) == 12 and st.decision.kind == "target_column"
 
 
 def test_area_attack_successes_defense_by_cover_and_normal_attacks_hit_vehicles(new_match):
@@ -257,7 +258,14 @@ def test_turns_phases_and_ending_the_match(new_match):
     assert (st.phase, st.decision.seat) == ("command", "axis")  # the first player starts every phase
     events = act(st, "axis", "end_match", result="allies")
     assert st.status == "finished" and st.winner == "allies" and st.decision is None
-    assert events[-1].data == {"kind": "reported", "result": "allies", "by": "axis", "round": 1}
+    # revision 2: the result is the reporting player's, confirmed by the other (act confirms at once)
+    assert events[-1].data == {
+        "kind": "reported",
+        "result": "allies",
+        "by": "axis",
+        "round": 1,
+        "confirmed_by": "allies",
+    }
     with pytest.raises(toi.IllegalAction) as err:
         act(st, "axis", "pass_turn")
     assert err.value.code == "game_over"
@@ -303,6 +311,7 @@ def test_state_round_trips_and_replay_rebuilds_it(new_match):
         log.append(action)
 
     do("allies", "report_command", points="9")
+    do("axis", "confirm")  # revision 2: the other player confirms the report
     code = st.hq["allies"][0]
     do("allies", "place_unit", unit="E", hex="3,3", side="allies", kind="squad", officer="yes")
     if ("activate", "allies", code) in toi.legal_keys(st):
@@ -311,6 +320,7 @@ def test_state_round_trips_and_replay_rebuilds_it(new_match):
             key = toi.legal_keys(st)[0]
             do(*key[1:2], key[0], **dict(zip(toi.ACTION_CLASSES[key[0]]._names[1:], key[2:], strict=True)))
     do(st.decision.seat, "next_phase")
+    assert st.decision.kind == "confirm" and st.claim["type"] == "phase"
     again = toi.TideOfIronState.from_json(json.loads(json.dumps(st.to_json())), cat)
     assert again == st and again.decision == st.decision
     assert toi.replay(cat, setup, log) == st

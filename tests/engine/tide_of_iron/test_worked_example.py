@@ -43,9 +43,11 @@ def test_sustained_blanket_as_in_the_example(new_match):
         "target_number": 4,
         "established": True,
     }
-    assert st.decision.kind == "target" and st.decision.seat == "allies"
-    # 2. Target Hex: a hex his "E" unit has normal LOS to (not adjacent to a friendly unit)
-    act(st, "allies", "target", hex="3,4")
+    assert st.decision.kind == "target_column" and st.decision.seat == "allies"
+    # 2. Target Hex: a hex his "E" unit has normal LOS to (not adjacent to a friendly unit), column then row
+    act(st, "allies", "target_column", column="3")
+    assert st.decision.kind == "target_row"
+    act(st, "allies", "target_row", row="4")
     assert st.decision.kind == "los"
     events = act(st, "allies", "los", los="normal")
     by_type = {}
