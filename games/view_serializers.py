@@ -1,9 +1,9 @@
 """The documented shapes of a seat's view, its pending decision and the legal actions (OpenAPI only).
 
-The view itself is built by the engine (games.engine.view) as plain JSON; these serializers describe
+The view itself is built by the engine (battlecards/view.py) as plain JSON; these serializers describe
 it for the schema, so generated clients get typed objects: one component per decision kind (a oneOf
 with a discriminator on `kind`, each with its own prompt component) and one per action type (a oneOf
-with a discriminator on `type`, built from games.engine.actions.ACTION_TYPES, so it cannot drift).
+with a discriminator on `type`, built from games.engine.battlecards.actions.ACTION_TYPES, so it cannot drift).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from games import clocks
-from games.engine.actions import ACTION_TYPES
+from games.engine.battlecards.actions import ACTION_TYPES
 from games.engine.battlefront import ACTION_TYPES as BATTLEFRONT_ACTION_TYPES
 from games.engine.battlefront import DECISION_KINDS as BATTLEFRONT_DECISION_KINDS
 from games.engine.battlefront import FRONTS as BATTLEFRONT_FRONTS
