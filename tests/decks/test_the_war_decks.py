@@ -238,7 +238,7 @@ def test_starters_of_both_games_are_listed_filtered_and_cloned(owner_client):
     assert {s["code"] for s in the_war} == {RED_STARTER, WEHRMACHT_STARTER}
     assert GB_STARTER in {s["code"] for s in battlecards}
     assert {s["code"] for s in every} == {s["code"] for s in the_war + battlecards}
-    assert all(s["is_valid"] and s["totals"] == {"cards": 60} and s["game"] == "the_war" for s in the_war)
+    assert all(s["is_valid"] and s["totals"] == {"cards": 60} and s["game"] == "the-war" for s in the_war)
     assert owner_client.get(reverse("starter-list"), {"game": "chess"}).status_code == 400
 
     response = owner_client.post(reverse("starter-clone", args=[WEHRMACHT_STARTER]), {}, format="json")
@@ -251,7 +251,7 @@ def test_starters_of_both_games_are_listed_filtered_and_cloned(owner_client):
         {"cards": 60},
     )
     stats = owner_client.get(reverse("deck-stats", args=[clone["id"]])).json()
-    assert stats["game"] == "the_war" and stats["totals"] == {"cards": 60}
+    assert stats["game"] == "the-war" and stats["totals"] == {"cards": 60}
     assert sum(stats["by_category"].values()) == 60
     assert set(stats["resource_curve"]) == {"depot", "plant", "fuel"}
     non_resource = 60 - stats["by_category"]["resource"]
@@ -311,7 +311,7 @@ def test_deck_list_queries_stay_constant_with_decks_of_both_games(
     add(5)
     with django_assert_num_queries(len(few)):
         body = owner_client.get(reverse("deck-list")).json()
-    assert len(body["results"]) == 12 and {d["game"] for d in body["results"]} == {"the_war", "battlecards"}
+    assert len(body["results"]) == 12 and {d["game"] for d in body["results"]} == {"the-war", "battlecards"}
     assert all(d["is_valid"] for d in body["results"])
 
 
@@ -380,4 +380,4 @@ def test_the_admin_offers_a_the_war_deck_the_two_armies(admin_client, owner_clie
     assert admin_client.post(url, form).status_code == 302
     assert Deck.objects.get(pk=deck["id"]).nation == "wehrmacht"
     assert admin_client.post(url, {**form, "nation": "GB"}).status_code == 200  # not an army: the form again
-    assert Deck.objects.get(pk=deck["id"]).game == "the_war"
+    assert Deck.objects.get(pk=deck["id"]).game == "the-war"
