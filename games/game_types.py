@@ -460,6 +460,15 @@ for _definition in (Battlecards(), Battlefront(), TheWar(), TideOfIron()):
     register_game_type(_definition)
 
 
+def game_type_list() -> list[dict[str, Any]]:
+    """Every registered game type, as GET /api/game-types/ lists it (registration order)."""
+    return [
+        {"id": name, "label": kind.label, "seats": list(kind.seats), "bots": kind.bots_available,
+         "decks": kind.uses_decks, "live_play": kind.live_play}
+        for name, kind in GAME_TYPES.items()
+    ]
+
+
 def game_type_ids() -> list[str]:
     """Every game type's id, in registration order (what an API lists and validates against)."""
     return list(GAME_TYPES)
