@@ -42,7 +42,7 @@ def _face_form(pdf: canvas.Canvas, name: str, svg: str) -> None:
 
 
 def _faces(codes: list[str], game: str) -> dict[str, str]:
-    if game == "the_war":
+    if game == "the-war":
         from cards.the_war.faces import the_war_face_svg
         from cards.the_war.selectors import the_war_card_list
 

@@ -27,6 +27,7 @@ ENDPOINTS = {
     "deck_matchup": "deck-matchup",
     "starters": "starter-list",
     "games": "game-list",
+    "game_types": "game-type-list",
     "bot_ratings": "bot-ratings",
     "auth_token": "auth-token",
     "auth_register": "auth-register",

@@ -59,6 +59,7 @@ from decks.serializers import (
     entry_rows,
     the_war_entry_rows,
 )
+from games.game_type_fields import deck_game_choices
 
 
 def _deck_out(request: Request, deck: Any, *, code: int = 200) -> Response:
@@ -117,7 +118,7 @@ CARD_OF_ANOTHER_GAME = OpenApiExample(
         "code": selectors.CARD_OF_ANOTHER_GAME,
         "detail": "Card(s) of another game in a The War deck: de-tiger-i (Tiger I Tank, Battlecards). A deck "
         "holds the cards of its own game only.",
-        "game": "the_war",
+        "game": "the-war",
         "cards": ["de-tiger-i"],
     },
 )
@@ -298,7 +299,9 @@ class DeckListApi(APIView):
         summary="My decks (anonymous: public decks); ?public=true: every public deck; ?mine=true: only mine",
         parameters=[
             DeckListQuerySerializer,
-            OpenApiParameter("game", str, enum=list(Game.values), description="Decks of one game"),
+            OpenApiParameter(
+                "game", str, enum=[c for c, _ in deck_game_choices()], description="Decks of one game"
+            ),
             OpenApiParameter("nation", str, description="Nation code (The War: army)"),
             OpenApiParameter("is_public", bool),
             OpenApiParameter("search", str, description="Part of the deck name"),
@@ -527,7 +530,7 @@ class DeckStatsApi(APIView):
                 "stats of a The War deck",
                 response_only=True,
                 value={
-                    "game": "the_war",
+                    "game": "the-war",
                     "totals": {"cards": 60},
                     "by_category": {"resource": 24, "unit": 30, "special": 6},
                     "by_unit_type": {"infantry": 12, "tank": 10, "aircraft": 8},

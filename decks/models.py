@@ -15,10 +15,12 @@ MAX_ENTRY_COUNT = 99
 
 
 class Game(models.TextChoices):
-    """The games whose players build their own decks (Battlefront has none: one shared deck)."""
+    """The ids of the games whose players build their own decks (Battlefront has none: one shared deck):
+    the ids of the registry (games.engine.registry). Only names: a deck's `game` is checked against the
+    registry by the services (decks.services._check_game), not by database choices."""
 
     BATTLECARDS = "battlecards", "Battlecards"
-    THE_WAR = "the_war", "The War"
+    THE_WAR = "the-war", "The War"
 
 
 class Deck(models.Model):
@@ -26,9 +28,8 @@ class Deck(models.Model):
     name = models.CharField(max_length=120)
     game = models.CharField(
         max_length=16,
-        choices=Game.choices,
         default=Game.BATTLECARDS,
-        help_text="The game the deck is built for (fixed at creation); its rules validate the deck",
+        help_text="The game the deck is built for (a registry id, fixed at creation); its rules check it",
     )
     nation = models.CharField(
         max_length=16,

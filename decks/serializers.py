@@ -18,6 +18,7 @@ from config.errors import ValidationFailed
 from decks import rules, selectors
 from decks.models import MAX_ENTRY_COUNT, Deck, DeckVersion, Game
 from decks.services import MAX_ENTRIES
+from games.game_type_fields import GameIdField, deck_game_choices
 
 # ---------------------------------------------------------------------------------------------- input
 
@@ -110,13 +111,15 @@ class EntriesFieldSchema(OpenApiSerializerFieldExtension):
         }
 
 
-GAME_HELP = "The deck's game (fixed at creation): battlecards (default) or the_war"
+GAME_HELP = (
+    "The deck's game (fixed at creation): battlecards (default) or the-war (the old id the_war is read too)"
+)
 NATION_HELP = "Battlecards: a nation code, e.g. GB. The War: the deck's army, red-army or wehrmacht"
 
 
 class DeckCreateInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
-    game = serializers.ChoiceField(choices=Game.choices, default=Game.BATTLECARDS, help_text=GAME_HELP)
+    game = GameIdField(choices=deck_game_choices, default=Game.BATTLECARDS, help_text=GAME_HELP)
     nation = serializers.CharField(max_length=16, help_text=NATION_HELP)
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
     is_public = serializers.BooleanField(required=False, default=False)
@@ -144,7 +147,7 @@ class EntriesReplaceInputSerializer(serializers.Serializer):
 
 
 class DeckValidateInputSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=Game.choices, default=Game.BATTLECARDS, help_text=GAME_HELP)
+    game = GameIdField(choices=deck_game_choices, default=Game.BATTLECARDS, help_text=GAME_HELP)
     nation = serializers.CharField(max_length=16, help_text=NATION_HELP)
     entries = EntriesField()
 
@@ -197,8 +200,8 @@ class DeckImportInputSerializer(serializers.Serializer):
     name = serializers.CharField(
         max_length=120, required=False, help_text="Default: the text's '# name: ...' header line"
     )
-    game = serializers.ChoiceField(
-        choices=Game.choices,
+    game = GameIdField(
+        choices=deck_game_choices,
         required=False,
         help_text="Default: the text's '# game: ...' header line, else battlecards",
     )
@@ -215,8 +218,10 @@ class DeckImportInputSerializer(serializers.Serializer):
 
 
 class StarterListQuerySerializer(serializers.Serializer):
-    game = serializers.ChoiceField(
-        choices=Game.choices, required=False, help_text="Only the starters of this game (default: every game)"
+    game = GameIdField(
+        choices=deck_game_choices,
+        required=False,
+        help_text="Only the starters of this game (default: every game)",
     )
 
 
@@ -299,7 +304,7 @@ class OfficialSerializer(serializers.Serializer):
 
 
 class ValidationOutputSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=Game.choices)
+    game = GameIdField(choices=deck_game_choices)
     nation = serializers.CharField(help_text="The War: the army")
     army = serializers.CharField(required=False, help_text="The War only: the deck's army")
     is_valid = serializers.BooleanField()
@@ -470,7 +475,7 @@ class VersionDiffOutputSerializer(serializers.Serializer):
 class StarterOutputSerializer(serializers.Serializer):
     code = serializers.CharField()
     name = serializers.CharField()
-    game = serializers.ChoiceField(choices=Game.choices)
+    game = GameIdField(choices=deck_game_choices)
     nation = serializers.CharField(help_text="The War: the starter's army")
     theater = serializers.CharField(allow_null=True)
     printed_cards = serializers.IntegerField(allow_null=True)
@@ -492,7 +497,7 @@ class CostBucketSerializer(BucketSerializer):
 class StatsOutputSerializer(serializers.Serializer):
     """A Battlecards deck's stats."""
 
-    game = serializers.ChoiceField(choices=Game.choices)
+    game = GameIdField(choices=deck_game_choices)
     totals = TotalsSerializer()
     by_kind = serializers.DictField(child=BucketSerializer())
     by_class = serializers.DictField(child=BucketSerializer())
@@ -513,7 +518,7 @@ class TheWarStatsOutputSerializer(serializers.Serializer):
     """A The War deck's stats: cards per category, unit type, subtype and line; the resource curve per
     resource type (non-resource cards by their cost in it) and the resource cards by what they yield."""
 
-    game = serializers.ChoiceField(choices=Game.choices)
+    game = GameIdField(choices=deck_game_choices)
     totals = TheWarTotalsSerializer()
     by_category = serializers.DictField(child=serializers.IntegerField())
     by_unit_type = serializers.DictField(child=serializers.IntegerField())

@@ -21,6 +21,7 @@ from config.errors import Conflict, DomainError, ValidationFailed
 from decks import selectors
 from decks.models import MAX_ENTRY_COUNT, Deck, DeckEntry, DeckVersion, Game
 from decks.text import MAX_IMPORT_LINES, MAX_REPORTED_ERRORS, count_lines, parse_deck_text, read_headers
+from games.engine import registry
 from vocabulary.battlecards import Catalog
 from vocabulary.the_war import Army
 
@@ -90,13 +91,18 @@ def auth_token_revoke(*, user: Any) -> None:
 ARMIES = sorted(a.value for a in Army)
 
 
-def _check_game(game: str) -> None:
-    if game not in Game.values:
+def _check_game(game: str) -> str:
+    """The registry id of a deck's game (an old id, like "the_war", read as its id): a registered game
+    whose players build decks (its spec names deck rules); 400 unknown_game otherwise."""
+    ids = [spec.id for spec in registry.games() if spec.deck_rules]
+    found = registry.canonical(game)
+    if found not in ids:
         raise ValidationFailed(
-            f"Unknown game {game!r}: decks are built for {', '.join(Game.values)}.",
+            f"Unknown game {game!r}: decks are built for {', '.join(ids)}.",
             code="unknown_game",
-            games=list(Game.values),
+            games=ids,
         )
+    return found
 
 
 def _check_nation(cat: Catalog, nation: str) -> None:
@@ -200,7 +206,7 @@ def deck_create(
 ) -> Deck:
     """A new deck of `game` (fixed for its life): `nation` is its nation (Battlecards) or army (The War)."""
     entries = dict(entries or {})
-    _check_game(game)
+    game = _check_game(game)
     _check_side(game, nation)
     _check_game_entries(game, entries)
     deck = Deck.objects.create(
@@ -322,7 +328,7 @@ def deck_import_text(
         )
     headers = read_headers(text)
     game = game or headers.get("game", "").strip().lower() or Game.BATTLECARDS
-    _check_game(game)
+    game = _check_game(game)
     side = "army" if game == Game.THE_WAR else "nation"
     name = name or headers.get("name")
     nation = nation or headers.get(side) or headers.get("nation")

@@ -42,7 +42,8 @@ from config.throttling import (
     stream_slot_release,
 )
 from games import clock_timer, event_bus, feed_selectors, selectors, services, spectator_selectors
-from games.models import SIDE_SEATS, GameStatus, GameType
+from games.game_type_fields import game_type_choices
+from games.models import SIDE_SEATS, GameStatus
 from games.serializers import (
     ActionSubmitSerializer,
     EventsQuerySerializer,
@@ -128,7 +129,7 @@ class GameListCreateApi(APIView):
             GameListQuerySerializer,
             OpenApiParameter("status", str, enum=[c for c, _ in GameStatus.choices], required=False),
             OpenApiParameter("winner", str, enum=[s.value for s in SIDE_SEATS], required=False),
-            OpenApiParameter("game_type", str, enum=[c for c, _ in GameType.choices], required=False),
+            OpenApiParameter("game_type", str, enum=[c for c, _ in game_type_choices()], required=False),
         ],
         responses={200: GameSerializer(many=True)},  # paginated: pagination_class above
         summary="My games (or ?joinable=true: open games I may join), newest first",

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import django_filters
 
-from games.models import SIDE_SEATS, EndReason, Game, GameStatus, GameType
+from games.game_type_fields import GameIdFilter
+from games.models import SIDE_SEATS, EndReason, Game, GameStatus
 
 
 class GameFilter(django_filters.FilterSet):
-    game_type = django_filters.ChoiceFilter(choices=GameType.choices)
+    game_type = GameIdFilter()
     status = django_filters.ChoiceFilter(choices=GameStatus.choices)
     winner = django_filters.ChoiceFilter(choices=[(s.value, s.label) for s in SIDE_SEATS])
     end_reason = django_filters.ChoiceFilter(choices=EndReason.choices)

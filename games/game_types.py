@@ -10,41 +10,68 @@ Battlecards code in games.services (games.services.deal, with games.decks_glue).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from config.errors import ValidationFailed
+from games.engine import registry
+from games.engine.core.engine import Engine, ModuleEngine
+from games.engine.core.registry import GameSpec
 from games.options import game_options, rules_options
 
 
 class GameType:
-    """What the service needs of one game's engine. Engines share the contract of games.engine.core:
-    `new_game(catalog, setup)`, `apply(state, action)` (EngineError with a code, state unchanged on error),
-    `legal_actions(state)`, `view(state, seat)`, `replay(catalog, setup, actions)` and two bots."""
+    """The Django-side definition of one game, registered under its id in the pure registry
+    (games.engine.registry): what the service needs around the game's `Engine` (games.engine.core.engine):
+    options, the frozen catalog snapshot, the card definitions a view names, bots, set-up of shared-deck
+    games. The id, label, seats and engine come from the registry's spec; a subclass sets `name` (the id)
+    and what differs."""
 
     name: str = ""
-    label: str = ""
-    seats: tuple[str, str] = ("", "")
     uses_decks: bool = True  # players bring decks (Battlecards) or share one deck (Battlefront)
-    bots_available: bool = True  # False: a referee of a physical game (Tide of Iron) seats humans only
     # Clocks, takebacks and ratings (issue 25) apply to a game of moves; not to a referee whose every
     # activation rolls dice (Tide of Iron): its matches are created without them and refuse takebacks.
     live_play: bool = True
-    engine_module: str = ""
-    state_class: str = "GameState"
-    setup_class: str = "GameSetup"
+    # The web part (optional): the play page's table (None: the view's parts drawn generically), one control
+    # title per decision kind in the game's own words (the buttons are the decision's legal actions), and
+    # the reports a seat types in (action type -> its fields) when the board is physical.
+    board_template: str | None = None
+    controls: Mapping[str, str] = {}
+    reports: Mapping[str, list[tuple[str, str]]] = {}
 
     @property
-    def engine(self) -> Any:
-        return importlib.import_module(self.engine_module)
+    def spec(self) -> GameSpec:
+        return registry.get(self.name)
+
+    @property
+    def label(self) -> str:
+        return self.spec.label
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.spec.seats
+
+    @property
+    def bots_available(self) -> bool:
+        """False: a referee of a physical game (Tide of Iron) seats humans only."""
+        return self.spec.engine.has_bots
+
+    @property
+    def engine(self) -> Engine:
+        return self.spec.engine
+
+    @property
+    def package(self) -> Any:
+        """The engine's package (its game-specific names: Options, GameSetup, its catalog class, ...)."""
+        engine = self.spec.engine
+        return engine.package if isinstance(engine, ModuleEngine) else engine
 
     @property
     def errors(self) -> tuple[type[Exception], ...]:
         """The engine's error classes (caught and turned into 400s with the engine's code)."""
         from games.engine.core.errors import EngineError
 
-        own = getattr(self.engine, "EngineError", EngineError)
+        own = getattr(self.package, "EngineError", EngineError)
         return (EngineError,) if own is EngineError else (EngineError, own)
 
     def other_seat(self, seat: str) -> str:
@@ -56,17 +83,17 @@ class GameType:
     def options(self, data: Mapping[str, Any]) -> Any:
         """The engine's Options from a request's JSON (400 invalid_options when the engine refuses it)."""
         try:
-            return self.engine.Options.from_json(rules_options(dict(data)))
+            return self.package.Options.from_json(rules_options(dict(data)))
         except self.errors as exc:
             raise ValidationFailed(_message(exc), code="invalid_options") from exc
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             raise ValidationFailed(f"Invalid options: {exc}", code="invalid_options") from exc
 
     def setup_from_json(self, data: Mapping[str, Any]) -> Any:
-        return getattr(self.engine, self.setup_class).from_json(data)
+        return self.engine.setup_from_json(data)
 
     def catalog_from_dicts(self, data: Mapping[str, Any]) -> Any:
-        return self.engine.Catalog.from_dicts(**data)
+        return self.engine.catalog_from_dicts(data)
 
     def catalog_from_snapshot(self, data: Mapping[str, Any], digest: str | None = None) -> Any:
         """The frozen catalog of a game (cached per snapshot hash by games.catalog_snapshot)."""
@@ -80,11 +107,11 @@ class GameType:
     # -------------------------------------------------------------------------------------- play
 
     def state_from_json(self, data: Mapping[str, Any], catalog: Any) -> Any:
-        return getattr(self.engine, self.state_class).from_json(data, catalog)
+        return self.engine.state_from_json(data, catalog)
 
     def parse_action(self, data: Mapping[str, Any]) -> Any:
         """The engine's Action (raises the engine's error, code malformed_action, for a bad one)."""
-        return self.engine.Action.from_json(data)
+        return self.engine.parse_action(data)
 
     def apply(self, state: Any, action: Any) -> list[Any]:
         return self.engine.apply(state, action)
@@ -101,12 +128,9 @@ class GameType:
 
     def bot(self, kind: str, *, catalog: Any, salt: str | None = None) -> Any:
         """A bot that sees only its seat's view; its choices hash `salt` (no second RNG)."""
-        kwargs = {} if salt is None else {"salt": salt}
-        if kind == "heuristic":
-            return self.engine.HeuristicBot(catalog=catalog, **kwargs)
-        if kind == "random":
-            return self.engine.RandomBot(**kwargs)
-        raise ValueError(f"unknown bot {kind!r}")
+        if not self.bots_available:
+            raise ValueError(f"{self.label} has no bots")
+        return self.engine.bot(kind, catalog=catalog, salt=salt)
 
     def replay(self, catalog: Any, setup_json: Mapping[str, Any], actions: list[Any]) -> Any:
         return self.engine.replay(catalog, self.setup_from_json(setup_json), actions)
@@ -158,10 +182,40 @@ class GameType:
 
 class Battlecards(GameType):
     name = "battlecards"
-    label = "BATTLECARDS: World Conflict"
-    seats = ("axis", "allies")
+    controls = {
+        "turn_start": "Start your turn",
+        "initial_deploy": "Deploy your initial forces",
+        "deploy": "Deploy units",
+        "transfer": "Transfer units between stacks",
+        "sabotage_victim": "Choose the general or leader the sabotage removes",
+        "v2_effect": "Resolve the V-2 rocket",
+        "divide_choose": "Choose how to divide a stack",
+        "divide_stack": "Divide the stack",
+        "reorganize": "Reorganize your reserve hand",
+        "reorganize_swap": "Swap cards while reorganizing",
+        "capture_browse": "Look at the captured stack",
+        "capture_pick": "Pick the captured cards to keep",
+        "fight_or_decline": "Fight this battle or decline it",
+        "preemptive_choice": "Preemptive strike?",
+        "battlecard_response": "Respond to the battlecard",
+        "emergency_deploy": "Emergency deployment",
+        "scorched_earth": "Scorched earth?",
+        "commit_optional": "Commit optional forces to the battle",
+        "battle_stack": "Choose the stack that fights",
+        "choose_enemy_army": "Choose the enemy army to attack",
+        "battle_window": "Battle: play a card or go on",
+        "withdraw": "Withdraw from the battle?",
+        "sabotage_target": "Choose the unit to sabotage",
+        "sub_withdraw": "Submarine: withdraw?",
+        "defend": "Defend against the shot",
+        "retarget": "Choose a new target",
+        "fire": "Fire",
+        "a_bomb_window": "Drop the A-bomb now, or pass",
+        "army_transfer": "Transfer cards to an allied army",
+        "reserve_trade": "Trade reserve cards with an ally",
+        "seat_trade": "Trade with an allied seat",
+    }
     uses_decks = True
-    engine_module = "games.engine"
 
     def options(self, data: Mapping[str, Any]) -> Any:
         """Known names only, each of its default's type: games.options.game_options, the one home of the
@@ -191,17 +245,14 @@ class Battlefront(GameType):
     west and east, five fronts. The cards are frozen per game from fixtures/battlefront/cards.json."""
 
     name = "battlefront"
-    label = "Battlefront"
-    seats = ("west", "east")
+    controls = {
+        "deploy": "Play a card on a front, or pass",
+        "discard": "Discard down to your hand limit",
+    }
     uses_decks = False
-    engine_module = "games.engine.battlefront"
-    state_class = "BattlefrontState"
-
-    def catalog_from_dicts(self, data: Mapping[str, Any]) -> Any:
-        return self.engine.BattlefrontCatalog.from_dicts(**data)
 
     def live_snapshot(self) -> dict[str, Any]:
-        catalog = self.engine.load_cards()
+        catalog = self.package.load_cards()
         return {
             "cards": [card.to_dict() for card in catalog.cards.values()],
             "special_cards": [card.to_dict() for card in catalog.special_cards.values()],
@@ -209,7 +260,7 @@ class Battlefront(GameType):
         }
 
     def new_setup(self, *, seed: int, options: Any) -> Any:
-        return self.engine.GameSetup(seed=seed, options=options)
+        return self.package.GameSetup(seed=seed, options=options)
 
     def seat_nations(self, options: Any) -> dict[str, str]:
         return dict(options.special_cards or {})
@@ -249,11 +300,30 @@ class TheWar(GameType):
     game from fixtures/the_war/ (cards.json and starters.json, as read)."""
 
     name = "the-war"
-    label = "The War"
-    seats = ("p1", "p2")
+    board_template = "web/play/partials/board_the-war.html"
+    controls = {
+        "pay": "Pay the cost: tap a resource",
+        "redraw": "Keep your starting hand or draw a new one",
+        "resources": "Resources: put a resource card into play, or go on",
+        "maintenance": "Maintain the battlefield condition, or abandon it",
+        "build": "Build: put a card from your hand into play, or go on",
+        "positions": "Positions: move a unit between the lines, or go on",
+        "attack_phase": "Attack phase: attack, or end the phase",
+        "end_of_turn": "End of turn: discard, or end your turn",
+        "declare_targeted": "Declare a targeted attack",
+        "declare_general": "Declare a general attack",
+        "attacker_artillery": "Attacking artillery: fire, or go on",
+        "attacker_abilities": "Attacker: use an ability or a special card, or go on",
+        "block": "Block the attackers",
+        "defender_specials": "Defender: play a special card, or go on",
+        "defender_artillery": "Defending artillery: fire, or go on",
+        "interception": "Intercept the blocking aircraft with a fighter, or go on",
+        "aa_mode": "Anti-aircraft: fire at the air or at the ground",
+        "damage": "Assign the damage",
+        "strike": "Breakthrough and strikes: choose what each unit strikes",
+        "second_line_support": "Support from the second line, or go on",
+    }
     uses_decks = False
-    engine_module = "games.engine.the_war"
-    state_class = "WarState"
     DEFAULT_DECKS = {"p1": {"starter": "tw-starter-red-army"}, "p2": {"starter": "tw-starter-wehrmacht"}}
 
     def options(self, data: Mapping[str, Any]) -> Any:
@@ -297,7 +367,7 @@ class TheWar(GameType):
         recorded has none: the engine's LEGACY_RULES_REVISION, so the game replays as it was played)."""
         from vocabulary.the_war import parse_catalog
 
-        revision = data.get("rules_revision", self.engine.LEGACY_RULES_REVISION)
+        revision = data.get("rules_revision", self.package.LEGACY_RULES_REVISION)
         return parse_catalog(data["cards"], data["starters"], rules_revision=revision)
 
     def live_snapshot(self) -> dict[str, Any]:
@@ -310,11 +380,11 @@ class TheWar(GameType):
             name: json.loads((FIXTURE_DIR / f"{name}.json").read_text(encoding="utf-8"))
             for name in ("cards", "starters")
         }
-        snapshot["rules_revision"] = self.engine.RULES_REVISION
+        snapshot["rules_revision"] = self.package.RULES_REVISION
         return snapshot
 
     def new_setup(self, *, seed: int, options: Any) -> Any:
-        return self.engine.GameSetup(seed, dict(options))
+        return self.package.GameSetup(seed, dict(options))
 
     card_codes = Battlefront.card_codes  # cards appear as {"code"} objects and as bare codes (losses)
 
@@ -338,13 +408,24 @@ class TideOfIron(GameType):
     (cards.tide_of_iron, loaded from fixtures/tide_of_iron/)."""
 
     name = "tide-of-iron"
-    label = "Tide of Iron: Strategy decks"
-    seats = ("allies", "axis")
+    board_template = "web/play/partials/board_tide-of-iron.html"
+    controls = {
+        "act": "Your Strategy cards: activate, retry contact, discard, report the board, or end the phase",
+        "target": "Choose the target hex",
+        "target_column": "Choose the target hex: its column",
+        "target_row": "Choose the target hex: its row",
+        "los": "Who has line of sight to the target: a normal unit or an officer?",
+        "confirm": "The other player reports: confirm it, or dispute it",
+    }
+    reports = {
+        "report_command": [("points", "Command points")],
+        "place_unit": [("unit", "Unit label"), ("hex", "Hex (x,y)"), ("side", "Side (axis or allies)"),
+                       ("kind", "Kind (squad or vehicle)")],
+        "remove_unit": [("unit", "Unit label")],
+        "set_cover": [("hex", "Hex (x,y)"), ("cover", "Cover")],
+    }
     uses_decks = False
-    bots_available = False
     live_play = False
-    engine_module = "games.engine.tide_of_iron"
-    state_class = "TideOfIronState"
 
     def live_snapshot(self) -> dict[str, Any]:
         from cards.tide_of_iron.selectors import toi_dicts
@@ -353,10 +434,7 @@ class TideOfIron(GameType):
         return {"cards": rows["toi_cards"], "decks": rows["toi_decks"], "scenarios": rows["toi_scenarios"]}
 
     def new_setup(self, *, seed: int, options: Any) -> Any:
-        return self.engine.GameSetup(seed=seed, options=options)
-
-    def bot(self, kind: str, *, catalog: Any, salt: str | None = None) -> Any:
-        raise ValueError("Tide of Iron matches have no bots")
+        return self.package.GameSetup(seed=seed, options=options)
 
     def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
         cards: dict[str, dict[str, Any]] = {}
@@ -369,7 +447,7 @@ class TideOfIron(GameType):
 
 def side_of_seat(seat: str) -> str:
     """The side a seat plays for: an army seat "allies-2" is on side "allies"; a side seat is its own side
-    (axis, allies, west, east). The twin of games.engine.setup.side_of for stored seat names."""
+    (axis, allies, west, east). The twin of games.engine.battlecards.setup.side_of for stored seat names."""
     return seat.split("-", 1)[0]
 
 
@@ -377,20 +455,57 @@ def _message(exc: Exception) -> str:
     return getattr(exc, "message", None) or str(exc)
 
 
-GAME_TYPES: dict[str, GameType] = {t.name: t for t in (Battlecards(), Battlefront(), TheWar(), TideOfIron())}
+GAME_TYPES: dict[str, GameType] = {}  # the registered definitions, by game id (register_game_type)
 DEFAULT_GAME_TYPE = "battlecards"
 
 
+def register_game_type(definition: GameType) -> GameType:
+    """Register a game's Django-side definition under its id; the pure registry must know the id."""
+    registry.get(definition.name)  # SetupError for an id the pure registry does not know
+    if registry.canonical(definition.name) != definition.name:
+        raise ValueError(f"{definition.name!r} is an alias: register the definition under its id")
+    GAME_TYPES[definition.name] = definition
+    return definition
+
+
+def unregister_game_type(name: str) -> None:
+    GAME_TYPES.pop(name, None)
+
+
+for _definition in (Battlecards(), Battlefront(), TheWar(), TideOfIron()):
+    register_game_type(_definition)
+
+
+def game_type_list() -> list[dict[str, Any]]:
+    """Every registered game type, as GET /api/game-types/ lists it (registration order)."""
+    return [
+        {"id": name, "label": kind.label, "seats": list(kind.seats), "bots": kind.bots_available,
+         "decks": kind.uses_decks, "live_play": kind.live_play}
+        for name, kind in GAME_TYPES.items()
+    ]
+
+
+def game_type_ids() -> list[str]:
+    """Every game type's id, in registration order (what an API lists and validates against)."""
+    return list(GAME_TYPES)
+
+
+def canonical_game_type(name: str | None) -> str | None:
+    """The id a name means (an old alias, like "the_war", read for one release), None when unknown."""
+    found = registry.canonical(name) if name else None
+    return found if found in GAME_TYPES else None
+
+
 def get_game_type(name: str | None) -> GameType:
-    """The adapter of a game type by name (400 unknown_game_type for any other name)."""
-    found = GAME_TYPES.get(name or DEFAULT_GAME_TYPE)
+    """The adapter of a game type by id or old alias (400 unknown_game_type for any other name)."""
+    found = canonical_game_type(name or DEFAULT_GAME_TYPE)
     if found is None:
         raise ValidationFailed(
             f"Unknown game type {name!r}: choose one of {sorted(GAME_TYPES)}.",
             code="unknown_game_type",
             field="game_type",
         )
-    return found
+    return GAME_TYPES[found]
 
 
 def game_type_of(game: Any) -> GameType:

@@ -19,15 +19,6 @@ class GameStatus(models.TextChoices):
     FINISHED = "finished", "Finished"
 
 
-class GameType(models.TextChoices):
-    """Which rules a game is played by (games.game_types maps each to its engine)."""
-
-    BATTLECARDS = "battlecards", "BATTLECARDS: World Conflict"
-    BATTLEFRONT = "battlefront", "Battlefront"
-    TIDE_OF_IRON = "tide-of-iron", "Tide of Iron: Strategy decks"
-    THE_WAR = "the-war", "The War"
-
-
 class SeatName(models.TextChoices):
     """Every seat of every game type: Battlecards has axis/allies (a 1v1 game) or one seat per army in a team,
     uneven or combined game (axis-1..axis-4, allies-1..allies-4: the engine's army ids); Battlefront
@@ -92,7 +83,8 @@ class CatalogSnapshot(models.Model):
 class Game(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     game_type = models.CharField(
-        max_length=16, choices=GameType.choices, default=GameType.BATTLECARDS, db_index=True
+        max_length=16, default="battlecards", db_index=True,
+        help_text="The game's id in the registry (games.engine.registry), checked by the services"
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
@@ -286,7 +278,7 @@ class Rating(models.Model):
     `manage.py calibrate_bot_ratings`). Display scale: rating 1500, deviation 350, volatility 0.06 at
     first."""
 
-    game_type = models.CharField(max_length=16, choices=GameType.choices)
+    game_type = models.CharField(max_length=16, help_text="A game id of the registry")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="ratings"
     )

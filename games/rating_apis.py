@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from config.pagination import StandardPagination
 from config.schema import ErrorSerializer
 from games import rating_selectors
-from games.models import GameType
+from games.game_type_fields import game_type_choices
 from games.rating_serializers import BotRatingSerializer, LeaderboardEntrySerializer, UserRatingsSerializer
 
 RATING_EXAMPLE = {
@@ -36,7 +36,9 @@ class LeaderboardApi(APIView):
         tags=["ratings"],
         summary="The leaderboard of one game type: every rated player (users and bots), best first",
         parameters=[
-            OpenApiParameter("game_type", str, OpenApiParameter.PATH, enum=[c for c, _ in GameType.choices]),
+            OpenApiParameter(
+                "game_type", str, OpenApiParameter.PATH, enum=[c for c, _ in game_type_choices()]
+            ),
         ],
         responses={200: LeaderboardEntrySerializer(many=True), 404: ErrorSerializer},
         examples=[

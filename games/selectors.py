@@ -4,7 +4,7 @@ Visibility: a game's players (and its creator) always see it; a finished game th
 is public; a game cancelled or expired before anyone joined is never public; an open game is visible to
 whoever may take its free seat. Anything else answers 404. What a public replay shows to non-players:
 see game_replay (deck lists only when both decks were public or starters).
-Hidden information never leaves here: a seat's view comes from games.engine.view and events are filtered
+Hidden information never leaves here: a seat's view comes from the engine's view and events are filtered
 by their `visible_to`.
 """
 

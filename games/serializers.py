@@ -9,7 +9,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import clocks
-from games.game_types import side_of_seat
+from games.game_type_fields import GameIdField
+from games.game_types import DEFAULT_GAME_TYPE, side_of_seat
 from games.models import (
     SIDE_SEATS,
     BotKind,
@@ -17,7 +18,6 @@ from games.models import (
     Game,
     GameSeat,
     GameStatus,
-    GameType,
     SeatKind,
     SeatName,
 )
@@ -159,10 +159,9 @@ class TimeControlInputField(serializers.JSONField):
 
 
 class GameCreateSerializer(serializers.Serializer):
-    game_type = serializers.ChoiceField(
-        choices=GameType.choices,
+    game_type = GameIdField(
         required=False,
-        default=GameType.BATTLECARDS,
+        default=DEFAULT_GAME_TYPE,
         help_text="Which game: battlecards (each player brings a deck), battlefront (one shared deck: "
         "no my_deck, opponent_deck nor conflict) or tide-of-iron (the server referees the Strategy decks of "
         "a "
@@ -245,7 +244,7 @@ class GameCreateSerializer(serializers.Serializer):
                 raise serializers.ValidationError(
                     {name: ["Leave it out with `armies`: each army says who plays it."] for name in given}
                 )
-            if attrs.get("game_type", GameType.BATTLECARDS) != GameType.BATTLECARDS:
+            if attrs.get("game_type", DEFAULT_GAME_TYPE) != "battlecards":
                 raise serializers.ValidationError({"armies": ["Armies are a Battlecards game's."]})
             conflict = self.initial_data.get("conflict") if isinstance(self.initial_data, dict) else None
             if isinstance(conflict, dict) and set(conflict) - {"theaters"}:
@@ -257,7 +256,7 @@ class GameCreateSerializer(serializers.Serializer):
             raise serializers.ValidationError({"opponent": ["This field is required."]})
         if (attrs.get("conflict") or {}).get("theaters"):
             raise serializers.ValidationError({"conflict.theaters": ["Only with `armies`: use theater."]})
-        if attrs.get("game_type", GameType.BATTLECARDS) == GameType.BATTLECARDS and "my_deck" not in attrs:
+        if attrs.get("game_type", DEFAULT_GAME_TYPE) == "battlecards" and "my_deck" not in attrs:
             raise serializers.ValidationError({"my_deck": ["This field is required."]})
         return attrs
 

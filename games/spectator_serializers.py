@@ -5,7 +5,8 @@ from __future__ import annotations
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from games.models import GameStatus, GameType, LogKind, NotificationKind, SeatKind, SeatName
+from games.game_type_fields import GameIdField
+from games.models import GameStatus, LogKind, NotificationKind, SeatKind, SeatName
 from games.options import MAX_SPECTATOR_DELAY
 from games.serializers import StreamQuerySerializer
 from games.view_serializers import (
@@ -72,7 +73,7 @@ class PublicViewSerializer(serializers.Serializer):
 class BattlefrontPublicViewSerializer(serializers.Serializer):
     """What a spectator of a Battlefront game sees: the fronts, never a hand or a face-down discard."""
 
-    game = serializers.ChoiceField(choices=[GameType.BATTLEFRONT])
+    game = serializers.ChoiceField(choices=["battlefront"])
     seat = serializers.CharField(allow_null=True, help_text="Always null: a spectator sits nowhere.")
     status = serializers.ChoiceField(choices=["active", "finished"])
     winner = serializers.CharField(allow_null=True)
@@ -107,7 +108,7 @@ class SpectatorPlayerSerializer(serializers.Serializer):
 
 class SpectatorAnswerSerializer(serializers.Serializer):
     game = serializers.UUIDField()
-    game_type = serializers.ChoiceField(choices=GameType.choices)
+    game_type = GameIdField()
     status = serializers.ChoiceField(choices=[GameStatus.ACTIVE, GameStatus.FINISHED])
     delay = serializers.IntegerField(
         help_text="How many plies behind the game this view is (0 once it ended)."

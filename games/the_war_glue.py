@@ -1,4 +1,4 @@
-"""The War decks for a game: a deck reference ({"deck_id"}: a saved `decks` deck of game "the_war", the
+"""The War decks for a game: a deck reference ({"deck_id"}: a saved `decks` deck of game "the-war", the
 army in its `nation`; or {"starter": code}: a starter of fixtures/the_war/starters.json) becomes a
 `ResolvedWarDeck`; two of them become the TheWar adapter's rules options (decks.rules_the_war: every deck
 rule, and in casual play the equal-size rule), checked at creation and again at join.
@@ -14,7 +14,7 @@ from config.errors import NotFound, ValidationFailed
 from decks.rules_the_war import DeckInput, validate_deck, validate_pair
 from games.decks_glue import accessible_decks, saved_deck_entries
 
-THE_WAR_DECK_GAME = "the_war"  # decks.models.Game.THE_WAR
+THE_WAR_DECK_GAME = "the-war"  # decks.models.Game.THE_WAR
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from games import apis, rating_apis, spectator_apis, stream_ticket_apis, takeback_apis
+from games import apis, game_type_apis, rating_apis, spectator_apis, stream_ticket_apis, takeback_apis
 
 # One game's URLs, under /api/games/<id>/. Grouped by prefix (here and in config.urls, which routes
 # /api/games/ before the catalog's and decks' URLs), so resolving a game request tries a handful of
@@ -38,6 +38,7 @@ games_patterns = [
 
 # The rest of the games app's API, under /api/.
 urlpatterns = [
+    path("game-types/", game_type_apis.GameTypeListApi.as_view(), name="game-type-list"),
     path("feed/", spectator_apis.FeedListApi.as_view(), name="feed"),
     path("feed/stream/", spectator_apis.feed_stream, name="feed-stream"),
     # ratings (games.rating_apis)

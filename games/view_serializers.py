@@ -1,9 +1,9 @@
 """The documented shapes of a seat's view, its pending decision and the legal actions (OpenAPI only).
 
-The view itself is built by the engine (games.engine.view) as plain JSON; these serializers describe
+The view itself is built by the engine (battlecards/view.py) as plain JSON; these serializers describe
 it for the schema, so generated clients get typed objects: one component per decision kind (a oneOf
 with a discriminator on `kind`, each with its own prompt component) and one per action type (a oneOf
-with a discriminator on `type`, built from games.engine.actions.ACTION_TYPES, so it cannot drift).
+with a discriminator on `type`, built from games.engine.battlecards.actions.ACTION_TYPES, so it cannot drift).
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from games import clocks
-from games.engine.actions import ACTION_TYPES
+from games.engine.battlecards.actions import ACTION_TYPES
 from games.engine.battlefront import ACTION_TYPES as BATTLEFRONT_ACTION_TYPES
 from games.engine.battlefront import DECISION_KINDS as BATTLEFRONT_DECISION_KINDS
 from games.engine.battlefront import FRONTS as BATTLEFRONT_FRONTS
 from games.engine.battlefront import SEATS as BATTLEFRONT_SEATS
-from games.models import SIDE_SEATS, GameStatus, GameType, LogKind, SeatName
+from games.game_type_fields import GameIdField
+from games.models import SIDE_SEATS, GameStatus, LogKind, SeatName
 from games.schema_fields import camel as _camel
 from games.schema_fields import documented as _documented
 from games.schema_fields import enum as _enum
@@ -663,7 +664,7 @@ class BattlefrontViewSerializer(serializers.Serializer):
     """What one Battlefront seat may see: never the opponent's hand or discards, the deck order or the
     RNG state (a scout's look at the opponent's hand goes to the scout's owner only)."""
 
-    game = _enum(GameType.BATTLEFRONT, role="game")
+    game = _enum("battlefront", role="game")
     seat = _bf_seat()
     status = _enum("active", "finished")
     winner = _bf_seat(allow_null=True)
@@ -751,7 +752,7 @@ class TimeControlSerializer(serializers.Serializer):
 
 class SeatViewSerializer(serializers.Serializer):
     game = serializers.UUIDField()
-    game_type = serializers.ChoiceField(choices=GameType.choices, help_text="Which view `view` is.")
+    game_type = GameIdField(help_text="Which view `view` is.")
     status = serializers.ChoiceField(choices=GameStatus.choices)
     version = serializers.IntegerField(help_text="Send it back with your action.")
     last_seq = serializers.IntegerField()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from games.models import GameType
+from games.game_type_fields import GameIdField
+from games.game_types import DEFAULT_GAME_TYPE
 from games.serializers import MAX_SEED, ConflictChoiceSerializer, DeckRefSerializer
 from games.simulation import BOTS
 from simulations.models import JobKind, JobStatus
@@ -41,10 +42,9 @@ class _JobInputSerializer(serializers.Serializer):
 
 
 class SimulationCreateSerializer(_JobInputSerializer):
-    game_type = serializers.ChoiceField(
-        choices=GameType.choices,
+    game_type = GameIdField(
         required=False,
-        default=GameType.BATTLECARDS,
+        default=DEFAULT_GAME_TYPE,
         help_text="battlecards (two decks), battlefront (one shared deck: no decks nor conflict) or the-war "
         "(deck_a plays p1, deck_b p2: The War decks or starters; options {\"casual\": true}; without decks "
         "the decks named in options.decks).",
@@ -53,7 +53,7 @@ class SimulationCreateSerializer(_JobInputSerializer):
     deck_b = DeckRefSerializer(required=False, help_text="A deck of the other side.")
 
     def validate(self, attrs: dict) -> dict:
-        if attrs.get("game_type", GameType.BATTLECARDS) == GameType.BATTLECARDS:
+        if attrs.get("game_type", DEFAULT_GAME_TYPE) == "battlecards":
             missing = {n: ["This field is required."] for n in ("deck_a", "deck_b") if n not in attrs}
             if missing:
                 raise serializers.ValidationError(missing)

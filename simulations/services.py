@@ -378,10 +378,10 @@ def balance_create(
 ) -> SimulationJob:
     """Propose swaps that make deck `deck_id` a legal (and even) matchup against `opponent`, and queue a
     job that simulates each proposal (and the deck as it is, when legal) to rank them toward 50%.
-    A The War deck (decks game the_war): war_balance_create."""
+    A The War deck (decks game the-war): war_balance_create."""
     from decks.models import Deck
 
-    if Deck.objects.filter(pk=deck_id, game="the_war").exists():
+    if Deck.objects.filter(pk=deck_id, game="the-war").exists():
         return war_balance_create(
             user=user, deck_id=deck_id, opponent=opponent, bots=bots, games=games, seed=seed,
             options=options, proposals=proposals, chunk_games=chunk_games, max_plies=max_plies,

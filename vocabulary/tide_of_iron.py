@@ -121,7 +121,10 @@ class ScenarioDef:
 
 
 @dataclass(frozen=True, slots=True)
-class TideOfIronCatalog:
+class TideOfIronFixtures:
+    """The checked fixture documents (cards, decks, scenarios with their provenance) the catalog loader
+    stores; the engine's frozen per-match catalog is games.engine.tide_of_iron.TideOfIronCatalog."""
+
     cards: dict[str, CardDef]
     decks: dict[str, DeckDef]
     scenarios: dict[str, ScenarioDef]
@@ -302,7 +305,7 @@ def parse_scenario(raw: Any, decks: dict[str, DeckDef]) -> ScenarioDef:
     )
 
 
-def parse_catalog(cards_doc: Any, decks_doc: Any) -> TideOfIronCatalog:
+def parse_catalog(cards_doc: Any, decks_doc: Any) -> TideOfIronFixtures:
     """Both documents checked against the vocabulary (TideOfIronDataError naming the first bad value)."""
     for name, doc, key in (("cards.json", cards_doc, "cards"), ("decks.json", decks_doc, "decks")):
         if not isinstance(doc, dict) or doc.get("game") != GAME or not isinstance(doc.get(key), list):
@@ -326,7 +329,7 @@ def parse_catalog(cards_doc: Any, decks_doc: Any) -> TideOfIronCatalog:
     for raw in decks_doc.get("scenarios") or []:
         sc = parse_scenario(raw, decks)
         scenarios[sc.code] = sc
-    return TideOfIronCatalog(cards, decks, scenarios)
+    return TideOfIronFixtures(cards, decks, scenarios)
 
 
 def read_documents(directory: Path | str = FIXTURE_DIR) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -337,5 +340,5 @@ def read_documents(directory: Path | str = FIXTURE_DIR) -> tuple[dict[str, Any],
     )
 
 
-def load_catalog(directory: Path | str = FIXTURE_DIR) -> TideOfIronCatalog:
+def load_catalog(directory: Path | str = FIXTURE_DIR) -> TideOfIronFixtures:
     return parse_catalog(*read_documents(directory))

@@ -9,88 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
-# One control per decision kind of every game type: what the seat is asked, in the game's own words. The
-# buttons of a control are the decision's legal actions (the server accepts exactly those).
-CONTROLS: dict[str, dict[str, str]] = {
-    "battlecards": {
-        "turn_start": "Start your turn",
-        "initial_deploy": "Deploy your initial forces",
-        "deploy": "Deploy units",
-        "transfer": "Transfer units between stacks",
-        "sabotage_victim": "Choose the general or leader the sabotage removes",
-        "v2_effect": "Resolve the V-2 rocket",
-        "divide_choose": "Choose how to divide a stack",
-        "divide_stack": "Divide the stack",
-        "reorganize": "Reorganize your reserve hand",
-        "reorganize_swap": "Swap cards while reorganizing",
-        "capture_browse": "Look at the captured stack",
-        "capture_pick": "Pick the captured cards to keep",
-        "fight_or_decline": "Fight this battle or decline it",
-        "preemptive_choice": "Preemptive strike?",
-        "battlecard_response": "Respond to the battlecard",
-        "emergency_deploy": "Emergency deployment",
-        "scorched_earth": "Scorched earth?",
-        "commit_optional": "Commit optional forces to the battle",
-        "battle_stack": "Choose the stack that fights",
-        "choose_enemy_army": "Choose the enemy army to attack",
-        "battle_window": "Battle: play a card or go on",
-        "withdraw": "Withdraw from the battle?",
-        "sabotage_target": "Choose the unit to sabotage",
-        "sub_withdraw": "Submarine: withdraw?",
-        "defend": "Defend against the shot",
-        "retarget": "Choose a new target",
-        "fire": "Fire",
-        "a_bomb_window": "Drop the A-bomb now, or pass",
-        "army_transfer": "Transfer cards to an allied army",
-        "reserve_trade": "Trade reserve cards with an ally",
-        "seat_trade": "Trade with an allied seat",
-    },
-    "battlefront": {
-        "deploy": "Play a card on a front, or pass",
-        "discard": "Discard down to your hand limit",
-    },
-    "the-war": {
-        "pay": "Pay the cost: tap a resource",
-        "redraw": "Keep your starting hand or draw a new one",
-        "resources": "Resources: put a resource card into play, or go on",
-        "maintenance": "Maintain the battlefield condition, or abandon it",
-        "build": "Build: put a card from your hand into play, or go on",
-        "positions": "Positions: move a unit between the lines, or go on",
-        "attack_phase": "Attack phase: attack, or end the phase",
-        "end_of_turn": "End of turn: discard, or end your turn",
-        "declare_targeted": "Declare a targeted attack",
-        "declare_general": "Declare a general attack",
-        "attacker_artillery": "Attacking artillery: fire, or go on",
-        "attacker_abilities": "Attacker: use an ability or a special card, or go on",
-        "block": "Block the attackers",
-        "defender_specials": "Defender: play a special card, or go on",
-        "defender_artillery": "Defending artillery: fire, or go on",
-        "interception": "Intercept the blocking aircraft with a fighter, or go on",
-        "aa_mode": "Anti-aircraft: fire at the air or at the ground",
-        "damage": "Assign the damage",
-        "strike": "Breakthrough and strikes: choose what each unit strikes",
-        "second_line_support": "Support from the second line, or go on",
-    },
-    "tide-of-iron": {
-        "act": "Your Strategy cards: activate, retry contact, discard, report the board, or end the phase",
-        "target": "Choose the target hex",
-        "target_column": "Choose the target hex: its column",
-        "target_row": "Choose the target hex: its row",
-        "los": "Who has line of sight to the target: a normal unit or an officer?",
-        "confirm": "The other player reports: confirm it, or dispute it",
-    },
-}
-
-# Reports a Tide of Iron seat types in (the board is physical): each action type with its fields.
-REPORTS: dict[str, dict[str, list[tuple[str, str]]]] = {
-    "tide-of-iron": {
-        "report_command": [("points", "Command points")],
-        "place_unit": [("unit", "Unit label"), ("hex", "Hex (x,y)"), ("side", "Side (axis or allies)"),
-                       ("kind", "Kind (squad or vehicle)")],
-        "remove_unit": [("unit", "Unit label")],
-        "set_cover": [("hex", "Hex (x,y)"), ("cover", "Cover")],
-    },
-}
+from games.game_types import get_game_type
 
 FACE_ROUTES = {
     "arsenal": "arsenalcard-face",
@@ -101,7 +20,8 @@ FACE_ROUTES = {
 
 
 def control_for(game_type: str, kind: str) -> str:
-    return CONTROLS.get(game_type, {}).get(kind, kind.replace("_", " ").capitalize())
+    """The control's title: what the seat is asked, in the game's words (its definition's `controls`)."""
+    return get_game_type(game_type).controls.get(kind, kind.replace("_", " ").capitalize())
 
 
 def card_instances(value: Any, found: dict[str, str] | None = None) -> dict[str, str]:
@@ -158,7 +78,7 @@ def decision_controls(payload: dict[str, Any]) -> dict[str, Any] | None:
     prompt = decision.get("prompt")
     reports = []
     if legal and isinstance(prompt, dict):
-        offered = REPORTS.get(payload["game_type"], {})
+        offered = get_game_type(payload["game_type"]).reports
         reports = [{"type": t, "label": t.replace("_", " ").capitalize(), "fields": offered[t]}
                    for t in prompt.get("reports", []) if t in offered]
     return {

@@ -26,11 +26,6 @@ BOTS = ("heuristic", "random")
 TEAM_SLOTS = 4  # armies a side (the service refuses more: too_many_armies)
 TEAM_PLAYERS = (("me", "me"), ("open", "open (a person joins)"), ("bot", "a bot"))
 LOG_ENTRIES = 40
-# The play page's table per game type (the others draw the view's parts generically).
-BOARD_TEMPLATES = {
-    "the-war": "web/play/partials/board_the-war.html",
-    "tide-of-iron": "web/play/partials/board_tide-of-iron.html",
-}
 
 
 def _battlecards_starters() -> list[dict]:
@@ -232,9 +227,10 @@ def _board_context(request: HttpRequest, game_id) -> dict:
     # the log shows the newest 40 lines: at most the last 40 entries are read, not the whole game's
     since = max(0, payload["last_seq"] - LOG_ENTRIES)
     events = selectors.game_events_for_user(game_id=game_id, user=request.user, since=since)
+    kind = get_game_type(payload["game_type"])
     return {
-        "game_label": get_game_type(payload["game_type"]).label,
-        "board_template": BOARD_TEMPLATES.get(payload["game_type"], "web/play/partials/board.html"),
+        "game_label": kind.label,
+        "board_template": kind.board_template or "web/play/partials/board.html",
         "payload": payload,
         "names": names,
         "zones": play.zones(payload),
@@ -265,7 +261,7 @@ def _posted_action(request: HttpRequest, game_id) -> dict:
     if not report:
         return json.loads(request.POST.get("action", ""))
     game = selectors.game_get(game_id=game_id, user=request.user)
-    fields = play.REPORTS.get(game.game_type, {}).get(report)
+    fields = get_game_type(game.game_type).reports.get(report)
     if fields is None:
         raise ValueError(report)
     return {"type": report, **{name: request.POST.get(name, "").strip() for name, _ in fields}}

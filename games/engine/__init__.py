@@ -1,16 +1,21 @@
-"""The BATTLECARDS rules core: pure Python, no Django. See README.md in this package.
+"""The game engines: pure Python, no Django. See README.md in this package.
 
 Layout: `core/` holds the game-independent machinery (errors, events, the RNG, the decision machine,
-self-play); `battlecards/` the rules of this game, one module per rule area; `setup`, `state`, `actions`,
-`view`, `bots`, `scenario` and `selfplay` are the entry points. The card data contract (Catalog, card
-definitions) is the card vocabulary `vocabulary.battlecards`, re-exported here as `Catalog` and
-`load_catalog_dir`.
+self-play); one folder per game (`battlecards/`, `battlefront/`, `the_war/`, `tide_of_iron/`), each with
+its own entry points (`setup`, `state`, `actions`, `view`, `bots`, `selfplay`).
+
+The names below are Battlecards' public API, kept here because the apps, the management commands and the
+tests have always imported them from `games.engine` (`from games.engine import new_game, view, ...`); they
+are re-exports of `games.engine.battlecards.*` and nothing else lives at this root. The card data
+contract (Catalog, card definitions) is the card vocabulary `vocabulary.battlecards`, re-exported here as
+`Catalog` and `load_catalog_dir`.
 """
 from __future__ import annotations
 
 from vocabulary.battlecards import Catalog, load_catalog_dir
 
-from .actions import Action
+from .battlecards.actions import Action
+from .battlecards.bots import HeuristicBot, RandomBot
 from .battlecards.machine import (
     DECISION_KINDS,
     apply,
@@ -21,14 +26,13 @@ from .battlecards.machine import (
     materialize,
     new_game,
 )
-from .bots import HeuristicBot, RandomBot
+from .battlecards.scenario import load_scenario
+from .battlecards.selfplay import play_game, replay
+from .battlecards.setup import SEATS, GameSetup, Options, side_of, starter_setup, team_setup
+from .battlecards.state import Decision, GameState
+from .battlecards.view import bot_view, public_view, view
 from .core.errors import EngineError, IllegalAction, MalformedAction, SetupError, StateError
 from .core.events import Event, events_for
-from .scenario import load_scenario
-from .selfplay import play_game, replay
-from .setup import SEATS, GameSetup, Options, side_of, starter_setup, team_setup
-from .state import Decision, GameState
-from .view import bot_view, public_view, view
 
 __all__ = [
     "DECISION_KINDS", "SEATS", "Action", "Catalog", "Decision", "EngineError", "Event", "GameSetup",

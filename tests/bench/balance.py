@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games.engine import HeuristicBot, load_catalog_dir, play_game  # noqa: E402
-from games.engine.setup import starter_setup, team_setup, theater_starters  # noqa: E402
+from games.engine.battlecards.setup import starter_setup, team_setup, theater_starters  # noqa: E402
 
 THEATERS = ("WE", "PAC", "EF")
 _catalog = None

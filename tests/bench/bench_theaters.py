@@ -32,7 +32,7 @@ def add_team_argument(parser: argparse.ArgumentParser) -> None:
 
 def bench_setup(catalog, seed: int, theater: str = "WE", team: str | None = None):
     """The set-up a benchmark game plays: the theater's starters, or a team game (engine.team_setup)."""
-    from games.engine.setup import starter_setup, team_setup
+    from games.engine.battlecards.setup import starter_setup, team_setup
 
     if not team:
         return starter_setup(catalog, seed, theater=theater)

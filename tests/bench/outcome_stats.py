@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path.cwd()))
 from games.engine import HeuristicBot, Options, RandomBot, load_catalog_dir, new_game, starter_setup  # noqa: E402
 from games.engine.battlecards.inspect import battle_frame  # noqa: E402
 from games.engine.battlecards.machine import apply_legal, legal_actions  # noqa: E402
-from games.engine.view import bot_view  # noqa: E402
+from games.engine.battlecards.view import bot_view  # noqa: E402
 
 
 def game_seed(base: int, index: int) -> int:

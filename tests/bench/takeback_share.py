@@ -108,7 +108,7 @@ def play_one(
 def run_battlecards(games: int, seed: int, team: str | None) -> dict[str, Any]:
     from games import engine
     from games.engine import HeuristicBot, load_catalog_dir, new_game
-    from games.engine.setup import starter_setup, team_setup
+    from games.engine.battlecards.setup import starter_setup, team_setup
 
     catalog = load_catalog_dir()
     tally, at_once = Tally(), Tally()

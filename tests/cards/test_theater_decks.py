@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 from rest_framework.test import APIClient
 
-from games.engine.setup import starter_setup, theater_starters
+from games.engine.battlecards.setup import starter_setup, theater_starters
 from vocabulary.battlecards import DEFAULT_CATALOG_DIR, read_fixture_dicts
 
 # theater -> (starter conflict set, allies nation, axis nation, deck VP)

@@ -10,7 +10,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.engine import DECISION_KINDS, Action
-from games.engine.actions import ACTION_TYPES
+from games.engine.battlecards.actions import ACTION_TYPES
 from tests.contract.conftest import CHECKS
 from tests.decks.factories import UserFactory
 

@@ -40,7 +40,7 @@ def test_the_war_view_decisions_and_actions_are_typed_from_the_engine(schema):
 def test_every_answer_of_a_game_against_the_bot_matches_the_schema(live_schema):
     user = UserFactory(username="ann")
     headers = {"Authorization": f"Token {Token.objects.create(user=user).key}"}
-    deck = Deck.objects.create(owner=user, name="small", game="the_war", nation="red-army")
+    deck = Deck.objects.create(owner=user, name="small", game="the-war", nation="red-army")
     DeckEntry.objects.bulk_create([DeckEntry(deck=deck, card_code="tw-depot", count=14),
                                    DeckEntry(deck=deck, card_code="tw-guardsmen", count=4)])
 

@@ -34,7 +34,7 @@ def test_a_battlecards_deck_and_a_the_war_deck_each_go_through_every_deck_featur
 ):
     decks = {
         "battlecards": ("GB", gb_entries, "gb-infantry", "Battlecards deck"),
-        "the_war": ("red-army", red_entries, "tw-t-34-76", "Red Army deck"),
+        "the-war": ("red-army", red_entries, "tw-t-34-76", "Red Army deck"),
     }
     for game, (side, entries, card, name) in decks.items():
         # create
@@ -66,7 +66,7 @@ def test_a_battlecards_deck_and_a_the_war_deck_each_go_through_every_deck_featur
         if game == "battlecards":
             assert text.startswith(f"# name: {name}\n# nation: GB\n# game: battlecards\n")
         else:
-            assert text.startswith(f"# name: {name}\n# game: the_war\n# army: red-army\n")
+            assert text.startswith(f"# name: {name}\n# game: the-war\n# army: red-army\n")
             assert "\n3 T-34/76\n" in text  # by title
         imported = owner_client.post(reverse("deck-import"), {"text": text}, format="json")
         assert imported.status_code == 201, imported.json()
@@ -96,7 +96,7 @@ def test_a_battlecards_deck_and_a_the_war_deck_each_go_through_every_deck_featur
         ]
         assert diff["added"] == diff["removed"] == []
         assert diff["cards"]["delta"] == -1
-        if game == "the_war":  # 59 cards
+        if game == "the-war":  # 59 cards
             invalid = owner_client.get(reverse("deck-validation", args=[deck_id])).json()
             assert [v["code"] for v in invalid["violations"]] == ["too_few_cards"]
 
@@ -110,7 +110,7 @@ def test_a_battlecards_deck_and_a_the_war_deck_each_go_through_every_deck_featur
 def test_the_war_deck_text_names_its_cards_by_title(owner_client, red_entries):
     text = owner_client.post(
         reverse("deck-list"),
-        {"name": "Red", "game": "the_war", "nation": "red-army", "entries": as_list(red_entries)},
+        {"name": "Red", "game": "the-war", "nation": "red-army", "entries": as_list(red_entries)},
         format="json",
     ).json()
     exported = owner_client.get(reverse("deck-export", args=[text["id"]])).content.decode()
@@ -119,7 +119,7 @@ def test_the_war_deck_text_names_its_cards_by_title(owner_client, red_entries):
     # the request's game and army win over the headers; a title with another count reads back
     response = owner_client.post(
         reverse("deck-import"),
-        {"game": "the_war", "nation": "red-army", "name": "Two tanks", "text": "2 KV-1 (1940)\nT-34/76 x3\n"},
+        {"game": "the-war", "nation": "red-army", "name": "Two tanks", "text": "2 KV-1 (1940)\nT-34/76 x3\n"},
         format="json",
     )
     assert response.status_code == 201, response.json()
@@ -133,7 +133,7 @@ def test_the_war_deck_text_names_its_cards_by_title(owner_client, red_entries):
     )
     assert bad.status_code == 400 and bad.json()["code"] == "unknown_game"
     bad = owner_client.post(
-        reverse("deck-import"), {"text": "# name: X\n# game: the_war\n1 Depot\n"}, format="json"
+        reverse("deck-import"), {"text": "# name: X\n# game: the-war\n1 Depot\n"}, format="json"
     )
     assert bad.status_code == 400 and "# army" in bad.json()["errors"]["nation"][0]
 
@@ -146,7 +146,7 @@ def test_an_illegal_the_war_deck_gets_every_violation(owner_client, red_entries)
     entries["tw-depot"] = 20  # basic resources are unlimited: no violation, but the deck is now too large
     response = owner_client.post(
         reverse("deck-list"),
-        {"name": "Illegal", "game": "the_war", "nation": "red-army", "entries": as_list(entries)},
+        {"name": "Illegal", "game": "the-war", "nation": "red-army", "entries": as_list(entries)},
         format="json",
     )
     assert response.status_code == 201  # saved while under construction, like a Battlecards deck
@@ -165,7 +165,7 @@ def test_an_illegal_the_war_deck_gets_every_violation(owner_client, red_entries)
     # an unsaved deck: unknown codes are violations there, and an unknown army too
     unsaved = owner_client.post(
         reverse("deck-validate"),
-        {"game": "the_war", "nation": "luftwaffe", "entries": {"tw-no-such-card": 1}},
+        {"game": "the-war", "nation": "luftwaffe", "entries": {"tw-no-such-card": 1}},
         format="json",
     ).json()
     assert {v["code"] for v in unsaved["violations"]} == {"unknown_army", "unknown_card", "too_few_cards"}
@@ -174,7 +174,7 @@ def test_an_illegal_the_war_deck_gets_every_violation(owner_client, red_entries)
 def test_a_card_of_another_game_is_a_400_and_nothing_is_written(owner_client, red_entries, gb_entries):
     decks, entries, versions = Deck.objects.count(), DeckEntry.objects.count(), DeckVersion.objects.count()
     cases = [
-        ("the_war", "red-army", {**red_entries, "de-tiger-i": 1}, "de-tiger-i"),
+        ("the-war", "red-army", {**red_entries, "de-tiger-i": 1}, "de-tiger-i"),
         ("battlecards", "GB", {**gb_entries, "tw-kv-1-1940": 1}, "tw-kv-1-1940"),
     ]
     for game, side, bad, code in cases:
@@ -194,7 +194,7 @@ def test_a_card_of_another_game_is_a_400_and_nothing_is_written(owner_client, re
     # a saved The War deck: replacing its entries with a Battlecards card changes nothing
     deck = owner_client.post(
         reverse("deck-list"),
-        {"name": "Red", "game": "the_war", "nation": "red-army", "entries": as_list(red_entries)},
+        {"name": "Red", "game": "the-war", "nation": "red-army", "entries": as_list(red_entries)},
         format="json",
     ).json()
     response = owner_client.put(
@@ -205,7 +205,7 @@ def test_a_card_of_another_game_is_a_400_and_nothing_is_written(owner_client, re
     assert after["version"] == 1 and {r["card"]: r["count"] for r in after["entries"]} == red_entries
     # a text import naming a card of the other game, by name or by code: every such line says so
     for game, side, text, codes, other in (
-        ("the_war", "red-army", "2 KV-1 (1940)\n3 Tiger I Tank\n1 gb-infantry\n", [2, 3], "Battlecards"),
+        ("the-war", "red-army", "2 KV-1 (1940)\n3 Tiger I Tank\n1 gb-infantry\n", [2, 3], "Battlecards"),
         ("battlecards", "GB", "3 British Infantry\n2 KV-1 (1940)\n", [2], "The War"),
     ):
         response = owner_client.post(
@@ -224,7 +224,7 @@ def test_a_card_of_another_game_is_a_400_and_nothing_is_written(owner_client, re
     assert response.status_code == 400 and response.json()["code"] == "unknown_army"
     response = owner_client.post(
         reverse("deck-list"),
-        {"name": "BF", "game": "the_war", "nation": "red-army", "entries": {"bf-tank-brigade": 1}},
+        {"name": "BF", "game": "the-war", "nation": "red-army", "entries": {"bf-tank-brigade": 1}},
         format="json",
     )
     assert response.status_code == 400 and response.json()["code"] == "battlefront_card_in_deck"
@@ -233,25 +233,25 @@ def test_a_card_of_another_game_is_a_400_and_nothing_is_written(owner_client, re
 
 def test_starters_of_both_games_are_listed_filtered_and_cloned(owner_client):
     every = owner_client.get(reverse("starter-list")).json()
-    the_war = owner_client.get(reverse("starter-list"), {"game": "the_war"}).json()
+    the_war = owner_client.get(reverse("starter-list"), {"game": "the-war"}).json()
     battlecards = owner_client.get(reverse("starter-list"), {"game": "battlecards"}).json()
     assert {s["code"] for s in the_war} == {RED_STARTER, WEHRMACHT_STARTER}
     assert GB_STARTER in {s["code"] for s in battlecards}
     assert {s["code"] for s in every} == {s["code"] for s in the_war + battlecards}
-    assert all(s["is_valid"] and s["totals"] == {"cards": 60} and s["game"] == "the_war" for s in the_war)
+    assert all(s["is_valid"] and s["totals"] == {"cards": 60} and s["game"] == "the-war" for s in the_war)
     assert owner_client.get(reverse("starter-list"), {"game": "chess"}).status_code == 400
 
     response = owner_client.post(reverse("starter-clone", args=[WEHRMACHT_STARTER]), {}, format="json")
     assert response.status_code == 201, response.json()
     clone = response.json()
     assert (clone["game"], clone["nation"], clone["is_valid"], clone["totals"]) == (
-        "the_war",
+        "the-war",
         "wehrmacht",
         True,
         {"cards": 60},
     )
     stats = owner_client.get(reverse("deck-stats", args=[clone["id"]])).json()
-    assert stats["game"] == "the_war" and stats["totals"] == {"cards": 60}
+    assert stats["game"] == "the-war" and stats["totals"] == {"cards": 60}
     assert sum(stats["by_category"].values()) == 60
     assert set(stats["resource_curve"]) == {"depot", "plant", "fuel"}
     non_resource = 60 - stats["by_category"]["resource"]
@@ -267,13 +267,13 @@ def test_starters_of_both_games_are_listed_filtered_and_cloned(owner_client):
 
 
 def test_the_deck_list_filters_by_game(owner_client, red_entries, gb_entries):
-    for game, side, entries in (("the_war", "red-army", red_entries), ("battlecards", "GB", gb_entries)):
+    for game, side, entries in (("the-war", "red-army", red_entries), ("battlecards", "GB", gb_entries)):
         owner_client.post(
             reverse("deck-list"),
             {"name": game, "game": game, "nation": side, "entries": as_list(entries)},
             format="json",
         )
-    for game in ("the_war", "battlecards"):
+    for game in ("the-war", "battlecards"):
         body = owner_client.get(reverse("deck-list"), {"game": game}).json()
         assert [d["game"] for d in body["results"]] == [game]
     assert len(owner_client.get(reverse("deck-list")).json()["results"]) == 2
@@ -287,7 +287,7 @@ def test_deck_list_queries_stay_constant_with_decks_of_both_games(
     def add(n: int) -> None:
         for i in range(n):
             for game, side, entries in (
-                ("the_war", "red-army", red_entries),
+                ("the-war", "red-army", red_entries),
                 ("battlecards", "GB", gb_entries),
             ):
                 response = owner_client.post(
@@ -311,7 +311,7 @@ def test_deck_list_queries_stay_constant_with_decks_of_both_games(
     add(5)
     with django_assert_num_queries(len(few)):
         body = owner_client.get(reverse("deck-list")).json()
-    assert len(body["results"]) == 12 and {d["game"] for d in body["results"]} == {"the_war", "battlecards"}
+    assert len(body["results"]) == 12 and {d["game"] for d in body["results"]} == {"the-war", "battlecards"}
     assert all(d["is_valid"] for d in body["results"])
 
 
@@ -319,7 +319,7 @@ def test_the_war_decks_read_the_catalog_in_the_database(owner_client, red_entrie
     """An admin edit counts: the rules read the cards from the database, not from the fixture."""
     deck = owner_client.post(
         reverse("deck-list"),
-        {"name": "Red", "game": "the_war", "nation": "red-army", "entries": as_list(red_entries)},
+        {"name": "Red", "game": "the-war", "nation": "red-army", "entries": as_list(red_entries)},
         format="json",
     ).json()
     assert deck["is_valid"] is True
@@ -332,14 +332,14 @@ def test_the_war_decks_read_the_catalog_in_the_database(owner_client, red_entrie
 def test_a_legal_the_war_deck_prints_whatever_print_max_cards(owner_client, red_entries, gb_entries):
     """The print cap: a deck prints when within its game's size limit or PRINT_MAX_CARDS."""
     ids = {}
-    for game, side, entries in (("the_war", "red-army", red_entries), ("battlecards", "GB", gb_entries)):
+    for game, side, entries in (("the-war", "red-army", red_entries), ("battlecards", "GB", gb_entries)):
         ids[game] = owner_client.post(
             reverse("deck-list"),
             {"name": game, "game": game, "nation": side, "entries": as_list(entries)},
             format="json",
         ).json()["id"]
     with override_settings(PRINT_MAX_CARDS=10):
-        assert owner_client.get(reverse("deck-print", args=[ids["the_war"]])).status_code == 200
+        assert owner_client.get(reverse("deck-print", args=[ids["the-war"]])).status_code == 200
         response = owner_client.get(reverse("deck-print", args=[ids["battlecards"]]))
         assert response.status_code == 400 and response.json()["code"] == "too_many_cards_to_print"
         PdfReader(io.BytesIO(owner_client.get(reverse("starter-print", args=[RED_STARTER])).content))
@@ -348,7 +348,7 @@ def test_a_legal_the_war_deck_prints_whatever_print_max_cards(owner_client, red_
 def test_a_the_war_deck_is_not_a_matchup_side(owner_client, red_entries):
     deck = owner_client.post(
         reverse("deck-list"),
-        {"name": "Red", "game": "the_war", "nation": "red-army", "entries": as_list(red_entries)},
+        {"name": "Red", "game": "the-war", "nation": "red-army", "entries": as_list(red_entries)},
         format="json",
     ).json()
     response = owner_client.post(
@@ -360,7 +360,7 @@ def test_a_the_war_deck_is_not_a_matchup_side(owner_client, red_entries):
 def test_the_admin_offers_a_the_war_deck_the_two_armies(admin_client, owner_client, red_entries):
     deck = owner_client.post(
         reverse("deck-list"),
-        {"name": "Red", "game": "the_war", "nation": "red-army", "entries": as_list(red_entries)},
+        {"name": "Red", "game": "the-war", "nation": "red-army", "entries": as_list(red_entries)},
         format="json",
     ).json()
     url = reverse("admin:decks_deck_change", args=[deck["id"]])
@@ -380,4 +380,4 @@ def test_the_admin_offers_a_the_war_deck_the_two_armies(admin_client, owner_clie
     assert admin_client.post(url, form).status_code == 302
     assert Deck.objects.get(pk=deck["id"]).nation == "wehrmacht"
     assert admin_client.post(url, {**form, "nation": "GB"}).status_code == 200  # not an army: the form again
-    assert Deck.objects.get(pk=deck["id"]).game == "the_war"
+    assert Deck.objects.get(pk=deck["id"]).game == "the-war"

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from games.engine import HeuristicBot, Options, RandomBot, apply, load_catalog_dir, new_game, play_game
-from games.engine.actions import Action
-from games.engine.setup import starter_setup
+from games.engine.battlecards.actions import Action
+from games.engine.battlecards.setup import starter_setup
 
 GOLDEN_FILE = Path(__file__).parent / "golden" / "games.json"
 SEEDS = range(50)

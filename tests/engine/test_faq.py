@@ -1077,7 +1077,7 @@ def test_optional_rule_2_multiple_starter_sets_of_one_kind_play_a_full_game(real
     import pytest
 
     from games.engine import EngineError, GameSetup, RandomBot, new_game, play_game
-    from games.engine.setup import starter_setup
+    from games.engine.battlecards.setup import starter_setup
 
     one_set = starter_setup(real_catalog, 21)
 

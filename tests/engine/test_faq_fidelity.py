@@ -16,7 +16,7 @@ from games.engine import (
     load_scenario,
     view,
 )
-from games.engine.actions import Choose
+from games.engine.battlecards.actions import Choose
 from games.engine.battlecards.combat.stalemate import can_hit
 from games.engine.battlecards.inspect import battle_frame
 

@@ -20,8 +20,8 @@ from games.engine import (
     new_game,
     view,
 )
-from games.engine.selfplay import random_pick
-from games.engine.setup import SEATS, starter_setup, team_setup
+from games.engine.battlecards.selfplay import random_pick
+from games.engine.battlecards.setup import SEATS, starter_setup, team_setup
 
 CATALOG = load_catalog_dir()
 CASES = [(seed, "random", Options()) for seed in range(3)] + [

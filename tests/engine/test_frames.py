@@ -10,14 +10,9 @@ import pickle
 import pytest
 
 from games.engine import GameState, RandomBot, new_game
-from games.engine.actions import ACTION_TYPES, Action
+from games.engine.battlecards.actions import ACTION_TYPES, Action
 from games.engine.battlecards.book import RULES
-from games.engine.battlecards.inspect import battle_frame, current_values
-from games.engine.battlecards.machine import apply_legal, legal_actions
-from games.engine.battlecards.phases.battle import BATTLE_STAGES
-from games.engine.battlefront.state import FRAME_CLASSES as BATTLEFRONT_FRAME_CLASSES
-from games.engine.core.machine import RuleBook, Stage
-from games.engine.frames import (
+from games.engine.battlecards.frames import (
     AIR_RAID,
     BATTLE,
     FRAME_TYPES,
@@ -28,12 +23,17 @@ from games.engine.frames import (
     SupportRecord,
     frame_from_json,
 )
-from games.engine.setup import starter_setup
-from games.engine.view import view
+from games.engine.battlecards.inspect import battle_frame, current_values
+from games.engine.battlecards.machine import apply_legal, legal_actions
+from games.engine.battlecards.phases.battle import BATTLE_STAGES
+from games.engine.battlecards.setup import starter_setup
+from games.engine.battlecards.view import view
+from games.engine.battlefront.state import FRAME_CLASSES as BATTLEFRONT_FRAME_CLASSES
+from games.engine.core.machine import RuleBook, Stage
 
 from .helpers import battle, do, fight, ids, kinds, load, numbers, one
 
-# Every game's frame classes: Battlecards' (games.engine.frames) and Battlefront's.
+# Every game's frame classes: Battlecards' (games.engine.battlecards.frames) and Battlefront's.
 EVERY_FRAME_CLASS = {**{f"battlecards-{k}": v for k, v in FRAME_TYPES.items()},
                      **{f"battlefront-{k}": v for k, v in BATTLEFRONT_FRAME_CLASSES.items()}}
 

@@ -20,7 +20,7 @@ from games.engine import (
     new_game,
     replay,
 )
-from games.engine.actions import Choose
+from games.engine.battlecards.actions import Choose
 
 CATALOG = load_catalog_dir()
 GAMES = json.loads((Path(__file__).parent / "legacy" / "games_before_issue_22.json").read_text())["games"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.engine import GameState, new_game
+from games.engine.battlecards.setup import starter_setup
 from games.engine.core.errors import StateError, required
-from games.engine.setup import starter_setup
 
 
 @pytest.mark.parametrize(("frame", "missing"), [

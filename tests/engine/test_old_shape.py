@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import Action, GameSetup, GameState, apply, new_game, starter_setup, team_setup
-from games.engine.frames import BattleFrame
+from games.engine.battlecards.frames import BattleFrame
 
 from .old_shape.generate import GAMES, sha
 

@@ -27,8 +27,8 @@ from games.engine import (
     view,
 )
 from games.engine.battlecards.inspect import battle_frame, current_values, fresh_values
-from games.engine.setup import SEATS, starter_setup
-from games.engine.state import OTHER
+from games.engine.battlecards.setup import SEATS, starter_setup
+from games.engine.battlecards.state import OTHER
 from tests.engine.helpers import card_zones as zones
 
 CATALOG = load_catalog_dir()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.engine import IllegalAction, MalformedAction, Options, apply, legal_actions, new_game, view
-from games.engine.actions import Action
-from games.engine.setup import starter_setup
+from games.engine.battlecards.actions import Action
+from games.engine.battlecards.setup import starter_setup
 
 from .helpers import (
     battle,

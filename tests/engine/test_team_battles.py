@@ -24,12 +24,12 @@ from games.engine import (
     team_setup,
     view,
 )
-from games.engine.actions import Autokill, Choose, EmergencyDeploy, Fire, Pass
+from games.engine.battlecards.actions import Autokill, Choose, EmergencyDeploy, Fire, Pass
+from games.engine.battlecards.battle_frames import join_armies, new_battle
 from games.engine.battlecards.combat.casualties import destroy_unit
-from games.engine.battlecards.frames import join_armies, new_battle
+from games.engine.battlecards.frames import BATTLE
 from games.engine.battlecards.inspect import armies_in_battle, battle_frame, current_values, fresh_values
 from games.engine.battlecards.machine import advance
-from games.engine.frames import BATTLE
 from tests.engine.helpers import card_zones as zones
 from vocabulary.battlecards import KINDS
 

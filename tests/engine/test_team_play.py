@@ -25,7 +25,7 @@ from games.engine import (
     team_setup,
     view,
 )
-from games.engine.actions import Choose, Deploy, Pass, PlayCard
+from games.engine.battlecards.actions import Choose, Deploy, Pass, PlayCard
 from games.engine.battlecards.inspect import innermost_frame
 from games.engine.battlecards.machine import initial_counts
 from games.engine.battlecards.phases.turn import turn_limit
@@ -926,7 +926,7 @@ def test_teams_more_than_one_army_apart_are_not_a_game_of_the_rules(real_catalog
     import pytest
 
     from games.engine import SetupError
-    from games.engine.setup import team_setup
+    from games.engine.battlecards.setup import team_setup
 
     for axis, allies in ((["DE"], ["GB"] * 3), (["DE"] * 4, ["GB"] * 2)):
         with pytest.raises(SetupError) as exc:

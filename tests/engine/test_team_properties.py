@@ -23,7 +23,7 @@ from games.engine import (
     view,
 )
 from games.engine.battlecards.inspect import battle_frame
-from games.engine.state import OTHER
+from games.engine.battlecards.state import OTHER
 from tests.engine.helpers import card_zones as zones
 
 CATALOG = load_catalog_dir()

@@ -1,6 +1,6 @@
 """Games stored before issue 22 keep working: their logs hold the string-encoded `choose` options
 ("give:<army>", "trade:<army>:<card>", "seats:<army>", a stack ref as the option), which the engine's action
-decoder still reads (games.engine.actions.Choose.from_legacy). `manage.py verify_games` replays such a game to
+decoder still reads (battlecards.actions.Choose.from_legacy). `manage.py verify_games` replays such a game to
 its stored state, and a client still sending the old form is understood (its action is stored in the new)."""
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def test_simulate_refuses_bad_arguments(args):
 
 def test_heuristic_bots_judge_cards_from_the_games_catalog_not_the_files(catalog_rows, monkeypatch):
     """With --catalog db a HeuristicBot never reloads the fixture files: it reads the catalog it is given."""
-    from games.engine import bots as engine_bots
+    from games.engine.battlecards import bots as engine_bots
     from games.simulation import make_bot
     from vocabulary.battlecards import load_catalog_dir
 

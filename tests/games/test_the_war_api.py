@@ -24,7 +24,7 @@ SMALL = {"tw-depot": 14, "tw-guardsmen": 4}  # a casual red-army deck of 18 card
 
 
 def war_deck(owner: Any, entries: dict[str, int], army: str = "red-army", public: bool = False) -> Deck:
-    deck = Deck.objects.create(owner=owner, name=f"{army} {sum(entries.values())}", game="the_war",
+    deck = Deck.objects.create(owner=owner, name=f"{army} {sum(entries.values())}", game="the-war",
                                nation=army, is_public=public)
     DeckEntry.objects.bulk_create(DeckEntry(deck=deck, card_code=c, count=n) for c, n in entries.items())
     return deck

@@ -17,7 +17,7 @@ SMALL = {"tw-depot": 14, "tw-guardsmen": 4}
 
 
 def war_deck(owner, entries, army="red-army"):
-    deck = Deck.objects.create(owner=owner, name="small", game="the_war", nation=army)
+    deck = Deck.objects.create(owner=owner, name="small", game="the-war", nation=army)
     DeckEntry.objects.bulk_create(DeckEntry(deck=deck, card_code=c, count=n) for c, n in entries.items())
     return deck
 

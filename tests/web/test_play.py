@@ -20,20 +20,14 @@ GB, DE = "gb-we-starter", "de-we-starter"
 
 
 def test_every_decision_kind_of_every_game_type_has_a_control():
-    from games import engine
-    from games.engine import battlefront, the_war, tide_of_iron
+    from games.engine import registry
     from games.game_types import GAME_TYPES
 
-    kinds = {
-        "battlecards": engine.DECISION_KINDS,
-        "battlefront": battlefront.DECISION_KINDS,
-        "the-war": the_war.DECISION_KINDS,
-        "tide-of-iron": tide_of_iron.DECISION_KINDS,
-    }
-    assert set(GAME_TYPES) == set(kinds), "a new game type: list its engine's decision kinds here"
-    for game_type, decision_kinds in kinds.items():
-        missing = set(decision_kinds) - set(play.CONTROLS[game_type])
+    assert set(GAME_TYPES) == set(registry.ids()), "every registered game has a Django-side definition"
+    for game_type, kind in GAME_TYPES.items():
+        missing = set(kind.engine.decision_kinds) - set(kind.controls)
         assert not missing, f"{game_type} decisions without a control on the play page: {sorted(missing)}"
+        assert play.control_for(game_type, next(iter(kind.engine.decision_kinds))) in kind.controls.values()
 
 
 def test_lobby_lists_open_games_and_creates_one_against_the_bot(
@@ -208,7 +202,7 @@ def test_oracle_the_war_against_the_bot_from_the_lobby(client, alice, catalog_ro
             break
         kind = re.search(r'data-decision="([\w-]+)"', page).group(1)
         kinds.add(kind)
-        assert play.CONTROLS["the-war"][kind] in html_lib.unescape(page)
+        assert play.control_for("the-war", kind) in html_lib.unescape(page)
         client.post(f"/play/{game_id}/act/", {"version": buttons[-1][0], "action": buttons[-1][1]})
     assert kinds
 

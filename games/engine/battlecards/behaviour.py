@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..frames import Frame
+from .frames import Frame
 
 # play windows of kept cards
 TURN_START = "turn_start"        # before drawing (phases.turn)

@@ -5,8 +5,8 @@ Each rule module registers its frame steps and decisions here, next to the funct
 """
 from __future__ import annotations
 
-from ..actions import ACTION_TYPES, Action
 from ..core.machine import RuleBook, emit
+from .actions import ACTION_TYPES, Action
 
 RULES = RuleBook("battlecards", ACTION_TYPES, Action)
 

@@ -1,10 +1,10 @@
 """A small read-only API on a game in progress, for views and tests (no private tables needed)."""
 from __future__ import annotations
 
-from ..frames import BattleFrame, Frame
-from ..state import GameState
 from .combat.values import BattleValues, battle_values
+from .frames import BattleFrame, Frame
 from .phases.deploy import setup_pending
+from .state import GameState
 from .zones import army_map, battle_frame
 
 

@@ -10,13 +10,13 @@ from vocabulary.battlecards import BattlecardDef, Catalog
 
 from ..core.errors import EngineError, SetupError
 from ..core.machine import declare_resume
-from ..frames import DeployFrame, GameFrame, SetupRevealFrame
-from ..setup import SEATS, GameSetup, check_armies, side_of
-from ..state import OTHER, GameState, new_army, new_pool, new_side, pool_key
 from . import optional_rules, team_play
 from .book import RULES
 from .effects import abomb, battle_window, immediate, sabotage, theater, turn_start
+from .frames import DeployFrame, GameFrame, SetupRevealFrame
 from .phases import battle, battlecard, deploy, fire, settle, turn
+from .setup import SEATS, GameSetup, check_armies, side_of
+from .state import OTHER, GameState, new_army, new_pool, new_side, pool_key
 from .zones import draw_arsenal
 
 # Every rule module with frames or decisions, in registration order (the order of DECISION_KINDS): each one

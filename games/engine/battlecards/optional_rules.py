@@ -2,13 +2,13 @@
 battlecard (5.3). Larger standing armies (Optional Rule 1) is setup.Options.initial_draw/initial_deploy."""
 from __future__ import annotations
 
-from ..actions import Deploy, Pass
 from ..core.errors import required
 from ..core.machine import RuleBook, emit
-from ..frames import BattleFrame, TransferFrame
-from ..state import Decision, GameState
+from .actions import Deploy, Pass
 from .common import KPass
+from .frames import BattleFrame, TransferFrame
 from .phases.deploy import deploy_options
+from .state import Decision, GameState
 from .zones import deployed_cards, ref_of, stack_at
 
 

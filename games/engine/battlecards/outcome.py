@@ -5,9 +5,9 @@ from __future__ import annotations
 from vocabulary.battlecards import KINDS
 
 from ..core.machine import emit
-from ..frames import GameFrame
-from ..setup import SEATS
-from ..state import OTHER, GameState
+from .frames import GameFrame
+from .setup import SEATS
+from .state import OTHER, GameState
 
 
 def _finish(st: GameState, winner: str | None, kind: str) -> None:

@@ -23,13 +23,13 @@ the private ones (one per army involved) the cards.
 """
 from __future__ import annotations
 
-from ..actions import Action, Choose, Deploy
 from ..core.errors import required
 from ..core.machine import RuleBook, emit
-from ..frames import ArmyTransferFrame, ReserveTradeFrame, SeatTradeFrame, TurnFrame
-from ..state import Decision, GameState
+from .actions import Action, Choose, Deploy
 from .book import RULES
 from .common import KChoose, KDeploy, KPass
+from .frames import ArmyTransferFrame, ReserveTradeFrame, SeatTradeFrame, TurnFrame
+from .state import Decision, GameState
 from .zones import deployed_cards, ref_of, stack_at
 
 TRANSFER_MAX = 3  # "up to 3 deployed forces"

@@ -6,12 +6,12 @@ from typing import Any
 
 from vocabulary.battlecards import KINDS, ArsenalCardDef
 
-from ..actions import OCCUPIED, split_stack_ref
 from ..core.errors import StateError
 from ..core.machine import emit
-from ..frames import BattleFrame
-from ..setup import SEATS, side_of
-from ..state import GameState
+from .actions import OCCUPIED, split_stack_ref
+from .frames import BattleFrame
+from .setup import SEATS, side_of
+from .state import GameState
 
 
 def draw_arsenal(st: GameState, seat: str) -> str | None:

@@ -1,4 +1,4 @@
-"""Battlefront bots, with the engine's bot protocol (games/engine/bots.py): `choose(view, legal, seat)`
+"""Battlefront bots, with the engine's bot protocol (battlecards/bots.py): `choose(view, legal, seat)`
 returns one of `legal`; `needs_view` False means the bot reads only view["ply"]. No second RNG: a "random"
 choice is a hash of (salt, ply, seat) (core.rng), so a game is reproducible from its setup alone.
 """

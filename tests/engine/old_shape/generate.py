@@ -28,7 +28,7 @@ from games.engine import (
     starter_setup,
     team_setup,
 )
-from games.engine.frames import BattleFrame
+from games.engine.battlecards.frames import BattleFrame
 
 HERE = Path(__file__).parent
 GAMES = {

@@ -3,10 +3,10 @@ vanishing with them (GP7), and the end-of-battle check (CA2 special victory)."""
 from __future__ import annotations
 
 from ...core.machine import emit
-from ...frames import BattleFrame
-from ...state import GameState
 from ..book import RULES
 from ..common import GROUND_SPECIALS
+from ..frames import BattleFrame
+from ..state import GameState
 from ..zones import battle_frame, remove_deployed
 from .values import invalidate
 

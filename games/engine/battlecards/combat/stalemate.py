@@ -5,9 +5,9 @@ from __future__ import annotations
 from vocabulary.battlecards import KINDS
 
 from ...core.machine import emit
-from ...frames import BattleFrame
-from ...state import GameState
 from ..book import RULES
+from ..frames import BattleFrame
+from ..state import GameState
 from .supports import SEA, offer_bonus, support_offers
 from .targeting import autokill_targets, targetable
 from .values import battle_values, hits

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...actions import Support
 from ...core.machine import emit
-from ...frames import BattleFrame, SupportRecord
-from ...state import GameState
+from ..actions import Support
 from ..behaviour import ability
 from ..common import SUPPORT_KINDS
+from ..frames import BattleFrame, SupportRecord
+from ..state import GameState
 from .values import BattleValues, battle_values
 
 # recipient pools of an offer

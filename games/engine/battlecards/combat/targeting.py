@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from vocabulary.battlecards import KINDS
 
-from ...frames import BattleFrame
-from ...state import GameState
 from ..behaviour import ability
+from ..frames import BattleFrame
+from ..state import GameState
 from .values import BattleValues, battle_values
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from vocabulary.battlecards import KINDS
 
-from ...frames import BattleFrame, SupportRecord
-from ...state import GameState
 from ..behaviour import ability
 from ..common import KIDX
+from ..frames import BattleFrame, SupportRecord
+from ..state import GameState
 
 
 def hits(defense: int | None, number: int, attack: int | None) -> bool:

@@ -8,15 +8,15 @@ turn, the aggressor's after the defender's. Logs stored before issue 22 answered
 as a `fire` decision, with the same two actions: they replay unchanged."""
 from __future__ import annotations
 
-from ...actions import Action, Pass, PlayCard
 from ...core.errors import required
 from ...core.machine import RuleBook, Stage, emit
-from ...frames import BattleFrame, DeployFrame, Frame, Phase2Mark, V2Frame
-from ...state import Decision, GameState
+from ..actions import Action, Pass, PlayCard
 from ..behaviour import PHASE_2, V2, Window, ability, card_effect, window_of, window_options
 from ..book import RULES
 from ..combat.casualties import check_battle_end, destroy_unit
 from ..common import KChoose, KPass, KPlayCard
+from ..frames import BattleFrame, DeployFrame, Frame, Phase2Mark, V2Frame
+from ..state import Decision, GameState
 from ..zones import (
     discard_kept,
     draw_arsenal,

@@ -3,13 +3,13 @@
 Warfare (C11). Each is discarded after use (C14)."""
 from __future__ import annotations
 
-from ...actions import Pass, PlayCard
 from ...core.machine import RuleBook, emit
-from ...frames import BattleFrame
-from ...state import GameState
+from ..actions import Pass, PlayCard
 from ..behaviour import BATTLE_WINDOW, Window, card_effect, window_of, window_options
 from ..combat.casualties import check_battle_end, destroy_unit, withdraw_unit
 from ..common import KPass, KPlayCard
+from ..frames import BattleFrame
+from ..state import GameState
 from ..zones import discard_kept
 
 

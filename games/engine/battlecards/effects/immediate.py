@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...actions import Choose, Deploy, Pass, Retrieve, Split, Take, split_stack_ref
 from ...core.errors import StateError, required
 from ...core.machine import RuleBook, Stage, emit
-from ...frames import CaptureFrame, DeployFrame, DivideFrame, ReorganizeFrame
-from ...state import Decision, GameState
+from ..actions import Choose, Deploy, Pass, Retrieve, Split, Take, split_stack_ref
 from ..behaviour import ability, card_effect
 from ..book import RULES
 from ..common import KChoose, KPass, KRetrieve, KSplit, KTake
+from ..frames import CaptureFrame, DeployFrame, DivideFrame, ReorganizeFrame
 from ..phases.deploy import deploy_options, do_deploy
+from ..state import Decision, GameState
 from ..zones import deployed_cards, draw_n, industry_extra, nonempty_refs, remove_deployed, stack_at
 
 

@@ -2,13 +2,13 @@
 enemy unit in phase 0 of the first round (GU4 note)."""
 from __future__ import annotations
 
-from ...actions import Choose
 from ...core.machine import RuleBook, emit
-from ...frames import BattleFrame, SabotageFrame
-from ...state import Decision, GameState
+from ..actions import Choose
 from ..behaviour import ability
 from ..combat.casualties import check_battle_end, destroy_unit
 from ..common import KChoose
+from ..frames import BattleFrame, SabotageFrame
+from ..state import Decision, GameState
 from ..zones import deployed_cards
 
 

@@ -5,11 +5,11 @@ check."""
 
 from __future__ import annotations
 
-from ...frames import BattleFrame
-from ...state import GameState
 from ..behaviour import Window, card_effect
 from ..combat.casualties import destroy_unit, withdraw_unit
 from ..common import KPlayCard
+from ..frames import BattleFrame
+from ..state import GameState
 
 # Russian Winter stops the armour: these classes withdraw (infantry, artillery, generals stay).
 ARMOUR = frozenset({"tank", "self-propelled-gun", "tank-destroyer", "armored-car"})

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from vocabulary.battlecards import BattlecardDef
 
-from ...actions import PlayCard
 from ...core.machine import emit
-from ...frames import AIR_RAID, BattlecardFrame, Frame, SabotageFrame, TurnFrame
-from ...state import GameState
+from ..actions import PlayCard
+from ..battle_frames import new_battle
 from ..behaviour import TURN_START, Window, card_effect
 from ..book import RULES
 from ..common import KPlayCard
-from ..frames import new_battle
+from ..frames import AIR_RAID, BattlecardFrame, Frame, SabotageFrame, TurnFrame
+from ..state import GameState
 from ..zones import destroy_industry, flip_conflict, prereqs_met
 
 

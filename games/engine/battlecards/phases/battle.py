@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...actions import Choose, Pass, Withdraw, split_stack_ref
 from ...core.machine import RuleBook, Stage, emit
-from ...frames import BattleFrame, DeployFrame, PendingSabotage
-from ...state import Decision, GameState
+from ..actions import Choose, Pass, Withdraw, split_stack_ref
 from ..behaviour import ability
 from ..book import RULES
 from ..combat.casualties import check_battle_end, destroy_unit, withdraw_unit
@@ -17,7 +15,9 @@ from ..combat.stalemate import can_hit, settle_stalemate
 from ..combat.values import defense_value, hits, invalidate
 from ..common import KChoose, KPass, KWithdraw
 from ..effects.sabotage import sabotage_targets
+from ..frames import BattleFrame, DeployFrame, PendingSabotage
 from ..optional_rules import occupied_defense
+from ..state import Decision, GameState
 from ..zones import army_map, deployed_cards, draw_action_number, draw_arsenal
 from .fire import seat_on_side, stage_phase
 from .settle import stage_done, stage_scorch, stage_settle

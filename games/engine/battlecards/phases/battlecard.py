@@ -2,15 +2,15 @@
 (R1.1), the defender's Delay Tactics / Misinformation (C20), emergency deployment."""
 from __future__ import annotations
 
-from ...actions import Choose, EmergencyDeploy, Pass, PlayCard
 from ...core.errors import required
 from ...core.machine import RuleBook, Stage, emit
-from ...frames import BATTLE, BattlecardFrame, DeployFrame
-from ...state import OTHER, Decision, GameState
+from ..actions import Choose, EmergencyDeploy, Pass, PlayCard
+from ..battle_frames import join_armies, new_battle
 from ..behaviour import RESPONSE, Window, card_effect, window_of, window_options
 from ..book import RULES
 from ..common import KChoose, KEmergencyDeploy, KPass, KPlayCard
-from ..frames import join_armies, new_battle
+from ..frames import BATTLE, BattlecardFrame, DeployFrame
+from ..state import OTHER, Decision, GameState
 from ..zones import discard_kept, flip_conflict, prereqs_met, stated_aggressor
 from .conflict import push_card
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from vocabulary.battlecards import BattlecardDef
 
 from ...core.machine import emit
-from ...frames import BattlecardFrame
-from ...state import GameState
 from ..behaviour import EFFECTS
+from ..frames import BattlecardFrame
+from ..state import GameState
 
 
 def push_card(st: GameState, seat: str, cid: str) -> None:

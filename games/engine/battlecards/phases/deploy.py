@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from vocabulary.battlecards import KINDS
 
-from ...actions import Deploy
 from ...core.machine import RuleBook, emit
-from ...frames import DeployFrame, Frame, SetupRevealFrame, V2Frame
-from ...state import Decision, GameState
+from ..actions import Deploy
 from ..common import KDeploy
+from ..frames import DeployFrame, Frame, SetupRevealFrame, V2Frame
+from ..state import Decision, GameState
 from ..zones import stack_at
 
 

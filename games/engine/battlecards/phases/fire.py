@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...actions import Autokill, Fire, Hold, Pass, PlayCard, Support, Withdraw
 from ...core.errors import required
 from ...core.machine import RuleBook, emit
-from ...frames import BattleFrame, PendingShot, Phase2Mark, SubmarineWithdrawal
-from ...state import Decision, GameState
+from ..actions import Autokill, Fire, Hold, Pass, PlayCard, Support, Withdraw
 from ..behaviour import PHASE_2, window_of
 from ..book import RULES
 from ..combat.casualties import check_battle_end, destroy_unit, withdraw_unit
@@ -18,6 +16,8 @@ from ..combat.targeting import autokill_targets, exhausted, fire_targets
 from ..combat.values import battle_values, hits
 from ..common import KAutokill, KFire, KHold, KPass, KWithdraw
 from ..effects.abomb import A_BOMB_WINDOW, abomb_plays
+from ..frames import BattleFrame, PendingShot, Phase2Mark, SubmarineWithdrawal
+from ..state import Decision, GameState
 from ..zones import draw_action_number
 
 

@@ -2,15 +2,15 @@
 5.1), Scorched Earth (C17), the victory check."""
 from __future__ import annotations
 
-from ...actions import Action, PlayCard
 from ...core.errors import required
 from ...core.machine import RuleBook, emit
-from ...frames import BattleFrame
-from ...state import Decision, GameState
+from ..actions import Action, PlayCard
 from ..behaviour import SCORCHED, Window, card_effect, window_of, window_options
 from ..book import RULES
 from ..common import KPass, KPlayCard
+from ..frames import BattleFrame
 from ..outcome import check_victory
+from ..state import Decision, GameState
 from ..zones import discard_kept, ref_of, remove_deployed, stated_aggressor
 
 

@@ -3,15 +3,15 @@ transfer, a kept card: effects.turn_start through the behaviour registry; in tea
 team_play) and the termination guard (turn_limit)."""
 from __future__ import annotations
 
-from ...actions import Action, Choose, Draw, EmergencyDeploy, PlayCard
 from ...core.machine import RuleBook, Stage, emit
-from ...frames import DeployFrame, GameFrame, TransferFrame, TurnFrame
-from ...state import Decision, GameState
+from ..actions import Action, Choose, Draw, EmergencyDeploy, PlayCard
 from ..behaviour import TURN_START, window_of, window_options
 from ..book import RULES
 from ..common import KChoose, KDraw, KEmergencyDeploy
+from ..frames import DeployFrame, GameFrame, TransferFrame, TurnFrame
 from ..optional_rules import can_transfer
 from ..outcome import finish_on_points
+from ..state import Decision, GameState
 from ..team_play import act_team_option, take_sacrificed_turn, team_turn_options
 from ..zones import discard_kept, flip_conflict
 from .conflict import push_card

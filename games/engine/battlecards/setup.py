@@ -5,7 +5,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .core.errors import SetupError
+from ..core.errors import SetupError
 
 SEATS = ("axis", "allies")  # the two sides; also the two seats (armies) of a classic two-player game
 SIDES = SEATS

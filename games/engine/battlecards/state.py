@@ -1,7 +1,7 @@
 """GameState: every zone of the game, the frame stack of pending steps, and the one seeded RNG.
 
 The zones are plain JSON-friendly Python (dicts, lists, str, int, bool) and the frames typed dataclasses
-(games.engine.frames) with their own JSON, so `to_json` is a deep copy and `from_json` loses nothing.
+(frames.py) with their own JSON, so `to_json` is a deep copy and `from_json` loses nothing.
 Per-card definitions are looked up through `self.defs` (derived from the catalog, never serialised).
 """
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 
 from vocabulary.battlecards import KINDS, ArsenalCardDef, BattlecardDef, Catalog, ConflictCardDef
 
-from .core.errors import EngineError, StateError
-from .core.machine import Decision, resume
-from .core.rng import new_rng, rng_from_json, rng_to_json
+from ..core.errors import EngineError, StateError
+from ..core.machine import Decision, resume
+from ..core.rng import new_rng, rng_from_json, rng_to_json
 from .frames import BattlecardFrame, BattleFrame, Frame, frame_from_json
 from .setup import GameSetup, side_of
 
@@ -105,7 +105,7 @@ class GameState:
         self.conflict_discard: list[str] = []
         self.aside: list[str] = []
         self.scorched: list[str] = []
-        self.frames: list[Frame] = []  # typed frames (games.engine.frames), the top one last
+        self.frames: list[Frame] = []  # typed frames (frames.py), the top one last
         self.turn = 0
         self.ply = 0
         self.active_seat = "axis"

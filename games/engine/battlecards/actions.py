@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 
 from vocabulary.battlecards import KINDS
 
-from .core.actions import parse_action_fields
-from .core.errors import MalformedAction
+from ..core.actions import parse_action_fields
+from ..core.errors import MalformedAction
 from .setup import SEATS, is_army  # noqa: F401  (SEATS: re-exported)
 
 

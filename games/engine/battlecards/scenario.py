@@ -25,15 +25,15 @@ from typing import Any
 
 from vocabulary.battlecards import KINDS, Catalog
 
-from .core.errors import SetupError
+from ..core.errors import SetupError
 from .frames import GameFrame, TurnFrame
 from .setup import SEATS, GameSetup, Options
 from .state import OTHER, GameState, new_army, new_pool, new_side, pool_key
 
 
 def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
-    from .battlecards.machine import advance
-    from .battlecards.phases.conflict import push_card
+    from .machine import advance
+    from .phases.conflict import push_card
 
     counter = iter(range(1, 100000))
     st_codes: dict[str, str] = {}
@@ -118,7 +118,7 @@ def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
         from .actions import PlayCard
 
         advance(st)
-        from .battlecards.machine import apply
+        from .machine import apply
 
         apply(st, PlayCard(seat, kept, target=target))
         return st

@@ -7,8 +7,8 @@ from typing import Any
 from vocabulary.battlecards import KINDS
 
 from .actions import key_to_json
-from .battlecards.inspect import armies_in_battle, battle_frame, current_values, setup_pending
-from .battlecards.machine import legal_keys
+from .inspect import armies_in_battle, battle_frame, current_values, setup_pending
+from .machine import legal_keys
 from .state import OTHER, GameState
 
 

@@ -9,6 +9,9 @@ from typing import Any
 
 from vocabulary.battlecards import Catalog, load_catalog_dir
 
+from ..core.bots import SaltedRandomBot
+from ..core.rng import hashed_index
+from ..core.rng import salt_base as _salt_base
 from .actions import (
     OCCUPIED,
     Action,
@@ -28,9 +31,6 @@ from .actions import (
     Withdraw,
     split_stack_ref,
 )
-from .core.bots import SaltedRandomBot
-from .core.rng import hashed_index
-from .core.rng import salt_base as _salt_base
 
 LONG_BATTLE = 20  # rounds after which HeuristicBot withdraws (see _on_withdraw)
 

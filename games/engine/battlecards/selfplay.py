@@ -5,9 +5,9 @@ from typing import Any
 
 from vocabulary.battlecards import Catalog
 
-from .battlecards.machine import RULES, new_game
+from ..core import selfplay
 from .bots import HeuristicBot, RandomBot
-from .core import selfplay
+from .machine import RULES, new_game
 from .setup import SEATS, GameSetup
 from .state import GameState
 from .view import bot_view, view
