@@ -116,7 +116,7 @@ class FilterExtension(DjangoFilterExtension):
                 if isinstance(filter_field, NumberFilter):  # a forms.DecimalField: 2.5 and 1e3 too
                     schema["type"] = "number"
                 schema.update(bounds)
-            if enum is not None:
+            if enum:  # an empty catalog lists no codes: OpenAPI refuses an empty enum, so none is declared
                 schema["enum"] = enum
         return parameters
 
