@@ -87,9 +87,9 @@ def test_a_new_game_records_the_current_rules_revision(api, alice, bob):
                          opponent_deck={"starter": "tw-starter-wehrmacht"}).json()
     api(bob).post(f"/api/games/{created['id']}/join/", {}, format="json")
     game = Game.objects.get(pk=created["id"])
-    assert game.snapshot.data["rules_revision"] == tw.RULES_REVISION == 2
+    assert game.snapshot.data["rules_revision"] == tw.RULES_REVISION == 3
     kind = get_game_type("the-war")
-    assert kind.catalog_from_snapshot(game.snapshot.data, game.snapshot_hash).rules_revision == 2
+    assert kind.catalog_from_snapshot(game.snapshot.data, game.snapshot_hash).rules_revision == 3
 
 
 def test_a_game_stored_without_a_revision_continues_under_revision_1(api, alice, bob):
