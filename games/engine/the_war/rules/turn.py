@@ -72,8 +72,11 @@ def anytime_scout(legal: Any, act: Any) -> tuple[Any, Any]:
         keys = legal(st, fr)
         if rules_revision(st) < 3 or fr.kind == "payment" and card(st, fr.card).rotate_to_play:
             return keys
+        scouts = scout_keys(st, st.decision.seat)
+        if not scouts:
+            return keys
         used = _wave_units(st)
-        return keys + [k for k in scout_keys(st, st.decision.seat) if k[2] not in used]
+        return keys + [k for k in scouts if k[2] not in used]
 
     def act_with_scout(st: WarState, fr: Any, action: Any) -> None:
         if action.type == "scout":
