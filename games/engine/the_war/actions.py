@@ -69,8 +69,9 @@ Intercept = _a("intercept", "A fighter intercepts an attacking bomber or a block
 Block = _a("block", "Defender: one unit blocks one attacker.", "unit", "attacker")
 Support = _a("support", "Defender: one unit supports one attacked unit, resource or the deck.",
              "unit", "target")
-AaMode = _a("aa_mode", "A unit with an AA-attack in an engagement with enemy aircraft and ground units: "
-             "`mode` air (its AA-attack against aircraft) or ground (its attack).", "unit", "mode")
+AaMode = _a("aa_mode", "A unit with an AA-attack in an engagement with enemy aircraft (and ground units): "
+             "`mode` air (its AA-attack against aircraft), ground (its attack) or none (facing aircraft "
+             "only: it does not use its AA-attack, rules revision 3).", "unit", "mode")
 Hit = _a("hit", "Put one point of damage on one enemy unit of the engagement.", "target")
 Breakthrough = _a("breakthrough", "A breakthrough unit that destroyed all its blockers goes on to the "
                   "2nd line.", "unit")

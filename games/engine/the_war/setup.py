@@ -22,8 +22,12 @@ DECK = "deck"  # the name of the deck as an attack target
 #   1: before issue 36: a unit going on with the breakthrough feature kept its 1st-line damage, compared with
 #      its already reduced defense (the blockers' attack counted twice).
 #   2: the blockers' attack, already taken off its defense, is taken off its damage when it breaks through.
+#   3: decisions asked from public facts only: the re-draw, the attacker's abilities and the defender's
+#      special cards are always offered, with a pass (issue 36, item 3); the scout party at any decision of
+#      its owner (item 4); the AA-attack used voluntarily, a rotated aircraft attacked on its airfield keeps
+#      its defense (item 5).
 LEGACY_RULES_REVISION = 1
-RULES_REVISION = 2
+RULES_REVISION = 3
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,9 +73,62 @@ def uid(st: WarState, seat: str, code: str, n: int = 0) -> str:
     return ids[n]
 
 
-def act(st: WarState, seat: str, type_: str, **fields: Any) -> list:
-    return tw.apply(st, {"type": type_, "seat": seat, **fields})
+# Windows the rules (revision 3, issue 36 items 3-5) offer from public facts only, so they are often empty:
+# a test that does not address one passes it ("done"; an AA unit facing aircraft only uses its AA attack, the
+# only choice before revision 3), as a player with nothing to play there would.
+PASS_WINDOWS = ("attacker_abilities", "defender_specials", "redraw")
 
+
+def _window(st: WarState) -> tuple:
+    fr = st.frames[-1]
+    return fr, getattr(fr, "index", None) if fr.kind == "setup" else fr.stage
+
+
+def _entered(st: WarState) -> bool:
+    """Whether an action was already played in the pending window (it is then asked until its pass)."""
+    fr, where = _window(st)
+    return any(f is fr and w == where for f, w in st.__dict__.get("_test_windows", ()))
+
+
+def _passes(st: WarState) -> tuple | None:
+    """The pass of the pending window when it offers nothing but a pass (and scout parties) and nothing was
+    played in it yet, else None."""
+    if st.decision is None or _entered(st):
+        return None
+    ks = tw.legal_keys(st)
+    seat = st.decision.seat
+    if st.decision.kind in PASS_WINDOWS:
+        rest = [k for k in ks if k[0] not in ("scout", "done", "keep")]
+        if not rest:
+            return ("keep", seat) if st.decision.kind == "redraw" else ("done", seat)
+    if st.decision.kind == "aa_mode":
+        modes = {k[3] for k in ks if k[0] == "aa_mode"}
+        if "ground" not in modes:
+            return ("aa_mode", seat, st.decision.prompt["unit"], "air")
+    return None
+
+
+def pass_windows(st: WarState) -> list:
+    """Pass the pending windows that offer nothing but a pass (`_passes`), through `apply`."""
+    events: list = []
+    while st.status == "active" and (key := _passes(st)) is not None:
+        names = {"keep": (), "done": (), "aa_mode": ("unit", "mode")}[key[0]]
+        events += tw.apply(st, {"type": key[0], "seat": key[1], **dict(zip(names, key[2:], strict=True))})
+    return events
+
+
+def act(st: WarState, seat: str, type_: str, **fields: Any) -> list:
+    """Apply one action through `apply`, passing the windows offered with nothing to play there
+    (`_passes`) before it (unless it is for that window) and after it: the flow of the rules before
+    revision 3, which did not ask them."""
+    action = tw.Action.from_json({"type": type_, "seat": seat, **fields})
+    events: list = []
+    if st.decision is not None and action.key() not in tw.legal_keys(st):
+        events += pass_windows(st)
+    if st.decision is not None and st.decision.kind in PASS_WINDOWS:
+        st.__dict__.setdefault("_test_windows", []).append(_window(st))
+    events += tw.apply(st, action)
+    return events + pass_windows(st)
 
 def zone(st: WarState, cid: str) -> str | None:
     for s in tw.SEATS:

@@ -6,7 +6,7 @@ import pytest
 from games.engine import the_war as tw
 from games.engine.the_war.rules import TURN_PHASES, WAVE_STAGES
 
-from .helpers import act, catalog, keys, kinds, position, uid, zone
+from .helpers import act, catalog, keys, kinds, pass_windows, position, uid, zone
 
 
 def game(seed=1, p1=None, p2=None):
@@ -53,8 +53,9 @@ def test_the_first_player_draws_one_card_on_his_first_turn_then_each_turn_two():
 
 def test_redraw_when_all_cards_are_resources_shows_the_hand_and_draws_seven():
     st = game(p1=["tw-depot"] * 50 + ["tw-guardsmen"] * 10, p2=["tw-depot"] * 60)
+    pass_windows(st)  # a player whose hand may not be re-drawn is asked too (revision 3), and keeps it
     seat = st.decision.seat
-    assert kinds(st) == "redraw"
+    assert kinds(st) == "redraw" and ("redraw", seat) in keys(st)
     events = act(st, seat, "redraw")
     shown = [e for e in events if e.type == "hand_revealed"]
     assert shown and shown[0].visible_to == "all"
@@ -89,11 +90,16 @@ def test_a_redraw_is_not_repeated():
 def test_no_redraw_with_two_or_more_resources_and_non_resources():
     deck = (["tw-depot", "tw-guardsmen"] * 30)
     st = game(p1=deck, p2=deck)
-    # with 2..6 resources in hand no re-draw is offered; with 0, 1 or 7 it is
-    for s in tw.SEATS:
+    # with 2..6 resources in hand no re-draw is offered; with 0, 1 or 7 it is (the window itself is asked of
+    # both players from rules revision 3: asking only for such hands told the opponent what the hand held)
+    asked = []
+    while kinds(st) == "redraw":
+        s = st.decision.seat
+        asked.append(s)
         n = sum(1 for c in st.zones[s]["hand"] if st.codes[c] == "tw-depot")
-        if 2 <= n <= 6:
-            assert not (kinds(st) == "redraw" and st.decision.seat == s)
+        assert (("redraw", s) in keys(st)) == (n in (0, 1, 7))
+        tw.apply(st, {"type": "keep", "seat": s})
+    assert asked == [st.first_seat, tw.OTHER[st.first_seat]]
 
 
 # ---- the turn -------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from ..setup import (
 from ..state import WarState, WaveFrame
 from .air import act_intercept, free_fighters
 from .book import WAVE_STAGES, asked, declared, next_stage
-from .cards import R, card, forbidden, in_lines, is_air, zone_of
+from .cards import R, card, forbidden, in_lines, is_air, rules_revision, zone_of
 from .declarations import act_fire, support_fire_keys
 from .resources import start_payment
 from .specials import special_keys
@@ -140,9 +140,11 @@ def end_blocks(st: WarState, fr: WaveFrame) -> None:
 
 
 def w_def_specials(st: WarState, fr: WaveFrame) -> Decision | None:
-    """"Defending player plays special cards" (after his blocks and supports; again behind the 1st line)."""
-    if not asked(fr, bool(fr.engagements or declared(fr) or fr.strikes)
-                 and bool(special_keys(st, OTHER[fr.seat], "blocking"))):
+    """"Defending player plays special cards" (after his blocks and supports; again behind the 1st line).
+    From rules revision 3 the window is offered whatever the defender's hand holds (a public fact decides):
+    asking only when he holds a playable special card told the attacker so."""
+    playable = rules_revision(st) >= 3 or bool(special_keys(st, OTHER[fr.seat], "blocking"))
+    if not asked(fr, bool(fr.engagements or declared(fr) or fr.strikes) and playable):
         next_stage(fr, WAVE_STAGES)
         return None
     return Decision(OTHER[fr.seat], "defender_specials", {})

@@ -17,8 +17,8 @@ from ..state import Engagement, Pool, WarState, WaveFrame
 from .air import escorts_of, interceptors
 from .blocks import targeted_groups
 from .book import WAVE_STAGES, next_stage
-from .cards import alive, card, ctrl, destroy, is_air, mill
-from .values import fight_values, points
+from .cards import alive, card, ctrl, destroy, is_air, mill, rules_revision
+from .values import fight_values, points, rotated_aircraft
 
 
 def ground_units(st: WarState, units: list[str]) -> list[str]:
@@ -53,7 +53,7 @@ def make_engagement(st: WarState, fr: WaveFrame, attackers: list[str], defenders
                 eng.values[u] = [0, c.defense or 0]
                 continue
             v = fight_values(st, fr, u, role, enemies, second_line)
-            if airfield and u == target:
+            if airfield and u == target and not rotated_aircraft(st, fr, u):
                 v = [v[0], 0]  # "Parameters of an airfield (attack/defense) are 0/0."
             eng.values[u] = v
             g, a = points(st, u, v[0], enemies, fr.aa_modes.get(u))
@@ -142,11 +142,14 @@ def w_engagements(st: WarState, fr: WaveFrame) -> None:
 
 def aa_choices(st: WarState, fr: WaveFrame) -> tuple[str, int] | None:
     """The next unit that must announce whether its AA-attack fights aircraft or its attack ground units
-    (Example 3: "attacking player must announce whether his AA-gun fights an aircraft or a tank")."""
+    (Example 3: "attacking player must announce whether his AA-gun fights an aircraft or a tank"). From rules
+    revision 3 every unit with AA-attack facing aircraft announces it: "owner of this unit may use its AA
+    attack voluntarily to shoot down enemy aircraft" (mode `none`: it does not, R10)."""
+    voluntary = rules_revision(st) >= 3
     for i, eng in enumerate(fr.engagements):
         for side, enemies in ((eng.attackers, eng.defenders), (eng.defenders, eng.attackers)):
             kinds = {is_air(card(st, e)) for e in enemies}
-            if kinds != {True, False}:
+            if kinds != {True, False} and not (voluntary and True in kinds):
                 continue
             for u in side:
                 c = card(st, u)
@@ -164,8 +167,11 @@ def w_aa(st: WarState, fr: WaveFrame) -> Decision | None:
 
 
 def legal_aa(st: WarState, fr: WaveFrame) -> list[tuple]:
-    u, _ = aa_choices(st, fr)  # type: ignore[misc]
-    return [("aa_mode", ctrl(st, u), u, "air"), ("aa_mode", ctrl(st, u), u, "ground")]
+    u, i = aa_choices(st, fr)  # type: ignore[misc]
+    eng = fr.engagements[i]
+    enemies = eng.defenders if u in eng.attackers else eng.attackers
+    other = "ground" if any(not is_air(card(st, e)) for e in enemies) else "none"
+    return [("aa_mode", ctrl(st, u), u, "air"), ("aa_mode", ctrl(st, u), u, other)]
 
 
 def act_aa(st: WarState, fr: WaveFrame, action: Any) -> None:

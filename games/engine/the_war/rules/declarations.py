@@ -17,7 +17,7 @@ from ..state import PaymentFrame, WarState, WaveFrame
 from .air import free_fighters
 from .attack import ability_keys, can_attack, can_target
 from .book import WAVE_STAGES, asked, declared, next_stage
-from .cards import card, forbidden, in_lines, is_air, mill, zone_of
+from .cards import card, forbidden, in_lines, is_air, mill, rules_revision, zone_of
 from .resources import start_payment
 from .specials import special_keys
 from .values import non_combat_damage
@@ -150,7 +150,11 @@ def act_att_artillery(st: WarState, fr: WaveFrame, action: Any) -> None:
 
 
 def w_abilities(st: WarState, fr: WaveFrame) -> Decision | None:
-    if not asked(fr, bool(ability_keys(st, fr.seat) or special_keys(st, fr.seat, "attacking"))):
+    """"Attacking player uses special cards and abilities of units". From rules revision 3 the window is
+    offered in every wave (asking only when the attacker held a playable special card told the defender
+    so)."""
+    if not asked(fr, rules_revision(st) >= 3
+                 or bool(ability_keys(st, fr.seat) or special_keys(st, fr.seat, "attacking"))):
         next_stage(fr, WAVE_STAGES)
         return None
     return Decision(fr.seat, "attacker_abilities", {})

@@ -69,7 +69,7 @@ from .positions import act_positions, legal_positions
 from .resources import PAID, act_pay, legal_pay, step_payment
 from .specials import paid_special
 from .start import act_redraw, legal_redraw, step_setup
-from .turn import act_resources, legal_resources, st_draw, st_resources, st_restore
+from .turn import act_resources, anytime_scout, legal_resources, st_draw, st_resources, st_restore
 
 TURN_STEPS: dict[str, Callable[[WarState, Any], Decision | None]] = {
     "restore": st_restore, "draw": st_draw, "resources": st_resources, "build": st_build,
@@ -91,30 +91,37 @@ WAVE_STEPS: dict[str, Callable[[WarState, Any], Decision | None]] = {
 assert tuple(WAVE_STEPS) == WAVE_STAGES
 
 
+def scouting(legal: Callable, act: Callable) -> dict[str, Callable]:
+    """The scout party at any decision of its owner (R13, revision 3); resources, build, positions and the
+    attack phase offer it themselves."""
+    legal_w, act_w = anytime_scout(legal, act)
+    return {"legal": legal_w, "act": act_w}
+
+
 RULES.frame("payment", stages={"pay": step_payment})
-RULES.decision("pay", legal=legal_pay, act=act_pay)
+RULES.decision("pay", **scouting(legal_pay, act_pay))
 RULES.frame("setup", stages={"redraw": step_setup})
-RULES.decision("redraw", legal=legal_redraw, act=act_redraw)
+RULES.decision("redraw", **scouting(legal_redraw, act_redraw))
 RULES.frame("turn", stages=TURN_STEPS)
 RULES.decision("resources", legal=legal_resources, act=act_resources)
-RULES.decision("maintenance", legal=legal_maintenance, act=act_maintenance)
+RULES.decision("maintenance", **scouting(legal_maintenance, act_maintenance))
 RULES.decision("build", legal=legal_build, act=act_build)
 RULES.decision("positions", legal=legal_positions, act=act_positions)
 RULES.decision("attack_phase", legal=legal_attack_phase, act=act_attack_phase)
-RULES.decision("end_of_turn", legal=legal_end, act=act_end)
+RULES.decision("end_of_turn", **scouting(legal_end, act_end))
 RULES.frame("wave", stages=WAVE_STEPS)
-RULES.decision("declare_targeted", legal=legal_targeted, act=act_targeted)
-RULES.decision("declare_general", legal=legal_general, act=act_general)
-RULES.decision("attacker_artillery", legal=legal_att_artillery, act=act_att_artillery)
-RULES.decision("attacker_abilities", legal=legal_abilities, act=act_abilities)
-RULES.decision("block", legal=legal_block, act=act_block)
-RULES.decision("defender_specials", legal=legal_def_specials, act=act_def_specials)
-RULES.decision("defender_artillery", legal=legal_def_artillery, act=act_def_artillery)
-RULES.decision("interception", legal=legal_interception, act=act_interception)
-RULES.decision("aa_mode", legal=legal_aa, act=act_aa)
-RULES.decision("damage", legal=legal_damage, act=act_damage)
-RULES.decision("strike", legal=legal_strike, act=act_strike)
-RULES.decision("second_line_support", legal=legal_second_support_done, act=act_second_support)
+RULES.decision("declare_targeted", **scouting(legal_targeted, act_targeted))
+RULES.decision("declare_general", **scouting(legal_general, act_general))
+RULES.decision("attacker_artillery", **scouting(legal_att_artillery, act_att_artillery))
+RULES.decision("attacker_abilities", **scouting(legal_abilities, act_abilities))
+RULES.decision("block", **scouting(legal_block, act_block))
+RULES.decision("defender_specials", **scouting(legal_def_specials, act_def_specials))
+RULES.decision("defender_artillery", **scouting(legal_def_artillery, act_def_artillery))
+RULES.decision("interception", **scouting(legal_interception, act_interception))
+RULES.decision("aa_mode", **scouting(legal_aa, act_aa))
+RULES.decision("damage", **scouting(legal_damage, act_damage))
+RULES.decision("strike", **scouting(legal_strike, act_strike))
+RULES.decision("second_line_support", **scouting(legal_second_support_done, act_second_support))
 
 
 PAID.update({

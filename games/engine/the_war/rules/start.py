@@ -18,7 +18,7 @@ from ..setup import (
 )
 from ..state import SetupFrame, TurnFrame, WarState
 from .book import RULES
-from .cards import card, draw
+from .cards import card, draw, rules_revision
 
 
 def new_game(catalog: TheWarCatalog, setup: GameSetup) -> WarState:
@@ -67,7 +67,11 @@ def step_setup(st: WarState, fr: SetupFrame) -> Decision | None:
     while fr.index < len(fr.order):
         seat = fr.order[fr.index]
         size = redraw_size(st, seat)
-        if size is not None:
+        if rules_revision(st) >= 3:
+            # asked from public facts only: every player once, whatever his hand (a kept hand says nothing)
+            if not st.redraws[seat]:
+                return Decision(seat, "redraw", {"new_hand_size": size})
+        elif size is not None:
             return Decision(seat, "redraw", {"new_hand_size": size})
         fr.index += 1
     st.frames.pop()
@@ -79,6 +83,8 @@ def step_setup(st: WarState, fr: SetupFrame) -> Decision | None:
 
 def legal_redraw(st: WarState, fr: SetupFrame) -> list[tuple]:
     seat = fr.order[fr.index]
+    if rules_revision(st) >= 3 and redraw_size(st, seat) is None:
+        return [("keep", seat)]
     return [("redraw", seat), ("keep", seat)]
 
 

@@ -18,7 +18,7 @@ from ..setup import (
 )
 from ..state import TurnFrame, WarState
 from .book import TURN_PHASES, next_stage
-from .cards import card, ctrl, draw, features, in_lines, move_card
+from .cards import card, ctrl, draw, features, in_lines, move_card, rules_revision
 
 
 def st_restore(st: WarState, fr: TurnFrame) -> None:
@@ -50,6 +50,41 @@ def finish(st: WarState, winner: str, kind: str) -> None:
 def scout_keys(st: WarState, seat: str) -> list[tuple]:
     return [("scout", seat, u) for u in in_lines(st, seat)
             if u not in st.rotated and Feature.SCOUT_PARTY in features(st, u)]
+
+
+def _wave_units(st: WarState) -> set[str]:
+    """The units declared in the assault wave under way (attackers, targets, blockers, supporters, escorts,
+    interceptors, artillery): a unit already used in it is not rotated a second time to scout."""
+    for fr in reversed(st.frames):
+        if fr.kind == "wave":
+            pairs = fr.targeted + fr.blocks + fr.supports + fr.escorts + fr.intercepts + fr.fire + fr.strikes
+            return {u for p in pairs for u in p} | set(fr.general)
+    return set()
+
+
+def anytime_scout(legal: Any, act: Any) -> tuple[Any, Any]:
+    """A decision's legal/act functions with the scout party offered to the deciding seat (rules revision 3,
+    ruling R13: "may rotate it at any time to look at cards in opponent's hand"): the hand shown is the one
+    at that moment, the decision stays pending. Not while paying for a card that needs a unit's rotation
+    to be played (the payment must still find it)."""
+
+    def legal_with_scout(st: WarState, fr: Any) -> list[tuple]:
+        keys = legal(st, fr)
+        if rules_revision(st) < 3 or fr.kind == "payment" and card(st, fr.card).rotate_to_play:
+            return keys
+        scouts = scout_keys(st, st.decision.seat)
+        if not scouts:
+            return keys
+        used = _wave_units(st)
+        return keys + [k for k in scouts if k[2] not in used]
+
+    def act_with_scout(st: WarState, fr: Any, action: Any) -> None:
+        if action.type == "scout":
+            act_scout(st, action)
+        else:
+            act(st, fr, action)
+
+    return legal_with_scout, act_with_scout
 
 
 def act_scout(st: WarState, action: Any) -> None:

@@ -9,7 +9,7 @@ from vocabulary.the_war import (
 
 from ...core.machine import emit
 from ..state import WarState, WaveFrame
-from .cards import card, destroy, is_air, matches, owner
+from .cards import card, destroy, is_air, matches, owner, rules_revision
 
 
 def modifiers(st: WarState, cid: str, role: str, air_fight: bool) -> tuple[int, int]:
@@ -74,11 +74,20 @@ def fight_values(st: WarState, wave: WaveFrame | None, cid: str, role: str, enem
                             if a.kind == AbilityKind.ARTILLERY_SUPPORT)
         if cid in wave.passive:
             atk = 0  # "their attack power is considered to be zero and cannot be increased by any means"
-    if role == "blocking" and is_air(c) and second_line and enemies and not air_fight:
+    if (role == "blocking" and is_air(c) and second_line and enemies and not air_fight
+            and not rotated_aircraft(st, wave, cid)):
         # "Parameters of an airfield (attack/defense) are 0/0. They are used against ground units
         # attacking it": the attacked aircraft's airfield only, never an aircraft striking behind the line
         atk, df = 0, 0
     return [max(0, atk), df]
+
+
+def rotated_aircraft(st: WarState, wave: WaveFrame | None, cid: str) -> bool:
+    """An aircraft attacked on its airfield that was rotated before the attack (rules revision 3): the
+    airfield's 0/0 "are used against ground units attacking it if attacked air unit isn't rotated", so it
+    fights as any rotated unit attacked: its own defense, no attack ("Rotated units retain their defense
+    parameter ... their attack power is considered to be zero")."""
+    return wave is not None and cid in wave.passive and rules_revision(st) >= 3
 
 
 def points(st: WarState, cid: str, atk: int, enemies: list[str], mode: str | None = None) -> tuple[int, int]:
