@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from games.game_types import GAME_TYPES
 from games.models import Game
 from tests.games.conftest import BattlefrontOracle, HiddenInfoOracle, token_client
 from tests.games.test_tide_of_iron_api import TideOfIronOracle
@@ -378,7 +379,7 @@ def test_the_tide_of_iron_page_offers_confirm_and_dispute_of_the_other_players_r
     client.force_login(bob)
     page = client.get(f"/play/{game_id}/").content.decode()
     assert 'data-decision="confirm"' in page
-    assert play.CONTROLS["tide-of-iron"]["confirm"] in html_lib.unescape(page)
+    assert GAME_TYPES["tide-of-iron"].controls["confirm"] in html_lib.unescape(page)
     offered = {json.loads(a)["type"]: (v, a) for v, a in _decision_buttons(page)}
     assert set(offered) == {"confirm", "dispute"}
     version, dispute = offered["dispute"]
