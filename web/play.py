@@ -194,3 +194,114 @@ def log_lines(entries: list[dict[str, Any]], names: dict[str, str]) -> list[dict
                 }
             )
     return out
+
+
+# ------------------------------------------------------------------------------------------ live play
+
+# Why a game ended, in words (games.models.EndReason); {winner} and {loser} are who sat there.
+END_WORDS = {
+    "victory": "{winner} won by the rules of the game.",
+    "draw": "A draw by the rules of the game: nobody won.",
+    "resignation": "{loser} resigned: {winner} won.",
+    "timeout": "{loser} ran out of time: {winner} won.",
+    "unfinished": "The game was stopped without a winner (it expired or was cancelled).",
+}
+
+
+def side_of(seat: str) -> str:
+    """The side of a seat name (an army seat allies-2 plays for allies)."""
+    return str(seat).split("-", 1)[0]
+
+
+def seat_who(seat: dict[str, Any], *, my_seat: str | None = None) -> str:
+    """Who sits in a seat of the API's game (GameSerializer's seats) in words: "you", a user name, a bot."""
+    if my_seat and seat.get("seat") == my_seat:
+        return "you"
+    if seat.get("player"):
+        return str(seat["player"])
+    if seat.get("bot"):
+        return f"the {seat['bot']} bot"
+    return "an open seat"
+
+
+def side_names(seats: list[dict[str, Any]], *, my_seat: str | None = None) -> dict[str, str]:
+    """Each side and each seat by who plays it: {"axis": "you", "allies": "bob", "allies-2": ...}; a side of
+    several armies names them all ("you and carol")."""
+    names: dict[str, str] = {}
+    by_side: dict[str, list[str]] = {}
+    for seat in seats:
+        who = seat_who(seat, my_seat=my_seat)
+        names[seat["seat"]] = who
+        by_side.setdefault(seat.get("side") or side_of(seat["seat"]), []).append(who)
+    for side, whos in by_side.items():
+        names[side] = " and ".join(dict.fromkeys(whos))
+    return names
+
+
+def end_words(payload: dict[str, Any], names: dict[str, str]) -> str:
+    """Why the finished game ended, in words: who won, and how (the end reason in words, not its code)."""
+    winner = payload.get("winner") or ""
+    reason = payload.get("end_reason") or ("victory" if winner else "")
+    losers = sorted({side_of(seat) for seat in names} - {side_of(winner)})
+    text = END_WORDS.get(reason, "The game is over.").format(
+        winner=names.get(winner) or names.get(side_of(winner)) or winner or "nobody",
+        loser=" and ".join(names[side] for side in losers if side in names) or "the other side",
+    )
+    return "You" + text[3:] if text.startswith("you ") else text  # a user name keeps its case
+
+
+def clock_text(ms: int) -> str:
+    """A clock's remaining time as a player reads it: 4:05, 1:02:03, or 2d 03h for correspondence."""
+    ms = max(0, int(ms))
+    seconds = ms // 1000
+    if seconds >= 86_400:
+        return f"{seconds // 86_400}d {seconds % 86_400 // 3600:02d}h"
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def clocks(clock: dict[str, Any] | None, names: dict[str, str]) -> list[dict[str, Any]]:
+    """The view's clocks (games.selectors.game_clock_view: the server's remaining times, computed at its
+    time) as the page draws them: each side's time left, whose it is, and whether it runs."""
+    if not clock:
+        return []
+    return [
+        {
+            "side": side["side"],
+            "who": names.get(side["side"], side["side"]),
+            "remaining_ms": side["remaining_ms"],
+            "text": clock_text(side["remaining_ms"]),
+            "running": bool(side["running"]),
+        }
+        for side in clock.get("sides", [])
+    ]
+
+
+def rating_text(rating: dict[str, Any] | None) -> str:
+    """A rating as lichess shows it: 1623, or 1500? while provisional."""
+    if not rating:
+        return ""
+    return f"{round(rating['rating'])}{'?' if rating.get('provisional') else ''}"
+
+
+def rating_change_text(change: dict[str, Any] | None) -> str:
+    """What a rated game did to a rating: "+12 (1500 → 1512)"."""
+    if not change:
+        return ""
+    delta = round(change["rating_after"] - change["rating_before"])
+    return f"{delta:+d} ({round(change['rating_before'])} → {round(change['rating_after'])})"
+
+
+def seat_rows(seats: list[dict[str, Any]], *, my_seat: str | None = None) -> list[dict[str, Any]]:
+    """The seats as the page lists them: who, their rating, and after a rated game its change."""
+    return [
+        {
+            "seat": seat["seat"],
+            "who": seat_who(seat, my_seat=my_seat),
+            "nation": seat.get("nation") or "",
+            "rating": rating_text(seat.get("rating")),
+            "change": rating_change_text(seat.get("rating_change")),
+        }
+        for seat in seats
+    ]

@@ -37,6 +37,10 @@ urlpatterns = [
     path("play/<uuid:game_id>/join/", views_play.game_join, name="game-join"),
     path("play/<uuid:game_id>/act/", views_play.game_act, name="game-act"),
     path("play/<uuid:game_id>/resign/", views_play.game_resign, name="game-resign"),
+    path("play/<uuid:game_id>/takeback/", views_play.game_takeback, name="game-takeback"),
+    path(
+        "play/<uuid:game_id>/takeback/answer/", views_play.game_takeback_answer, name="game-takeback-answer"
+    ),
     path("play/<uuid:game_id>/watch/", views_watch.game_watch, name="game-watch"),
     path("play/<uuid:game_id>/replay/", views_watch.game_replay, name="game-replay"),
 ]

@@ -425,7 +425,7 @@ def test_short_journey_thirty_decisions_then_resign(in_browser, game_type):
         page.get_by_role("button", name="Yes, resign this game").click()
         page.get_by_role("link", name="Replay it").wait_for()
         status = page.locator(".status").inner_text()
-        assert "Game over" in status and "resignation" in status, status
+        assert "Game over. You resigned" in status and "(resignation)" not in status, status
         assert page.get_by_role("button", name="Yes, resign this game").count() == 0
 
     in_browser(steps)
