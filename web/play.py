@@ -299,6 +299,8 @@ def seat_rows(seats: list[dict[str, Any]], *, my_seat: str | None = None) -> lis
         {
             "seat": seat["seat"],
             "who": seat_who(seat, my_seat=my_seat),
+            "player": seat.get("player") or "",
+            "deck": seat.get("deck_label") or "",
             "nation": seat.get("nation") or "",
             "rating": rating_text(seat.get("rating")),
             "change": rating_change_text(seat.get("rating_change")),

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web import views, views_cards, views_decks, views_play, views_watch
+from web import views, views_cards, views_decks, views_play, views_players, views_watch
 
 app_name = "web"
 
@@ -30,6 +30,10 @@ urlpatterns = [
     path("decks/<int:pk>/save/", views_decks.deck_save, name="deck-save"),
     path("decks/<int:pk>/delete/", views_decks.deck_delete, name="deck-delete"),
     path("decks/<int:pk>/versions/", views_decks.deck_versions, name="deck-versions"),
+    path("leaderboards/", views_players.leaderboard_default, name="leaderboards"),
+    path("leaderboards/<str:game_type>/", views_players.leaderboard, name="leaderboard"),
+    path("players/<str:username>/", views_players.player, name="player"),
+    path("watch/", views_players.watch_list, name="watch-list"),
     path("play/", views_play.lobby, name="lobby"),
     path("play/new/", views_play.game_new, name="game-new"),
     path("play/new-team/", views_play.game_new_team, name="game-new-team"),

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from cards.selectors import nation_list, theater_list
@@ -187,8 +189,13 @@ def game_new(request: HttpRequest) -> HttpResponse:
         if post.get("opponent") == "bot"
         else {"kind": "human"}
     )
-    if not get_game_type(game_type).bots_available:
-        opponent = {"kind": "human"}  # Tide of Iron referees two people at one physical board
+    kind = get_game_type(game_type)
+    if opponent["kind"] == "bot" and not kind.bots_available:  # said, not silently made a game for a person
+        raise ValidationFailed(
+            f"{kind.label} has no bot: the server referees two people at one physical board. Choose "
+            "\"a person\" as the opponent and share the game with them.",
+            code="no_bot_for_game_type",
+        )
     choices = _common_choices(post)
     if not get_game_type(game_type).uses_decks:
         options = _shared_deck_options(game_type, post)
@@ -294,12 +301,26 @@ def game_page(request: HttpRequest, game_id) -> HttpResponse:
     except NotFound:
         return _watch_instead(request, game_id)
     if game.status == GameStatus.OPEN:
+        if is_fragment(request):
+            return HttpResponse(status=204)  # the waiting page asks again (htmx swaps nothing on a 204)
         return render(request, "web/play/waiting.html", {"game": game, "starters": _battlecards_starters()})
     if selectors.seat_of_user(game=game, user=request.user) is None:
         return _watch_instead(request, game_id)
+    if is_fragment(request) and request.GET.get("waiting"):
+        return _joined(request, game)
     context = _board_context(request, game_id, game)
     template = context["board_template"] if is_fragment(request) else "web/play/game.html"
     return render(request, template, context)
+
+
+def _joined(request: HttpRequest, game) -> HttpResponse:
+    """The waiting creator's page learns that the game started: the join notice, and the game page (htmx
+    follows HX-Redirect with a whole page load)."""
+    others = [s.user.get_username() for s in game.seats.all() if s.user_id and s.user_id != request.user.pk]
+    messages.info(request, f"{' and '.join(others) or 'Your opponent'} joined: the game is on.")
+    response = HttpResponse(status=200)
+    response["HX-Redirect"] = reverse("web:game", kwargs={"game_id": game.pk})
+    return response
 
 
 def _board_or_page(request: HttpRequest, game_id, act) -> HttpResponse:

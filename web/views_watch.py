@@ -31,7 +31,10 @@ def _throttled(request: HttpRequest, throttle: ScopedThrottle) -> HttpResponse |
 
 def _public_context(payload: dict, entries: list[dict]) -> dict:
     names = play.card_names(payload)
+    who = play.side_names(payload.get("players") or [])
     return {
+        "end": play.end_words(payload, who) if payload.get("status") == "finished" or payload.get("winner")
+        or payload.get("end_reason") else "",
         "game_label": game_type_of_name(payload["game_type"]).label,
         "payload": payload,
         "names": names,
@@ -66,8 +69,8 @@ def game_watch(request: HttpRequest, game_id) -> HttpResponse:
 def game_replay(request: HttpRequest, game_id) -> HttpResponse:
     if refused := _throttled(request, ReplayThrottle()):  # each step is an engine state to build
         return refused
-    try:
-        step = int(request.GET.get("step", "0"))
+    try:  # ?ply=N: the position after the first N plies in effect (?step=N, the older name, still works)
+        step = int(request.GET.get("ply", request.GET.get("step", "0")))
     except ValueError:
         step = 0
     payload = spectator_selectors.game_replay_step(game_id=game_id, user=request.user, step=step)

@@ -283,19 +283,26 @@ def test_replay_steps_forward_and_back(in_browser):
         resigned = page.request.post(f"/api/games/{game}/resign/", headers={"X-CSRFToken": token})
         assert resigned.ok, resigned.text()
         page.goto(f"/play/{game}/replay/")
+        page.evaluate("window.stayed = true")
         table = page.locator(".board-replay .table")
         step = page.locator(".board-replay .step")
         shown = [table.inner_html()]
         while shown[-1] == shown[0]:  # forward until the table differs from the first step's
             page.get_by_role("link", name="forward ›").click()
-            sync_api.expect(step).to_have_text(re.compile(rf"^step {len(shown)} of"))
+            sync_api.expect(step).to_have_text(re.compile(rf"^ply {len(shown)} of"))
             shown.append(table.inner_html())
             assert len(shown) < 12, "the table never changed"
+        assert page.url.endswith(f"/replay/?ply={len(shown) - 1}")  # the position is in the address
         for back in range(len(shown) - 2, -1, -1):
-            page.get_by_role("link", name="‹ back").click()
-            sync_api.expect(step).to_have_text(re.compile(rf"^step {back} of"))
+            page.keyboard.press("ArrowLeft")  # the keys step too
+            sync_api.expect(step).to_have_text(re.compile(rf"^ply {back} of"))
             assert table.inner_html() == shown[back]
-        assert "/replay/" in page.url and "step=" not in page.url  # htmx swaps, not page loads
+            assert page.url.endswith(f"/replay/?ply={back}")
+        page.keyboard.press("End")
+        sync_api.expect(step).to_have_text(re.compile(r"^ply (\d+) of \1$"))
+        assert page.evaluate("window.stayed === true")  # htmx swaps, never a page load
+        page.reload()  # the address alone brings the position back
+        sync_api.expect(step).to_have_text(re.compile(r"^ply (\d+) of \1$"))
 
     in_browser(steps)
 
