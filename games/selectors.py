@@ -753,3 +753,15 @@ def player_finished_games(*, username: str) -> QuerySet[Game]:
         .prefetch_related(seats_prefetch())
         .order_by("-finished_at", "-pk")
     )
+
+
+def game_card_names(*, game_id: Any, codes: set[str]) -> dict[str, str]:
+    """The names of those of `codes` that are card codes of the game's frozen catalog (the others are left
+    out): a page names the cards its log's events give by code. The catalog is public, and only codes the
+    caller already holds are named, so nothing hidden is revealed."""
+    game = Game.objects.only("id", "game_type", "snapshot_hash", "snapshot").filter(pk=parse_game_id(game_id))
+    game = game.first()
+    if game is None or not game.snapshot_hash or not codes:
+        return {}
+    definitions = game_type_of(game).card_definitions(codes, game_catalog(game=game))
+    return {code: d.get("name") or d.get("title") or code for code, d in definitions.items()}

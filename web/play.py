@@ -5,6 +5,7 @@ action of it one button labelled in the game's words. Pure functions over the AP
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.urls import reverse
@@ -176,20 +177,122 @@ def zones(payload: dict[str, Any]) -> list[tuple[str, Any]]:
     return [("counters", counters), *((k, v) for k, v in parts if isinstance(v, dict | list))]
 
 
-def log_lines(entries: list[dict[str, Any]], names: dict[str, str]) -> list[dict[str, Any]]:
-    """The event log, newest first: each entry's events in words."""
+INSTANCE_ID = re.compile(r"^(c\d+|p\d+\.\d+)$")  # a card instance (Battlecards c82, The War p1.14)
+STACK = re.compile(r"^(ground|air|sea):(\d+)$")
+CARD_KEYS = ("card", "unit", "target")
+
+
+def _strings(value: Any, found: set[str]) -> set[str]:
+    if isinstance(value, str):
+        found.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _strings(item, found)
+    return found
+
+
+def log_strings(entries: list[dict[str, Any]]) -> set[str]:
+    """Every string of the entries' events (card codes among them: the page asks their names)."""
+    found: set[str] = set()
+    for entry in entries:
+        for event in entry.get("events", []):
+            _strings(event.get("data") or {}, found)
+    return found
+
+
+def log_instances(entries: list[dict[str, Any]]) -> dict[str, str]:
+    """{instance id: code} as the entries' events told them: a card with its code beside it, or an
+    [id, code] pair of a list (only what these events, as the seat received them, already say)."""
+    found: dict[str, str] = {}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            code = value.get("code")
+            for key in CARD_KEYS:
+                if isinstance(code, str) and isinstance(value.get(key), str):
+                    found[value[key]] = code
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            if len(value) == 2 and all(isinstance(v, str) for v in value) and INSTANCE_ID.match(value[0]):
+                found[value[0]] = value[1]
+            for item in value:
+                walk(item)
+
+    for entry in entries:
+        for event in entry.get("events", []):
+            walk(event.get("data") or {})
+    return found
+
+
+def _word(value: Any, names: dict[str, str], who: dict[str, str], depth: int = 0) -> str:
+    """One value of an event in words: a seat by who plays it, a card by its name (an instance nobody was
+    shown: "a card"), a stack by its place, yes/no for a flag; nested values one level deep."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        if value in who:
+            return who[value]
+        if value in names:
+            return names[value]
+        if INSTANCE_ID.match(value):
+            return "a card"
+        if stack := STACK.match(value):
+            return f"{stack.group(1)} stack {int(stack.group(2)) + 1}"
+        return value
+    if isinstance(value, list):
+        if len(value) == 2 and all(isinstance(v, str) for v in value) and INSTANCE_ID.match(value[0]):
+            return names.get(value[0]) or names.get(value[1]) or "a card"
+        words = [_word(v, names, who, depth + 1) for v in value if v is not None]
+        return ", ".join(w for w in words if w) or "none"
+    if isinstance(value, dict):
+        if depth >= 1:
+            return ""
+        parts = [f"{_word(k, names, who, depth + 1)} {_word(v, names, who, depth + 1)}"
+                 for k, v in value.items() if v is not None]
+        return "; ".join(p.strip() for p in parts if p.strip())
+    return "" if value is None else str(value)
+
+
+def log_names(
+    entries: list[dict[str, Any]], names: dict[str, str], code_names: dict[str, str]
+) -> dict[str, str]:
+    """The names the log reads: the view's (its cards and instances), the names of the codes its events
+    give (`code_names`: games.selectors.game_card_names), and the instances the events tied to a code."""
+    merged = {**code_names, **names}
+    for instance, code in log_instances(entries).items():
+        merged.setdefault(instance, merged.get(code, code))
+    return merged
+
+
+def log_lines(
+    entries: list[dict[str, Any]], names: dict[str, str], *, who: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The event log, newest first: each entry's events in words, led by who did it ("you", the opponent's
+    name, a bot), cards by name (never an instance id), no None and no True/False; a new turn is marked."""
+    who = who or {}
     out = []
     for entry in reversed(entries):
-        for event in entry.get("events", []):
-            data = event.get("data") or {}
-            words = ", ".join(
-                f"{k.replace('_', ' ')} {names.get(str(v), v) if not isinstance(v, list | dict) else '…'}"
-                for k, v in data.items()
+        for event in reversed(entry.get("events", [])):
+            data = dict(event.get("data") or {})
+            actor = data.pop("seat", None)
+            if any(isinstance(data.get(key), str) for key in CARD_KEYS):
+                data.pop("code", None)  # the card's name says it
+            kind = str(event.get("type", ""))
+            words = "; ".join(
+                f"{key.replace('_', ' ')} {shown}"
+                for key, value in data.items()
+                if value is not None and (shown := _word(value, names, who))
             )
             out.append(
                 {
                     "seq": entry.get("seq"),
-                    "type": str(event.get("type", "")).replace("_", " "),
+                    "turn": kind == "turn_started",
+                    "who": _word(actor, names, who) if actor else "",
+                    "type": kind.replace("_", " "),
                     "words": words,
                 }
             )

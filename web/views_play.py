@@ -247,6 +247,7 @@ def _live_context(request: HttpRequest, game, payload: dict) -> dict:
     if live and payload["status"] == GameStatus.ACTIVE:
         pending = selectors.takeback_pending_payload(game=game, entry=selectors.takeback_pending(game=game))
     return {
+        "who": names,
         "seats": play.seat_rows(seats, my_seat=payload["seat"]),
         "clocks": play.clocks(payload.get("clock"), names),
         "takebacks": live,
@@ -270,7 +271,10 @@ def _board_context(request: HttpRequest, game_id, game=None) -> dict:
     # the log shows the newest 40 lines: at most the last 40 entries are read, not the whole game's
     since = max(0, payload["last_seq"] - LOG_ENTRIES)
     events = selectors.game_events_for_user(game_id=game_id, user=request.user, since=since)
-    return {
+    live = _live_context(request, game, payload)
+    entries = events["entries"]
+    code_names = selectors.game_card_names(game_id=game_id, codes=play.log_strings(entries) - set(names))
+    return live | {
         "game": game,
         "game_label": get_game_type(payload["game_type"]).label,
         "board_template": BOARD_TEMPLATES.get(payload["game_type"], "web/play/partials/board.html"),
@@ -278,12 +282,14 @@ def _board_context(request: HttpRequest, game_id, game=None) -> dict:
         "names": names,
         "zones": play.zones(payload),
         "decision": play.decision_controls(payload),
-        "log": play.log_lines(events["entries"], names)[:LOG_ENTRIES],
+        "log": play.log_lines(
+            entries, play.log_names(entries, names, code_names), who=live["who"]
+        )[:LOG_ENTRIES],
         "faces": {
             code: play.face_url(code, definition, payload["game_type"])
             for code, definition in payload["cards"].items()
         },
-    } | _live_context(request, game, payload)
+    }
 
 
 def _watch_instead(request: HttpRequest, game_id) -> HttpResponse:

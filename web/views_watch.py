@@ -9,7 +9,7 @@ from django.shortcuts import render
 
 from config.errors import DomainError
 from config.throttling import ReplayThrottle, ScopedThrottle, SpectateDelayThrottle, throttle_wait
-from games import spectator_selectors
+from games import selectors, spectator_selectors
 from games.game_types import get_game_type as game_type_of_name
 from web import play
 from web.pages import error_page, is_fragment, page
@@ -32,6 +32,8 @@ def _throttled(request: HttpRequest, throttle: ScopedThrottle) -> HttpResponse |
 def _public_context(payload: dict, entries: list[dict]) -> dict:
     names = play.card_names(payload)
     who = play.side_names(payload.get("players") or [])
+    codes = play.log_strings(entries) - set(names)
+    code_names = selectors.game_card_names(game_id=payload["game"], codes=codes)
     return {
         "end": play.end_words(payload, who) if payload.get("status") == "finished" or payload.get("winner")
         or payload.get("end_reason") else "",
@@ -39,7 +41,7 @@ def _public_context(payload: dict, entries: list[dict]) -> dict:
         "payload": payload,
         "names": names,
         "zones": play.zones(payload),
-        "log": play.log_lines(entries, names)[:60],
+        "log": play.log_lines(entries, play.log_names(entries, names, code_names), who=who)[:60],
         "faces": {
             code: play.face_url(code, definition, payload["game_type"])
             for code, definition in payload["cards"].items()
