@@ -239,6 +239,18 @@ def wait_newer(page, version: int) -> None:
     )
 
 
+def click_and_wait(page, button) -> None:
+    """Click a decision's button and wait for the board the server draws after it: a newer version, or the
+    same board with the refusal's words (the stream redrew the board under the click: a stale version)."""
+    version = board_version(page)
+    button.click()
+    page.wait_for_function(
+        """v => Number(document.querySelector('#board .board')?.dataset.version) > v
+               || document.querySelector('#board .error[role=alert]')""",
+        arg=version,
+    )
+
+
 def test_two_browsers_play_each_other_live(in_browser):
     def steps(creator, joiner):
         sign_up(creator, "browser-rommel")
@@ -520,3 +532,42 @@ def test_two_players_and_a_spectator_clocks_takeback_join_notice_watch_list_and_
         spectator.get_by_text("browser-vonarnim resigned: browser-montgomery won.").wait_for()
 
     in_browser(steps, users=3)
+
+
+def test_no_page_of_a_game_scrolls_sideways_at_390_px(in_browser):
+    """Issue 38: the play, watch and replay pages of a finished game and the new pages (leaderboard, player,
+    watch list, log-out page) fit a 390 px phone: nothing scrolls sideways."""
+
+    def steps(page):
+        sign_up(page, "browser-slim")
+        page.goto("/play/")
+        page.get_by_role("button", name="Create the game").click()  # against the bot
+        page.locator("#board .board").wait_for()
+        decisions = waits = 0
+        while decisions < 25 and waits < 200:  # far enough for armies of several stacks on the table
+            button = page.locator(".decision button").first
+            if button.count() == 0:
+                waits += 1
+                page.wait_for_timeout(50)
+                continue
+            click_and_wait(page, button)
+            decisions += 1
+        game = re.search(r"/play/([0-9a-f-]+)/", page.url).group(1)
+        paths = [f"/play/{game}/", f"/play/{game}/watch/"]
+        token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
+        resigned = page.request.post(f"/api/games/{game}/resign/", headers={"X-CSRFToken": token})
+        assert resigned.ok, resigned.text()
+        paths += [f"/play/{game}/", f"/play/{game}/replay/?ply=3", f"/play/{game}/replay/?ply=999",
+                  "/leaderboards/battlecards/", "/players/browser-slim/", "/watch/", "/accounts/logout/", "/"]
+        wide = {}
+        for path in paths:
+            page.goto(path)
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            if overflow > 0:
+                wide[path] = (overflow, page.evaluate(
+                    """() => [...document.querySelectorAll('body *')]
+                        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+                        .slice(0, 5).map(e => e.tagName + '.' + e.className)"""))
+        return wide
+
+    assert in_browser(steps, width=390, height=844) == {}
