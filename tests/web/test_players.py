@@ -9,7 +9,8 @@ import re
 import pytest
 
 from tests.decks.factories import DeckFactory
-from tests.games.conftest import GB, every_seat_acts, game_body
+from tests.games.conftest import GB, HiddenInfoOracle, every_seat_acts, game_body
+from tests.web.test_play import _tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -80,6 +81,7 @@ def test_the_watch_list_shows_the_live_games_one_may_watch_with_their_delay(
     client.force_login(carol)
     page = client.get("/watch/").content.decode()
     assert f"/play/{watched}/watch/" in page and "3 plies behind" in page
+    assert HiddenInfoOracle(watched).check(sorted(_tokens(page)), None) > 0
     assert private not in page and waiting not in page
     client.logout()
     assert client.get("/watch/")["Location"].startswith("/accounts/login/")
