@@ -115,5 +115,5 @@ def test_the_replay_position_is_in_the_url(client, api, two_player_game, alice):
     client.force_login(alice)
     assert "ply 0 of 0" in client.get(f"/play/{gid}/replay/?ply=0").content.decode()
     page = client.get(f"/play/{gid}/replay/?ply=5").content.decode()  # clamped to the game's length
-    assert re.search(r"ply (\d+) of \1", page) and 'hx-push-url="true"' in page
+    assert re.search(r"ply (\d+) of \1", page) and f'href="/play/{gid}/replay/?ply=0" rel="first"' in page
     assert 'aria-keyshortcuts="Home"' in page and "replay.js" in page
