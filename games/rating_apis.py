@@ -10,9 +10,10 @@ from rest_framework.views import APIView
 
 from config.pagination import StandardPagination
 from config.schema import ErrorSerializer
-from games import rating_selectors
+from games import rating_selectors, selectors
 from games.game_type_fields import game_type_choices
 from games.rating_serializers import BotRatingSerializer, LeaderboardEntrySerializer, UserRatingsSerializer
+from games.serializers import GameSerializer
 
 RATING_EXAMPLE = {
     "game_type": "battlecards",
@@ -113,3 +114,24 @@ class BotRatingsApi(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(BotRatingSerializer(rating_selectors.bot_ratings(), many=True).data)
+
+
+class PlayerGamesApi(APIView):
+    permission_classes = [AllowAny]
+    pagination_class = StandardPagination
+
+    @extend_schema(
+        tags=["ratings"],
+        summary="A player's finished games, the most recently finished first (public once over)",
+        responses={200: GameSerializer(many=True), 404: ErrorSerializer},  # paginated
+        description="The games the user played to their end (or that ended by resignation, on time, or "
+        "stopped after the start), as the game list shows them: seats with ratings and a rated game's "
+        "change; a deck that was private reads \"a private deck\" to everyone but its owner. 404 "
+        "unknown_user.",
+    )
+    def get(self, request: Request, username: str) -> Response:
+        games = selectors.player_finished_games(username=username)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(games, request, view=self)
+        data = GameSerializer(page, many=True, context={"request": request, "spectators": {}}).data
+        return paginator.get_paginated_response(data)

@@ -20,6 +20,7 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
@@ -737,3 +738,30 @@ def game_takeback_status(*, game_id: Any, user: Any) -> dict[str, Any]:
         "bots_accept_takebacks": bots_accept_takebacks(options=game.options, rated=game.rated),
         "pending": takeback_pending_payload(game=game, entry=takeback_pending(game=game)),
     }
+
+
+def player_finished_games(*, username: str) -> QuerySet[Game]:
+    """A user's finished games (played, not cancelled before the start: public once over, as visible_games_q
+    says), the most recently finished first, with their seats. 404 unknown_user."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise NotFound("No user has this username.", code="unknown_user", username=username)
+    played = GameSeat.objects.filter(game=OuterRef("pk"), user=user)
+    return (
+        Game.objects.filter(Exists(played), status=GameStatus.FINISHED, started_at__isnull=False)
+        .defer(*BULKY_COLUMNS)
+        .prefetch_related(seats_prefetch())
+        .order_by("-finished_at", "-pk")
+    )
+
+
+def game_card_names(*, game_id: Any, codes: set[str]) -> dict[str, str]:
+    """The names of those of `codes` that are card codes of the game's frozen catalog (the others are left
+    out): a page names the cards its log's events give by code. The catalog is public, and only codes the
+    caller already holds are named, so nothing hidden is revealed."""
+    game = Game.objects.only("id", "game_type", "snapshot_hash", "snapshot").filter(pk=parse_game_id(game_id))
+    game = game.first()
+    if game is None or not game.snapshot_hash or not codes:
+        return {}
+    definitions = game_type_of(game).card_definitions(codes, game_catalog(game=game))
+    return {code: d.get("name") or d.get("title") or code for code, d in definitions.items()}

@@ -37,7 +37,7 @@ from games.apis import (
     pushed_event_stream,
     validated_input,
 )
-from games.serializers import StreamQuerySerializer
+from games.serializers import GameSerializer, StreamQuerySerializer
 from games.services.feed import feed_key
 from games.spectator_serializers import (
     FeedQuerySerializer,
@@ -192,6 +192,26 @@ class GameSpectatorStreamApi(SettlesClock, APIView):
 
 
 game_spectator_stream = async_stream_view(GameSpectatorStreamApi)
+
+
+class WatchListApi(APIView):
+    permission_classes = [AllowAny]  # who may watch: spectator_selectors (401 for anonymous visitors)
+    pagination_class = StandardPagination
+
+    @extend_schema(
+        responses={200: GameSerializer(many=True), 401: NOT_WATCHABLE[401]},  # paginated
+        summary="Live games I may watch: games of others whose creator allowed spectators, newest first",
+        description="Games being played (status active) whose creator allowed spectators, without my own "
+        "games. Each game's `spectators` gives the delay in plies a spectator stays behind and how many "
+        "watch it now. Anonymous visitors: 401 not_authenticated (watching needs a signed-in user).",
+    )
+    def get(self, request: Request) -> Response:
+        games = spectator_selectors.watchable_games(user=request.user)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(games, request, view=self)
+        counts = spectator_selectors.spectator_counts(game_ids=[game.pk for game in page])
+        data = GameSerializer(page, many=True, context={"request": request, "spectators": counts}).data
+        return paginator.get_paginated_response(data)
 
 
 # ------------------------------------------------------------------------------------------------ feed

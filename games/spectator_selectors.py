@@ -18,12 +18,12 @@ from collections import OrderedDict
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from config.errors import Conflict, Forbidden, NotAuthenticated, NotFound
 from games.game_types import game_type_of
-from games.models import Game, GameAction, GameStatus, LogKind, SpectatorStream
+from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SpectatorStream
 from games.replay_states import state_after
 from games.selectors import (
     game_catalog,
@@ -322,3 +322,19 @@ def game_replay_step(*, game_id: Any, user: Any, step: int) -> dict[str, Any]:
         "view": view,
         "entries": [spectator_log_entry(r) for r in rows if r.seq <= upto],
     }
+
+
+def watchable_games(*, user: Any) -> QuerySet[Game]:
+    """The live games a signed-in user may watch and does not play (spectator_may_watch: the creator allowed
+    spectators; the user's own games are his to play), the most recently started first, with their seats.
+    Anonymous: 401 not_authenticated, as every spectator read."""
+    if user is None or not user.is_authenticated:
+        raise NotAuthenticated("Sign in to watch a game.", code="not_authenticated")
+    mine = GameSeat.objects.filter(game=OuterRef("pk"), user=user)
+    return (
+        Game.objects.filter(status=GameStatus.ACTIVE, spectators_allowed=True)
+        .exclude(Exists(mine))
+        .defer("setup", "state")
+        .prefetch_related(seats_prefetch())
+        .order_by("-started_at", "-pk")
+    )

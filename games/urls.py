@@ -33,6 +33,7 @@ game_patterns = [
 # Under /api/games/.
 games_patterns = [
     path("", apis.GameListCreateApi.as_view(), name="game-list"),
+    path("live/", spectator_apis.WatchListApi.as_view(), name="game-watch-list"),
     path("<uuid:game_id>/", include(game_patterns)),
 ]
 
@@ -44,5 +45,6 @@ urlpatterns = [
     # ratings (games.rating_apis)
     path("leaderboards/<str:game_type>/", rating_apis.LeaderboardApi.as_view(), name="leaderboard"),
     path("users/<str:username>/ratings/", rating_apis.UserRatingsApi.as_view(), name="user-ratings"),
+    path("users/<str:username>/games/", rating_apis.PlayerGamesApi.as_view(), name="user-games"),
     path("bots/ratings/", rating_apis.BotRatingsApi.as_view(), name="bot-ratings"),
 ]

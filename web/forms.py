@@ -3,16 +3,36 @@
 from __future__ import annotations
 
 from django import forms
+from rest_framework import serializers
 
 from decks.models import MAX_ENTRY_COUNT, Deck, Game
+from decks.serializers import RegisterInputSerializer
 
 
 class SignUpForm(forms.Form):
-    username = forms.CharField(max_length=150, widget=forms.TextInput(attrs={"autocomplete": "username"}))
-    password = forms.CharField(widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
-    password_again = forms.CharField(
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}), label="Password (again)"
+    username = forms.CharField(
+        max_length=150,
+        widget=forms.TextInput(attrs={"autocomplete": "username"}),
+        help_text="Letters, digits and @ . + - _ only; at most 150 characters.",
     )
+    # never stripped: the API keeps a password's spaces (RegisterInputSerializer: trim_whitespace=False)
+    password = forms.CharField(
+        strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+    )
+    password_again = forms.CharField(
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        label="Password (again)",
+    )
+
+    def clean_username(self) -> str:
+        """The API's own check of a username (POST /api/auth/register/: its serializer field, Django's
+        UnicodeUsernameValidator and the length): the site refuses exactly the names the API refuses."""
+        field = RegisterInputSerializer().fields["username"]
+        try:
+            return field.run_validation(self.cleaned_data["username"])
+        except serializers.ValidationError as error:
+            raise forms.ValidationError(list(error.detail)) from None
 
     def clean(self):
         data = super().clean()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from django.contrib.auth import login
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.views import LogoutView
+from django.contrib.staticfiles import finders
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -12,9 +14,38 @@ from decks import services
 from web.catalogs import KINDS
 from web.forms import SignUpForm
 
+GAMES = (
+    ("Battlecards", "BATTLECARDS: World Conflict: armies of arsenal cards fight over conflict cards."),
+    ("Battlefront", "Battlefront: a short card game of fronts and forces."),
+    ("The War", "The War: build resources, put units on two lines, and attack."),
+    ("Tide of Iron", "Tide of Iron's Strategy decks: the server referees a match two people play at one "
+     "physical board."),
+)
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/home.html", {"kinds": KINDS.values()})
+    return render(request, "web/home.html", {"kinds": KINDS.values(), "games": GAMES})
+
+
+_logout = LogoutView.as_view(next_page="/")
+
+
+def logout(request: HttpRequest) -> HttpResponse:
+    """Log out: a POST (CSRF-protected, as Django's LogoutView wants); an address typed or followed (GET) is
+    a page with the button, not a blank 405."""
+    if request.method == "POST":
+        return _logout(request)
+    return render(request, "web/logout.html")
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers ask for by themselves (the vendored static file; a week in caches)."""
+    path = finders.find("web/favicon.ico")
+    if path is None:
+        raise Http404("no favicon")
+    response = FileResponse(open(path, "rb"), content_type="image/x-icon")  # noqa: SIM115 (FileResponse closes it)
+    response["Cache-Control"] = "public, max-age=604800"
+    return response
 
 
 def signup(request: HttpRequest) -> HttpResponse:

@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import json
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from cards.selectors import nation_list, theater_list
-from config.errors import DomainError, ValidationFailed
+from config.errors import DomainError, NotFound, ValidationFailed
 from decks import selectors as deck_selectors
-from games import selectors, services
+from games import selectors, services, spectator_selectors
 from games.game_types import get_game_type
 from games.models import GameStatus
 from games.serializers import GameSerializer
+from games.services.takebacks import game_takeback_answer as game_takeback_answer_service
+from games.services.takebacks import game_takeback_request
 from web import play
 from web.deck_editor import starters
 from web.pages import is_fragment, page
@@ -180,8 +184,13 @@ def game_new(request: HttpRequest) -> HttpResponse:
         if post.get("opponent") == "bot"
         else {"kind": "human"}
     )
-    if not get_game_type(game_type).bots_available:
-        opponent = {"kind": "human"}  # Tide of Iron referees two people at one physical board
+    kind = get_game_type(game_type)
+    if opponent["kind"] == "bot" and not kind.bots_available:  # said, not silently made a game for a person
+        raise ValidationFailed(
+            f"{kind.label} has no bot: the server referees two people at one physical board. Choose "
+            "\"a person\" as the opponent and share the game with them.",
+            code="no_bot_for_game_type",
+        )
     choices = _common_choices(post)
     if not get_game_type(game_type).uses_decks:
         options = _shared_deck_options(game_type, post)
@@ -221,21 +230,57 @@ def game_resign(request: HttpRequest, game_id) -> HttpResponse:
     return redirect("web:game", game_id=game_id)
 
 
-def _board_context(request: HttpRequest, game_id) -> dict:
+def _live_context(request: HttpRequest, game, payload: dict) -> dict:
+    """What the game page adds to the seat's view, all of it what the API gives this player: the seats with
+    their ratings and, after a rated game, the change (GameSerializer's seats, as GET /api/games/{id}/), the
+    clocks as the server computed them (the page ticks them locally and takes the server's again at each
+    redraw), the pending takeback request (GET /api/games/{id}/takeback/) and why a finished game ended."""
+    seats = GameSerializer(game, context={"request": request}).data["seats"]
+    names = play.side_names(seats, my_seat=payload["seat"])
+    live = get_game_type(payload["game_type"]).live_play  # clocks, takebacks and ratings (not a referee)
+    pending = None
+    if live and payload["status"] == GameStatus.ACTIVE:
+        pending = selectors.takeback_pending_payload(game=game, entry=selectors.takeback_pending(game=game))
+    return {
+        "who": names,
+        "seats": play.seat_rows(seats, my_seat=payload["seat"]),
+        "clocks": play.clocks(payload.get("clock"), names),
+        "takebacks": live,
+        "takeback": pending and {
+            **pending,
+            "mine": pending["requested_by"] == payload["seat"],
+            "to_answer": payload["seat"] in pending["answer_by"],
+            "who": names.get(pending["requested_by"], pending["requested_by"]),
+        },
+        "end": play.end_words(payload, names) if payload["status"] == GameStatus.FINISHED else "",
+    }
+
+
+def _board_context(request: HttpRequest, game_id, game=None) -> dict:
+    services.game_clock_settle(game_id=game_id)  # a clock past its deadline ends the game first (as the API)
     payload = selectors.game_player_view(game_id=game_id, user=request.user)
+    game = game if game is not None and game.version == payload["version"] else selectors.game_get(
+        game_id=game_id, user=request.user
+    )
     names = play.card_names(payload)
     # the log shows the newest 40 lines: at most the last 40 entries are read, not the whole game's
     since = max(0, payload["last_seq"] - LOG_ENTRIES)
     events = selectors.game_events_for_user(game_id=game_id, user=request.user, since=since)
     kind = get_game_type(payload["game_type"])
-    return {
+    live = _live_context(request, game, payload)
+    entries = events["entries"]
+    code_names = selectors.game_card_names(game_id=game_id, codes=play.log_strings(entries) - set(names))
+    return live | {
+        "game": game,
         "game_label": kind.label,
         "board_template": kind.board_template or "web/play/partials/board.html",
         "payload": payload,
         "names": names,
         "zones": play.zones(payload),
         "decision": play.decision_controls(payload),
-        "log": play.log_lines(events["entries"], names)[:LOG_ENTRIES],
+        "log": play.log_lines(
+            entries, play.log_names(entries, names, code_names), who=live["who"]
+        )[:LOG_ENTRIES],
         "faces": {
             code: play.face_url(code, definition, payload["game_type"])
             for code, definition in payload["cards"].items()
@@ -243,15 +288,93 @@ def _board_context(request: HttpRequest, game_id) -> dict:
     }
 
 
+def _watch_instead(request: HttpRequest, game_id) -> HttpResponse:
+    """A signed-in user who does not play the game: the spectator view where the API lets him watch it
+    (spectator_may_watch; its error otherwise: 404 for a game he may not know of)."""
+    spectator_selectors.spectator_game(game_id=game_id, user=request.user)
+    return redirect("web:game-watch", game_id=game_id)
+
+
 @login_required
 @page
 def game_page(request: HttpRequest, game_id) -> HttpResponse:
-    game = selectors.game_get(game_id=game_id, user=request.user)
+    try:
+        game = selectors.game_get(game_id=game_id, user=request.user)
+    except NotFound:
+        return _watch_instead(request, game_id)
     if game.status == GameStatus.OPEN:
+        if is_fragment(request):
+            return HttpResponse(status=204)  # the waiting page asks again (htmx swaps nothing on a 204)
         return render(request, "web/play/waiting.html", {"game": game, "starters": _battlecards_starters()})
-    context = _board_context(request, game_id)
+    if selectors.seat_of_user(game=game, user=request.user) is None:
+        return _watch_instead(request, game_id)
+    if is_fragment(request) and request.GET.get("waiting"):
+        return _joined(request, game)
+    context = _board_context(request, game_id, game)
     template = context["board_template"] if is_fragment(request) else "web/play/game.html"
-    return render(request, template, context | {"game": game})
+    return render(request, template, context)
+
+
+def _joined(request: HttpRequest, game) -> HttpResponse:
+    """The waiting creator's page learns that the game started: the join notice, and the game page (htmx
+    follows HX-Redirect with a whole page load)."""
+    others = [s.user.get_username() for s in game.seats.all() if s.user_id and s.user_id != request.user.pk]
+    messages.info(request, f"{' and '.join(others) or 'Your opponent'} joined: the game is on.")
+    response = HttpResponse(status=200)
+    response["HX-Redirect"] = reverse("web:game", kwargs={"game_id": game.pk})
+    return response
+
+
+def _board_or_page(request: HttpRequest, game_id, act) -> HttpResponse:
+    """Run a player's write (`act()`); an htmx request gets the board again (with the refusal's words when
+    the service refused: the board moved on, nothing to take back...), a plain form the game page."""
+    notice = None
+    try:
+        act()
+    except DomainError as error:
+        if error.status not in (400, 409) or not is_fragment(request):
+            raise
+        notice = error.detail
+    if is_fragment(request):
+        context = _board_context(request, game_id) | {"notice": notice}
+        return render(request, context["board_template"], context)
+    return redirect("web:game", game_id=game_id)
+
+
+def _posted_version(request: HttpRequest) -> int:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        raise ValidationFailed(
+            "The form lacks the game's version: reload the page.", code="invalid"
+        ) from None
+
+
+@login_required
+@require_POST
+@page
+def game_takeback(request: HttpRequest, game_id) -> HttpResponse:
+    """Ask to take back my last action (games.services.takebacks, as POST /api/games/{id}/takeback/)."""
+    version = _posted_version(request)
+    return _board_or_page(
+        request, game_id,
+        lambda: game_takeback_request(game_id=game_id, user=request.user, version=version, count=1),
+    )
+
+
+@login_required
+@require_POST
+@page
+def game_takeback_answer(request: HttpRequest, game_id) -> HttpResponse:
+    """Accept or decline the other side's request (as POST /api/games/{id}/takeback/answer/)."""
+    version = _posted_version(request)
+    accept = request.POST.get("accept") == "yes"
+    return _board_or_page(
+        request, game_id,
+        lambda: game_takeback_answer_service(
+            game_id=game_id, user=request.user, version=version, accept=accept
+        ),
+    )
 
 
 def _posted_action(request: HttpRequest, game_id) -> dict:
@@ -276,15 +399,9 @@ def game_act(request: HttpRequest, game_id) -> HttpResponse:
         version = int(request.POST.get("version", ""))
     except ValueError:
         raise ValidationFailed("Choose one of the actions offered.", code="malformed_action") from None
-    notice = None
-    try:
-        services.game_action_submit(game_id=game_id, user=request.user, version=version, action=action)
-    except DomainError as error:
-        if error.status not in (400, 409) or not is_fragment(request):
-            raise
-        notice = error.detail  # the board moved on, or the action is not offered: the board again, and why
-    if is_fragment(request):
-        game = selectors.game_get(game_id=game_id, user=request.user)
-        context = _board_context(request, game_id) | {"game": game, "notice": notice}
-        return render(request, context["board_template"], context)
-    return redirect("web:game", game_id=game_id)
+    return _board_or_page(
+        request, game_id,
+        lambda: services.game_action_submit(
+            game_id=game_id, user=request.user, version=version, action=action
+        ),
+    )

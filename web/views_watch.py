@@ -9,7 +9,7 @@ from django.shortcuts import render
 
 from config.errors import DomainError
 from config.throttling import ReplayThrottle, ScopedThrottle, SpectateDelayThrottle, throttle_wait
-from games import spectator_selectors
+from games import selectors, spectator_selectors
 from games.game_types import get_game_type as game_type_of_name
 from web import play
 from web.pages import error_page, is_fragment, page
@@ -31,12 +31,17 @@ def _throttled(request: HttpRequest, throttle: ScopedThrottle) -> HttpResponse |
 
 def _public_context(payload: dict, entries: list[dict]) -> dict:
     names = play.card_names(payload)
+    who = play.side_names(payload.get("players") or [])
+    codes = play.log_strings(entries) - set(names)
+    code_names = selectors.game_card_names(game_id=payload["game"], codes=codes)
     return {
+        "end": play.end_words(payload, who) if payload.get("status") == "finished" or payload.get("winner")
+        or payload.get("end_reason") else "",
         "game_label": game_type_of_name(payload["game_type"]).label,
         "payload": payload,
         "names": names,
         "zones": play.zones(payload),
-        "log": play.log_lines(entries, names)[:60],
+        "log": play.log_lines(entries, play.log_names(entries, names, code_names), who=who)[:60],
         "faces": {
             code: play.face_url(code, definition, payload["game_type"])
             for code, definition in payload["cards"].items()
@@ -66,8 +71,8 @@ def game_watch(request: HttpRequest, game_id) -> HttpResponse:
 def game_replay(request: HttpRequest, game_id) -> HttpResponse:
     if refused := _throttled(request, ReplayThrottle()):  # each step is an engine state to build
         return refused
-    try:
-        step = int(request.GET.get("step", "0"))
+    try:  # ?ply=N: the position after the first N plies in effect (?step=N, the older name, still works)
+        step = int(request.GET.get("ply", request.GET.get("step", "0")))
     except ValueError:
         step = 0
     payload = spectator_selectors.game_replay_step(game_id=game_id, user=request.user, step=step)

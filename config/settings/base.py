@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.throttling.LoginThrottleMiddleware",  # the session and admin log-in forms (POST) are throttled
+    "web.middleware.SiteNotFoundMiddleware",  # under DEBUG: the site's own 404 page, not the URL list
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -93,7 +93,7 @@ def _prepare() -> dict[str, str]:
         "play-the-war": f"/play/{war.pk}/",
         "play-tide-of-iron": f"/play/{toi.pk}/",
         "watch": f"/play/{battle.pk}/watch/",
-        "replay": f"/play/{done.pk}/replay/?step=2",
+        "replay": f"/play/{done.pk}/replay/?ply=2",
     }
 
 

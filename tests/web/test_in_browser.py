@@ -239,6 +239,18 @@ def wait_newer(page, version: int) -> None:
     )
 
 
+def click_and_wait(page, button) -> None:
+    """Click a decision's button and wait for the board the server draws after it: a newer version, or the
+    same board with the refusal's words (the stream redrew the board under the click: a stale version)."""
+    version = board_version(page)
+    button.click()
+    page.wait_for_function(
+        """v => Number(document.querySelector('#board .board')?.dataset.version) > v
+               || document.querySelector('#board .error[role=alert]')""",
+        arg=version,
+    )
+
+
 def test_two_browsers_play_each_other_live(in_browser):
     def steps(creator, joiner):
         sign_up(creator, "browser-rommel")
@@ -283,19 +295,26 @@ def test_replay_steps_forward_and_back(in_browser):
         resigned = page.request.post(f"/api/games/{game}/resign/", headers={"X-CSRFToken": token})
         assert resigned.ok, resigned.text()
         page.goto(f"/play/{game}/replay/")
+        page.evaluate("window.stayed = true")
         table = page.locator(".board-replay .table")
         step = page.locator(".board-replay .step")
         shown = [table.inner_html()]
         while shown[-1] == shown[0]:  # forward until the table differs from the first step's
             page.get_by_role("link", name="forward ›").click()
-            sync_api.expect(step).to_have_text(re.compile(rf"^step {len(shown)} of"))
+            sync_api.expect(step).to_have_text(re.compile(rf"^ply {len(shown)} of"))
             shown.append(table.inner_html())
             assert len(shown) < 12, "the table never changed"
+        page.wait_for_url(re.compile(rf"/replay/\?ply={len(shown) - 1}$"))  # the position is in the address
         for back in range(len(shown) - 2, -1, -1):
-            page.get_by_role("link", name="‹ back").click()
-            sync_api.expect(step).to_have_text(re.compile(rf"^step {back} of"))
+            page.keyboard.press("ArrowLeft")  # the keys step too
+            sync_api.expect(step).to_have_text(re.compile(rf"^ply {back} of"))
             assert table.inner_html() == shown[back]
-        assert "/replay/" in page.url and "step=" not in page.url  # htmx swaps, not page loads
+            page.wait_for_url(re.compile(rf"/replay/\?ply={back}$"))
+        page.keyboard.press("End")
+        sync_api.expect(step).to_have_text(re.compile(r"^ply (\d+) of \1$"))
+        assert page.evaluate("window.stayed === true")  # htmx swaps, never a page load
+        page.reload()  # the address alone brings the position back
+        sync_api.expect(step).to_have_text(re.compile(r"^ply (\d+) of \1$"))
 
     in_browser(steps)
 
@@ -425,7 +444,130 @@ def test_short_journey_thirty_decisions_then_resign(in_browser, game_type):
         page.get_by_role("button", name="Yes, resign this game").click()
         page.get_by_role("link", name="Replay it").wait_for()
         status = page.locator(".status").inner_text()
-        assert "Game over" in status and "resignation" in status, status
+        assert "Game over. You resigned" in status and "(resignation)" not in status, status
         assert page.get_by_role("button", name="Yes, resign this game").count() == 0
 
     in_browser(steps)
+
+
+def test_two_players_and_a_spectator_clocks_takeback_join_notice_watch_list_and_resign(in_browser):
+    """Issue 38's journey: a clocked game for a person; the waiting creator's page opens the game by itself
+    with a join notice; a spectator finds it on the watch list; the side to move sees its clock tick and
+    both pages draw the server's times; a takeback asked on one page is accepted on the other; a
+    resignation ends it on all three pages, in words."""
+
+    def steps(creator, joiner, spectator):
+        sign_up(creator, "browser-montgomery")
+        creator.goto("/play/")
+        creator.get_by_label("Opponent", exact=True).select_option("human")
+        creator.get_by_label("Clock", exact=True).select_option("realtime")
+        creator.get_by_label("Minutes each (real time)").fill("5")
+        creator.get_by_label("Spectators", exact=True).select_option("yes")
+        creator.get_by_role("button", name="Create the game").click()
+        creator.get_by_role("heading", name="Waiting for an opponent").wait_for()
+        game_url = creator.url
+        sign_up(joiner, "browser-vonarnim")
+        joiner.goto("/play/")
+        row = joiner.get_by_role("row").filter(has_text="browser-montgomery")
+        row.get_by_role("button", name="Join").click()
+        joiner.locator("#board .board").wait_for()
+        # the creator's waiting page opens the game by itself, with the join notice
+        creator.get_by_text("browser-vonarnim joined: the game is on.").wait_for()
+        creator.locator("#board .board").wait_for()
+        assert creator.url == game_url
+
+        sign_up(spectator, "browser-spectator")
+        spectator.get_by_role("navigation", name="Site").get_by_role("link", name="Watch").click()
+        game_path = re.search(r"/play/[0-9a-f-]+/", game_url).group(0)
+        link = spectator.locator(f'a[href="{game_path}watch/"]')
+        listed = spectator.locator(".game-list li").filter(has=link)
+        assert "browser-montgomery" in listed.inner_text() and "no delay" in listed.inner_text()
+        listed.get_by_role("link", name="Watch").click()
+        spectator.locator(".board-watch").wait_for()
+
+        # clocks: both pages draw both clocks; the running one ticks by itself
+        for page in (creator, joiner):
+            assert page.locator(".clock").count() == 2
+        running = joiner.locator(".clock[data-running='1'] .time")
+        first = running.inner_text()
+        joiner.wait_for_function(
+            "t => document.querySelector(\".clock[data-running='1'] .time\").textContent !== t", arg=first
+        )
+        assert joiner.locator(".clock[data-running='0'] .time").inner_text() == "5:00"
+
+        # a takeback: the mover asks after his action, the other page answers (refused asks say why)
+        asked = None
+        for _ in range(12):
+            mover = next((p for p in (joiner, creator) if p.locator(".decision button").count()), None)
+            if mover is None:
+                (joiner if joiner.locator(".decision").count() == 0 else creator).wait_for_timeout(100)
+                continue
+            other = creator if mover is joiner else joiner
+            seen = board_version(other)
+            version = board_version(mover)
+            mover.locator(".decision button").first.click()
+            wait_newer(mover, version)
+            wait_newer(other, seen)
+            version = board_version(mover)
+            mover.get_by_role("button", name="Ask to take back my last action").click()
+            wait_newer(mover, version - 1)
+            mover.locator(".takeback, .error").first.wait_for()
+            if mover.get_by_text("waiting for the answer").count():
+                asked = (mover, other)
+                break
+            assert mover.locator(".error[role=alert]").inner_text()
+        assert asked, "no action could be taken back in 12 moves"
+        mover, other = asked
+        seen = board_version(mover)
+        other.get_by_role("button", name="Accept the takeback").click()
+        wait_newer(mover, seen)  # the mover's page redraws by itself: the move is undone, his to make again
+        sync_api.expect(mover.get_by_text("waiting for the answer")).to_have_count(0)
+        mover.locator(".decision button").first.wait_for()
+
+        # resign: the end, in words, on all three pages
+        joiner.get_by_text("Resign…").click()
+        joiner.get_by_role("button", name="Yes, resign this game").click()
+        joiner.get_by_text("You resigned: browser-montgomery won.").wait_for()
+        creator.get_by_text("browser-vonarnim resigned: you won.").wait_for()
+        spectator.get_by_text("browser-vonarnim resigned: browser-montgomery won.").wait_for()
+
+    in_browser(steps, users=3)
+
+
+def test_no_page_of_a_game_scrolls_sideways_at_390_px(in_browser):
+    """Issue 38: the play, watch and replay pages of a finished game and the new pages (leaderboard, player,
+    watch list, log-out page) fit a 390 px phone: nothing scrolls sideways."""
+
+    def steps(page):
+        sign_up(page, "browser-slim")
+        page.goto("/play/")
+        page.get_by_role("button", name="Create the game").click()  # against the bot
+        page.locator("#board .board").wait_for()
+        decisions = waits = 0
+        while decisions < 25 and waits < 200:  # far enough for armies of several stacks on the table
+            button = page.locator(".decision button").first
+            if button.count() == 0:
+                waits += 1
+                page.wait_for_timeout(50)
+                continue
+            click_and_wait(page, button)
+            decisions += 1
+        game = re.search(r"/play/([0-9a-f-]+)/", page.url).group(1)
+        paths = [f"/play/{game}/", f"/play/{game}/watch/"]
+        token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
+        resigned = page.request.post(f"/api/games/{game}/resign/", headers={"X-CSRFToken": token})
+        assert resigned.ok, resigned.text()
+        paths += [f"/play/{game}/", f"/play/{game}/replay/?ply=3", f"/play/{game}/replay/?ply=999",
+                  "/leaderboards/battlecards/", "/players/browser-slim/", "/watch/", "/accounts/logout/", "/"]
+        wide = {}
+        for path in paths:
+            page.goto(path)
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            if overflow > 0:
+                wide[path] = (overflow, page.evaluate(
+                    """() => [...document.querySelectorAll('body *')]
+                        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+                        .slice(0, 5).map(e => e.tagName + '.' + e.className)"""))
+        return wide
+
+    assert in_browser(steps, width=390, height=844) == {}

@@ -209,12 +209,14 @@ def test_oracle_the_war_against_the_bot_from_the_lobby(client, alice, catalog_ro
 
 
 def test_oracle_tide_of_iron_between_two_people(client, alice, bob, catalog_rows):
-    """Tide of Iron from the lobby (a person only, even when a bot is asked for), joined, then refereed by
-    clicks and typed reports: no page shows an undrawn card, a deck's order or the RNG."""
+    """Tide of Iron from the lobby (a person only: a bot asked for is refused in words, no game made), joined,
+    then refereed by clicks and typed reports: no page shows an undrawn card, a deck's order or the RNG."""
     client.force_login(alice)
-    response = client.post(
-        "/play/new/", {"game_type": "tide-of-iron", "opponent": "bot", "scenario": "toi-scenario-all-decks"}
-    )
+    chosen = {"game_type": "tide-of-iron", "scenario": "toi-scenario-all-decks"}
+    refused = client.post("/play/new/", {**chosen, "opponent": "bot"})
+    assert refused.status_code == 400 and "has no bot" in refused.content.decode()
+    assert not Game.objects.filter(game_type="tide-of-iron").exists()
+    response = client.post("/play/new/", {**chosen, "opponent": "human"})
     game_id = response["Location"].strip("/").split("/")[-1]
     assert Game.objects.get(pk=game_id).status == "open"
     client.force_login(bob)

@@ -58,11 +58,11 @@ def test_oracle_a_finished_game_replays_forward_and_back(client, watched_game, a
     for user in (carol, alice):
         client.force_login(user)
         page = client.get(f"/play/{gid}/replay/").content.decode()
-        steps = int(re.search(r"step 0 of (\d+)", page).group(1))
+        steps = int(re.search(r"ply 0 of (\d+)", page).group(1))
         assert steps >= 3
         seen = []
         for step in [*range(steps + 1), steps - 1, 1]:  # forward to the end, then back
-            fragment = client.get(f"/play/{gid}/replay/?step={step}", HTTP_HX_REQUEST="true").content.decode()
+            fragment = client.get(f"/play/{gid}/replay/?ply={step}", HTTP_HX_REQUEST="true").content.decode()
             assert f'data-step="{step}"' in fragment
             oracle.check(sorted(_tokens(fragment)), None)
             seen.append(fragment)
