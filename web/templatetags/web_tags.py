@@ -108,3 +108,12 @@ def zone(value: Any, names: dict, faces: dict) -> SafeString:
     if isinstance(value, str) and value in names:
         return format_html("{}", names[value])
     return show(value)
+
+
+@register.filter
+def game_label(game_id: str) -> str:
+    """A game's name from the registry of games (a deck's or a game's `game` id), e.g. "The War"."""
+    from games.game_types import GAME_TYPES
+
+    kind = GAME_TYPES.get(game_id)
+    return kind.label if kind is not None else game_id
