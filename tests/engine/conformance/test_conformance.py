@@ -18,8 +18,8 @@ from .adapters import ADAPTERS
 from .driver import GameRun, play
 
 DEFAULT_SEEDS = range(20)
-SLOW_SEEDS = range(20, 80)
-SLOW_CHECK_EVERY = 3  # under -m slow: views, legal actions, illegal actions and re-deals every third ply
+SLOW_SEEDS = range(20, 60)
+SLOW_CHECK_EVERY = 5  # under -m slow: views, legal actions, illegal actions and re-deals every fifth ply
 DEFAULT_CHECK_EVERY = 10  # else every tenth ply and the first time each decision kind comes to each seat
 
 ITEM_3 = ("issue 36 item 3: The War's view tells the other seat the kind of a pending decision only asked "
@@ -42,6 +42,12 @@ KNOWN = {
     ("the-war", "round_trip_views"): IMPROVEMENTS,
     ("battlecards", "round_trip_views"): OCCUPIED,
 }
+# seen only in the slow seeds (The War's seeds 24 and 52: a unit with two improvements is destroyed after a
+# read-back, and they go to the losses in the read-back order)
+SLOW_KNOWN = {
+    ("the-war", "round_trip"): IMPROVEMENTS,
+    ("the-war", "replay"): IMPROVEMENTS,
+}
 MAX_GUARD_SHARE = 0.1  # Battlecards' turn limit (400 turns) may end a long random game
 
 
@@ -61,8 +67,9 @@ def cases(prop: str) -> list:
             marks = [pytest.mark.xdist_group(name=f"conformance-{game}-{tier}")]
             if tier == "slow":
                 marks.append(pytest.mark.slow)
-            if (game, prop) in KNOWN:
-                marks.append(pytest.mark.xfail(strict=True, reason=KNOWN[game, prop]))
+            known = KNOWN.get((game, prop)) or (SLOW_KNOWN.get((game, prop)) if tier == "slow" else None)
+            if known:
+                marks.append(pytest.mark.xfail(strict=True, reason=known))
             out.append(pytest.param(game, tier, marks=marks, id=f"{game}-{tier}"))
     return out
 
