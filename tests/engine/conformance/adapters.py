@@ -10,7 +10,11 @@ rather than a rule, and the re-deal of the cards a viewer cannot see (`redeal`).
 A re-deal works on the state's JSON (the RNG state is kept as it is) and moves only cards that the viewer
 cannot tell apart: the order of every deck, and the cards of an opponent's hidden zones (hand, face-down
 stacks, face-down discards, face-down kept cards) exchanged with his deck, each zone keeping its size, a
-face-down stack its kind. A card that any frame names (a card being played, a unit in a battle) is pinned.
+face-down stack its kind. Pinned (left in place): a card that any frame names (a card being played, a unit
+in a battle), a card the viewer's own decision shows it (driver.shown: Battlecards' capture browses a
+face-down stack) and a fact the pending step makes public next (a hand that deploys whole, a sabotage
+victim's units of the class). `redeal_hands` is the narrow re-deal of the next-decision check: opponents'
+hands only, every deck's top left alone.
 """
 from __future__ import annotations
 
@@ -93,7 +97,7 @@ class Adapter:
     name: str
     catalog: Callable[[], Any]
     setup: Callable[[Any, int], Any]  # (catalog, seed) -> the engine's GameSetup
-    # (state JSON, viewer, catalog, rnd, the strings the viewer's view shows) -> the state JSON re-dealt
+    # (state JSON, viewer, catalog, rnd, the strings that stay put: driver.shown) -> the state JSON re-dealt
     redeal: Callable[[Json, str | None, Any, random.Random, set[str]], Json]
     policies: tuple[str, ...]  # "random", "heuristic" (GameType.bot), "referee" (random_referee below)
     # the same signature: each opponent's hand exchanged with the deck it draws from below its top
