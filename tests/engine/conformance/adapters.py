@@ -189,18 +189,30 @@ def battlecards_redeal(data: Json, viewer: str | None, catalog: Any, rnd: random
 
 def battlecards_redeal_hands(data: Json, viewer: str | None, catalog: Any, rnd: random.Random,
                              visible: set[str]) -> Json:
+    """Each opponent's hand exchanged with his deck below its top, card for card of the same kind: a
+    deployment shows each card's kind (the stack it goes to) right after, so whether the deploy decision is
+    asked at all (a choice of stacks of its kinds) tells the others nothing the next plies do not."""
     out = _copy(data)
     code = out["cards"]
     pinned = set(strings_in(out["frames"])) | visible
     players = out["players"]
+    kind_of = {cid: catalog.arsenal[c].kind if c in catalog.arsenal else None for cid, c in code.items()}
     for foe in (s for s in players if s != viewer):
         p = players[foe]
         if viewer is not None and _sees_hand(players[viewer], code, catalog):
             continue
-        below = max(0, len(p["deck"]) - STEP_DRAWS)
-        bottom, p["hand"] = redeal_zones([p["deck"][:below], p["hand"]], pinned, rnd, fresh=(1,),
-                                         code_of=code.__getitem__, fresh_chance=1)
-        p["deck"][:below] = bottom
+        deck, hand = p["deck"], p["hand"]
+        below = max(0, len(deck) - STEP_DRAWS)
+        for kind in {kind_of[c] for c in hand}:
+            at_deck = [i for i in range(below) if kind_of[deck[i]] == kind]
+            at_hand = [i for i, c in enumerate(hand) if kind_of[c] == kind]
+            zones = [[deck[i] for i in at_deck], [hand[i] for i in at_hand]]
+            new_deck, new_hand = redeal_zones(zones, pinned, rnd, fresh=(1,), code_of=code.__getitem__,
+                                              fresh_chance=1)
+            for i, c in zip(at_deck, new_deck, strict=True):
+                deck[i] = c
+            for i, c in zip(at_hand, new_hand, strict=True):
+                hand[i] = c
     return out
 
 

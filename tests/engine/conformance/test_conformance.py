@@ -29,7 +29,8 @@ ITEM_7 = ("issue 36 item 7: Tide of Iron draws from (and lists) a player's decks
           "hash")
 IMPROVEMENTS = ("issue 35 (seen by this suite; not yet in issue 36): The War keeps a unit's improvements in "
                 "the stored JSON's key order (WarState.attached), so after a key-reordered round trip the "
-                "views list them in another order and the losses can follow in another order")
+                "views and legal actions list them in another order and the losses can follow in another "
+                "order")
 OCCUPIED = ("seen by this suite, no issue yet: Battlecards (Optional Rule 5, occupying force) lists the "
             "deploy and transfer actions onto occupied battlecards in the stored JSON's key order "
             "(players[seat]['occupied']), so the same state has its legal actions in another order after a "
@@ -48,7 +49,8 @@ SLOW_KNOWN = {
     ("the-war", "round_trip"): IMPROVEMENTS,
     ("the-war", "replay"): IMPROVEMENTS,
 }
-MAX_GUARD_SHARE = 0.1  # Battlecards' turn limit (400 turns) may end a long random game
+# Battlecards' turn limit (400 turns) ends some long random games: 0 of the 20 default seeds, 5 of the 40 slow
+MAX_GUARD_SHARE = 0.2
 
 
 @cache
