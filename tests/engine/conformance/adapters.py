@@ -366,8 +366,9 @@ def tide_of_iron_redeal(data: Json, viewer: str | None, catalog: Any, rnd: rando
     another copy's); the HQ and play areas are face up."""
     out = _copy(data)
     for decks in out["decks"].values():
-        for name, cards in decks.items():
-            decks[name] = shuffle_free(cards, set(), rnd)
+        # {deck: cards}, or a list of {"deck", "cards"} in the scenario's order (issue 36 item 7's shape)
+        for entry in decks.values() if isinstance(decks, dict) else (d["cards"] for d in decks):
+            entry[:] = shuffle_free(entry, set(), rnd)
     return out
 
 

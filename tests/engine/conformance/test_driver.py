@@ -44,7 +44,7 @@ class KeyOrderedJson(Battlefront):
         return state
 
     def apply(self, state: Any, action: Any) -> list[Any]:
-        if list(state.hands) != list(self.seats) and action.key() in self.engine.legal_keys(state):
+        if list(state.hands) != list(self.seats) and action in self.legal_actions(state):
             state.deck[-2:] = state.deck[-2:][::-1]
         return super().apply(state, action)
 
@@ -53,7 +53,7 @@ class DirtyRefusal(Battlefront):
     """An illegal action is refused, but only after it changed the state."""
 
     def apply(self, state: Any, action: Any) -> list[Any]:
-        if action.key() not in self.engine.legal_keys(state):
+        if action not in self.legal_actions(state):
             state.turn += 1
             raise IllegalAction("refused")
         return super().apply(state, action)
