@@ -125,7 +125,8 @@ def running_server(args, extra_env: dict[str, str] | None = None) -> Iterator[Se
             "SECURE_SSL_REDIRECT": "False",
             "LOG_LEVEL": "WARNING",
             "CACHE_URL": redis or "locmemcache://bench",
-            "GAMES_SSE_MAX_STREAMS_PER_USER": "100000",
+            # a bench's streams are one user's: room for a thousand (stream_bench.py sets its own cap)
+            "GAMES_SSE_MAX_STREAMS_PER_USER": "2000",
             **{f"THROTTLE_{s}": "100000000/min" for s in (
                 "ANON", "USER", "GAME_CREATE", "GAME_ACTION", "DECK_VALIDATE", "DECK_IMPORT", "REGISTER",
                 "TOKEN", "LOGIN")},

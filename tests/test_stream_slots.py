@@ -1,0 +1,114 @@
+"""Open-stream slots (config.throttling.stream_slot_acquire/release) on each cache backend, in process.
+
+Issue 42 item 4: opening a stream fetched all `limit` slot keys, so it cost time linear in
+GAMES_SSE_MAX_STREAMS_PER_USER (317 ms at 100,000). Opening must cost the same at a limit of 100,000 as at 8,
+and the slots must stay exact (never more than `limit` held, a released one opens again).
+
+Redis: TEST_REDIS_URL (default redis://127.0.0.1:6379/15; keys carry a per-run prefix and expire, nothing is
+flushed); skipped when no Redis answers there, except in CI.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import secrets
+import statistics
+import time
+
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.test import override_settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from config.throttling import stream_slot_acquire, stream_slot_release
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+PREFIX = f"slots-{secrets.token_hex(4)}"
+USER_IDS = itertools.count(1)
+
+
+def _redis_answers() -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+def _caches(backend: str) -> dict:
+    if backend == "locmem":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": PREFIX}
+    if backend == "redis":
+        return {"BACKEND": "config.redis_cache.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": PREFIX}
+    return {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}
+
+
+@pytest.fixture
+def backend(request):
+    name = request.param
+    if name == "redis" and not os.environ.get("CI") and not _redis_answers():
+        pytest.skip(f"no Redis answers at {REDIS_URL} (set TEST_REDIS_URL)")
+    if name == "dbcache":
+        request.getfixturevalue("db")
+    with override_settings(CACHES={"default": _caches(name)}):
+        if name == "dbcache":
+            call_command("createcachetable")
+        yield name
+
+
+def _time_opening(limit: int, *, held: int, rounds: int) -> list[float]:
+    """Seconds per stream_slot_acquire for a user who has `held` streams open already."""
+    user_id = next(USER_IDS) + 10**6
+    kept = [stream_slot_acquire(user_id=user_id, limit=limit, ttl=60) for _ in range(held)]
+    times = []
+    for _ in range(rounds):
+        began = time.perf_counter()
+        slot = stream_slot_acquire(user_id=user_id, limit=limit, ttl=60)
+        times.append(time.perf_counter() - began)
+        stream_slot_release(slot=slot)
+    for slot in kept:
+        stream_slot_release(slot=slot)
+    return times
+
+
+@pytest.mark.parametrize("backend", ["locmem", "redis"], indirect=True)
+@pytest.mark.parametrize("held", [0, 5])
+def test_opening_at_a_limit_of_100000_costs_what_it_costs_at_8(backend, held):
+    by_limit: dict[int, list[float]] = {8: [], 100_000: []}
+    for _ in range(5):  # interleaved, so a burst of load on the shared machine hits both limits
+        for limit in by_limit:
+            by_limit[limit] += _time_opening(limit, held=held, rounds=40)
+    at_8, at_100000 = (statistics.median(by_limit[limit]) for limit in (8, 100_000))
+    assert at_100000 <= 2 * at_8, f"{backend}: {at_100000 * 1e3:.3f} ms at 100,000, {at_8 * 1e3:.3f} ms at 8"
+
+
+@pytest.mark.parametrize("backend", ["locmem", "redis", "dbcache"], indirect=True)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(limit=st.integers(min_value=1, max_value=40), data=st.data())
+def test_exactly_limit_slots_are_held_and_a_released_one_opens_again(backend, limit, data):
+    user_id = next(USER_IDS)
+    slots = [stream_slot_acquire(user_id=user_id, limit=limit, ttl=60) for _ in range(limit)]
+    assert None not in slots and len({key for key, _ in slots}) == limit
+    assert stream_slot_acquire(user_id=user_id, limit=limit, ttl=60) is None
+    assert stream_slot_acquire(user_id=user_id + 10**7, limit=limit, ttl=60) is not None  # another user's own
+    freed = data.draw(st.sampled_from(slots))
+    stream_slot_release(slot=freed)
+    again = stream_slot_acquire(user_id=user_id, limit=limit, ttl=60)
+    assert again is not None and again[0] == freed[0]
+    assert stream_slot_acquire(user_id=user_id, limit=limit, ttl=60) is None
+    for slot in [*slots, again]:
+        stream_slot_release(slot=slot)
+    cache.delete_many([slot[0] for slot in slots])
+
+
+@pytest.mark.parametrize("backend", ["locmem"], indirect=True)
+def test_a_slot_whose_holder_died_comes_back_after_its_ttl(backend):
+    user_id = next(USER_IDS)
+    held = [stream_slot_acquire(user_id=user_id, limit=9, ttl=1) for _ in range(9)]  # never released
+    assert None not in held and stream_slot_acquire(user_id=user_id, limit=9, ttl=1) is None
+    time.sleep(1.1)
+    assert stream_slot_acquire(user_id=user_id, limit=9, ttl=1) is not None
