@@ -40,7 +40,7 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def site(catalog_db, django_db_blocker):
+def site(browser_db, catalog_db, django_db_blocker):
     """A live server (Django's threaded one, static files included) on the test database, for the module.
 
     Not pytest-django's live_server: that makes every test transactional, and each flush would reload the
