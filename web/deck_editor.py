@@ -12,10 +12,12 @@ from decks import selectors
 from decks.models import MAX_ENTRY_COUNT, Deck, Game
 from vocabulary.the_war import Army
 
+ARMY_NAMES = {Army.RED_ARMY: "Red Army", Army.WEHRMACHT: "Wehrmacht"}  # as The War's rules name them
+
 
 def side_choices() -> list[tuple[str, str]]:
     nations = [(code, f"{n.name} (Battlecards)") for code, n in sorted(selectors.catalog().nations.items())]
-    return nations + [(a.value, f"{a.value} (The War)") for a in Army]
+    return nations + [(a.value, f"{ARMY_NAMES[a]} (The War)") for a in Army]
 
 
 def _cards(game: str) -> dict[str, tuple[str, str | None]]:
