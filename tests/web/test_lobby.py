@@ -157,3 +157,15 @@ def test_the_wars_armies_are_named_in_the_deck_form(client, alice, catalog_rows)
     page = client.get("/decks/new/").content.decode()
     assert ">Red Army (The War)<" in page and ">Wehrmacht (The War)<" in page
     assert ">red-army (The War)<" not in page
+
+
+def test_a_the_war_deck_names_its_game_and_army_on_its_page_and_in_the_list(client, alice, catalog_rows):
+    client.force_login(alice)
+    deck = client.post("/decks/starters/tw-starter-red-army/clone/")["Location"]
+    page = client.get(deck).content.decode()
+    assert re.search(r"<small>The War · Red Army · version 1", page)
+    listed = client.get("/decks/").content.decode()
+    assert "<td>The War</td><td>Red Army</td>" in listed and "<td>red-army</td>" not in listed
+    client.post("/decks/starters/gb-we-starter/clone/")
+    listed = client.get("/decks/").content.decode()
+    assert re.search(r"<td>Battlecards</td><td>[A-Z][a-z]+[^<]*</td>", listed) and "<td>GB</td>" not in listed

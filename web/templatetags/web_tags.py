@@ -108,3 +108,19 @@ def zone(value: Any, names: dict, faces: dict) -> SafeString:
     if isinstance(value, str) and value in names:
         return format_html("{}", names[value])
     return show(value)
+
+
+@register.filter
+def deck_game(deck: Any) -> str:
+    """A deck's game by its name (The War, not the-war; the model's field has no choices)."""
+    from decks.models import Game
+
+    return Game(deck.game).label if deck.game in Game.values else deck.game
+
+
+@register.filter
+def deck_side(deck: Any) -> str:
+    """A deck's nation (Battlecards) or army (The War) by its name, not its code."""
+    from web.deck_editor import side_label
+
+    return side_label(deck.game, deck.nation)
