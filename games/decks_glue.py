@@ -121,6 +121,7 @@ def conflict_choice(
                 "Say which theater's conflict deck to play: conflict.theater "
                 f"(the two nations share {sorted(shared) or 'none'}).",
                 code="theater_required",
+                theaters=sorted(shared),
             )
         theater = next(iter(shared))
     return ConflictChoice(

@@ -12,10 +12,20 @@ from decks import selectors
 from decks.models import MAX_ENTRY_COUNT, Deck, Game
 from vocabulary.the_war import Army
 
+ARMY_NAMES = {Army.RED_ARMY: "Red Army", Army.WEHRMACHT: "Wehrmacht"}  # as The War's rules name them
+
+
+def side_label(game: str, side: str) -> str:
+    """A deck's nation (Battlecards) or army (The War) by its name, not its code."""
+    if game == Game.THE_WAR:
+        return ARMY_NAMES.get(side, side)
+    nation = selectors.catalog().nations.get(side)
+    return nation.name if nation else side
+
 
 def side_choices() -> list[tuple[str, str]]:
     nations = [(code, f"{n.name} (Battlecards)") for code, n in sorted(selectors.catalog().nations.items())]
-    return nations + [(a.value, f"{a.value} (The War)") for a in Army]
+    return nations + [(a.value, f"{ARMY_NAMES[a]} (The War)") for a in Army]
 
 
 def _cards(game: str) -> dict[str, tuple[str, str | None]]:
@@ -76,6 +86,8 @@ def context(deck: Deck, entries: dict[str, int], validation: dict[str, Any], *, 
     )
     return {
         "deck": deck,
+        "game_label": Game(deck.game).label if deck.game in Game.values else deck.game,
+        "side_label": side_label(deck.game, deck.nation),
         "rows": rows,
         "validation": validation,
         "general_violations": [v for v in violations if v.get("card") not in entries],

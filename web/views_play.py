@@ -27,6 +27,8 @@ from web.deck_editor import starters
 from web.pages import is_fragment, page
 
 BOTS = ("heuristic", "random")
+GAME_CHOICES = (("battlecards", "Battlecards"), ("battlefront", "Battlefront"), ("the-war", "The War"),
+                ("tide-of-iron", "Tide of Iron: Strategy decks (against a person)"))
 TEAM_SLOTS = 4  # armies a side (the service refuses more: too_many_armies)
 TEAM_PLAYERS = (("me", "me"), ("open", "open (a person joins)"), ("bot", "a bot"))
 LOG_ENTRIES = 40
@@ -59,9 +61,9 @@ def _shared_deck_options(game_type: str, post) -> dict | None:
     return None
 
 
-def _common_choices(post) -> dict:
+def _common_choices(game_type: str, post) -> dict:
     """The lobby's choices every game type takes (the service checks each again): time control, rated,
-    spectators, and the rules options typed as JSON."""
+    spectators, and the rules options: the game's fields and the advanced JSON box."""
     choices: dict = {"rated": post.get("rated") == "on"}
     clock = post.get("time_control", "")
     try:
@@ -76,16 +78,55 @@ def _common_choices(post) -> dict:
                                      "delay": int(post.get("spectator_delay") or 0)}
     except ValueError:
         raise ValidationFailed("Minutes, seconds, days and plies are numbers.", code="invalid") from None
+    options = _form_options(game_type, post)
     text = (post.get("options") or "").strip()
-    if text:
+    if text:  # the advanced box: the API's options as JSON, over the fields above
         try:
-            options = json.loads(text)
+            typed = json.loads(text)
         except ValueError:
-            raise ValidationFailed("The game options are a JSON object.", code="invalid_options") from None
-        if not isinstance(options, dict):
-            raise ValidationFailed("The game options are a JSON object.", code="invalid_options")
+            typed = None
+        if not isinstance(typed, dict):
+            raise ValidationFailed('The advanced options are a JSON object such as {"occupying_force": '
+                                   'true}; or leave the box empty.', code="invalid_options")
+        options |= typed
+    if options:
         choices["options"] = options
     return choices
+
+
+# The rules options each game's lobby shows as fields (name, label), after the game's definitions:
+# games.options (Battlecards' engine Options), Battlefront's optional rules, The War's casual play; and the
+# server's own option for every game. The advanced JSON box takes any other (the services check all).
+OPTION_CHECKBOXES = {
+    "battlecards": (("larger_standing_armies", "Larger standing armies (optional rule)"),
+                    ("occupying_force", "Occupying force (optional rule)")),
+    "battlefront": (("two_front_victory", "Two-front victory conditions (optional rule)"),),
+    "the-war": (("casual", "Casual play (equal deck sizes)"),),
+}
+BATTLEFRONT_SEATS = (("west", "West"), ("east", "East"))
+BATTLEFRONT_NATIONALITIES = (("DE", "Germany"), ("RU", "Soviet Union"), ("US", "United States"),
+                             ("GB", "Great Britain"), ("JP", "Japan"))
+
+
+def _form_options(game_type: str, post) -> dict:
+    """The options the chosen game's fields give (only that game's: a hidden field of another game is
+    ignored, as it is when JavaScript is off and every field shows)."""
+    options: dict = {}
+    for name, _ in OPTION_CHECKBOXES.get(game_type, ()):
+        if post.get(f"opt_{name}") == "on":
+            options[name] = True
+    if game_type == "battlefront":
+        if post.get("opt_blitzkrieg_attacker") in dict(BATTLEFRONT_SEATS):
+            options["blitzkrieg_attacker"] = post["opt_blitzkrieg_attacker"]
+        special = {seat: post.get(f"opt_special_{seat}") for seat, _ in BATTLEFRONT_SEATS}
+        if all(value in dict(BATTLEFRONT_NATIONALITIES) for value in special.values()):
+            options["special_cards"] = special
+        elif any(special.values()):
+            raise ValidationFailed("Special cards: choose a nationality for both seats, or for neither.",
+                                   code="invalid_options")
+    if post.get("opt_bots_accept_takebacks") == "on":
+        options["bots_accept_takebacks"] = True
+    return options
 
 
 def _deck_ref(value: str) -> dict | None:
@@ -124,13 +165,36 @@ def _posted_armies(post) -> dict[str, list[dict]]:
     return armies
 
 
-def _lobby(request: HttpRequest, *, team_error: dict | None = None, team_post=None) -> HttpResponse:
+# The new-game form's values when it is first shown (a refused form comes back with what was sent).
+NEW_GAME_DEFAULTS = {
+    "game_type": "battlecards", "opponent": "bot", "bot": BOTS[0], "my_deck": "starter:gb-we-starter",
+    "opponent_deck": "starter:de-we-starter", "war_p1": "", "war_p2": "", "scenario": "", "theater": "",
+    "time_control": "", "minutes": "10", "increment_seconds": "0", "days": "3", "spectators": "",
+    "spectator_delay": "0", "options": "", "opt_blitzkrieg_attacker": "", "opt_special_west": "",
+    "opt_special_east": "",
+}
+
+
+def _new_game_form(post) -> dict:
+    form = dict(NEW_GAME_DEFAULTS)
+    war = _the_war_starters()
+    form["war_p1"], form["war_p2"] = war[0]["code"], war[-1]["code"]
+    if post is not None:
+        form |= {name: post.get(name, "") for name in NEW_GAME_DEFAULTS}
+        form |= {name: post.get(name) == "on" for name in post  # the checkboxes
+                 if (name.startswith("opt_") or name == "rated") and name not in NEW_GAME_DEFAULTS}
+    return form
+
+
+def _lobby(request: HttpRequest, *, team_error: dict | None = None, team_post=None,
+           new_error: dict | None = None, new_post=None) -> HttpResponse:
     context = {"request": request}
     joinable = GameSerializer(
         selectors.game_list(user=request.user, joinable=True)[:50], many=True, context=context
     )
     mine = GameSerializer(selectors.game_list(user=request.user)[:50], many=True, context=context)
     my_decks = deck_selectors.deck_list(user=request.user, mine=True).filter(game="battlecards")
+    new = _new_game_form(new_post)
     return render(
         request,
         "web/play/lobby.html",
@@ -147,8 +211,23 @@ def _lobby(request: HttpRequest, *, team_error: dict | None = None, team_post=No
             "team_slots": _team_slots(team_post),
             "team_players": TEAM_PLAYERS,
             "team_error": team_error,
+            "new": new,
+            "new_error": new_error,
+            "game_choices": GAME_CHOICES,
+            "my_deck_choices": [(f"deck:{deck.pk}", f"{deck.name} ({deck.nation})") for deck in my_decks]
+            + [(f"starter:{s['code']}", s["name"]) for s in _battlecards_starters()],
+            "option_boxes": [
+                {"game_type": game_type, "name": f"opt_{name}", "label": label,
+                 "checked": new.get(f"opt_{name}")}
+                for game_type, boxes in OPTION_CHECKBOXES.items()
+                for name, label in boxes
+            ],
+            "battlefront_seats": BATTLEFRONT_SEATS,
+            "special_seats": [{"seat": seat, "label": label, "chosen": new[f"opt_special_{seat}"]}
+                              for seat, label in BATTLEFRONT_SEATS],
+            "battlefront_nationalities": BATTLEFRONT_NATIONALITIES,
         },
-        status=team_error["status"] if team_error else 200,
+        status=(team_error or new_error or {}).get("status", 200),
     )
 
 
@@ -177,7 +256,18 @@ def game_new_team(request: HttpRequest) -> HttpResponse:
 @require_POST
 @page
 def game_new(request: HttpRequest) -> HttpResponse:
-    post = request.POST
+    """A game from the lobby's form; a refusal (the same checks as the API's) is the lobby again with the
+    form as it was sent and the reason above it, in the site's words."""
+    try:
+        game = _game_create(request.user, request.POST)
+    except DomainError as error:
+        if error.status not in (400, 409):
+            raise
+        return _lobby(request, new_error=_site_words(error), new_post=request.POST)
+    return redirect("web:game", game_id=game.pk)
+
+
+def _game_create(user, post):
     game_type = post.get("game_type", "battlecards")
     opponent = (
         {"kind": "bot", "bot": post.get("bot", "heuristic")}
@@ -191,26 +281,50 @@ def game_new(request: HttpRequest) -> HttpResponse:
             "\"a person\" as the opponent and share the game with them.",
             code="no_bot_for_game_type",
         )
-    choices = _common_choices(post)
-    if not get_game_type(game_type).uses_decks:
+    choices = _common_choices(game_type, post)
+    if not kind.uses_decks:
         options = _shared_deck_options(game_type, post)
         if options is not None or "options" in choices:
             choices["options"] = (options or {}) | choices.get("options", {})
-        game = services.game_create(user=request.user, game_type=game_type, opponent=opponent, **choices)
-    else:
-        my_deck = _deck_ref(post.get("my_deck", ""))
-        if my_deck is None:
-            raise ValidationFailed("Choose your deck.", code="invalid")
-        game = services.game_create(
-            user=request.user,
-            game_type=game_type,
-            my_deck=my_deck,
-            opponent_deck=_deck_ref(post.get("opponent_deck", "")),
-            opponent=opponent,
-            conflict={"theater": post["theater"]} if post.get("theater") else None,
-            **choices,
+        return services.game_create(user=user, game_type=game_type, opponent=opponent, **choices)
+    my_deck = _deck_ref(post.get("my_deck", ""))
+    if my_deck is None:
+        raise ValidationFailed("Choose your deck.", code="invalid")
+    return services.game_create(
+        user=user,
+        game_type=game_type,
+        my_deck=my_deck,
+        opponent_deck=_deck_ref(post.get("opponent_deck", "")),
+        opponent=opponent,
+        conflict={"theater": post["theater"]} if post.get("theater") else None,
+        **choices,
+    )
+
+
+def _site_words(error: DomainError) -> dict:
+    """A refusal of the services as the lobby says it: the API's field names and codes (`conflict.theater`,
+    `['EF', 'WE']`) become the form's labels and the theaters' names."""
+    shown = error.as_dict()
+    if error.code == "theater_required":
+        names = {t.code: t.name for t in theater_list()}
+        shared = [names.get(code, code) for code in error.extra.get("theaters", [])]
+        shown["detail"] = (
+            f"These two nations fight in more than one theater ({' and '.join(shared)}): choose one under "
+            "“Battlecards: theater”."
+            if shared
+            else "These two nations never meet in one theater: choose decks of nations that fight each "
+            "other, or a theater under “Battlecards: theater”."
         )
-    return redirect("web:game", game_id=game.pk)
+    elif error.code == "illegal_matchup" and {v.get("code") for v in error.extra.get("violations", [])} & {
+        "card_difference", "point_difference"
+    }:
+        shown["detail"] = (
+            f"{error.detail} Choose decks within the matchup rule (within 10 cards in total card count and "
+            "within 10 total points of each other), for instance two official starters."
+        )
+    elif error.code == "invalid_options" and "option" in error.extra:
+        shown["detail"] = f"The rules option “{error.extra['option']}” was refused: {error.detail}"
+    return shown
 
 
 @login_required

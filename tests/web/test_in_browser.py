@@ -40,7 +40,7 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def site(catalog_db, django_db_blocker):
+def site(browser_db, catalog_db, django_db_blocker):
     """A live server (Django's threaded one, static files included) on the test database, for the module.
 
     Not pytest-django's live_server: that makes every test transactional, and each flush would reload the
@@ -571,3 +571,42 @@ def test_no_page_of_a_game_scrolls_sideways_at_390_px(in_browser):
         return wide
 
     assert in_browser(steps, width=390, height=844) == {}
+
+
+def test_the_lobby_shows_only_the_chosen_games_fields_and_keeps_a_refused_form(in_browser):
+    """Issue 38 item 3 in the browser: lobby.js shows the chosen game's fields only (Tide of Iron: no bot,
+    the opponent becomes a person); a refusal comes back on the form as it was sent, in the site's words."""
+
+    def steps(page):
+        sign_up(page, "browser-lobby")
+        page.goto("/play/")
+        game = page.get_by_label("Game", exact=True)
+        shown = {
+            "battlecards": ["Your deck (Battlecards)", "Battlecards: theater",
+                            "Occupying force (optional rule)"],
+            "battlefront": ["Two-front victory conditions (optional rule)",
+                            "Battlefront: Blitzkrieg attacker (optional rule)"],
+            "the-war": ["The War: the first deck (you)", "Casual play (equal deck sizes)"],
+            "tide-of-iron": ["Tide of Iron: scenario"],
+        }
+        for chosen in shown:
+            game.select_option(chosen)
+            for other, others in shown.items():
+                for label in others:
+                    visible = page.get_by_label(label, exact=True).is_visible()
+                    assert visible == (other == chosen), (chosen, label)
+        assert page.get_by_label("Opponent", exact=True).input_value() == "human"  # Tide of Iron has no bot
+        assert not page.get_by_label("Bot", exact=True).is_visible()
+        assert not page.get_by_label("Rules options (JSON", exact=False).is_visible()  # advanced, folded
+        game.select_option("battlecards")
+        page.get_by_label("Opponent", exact=True).select_option("bot")
+        page.get_by_label("Your deck (Battlecards)").select_option("starter:de-ef-starter")
+        page.locator("#opponent-deck").select_option("starter:de-we-starter")
+        page.get_by_role("button", name="Create the game").click()
+        alert = page.get_by_role("alert")
+        alert.wait_for()
+        assert "more than one theater (Eastern Front and Western Europe)" in alert.inner_text()
+        assert page.get_by_label("Your deck (Battlecards)").input_value() == "starter:de-ef-starter"
+        assert page.get_by_label("Battlecards: theater").is_visible()
+
+    in_browser(steps)

@@ -117,3 +117,11 @@ def game_label(game_id: str) -> str:
 
     kind = GAME_TYPES.get(game_id)
     return kind.label if kind is not None else game_id
+
+
+@register.filter
+def deck_side(deck: Any) -> str:
+    """A deck's nation (Battlecards) or army (The War) by its name, not its code."""
+    from web.deck_editor import side_label
+
+    return side_label(deck.game, deck.nation)
