@@ -57,6 +57,13 @@ class GameType:
         return self.spec.engine.has_bots
 
     @property
+    def bot_kinds(self) -> tuple[str, ...]:
+        """The bots this game offers (the engine's: random, heuristic and its search levels, if any)."""
+        if not self.bots_available:
+            return ()
+        return tuple(getattr(self.spec.engine, "bot_kinds", ("random", "heuristic")))
+
+    @property
     def engine(self) -> Engine:
         return self.spec.engine
 

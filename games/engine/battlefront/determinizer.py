@@ -20,7 +20,7 @@ from typing import Any
 
 from ..core.machine import resume
 from .cards import BattlefrontCatalog, load_cards
-from .rules import apply, legal_actions
+from .rules import apply_legal, legal_actions, legal_key_at, materialize
 from .setup import FRONTS, OTHER, SEATS, GameSetup, Options
 from .state import BattlefrontState, DeployFrame, GameFrame
 
@@ -86,7 +86,12 @@ class Determinizer:
 
     @staticmethod
     def apply(state: BattlefrontState, action: Any) -> None:
-        apply(state, action)
+        apply_legal(state, action)  # the search applies only actions taken from legal_actions(state)
+
+    @staticmethod
+    def playout_step(state: BattlefrontState, rng: random.Random) -> None:
+        """One uniformly random legal action, building only the chosen one (self-play's fast path)."""
+        apply_legal(state, materialize(legal_key_at(state, rng.randrange)))
 
     @staticmethod
     def to_move(state: BattlefrontState) -> str | None:

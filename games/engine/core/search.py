@@ -33,8 +33,10 @@ class Determinizer(Protocol):
     everything public and every count the view shows are as in the view, and what the seat cannot see
     (the other seats' hands, the deck order, the game RNG) is drawn with `rng` from the cards not seen
     (the known deck list minus every card the view shows), or from a documented prior where the view
-    does not show a fact. `legal_actions`, `apply`, `to_move` (None when over) and `reward(state, seat)`
-    (1 win, 0 loss, 0.5 draw) run the game's own rules on such a state.
+    does not show a fact. `legal_actions`, `apply` (given only actions from `legal_actions`), `to_move`
+    (None when over) and `reward(state, seat)` (1 win, 0 loss, 0.5 draw) run the game's own rules on such
+    a state. `playout_step(state, rng)`, optional, plays one uniformly random legal action (a game's fast
+    path); without it a playout picks from `legal_actions`.
     """
 
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> Any: ...
@@ -100,6 +102,7 @@ class SearchBot:
         root = _Node(None, None, None)
         allowed = set(legal)
         game = self.game
+        step = getattr(game, "playout_step", None)
         for _ in range(self.iterations):
             state = game.determinize(view, rng)
             node = root
@@ -127,12 +130,12 @@ class SearchBot:
                 game.apply(state, node.action)
             # playout: uniform random, capped
             plies = 0
-            while plies < self.level.rollout_plies:
-                mover = game.to_move(state)
-                if mover is None:
-                    break
-                actions = game.legal_actions(state)
-                game.apply(state, actions[rng.randrange(len(actions))])
+            while plies < self.level.rollout_plies and game.to_move(state) is not None:
+                if step is not None:
+                    step(state, rng)
+                else:
+                    actions = game.legal_actions(state)
+                    game.apply(state, actions[rng.randrange(len(actions))])
                 plies += 1
             over = game.to_move(state) is None
             # backpropagation: each node scores the reward of the seat that moved into it
