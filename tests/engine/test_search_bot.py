@@ -124,3 +124,19 @@ def test_search_1_beats_the_random_bot_clearly():
         final = engine.play_game(CATALOG, bf.GameSetup(seed=500 + g), bots, max_plies=3000)
         wins += final.winner == me
     assert wins >= 9, wins
+
+
+def test_the_search_module_imports_no_game_state_by_contract():
+    """pyproject's import-linter contract "search-bot-reads-no-state": core.search imports no game package
+    (no state, rules or view module) and none of the core machinery that drives a state."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = shutil.which("lint-imports") or str(Path(sys.executable).with_name("lint-imports"))
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([exe, "--contract", "search-bot-reads-no-state"], cwd=root, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 kept, 0 broken" in done.stdout
