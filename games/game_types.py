@@ -487,7 +487,7 @@ def game_type_list() -> list[dict[str, Any]]:
     """Every registered game type, as GET /api/game-types/ lists it (registration order)."""
     return [
         {"id": name, "label": kind.label, "seats": list(kind.seats), "bots": kind.bots_available,
-         "decks": kind.uses_decks, "live_play": kind.live_play}
+         "bot_kinds": list(kind.bot_kinds), "decks": kind.uses_decks, "live_play": kind.live_play}
         for name, kind in GAME_TYPES.items()
     ]
 
