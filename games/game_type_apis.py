@@ -18,6 +18,10 @@ class GameTypeSerializer(serializers.Serializer):
     label = serializers.CharField()
     seats = serializers.ListField(child=serializers.CharField(), help_text="The two sides, in order")
     bots = serializers.BooleanField(help_text="Bots can play it (false: humans only)")
+    bot_kinds = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The `opponent.bot` values it accepts (search-1..search-4 where it has a search bot)",
+    )
     decks = serializers.BooleanField(help_text="Each player brings a saved deck (Battlecards)")
     live_play = serializers.BooleanField(help_text="Clocks, takebacks and ratings apply")
 
@@ -33,7 +37,7 @@ class GameTypeListApi(APIView):
             OpenApiExample(
                 "The War",
                 value=[{"id": "the-war", "label": "The War", "seats": ["p1", "p2"], "bots": True,
-                        "decks": False, "live_play": True}],
+                        "bot_kinds": ["random", "heuristic"], "decks": False, "live_play": True}],
                 response_only=True,
             )
         ],

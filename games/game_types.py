@@ -57,6 +57,13 @@ class GameType:
         return self.spec.engine.has_bots
 
     @property
+    def bot_kinds(self) -> tuple[str, ...]:
+        """The bots this game offers (the engine's: random, heuristic and its search levels, if any)."""
+        if not self.bots_available:
+            return ()
+        return tuple(getattr(self.spec.engine, "bot_kinds", ("random", "heuristic")))
+
+    @property
     def engine(self) -> Engine:
         return self.spec.engine
 
@@ -480,7 +487,7 @@ def game_type_list() -> list[dict[str, Any]]:
     """Every registered game type, as GET /api/game-types/ lists it (registration order)."""
     return [
         {"id": name, "label": kind.label, "seats": list(kind.seats), "bots": kind.bots_available,
-         "decks": kind.uses_decks, "live_play": kind.live_play}
+         "bot_kinds": list(kind.bot_kinds), "decks": kind.uses_decks, "live_play": kind.live_play}
         for name, kind in GAME_TYPES.items()
     ]
 

@@ -54,6 +54,10 @@ class SeatKind(models.TextChoices):
 class BotKind(models.TextChoices):
     RANDOM = "random", "Random bot"
     HEURISTIC = "heuristic", "Heuristic bot"
+    SEARCH_1 = "search-1", "Search bot, level 1"
+    SEARCH_2 = "search-2", "Search bot, level 2"
+    SEARCH_3 = "search-3", "Search bot, level 3"
+    SEARCH_4 = "search-4", "Search bot, level 4"
 
 
 class EndReason(models.TextChoices):

@@ -67,6 +67,7 @@ def bot_ratings() -> list[Rating]:
         found.get((bot, name)) or _newcomer(game_type=name, bot=bot)
         for bot in BotKind.values
         for name in BOT_RATED_GAME_TYPES
+        if bot in GAME_TYPES[name].bot_kinds  # a search level only where the game has a search bot
     ]
 
 

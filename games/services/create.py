@@ -55,7 +55,8 @@ def game_create(
     rated: bool = False,
 ) -> Game:
     """Create a game between two legal, matched decks; `opponent` is {"kind": "bot", "bot": "random" |
-    "heuristic"} or {"kind": "human", "username": optional invitee}; `conflict` is {"theater", "mode":
+    "heuristic" | "search-1".."search-4" (where the game has a search bot: 400 bot_not_available
+    otherwise)} or {"kind": "human", "username": optional invitee}; `conflict` is {"theater", "mode":
     "thin" | "fat" | "packs", "packs"} (theater defaults to the one both nations fight in). Bots move at
     once when it is their turn. Against a human, `opponent_deck` may be left out: the player who joins
     brings his own deck, and the game is dealt then.
@@ -69,6 +70,12 @@ def game_create(
     from cards.selectors import catalog_definitions  # the live catalog, read once at creation
 
     kind = get_game_type(game_type)
+    bot = opponent.get("bot")
+    if opponent.get("kind") == SeatKind.BOT and bot and kind.bots_available and bot not in kind.bot_kinds:
+        raise ValidationFailed(
+            f"{kind.label} offers the bots {list(kind.bot_kinds)}.", code="bot_not_available",
+            field="opponent.bot",
+        )
     if kind.name == "the-war" and (my_deck is not None or opponent_deck is not None):
         from games.services.the_war import war_game_create
 
@@ -203,6 +210,14 @@ def _check_lineup(*, armies: dict[str, list[dict[str, Any]]], live: Any, options
                 field=f"armies.{side}",
                 limit=MAX_ARMIES_PER_SIDE,
             )
+    offered = get_game_type(DEFAULT_GAME_TYPE).bot_kinds  # the armies of a team game play Battlecards
+    for side in SIDES:
+        for i, army in enumerate(armies[side]):
+            if army.get("bot") and army["bot"] not in offered:
+                raise ValidationFailed(
+                    f"A Battlecards army's bot is one of {list(offered)}.", code="bot_not_available",
+                    field=f"armies.{side}.{i}.bot",
+                )
     if counts["axis"] == counts["allies"] == 1:
         raise ValidationFailed(
             "One army a side is a 1v1 game: create it from two decks (my_deck, opponent_deck, opponent). "

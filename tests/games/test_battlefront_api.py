@@ -446,3 +446,31 @@ def test_an_invited_player_finds_and_takes_the_open_battlefront_seat(catalog_row
     seats = {s["seat"]: s["player"] for s in joined["seats"]}
     assert seats == {"east": "alice", "west": "bob"}
     assert api(bob).get(f"/api/games/{game['id']}/view/").json()["seat"] == "west"
+
+
+def test_a_player_against_the_search_bot_plays_battlefront_to_the_end(catalog_rows, api, alice):
+    """Issue 40: {"kind": "bot", "bot": "search-1"} seats the information-set search bot, which plays from
+    its seat's view to the end of the game (every answer checked by the hidden-information oracle)."""
+    game = create_bf(api(alice), opponent={"kind": "bot", "bot": "search-1"}, seat="west", seed=43)
+    bot_seat = next(s for s in game["seats"] if s["seat"] == "east")
+    assert bot_seat["kind"] == "bot" and bot_seat["bot"] == "search-1"
+
+    me = {"west": bf.RandomBot(salt="me")}
+    drive_bf_to_the_end(game_id=game["id"], clients={"west": api(alice)}, bots=me)
+
+    finished = Game.objects.get(pk=game["id"])
+    assert finished.status == "finished"
+    assert GameAction.objects.filter(game=finished, seat="east", by_bot=True).exists()
+    assert game_rebuild_state(game=finished).to_json() == finished.state
+
+
+def test_a_search_level_is_refused_where_the_game_has_no_search_bot(catalog_rows, api, alice):
+    body = {"game_type": "battlecards", "my_deck": {"starter": "gb-we-starter"},
+            "opponent_deck": {"starter": "de-we-starter"}, "opponent": {"kind": "bot", "bot": "search-1"}}
+    response = api(alice).post("/api/games/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "bot_not_available" and response.json()["field"] == "opponent.bot"
+    unknown = api(alice).post("/api/games/", {**body, "opponent": {"kind": "bot", "bot": "search-9"}},
+                              format="json")
+    assert unknown.status_code == 400
+    assert not Game.objects.exists()

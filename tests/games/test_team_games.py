@@ -588,3 +588,13 @@ def test_the_oracle_refuses_a_teammates_hand_and_stacks_and_allows_the_seats_own
             oracle.check({"view": {"card": card}}, "allies-2")
     with pytest.raises(AssertionError, match="hidden card instances"):  # and the enemy's, of course
         oracle.check([state["players"]["axis-1"]["hand"][0]], "allies-2")
+
+
+def test_a_team_army_cannot_be_a_search_bot_battlecards_has_none_yet(catalog_rows, api, alice):
+    """Issue 40: the search levels are offered only where the game has a search bot (Battlefront): a
+    Battlecards army naming one is a 400 bot_not_available, not a game that fails when the bot moves."""
+    body = team_body(axis=[army("DE", "bot", bot="search-1"), army("DE", "bot")], allies=[army("GB", "me")])
+    response = api(alice).post("/api/games/", body, format="json")
+    assert response.status_code == 400, response.json()
+    assert response.json()["code"] == "bot_not_available" and response.json()["field"] == "armies.axis.0.bot"
+    assert not Game.objects.exists()

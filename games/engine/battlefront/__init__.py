@@ -10,6 +10,7 @@ from ..core.machine import Decision
 from .actions import ACTION_CLASSES, ACTION_TYPES, Action, Discard, Pass, Play, PlaySpecial
 from .bots import HeuristicBot, RandomBot
 from .cards import NATIONALITIES, TYPES, Ability, BattlefrontCatalog, Card, SpecialUse, load_cards
+from .determinizer import Determinizer
 from .rules import (
     DECISION_KINDS,
     apply,
@@ -29,9 +30,10 @@ from .view import public_view, view
 
 __all__ = [
     "ACTION_CLASSES", "ACTION_TYPES", "DECISION_KINDS", "FRONTS", "FRONT_NAMES", "NATIONALITIES", "SEATS",
-    "TYPES", "Ability", "Action", "BattlefrontCatalog", "BattlefrontState", "Card", "Decision", "Discard",
-    "EngineError", "Event", "GameSetup", "HeuristicBot", "IllegalAction", "MalformedAction", "Options",
-    "Pass", "Play", "PlaySpecial", "RandomBot", "SetupError", "SpecialUse", "StateError", "apply",
-    "apply_legal", "events_for", "front_forces", "legal_actions", "legal_key_at", "legal_keys", "load_cards",
-    "materialize", "new_game", "play_game", "public_view", "replay", "resolve_front", "view",
+    "TYPES", "Ability", "Action", "BattlefrontCatalog", "BattlefrontState", "Card", "Decision",
+    "Determinizer", "Discard", "EngineError", "Event", "GameSetup", "HeuristicBot", "IllegalAction",
+    "MalformedAction", "Options", "Pass", "Play", "PlaySpecial", "RandomBot", "SetupError", "SpecialUse",
+    "StateError", "apply", "apply_legal", "events_for", "front_forces", "legal_actions", "legal_key_at",
+    "legal_keys", "load_cards", "materialize", "new_game", "play_game", "public_view", "replay",
+    "resolve_front", "view",
 ]

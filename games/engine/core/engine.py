@@ -14,6 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .bots import SaltedRandomBot
 from .errors import EngineError
+from .search import LEVELS, SearchBot
 
 
 class NoBots(EngineError):
@@ -129,7 +130,18 @@ class ModuleEngine:
             return self.package.HeuristicBot(catalog=catalog, **kwargs)
         if kind == "random":
             return self.package.RandomBot(**kwargs)
+        determinizer = getattr(self.package, "Determinizer", None)
+        if kind in LEVELS and determinizer is not None:
+            return SearchBot(determinizer(catalog), level=kind, **kwargs)
         raise ValueError(f"unknown bot {kind!r}")
+
+    @property
+    def bot_kinds(self) -> tuple[str, ...]:
+        """The bots this game offers: random, heuristic and (with a determinizer) the search levels."""
+        if not self.has_bots:
+            return ()
+        search = tuple(LEVELS) if getattr(self.package, "Determinizer", None) is not None else ()
+        return ("random", "heuristic", *search)
 
     def random_player(self, salt: str = "random") -> Any:
         """A seeded random player of any game (the bots' salted hash, no RNG of its own)."""

@@ -1,0 +1,165 @@
+"""The information-set search bot: Single-Observer Information Set MCTS with determinization (pure Python).
+
+Why this method: the games with bots hide cards (hands, deck order) and shuffle, so a perfect-information
+search over the true state would cheat and a search over one guessed state would overfit that guess.
+SO-ISMCTS (Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012) keeps
+ONE tree over the searching seat's information set and draws a fresh determinization (a full state
+consistent with what the seat knows) on every iteration; a node's statistics are shared by every
+determinization that reaches it, and UCB counts an action's *availability* (how often it was legal when
+its parent was visited) instead of the parent's visits. It needs no game-specific evaluation, only a way
+to sample a consistent state, which each game supplies (its `determinizer` module).
+
+What the bot is given: the seat's view JSON, its legal actions and its seat, exactly what a third-party
+client gets; never the state. The bot module imports no game's state module (an import-linter contract in
+pyproject.toml). Its randomness is its own `random.Random`, seeded from (salt, view ply, seat), never the
+game's RNG: the same salt and the same view give the same choice.
+
+Strength is a budget of iterations (playouts) per decision, named by `LEVELS` (`search-1` ... `search-4`).
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class Determinizer(Protocol):
+    """A game's hook: build full states consistent with one seat's view, and play them out.
+
+    `determinize(view, rng)` returns a fresh state (the bot may mutate it) in which the seat's own hand,
+    everything public and every count the view shows are as in the view, and what the seat cannot see
+    (the other seats' hands, the deck order, the game RNG) is drawn with `rng` from the cards not seen
+    (the known deck list minus every card the view shows), or from a documented prior where the view
+    does not show a fact. `legal_actions`, `apply` (given only actions from `legal_actions`), `to_move`
+    (None when over) and `reward(state, seat)` (1 win, 0 loss, 0.5 draw) run the game's own rules on such
+    a state. `playout_step(state, rng)`, optional, plays one uniformly random legal action (a game's fast
+    path); without it a playout picks from `legal_actions`.
+    """
+
+    def determinize(self, view: Mapping[str, Any], rng: random.Random) -> Any: ...
+    def legal_actions(self, state: Any) -> list[Any]: ...
+    def apply(self, state: Any, action: Any) -> None: ...
+    def to_move(self, state: Any) -> str | None: ...
+    def reward(self, state: Any, seat: str) -> float: ...
+
+
+@dataclass(frozen=True)
+class Level:
+    iterations: int      # determinized playouts per decision
+    rollout_plies: int   # a playout stops after this many plies (an unfinished one scores 0.5)
+
+
+LEVELS: dict[str, Level] = {
+    "search-1": Level(iterations=48, rollout_plies=400),
+    "search-2": Level(iterations=160, rollout_plies=400),
+    "search-3": Level(iterations=500, rollout_plies=600),
+    "search-4": Level(iterations=1500, rollout_plies=800),
+}
+
+EXPLORATION = 0.7  # UCB1's constant, for rewards in [0, 1]
+
+
+class _Node:
+    __slots__ = ("action", "avail", "children", "mover", "parent", "visits", "wins")
+
+    def __init__(self, parent: _Node | None, action: Any, mover: str | None) -> None:
+        self.parent = parent
+        self.action = action    # the action leading here (None at the root)
+        self.mover = mover      # the seat that played it (its reward is what `wins` sums)
+        self.children: dict[Any, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.wins = 0.0
+
+
+def bot_seed(salt: str, ply: int, seat: str) -> int:
+    """The bot's own seed for one decision: a hash of (salt, ply, seat); never the game's RNG."""
+    digest = hashlib.blake2b(f"{salt}|{ply}|{seat}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+class SearchBot:
+    """`choose(view, legal, seat)` returns one of `legal`, searched with `level`'s budget."""
+
+    needs_view = True
+
+    def __init__(self, determinizer: Determinizer, *, level: str = "search-1", salt: str | int = "search",
+                 iterations: int | None = None) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown search level {level!r}: one of {sorted(LEVELS)}")
+        self.game = determinizer
+        self.level = LEVELS[level]
+        self.iterations = iterations if iterations is not None else self.level.iterations
+        self.salt = str(salt)
+
+    def choose(self, view: Mapping[str, Any], legal: list[Any], seat: str) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        rng = random.Random(bot_seed(self.salt, int(view["ply"]), seat))
+        root = _Node(None, None, None)
+        allowed = set(legal)
+        game = self.game
+        step = getattr(game, "playout_step", None)
+        for _ in range(self.iterations):
+            state = game.determinize(view, rng)
+            node = root
+            # selection: descend while every action legal here has a child
+            while True:
+                mover = game.to_move(state)
+                if mover is None:
+                    break
+                actions = game.legal_actions(state)
+                if node is root:
+                    actions = [a for a in actions if a in allowed] or actions
+                for a in actions:
+                    child = node.children.get(a)
+                    if child is not None:
+                        child.avail += 1
+                untried = [a for a in actions if a not in node.children]
+                if untried:
+                    action = untried[rng.randrange(len(untried))]
+                    child = node.children[action] = _Node(node, action, mover)
+                    child.avail = 1
+                    game.apply(state, action)
+                    node = child
+                    break
+                node = max((node.children[a] for a in actions), key=_ucb)
+                game.apply(state, node.action)
+            # playout: uniform random, capped
+            plies = 0
+            while plies < self.level.rollout_plies and game.to_move(state) is not None:
+                if step is not None:
+                    step(state, rng)
+                else:
+                    actions = game.legal_actions(state)
+                    game.apply(state, actions[rng.randrange(len(actions))])
+                plies += 1
+            over = game.to_move(state) is None
+            # backpropagation: each node scores the reward of the seat that moved into it
+            rewards: dict[str, float] = {}
+            while node is not root:
+                m = node.mover
+                r = rewards.get(m)  # type: ignore[arg-type]
+                if r is None:
+                    r = rewards[m] = game.reward(state, m) if over else 0.5  # type: ignore[arg-type]
+                node.visits += 1
+                node.wins += r
+                node = node.parent  # type: ignore[assignment]
+            root.visits += 1
+        best = max((c for a, c in root.children.items() if a in allowed),
+                   key=lambda c: (c.visits, c.wins), default=None)
+        if best is None:
+            return legal[rng.randrange(len(legal))]
+        for a in legal:  # the caller's own object
+            if a == best.action:
+                return a
+        return best.action
+
+
+def _ucb(node: _Node) -> float:
+    if node.visits == 0:
+        return math.inf
+    return node.wins / node.visits + EXPLORATION * math.sqrt(math.log(max(node.avail, 1)) / node.visits)
