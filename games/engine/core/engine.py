@@ -132,7 +132,7 @@ class ModuleEngine:
             return self.package.RandomBot(**kwargs)
         determinizer = getattr(self.package, "Determinizer", None)
         if kind in LEVELS and determinizer is not None:
-            return SearchBot(determinizer(catalog), level=kind, **kwargs)
+            return SearchBot(determinizer(catalog), level=kind, salt="search" if salt is None else salt)
         raise ValueError(f"unknown bot {kind!r}")
 
     @property

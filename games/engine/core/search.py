@@ -142,9 +142,10 @@ class SearchBot:
             rewards: dict[str, float] = {}
             while node is not root:
                 m = node.mover
-                r = rewards.get(m)  # type: ignore[arg-type]
+                assert m is not None  # every node below the root was moved into by a seat
+                r = rewards.get(m)
                 if r is None:
-                    r = rewards[m] = game.reward(state, m) if over else 0.5  # type: ignore[arg-type]
+                    r = rewards[m] = game.reward(state, m) if over else 0.5
                 node.visits += 1
                 node.wins += r
                 node = node.parent  # type: ignore[assignment]

@@ -72,6 +72,8 @@ def anytime_scout(legal: Any, act: Any) -> tuple[Any, Any]:
         keys = legal(st, fr)
         if rules_revision(st) < 3 or fr.kind == "payment" and card(st, fr.card).rotate_to_play:
             return keys
+        if st.decision is None:  # legal actions are asked of a pending decision; kept for the type checker
+            return keys
         scouts = scout_keys(st, st.decision.seat)
         if not scouts:
             return keys
