@@ -11,7 +11,10 @@ Battlecards code in games.services (games.services.deal, with games.decks_glue).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
+
+from django.utils.module_loading import import_string
 
 from config.errors import ValidationFailed
 from games.engine import registry
@@ -38,6 +41,14 @@ class GameType:
     board_template: str | None = None
     controls: Mapping[str, str] = {}
     reports: Mapping[str, list[tuple[str, str]]] = {}
+    # The deck part (optional): the import path of the game's decks.deck_games.DeckGame when its players build
+    # their own decks in the deck builder (decks/, web/deck_editor.py).
+    deck_part: str | None = None
+
+    @cached_property
+    def decks(self) -> Any:
+        """The game's deck part (decks.deck_games.DeckGame), None when its players build no decks."""
+        return import_string(self.deck_part)() if self.deck_part else None
 
     @property
     def spec(self) -> GameSpec:
@@ -182,6 +193,7 @@ class GameType:
 
 class Battlecards(GameType):
     name = "battlecards"
+    deck_part = "decks.deck_games.BattlecardsDecks"
     controls = {
         "turn_start": "Start your turn",
         "initial_deploy": "Deploy your initial forces",
@@ -300,6 +312,7 @@ class TheWar(GameType):
     game from fixtures/the_war/ (cards.json and starters.json, as read)."""
 
     name = "the-war"
+    deck_part = "decks.deck_games.TheWarDecks"
     board_template = "web/play/partials/board_the-war.html"
     controls = {
         "pay": "Pay the cost: tap a resource",

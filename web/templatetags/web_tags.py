@@ -108,3 +108,15 @@ def zone(value: Any, names: dict, faces: dict) -> SafeString:
     if isinstance(value, str) and value in names:
         return format_html("{}", names[value])
     return show(value)
+
+
+@register.filter
+def game_title(game_id: str) -> str:
+    """A game's name for a page, from its registered definition (the deck builder's short name when its
+    players build decks, else its label); an id no game registers is shown as it is."""
+    from games.game_types import GAME_TYPES, canonical_game_type
+
+    kind = GAME_TYPES.get(canonical_game_type(game_id) or "")
+    if kind is None:
+        return game_id
+    return kind.decks.title if kind.decks is not None else kind.label
