@@ -44,6 +44,11 @@ class GameType:
     # The deck part (optional): the import path of the game's decks.deck_games.DeckGame when its players build
     # their own decks in the deck builder (decks/, web/deck_editor.py).
     deck_part: str | None = None
+    # Team games (Battlecards' armies: several players a side, each playing one army of the side).
+    team_games: bool = False
+    # The catalog part (optional): the links GET /api/ lists for the game's card collections, (key, URL
+    # name) pairs in the order listed (a name not routed yet is skipped).
+    api_links: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def decks(self) -> Any:
@@ -194,6 +199,12 @@ class GameType:
 class Battlecards(GameType):
     name = "battlecards"
     deck_part = "decks.deck_games.BattlecardsDecks"
+    team_games = True
+    api_links = (
+        ("nations", "nation-list"), ("theaters", "theater-list"), ("sets", "cardset-list"),
+        ("arsenal_cards", "arsenalcard-list"), ("conflict_cards", "conflictcard-list"),
+        ("battlecards", "battlecard-list"),  # the collection of the battlecard cards
+    )
     controls = {
         "turn_start": "Start your turn",
         "initial_deploy": "Deploy your initial forces",
@@ -257,6 +268,10 @@ class Battlefront(GameType):
     west and east, five fronts. The cards are frozen per game from fixtures/battlefront/cards.json."""
 
     name = "battlefront"
+    api_links = (
+        ("battlefront_cards", "battlefrontcard-list"),
+        ("battlefront_special_uses", "battlefrontspecialuse-list"),
+    )
     controls = {
         "deploy": "Play a card on a front, or pass",
         "discard": "Discard down to your hand limit",
@@ -313,6 +328,10 @@ class TheWar(GameType):
 
     name = "the-war"
     deck_part = "decks.deck_games.TheWarDecks"
+    api_links = (
+        ("the_war_cards", "thewarcard-list"), ("the_war_starters", "thewarstarter-list"),
+        ("the_war_changes", "thewar-changes"),
+    )
     board_template = "web/play/partials/board_the-war.html"
     controls = {
         "pay": "Pay the cost: tap a resource",
@@ -421,6 +440,10 @@ class TideOfIron(GameType):
     (cards.tide_of_iron, loaded from fixtures/tide_of_iron/)."""
 
     name = "tide-of-iron"
+    api_links = (
+        ("tide_of_iron_cards", "toicard-list"), ("tide_of_iron_decks", "toideck-list"),
+        ("tide_of_iron_scenarios", "toiscenario-list"),
+    )
     board_template = "web/play/partials/board_tide-of-iron.html"
     controls = {
         "act": "Your Strategy cards: activate, retry contact, discard, report the board, or end the phase",
@@ -519,6 +542,13 @@ def get_game_type(name: str | None) -> GameType:
             field="game_type",
         )
     return GAME_TYPES[found]
+
+
+def game_type_or_none(name: str | None) -> GameType | None:
+    """The definition of a game by id or old alias (the default game for None), None when unknown: for
+    input checks that leave an unknown id to the field that reports it."""
+    found = canonical_game_type(name or DEFAULT_GAME_TYPE)
+    return GAME_TYPES[found] if found else None
 
 
 def game_type_of(game: Any) -> GameType:
