@@ -49,6 +49,8 @@ class GameType:
     # The catalog part (optional): the links GET /api/ lists for the game's card collections, (key, URL
     # name) pairs in the order listed (a name not routed yet is skipped).
     api_links: tuple[tuple[str, str], ...] = ()
+    # The play page's card faces: (a card definition's "type", the URL name of its face image).
+    face_routes: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def decks(self) -> Any:
@@ -195,11 +197,23 @@ class GameType:
         """What each seat plays as, shown on the seat (empty: nothing to show)."""
         return {}
 
+    # ------------------------------------------------------------------------------ web part
+
+    def face_route(self, definition: Mapping[str, Any]) -> str | None:
+        """The URL name of a card's face image on the play page (None: the card is drawn as text)."""
+        return dict(self.face_routes).get(definition.get("type") or "")
+
+    def lobby_options(self, post: Mapping[str, Any]) -> dict[str, Any] | None:  # noqa: ARG002
+        """The options the lobby's form gives a new game of this type (None: the defaults)."""
+        return None
+
 
 class Battlecards(GameType):
     name = "battlecards"
     deck_part = "decks.deck_games.BattlecardsDecks"
     team_games = True
+    face_routes = (("arsenal", "arsenalcard-face"), ("conflict", "conflictcard-face"),
+                   ("battlecard", "battlecard-face"))
     api_links = (
         ("nations", "nation-list"), ("theaters", "theater-list"), ("sets", "cardset-list"),
         ("arsenal_cards", "arsenalcard-list"), ("conflict_cards", "conflictcard-list"),
@@ -291,6 +305,9 @@ class Battlefront(GameType):
 
     def seat_nations(self, options: Any) -> dict[str, str]:
         return dict(options.special_cards or {})
+
+    def face_route(self, definition: Mapping[str, Any]) -> str | None:  # noqa: ARG002
+        return "battlefrontcard-face"  # every card of the shared deck has its face
 
     def card_codes(self, view: Any) -> set[str]:
         """Every string of the view that is a card code (hand and fronts name cards in {"code"} objects,
@@ -418,6 +435,11 @@ class TheWar(GameType):
     def new_setup(self, *, seed: int, options: Any) -> Any:
         return self.package.GameSetup(seed, dict(options))
 
+    def lobby_options(self, post: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The two starters the lobby's form names (war_p1, war_p2; checked again by options)."""
+        return {"decks": {seat: {"starter": post.get(f"war_{seat}") or ref["starter"]}
+                          for seat, ref in self.DEFAULT_DECKS.items()}}
+
     card_codes = Battlefront.card_codes  # cards appear as {"code"} objects and as bare codes (losses)
 
     def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
@@ -471,6 +493,10 @@ class TideOfIron(GameType):
 
     def new_setup(self, *, seed: int, options: Any) -> Any:
         return self.package.GameSetup(seed=seed, options=options)
+
+    def lobby_options(self, post: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The scenario the lobby's form names, if any."""
+        return {"scenario": post["scenario"]} if post.get("scenario") else None
 
     def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
         cards: dict[str, dict[str, Any]] = {}

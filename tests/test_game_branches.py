@@ -25,8 +25,6 @@ ALLOWED = {
     "games/services/create.py": 1,
     "games/services/seats.py": 1,
     "simulations/services.py": 1,
-    "web/play.py": 2,
-    "web/views_play.py": 2,
 }
 
 

@@ -48,17 +48,6 @@ def _toi_scenarios() -> list[dict]:
     return [{"code": s.code, "title": s.title} for s in toi_scenario_list()]
 
 
-def _shared_deck_options(game_type: str, post) -> dict | None:
-    """The options a lobby form gives a game without decks: The War's two starters (checked again by the
-    game type's deck rules), Tide of Iron's scenario; Battlefront takes none."""
-    if game_type == "the-war":
-        return {"decks": {seat: {"starter": post.get(f"war_{seat}") or ref["starter"]}
-                          for seat, ref in get_game_type("the-war").DEFAULT_DECKS.items()}}
-    if game_type == "tide-of-iron" and post.get("scenario"):
-        return {"scenario": post["scenario"]}
-    return None
-
-
 def _common_choices(post) -> dict:
     """The lobby's choices every game type takes (the service checks each again): time control, rated,
     spectators, and the rules options typed as JSON."""
@@ -193,7 +182,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
         )
     choices = _common_choices(post)
     if not get_game_type(game_type).uses_decks:
-        options = _shared_deck_options(game_type, post)
+        options = get_game_type(game_type).lobby_options(post)
         if options is not None or "options" in choices:
             choices["options"] = (options or {}) | choices.get("options", {})
         game = services.game_create(user=request.user, game_type=game_type, opponent=opponent, **choices)
