@@ -51,6 +51,13 @@ class GameType:
     api_links: tuple[tuple[str, str], ...] = ()
     # The play page's card faces: (a card definition's "type", the URL name of its face image).
     face_routes: tuple[tuple[str, str], ...] = ()
+    # Saved decks dealt by the game's own services (optional; The War: each player brings a deck of his own
+    # though the game is not dealt by games.services.deal): import paths of the function that creates a game
+    # from my_deck/opponent_deck, of the one that deals a joining seat's deck, and of the one that queues a
+    # simulation of deck_a against deck_b.
+    deck_create: str | None = None
+    deck_join_deal: str | None = None
+    deck_simulation: str | None = None
 
     @cached_property
     def decks(self) -> Any:
@@ -345,6 +352,9 @@ class TheWar(GameType):
 
     name = "the-war"
     deck_part = "decks.deck_games.TheWarDecks"
+    deck_create = "games.services.the_war.war_game_create"
+    deck_join_deal = "games.services.the_war.war_game_join_deal"
+    deck_simulation = "simulations.services._war_simulation_create"
     api_links = (
         ("the_war_cards", "thewarcard-list"), ("the_war_starters", "thewarstarter-list"),
         ("the_war_changes", "thewar-changes"),

@@ -22,9 +22,6 @@ ALLOWED = {
     "cards/services.py": 1,
     "games/catalog_snapshot.py": 1,
     "games/examples/play_vs_bot.py": 4,
-    "games/services/create.py": 1,
-    "games/services/seats.py": 1,
-    "simulations/services.py": 1,
 }
 
 
