@@ -89,6 +89,10 @@ class DeckGame:
     def face_url(self, code: str) -> str:
         return reverse(self.face_route, args=[code])
 
+    def faces(self, codes: list[str]) -> dict[str, str]:
+        """{code: face SVG} of the codes this game knows (what a printed deck shows)."""
+        raise NotImplementedError
+
     def page_url(self, code: str) -> str:
         return reverse("web:card-detail", args=[self.page_kind, code])
 
@@ -168,6 +172,12 @@ class BattlecardsDecks(DeckGame):
         from decks.serializers import entry_rows
 
         return entry_rows(cat, dict(entries))
+
+    def faces(self, codes: list[str]) -> dict[str, str]:
+        from cards.faces import faces_for
+        from cards.selectors import arsenal_card_list
+
+        return faces_for("arsenal", arsenal_card_list().filter(code__in=set(codes)))
 
     def starters(self, cat: Any) -> list[Any]:
         return _selectors().starter_list(cat=cat)
@@ -277,6 +287,13 @@ class TheWarDecks(DeckGame):
         from decks.serializers import the_war_entry_rows
 
         return the_war_entry_rows(cat, dict(entries))
+
+    def faces(self, codes: list[str]) -> dict[str, str]:
+        from cards.the_war.faces import the_war_face_svg
+        from cards.the_war.selectors import the_war_card_list
+
+        known = the_war_card_list().filter(code__in=set(codes)).values_list("code", flat=True)
+        return {code: the_war_face_svg(code) for code in known}
 
     def starters(self, cat: Any) -> list[Any]:
         return sorted(cat.starters.values(), key=lambda s: s.code)

@@ -107,6 +107,7 @@ class DeckPrintApi(APIView):
             codes=codes,
             paper=paper,
             game=deck.game,
+            faces=deck_game(deck.game).faces,
             size_limit=deck_game(deck.game).size_limit,  # the largest legal deck prints
         )
         return _pdf_response(data, f"deck-{deck.pk}.pdf")
@@ -141,6 +142,7 @@ class StarterPrintApi(APIView):
             codes=_copies(entries),
             paper=paper,
             game=game,
+            faces=part.faces,
             size_limit=part.size_limit,
         )
         return _pdf_response(data, f"{starter.code}.pdf")

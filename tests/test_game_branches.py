@@ -17,7 +17,6 @@ from tests.game_branches import branches, game_classes, is_per_game_path, scan
 ALLOWED = {
     "cards/bulk.py": 1,
     "cards/canonical.py": 3,
-    "cards/printing.py": 1,
     "cards/selectors.py": 2,
     "cards/services.py": 1,
     "games/catalog_snapshot.py": 1,
