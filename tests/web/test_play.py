@@ -64,7 +64,9 @@ def test_join_an_open_game_from_the_lobby(client, alice, bob, create_game, catal
 def test_the_creator_of_an_open_game_waits(client, alice, create_game, catalog_rows):
     game = create_game(alice)
     client.force_login(alice)
-    assert "Waiting for an opponent" in client.get(f"/play/{game['id']}/").content.decode()
+    page = client.get(f"/play/{game['id']}/").content.decode()
+    assert "Waiting for an opponent" in page
+    assert "This BATTLECARDS: World Conflict game is open" in page  # the game's name from the registry
 
 
 def test_a_battlefront_game_against_the_bot(client, alice, catalog_rows):

@@ -111,12 +111,9 @@ def zone(value: Any, names: dict, faces: dict) -> SafeString:
 
 
 @register.filter
-def game_title(game_id: str) -> str:
-    """A game's name for a page, from its registered definition (the deck builder's short name when its
-    players build decks, else its label); an id no game registers is shown as it is."""
-    from games.game_types import GAME_TYPES, canonical_game_type
+def game_label(game_id: str) -> str:
+    """A game's name from the registry of games (a deck's or a game's `game` id), e.g. "The War"."""
+    from games.game_types import GAME_TYPES
 
-    kind = GAME_TYPES.get(canonical_game_type(game_id) or "")
-    if kind is None:
-        return game_id
-    return kind.decks.title if kind.decks is not None else kind.label
+    kind = GAME_TYPES.get(game_id)
+    return kind.label if kind is not None else game_id
