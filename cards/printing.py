@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.cache import cache
@@ -21,8 +22,7 @@ from reportlab.lib.units import inch
 from reportlab.pdfgen import canvas
 from svglib.svglib import svg2rlg
 
-from cards.faces import faces_for
-from cards.selectors import arsenal_card_list, catalog_cache_token
+from cards.selectors import catalog_cache_token
 from config.errors import ValidationFailed
 
 CARD_WIDTH = 2.5 * inch  # a poker-size playing card, 2.5 x 3.5 inches
@@ -41,23 +41,15 @@ def _face_form(pdf: canvas.Canvas, name: str, svg: str) -> None:
     pdf.endForm()
 
 
-def _faces(codes: list[str], game: str) -> dict[str, str]:
-    if game == "the-war":
-        from cards.the_war.faces import the_war_face_svg
-        from cards.the_war.selectors import the_war_card_list
-
-        known = the_war_card_list().filter(code__in=set(codes)).values_list("code", flat=True)
-        return {code: the_war_face_svg(code) for code in known}
-    return faces_for("arsenal", arsenal_card_list().filter(code__in=set(codes)))
-
-
-def deck_pdf(*, title: str, codes: list[str], paper: str = "letter", game: str = "battlecards") -> bytes:
-    """A PDF with one face per card copy in `codes` (card codes of `game`: Battlecards arsenal cards or The
-    War's cards, in order), nine to a page."""
+def deck_pdf(
+    *, title: str, codes: list[str], faces: Callable[[list[str]], dict[str, str]], paper: str = "letter"
+) -> bytes:
+    """A PDF with one face per card copy in `codes` (card codes of one game, in order), nine to a page;
+    `faces` gives the face (SVG) of each code its game knows (the game's deck part: decks.deck_games)."""
     page_width, page_height = PAGE_SIZES[paper]
     margin_x = (page_width - PER_ROW * CARD_WIDTH) / 2
     margin_y = (page_height - PER_COLUMN * CARD_HEIGHT) / 2
-    faces = _faces(codes, game)
+    faces = faces(codes)
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=(page_width, page_height), pageCompression=1, invariant=1)
     pdf.setTitle(title)
@@ -90,7 +82,8 @@ def printable_pdf(
     title: str,
     codes: list[str],
     paper: str = "letter",
-    game: str = "battlecards",
+    game: str,
+    faces: Callable[[list[str]], dict[str, str]],
     size_limit: int = 0,
 ) -> bytes:
     """deck_pdf for the API: refused past PRINT_MAX_CARDS copies (or the game's largest legal deck,
@@ -109,6 +102,6 @@ def printable_pdf(
     cache_key = "print:" + hashlib.sha256(identity.encode()).hexdigest()
     data = cache.get(cache_key)
     if data is None:
-        data = deck_pdf(title=title, codes=codes, paper=paper, game=game)
+        data = deck_pdf(title=title, codes=codes, paper=paper, faces=faces)
         cache.set(cache_key, data, settings.HTTP_CACHE_SECONDS)
     return data

@@ -7,21 +7,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
-ENDPOINTS = {
-    "nations": "nation-list",
-    "theaters": "theater-list",
-    "sets": "cardset-list",
-    "arsenal_cards": "arsenalcard-list",
-    "conflict_cards": "conflictcard-list",
-    "battlecards": "battlecard-list",
-    "battlefront_cards": "battlefrontcard-list",
-    "battlefront_special_uses": "battlefrontspecialuse-list",
-    "the_war_cards": "thewarcard-list",
-    "the_war_starters": "thewarstarter-list",
-    "the_war_changes": "thewar-changes",
-    "tide_of_iron_cards": "toicard-list",
-    "tide_of_iron_decks": "toideck-list",
-    "tide_of_iron_scenarios": "toiscenario-list",
+# The links of the collections every game shares, after each registered game's own (GameType.api_links).
+SHARED_ENDPOINTS = {
     "decks": "deck-list",
     "deck_validate": "deck-validate",
     "deck_matchup": "deck-matchup",
@@ -41,8 +28,11 @@ ENDPOINTS = {
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def api_root(request: Request) -> Response:
+    from games.game_types import GAME_TYPES
+
     links = {}
-    for key, name in ENDPOINTS.items():
+    per_game = [link for kind in GAME_TYPES.values() for link in kind.api_links]
+    for key, name in [*per_game, *SHARED_ENDPOINTS.items()]:
         try:
             links[key] = reverse(name, request=request)
         except NoReverseMatch:

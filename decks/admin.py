@@ -5,17 +5,14 @@ from django import forms
 from django.contrib import admin
 
 from cards.selectors import nation_list
-from decks.models import Deck, DeckEntry, DeckVersion, Game
-from vocabulary.the_war import Army
+from decks.deck_games import deck_game
+from decks.models import Deck, DeckEntry, DeckVersion
 
 
 def nation_choices() -> list[tuple[str, str]]:
     """The catalog's nations, read when the form is built (the catalog can change without a restart)."""
     return [("", "---------")] + [(n.code, f"{n.name} ({n.code})") for n in nation_list()]
 
-
-def army_choices() -> list[tuple[str, str]]:
-    return [("", "---------")] + [(a.value, a.value) for a in Army]
 
 
 class DeckAdminForm(forms.ModelForm):
@@ -29,9 +26,10 @@ class DeckAdminForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        if self.instance.pk and self.instance.game == Game.THE_WAR:
-            self.fields["nation"].choices = army_choices()
-            self.fields["nation"].label = "Army"
+        if self.instance.pk:  # the side is chosen among those of the deck's game
+            part = deck_game(self.instance.game)
+            self.fields["nation"].choices = [("", "---------"), *part.admin_side_choices()]
+            self.fields["nation"].label = part.side_header.capitalize()
 
 
 class DeckEntryInline(admin.TabularInline):

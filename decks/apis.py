@@ -30,9 +30,9 @@ from config.throttling import (
     RegisterThrottle,
     TokenThrottle,
 )
-from decks import rules, selectors, services
+from decks import selectors, services
+from decks.deck_games import deck_game, deck_games
 from decks.filters import DeckFilter
-from decks.models import Game
 from decks.serializers import (
     DeckCreateInputSerializer,
     DeckImportInputSerializer,
@@ -56,8 +56,6 @@ from decks.serializers import (
     ValidationOutputSerializer,
     VersionDiffOutputSerializer,
     VersionDiffQuerySerializer,
-    entry_rows,
-    the_war_entry_rows,
 )
 from games.game_type_fields import deck_game_choices
 
@@ -764,40 +762,6 @@ class DeckVersionDiffApi(APIView):
 BAD_GAME = _error("Unknown game.", "invalid", 'Invalid input: game: "chess" is not a valid choice.')
 
 
-def _the_war_starter_out(starter: Any, tw: Any) -> dict[str, Any]:
-    entries = dict(starter.entries)
-    result = selectors.the_war_validate(tw, army=starter.army.value, entries=entries)
-    return {
-        "code": starter.code,
-        "name": starter.name,
-        "game": Game.THE_WAR.value,
-        "nation": starter.army.value,
-        "theater": None,
-        "printed_cards": None,
-        "printed_points": None,
-        "totals": {"cards": result.cards},
-        "is_valid": result.is_valid,
-        "entries": the_war_entry_rows(tw, entries),
-    }
-
-
-def _starter_out(card_set: Any, cat: Any) -> dict[str, Any]:
-    entries = selectors.starter_entries(card_set, cat)
-    result = rules.validate_deck(cat, nation=card_set.nation, entries=entries)
-    return {
-        "code": card_set.code,
-        "name": card_set.name,
-        "game": Game.BATTLECARDS.value,
-        "nation": card_set.nation,
-        "theater": card_set.theater,
-        "printed_cards": card_set.printed_cards,
-        "printed_points": card_set.printed_points,
-        "totals": result.totals.to_dict(),
-        "is_valid": result.is_valid,
-        "entries": entry_rows(cat, entries),
-    }
-
-
 STARTER_EXAMPLE = {
     "code": "gb-we-starter",
     "name": "British starter deck (Western Europe)",
@@ -841,12 +805,9 @@ class StarterListApi(APIView):
     def get(self, request: Request) -> Response:
         game = validated_input(StarterListQuerySerializer, request.query_params).get("game")
         out = []
-        if game in (None, Game.BATTLECARDS):
-            cat = selectors.catalog()
-            out += [_starter_out(s, cat) for s in selectors.starter_list(cat=cat)]
-        if game in (None, Game.THE_WAR):
-            tw = selectors.the_war_catalog()
-            out += [_the_war_starter_out(s, tw) for s in selectors.the_war_starter_list()]
+        for part in deck_games() if game is None else [deck_game(game)]:
+            cat = part.catalog()
+            out += [part.starter_out(cat, s) for s in part.starters(cat)]
         return Response(out)
 
 
@@ -865,9 +826,8 @@ class StarterDetailApi(APIView):
     )
     def get(self, request: Request, code: str) -> Response:
         game, starter = selectors.starter_find(code=code)
-        if game == Game.THE_WAR:
-            return Response(_the_war_starter_out(starter, selectors.the_war_catalog()))
-        return Response(_starter_out(starter, selectors.catalog()))
+        part = deck_game(game)
+        return Response(part.starter_out(part.catalog(), starter))
 
 
 class StarterCloneApi(APIView):

@@ -16,11 +16,7 @@ from config.errors import ValidationFailed
 from config.schema import ErrorSerializer
 from config.throttling import DeckPrintThrottle
 from decks import selectors
-from decks.models import Game
-from vocabulary.the_war import DECK_SIZE as THE_WAR_DECK_SIZE
-
-# The largest legal deck of each game: always printable, even with a smaller PRINT_MAX_CARDS.
-GAME_SIZE_LIMITS = {Game.BATTLECARDS: 0, Game.THE_WAR: THE_WAR_DECK_SIZE}
+from decks.deck_games import deck_game
 
 PAPER = OpenApiParameter(
     "paper",
@@ -111,7 +107,8 @@ class DeckPrintApi(APIView):
             codes=codes,
             paper=paper,
             game=deck.game,
-            size_limit=GAME_SIZE_LIMITS[deck.game],
+            faces=deck_game(deck.game).faces,
+            size_limit=deck_game(deck.game).size_limit,  # the largest legal deck prints
         )
         return _pdf_response(data, f"deck-{deck.pk}.pdf")
 
@@ -137,16 +134,15 @@ class StarterPrintApi(APIView):
     def get(self, request: Request, code: str) -> HttpResponse:
         paper = _paper(request)
         game, starter = selectors.starter_find(code=code)
-        if game == Game.THE_WAR:
-            entries = dict(starter.entries)
-        else:
-            entries = selectors.starter_entries(starter, selectors.catalog())
+        part = deck_game(game)
+        entries = part.starter_deck(part.catalog(), starter)[1]
         data = printable_pdf(
             key=f"starter:{starter.code}",
             title=starter.name,
             codes=_copies(entries),
             paper=paper,
             game=game,
-            size_limit=GAME_SIZE_LIMITS[game],
+            faces=part.faces,
+            size_limit=part.size_limit,
         )
         return _pdf_response(data, f"{starter.code}.pdf")

@@ -11,7 +11,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch, Q, QuerySet
 
 from config.errors import Forbidden, NotFound, ValidationFailed
-from decks import rules, rules_the_war
+from decks import rules
+from decks.deck_games import deck_game, deck_games
 from decks.models import Deck, DeckEntry, DeckVersion, Game
 from decks.text import NameIndex, TextCatalog, export_deck_text, the_war_text_catalog
 from vocabulary.battlecards import CardSetDef, Catalog
@@ -72,32 +73,30 @@ def the_war_text_index() -> tuple[TextCatalog, NameIndex]:
 
 BATTLEFRONT_IN_DECK = "battlefront_card_in_deck"
 CARD_OF_ANOTHER_GAME = "card_of_another_game"
-GAME_NAMES = {Game.BATTLECARDS: "Battlecards", Game.THE_WAR: "The War"}
 
 
 def other_game_cards_refuse(codes, *, game: str) -> None:
-    """A 400 `card_of_another_game` if any of `codes` (codes unknown to the deck's game) is a card of the
-    other game that has decks: a deck holds the cards of its own game only. Battlefront cards: see
+    """A 400 `card_of_another_game` if any of `codes` (codes unknown to the deck's game) is a card of
+    another game that has decks: a deck holds the cards of its own game only. Battlefront cards: see
     battlefront_cards_refuse. Call it with unknown codes only: no query for a legal deck."""
     codes = list(codes)
     if not codes:
         return
-    if game == Game.THE_WAR:
-        cards = catalog().arsenal
-        found = {code: (cards[code].name, Game.BATTLECARDS) for code in codes if code in cards}
-    else:
-        cards = the_war_catalog().cards
-        found = {code: (cards[code].title, Game.THE_WAR) for code in codes if code in cards}
+    own = deck_game(game)
+    found: dict[str, tuple[str, str]] = {}
+    for other in deck_games():
+        if other.id != own.id:
+            cards = other.cards(other.catalog())
+            found |= {code: (other.card_row(cards[code])[0], other.title) for code in codes
+                      if code in cards and code not in found}
     if not found:
         return
-    named = ", ".join(
-        f"{code} ({name}, {GAME_NAMES[other]})" for code, (name, other) in sorted(found.items())
-    )
+    named = ", ".join(f"{code} ({name}, {title})" for code, (name, title) in sorted(found.items()))
     raise ValidationFailed(
-        f"Card(s) of another game in a {GAME_NAMES[game]} deck: {named}. A deck holds the cards of its own "
+        f"Card(s) of another game in a {own.title} deck: {named}. A deck holds the cards of its own "
         "game only.",
         code=CARD_OF_ANOTHER_GAME,
-        game=str(game),
+        game=own.id,
         cards=sorted(found),
     )
 
@@ -159,58 +158,33 @@ def other_game_lines_mark(errors: list, *, game: str) -> list:
     code `card_of_another_game` and say why, instead of `unknown_card` with close names of this game."""
     if not any(e.code == "unknown_card" for e in errors):
         return errors
-    if game == Game.THE_WAR:
-        other, (other_cat, index) = Game.BATTLECARDS, (catalog(), name_index(catalog()))
-    else:
-        other, (other_cat, index) = Game.THE_WAR, the_war_text_index()
+    own = deck_game(game)
+    others = [(other, *other.text_index()) for other in deck_games() if other.id != own.id]
     marked = []
     for error in errors:
-        code = index.resolve(error.name, None)[0] if error.code == "unknown_card" else None
-        if code is not None:
-            error = dataclasses.replace(
-                error,
-                code=CARD_OF_ANOTHER_GAME,
-                message=f"{other_cat.arsenal[code].name} ({code}) is a {GAME_NAMES[other]} card: a "
-                f"{GAME_NAMES[game]} deck holds the cards of its own game only.",
-                suggestions=(),
-            )
+        for other, other_cat, index in others if error.code == "unknown_card" else ():
+            code = index.resolve(error.name, None)[0]
+            if code is not None:
+                error = dataclasses.replace(
+                    error,
+                    code=CARD_OF_ANOTHER_GAME,
+                    message=f"{other_cat.arsenal[code].name} ({code}) is a {other.title} card: a "
+                    f"{own.title} deck holds the cards of its own game only.",
+                    suggestions=(),
+                )
+                break
         marked.append(error)
     return marked
 
 
 def deck_validate(*, nation: str, entries: Mapping[str, int], game: str = Game.BATTLECARDS) -> dict[str, Any]:
-    """Validate an unsaved deck (unknown codes are violations); cards of Battlefront or of the other game
+    """Validate an unsaved deck (unknown codes are violations); cards of Battlefront or of another game
     are refused (400)."""
-    if game == Game.THE_WAR:
-        tw = the_war_catalog()
-        unknown_codes_refuse((code for code in entries if code not in tw.cards), game=game)
-        return validation_dict(the_war_validate(tw, army=nation, entries=entries), game=game)
-    cat = catalog()
-    unknown_codes_refuse((code for code in entries if code not in cat.arsenal), game=game)
-    return validation_dict(rules.validate_deck(cat, nation=nation, entries=entries), game=game)
-
-
-def the_war_validate(
-    tw: TheWarCatalog, *, army: str, entries: Mapping[str, int]
-) -> rules_the_war.DeckValidation:
-    return rules_the_war.validate_deck(tw, army=army, entries=entries)
-
-
-def validation_dict(result: Any, *, game: str) -> dict[str, Any]:
-    """A validation in one shape for every game: game, nation (The War: the army), is_valid, totals,
-    official (Battlecards only), violations (each with code, message, card, limit, actual, deck, pack)."""
-    if game == Game.THE_WAR:
-        out = result.to_dict()
-        return {
-            "game": str(game),
-            "nation": out["army"],
-            "army": out["army"],
-            "is_valid": out["is_valid"],
-            "totals": out["totals"],
-            "official": None,
-            "violations": [v | {"pack": None} for v in out["violations"]],
-        }
-    return {"game": str(game)} | result.to_dict()
+    part = deck_game(game)
+    cat = part.catalog()
+    cards = part.cards(cat)
+    unknown_codes_refuse((code for code in entries if code not in cards), game=part.id)
+    return part.validation(cat, nation=nation, entries=entries)
 
 
 _index_lock = threading.Lock()
@@ -286,38 +260,30 @@ def deck_entries(deck: Deck) -> dict[str, int]:
 
 
 def deck_validation(*, deck: Deck) -> dict[str, Any]:
-    """Every violation of a saved deck, by the rules of its game (validation_dict's shape)."""
-    if deck.game == Game.THE_WAR:
-        result = the_war_validate(the_war_catalog(), army=deck.nation, entries=deck_entries(deck))
-    else:
-        result = rules.validate_deck(catalog(), nation=deck.nation, entries=deck_entries(deck))
-    return validation_dict(result, game=deck.game)
+    """Every violation of a saved deck, by the rules of its game (DeckGame.validation's shape)."""
+    part = deck_game(deck.game)
+    return part.validation(part.catalog(), nation=deck.nation, entries=deck_entries(deck))
 
 
 def deck_export_text(*, deck: Deck) -> str:
-    """The deck as text with its header lines: name, nation and game (Battlecards); name, game and army
-    (The War). Import reads them back."""
-    if deck.game == Game.THE_WAR:
-        text_cat, index = the_war_text_index()
-        return export_deck_text(
-            text_cat,
-            deck_entries(deck),
-            nation=deck.nation,
-            title=deck.name,
-            index=index,
-            game=deck.game,
-            side_header="army",
-        )
-    cat = catalog()
+    """The deck as text with its header lines: name, the side (Battlecards: nation; The War: army) and game.
+    Import reads them back."""
+    part = deck_game(deck.game)
+    text_cat, index = part.text_index()
     return export_deck_text(
-        cat, deck_entries(deck), nation=deck.nation, title=deck.name, index=name_index(cat), game=deck.game
+        text_cat,
+        deck_entries(deck),
+        nation=deck.nation,
+        title=deck.name,
+        index=index,
+        game=deck.game,
+        side_header=part.side_header,
     )
 
 
 def deck_stats(*, deck: Deck) -> dict[str, Any]:
-    if deck.game == Game.THE_WAR:
-        return {"game": str(deck.game)} | the_war_stats(the_war_catalog(), deck_entries(deck))
-    return {"game": str(deck.game)} | rules.deck_stats(catalog(), deck_entries(deck))
+    part = deck_game(deck.game)
+    return part.stats(part.catalog(), deck_entries(deck))
 
 
 def the_war_stats(tw: TheWarCatalog, entries: Mapping[str, int]) -> dict[str, Any]:
@@ -422,14 +388,11 @@ def entries_diff(old: Mapping[str, int], new: Mapping[str, int]) -> dict[str, An
 
 def starter_find(*, code: str) -> tuple[str, Any]:
     """(game, starter) of an official starter of any game with decks: a Battlecards set, a The War deck."""
-    cat = catalog()
-    card_set = cat.sets.get(code)
-    if card_set is not None:
-        return Game.BATTLECARDS, starter_get(code=code, cat=cat)
-    starter = the_war_catalog().starters.get(code)
-    if starter is None:
-        raise NotFound(f"No starter deck has the code {code!r}.", code="starter_not_found")
-    return Game.THE_WAR, starter
+    for part in deck_games():
+        starter = part.starter(part.catalog(), code)
+        if starter is not None:
+            return part.id, starter
+    raise NotFound(f"No starter deck has the code {code!r}.", code="starter_not_found")
 
 
 def the_war_starter_list() -> list[StarterDef]:
@@ -460,9 +423,10 @@ def deck_ref_resolve(*, user: Any, ref: Mapping[str, Any], cat: Catalog) -> tupl
     """A matchup side: {"deck_id"} (a deck the caller may read), {"starter"} or {"nation", "entries"}."""
     if ref.get("deck_id") is not None:
         deck = deck_get(user=user, deck_id=ref["deck_id"])
-        if deck.game != Game.BATTLECARDS:
+        part = deck_game(deck.game)
+        if not part.matchups:
             raise ValidationFailed(
-                f"Deck {deck.pk} is a {GAME_NAMES[deck.game]} deck: a matchup checks two Battlecards decks "
+                f"Deck {deck.pk} is a {part.title} deck: a matchup checks two Battlecards decks "
                 "and a conflict deck.",
                 code="wrong_game",
                 game=str(deck.game),

@@ -15,7 +15,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.errors import ValidationFailed
-from decks import rules, selectors
+from decks import rules
+from decks.deck_games import deck_game
 from decks.models import MAX_ENTRY_COUNT, Deck, DeckVersion, Game
 from decks.services import MAX_ENTRIES
 from games.game_type_fields import GameIdField, deck_game_choices
@@ -331,17 +332,9 @@ def the_war_entry_rows(catalog: Any, entries: dict[str, int]) -> list[dict[str, 
     return rows
 
 
-def _the_war_catalog(context: dict[str, Any]) -> Any:
-    """The War's catalog, read once per serialization (only when a The War deck is serialized)."""
-    if "_the_war_catalog" not in context:
-        context["_the_war_catalog"] = selectors.the_war_catalog()
-    return context["_the_war_catalog"]
-
-
 def game_entry_rows(context: dict[str, Any], game: str, entries: dict[str, int]) -> list[dict[str, Any]]:
-    if game == Game.THE_WAR:
-        return the_war_entry_rows(_the_war_catalog(context), entries)
-    return entry_rows(context["catalog"], entries)
+    part = deck_game(game)
+    return part.entry_rows(part.catalog_in(context), entries)
 
 
 def entry_rows(catalog: Any, entries: dict[str, int]) -> list[dict[str, Any]]:
@@ -391,17 +384,13 @@ class DeckOutputSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def _validation(self, deck: Deck) -> dict[str, Any]:
-        """The deck's validation by its game's rules, in selectors.validation_dict's shape."""
+        """The deck's validation by its game's rules, in DeckGame.validation's shape."""
         cache = self.context.setdefault("_validations", {})
         if deck.pk not in cache:
             entries = {e.card_code: e.count for e in deck.entries.all()}
-            if deck.game == Game.THE_WAR:
-                result = selectors.the_war_validate(
-                    _the_war_catalog(self.context), army=deck.nation, entries=entries
-                )
-            else:
-                result = rules.validate_deck(self.context["catalog"], nation=deck.nation, entries=entries)
-            cache[deck.pk] = selectors.validation_dict(result, game=deck.game)
+            part = deck_game(deck.game)
+            cat = part.catalog_in(self.context)
+            cache[deck.pk] = part.validation(cat, nation=deck.nation, entries=entries)
         return cache[deck.pk]
 
     @extend_schema_field(EntryOutputSerializer(many=True))

@@ -19,11 +19,9 @@ from rest_framework.authtoken.models import Token
 from config.authentication import token_expired
 from config.errors import Conflict, DomainError, ValidationFailed
 from decks import selectors
+from decks.deck_games import deck_game
 from decks.models import MAX_ENTRY_COUNT, Deck, DeckEntry, DeckVersion, Game
 from decks.text import MAX_IMPORT_LINES, MAX_REPORTED_ERRORS, count_lines, parse_deck_text, read_headers
-from games.engine import registry
-from vocabulary.battlecards import Catalog
-from vocabulary.the_war import Army
 
 MAX_ENTRIES = 500
 MAX_IMPORT_TEXT_BYTES = 64 * 1024
@@ -88,59 +86,26 @@ def auth_token_revoke(*, user: Any) -> None:
 # ---------------------------------------------------------------------------------------------- decks
 
 
-ARMIES = sorted(a.value for a in Army)
-
-
 def _check_game(game: str) -> str:
     """The registry id of a deck's game (an old id, like "the_war", read as its id): a registered game
-    whose players build decks (its spec names deck rules); 400 unknown_game otherwise."""
-    ids = [spec.id for spec in registry.games() if spec.deck_rules]
-    found = registry.canonical(game)
-    if found not in ids:
-        raise ValidationFailed(
-            f"Unknown game {game!r}: decks are built for {', '.join(ids)}.",
-            code="unknown_game",
-            games=ids,
-        )
-    return found
-
-
-def _check_nation(cat: Catalog, nation: str) -> None:
-    if nation not in cat.nations:
-        raise ValidationFailed(
-            f"Unknown nation {nation!r}.", code="unknown_nation", nations=sorted(cat.nations)
-        )
+    whose players build decks (its definition has a deck part); 400 unknown_game otherwise."""
+    return deck_game(game).id
 
 
 def _check_side(game: str, nation: str) -> None:
-    """The deck's side: a nation of the catalog (Battlecards) or an army (The War, in the `nation` field)."""
-    if game == Game.THE_WAR:
-        if nation not in ARMIES:
-            raise ValidationFailed(
-                f"Unknown army {nation!r}: a The War deck fights for {' or '.join(ARMIES)} (give it as "
-                "`nation`).",
-                code="unknown_army",
-                armies=ARMIES,
-            )
-        return
-    _check_nation(selectors.catalog(), nation)
+    """The deck's side, by its game: a nation of the catalog (Battlecards), an army (The War, in `nation`)."""
+    deck_game(game).check_side(nation)
 
 
 def _check_game_entries(game: str, entries: Mapping[str, int]) -> None:
     """Counts in range; every code a card of the deck's game (cards of another game: a 400 saying so)."""
-    if game == Game.THE_WAR:
-        _check_counts(entries)
-        cards = selectors.the_war_catalog().cards
-        unknown = sorted(code for code in entries if code not in cards)
-        selectors.unknown_codes_refuse(unknown, game=game)
-        if unknown:
-            raise ValidationFailed(
-                f"Unknown The War card code(s): {', '.join(unknown[:10])}.",
-                code="unknown_card",
-                cards=unknown,
-            )
-        return
-    _check_entries(selectors.catalog(), entries)
+    _check_counts(entries)
+    part = deck_game(game)
+    cards = part.cards(part.catalog())
+    unknown = sorted(code for code in entries if code not in cards)
+    selectors.unknown_codes_refuse(unknown, game=part.id)
+    if unknown:
+        raise ValidationFailed(part.unknown_cards_message(unknown), code="unknown_card", cards=unknown)
 
 
 def _check_counts(entries: Mapping[str, int]) -> None:
@@ -152,16 +117,6 @@ def _check_counts(entries: Mapping[str, int]) -> None:
     if bad_counts:
         raise ValidationFailed(
             f"Counts must be between 1 and {MAX_ENTRY_COUNT}.", code="invalid_count", cards=bad_counts
-        )
-
-
-def _check_entries(cat: Catalog, entries: Mapping[str, int]) -> None:
-    _check_counts(entries)
-    unknown = sorted(code for code in entries if code not in cat.arsenal)
-    selectors.unknown_codes_refuse(unknown, game=Game.BATTLECARDS)
-    if unknown:
-        raise ValidationFailed(
-            f"Unknown arsenal card code(s): {', '.join(unknown[:10])}.", code="unknown_card", cards=unknown
         )
 
 
@@ -283,10 +238,8 @@ def deck_clone_starter(
 ) -> Deck:
     """A new deck of mine with the cards of an official starter of any game (its game and side too)."""
     game, starter = selectors.starter_find(code=starter_code)
-    if game == Game.THE_WAR:
-        side, entries = starter.army.value, dict(starter.entries)
-    else:
-        side, entries = starter.nation, selectors.starter_entries(starter, selectors.catalog())
+    part = deck_game(game)
+    side, entries = part.starter_deck(part.catalog(), starter)
     return deck_create(
         owner=owner,
         name=name or starter.name,
@@ -328,8 +281,8 @@ def deck_import_text(
         )
     headers = read_headers(text)
     game = game or headers.get("game", "").strip().lower() or Game.BATTLECARDS
-    game = _check_game(game)
-    side = "army" if game == Game.THE_WAR else "nation"
+    part = deck_game(game)
+    game, side = part.id, part.side_header
     name = name or headers.get("name")
     nation = nation or headers.get(side) or headers.get("nation")
     missing = {
@@ -349,11 +302,7 @@ def deck_import_text(
             errors={"name": [f"Ensure this field has no more than {limit} characters."]},
         )
     _check_side(game, nation)
-    if game == Game.THE_WAR:
-        cat, index = selectors.the_war_text_index()
-    else:
-        cat = selectors.catalog()
-        index = selectors.name_index(cat)
+    cat, index = part.text_index()
     parsed = parse_deck_text(cat, text, nation=nation, index=index)
     if parsed.errors:
         parsed.errors = selectors.battlefront_lines_mark(parsed.errors)

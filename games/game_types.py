@@ -11,7 +11,10 @@ Battlecards code in games.services (games.services.deal, with games.decks_glue).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
+
+from django.utils.module_loading import import_string
 
 from config.errors import ValidationFailed
 from games.engine import registry
@@ -38,6 +41,28 @@ class GameType:
     board_template: str | None = None
     controls: Mapping[str, str] = {}
     reports: Mapping[str, list[tuple[str, str]]] = {}
+    # The deck part (optional): the import path of the game's decks.deck_games.DeckGame when its players build
+    # their own decks in the deck builder (decks/, web/deck_editor.py).
+    deck_part: str | None = None
+    # Team games (Battlecards' armies: several players a side, each playing one army of the side).
+    team_games: bool = False
+    # The catalog part (optional): the links GET /api/ lists for the game's card collections, (key, URL
+    # name) pairs in the order listed (a name not routed yet is skipped).
+    api_links: tuple[tuple[str, str], ...] = ()
+    # The play page's card faces: (a card definition's "type", the URL name of its face image).
+    face_routes: tuple[tuple[str, str], ...] = ()
+    # Saved decks dealt by the game's own services (optional; The War: each player brings a deck of his own
+    # though the game is not dealt by games.services.deal): import paths of the function that creates a game
+    # from my_deck/opponent_deck, of the one that deals a joining seat's deck, and of the one that queues a
+    # simulation of deck_a against deck_b.
+    deck_create: str | None = None
+    deck_join_deal: str | None = None
+    deck_simulation: str | None = None
+
+    @cached_property
+    def decks(self) -> Any:
+        """The game's deck part (decks.deck_games.DeckGame), None when its players build no decks."""
+        return import_string(self.deck_part)() if self.deck_part else None
 
     @property
     def spec(self) -> GameSpec:
@@ -186,9 +211,38 @@ class GameType:
         """What each seat plays as, shown on the seat (empty: nothing to show)."""
         return {}
 
+    # ------------------------------------------------------------------------------ web part
+
+    def face_route(self, definition: Mapping[str, Any]) -> str | None:
+        """The URL name of a card's face image on the play page (None: the card is drawn as text)."""
+        return dict(self.face_routes).get(definition.get("type") or "")
+
+    def lobby_options(self, post: Mapping[str, Any]) -> dict[str, Any] | None:  # noqa: ARG002
+        """The options the lobby's form gives a new game of this type (None: the defaults)."""
+        return None
+
+    # The rules options the lobby shows as checkboxes for this game: (option name, label); the field is
+    # opt_<name>. lobby_rule_options reads them (a game with other fields adds them there).
+    lobby_checkboxes: tuple[tuple[str, str], ...] = ()
+
+    def lobby_rule_options(self, post: Mapping[str, Any]) -> dict[str, Any]:
+        """The rules options the lobby's fields of this game give (its checkboxes, ticked)."""
+        return {name: True for name, _ in self.lobby_checkboxes if post.get(f"opt_{name}") == "on"}
+
 
 class Battlecards(GameType):
     name = "battlecards"
+    lobby_checkboxes = (("larger_standing_armies", "Larger standing armies (optional rule)"),
+                        ("occupying_force", "Occupying force (optional rule)"))
+    deck_part = "decks.deck_games.BattlecardsDecks"
+    team_games = True
+    face_routes = (("arsenal", "arsenalcard-face"), ("conflict", "conflictcard-face"),
+                   ("battlecard", "battlecard-face"))
+    api_links = (
+        ("nations", "nation-list"), ("theaters", "theater-list"), ("sets", "cardset-list"),
+        ("arsenal_cards", "arsenalcard-list"), ("conflict_cards", "conflictcard-list"),
+        ("battlecards", "battlecard-list"),  # the collection of the battlecard cards
+    )
     controls = {
         "turn_start": "Start your turn",
         "initial_deploy": "Deploy your initial forces",
@@ -248,10 +302,32 @@ class Battlecards(GameType):
 
 
 class Battlefront(GameType):
+    lobby_checkboxes = (("two_front_victory", "Two-front victory conditions (optional rule)"),)
+    # the lobby's selects of Battlefront's other optional rules: the Blitzkrieg attacker and Special cards
+    LOBBY_SEATS = (("west", "West"), ("east", "East"))
+    LOBBY_NATIONALITIES = (("DE", "Germany"), ("RU", "Soviet Union"), ("US", "United States"),
+                           ("GB", "Great Britain"), ("JP", "Japan"))
+
+    def lobby_rule_options(self, post: Mapping[str, Any]) -> dict[str, Any]:
+        options = super().lobby_rule_options(post)
+        if post.get("opt_blitzkrieg_attacker") in dict(self.LOBBY_SEATS):
+            options["blitzkrieg_attacker"] = post["opt_blitzkrieg_attacker"]
+        special = {seat: post.get(f"opt_special_{seat}") for seat, _ in self.LOBBY_SEATS}
+        if all(value in dict(self.LOBBY_NATIONALITIES) for value in special.values()):
+            options["special_cards"] = special
+        elif any(special.values()):
+            raise ValidationFailed("Special cards: choose a nationality for both seats, or for neither.",
+                                   code="invalid_options")
+        return options
+
     """Battlefront (battlefront-rules.txt): one shared 70-card deck (75 with the Special cards), seats
     west and east, five fronts. The cards are frozen per game from fixtures/battlefront/cards.json."""
 
     name = "battlefront"
+    api_links = (
+        ("battlefront_cards", "battlefrontcard-list"),
+        ("battlefront_special_uses", "battlefrontspecialuse-list"),
+    )
     controls = {
         "deploy": "Play a card on a front, or pass",
         "discard": "Discard down to your hand limit",
@@ -271,6 +347,9 @@ class Battlefront(GameType):
 
     def seat_nations(self, options: Any) -> dict[str, str]:
         return dict(options.special_cards or {})
+
+    def face_route(self, definition: Mapping[str, Any]) -> str | None:  # noqa: ARG002
+        return "battlefrontcard-face"  # every card of the shared deck has its face
 
     def card_codes(self, view: Any) -> set[str]:
         """Every string of the view that is a card code (hand and fronts name cards in {"code"} objects,
@@ -300,6 +379,7 @@ class Battlefront(GameType):
 
 
 class TheWar(GameType):
+    lobby_checkboxes = (("casual", "Casual play (equal deck sizes)"),)
     """The War (the-war-rules.txt): each player has his own deck; seats p1 and p2 (the seeded RNG decides
     who moves first). Until the games service deals The War decks from saved decks, a game's two decks are
     named in its options (starter codes or explicit entries) and checked at creation by the deck rules
@@ -307,6 +387,14 @@ class TheWar(GameType):
     game from fixtures/the_war/ (cards.json and starters.json, as read)."""
 
     name = "the-war"
+    deck_part = "decks.deck_games.TheWarDecks"
+    deck_create = "games.services.the_war.war_game_create"
+    deck_join_deal = "games.services.the_war.war_game_join_deal"
+    deck_simulation = "simulations.services._war_simulation_create"
+    api_links = (
+        ("the_war_cards", "thewarcard-list"), ("the_war_starters", "thewarstarter-list"),
+        ("the_war_changes", "thewar-changes"),
+    )
     board_template = "web/play/partials/board_the-war.html"
     controls = {
         "pay": "Pay the cost: tap a resource",
@@ -393,6 +481,11 @@ class TheWar(GameType):
     def new_setup(self, *, seed: int, options: Any) -> Any:
         return self.package.GameSetup(seed, dict(options))
 
+    def lobby_options(self, post: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The two starters the lobby's form names (war_p1, war_p2; checked again by options)."""
+        return {"decks": {seat: {"starter": post.get(f"war_{seat}") or ref["starter"]}
+                          for seat, ref in self.DEFAULT_DECKS.items()}}
+
     card_codes = Battlefront.card_codes  # cards appear as {"code"} objects and as bare codes (losses)
 
     def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
@@ -415,6 +508,10 @@ class TideOfIron(GameType):
     (cards.tide_of_iron, loaded from fixtures/tide_of_iron/)."""
 
     name = "tide-of-iron"
+    api_links = (
+        ("tide_of_iron_cards", "toicard-list"), ("tide_of_iron_decks", "toideck-list"),
+        ("tide_of_iron_scenarios", "toiscenario-list"),
+    )
     board_template = "web/play/partials/board_tide-of-iron.html"
     controls = {
         "act": "Your Strategy cards: activate, retry contact, discard, report the board, or end the phase",
@@ -442,6 +539,10 @@ class TideOfIron(GameType):
 
     def new_setup(self, *, seed: int, options: Any) -> Any:
         return self.package.GameSetup(seed=seed, options=options)
+
+    def lobby_options(self, post: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The scenario the lobby's form names, if any."""
+        return {"scenario": post["scenario"]} if post.get("scenario") else None
 
     def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
         cards: dict[str, dict[str, Any]] = {}
@@ -513,6 +614,13 @@ def get_game_type(name: str | None) -> GameType:
             field="game_type",
         )
     return GAME_TYPES[found]
+
+
+def game_type_or_none(name: str | None) -> GameType | None:
+    """The definition of a game by id or old alias (the default game for None), None when unknown: for
+    input checks that leave an unknown id to the field that reports it."""
+    found = canonical_game_type(name or DEFAULT_GAME_TYPE)
+    return GAME_TYPES[found] if found else None
 
 
 def game_type_of(game: Any) -> GameType:

@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from games import clocks
 from games.game_type_fields import GameIdField
-from games.game_types import DEFAULT_GAME_TYPE, side_of_seat
+from games.game_types import DEFAULT_GAME_TYPE, game_type_or_none, side_of_seat
 from games.models import (
     SIDE_SEATS,
     BotKind,
@@ -244,7 +244,8 @@ class GameCreateSerializer(serializers.Serializer):
                 raise serializers.ValidationError(
                     {name: ["Leave it out with `armies`: each army says who plays it."] for name in given}
                 )
-            if attrs.get("game_type", DEFAULT_GAME_TYPE) != "battlecards":
+            kind = game_type_or_none(attrs.get("game_type"))
+            if kind is not None and not kind.team_games:
                 raise serializers.ValidationError({"armies": ["Armies are a Battlecards game's."]})
             conflict = self.initial_data.get("conflict") if isinstance(self.initial_data, dict) else None
             if isinstance(conflict, dict) and set(conflict) - {"theaters"}:
@@ -256,7 +257,8 @@ class GameCreateSerializer(serializers.Serializer):
             raise serializers.ValidationError({"opponent": ["This field is required."]})
         if (attrs.get("conflict") or {}).get("theaters"):
             raise serializers.ValidationError({"conflict.theaters": ["Only with `armies`: use theater."]})
-        if attrs.get("game_type", DEFAULT_GAME_TYPE) == "battlecards" and "my_deck" not in attrs:
+        kind = game_type_or_none(attrs.get("game_type"))
+        if kind is not None and kind.uses_decks and "my_deck" not in attrs:
             raise serializers.ValidationError({"my_deck": ["This field is required."]})
         return attrs
 

@@ -6,7 +6,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from games.game_type_fields import GameIdField
-from games.game_types import DEFAULT_GAME_TYPE
+from games.game_types import DEFAULT_GAME_TYPE, game_type_or_none
 from games.serializers import MAX_SEED, ConflictChoiceSerializer, DeckRefSerializer
 from games.simulation import BOTS
 from simulations.models import JobKind, JobStatus
@@ -53,7 +53,8 @@ class SimulationCreateSerializer(_JobInputSerializer):
     deck_b = DeckRefSerializer(required=False, help_text="A deck of the other side.")
 
     def validate(self, attrs: dict) -> dict:
-        if attrs.get("game_type", DEFAULT_GAME_TYPE) == "battlecards":
+        kind = game_type_or_none(attrs.get("game_type"))
+        if kind is not None and kind.uses_decks:  # players bring two decks
             missing = {n: ["This field is required."] for n in ("deck_a", "deck_b") if n not in attrs}
             if missing:
                 raise serializers.ValidationError(missing)

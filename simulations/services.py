@@ -22,6 +22,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from config.errors import DomainError, NotFound, ValidationFailed
 from decks.rules import Code, DeckInput, validate_matchup
@@ -183,8 +184,8 @@ def simulation_create(
             code="bots_not_available",
             field="game_type",
         )
-    if kind.name == "the-war" and (deck_a is not None or deck_b is not None):
-        return _war_simulation_create(
+    if kind.deck_simulation and (deck_a is not None or deck_b is not None):
+        return import_string(kind.deck_simulation)(
             user=user, kind=kind, deck_a=deck_a, deck_b=deck_b, bots=bots, games=games, seed=seed,
             options=options, chunk_games=chunk_games, max_plies=max_plies,
         )

@@ -6,6 +6,11 @@ instead of testing which game it is. ALLOWED is what is left of the 56 branches 
 comparisons with a game id, 14 dicts keyed by game ids, 4 isinstance on Battlecards classes in the root
 modules that moved into games/engine/battlecards/): a debt, per file, that may only shrink. A new branch,
 or one in a file not listed, fails; when a file's count drops, lower its entry here.
+
+Left (12): in cards/ and games/catalog_snapshot.py the key "battlecards" names Battlecards' table of
+battlecard cards (and "battlefront" a section of the bulk file), in Battlecards' own catalog code that still
+sits at the root of cards/ (they go when it moves into cards/battlecards/); games/examples/play_vs_bot.py
+is a stand-alone API client whose move choice is per game by nature.
 """
 
 from __future__ import annotations
@@ -17,26 +22,10 @@ from tests.game_branches import branches, game_classes, is_per_game_path, scan
 ALLOWED = {
     "cards/bulk.py": 1,
     "cards/canonical.py": 3,
-    "cards/printing.py": 1,
     "cards/selectors.py": 2,
     "cards/services.py": 1,
-    "config/api_root.py": 1,
-    "decks/admin.py": 1,
-    "decks/apis.py": 3,
-    "decks/print_apis.py": 2,
-    "decks/selectors.py": 9,
-    "decks/serializers.py": 2,
-    "decks/services.py": 5,
     "games/catalog_snapshot.py": 1,
     "games/examples/play_vs_bot.py": 4,
-    "games/serializers.py": 2,
-    "games/services/create.py": 1,
-    "games/services/seats.py": 1,
-    "simulations/serializers.py": 1,
-    "simulations/services.py": 1,
-    "web/deck_editor.py": 3,
-    "web/play.py": 2,
-    "web/views_play.py": 2,
 }
 
 

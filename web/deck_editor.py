@@ -5,43 +5,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.urls import reverse
-
 from config.errors import ValidationFailed
-from decks import selectors
-from decks.models import MAX_ENTRY_COUNT, Deck, Game
-from vocabulary.the_war import Army
-
-ARMY_NAMES = {Army.RED_ARMY: "Red Army", Army.WEHRMACHT: "Wehrmacht"}  # as The War's rules name them
+from decks.deck_games import deck_game, deck_games
+from decks.models import MAX_ENTRY_COUNT, Deck
 
 
 def side_label(game: str, side: str) -> str:
     """A deck's nation (Battlecards) or army (The War) by its name, not its code."""
-    if game == Game.THE_WAR:
-        return ARMY_NAMES.get(side, side)
-    nation = selectors.catalog().nations.get(side)
-    return nation.name if nation else side
+    return deck_game(game).side_name(side)
 
 
 def side_choices() -> list[tuple[str, str]]:
-    nations = [(code, f"{n.name} (Battlecards)") for code, n in sorted(selectors.catalog().nations.items())]
-    return nations + [(a.value, f"{ARMY_NAMES[a]} (The War)") for a in Army]
+    return [choice for part in deck_games() for choice in part.side_choices()]
 
 
 def _cards(game: str) -> dict[str, tuple[str, str | None]]:
     """{code: (name, side)} of the cards a deck of `game` is built from."""
-    if game == Game.THE_WAR:
-        tw = selectors.the_war_catalog()
-        return {c.code: (c.title, c.army.value if c.army else None) for c in tw.cards.values()}
-    return {c.code: (c.name, c.nation) for c in selectors.catalog().arsenal.values()}
+    part = deck_game(game)
+    return {code: part.card_row(card) for code, card in part.cards(part.catalog()).items()}
 
 
 def _face(game: str, code: str) -> str:
-    return reverse("thewarcard-face" if game == Game.THE_WAR else "arsenalcard-face", args=[code])
+    return deck_game(game).face_url(code)
 
 
 def _page(game: str, code: str) -> str:
-    return reverse("web:card-detail", args=["the-war" if game == Game.THE_WAR else "arsenal", code])
+    return deck_game(game).page_url(code)
 
 
 def add_card(deck: Deck, entries: dict[str, int], wanted: str, count: Any) -> dict[str, int]:
@@ -86,7 +75,7 @@ def context(deck: Deck, entries: dict[str, int], validation: dict[str, Any], *, 
     )
     return {
         "deck": deck,
-        "game_label": Game(deck.game).label if deck.game in Game.values else deck.game,
+        "game_label": deck_game(deck.game).title,
         "side_label": side_label(deck.game, deck.nation),
         "rows": rows,
         "validation": validation,
@@ -106,25 +95,17 @@ def named_diff(deck: Deck, diff: dict[str, Any]) -> dict[str, Any]:
 
 
 def starters() -> list[dict[str, Any]]:
-    cat = selectors.catalog()
-    out = [
-        {
-            "code": s.code,
-            "name": s.name,
-            "game": "Battlecards",
-            "side": cat.nations[s.nation].name if s.nation in cat.nations else s.nation,
-            "cards": sum(selectors.starter_entries(s, cat).values()),
-        }
-        for s in selectors.starter_list(cat=cat)
-    ]
-    out += [
-        {
-            "code": s.code,
-            "name": s.name,
-            "game": "The War",
-            "side": s.army.value,
-            "cards": sum(s.entries.values()),
-        }
-        for s in selectors.the_war_starter_list()
-    ]
+    out = []
+    for part in deck_games():
+        cat = part.catalog()
+        out += [
+            {
+                "code": s.code,
+                "name": s.name,
+                "game": part.title,
+                "side": part.starter_side_name(cat, s),
+                "cards": sum(part.starter_deck(cat, s)[1].values()),
+            }
+            for s in part.starters(cat)
+        ]
     return out

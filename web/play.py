@@ -12,13 +12,6 @@ from django.urls import reverse
 
 from games.game_types import get_game_type
 
-FACE_ROUTES = {
-    "arsenal": "arsenalcard-face",
-    "conflict": "conflictcard-face",
-    "battlecard": "battlecard-face",
-    "battlefront": "battlefrontcard-face",
-}
-
 
 def control_for(game_type: str, kind: str) -> str:
     """The control's title: what the seat is asked, in the game's words (its definition's `controls`)."""
@@ -40,8 +33,7 @@ def card_instances(value: Any, found: dict[str, str] | None = None) -> dict[str,
 
 
 def face_url(code: str, definition: dict[str, Any] | None, game_type: str) -> str | None:
-    kind = "battlefront" if game_type == "battlefront" else (definition or {}).get("type")
-    route = FACE_ROUTES.get(kind or "")
+    route = get_game_type(game_type).face_route(definition or {})
     return reverse(route, args=[code]) if route else None
 
 

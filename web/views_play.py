@@ -17,7 +17,7 @@ from cards.selectors import nation_list, theater_list
 from config.errors import DomainError, NotFound, ValidationFailed
 from decks import selectors as deck_selectors
 from games import selectors, services, spectator_selectors
-from games.game_types import get_game_type
+from games.game_types import GAME_TYPES, Battlefront, get_game_type
 from games.models import GameStatus
 from games.serializers import GameSerializer
 from games.services.takebacks import game_takeback_answer as game_takeback_answer_service
@@ -48,17 +48,6 @@ def _toi_scenarios() -> list[dict]:
     from cards.tide_of_iron.selectors import toi_scenario_list
 
     return [{"code": s.code, "title": s.title} for s in toi_scenario_list()]
-
-
-def _shared_deck_options(game_type: str, post) -> dict | None:
-    """The options a lobby form gives a game without decks: The War's two starters (checked again by the
-    game type's deck rules), Tide of Iron's scenario; Battlefront takes none."""
-    if game_type == "the-war":
-        return {"decks": {seat: {"starter": post.get(f"war_{seat}") or ref["starter"]}
-                          for seat, ref in get_game_type("the-war").DEFAULT_DECKS.items()}}
-    if game_type == "tide-of-iron" and post.get("scenario"):
-        return {"scenario": post["scenario"]}
-    return None
 
 
 def _common_choices(game_type: str, post) -> dict:
@@ -94,36 +83,11 @@ def _common_choices(game_type: str, post) -> dict:
     return choices
 
 
-# The rules options each game's lobby shows as fields (name, label), after the game's definitions:
-# games.options (Battlecards' engine Options), Battlefront's optional rules, The War's casual play; and the
-# server's own option for every game. The advanced JSON box takes any other (the services check all).
-OPTION_CHECKBOXES = {
-    "battlecards": (("larger_standing_armies", "Larger standing armies (optional rule)"),
-                    ("occupying_force", "Occupying force (optional rule)")),
-    "battlefront": (("two_front_victory", "Two-front victory conditions (optional rule)"),),
-    "the-war": (("casual", "Casual play (equal deck sizes)"),),
-}
-BATTLEFRONT_SEATS = (("west", "West"), ("east", "East"))
-BATTLEFRONT_NATIONALITIES = (("DE", "Germany"), ("RU", "Soviet Union"), ("US", "United States"),
-                             ("GB", "Great Britain"), ("JP", "Japan"))
-
-
 def _form_options(game_type: str, post) -> dict:
-    """The options the chosen game's fields give (only that game's: a hidden field of another game is
-    ignored, as it is when JavaScript is off and every field shows)."""
-    options: dict = {}
-    for name, _ in OPTION_CHECKBOXES.get(game_type, ()):
-        if post.get(f"opt_{name}") == "on":
-            options[name] = True
-    if game_type == "battlefront":
-        if post.get("opt_blitzkrieg_attacker") in dict(BATTLEFRONT_SEATS):
-            options["blitzkrieg_attacker"] = post["opt_blitzkrieg_attacker"]
-        special = {seat: post.get(f"opt_special_{seat}") for seat, _ in BATTLEFRONT_SEATS}
-        if all(value in dict(BATTLEFRONT_NATIONALITIES) for value in special.values()):
-            options["special_cards"] = special
-        elif any(special.values()):
-            raise ValidationFailed("Special cards: choose a nationality for both seats, or for neither.",
-                                   code="invalid_options")
+    """The options the chosen game's fields give (only that game's, read by its definition: a hidden field
+    of another game is ignored, as it is when JavaScript is off and every field shows); and the server's own
+    option every game takes."""
+    options = get_game_type(game_type).lobby_rule_options(post)
     if post.get("opt_bots_accept_takebacks") == "on":
         options["bots_accept_takebacks"] = True
     return options
@@ -217,15 +181,15 @@ def _lobby(request: HttpRequest, *, team_error: dict | None = None, team_post=No
             "my_deck_choices": [(f"deck:{deck.pk}", f"{deck.name} ({deck.nation})") for deck in my_decks]
             + [(f"starter:{s['code']}", s["name"]) for s in _battlecards_starters()],
             "option_boxes": [
-                {"game_type": game_type, "name": f"opt_{name}", "label": label,
+                {"game_type": kind.name, "name": f"opt_{name}", "label": label,
                  "checked": new.get(f"opt_{name}")}
-                for game_type, boxes in OPTION_CHECKBOXES.items()
-                for name, label in boxes
+                for kind in GAME_TYPES.values()
+                for name, label in kind.lobby_checkboxes
             ],
-            "battlefront_seats": BATTLEFRONT_SEATS,
+            "battlefront_seats": Battlefront.LOBBY_SEATS,
             "special_seats": [{"seat": seat, "label": label, "chosen": new[f"opt_special_{seat}"]}
-                              for seat, label in BATTLEFRONT_SEATS],
-            "battlefront_nationalities": BATTLEFRONT_NATIONALITIES,
+                              for seat, label in Battlefront.LOBBY_SEATS],
+            "battlefront_nationalities": Battlefront.LOBBY_NATIONALITIES,
         },
         status=(team_error or new_error or {}).get("status", 200),
     )
@@ -283,7 +247,7 @@ def _game_create(user, post):
         )
     choices = _common_choices(game_type, post)
     if not kind.uses_decks:
-        options = _shared_deck_options(game_type, post)
+        options = kind.lobby_options(post)
         if options is not None or "options" in choices:
             choices["options"] = (options or {}) | choices.get("options", {})
         return services.game_create(user=user, game_type=game_type, opponent=opponent, **choices)

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from config.errors import Conflict, ValidationFailed
 from games import engine
@@ -76,15 +77,13 @@ def game_create(
             f"{kind.label} offers the bots {list(kind.bot_kinds)}.", code="bot_not_available",
             field="opponent.bot",
         )
-    if kind.name == "the-war" and (my_deck is not None or opponent_deck is not None):
-        from games.services.the_war import war_game_create
-
+    if kind.deck_create and (my_deck is not None or opponent_deck is not None):
         if my_deck is None:
             raise ValidationFailed("Give my_deck.", code="deck_required", field="my_deck")
         if conflict:
-            raise ValidationFailed("The War has no conflict deck: leave conflict out.",
+            raise ValidationFailed(f"{kind.label} has no conflict deck: leave conflict out.",
                                    code="deck_not_allowed", field="conflict")
-        return war_game_create(
+        return import_string(kind.deck_create)(
             user=user, kind=kind, my_deck=my_deck, opponent_deck=opponent_deck, opponent=opponent,
             invitee=_invitee(user=user, opponent=opponent), options=options, seed=seed, seat=seat,
             spectators=spectators, time_control=time_control, rated=rated,

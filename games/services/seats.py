@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from games.decks_glue import resolve_deck
@@ -73,10 +74,10 @@ def game_join(
         )
     open_seat = _seat_to_take(seats=seats, user=user, seat=seat)
     kind = game_type_of(game)
-    if kind.name == "the-war":
-        from games.services.the_war import war_game_join_deal
-
-        war_game_join_deal(game=game, kind=kind, seats=seats, open_seat=open_seat, deck=deck, user=user)
+    if kind.deck_join_deal:  # the game deals a joining seat's deck itself
+        import_string(kind.deck_join_deal)(
+            game=game, kind=kind, seats=seats, open_seat=open_seat, deck=deck, user=user
+        )
     elif deck is not None and (not kind.uses_decks or game.lineup):
         what = (
             f"{kind.label} is played with one shared deck"

@@ -227,3 +227,17 @@ def test_printing_is_throttled_in_its_own_scope(owner, anon_client):
         assert response.status_code == 429 and response.json()["code"] == "throttled"
         assert int(response["Retry-After"]) >= 1
         assert anon_client.get(f"/api/decks/{deck.pk}/").status_code == 200  # other scopes unaffected
+
+
+def test_a_the_war_starter_and_deck_print_their_own_faces(owner, owner_client, anon_client):
+    """The faces come from the deck's game (its deck part): The War's cards, every copy, nine to a page."""
+    starter = anon_client.get("/api/starters/", {"game": "the-war"}).json()[0]
+    copies = sum(e["count"] for e in starter["entries"])
+    response = anon_client.get(f"/api/starters/{starter['code']}/print.pdf")
+    assert response.status_code == 200, response.content[:200]
+    counts, reader = faces_per_page(response.content)
+    assert sum(counts) == copies and len(reader.pages) == math.ceil(copies / 9)
+    deck = owner_client.post(f"/api/starters/{starter['code']}/clone/", {}, format="json").json()
+    assert deck["game"] == "the-war"
+    printed = owner_client.get(f"/api/decks/{deck['id']}/print.pdf")
+    assert printed.status_code == 200 and faces_per_page(printed.content)[0] == counts

@@ -545,6 +545,14 @@ def test_events_reach_an_army_its_side_and_everyone_as_addressed(
             "invalid_options",
             None,
         ),
+        *(  # armies are a game with team games (its definition says so): not of the others
+            (
+                team_body([army("DE"), army("DE")], [army("GB", "me"), army("GB")], game_type=other),
+                "invalid",
+                "Armies are a Battlecards game's",
+            )
+            for other in ("battlefront", "the-war", "the_war", "tide-of-iron")
+        ),
     ],
 )
 def test_bad_team_games_are_refused_with_a_clear_code_and_create_nothing(

@@ -98,3 +98,19 @@ def test_a_toy_game_through_the_api_create_join_view_act_spectate_replay_verify(
                        replay["actions"])
     assert rerun.winner == next(s for s, c in rerun.hands.items() if c == "toy-high")
     assert state_digest(rerun.to_json()) == replay["final_state_sha256"]
+
+
+API_ROOT_KEYS = [  # GET /api/ before the links moved into the games' definitions (same keys, same order)
+    "nations", "theaters", "sets", "arsenal_cards", "conflict_cards", "battlecards", "battlefront_cards",
+    "battlefront_special_uses", "the_war_cards", "the_war_starters", "the_war_changes", "tide_of_iron_cards",
+    "tide_of_iron_decks", "tide_of_iron_scenarios", "decks", "deck_validate", "deck_matchup", "starters",
+    "games", "game_types", "bot_ratings", "auth_token", "auth_register", "auth_logout", "schema", "docs",
+]
+
+
+def test_the_api_root_lists_each_registered_games_own_collections(toy_game, monkeypatch):
+    assert list(token_client(None).get("/api/").json()) == API_ROOT_KEYS
+    monkeypatch.setattr(toy_game, "api_links", (("toy_cards", "game-type-list"), ("toy_unrouted", "no-such")))
+    links = token_client(None).get("/api/").json()
+    assert list(links) == [*API_ROOT_KEYS[:14], "toy_cards", *API_ROOT_KEYS[14:]]
+    assert links["toy_cards"] == "http://testserver/api/game-types/"

@@ -259,6 +259,19 @@ def test_a_the_war_deck_is_edited_by_its_own_rules(logged_in, user, catalog_rows
     assert "The War" in html and "/cards/the-war/tw-" in html and "Legal deck" in html
 
 
+def test_the_deck_list_and_a_deck_page_name_each_decks_game(logged_in, catalog_rows):
+    """The game's name comes from its registered definition (the deck model has no choices to display)."""
+    starters = logged_in.get("/decks/starters/").content.decode()
+    tw_code = re.search(r"/decks/starters/(tw-[^/]+)/clone/", starters).group(1)
+    for code in ("gb-we-starter", tw_code):
+        response = logged_in.post(f"/decks/starters/{code}/clone/")
+        page = logged_in.get(response["Location"]).content.decode()
+        game = "The War" if code == tw_code else "BATTLECARDS: World Conflict"
+        assert re.search(rf"<h1>[^<]*<small>{game} · ", page)
+    listing = logged_in.get("/decks/").content.decode()
+    assert "<td>BATTLECARDS: World Conflict</td>" in listing and "<td>The War</td>" in listing
+
+
 def test_deck_page_links_export_print_and_versions(logged_in, user, catalog_rows):
     deck = _deck(user)
     html = logged_in.get(f"/decks/{deck.pk}/").content.decode()
