@@ -177,9 +177,20 @@ class BattlecardsDecks(DeckGame):
         return {"game": self.id} | rules.deck_stats(cat, entries)
 
     def entry_rows(self, cat: Any, entries: Mapping[str, int]) -> list[dict[str, Any]]:
-        from decks.serializers import entry_rows
-
-        return entry_rows(cat, dict(entries))
+        rows = []
+        for code, count in sorted(entries.items()):
+            card = cat.arsenal.get(code)
+            rows.append(
+                {
+                    "card": code,
+                    "count": count,
+                    "name": card.name if card else None,
+                    "nation": card.nation if card else None,
+                    "kind": card.kind if card else None,
+                    "points": card.points if card else None,
+                }
+            )
+        return rows
 
     def faces(self, codes: list[str]) -> dict[str, str]:
         from cards.faces import faces_for
@@ -298,9 +309,21 @@ class TheWarDecks(DeckGame):
         return {"game": self.id} | _selectors().the_war_stats(cat, entries)
 
     def entry_rows(self, cat: Any, entries: Mapping[str, int]) -> list[dict[str, Any]]:
-        from decks.serializers import the_war_entry_rows
-
-        return the_war_entry_rows(cat, dict(entries))
+        """Entries of a The War deck: name is the card's title, nation its army, kind its category."""
+        rows = []
+        for code, count in sorted(entries.items()):
+            card = cat.cards.get(code)
+            rows.append(
+                {
+                    "card": code,
+                    "count": count,
+                    "name": card.title if card else None,
+                    "nation": (card.army.value if card.army else None) if card else None,
+                    "kind": card.category.value if card else None,
+                    "points": None,
+                }
+            )
+        return rows
 
     def faces(self, codes: list[str]) -> dict[str, str]:
         from cards.the_war.faces import the_war_face_svg

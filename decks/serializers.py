@@ -314,44 +314,9 @@ class ValidationOutputSerializer(serializers.Serializer):
     violations = ViolationSerializer(many=True)
 
 
-def the_war_entry_rows(catalog: Any, entries: dict[str, int]) -> list[dict[str, Any]]:
-    """Entries of a The War deck: name is the card's title, nation its army, kind its category."""
-    rows = []
-    for code, count in sorted(entries.items()):
-        card = catalog.cards.get(code)
-        rows.append(
-            {
-                "card": code,
-                "count": count,
-                "name": card.title if card else None,
-                "nation": (card.army.value if card.army else None) if card else None,
-                "kind": card.category.value if card else None,
-                "points": None,
-            }
-        )
-    return rows
-
-
 def game_entry_rows(context: dict[str, Any], game: str, entries: dict[str, int]) -> list[dict[str, Any]]:
     part = deck_game(game)
     return part.entry_rows(part.catalog_in(context), entries)
-
-
-def entry_rows(catalog: Any, entries: dict[str, int]) -> list[dict[str, Any]]:
-    rows = []
-    for code, count in sorted(entries.items()):
-        card = catalog.arsenal.get(code)
-        rows.append(
-            {
-                "card": code,
-                "count": count,
-                "name": card.name if card else None,
-                "nation": card.nation if card else None,
-                "kind": card.kind if card else None,
-                "points": card.points if card else None,
-            }
-        )
-    return rows
 
 
 class DeckOutputSerializer(serializers.ModelSerializer):

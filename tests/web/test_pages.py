@@ -266,10 +266,10 @@ def test_the_deck_list_and_a_deck_page_name_each_decks_game(logged_in, catalog_r
     for code in ("gb-we-starter", tw_code):
         response = logged_in.post(f"/decks/starters/{code}/clone/")
         page = logged_in.get(response["Location"]).content.decode()
-        game = "The War" if code == tw_code else "BATTLECARDS: World Conflict"
+        game = "The War" if code == tw_code else "Battlecards"  # the deck builder's name of the game
         assert re.search(rf"<h1>[^<]*<small>{game} · ", page)
     listing = logged_in.get("/decks/").content.decode()
-    assert "<td>BATTLECARDS: World Conflict</td>" in listing and "<td>The War</td>" in listing
+    assert "<td>Battlecards</td>" in listing and "<td>The War</td>" in listing
 
 
 def test_deck_page_links_export_print_and_versions(logged_in, user, catalog_rows):

@@ -120,6 +120,14 @@ def game_label(game_id: str) -> str:
 
 
 @register.filter
+def deck_game(deck: Any) -> str:
+    """A deck's game by the deck builder's name of it (Battlecards, The War: decks.deck_games)."""
+    from decks.deck_games import deck_game as part
+
+    return part(deck.game).title
+
+
+@register.filter
 def deck_side(deck: Any) -> str:
     """A deck's nation (Battlecards) or army (The War) by its name, not its code."""
     from web.deck_editor import side_label
