@@ -194,7 +194,7 @@ class GameCreateSerializer(serializers.Serializer):
         "it instead of my_deck, opponent_deck and opponent; conflict may name the theaters.",
     )
     options = serializers.DictField(
-        child=serializers.JSONField(),
+        child=serializers.JSONField(allow_null=True),  # any JSON value, as declared (the rules check them)
         required=False,
         default=dict,
         help_text='Optional rules, e.g. {"larger_standing_armies": true} (Battlecards) or '

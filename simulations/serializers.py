@@ -33,7 +33,7 @@ class _JobInputSerializer(serializers.Serializer):
     )
     bots = BotsSerializer(required=False, default=dict)
     options = serializers.DictField(
-        child=serializers.JSONField(),
+        child=serializers.JSONField(allow_null=True),  # any JSON value, as declared (the rules check them)
         required=False,
         default=dict,
         help_text='Optional rules, e.g. {"larger_standing_armies": true}.',

@@ -252,7 +252,8 @@ SPECTACULAR_SETTINGS = {
         "SeatKindEnum": "games.models.SeatKind",
         "LogKindEnum": "games.models.LogKind",
         "GameStatusEnum": "games.models.GameStatus",
-        "BotEnum": "games.simulation.BOTS",
+        "BotEnum": "games.models.BotKind",  # a seat's bot in a game (search levels where a game has them)
+        "SimulationBotEnum": "games.simulation.BOTS",  # the bots simulations and balance jobs play
         "ShotTypeEnum": ["fire", "autokill"],
         "EngineStatusEnum": ["active", "finished"],
         "ResultKindEnum": ["total", "standard", "all-battles-decided", "turn-limit"],
