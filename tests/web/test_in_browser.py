@@ -443,6 +443,8 @@ def test_short_journey_thirty_decisions_then_resign(in_browser, game_type, fixed
             wait_newer(page, version)
             decisions += 1
         assert decisions == 30
+        # resign at the player's own decision: the bot has answered, so no stream redraw closes the fold
+        page.locator(".decision button").first.wait_for()
         page.get_by_text("Resign…").click()
         page.get_by_role("button", name="Yes, resign this game").click()
         page.get_by_role("link", name="Replay it").wait_for()
