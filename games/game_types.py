@@ -49,6 +49,9 @@ class GameType:
     # The catalog part (optional): the links GET /api/ lists for the game's card collections, (key, URL
     # name) pairs in the order listed (a name not routed yet is skipped).
     api_links: tuple[tuple[str, str], ...] = ()
+    # The game's section of the catalog's bulk file (cards.bulk), None when it adds none: (its key in the
+    # file, the import path of the function that gives it).
+    bulk_section: tuple[str, str] | None = None
     # The play page's card faces: (a card definition's "type", the URL name of its face image).
     face_routes: tuple[tuple[str, str], ...] = ()
     # Saved decks dealt by the game's own services (optional; The War: each player brings a deck of his own
@@ -284,7 +287,7 @@ class Battlecards(GameType):
         return game_options(dict(data))
 
     def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
-        from games.catalog_snapshot import arsenal_to_dict, battlecard_to_dict, conflict_to_dict
+        from cards.battlecards.snapshot import arsenal_to_dict, battlecard_to_dict, conflict_to_dict
 
         cards: dict[str, dict[str, Any]] = {}
         for code in sorted(codes):
@@ -328,6 +331,7 @@ class Battlefront(GameType):
         ("battlefront_cards", "battlefrontcard-list"),
         ("battlefront_special_uses", "battlefrontspecialuse-list"),
     )
+    bulk_section = ("battlefront", "cards.battlefront.selectors.battlefront_dicts")
     controls = {
         "deploy": "Play a card on a front, or pass",
         "discard": "Discard down to your hand limit",
@@ -395,6 +399,7 @@ class TheWar(GameType):
         ("the_war_cards", "thewarcard-list"), ("the_war_starters", "thewarstarter-list"),
         ("the_war_changes", "thewar-changes"),
     )
+    bulk_section = ("the_war", "cards.the_war.selectors.the_war_bulk_section")
     board_template = "web/play/partials/board_the-war.html"
     controls = {
         "pay": "Pay the cost: tap a resource",

@@ -11,9 +11,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from cards.battlecards.snapshot import snapshot_dicts
 from config.errors import Conflict, ValidationFailed
 from games import engine
-from games.catalog_snapshot import snapshot_dicts, snapshot_hash
+from games.catalog_snapshot import snapshot_hash
 from games.decks_glue import check_theater_playable, resolve_deck, validate_deck_alone
 from games.game_types import DEFAULT_GAME_TYPE, GameType, get_game_type
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from cards.battlecards.snapshot import snapshot_dicts
 from config.errors import DomainError
 from games import engine
-from games.catalog_snapshot import snapshot_dicts
 from games.decks_glue import resolve_deck, validate_pairing
 from games.game_types import DEFAULT_GAME_TYPE, get_game_type
 from games.management.commands.simulate import deck_ref, simulation_catalog

@@ -10,9 +10,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.utils import OperationalError, ProgrammingError
 
+from cards.battlecards.snapshot import snapshot_dicts
 from config.errors import DomainError
 from games import engine
-from games.catalog_snapshot import snapshot_dicts
 from games.decks_glue import resolve_deck, validate_pairing
 from games.game_types import DEFAULT_GAME_TYPE, GAME_TYPES, get_game_type
 from games.services import game_options
