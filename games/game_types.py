@@ -19,6 +19,7 @@ from django.utils.module_loading import import_string
 from config.errors import ValidationFailed
 from games.engine import registry
 from games.engine.core.engine import Engine, ModuleEngine
+from games.engine.core.errors import EngineError
 from games.engine.core.registry import GameSpec
 from games.options import game_options, rules_options
 
@@ -102,12 +103,10 @@ class GameType:
         return engine.package if isinstance(engine, ModuleEngine) else engine
 
     @property
-    def errors(self) -> tuple[type[Exception], ...]:
-        """The engine's error classes (caught and turned into 400s with the engine's code)."""
-        from games.engine.core.errors import EngineError
-
-        own = getattr(self.package, "EngineError", EngineError)
-        return (EngineError,) if own is EngineError else (EngineError, own)
+    def errors(self) -> type[EngineError]:
+        """The engine's error base (every engine raises the core's EngineError and its subclasses; caught and
+        turned into 400s with the engine's code and message)."""
+        return EngineError
 
     def other_seat(self, seat: str) -> str:
         first, second = self.seats
@@ -120,7 +119,7 @@ class GameType:
         try:
             return self.package.Options.from_json(rules_options(dict(data)))
         except self.errors as exc:
-            raise ValidationFailed(_message(exc), code="invalid_options") from exc
+            raise ValidationFailed(exc.message, code="invalid_options") from exc
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             raise ValidationFailed(f"Invalid options: {exc}", code="invalid_options") from exc
 
@@ -562,10 +561,6 @@ def side_of_seat(seat: str) -> str:
     """The side a seat plays for: an army seat "allies-2" is on side "allies"; a side seat is its own side
     (axis, allies, west, east). The twin of games.engine.battlecards.setup.side_of for stored seat names."""
     return seat.split("-", 1)[0]
-
-
-def _message(exc: Exception) -> str:
-    return getattr(exc, "message", None) or str(exc)
 
 
 GAME_TYPES: dict[str, GameType] = {}  # the registered definitions, by game id (register_game_type)

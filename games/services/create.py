@@ -497,8 +497,7 @@ def _shared_deck_game_create(
         state = kind.new_state(kind.catalog_from_snapshot(snapshot, digest), setup)
     except kind.errors as exc:
         raise ValidationFailed(
-            f"The engine cannot set up this game: {getattr(exc, 'message', exc)}",
-            code=getattr(exc, "code", "invalid_options"),
+            f"The engine cannot set up this game: {exc.message}", code=exc.code,
         ) from exc
     bot_game = opponent.get("kind") == SeatKind.BOT
     game = game_row(

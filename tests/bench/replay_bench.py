@@ -34,6 +34,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 os.environ.setdefault("DATABASE_URL", "sqlite://:memory:")
 
 from bench_db import catalog_test_database  # noqa: E402
+from long_games import play_long_game  # noqa: E402
 
 
 def long_game(*, plies: int, seed: int) -> Any:
@@ -41,32 +42,15 @@ def long_game(*, plies: int, seed: int) -> Any:
     first)."""
     from django.contrib.auth import get_user_model
 
-    from games import engine, services
-    from games.models import Game, GameAction, GameStatus, LogKind
-    from games.selectors import game_state
+    from games import engine
 
     user, _ = get_user_model().objects.get_or_create(username="bench")
-    for attempt in range(20):
-        game = services.game_create(
-            user=user, my_deck={"starter": "gb-we-starter"}, opponent_deck={"starter": "de-we-starter"},
-            opponent={"kind": "bot", "bot": "heuristic"}, seed=seed + attempt, spectators={"allowed": True},
-            options={"max_turns": 200},
-        )
-        me = engine.HeuristicBot(catalog=game_state(game=game).catalog, salt="bench")
-        while True:
-            game = Game.objects.get(pk=game.pk)
-            done = GameAction.objects.filter(game=game, kind=LogKind.ACTION).count()
-            if game.status != GameStatus.ACTIVE or done >= plies:
-                break
-            state = game_state(game=game)
-            seat = state.decision.seat
-            action = me.choose(engine.view(state, seat), engine.legal_actions(state), seat)
-            outcome = services.game_action_submit(game_id=game.pk, user=user, version=game.version,
-                                                  action=action.to_json())
-            services.game_action_hand_on(outcome=outcome)
-        if game.status == GameStatus.ACTIVE:
-            return user, game, done
-    raise SystemExit("no game lasted long enough")
+    game, done = play_long_game(
+        user, plies=plies, seed=seed, bot="heuristic", attempts=20,
+        me=lambda state, _seed: engine.HeuristicBot(catalog=state.catalog, salt="bench"),
+        spectators={"allowed": True}, options={"max_turns": 200},
+    )
+    return user, game, done
 
 
 def timed(call: Any, values: list[int]) -> dict[str, float]:

@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 
+from tests.bench.long_games import play_long_game  # noqa: E402
 from tests.web.screenshots import ARGS, CHROMIUM, log_in, prepare_site, serve  # noqa: E402
 
 TARGET_MS = 1000.0
@@ -46,30 +47,13 @@ FIRST_PAINT = """() => new Promise(resolve => {
 def long_finished_game(user, *, plies: int, seed: int):
     """A resigned game with at least `plies` engine actions (the next seed when one ends first)."""
     from games import engine, services
-    from games.models import Game, GameAction, GameStatus, LogKind
-    from games.selectors import game_state
 
-    for attempt in range(10):
-        game = services.game_create(
-            user=user, my_deck={"starter": "gb-we-starter"}, opponent_deck={"starter": "de-we-starter"},
-            opponent={"kind": "bot", "bot": "random"}, seed=seed + attempt, options={"max_turns": 400},
-        )
-        me = engine.RandomBot(salt=f"paint-{seed + attempt}")
-        while True:
-            game = Game.objects.get(pk=game.pk)
-            done = GameAction.objects.filter(game=game, kind=LogKind.ACTION).count()
-            if game.status != GameStatus.ACTIVE or done >= plies:
-                break
-            state = game_state(game=game)
-            seat = state.decision.seat
-            action = me.choose(engine.view(state, seat), engine.legal_actions(state), seat)
-            outcome = services.game_action_submit(game_id=game.pk, user=user, version=game.version,
-                                                  action=action.to_json())
-            services.game_action_hand_on(outcome=outcome)
-        if game.status == GameStatus.ACTIVE:
-            services.game_resign(game_id=game.pk, user=user)
-            return game, done
-    raise SystemExit("no game lasted long enough")
+    game, done = play_long_game(
+        user, plies=plies, seed=seed, bot="random", attempts=10,
+        me=lambda _state, seed: engine.RandomBot(salt=f"paint-{seed}"), options={"max_turns": 400},
+    )
+    services.game_resign(game_id=game.pk, user=user)
+    return game, done
 
 
 def main() -> int:
