@@ -61,8 +61,8 @@ from games.game_type_fields import deck_game_choices
 
 
 def _deck_out(request: Request, deck: Any, *, code: int = 200) -> Response:
-    data = DeckOutputSerializer(deck, context={"request": request, "catalog": selectors.catalog()}).data
-    return Response(data, status=code)
+    context = {"request": request, "readings": selectors.deck_readings(decks=[deck])}
+    return Response(DeckOutputSerializer(deck, context=context).data, status=code)
 
 
 def _error(description: str, code: str, detail: str, status_code: int = 400, **extra: Any) -> OpenApiResponse:
@@ -320,7 +320,7 @@ class DeckListApi(APIView):
             raise ValidationFailed("Invalid filter.", code="invalid", errors=filterset.errors)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(filterset.qs, request, view=self)
-        context = {"request": request, "catalog": selectors.catalog()}
+        context = {"request": request, "readings": selectors.deck_readings(decks=page)}
         return paginator.get_paginated_response(DeckOutputSerializer(page, many=True, context=context).data)
 
     @extend_schema(
@@ -476,9 +476,8 @@ class DeckValidateApi(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated_input(DeckValidateInputSerializer, request.data)
-        return Response(
-            selectors.deck_validate(game=data["game"], nation=data["nation"], entries=data["entries"])
-        )
+        result = selectors.deck_validate(game=data["game"], nation=data["nation"], entries=data["entries"])
+        return Response(result.to_dict())
 
 
 class DeckValidationApi(APIView):
@@ -493,7 +492,7 @@ class DeckValidationApi(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         deck = selectors.deck_get(user=request.user, deck_id=pk)
-        return Response(selectors.deck_validation(deck=deck))
+        return Response(selectors.deck_validation(deck=deck).to_dict())
 
 
 class DeckStatsApi(APIView):
@@ -693,7 +692,7 @@ class DeckVersionListApi(APIView):
         deck = selectors.deck_get(user=request.user, deck_id=pk)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.deck_version_list(deck=deck), request, view=self)
-        context = {"catalog": selectors.catalog(), "game": deck.game}
+        context = {"entry_rows": selectors.deck_version_entry_rows(deck=deck, versions=page)}
         return paginator.get_paginated_response(
             DeckVersionOutputSerializer(page, many=True, context=context).data
         )
@@ -714,7 +713,7 @@ class DeckVersionDetailApi(APIView):
     def get(self, request: Request, pk: int, number: int) -> Response:
         deck = selectors.deck_get(user=request.user, deck_id=pk)
         version = selectors.deck_version_get(deck=deck, number=number)
-        context = {"catalog": selectors.catalog(), "game": deck.game}
+        context = {"entry_rows": selectors.deck_version_entry_rows(deck=deck, versions=[version])}
         return Response(DeckVersionOutputSerializer(version, context=context).data)
 
 

@@ -37,7 +37,10 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Any
 
+from decks.rule_results import DeckValidation, OfficialComposition, Totals, Violation
 from vocabulary.battlecards import SINGLE_COPY_MAX, ArsenalCardDef, CardSetDef, Catalog
+
+GAME = "battlecards"  # the registry's id of the game these rules are of
 
 MIN_DECK_CARDS = 40
 MATCHUP_MAX_CARD_DIFFERENCE = 10
@@ -77,31 +80,11 @@ class Code(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Violation:
-    code: str
-    message: str
-    card: str | None = None
-    limit: int | None = None
-    actual: int | None = None
-    deck: str | None = None  # "a" / "b" in a matchup
-    pack: str | None = None
+class DeckTotals(Totals):
+    """A Battlecards deck's totals: cards, and points (what the deck is worth: Ukrainian-marked cards already
+    1 point cheaper), the points before the discount, the Ukrainian cards and their discount."""
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "code": str(self.code),
-            "message": self.message,
-            "card": self.card,
-            "limit": self.limit,
-            "actual": self.actual,
-            "deck": self.deck,
-            "pack": self.pack,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class DeckTotals:
-    cards: int
-    points: int  # what the deck is worth: Ukrainian-marked cards already 1 point cheaper
+    points: int
     points_before_discount: int
     ukrainian_cards: int
     ukrainian_discount: int
@@ -113,36 +96,6 @@ class DeckTotals:
             "points_before_discount": self.points_before_discount,
             "ukrainian_cards": self.ukrainian_cards,
             "ukrainian_discount": self.ukrainian_discount,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class OfficialComposition:
-    """The deck is `copies` x the starter `starter` plus the whole arsenal contents of `packs`."""
-
-    starter: str
-    copies: int = 1
-    packs: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"starter": self.starter, "copies": self.copies, "packs": list(self.packs)}
-
-
-@dataclass(frozen=True, slots=True)
-class DeckValidation:
-    nation: str
-    is_valid: bool
-    totals: DeckTotals
-    violations: tuple[Violation, ...]
-    official: OfficialComposition | None = None  # set when the deck is an official starter (+ whole packs)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "nation": self.nation,
-            "is_valid": self.is_valid,
-            "totals": self.totals.to_dict(),
-            "official": self.official.to_dict() if self.official else None,
-            "violations": [v.to_dict() for v in self.violations],
         }
 
 
@@ -435,11 +388,13 @@ def validate_deck(catalog: Catalog, *, nation: str, entries: Mapping[str, int]) 
         if official is not None:
             # Not customizing: legal regardless of the customization limits (FAQ).
             return DeckValidation(
-                nation=nation, is_valid=True, totals=totals, violations=(), official=official
+                game=GAME, nation=nation, is_valid=True, totals=totals, violations=(), official=official
             )
 
     violations.extend(_custom_checks(catalog, nation_def, nation, entries, totals))
-    return DeckValidation(nation=nation, is_valid=not violations, totals=totals, violations=tuple(violations))
+    return DeckValidation(
+        game=GAME, nation=nation, is_valid=not violations, totals=totals, violations=tuple(violations)
+    )
 
 
 # --------------------------------------------------------------------------------------------- conflict deck
@@ -558,12 +513,7 @@ def validate_matchup(
                     actual=len(result.violations),
                 )
             )
-            violations.extend(
-                Violation(
-                    v.code, v.message, card=v.card, limit=v.limit, actual=v.actual, deck=label, pack=v.pack
-                )
-                for v in result.violations
-            )
+            violations.extend(v.in_deck(label) for v in result.violations)
 
     nations_known = deck_a.nation in catalog.nations and deck_b.nation in catalog.nations
     if nations_known and catalog.side_of(deck_a.nation) == catalog.side_of(deck_b.nation):
@@ -660,6 +610,8 @@ def validate_matchup(
         official_a is not None and official_b is not None and not official_a.packs and not official_b.packs
     )
     totals_a, totals_b = deck_totals(catalog, base_a), deck_totals(catalog, base_b)
+    whole_totals_a = deck_totals(catalog, deck_a.entries)
+    whole_totals_b = deck_totals(catalog, deck_b.entries)
     card_diff = totals_a.cards - totals_b.cards
     point_diff = totals_a.points - totals_b.points
     if not exempt:
@@ -685,8 +637,8 @@ def validate_matchup(
             )
     return MatchupResult(
         is_legal=not violations,
-        card_difference=result_a.totals.cards - result_b.totals.cards,
-        point_difference=result_a.totals.points - result_b.totals.points,
+        card_difference=whole_totals_a.cards - whole_totals_b.cards,
+        point_difference=whole_totals_a.points - whole_totals_b.points,
         balance_exempt=exempt,
         balanced_card_difference=card_diff,
         balanced_point_difference=point_diff,

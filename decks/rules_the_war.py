@@ -28,9 +28,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from decks.rules import Violation  # one violation shape for every game (a The War violation has no pack)
+from decks.rule_results import DeckValidation, Totals, Violation  # one result shape for every game
 from vocabulary.the_war import DECK_SIZE, MAX_COPIES_PER_TITLE, MAX_HERO_COPIES, Army, TheWarCatalog
 
+GAME = "the-war"  # the registry's id of the game these rules are of
 CASUAL_MIN_CARDS = 1
 
 
@@ -48,24 +49,6 @@ class Code(StrEnum):
     # two decks
     DECK_INVALID = "deck_invalid"
     DECK_SIZE_MISMATCH = "deck_size_mismatch"
-
-
-@dataclass(frozen=True, slots=True)
-class DeckValidation:
-    army: str
-    casual: bool
-    is_valid: bool
-    cards: int
-    violations: tuple[Violation, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "army": self.army,
-            "casual": self.casual,
-            "is_valid": self.is_valid,
-            "totals": {"cards": self.cards},
-            "violations": [v.to_dict() for v in self.violations],
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +189,13 @@ def validate_deck(
             )
         )
     return DeckValidation(
-        army=army, casual=casual, is_valid=not violations, cards=cards, violations=tuple(violations)
+        game=GAME,
+        nation=army,
+        is_valid=not violations,
+        totals=Totals(cards=cards),
+        violations=tuple(violations),
+        side_aliases=("army",),  # the deck API gives a The War deck's army under both keys
+        casual=casual,
     )
 
 
@@ -244,10 +233,7 @@ def validate_pair(
                     actual=len(result.violations),
                 )
             )
-            violations.extend(
-                Violation(v.code, v.message, card=v.card, limit=v.limit, actual=v.actual, deck=label)
-                for v in result.violations
-            )
+            violations.extend(v.in_deck(label) for v in result.violations)
     if casual:
         violations.extend(casual_size_violations(results["a"].cards, results["b"].cards))
     return PairValidation(

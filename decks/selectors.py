@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -14,6 +14,7 @@ from config.errors import Forbidden, NotFound, ValidationFailed
 from decks import rules
 from decks.deck_games import deck_game, deck_games
 from decks.models import Deck, DeckEntry, DeckVersion, Game
+from decks.rule_results import DeckValidation
 from decks.text import NameIndex, TextCatalog, export_deck_text, the_war_text_catalog
 from vocabulary.battlecards import CardSetDef, Catalog
 from vocabulary.the_war import COST_ORDER, StarterDef, TheWarCatalog, parse_catalog
@@ -177,14 +178,16 @@ def other_game_lines_mark(errors: list, *, game: str) -> list:
     return marked
 
 
-def deck_validate(*, nation: str, entries: Mapping[str, int], game: str = Game.BATTLECARDS) -> dict[str, Any]:
-    """Validate an unsaved deck (unknown codes are violations); cards of Battlefront or of another game
-    are refused (400)."""
+def deck_validate(
+    *, nation: str, entries: Mapping[str, int], game: str = Game.BATTLECARDS
+) -> DeckValidation:
+    """Validate an unsaved deck by its game's rules (unknown codes are violations); cards of Battlefront or
+    of another game are refused (400)."""
     part = deck_game(game)
     cat = part.catalog()
     cards = part.cards(cat)
     unknown_codes_refuse((code for code in entries if code not in cards), game=part.id)
-    return part.validation(cat, nation=nation, entries=entries)
+    return part.validate(cat, nation=nation, entries=entries)
 
 
 _index_lock = threading.Lock()
@@ -259,10 +262,35 @@ def deck_entries(deck: Deck) -> dict[str, int]:
     return {entry.card_code: entry.count for entry in deck.entries.all()}
 
 
-def deck_validation(*, deck: Deck) -> dict[str, Any]:
-    """Every violation of a saved deck, by the rules of its game (DeckGame.validation's shape)."""
+def deck_validation(*, deck: Deck) -> DeckValidation:
+    """Every violation of a saved deck, by the rules of its game."""
     part = deck_game(deck.game)
-    return part.validation(part.catalog(), nation=deck.nation, entries=deck_entries(deck))
+    return part.validate(part.catalog(), nation=deck.nation, entries=deck_entries(deck))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DeckReading:
+    """What the deck API shows of a saved deck beside its fields: its entries with their cards (name, side,
+    kind, points) and its validation by its game's rules."""
+
+    entries: list[dict[str, Any]]
+    validation: DeckValidation
+
+
+def deck_readings(*, decks: Iterable[Deck]) -> dict[int, DeckReading]:
+    """{deck id: its reading} of saved decks (prefetched entries: no query; each game's catalog read once)."""
+    catalogs: dict[str, Any] = {}
+    out = {}
+    for deck in decks:
+        part = deck_game(deck.game)
+        if part.id not in catalogs:
+            catalogs[part.id] = part.catalog()
+        cat, entries = catalogs[part.id], deck_entries(deck)
+        out[deck.pk] = DeckReading(
+            entries=part.entry_rows(cat, entries),
+            validation=part.validate(cat, nation=deck.nation, entries=entries),
+        )
+    return out
 
 
 def deck_export_text(*, deck: Deck) -> str:
@@ -333,6 +361,15 @@ def the_war_stats(tw: TheWarCatalog, entries: Mapping[str, int]) -> dict[str, An
 
 def deck_version_list(*, deck: Deck) -> QuerySet[DeckVersion]:
     return DeckVersion.objects.filter(deck=deck).order_by("-number")
+
+
+def deck_version_entry_rows(
+    *, deck: Deck, versions: Iterable[DeckVersion]
+) -> dict[int, list[dict[str, Any]]]:
+    """{version number: its entries with their cards} of versions of `deck` (each keeps the deck's game)."""
+    part = deck_game(deck.game)
+    cat = part.catalog()
+    return {version.number: part.entry_rows(cat, version.entries) for version in versions}
 
 
 def deck_version_get(*, deck: Deck, number: int) -> DeckVersion:
@@ -471,7 +508,7 @@ def deck_matchup(
     )
     result = rules.validate_matchup(cat, deck_a, deck_b, choice)
     out = result.to_dict()
-    out["deck_a"] = {"game": str(Game.BATTLECARDS)} | out["deck_a"] | {"source": source_a}
-    out["deck_b"] = {"game": str(Game.BATTLECARDS)} | out["deck_b"] | {"source": source_b}
+    out["deck_a"] = out["deck_a"] | {"source": source_a}
+    out["deck_b"] = out["deck_b"] | {"source": source_b}
     out["conflict"] = choice.to_dict()
     return out
