@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -246,28 +245,7 @@ class VersionDiffQuerySerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
-class RegisterInputSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
-    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
-
-
-class TokenInputSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
-
-
 # ---------------------------------------------------------------------------------------------- output
-
-
-class TokenOutputSerializer(serializers.Serializer):
-    token = serializers.CharField()
-
-
-class RegisterOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    token = serializers.CharField()
 
 
 class EntryOutputSerializer(serializers.Serializer):

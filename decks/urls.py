@@ -1,14 +1,10 @@
-"""Routes of the deck builder and accounts under /api/."""
+"""Routes of the deck builder under /api/ (accounts: accounts.urls)."""
 
-from django.urls import include, path
+from django.urls import path
 
-from decks import account_apis, apis, print_apis, starter_apis, validation_apis, version_apis
+from decks import apis, print_apis, starter_apis, validation_apis, version_apis
 
 urlpatterns = [
-    path("auth/token/", account_apis.TokenApi.as_view(), name="auth-token"),
-    path("auth/logout/", account_apis.LogoutApi.as_view(), name="auth-logout"),
-    path("auth/register/", account_apis.RegisterApi.as_view(), name="auth-register"),
-    path("auth/session/", include("rest_framework.urls")),  # log in/out of the browsable API
     path("decks/", apis.DeckListApi.as_view(), name="deck-list"),
     path("decks/validate/", validation_apis.DeckValidateApi.as_view(), name="deck-validate"),
     path("decks/matchup/", validation_apis.DeckMatchupApi.as_view(), name="deck-matchup"),

@@ -1,17 +1,17 @@
 """The accounts API's OpenAPI declarations: one `extend_schema` decorator per operation, named after its API
-and method (`register_post` documents RegisterApi.post). decks.account_apis only applies them."""
+and method (`register_post` documents RegisterApi.post). accounts.apis only applies them."""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
 
-from config.schema import error_response as _error
-from decks.serializers import (
+from accounts.serializers import (
     RegisterInputSerializer,
     RegisterOutputSerializer,
     TokenInputSerializer,
     TokenOutputSerializer,
 )
+from config.schema import error_response as _error
 
 NOT_AUTHENTICATED = _error(
     "Log in first (token or session).",

@@ -1,5 +1,5 @@
 """Accounts: registration, API tokens (log in for a token, log out by revoking it). Thin views over
-decks.services; each operation's OpenAPI declaration is in decks.account_schema. Every error has the common
+accounts.services; each operation's OpenAPI declaration is in accounts.schema. Every error has the common
 shape {status, code, detail, ...}."""
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import schema, services
+from accounts.serializers import RegisterInputSerializer, TokenInputSerializer
 from config.api_input import validated_input
 from config.throttling import RegisterThrottle, TokenThrottle
-from decks import account_schema as schema
-from decks import services
-from decks.serializers import RegisterInputSerializer, TokenInputSerializer
 
 
 class RegisterApi(APIView):
