@@ -289,7 +289,9 @@ class TheWarDecks(DeckGame):
         return rules_the_war.validate_deck(cat, army=nation, entries=entries)
 
     def stats(self, cat: Any, entries: Mapping[str, int]) -> dict[str, Any]:
-        return {"game": self.id} | _selectors().the_war_stats(cat, entries)
+        from decks import rules_the_war
+
+        return {"game": self.id} | rules_the_war.deck_stats(cat, entries)
 
     def entry_rows(self, cat: Any, entries: Mapping[str, int]) -> list[dict[str, Any]]:
         """Entries of a The War deck: name is the card's title, nation its army, kind its category."""

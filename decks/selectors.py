@@ -17,7 +17,7 @@ from decks.models import Deck, DeckEntry, DeckVersion, Game
 from decks.rule_results import DeckValidation
 from decks.text import NameIndex, TextCatalog, export_deck_text, the_war_text_catalog
 from vocabulary.battlecards import CardSetDef, Catalog
-from vocabulary.the_war import COST_ORDER, StarterDef, TheWarCatalog, parse_catalog
+from vocabulary.the_war import TheWarCatalog, parse_catalog
 
 
 def catalog() -> Catalog:
@@ -314,48 +314,6 @@ def deck_stats(*, deck: Deck) -> dict[str, Any]:
     return part.stats(part.catalog(), deck_entries(deck))
 
 
-def the_war_stats(tw: TheWarCatalog, entries: Mapping[str, int]) -> dict[str, Any]:
-    """A The War deck in numbers: cards per category, unit type, subtype and line; the resource curve per
-    resource type (cards by their cost in depot, plant and fuel, resource cards left out) and the resource
-    cards by what they yield. Unknown codes count in the totals only."""
-    by_category: dict[str, int] = {}
-    by_unit_type: dict[str, int] = {}
-    by_subtype: dict[str, int] = {}
-    by_line: dict[str, int] = {}
-    curve: dict[str, dict[int, int]] = {r.value: {} for r in COST_ORDER}
-    yields: dict[str, int] = {r.value: 0 for r in COST_ORDER}
-    for code, count in entries.items():
-        card = tw.cards.get(code)
-        if card is None:
-            continue
-        by_category[card.category.value] = by_category.get(card.category.value, 0) + count
-        if card.unit_type is not None:
-            by_unit_type[card.unit_type.value] = by_unit_type.get(card.unit_type.value, 0) + count
-        if card.subtype is not None:
-            by_subtype[card.subtype.value] = by_subtype.get(card.subtype.value, 0) + count
-        if card.line is not None:
-            by_line[str(card.line)] = by_line.get(str(card.line), 0) + count
-        if card.category.value == "resource":
-            for item in card.yields:
-                yields[item.resource.value] += count
-            continue
-        for resource in COST_ORDER:
-            amount = card.cost_of(resource)
-            curve[resource.value][amount] = curve[resource.value].get(amount, 0) + count
-    return {
-        "totals": {"cards": sum(entries.values())},
-        "by_category": dict(sorted(by_category.items())),
-        "by_unit_type": dict(sorted(by_unit_type.items())),
-        "by_subtype": dict(sorted(by_subtype.items())),
-        "by_line": dict(sorted(by_line.items())),
-        "resource_curve": {
-            resource: [{"cost": cost, "cards": n} for cost, n in sorted(costs.items())]
-            for resource, costs in curve.items()
-        },
-        "resource_cards": yields,
-    }
-
-
 # ---------------------------------------------------------------------------------------------- versions
 
 
@@ -430,10 +388,6 @@ def starter_find(*, code: str) -> tuple[str, Any]:
         if starter is not None:
             return part.id, starter
     raise NotFound(f"No starter deck has the code {code!r}.", code="starter_not_found")
-
-
-def the_war_starter_list() -> list[StarterDef]:
-    return sorted(the_war_catalog().starters.values(), key=lambda s: s.code)
 
 
 def starter_list(*, cat: Catalog | None = None) -> list[CardSetDef]:
