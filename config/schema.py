@@ -14,7 +14,7 @@ from django_filters import BooleanFilter, NumberFilter
 from drf_spectacular import openapi
 from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
 
@@ -33,6 +33,19 @@ class ErrorSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "Error"
+
+
+def error_response(
+    description: str, code: str, detail: str, status_code: int = 400, **extra: Any
+) -> OpenApiResponse:
+    """An operation's documented error answer: the Error component with one example of `code`."""
+    return OpenApiResponse(
+        ErrorSerializer,
+        description=description,
+        examples=[
+            OpenApiExample(code, value={"status": status_code, "code": code, "detail": detail, **extra})
+        ],
+    )
 
 
 ERROR_STATUSES: dict[str, str] = {

@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/games/", include(games_patterns)),  # first: a game request does not try the catalog's URLs
     path("api/", include("cards.urls")),
+    path("api/", include("accounts.urls")),
     path("api/", include("decks.urls")),
     path("api/", include("games.urls")),
     path("api/", include("simulations.urls")),

@@ -1,19 +1,14 @@
-"""The deck builder API and user accounts: thin views (validate input, call one service or selector, shape
-the output). Every error has the common shape {status, code, detail, ...}."""
+"""The deck builder API: a player's decks (list, create, read, change, delete, replace their entries) and
+their text lists (import, export). Thin views: validate input, call one service or selector, shape the output;
+every error has the common shape {status, code, detail, ...}. Each operation's OpenAPI declaration is in
+decks.schema. Checks of decks: decks.validation_apis; versions: decks.version_apis; official starters:
+decks.starter_apis; accounts (login, registration, tokens): accounts.apis."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.http import HttpResponse
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (
-    OpenApiExample,
-    OpenApiParameter,
-    OpenApiResponse,
-    PolymorphicProxySerializer,
-    extend_schema,
-)
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
@@ -23,15 +18,8 @@ from rest_framework.views import APIView
 from config.api_input import validated_input
 from config.errors import ValidationFailed
 from config.pagination import StandardPagination
-from config.schema import ErrorSerializer
-from config.throttling import (
-    DeckImportThrottle,
-    DeckValidateThrottle,
-    RegisterThrottle,
-    TokenThrottle,
-)
-from decks import selectors, services
-from decks.deck_games import deck_game, deck_games
+from config.throttling import DeckImportThrottle
+from decks import schema, selectors, services
 from decks.filters import DeckFilter
 from decks.serializers import (
     DeckCreateInputSerializer,
@@ -39,279 +27,21 @@ from decks.serializers import (
     DeckListQuerySerializer,
     DeckOutputSerializer,
     DeckUpdateInputSerializer,
-    DeckValidateInputSerializer,
-    DeckVersionOutputSerializer,
     EntriesReplaceInputSerializer,
-    MatchupInputSerializer,
-    MatchupOutputSerializer,
-    RegisterInputSerializer,
-    RegisterOutputSerializer,
-    StarterCloneInputSerializer,
-    StarterListQuerySerializer,
-    StarterOutputSerializer,
-    StatsOutputSerializer,
-    TheWarStatsOutputSerializer,
-    TokenInputSerializer,
-    TokenOutputSerializer,
-    ValidationOutputSerializer,
-    VersionDiffOutputSerializer,
-    VersionDiffQuerySerializer,
-)
-from games.game_type_fields import deck_game_choices
-
-
-def _deck_out(request: Request, deck: Any, *, code: int = 200) -> Response:
-    data = DeckOutputSerializer(deck, context={"request": request, "catalog": selectors.catalog()}).data
-    return Response(data, status=code)
-
-
-def _error(description: str, code: str, detail: str, status_code: int = 400, **extra: Any) -> OpenApiResponse:
-    return OpenApiResponse(
-        ErrorSerializer,
-        description=description,
-        examples=[
-            OpenApiExample(code, value={"status": status_code, "code": code, "detail": detail, **extra})
-        ],
-    )
-
-
-NOT_FOUND = _error("No such deck, or another player's private deck.", "deck_not_found", "No such deck.", 404)
-NOT_OWNER = _error(
-    "Another player's public deck: readable, not writable.",
-    "not_deck_owner",
-    "Only the owner may change this deck.",
-    403,
-)
-NOT_AUTHENTICATED = _error(
-    "Log in first (token or session).",
-    "not_authenticated",
-    "Authentication credentials were not provided.",
-    401,
-)
-BAD_ENTRIES = _error(
-    "Bad input: unknown nation (army) or card codes, counts outside 1..99, a card listed twice, "
-    "more than 500 entries, "
-    "wrong types; a Battlefront card (battlefront_card_in_deck: Battlefront has one shared deck); a card of "
-    "the other game (card_of_another_game).",
-    "unknown_card",
-    "Unknown arsenal card code(s): gb-me-262.",
-    cards=["gb-me-262"],
-)
-BATTLEFRONT_IN_DECK = OpenApiExample(
-    selectors.BATTLEFRONT_IN_DECK,
-    value={
-        "status": 400,
-        "code": selectors.BATTLEFRONT_IN_DECK,
-        "detail": "Battlefront card(s) in a Battlecards deck: bf-tank-brigade (Tank Brigade). Battlefront "
-        "has no deck building: its two players draw from one shared deck of its 70 cards, so its cards "
-        "cannot go in a deck. Decks hold Battlecards arsenal cards only (see /api/arsenal-cards/).",
-        "cards": ["bf-tank-brigade"],
-    },
-)
-BAD_ENTRIES.examples.append(BATTLEFRONT_IN_DECK)
-CARD_OF_ANOTHER_GAME = OpenApiExample(
-    selectors.CARD_OF_ANOTHER_GAME,
-    value={
-        "status": 400,
-        "code": selectors.CARD_OF_ANOTHER_GAME,
-        "detail": "Card(s) of another game in a The War deck: de-tiger-i (Tiger I Tank, Battlecards). A deck "
-        "holds the cards of its own game only.",
-        "game": "the-war",
-        "cards": ["de-tiger-i"],
-    },
-)
-BAD_ENTRIES.examples.append(CARD_OF_ANOTHER_GAME)
-STALE = _error(
-    "The version you edited is not the latest.",
-    "stale_version",
-    "The deck changed since version 3: it is at version 4. Reload and retry.",
-    409,
-    current_version=4,
 )
 
-ENTRIES_EXAMPLE = [{"card": "de-tiger-i", "count": 3}, {"card": "de-infantry", "count": 6}]
-DECK_EXAMPLE = {
-    "id": 12,
-    "name": "Heavy armour",
-    "game": "battlecards",
-    "nation": "DE",
-    "description": "",
-    "is_public": False,
-    "owner": "erwin",
-    "version": 3,
-    "created_at": "2026-01-02T10:00:00Z",
-    "updated_at": "2026-01-02T11:00:00Z",
-    "entries": [
-        {
-            "card": "de-tiger-i",
-            "count": 3,
-            "name": "Tiger I Tank",
-            "nation": "DE",
-            "kind": "ground",
-            "points": 11,
-        }
-    ],
-    "totals": {
-        "cards": 3,
-        "points": 33,
-        "points_before_discount": 33,
-        "ukrainian_cards": 0,
-        "ukrainian_discount": 0,
-    },
-    "is_valid": False,
-    "official": None,
-}
-VALIDATION_EXAMPLE = {
-    "game": "battlecards",
-    "nation": "GB",
-    "is_valid": False,
-    "totals": {
-        "cards": 39,
-        "points": 401,
-        "points_before_discount": 401,
-        "ukrainian_cards": 0,
-        "ukrainian_discount": 0,
-    },
-    "official": None,
-    "violations": [
-        {
-            "code": "too_few_cards",
-            "message": "A customized deck must have at least 40 cards; this one has 39.",
-            "card": None,
-            "limit": 40,
-            "actual": 39,
-            "deck": None,
-            "pack": None,
-        },
-        {
-            "code": "wrong_side",
-            "message": "Me-262 Jet Fighter (DE, axis) fights for the other side: a British "
-            "deck may only hold British units (no Me-262 in the RAF).",
-            "card": "de-me-262",
-            "limit": 0,
-            "actual": 1,
-            "deck": None,
-            "pack": None,
-        },
-    ],
-}
 
-
-# ---------------------------------------------------------------------------------------------- accounts
-
-
-class RegisterApi(APIView):
-    permission_classes = [AllowAny]
-    authentication_classes: list = []
-    throttle_classes = [RegisterThrottle]
-
-    @extend_schema(
-        tags=["auth"],
-        summary="Create an account; returns its API token",
-        request=RegisterInputSerializer,
-        responses={
-            201: RegisterOutputSerializer,
-            400: _error("Weak password or bad username.", "weak_password", "This password is too common."),
-            409: _error("Username taken.", "username_taken", "That username is taken.", 409),
-        },
-        examples=[
-            OpenApiExample(
-                "register",
-                value={"username": "monty", "password": "El-Alamein-1942", "email": "monty@example.org"},
-                request_only=True,
-            ),
-            OpenApiExample(
-                "registered",
-                value={"id": 7, "username": "monty", "token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"},
-                response_only=True,
-                status_codes=["201"],
-            ),
-        ],
-    )
-    def post(self, request: Request) -> Response:
-        data = validated_input(RegisterInputSerializer, request.data)
-        user, token = services.user_register(
-            username=data["username"], password=data["password"], email=data["email"]
-        )
-        return Response(
-            {"id": user.pk, "username": user.username, "token": token}, status=status.HTTP_201_CREATED
-        )
-
-
-class TokenApi(APIView):
-    permission_classes = [AllowAny]
-    authentication_classes: list = []
-    throttle_classes = [TokenThrottle]  # slows password guessing
-
-    @extend_schema(
-        tags=["auth"],
-        summary="Exchange a username and password for an API token (Authorization: Token <key>)",
-        request=TokenInputSerializer,
-        responses={
-            200: TokenOutputSerializer,
-            400: _error(
-                "Wrong username or password.",
-                "invalid_credentials",
-                "Unable to log in with these credentials.",
-            ),
-        },
-        examples=[
-            OpenApiExample(
-                "log in", value={"username": "monty", "password": "El-Alamein-1942"}, request_only=True
-            ),
-            OpenApiExample(
-                "token", value={"token": "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"}, response_only=True
-            ),
-        ],
-    )
-    def post(self, request: Request) -> Response:
-        data = validated_input(TokenInputSerializer, request.data)
-        return Response(
-            {"token": services.auth_token_obtain(username=data["username"], password=data["password"])}
-        )
-
-
-class LogoutApi(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        tags=["auth"],
-        summary="Revoke my API token (log out); POST /api/auth/token/ issues a new one",
-        request=None,
-        responses={204: None, 401: NOT_AUTHENTICATED},
-    )
-    def post(self, request: Request) -> Response:
-        services.auth_token_revoke(user=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-# ---------------------------------------------------------------------------------------------- decks
+def deck_response(request: Request, deck: Any, *, code: int = 200) -> Response:
+    """A saved deck as the deck API answers it: its fields, entries and validation (decks.selectors)."""
+    context = {"request": request, "readings": selectors.deck_readings(decks=[deck])}
+    return Response(DeckOutputSerializer(deck, context=context).data, status=code)
 
 
 class DeckListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
     pagination_class = StandardPagination
 
-    @extend_schema(
-        tags=["decks"],
-        summary="My decks (anonymous: public decks); ?public=true: every public deck; ?mine=true: only mine",
-        parameters=[
-            DeckListQuerySerializer,
-            OpenApiParameter(
-                "game", str, enum=[c for c, _ in deck_game_choices()], description="Decks of one game"
-            ),
-            OpenApiParameter("nation", str, description="Nation code (The War: army)"),
-            OpenApiParameter("is_public", bool),
-            OpenApiParameter("search", str, description="Part of the deck name"),
-            OpenApiParameter(
-                "ordering",
-                str,
-                enum=["name", "-name", "updated_at", "-updated_at", "created_at", "-created_at"],
-            ),
-        ],
-        responses={200: DeckOutputSerializer(many=True), 400: BAD_ENTRIES},
-        examples=[OpenApiExample("a page of decks", value=[DECK_EXAMPLE], response_only=True)],
-    )
+    @schema.deck_list_get
     def get(self, request: Request) -> Response:
         query = validated_input(DeckListQuerySerializer, request.query_params)
         queryset = selectors.deck_list(user=request.user, public=query["public"], mine=query["mine"])
@@ -320,90 +50,39 @@ class DeckListApi(APIView):
             raise ValidationFailed("Invalid filter.", code="invalid", errors=filterset.errors)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(filterset.qs, request, view=self)
-        context = {"request": request, "catalog": selectors.catalog()}
+        context = {"request": request, "readings": selectors.deck_readings(decks=page)}
         return paginator.get_paginated_response(DeckOutputSerializer(page, many=True, context=context).data)
 
-    @extend_schema(
-        tags=["decks"],
-        summary="Create a deck (saved even if not yet legal: see its validation)",
-        request=DeckCreateInputSerializer,
-        responses={201: DeckOutputSerializer, 400: BAD_ENTRIES, 401: NOT_AUTHENTICATED},
-        examples=[
-            OpenApiExample(
-                "create",
-                value={
-                    "name": "Heavy armour",
-                    "nation": "DE",
-                    "description": "",
-                    "is_public": False,
-                    "entries": ENTRIES_EXAMPLE,
-                },
-                request_only=True,
-            ),
-            OpenApiExample("created", value=DECK_EXAMPLE, response_only=True, status_codes=["201"]),
-        ],
-    )
+    @schema.deck_list_post
     def post(self, request: Request) -> Response:
         data = validated_input(DeckCreateInputSerializer, request.data)
         deck = services.deck_create(owner=request.user, **data)
-        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck.pk), code=201)
+        return deck_response(request, selectors.deck_get(user=request.user, deck_id=deck.pk), code=201)
 
 
 class DeckDetailApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(
-        tags=["decks"],
-        summary="One deck",
-        responses={200: DeckOutputSerializer, 404: NOT_FOUND},
-        examples=[OpenApiExample("deck", value=DECK_EXAMPLE, response_only=True)],
-    )
+    @schema.deck_detail_get
     def get(self, request: Request, pk: int) -> Response:
-        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=pk))
+        return deck_response(request, selectors.deck_get(user=request.user, deck_id=pk))
 
     def _update(self, request: Request, pk: int, *, partial: bool) -> Response:
         deck = selectors.deck_get_for_update(user=request.user, deck_id=pk)
         data = validated_input(DeckUpdateInputSerializer, request.data, partial=partial)
         expected = data.pop("version", None)
         services.deck_update(deck=deck, expected_version=expected, **data)
-        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=pk))
+        return deck_response(request, selectors.deck_get(user=request.user, deck_id=pk))
 
-    UPDATE_SCHEMA = {
-        "tags": ["decks"],
-        "request": DeckUpdateInputSerializer,
-        "responses": {
-            200: DeckOutputSerializer,
-            400: BAD_ENTRIES,
-            401: NOT_AUTHENTICATED,
-            403: NOT_OWNER,
-            404: NOT_FOUND,
-            409: STALE,
-        },
-        "examples": [
-            OpenApiExample(
-                "rename and replace entries",
-                value={"name": "Heavier armour", "version": 3, "entries": ENTRIES_EXAMPLE},
-                request_only=True,
-            ),
-            OpenApiExample("updated", value=DECK_EXAMPLE, response_only=True),
-        ],
-    }
-
-    @extend_schema(
-        summary="Change a deck (any fields; entries, when given, replace all entries)", **UPDATE_SCHEMA
-    )
+    @schema.deck_detail_put
     def put(self, request: Request, pk: int) -> Response:
         return self._update(request, pk, partial=False)
 
-    @extend_schema(summary="Change some fields of a deck", **UPDATE_SCHEMA)
+    @schema.deck_detail_patch
     def patch(self, request: Request, pk: int) -> Response:
         return self._update(request, pk, partial=True)
 
-    @extend_schema(
-        tags=["decks"],
-        summary="Delete a deck and its history",
-        responses={204: None, 401: NOT_AUTHENTICATED, 403: NOT_OWNER, 404: NOT_FOUND},
-    )
+    @schema.deck_detail_delete
     def delete(self, request: Request, pk: int) -> Response:
         services.deck_delete(deck=selectors.deck_get_for_update(user=request.user, deck_id=pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -412,23 +91,7 @@ class DeckDetailApi(APIView):
 class DeckEntriesApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(
-        tags=["decks"],
-        summary="Replace every entry of a deck in one request (one new version)",
-        request=EntriesReplaceInputSerializer,
-        responses={
-            200: DeckOutputSerializer,
-            400: BAD_ENTRIES,
-            401: NOT_AUTHENTICATED,
-            403: NOT_OWNER,
-            404: NOT_FOUND,
-            409: STALE,
-        },
-        examples=[
-            OpenApiExample("replace", value={"entries": ENTRIES_EXAMPLE, "version": 3}, request_only=True),
-            OpenApiExample("replaced", value=DECK_EXAMPLE, response_only=True),
-        ],
-    )
+    @schema.deck_entries_put
     def put(self, request: Request, pk: int) -> Response:
         deck = selectors.deck_get_for_update(user=request.user, deck_id=pk)
         body = request.data if isinstance(request.data, dict) else {"entries": request.data}  # bare list too
@@ -436,165 +99,13 @@ class DeckEntriesApi(APIView):
         services.deck_entries_replace(
             deck=deck, entries=data["entries"], expected_version=data.get("version")
         )
-        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=pk))
-
-
-class DeckValidateApi(APIView):
-    throttle_classes = [DeckValidateThrottle]
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        tags=["validation"],
-        summary="Validate an unsaved deck: totals and every violation (unknown codes are violations here)",
-        request=DeckValidateInputSerializer,
-        responses={
-            200: ValidationOutputSerializer,
-            400: OpenApiResponse(
-                ErrorSerializer,
-                description="Malformed entries, or a Battlefront card (Battlefront has no deck building).",
-                examples=[
-                    OpenApiExample(
-                        "invalid_count",
-                        value={
-                            "status": 400,
-                            "code": "invalid_count",
-                            "detail": "Counts must be between 1 and 99.",
-                        },
-                    ),
-                    BATTLEFRONT_IN_DECK,
-                ],
-            ),
-        },
-        examples=[
-            OpenApiExample(
-                "validate",
-                value={"nation": "GB", "entries": [{"card": "de-me-262", "count": 1}]},
-                request_only=True,
-            ),
-            OpenApiExample("result", value=VALIDATION_EXAMPLE, response_only=True),
-        ],
-    )
-    def post(self, request: Request) -> Response:
-        data = validated_input(DeckValidateInputSerializer, request.data)
-        return Response(
-            selectors.deck_validate(game=data["game"], nation=data["nation"], entries=data["entries"])
-        )
-
-
-class DeckValidationApi(APIView):
-    throttle_classes = [DeckValidateThrottle]
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        tags=["validation"],
-        summary="Validate a saved deck",
-        responses={200: ValidationOutputSerializer, 404: NOT_FOUND},
-        examples=[OpenApiExample("result", value=VALIDATION_EXAMPLE, response_only=True)],
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        deck = selectors.deck_get(user=request.user, deck_id=pk)
-        return Response(selectors.deck_validation(deck=deck))
-
-
-class DeckStatsApi(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        tags=["decks"],
-        summary="Battlecards: cards and points by kind, unit class, firing phase and point cost. The War: "
-        "cards by category, unit type and line, the resource curve per resource type",
-        responses={
-            200: PolymorphicProxySerializer(
-                component_name="DeckStats",
-                serializers=[StatsOutputSerializer, TheWarStatsOutputSerializer],
-                resource_type_field_name=None,
-            ),
-            404: NOT_FOUND,
-        },
-        examples=[
-            OpenApiExample(
-                "stats",
-                response_only=True,
-                value={
-                    "game": "battlecards",
-                    "totals": VALIDATION_EXAMPLE["totals"],
-                    "by_kind": {"ground": {"cards": 30, "points": 250}, "air": {"cards": 9, "points": 151}},
-                    "by_class": {"tank": {"cards": 12, "points": 96}},
-                    "by_phase": {"1": {"cards": 8, "points": 80}},
-                    "by_cost": [{"cost": 4, "cards": 6, "points": 24}],
-                },
-            ),
-            OpenApiExample(
-                "stats of a The War deck",
-                response_only=True,
-                value={
-                    "game": "the-war",
-                    "totals": {"cards": 60},
-                    "by_category": {"resource": 24, "unit": 30, "special": 6},
-                    "by_unit_type": {"infantry": 12, "tank": 10, "aircraft": 8},
-                    "by_subtype": {"medium-tank": 6},
-                    "by_line": {"1": 22, "2": 8},
-                    "resource_curve": {
-                        "depot": [{"cost": 0, "cards": 10}, {"cost": 1, "cards": 26}],
-                        "plant": [{"cost": 2, "cards": 20}],
-                        "fuel": [{"cost": 0, "cards": 24}, {"cost": 1, "cards": 12}],
-                    },
-                    "resource_cards": {"depot": 8, "plant": 8, "fuel": 8},
-                },
-            ),
-        ],
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        return Response(selectors.deck_stats(deck=selectors.deck_get(user=request.user, deck_id=pk)))
-
-
-class DeckMatchupApi(APIView):
-    throttle_classes = [DeckValidateThrottle]
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        tags=["validation"],
-        summary="May two decks play each other with this conflict deck? Every failed rule, with differences",
-        request=MatchupInputSerializer,
-        responses={200: MatchupOutputSerializer, 400: BAD_ENTRIES, 404: NOT_FOUND},
-        examples=[
-            OpenApiExample(
-                "two starters, thin conflict deck",
-                request_only=True,
-                value={
-                    "a": {"starter": "gb-we-starter"},
-                    "b": {"starter": "de-we-starter"},
-                    "conflict": {"theater": "WE", "mode": "thin", "packs": []},
-                },
-            ),
-            OpenApiExample(
-                "a saved deck against an inline deck, with a whole expansion pack",
-                request_only=True,
-                value={
-                    "a": {"deck_id": 12},
-                    "b": {"nation": "GB", "entries": ENTRIES_EXAMPLE},
-                    "conflict": {"mode": "packs", "packs": ["gb-we-expansion"]},
-                },
-            ),
-        ],
-    )
-    def post(self, request: Request) -> Response:
-        data = validated_input(MatchupInputSerializer, request.data)
-        return Response(
-            selectors.deck_matchup(
-                user=request.user, a=data["a"], b=data["b"], conflict=data.get("conflict") or {}
-            )
-        )
+        return deck_response(request, selectors.deck_get(user=request.user, deck_id=pk))
 
 
 class DeckExportApi(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(
-        tags=["import/export"],
-        summary="The deck as text, one line per card ('3 Tiger I Tank'); round-trips",
-        responses={(200, "text/plain"): OpenApiTypes.STR, 404: NOT_FOUND},
-    )
+    @schema.deck_export_get
     def get(self, request: Request, pk: int) -> HttpResponse:
         deck = selectors.deck_get(user=request.user, deck_id=pk)
         response = HttpResponse(
@@ -608,246 +119,8 @@ class DeckImportApi(APIView):
     throttle_classes = [DeckImportThrottle]
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(
-        tags=["import/export"],
-        summary="Create a deck from a text list (names, printed names or codes); any unreadable line saves "
-        "nothing",
-        description="`name` and `nation` default to the text's `# name: ...` and `# nation: XX` header lines "
-        "(what export writes), so an exported list imports as is; either missing everywhere is a 400. `game` "
-        "defaults to the `# game: ...` line, else battlecards; a The War list gives its army as "
-        "`# army: ...` and names cards by title or code. A line naming a card of the other game: "
-        "card_of_another_game.",
-        request=DeckImportInputSerializer,
-        responses={
-            201: DeckOutputSerializer,
-            400: _error(
-                "Lines naming no card, with close-name suggestions (a line naming a Battlefront card: "
-                "code battlefront_card_in_deck, no suggestions).",
-                "import_failed",
-                "1 line(s) could not be read; nothing was saved.",
-                lines=[
-                    {
-                        "line": 2,
-                        "text": "3 Tiger 1 Tank",
-                        "code": "unknown_card",
-                        "message": "No card is called 'Tiger 1 Tank'.",
-                        "suggestions": ["Tiger I Tank (de-tiger-i)", "Tiger II Tank (de-tiger-ii)"],
-                    }
-                ],
-            ),
-            401: NOT_AUTHENTICATED,
-            413: _error(
-                "The text is larger than 64 KB.", "text_too_large", "A deck list may be at most 64 KB.", 413
-            ),
-        },
-        examples=[
-            OpenApiExample(
-                "import",
-                request_only=True,
-                value={
-                    "name": "Imported",
-                    "nation": "DE",
-                    "text": "3 Tiger I Tank\n6 German Infantry\n1 de-rommel\n",
-                },
-            ),
-            OpenApiExample(
-                "an export, as is",
-                request_only=True,
-                description="GET /api/decks/{id}/export/ writes the name and nation as header lines.",
-                value={"text": "# name: Heavy armour\n# nation: DE\n3 Tiger I Tank\n6 German Infantry\n"},
-            ),
-        ],
-    )
+    @schema.deck_import_post
     def post(self, request: Request) -> Response:
         data = validated_input(DeckImportInputSerializer, request.data)
         deck = services.deck_import_text(owner=request.user, **data)
-        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck.pk), code=201)
-
-
-# ---------------------------------------------------------------------------------------------- versions
-
-
-VERSION_EXAMPLE = {
-    "number": 3,
-    "name": "Heavy armour",
-    "nation": "DE",
-    "description": "",
-    "is_public": False,
-    "created_at": "2026-01-02T11:00:00Z",
-    "cards": 3,
-    "entries": DECK_EXAMPLE["entries"],
-}
-
-
-class DeckVersionListApi(APIView):
-    permission_classes = [AllowAny]
-    pagination_class = StandardPagination
-
-    @extend_schema(
-        tags=["versions"],
-        summary="Every saved version of a deck, newest first",
-        responses={200: DeckVersionOutputSerializer(many=True), 404: NOT_FOUND},
-        examples=[OpenApiExample("versions", value=[VERSION_EXAMPLE], response_only=True)],
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        deck = selectors.deck_get(user=request.user, deck_id=pk)
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(selectors.deck_version_list(deck=deck), request, view=self)
-        context = {"catalog": selectors.catalog(), "game": deck.game}
-        return paginator.get_paginated_response(
-            DeckVersionOutputSerializer(page, many=True, context=context).data
-        )
-
-
-class DeckVersionDetailApi(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        tags=["versions"],
-        summary="One version of a deck",
-        responses={
-            200: DeckVersionOutputSerializer,
-            404: _error("No such deck or version.", "version_not_found", "Deck 12 has no version 9.", 404),
-        },
-        examples=[OpenApiExample("version", value=VERSION_EXAMPLE, response_only=True)],
-    )
-    def get(self, request: Request, pk: int, number: int) -> Response:
-        deck = selectors.deck_get(user=request.user, deck_id=pk)
-        version = selectors.deck_version_get(deck=deck, number=number)
-        context = {"catalog": selectors.catalog(), "game": deck.game}
-        return Response(DeckVersionOutputSerializer(version, context=context).data)
-
-
-class DeckVersionDiffApi(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        tags=["versions"],
-        summary="What changed between two versions (added, removed, changed cards)",
-        parameters=[OpenApiParameter("from", int, required=True), OpenApiParameter("to", int, required=True)],
-        responses={
-            200: VersionDiffOutputSerializer,
-            400: _error("from/to missing or not numbers.", "invalid", "from_: This field is required."),
-            404: NOT_FOUND,
-        },
-        examples=[
-            OpenApiExample(
-                "diff",
-                response_only=True,
-                value={
-                    "deck": 12,
-                    "from": 1,
-                    "to": 3,
-                    "added": [{"card": "de-tiger-ii", "count": 2}],
-                    "removed": [],
-                    "changed": [{"card": "de-tiger-i", "from": 3, "to": 1, "delta": -2}],
-                    "counts": {"added": 1, "removed": 0, "changed": 1},
-                    "cards": {"from": 40, "to": 40, "delta": 0},
-                    "fields": {"name": {"from": "Armour", "to": "Heavy armour"}},
-                },
-            )
-        ],
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        deck = selectors.deck_get(user=request.user, deck_id=pk)
-        query = validated_input(VersionDiffQuerySerializer, request.query_params)
-        return Response(
-            selectors.deck_version_diff(deck=deck, from_number=query["from_"], to_number=query["to"])
-        )
-
-
-# ---------------------------------------------------------------------------------------------- starters
-
-
-BAD_GAME = _error("Unknown game.", "invalid", 'Invalid input: game: "chess" is not a valid choice.')
-
-
-STARTER_EXAMPLE = {
-    "code": "gb-we-starter",
-    "name": "British starter deck (Western Europe)",
-    "game": "battlecards",
-    "nation": "GB",
-    "theater": "WE",
-    "printed_cards": 47,
-    "printed_points": 502,
-    "totals": {
-        "cards": 47,
-        "points": 502,
-        "points_before_discount": 502,
-        "ukrainian_cards": 0,
-        "ukrainian_discount": 0,
-    },
-    "is_valid": True,
-    "entries": [
-        {
-            "card": "gb-infantry",
-            "count": 6,
-            "name": "British Infantry",
-            "nation": "GB",
-            "kind": "ground",
-            "points": 4,
-        }
-    ],
-}
-
-
-class StarterListApi(APIView):
-    permission_classes = [AllowAny]
-    schema_public = True  # official starters: the same for everyone (no padlock in Swagger UI)
-
-    @extend_schema(
-        tags=["starters"],
-        summary="Official starter decks (every game with decks) as presets, with computed and printed totals",
-        parameters=[StarterListQuerySerializer],
-        responses={200: StarterOutputSerializer(many=True), 400: BAD_GAME},
-        examples=[OpenApiExample("starters", value=[STARTER_EXAMPLE], response_only=True)],
-    )
-    def get(self, request: Request) -> Response:
-        game = validated_input(StarterListQuerySerializer, request.query_params).get("game")
-        out = []
-        for part in deck_games() if game is None else [deck_game(game)]:
-            cat = part.catalog()
-            out += [part.starter_out(cat, s) for s in part.starters(cat)]
-        return Response(out)
-
-
-class StarterDetailApi(APIView):
-    permission_classes = [AllowAny]
-    schema_public = True
-
-    @extend_schema(
-        tags=["starters"],
-        summary="One official starter deck",
-        responses={
-            200: StarterOutputSerializer,
-            404: _error("No such starter.", "starter_not_found", "No starter deck has the code 'xx'.", 404),
-        },
-        examples=[OpenApiExample("starter", value=STARTER_EXAMPLE, response_only=True)],
-    )
-    def get(self, request: Request, code: str) -> Response:
-        game, starter = selectors.starter_find(code=code)
-        part = deck_game(game)
-        return Response(part.starter_out(part.catalog(), starter))
-
-
-class StarterCloneApi(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        tags=["starters"],
-        summary="Copy an official starter into a new deck of mine",
-        request=StarterCloneInputSerializer,
-        responses={
-            201: DeckOutputSerializer,
-            401: NOT_AUTHENTICATED,
-            404: _error("No such starter.", "starter_not_found", "No starter deck has the code 'xx'.", 404),
-        },
-        examples=[
-            OpenApiExample("clone", value={"name": "My British", "is_public": False}, request_only=True),
-            OpenApiExample("cloned", value=DECK_EXAMPLE, response_only=True, status_codes=["201"]),
-        ],
-    )
-    def post(self, request: Request, code: str) -> Response:
-        data = validated_input(StarterCloneInputSerializer, request.data)
-        deck = services.deck_clone_starter(owner=request.user, starter_code=code, **data)
-        return _deck_out(request, selectors.deck_get(user=request.user, deck_id=deck.pk), code=201)
+        return deck_response(request, selectors.deck_get(user=request.user, deck_id=deck.pk), code=201)

@@ -4,7 +4,8 @@ players build their own decks, so that one code path serves every such game.
 A game's Django-side definition (games.game_types.GameType) names its deck part by import path
 (`deck_part`); `deck_game(id)` returns it and `deck_games()` lists them in registration order. A deck part
 reads its game's catalog (cached by the cards app), checks a deck's side and cards, validates a deck by the
-game's deck rules (the pure module the registry's spec names) into one result shape (`validation`), counts
+game's deck rules (the pure module the registry's spec names) into their one result type (`validate`:
+decks.rule_results.DeckValidation), counts
 its stats, names its cards and lists its official starters.
 """
 
@@ -16,6 +17,7 @@ from typing import Any, ClassVar
 from django.urls import reverse
 
 from config.errors import ValidationFailed
+from decks.rule_results import DeckValidation
 
 
 def _selectors() -> Any:
@@ -39,13 +41,6 @@ class DeckGame:
 
     def catalog(self) -> Any:
         raise NotImplementedError
-
-    def catalog_in(self, context: dict[str, Any]) -> Any:
-        """The catalog, read once per serialization (kept in the serializer's context)."""
-        key = f"_deck_catalog:{self.id}"
-        if key not in context:
-            context[key] = self.catalog()
-        return context[key]
 
     def cards(self, cat: Any) -> Mapping[str, Any]:
         """{code: card} of the cards a deck of this game is built from."""
@@ -79,9 +74,8 @@ class DeckGame:
     def unknown_cards_message(self, unknown: list[str]) -> str:
         return f"Unknown {self.title} card code(s): {', '.join(unknown[:10])}."
 
-    def validation(self, cat: Any, *, nation: str, entries: Mapping[str, int]) -> dict[str, Any]:
-        """A validation in one shape for every game: game, nation, is_valid, totals, official, violations
-        (each with code, message, card, limit, actual, deck, pack)."""
+    def validate(self, cat: Any, *, nation: str, entries: Mapping[str, int]) -> DeckValidation:
+        """The deck by its game's rules, in the one result shape of every game's deck rules."""
         raise NotImplementedError
 
     def stats(self, cat: Any, entries: Mapping[str, int]) -> dict[str, Any]:
@@ -113,9 +107,24 @@ class DeckGame:
         """(side, entries) of a starter."""
         raise NotImplementedError
 
+    def starter_printed(self, starter: Any) -> dict[str, Any]:
+        """What a starter's box prints: its theater, cards and points (None: not printed)."""
+        return {"theater": None, "printed_cards": None, "printed_points": None}
+
     def starter_out(self, cat: Any, starter: Any) -> dict[str, Any]:
         """A starter as the starters API answers it."""
-        raise NotImplementedError
+        side, entries = self.starter_deck(cat, starter)
+        result = self.validate(cat, nation=side, entries=entries)
+        return {
+            "code": starter.code,
+            "name": starter.name,
+            "game": self.id,
+            "nation": side,
+            **self.starter_printed(starter),
+            "totals": result.totals.to_dict(),
+            "is_valid": result.is_valid,
+            "entries": self.entry_rows(cat, entries),
+        }
 
     def starter_side_name(self, cat: Any, starter: Any) -> str:
         return self.starter_deck(cat, starter)[0]
@@ -130,9 +139,6 @@ class BattlecardsDecks(DeckGame):
 
     def catalog(self) -> Any:
         return _selectors().catalog()
-
-    def catalog_in(self, context: dict[str, Any]) -> Any:
-        return context["catalog"] if "catalog" in context else super().catalog_in(context)
 
     def cards(self, cat: Any) -> Mapping[str, Any]:
         return cat.arsenal
@@ -166,10 +172,10 @@ class BattlecardsDecks(DeckGame):
     def unknown_cards_message(self, unknown: list[str]) -> str:
         return f"Unknown arsenal card code(s): {', '.join(unknown[:10])}."
 
-    def validation(self, cat: Any, *, nation: str, entries: Mapping[str, int]) -> dict[str, Any]:
+    def validate(self, cat: Any, *, nation: str, entries: Mapping[str, int]) -> DeckValidation:
         from decks import rules
 
-        return {"game": self.id} | rules.validate_deck(cat, nation=nation, entries=entries).to_dict()
+        return rules.validate_deck(cat, nation=nation, entries=entries)
 
     def stats(self, cat: Any, entries: Mapping[str, int]) -> dict[str, Any]:
         from decks import rules
@@ -212,22 +218,11 @@ class BattlecardsDecks(DeckGame):
     def starter_side_name(self, cat: Any, starter: Any) -> str:
         return cat.nations[starter.nation].name if starter.nation in cat.nations else starter.nation
 
-    def starter_out(self, cat: Any, starter: Any) -> dict[str, Any]:
-        from decks import rules
-
-        entries = _selectors().starter_entries(starter, cat)
-        result = rules.validate_deck(cat, nation=starter.nation, entries=entries)
+    def starter_printed(self, starter: Any) -> dict[str, Any]:
         return {
-            "code": starter.code,
-            "name": starter.name,
-            "game": self.id,
-            "nation": starter.nation,
             "theater": starter.theater,
             "printed_cards": starter.printed_cards,
             "printed_points": starter.printed_points,
-            "totals": result.totals.to_dict(),
-            "is_valid": result.is_valid,
-            "entries": self.entry_rows(cat, entries),
         }
 
 
@@ -288,25 +283,15 @@ class TheWarDecks(DeckGame):
 
         return [(a.value, a.value) for a in Army]
 
-    def _result(self, cat: Any, *, nation: str, entries: Mapping[str, int]) -> Any:
+    def validate(self, cat: Any, *, nation: str, entries: Mapping[str, int]) -> DeckValidation:
         from decks import rules_the_war
 
         return rules_the_war.validate_deck(cat, army=nation, entries=entries)
 
-    def validation(self, cat: Any, *, nation: str, entries: Mapping[str, int]) -> dict[str, Any]:
-        out = self._result(cat, nation=nation, entries=entries).to_dict()
-        return {
-            "game": self.id,
-            "nation": out["army"],
-            "army": out["army"],
-            "is_valid": out["is_valid"],
-            "totals": out["totals"],
-            "official": None,
-            "violations": [v | {"pack": None} for v in out["violations"]],
-        }
-
     def stats(self, cat: Any, entries: Mapping[str, int]) -> dict[str, Any]:
-        return {"game": self.id} | _selectors().the_war_stats(cat, entries)
+        from decks import rules_the_war
+
+        return {"game": self.id} | rules_the_war.deck_stats(cat, entries)
 
     def entry_rows(self, cat: Any, entries: Mapping[str, int]) -> list[dict[str, Any]]:
         """Entries of a The War deck: name is the card's title, nation its army, kind its category."""
@@ -340,22 +325,6 @@ class TheWarDecks(DeckGame):
 
     def starter_deck(self, cat: Any, starter: Any) -> tuple[str, dict[str, int]]:  # noqa: ARG002
         return starter.army.value, dict(starter.entries)
-
-    def starter_out(self, cat: Any, starter: Any) -> dict[str, Any]:
-        side, entries = self.starter_deck(cat, starter)
-        result = self._result(cat, nation=side, entries=entries)
-        return {
-            "code": starter.code,
-            "name": starter.name,
-            "game": self.id,
-            "nation": side,
-            "theater": None,
-            "printed_cards": None,
-            "printed_points": None,
-            "totals": {"cards": result.cards},
-            "is_valid": result.is_valid,
-            "entries": self.entry_rows(cat, entries),
-        }
 
 
 def deck_games() -> list[DeckGame]:

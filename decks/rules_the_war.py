@@ -15,6 +15,7 @@ decided in fixtures/README.md, "The War". Every violation is reported, not just 
 * Casual play: "players may increase or decrease their decks' size, but number of cards in two decks must
   still be equal (e.g. 80 each)": any size (at least one card), the two decks the same size
   (`deck_size_mismatch`). `validate_casual_pair` is the pure rule that game creation and join call.
+* `deck_stats`: a deck in numbers (GET /api/decks/{id}/stats/), as decks.rules.deck_stats for Battlecards.
 
 Wired into the deck API by the deck's game (decks.selectors, decks.services; decks/README.md, "The War
 decks").
@@ -28,9 +29,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from decks.rules import Violation  # one violation shape for every game (a The War violation has no pack)
-from vocabulary.the_war import DECK_SIZE, MAX_COPIES_PER_TITLE, MAX_HERO_COPIES, Army, TheWarCatalog
+from decks.rule_results import DeckValidation, Totals, Violation  # one result shape for every game
+from vocabulary.the_war import (
+    COST_ORDER,
+    DECK_SIZE,
+    MAX_COPIES_PER_TITLE,
+    MAX_HERO_COPIES,
+    Army,
+    TheWarCatalog,
+)
 
+GAME = "the-war"  # the registry's id of the game these rules are of
 CASUAL_MIN_CARDS = 1
 
 
@@ -48,24 +57,6 @@ class Code(StrEnum):
     # two decks
     DECK_INVALID = "deck_invalid"
     DECK_SIZE_MISMATCH = "deck_size_mismatch"
-
-
-@dataclass(frozen=True, slots=True)
-class DeckValidation:
-    army: str
-    casual: bool
-    is_valid: bool
-    cards: int
-    violations: tuple[Violation, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "army": self.army,
-            "casual": self.casual,
-            "is_valid": self.is_valid,
-            "totals": {"cards": self.cards},
-            "violations": [v.to_dict() for v in self.violations],
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +197,13 @@ def validate_deck(
             )
         )
     return DeckValidation(
-        army=army, casual=casual, is_valid=not violations, cards=cards, violations=tuple(violations)
+        game=GAME,
+        nation=army,
+        is_valid=not violations,
+        totals=Totals(cards=cards),
+        violations=tuple(violations),
+        side_aliases=("army",),  # the deck API gives a The War deck's army under both keys
+        casual=casual,
     )
 
 
@@ -244,10 +241,7 @@ def validate_pair(
                     actual=len(result.violations),
                 )
             )
-            violations.extend(
-                Violation(v.code, v.message, card=v.card, limit=v.limit, actual=v.actual, deck=label)
-                for v in result.violations
-            )
+            violations.extend(v.in_deck(label) for v in result.violations)
     if casual:
         violations.extend(casual_size_violations(results["a"].cards, results["b"].cards))
     return PairValidation(
@@ -258,3 +252,45 @@ def validate_pair(
 def validate_casual_pair(catalog: TheWarCatalog, deck_a: DeckInput, deck_b: DeckInput) -> PairValidation:
     """The casual variant: any size, both decks the same size, every other deck rule still applies."""
     return validate_pair(catalog, deck_a, deck_b, casual=True)
+
+
+def deck_stats(tw: TheWarCatalog, entries: Mapping[str, int]) -> dict[str, Any]:
+    """A The War deck in numbers: cards per category, unit type, subtype and line; the resource curve per
+    resource type (cards by their cost in depot, plant and fuel, resource cards left out) and the resource
+    cards by what they yield. Unknown codes count in the totals only."""
+    by_category: dict[str, int] = {}
+    by_unit_type: dict[str, int] = {}
+    by_subtype: dict[str, int] = {}
+    by_line: dict[str, int] = {}
+    curve: dict[str, dict[int, int]] = {r.value: {} for r in COST_ORDER}
+    yields: dict[str, int] = {r.value: 0 for r in COST_ORDER}
+    for code, count in entries.items():
+        card = tw.cards.get(code)
+        if card is None:
+            continue
+        by_category[card.category.value] = by_category.get(card.category.value, 0) + count
+        if card.unit_type is not None:
+            by_unit_type[card.unit_type.value] = by_unit_type.get(card.unit_type.value, 0) + count
+        if card.subtype is not None:
+            by_subtype[card.subtype.value] = by_subtype.get(card.subtype.value, 0) + count
+        if card.line is not None:
+            by_line[str(card.line)] = by_line.get(str(card.line), 0) + count
+        if card.category.value == "resource":
+            for item in card.yields:
+                yields[item.resource.value] += count
+            continue
+        for resource in COST_ORDER:
+            amount = card.cost_of(resource)
+            curve[resource.value][amount] = curve[resource.value].get(amount, 0) + count
+    return {
+        "totals": {"cards": sum(entries.values())},
+        "by_category": dict(sorted(by_category.items())),
+        "by_unit_type": dict(sorted(by_unit_type.items())),
+        "by_subtype": dict(sorted(by_subtype.items())),
+        "by_line": dict(sorted(by_line.items())),
+        "resource_curve": {
+            resource: [{"cost": cost, "cards": n} for cost, n in sorted(costs.items())]
+            for resource, costs in curve.items()
+        },
+        "resource_cards": yields,
+    }

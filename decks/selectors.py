@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -14,9 +14,10 @@ from config.errors import Forbidden, NotFound, ValidationFailed
 from decks import rules
 from decks.deck_games import deck_game, deck_games
 from decks.models import Deck, DeckEntry, DeckVersion, Game
+from decks.rule_results import DeckValidation
 from decks.text import NameIndex, TextCatalog, export_deck_text, the_war_text_catalog
 from vocabulary.battlecards import CardSetDef, Catalog
-from vocabulary.the_war import COST_ORDER, StarterDef, TheWarCatalog, parse_catalog
+from vocabulary.the_war import TheWarCatalog, parse_catalog
 
 
 def catalog() -> Catalog:
@@ -177,14 +178,16 @@ def other_game_lines_mark(errors: list, *, game: str) -> list:
     return marked
 
 
-def deck_validate(*, nation: str, entries: Mapping[str, int], game: str = Game.BATTLECARDS) -> dict[str, Any]:
-    """Validate an unsaved deck (unknown codes are violations); cards of Battlefront or of another game
-    are refused (400)."""
+def deck_validate(
+    *, nation: str, entries: Mapping[str, int], game: str = Game.BATTLECARDS
+) -> DeckValidation:
+    """Validate an unsaved deck by its game's rules (unknown codes are violations); cards of Battlefront or
+    of another game are refused (400)."""
     part = deck_game(game)
     cat = part.catalog()
     cards = part.cards(cat)
     unknown_codes_refuse((code for code in entries if code not in cards), game=part.id)
-    return part.validation(cat, nation=nation, entries=entries)
+    return part.validate(cat, nation=nation, entries=entries)
 
 
 _index_lock = threading.Lock()
@@ -259,10 +262,35 @@ def deck_entries(deck: Deck) -> dict[str, int]:
     return {entry.card_code: entry.count for entry in deck.entries.all()}
 
 
-def deck_validation(*, deck: Deck) -> dict[str, Any]:
-    """Every violation of a saved deck, by the rules of its game (DeckGame.validation's shape)."""
+def deck_validation(*, deck: Deck) -> DeckValidation:
+    """Every violation of a saved deck, by the rules of its game."""
     part = deck_game(deck.game)
-    return part.validation(part.catalog(), nation=deck.nation, entries=deck_entries(deck))
+    return part.validate(part.catalog(), nation=deck.nation, entries=deck_entries(deck))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DeckReading:
+    """What the deck API shows of a saved deck beside its fields: its entries with their cards (name, side,
+    kind, points) and its validation by its game's rules."""
+
+    entries: list[dict[str, Any]]
+    validation: DeckValidation
+
+
+def deck_readings(*, decks: Iterable[Deck]) -> dict[int, DeckReading]:
+    """{deck id: its reading} of saved decks (prefetched entries: no query; each game's catalog read once)."""
+    catalogs: dict[str, Any] = {}
+    out = {}
+    for deck in decks:
+        part = deck_game(deck.game)
+        if part.id not in catalogs:
+            catalogs[part.id] = part.catalog()
+        cat, entries = catalogs[part.id], deck_entries(deck)
+        out[deck.pk] = DeckReading(
+            entries=part.entry_rows(cat, entries),
+            validation=part.validate(cat, nation=deck.nation, entries=entries),
+        )
+    return out
 
 
 def deck_export_text(*, deck: Deck) -> str:
@@ -286,53 +314,20 @@ def deck_stats(*, deck: Deck) -> dict[str, Any]:
     return part.stats(part.catalog(), deck_entries(deck))
 
 
-def the_war_stats(tw: TheWarCatalog, entries: Mapping[str, int]) -> dict[str, Any]:
-    """A The War deck in numbers: cards per category, unit type, subtype and line; the resource curve per
-    resource type (cards by their cost in depot, plant and fuel, resource cards left out) and the resource
-    cards by what they yield. Unknown codes count in the totals only."""
-    by_category: dict[str, int] = {}
-    by_unit_type: dict[str, int] = {}
-    by_subtype: dict[str, int] = {}
-    by_line: dict[str, int] = {}
-    curve: dict[str, dict[int, int]] = {r.value: {} for r in COST_ORDER}
-    yields: dict[str, int] = {r.value: 0 for r in COST_ORDER}
-    for code, count in entries.items():
-        card = tw.cards.get(code)
-        if card is None:
-            continue
-        by_category[card.category.value] = by_category.get(card.category.value, 0) + count
-        if card.unit_type is not None:
-            by_unit_type[card.unit_type.value] = by_unit_type.get(card.unit_type.value, 0) + count
-        if card.subtype is not None:
-            by_subtype[card.subtype.value] = by_subtype.get(card.subtype.value, 0) + count
-        if card.line is not None:
-            by_line[str(card.line)] = by_line.get(str(card.line), 0) + count
-        if card.category.value == "resource":
-            for item in card.yields:
-                yields[item.resource.value] += count
-            continue
-        for resource in COST_ORDER:
-            amount = card.cost_of(resource)
-            curve[resource.value][amount] = curve[resource.value].get(amount, 0) + count
-    return {
-        "totals": {"cards": sum(entries.values())},
-        "by_category": dict(sorted(by_category.items())),
-        "by_unit_type": dict(sorted(by_unit_type.items())),
-        "by_subtype": dict(sorted(by_subtype.items())),
-        "by_line": dict(sorted(by_line.items())),
-        "resource_curve": {
-            resource: [{"cost": cost, "cards": n} for cost, n in sorted(costs.items())]
-            for resource, costs in curve.items()
-        },
-        "resource_cards": yields,
-    }
-
-
 # ---------------------------------------------------------------------------------------------- versions
 
 
 def deck_version_list(*, deck: Deck) -> QuerySet[DeckVersion]:
     return DeckVersion.objects.filter(deck=deck).order_by("-number")
+
+
+def deck_version_entry_rows(
+    *, deck: Deck, versions: Iterable[DeckVersion]
+) -> dict[int, list[dict[str, Any]]]:
+    """{version number: its entries with their cards} of versions of `deck` (each keeps the deck's game)."""
+    part = deck_game(deck.game)
+    cat = part.catalog()
+    return {version.number: part.entry_rows(cat, version.entries) for version in versions}
 
 
 def deck_version_get(*, deck: Deck, number: int) -> DeckVersion:
@@ -393,10 +388,6 @@ def starter_find(*, code: str) -> tuple[str, Any]:
         if starter is not None:
             return part.id, starter
     raise NotFound(f"No starter deck has the code {code!r}.", code="starter_not_found")
-
-
-def the_war_starter_list() -> list[StarterDef]:
-    return sorted(the_war_catalog().starters.values(), key=lambda s: s.code)
 
 
 def starter_list(*, cat: Catalog | None = None) -> list[CardSetDef]:
@@ -471,7 +462,7 @@ def deck_matchup(
     )
     result = rules.validate_matchup(cat, deck_a, deck_b, choice)
     out = result.to_dict()
-    out["deck_a"] = {"game": str(Game.BATTLECARDS)} | out["deck_a"] | {"source": source_a}
-    out["deck_b"] = {"game": str(Game.BATTLECARDS)} | out["deck_b"] | {"source": source_b}
+    out["deck_a"] = out["deck_a"] | {"source": source_a}
+    out["deck_b"] = out["deck_b"] | {"source": source_b}
     out["conflict"] = choice.to_dict()
     return out

@@ -1,4 +1,5 @@
-"""Input validation and output shapes of the deck API. No business logic: legality is decks.rules.
+"""Input validation and output shapes of the deck API. No business logic: a deck's legality is its game's
+deck rules (decks.rules, decks.rules_the_war), read by decks.selectors; the output serializers render it.
 
 Entry lists are `[{"card": code, "count": n}, ...]`; they become `{code: count}` after validation. Input
 shape errors get specific machine codes (too_many_entries, duplicate_entry, invalid_count); wrong types are
@@ -9,15 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.errors import ValidationFailed
 from decks import rules
-from decks.deck_games import deck_game
 from decks.models import MAX_ENTRY_COUNT, Deck, DeckVersion, Game
+from decks.rule_results import DeckValidation
 from decks.services import MAX_ENTRIES
 from games.game_type_fields import GameIdField, deck_game_choices
 
@@ -245,28 +245,7 @@ class VersionDiffQuerySerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
-class RegisterInputSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
-    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
-
-
-class TokenInputSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
-
-
 # ---------------------------------------------------------------------------------------------- output
-
-
-class TokenOutputSerializer(serializers.Serializer):
-    token = serializers.CharField()
-
-
-class RegisterOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    token = serializers.CharField()
 
 
 class EntryOutputSerializer(serializers.Serializer):
@@ -314,13 +293,10 @@ class ValidationOutputSerializer(serializers.Serializer):
     violations = ViolationSerializer(many=True)
 
 
-def game_entry_rows(context: dict[str, Any], game: str, entries: dict[str, int]) -> list[dict[str, Any]]:
-    part = deck_game(game)
-    return part.entry_rows(part.catalog_in(context), entries)
-
-
 class DeckOutputSerializer(serializers.ModelSerializer):
-    """A deck with its entries, totals and legality; needs context["catalog"] (held in memory)."""
+    """A deck with its entries, totals and legality."""
+
+    # renders what decks.selectors.deck_readings read and validated: context["readings"] = {deck id: reading}
 
     owner = serializers.CharField(source="owner.username", read_only=True)
     entries = serializers.SerializerMethodField()
@@ -348,33 +324,29 @@ class DeckOutputSerializer(serializers.ModelSerializer):
         )
         read_only_fields = fields
 
-    def _validation(self, deck: Deck) -> dict[str, Any]:
-        """The deck's validation by its game's rules, in DeckGame.validation's shape."""
-        cache = self.context.setdefault("_validations", {})
-        if deck.pk not in cache:
-            entries = {e.card_code: e.count for e in deck.entries.all()}
-            part = deck_game(deck.game)
-            cat = part.catalog_in(self.context)
-            cache[deck.pk] = part.validation(cat, nation=deck.nation, entries=entries)
-        return cache[deck.pk]
+    def _validation(self, deck: Deck) -> DeckValidation:
+        return self.context["readings"][deck.pk].validation
 
     @extend_schema_field(EntryOutputSerializer(many=True))
     def get_entries(self, deck: Deck) -> list[dict[str, Any]]:
-        return game_entry_rows(self.context, deck.game, {e.card_code: e.count for e in deck.entries.all()})
+        return self.context["readings"][deck.pk].entries
 
     @extend_schema_field(TotalsSerializer)
     def get_totals(self, deck: Deck) -> dict[str, int]:
-        return self._validation(deck)["totals"]
+        return self._validation(deck).totals.to_dict()
 
     def get_is_valid(self, deck: Deck) -> bool:
-        return self._validation(deck)["is_valid"]
+        return self._validation(deck).is_valid
 
     @extend_schema_field(OfficialSerializer(allow_null=True))
     def get_official(self, deck: Deck) -> dict[str, Any] | None:
-        return self._validation(deck)["official"]
+        official = self._validation(deck).official
+        return official.to_dict() if official else None
 
 
 class DeckVersionOutputSerializer(serializers.ModelSerializer):
+    # renders context["entry_rows"] = {version number: its entries with their cards}
+    # (decks.selectors.deck_version_entry_rows)
     entries = serializers.SerializerMethodField()
     cards = serializers.SerializerMethodField()
 
@@ -385,8 +357,7 @@ class DeckVersionOutputSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(EntryOutputSerializer(many=True))
     def get_entries(self, version: DeckVersion) -> list[dict[str, Any]]:
-        game = self.context.get("game", Game.BATTLECARDS)  # the deck's game (a version keeps the deck's)
-        return game_entry_rows(self.context, game, version.entries)
+        return self.context["entry_rows"][version.number]
 
     def get_cards(self, version: DeckVersion) -> int:
         return sum(version.entries.values())

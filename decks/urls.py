@@ -1,33 +1,31 @@
-"""Routes of the deck builder and accounts under /api/."""
+"""Routes of the deck builder under /api/ (accounts: accounts.urls)."""
 
-from django.urls import include, path
+from django.urls import path
 
-from decks import apis, print_apis
+from decks import apis, print_apis, starter_apis, validation_apis, version_apis
 
 urlpatterns = [
-    path("auth/token/", apis.TokenApi.as_view(), name="auth-token"),
-    path("auth/logout/", apis.LogoutApi.as_view(), name="auth-logout"),
-    path("auth/register/", apis.RegisterApi.as_view(), name="auth-register"),
-    path("auth/session/", include("rest_framework.urls")),  # log in/out of the browsable API
     path("decks/", apis.DeckListApi.as_view(), name="deck-list"),
-    path("decks/validate/", apis.DeckValidateApi.as_view(), name="deck-validate"),
-    path("decks/matchup/", apis.DeckMatchupApi.as_view(), name="deck-matchup"),
+    path("decks/validate/", validation_apis.DeckValidateApi.as_view(), name="deck-validate"),
+    path("decks/matchup/", validation_apis.DeckMatchupApi.as_view(), name="deck-matchup"),
     path("decks/import/", apis.DeckImportApi.as_view(), name="deck-import"),
     path("decks/<int:pk>/", apis.DeckDetailApi.as_view(), name="deck-detail"),
     path("decks/<int:pk>/entries/", apis.DeckEntriesApi.as_view(), name="deck-entries"),
-    path("decks/<int:pk>/validation/", apis.DeckValidationApi.as_view(), name="deck-validation"),
-    path("decks/<int:pk>/stats/", apis.DeckStatsApi.as_view(), name="deck-stats"),
+    path("decks/<int:pk>/validation/", validation_apis.DeckValidationApi.as_view(), name="deck-validation"),
+    path("decks/<int:pk>/stats/", validation_apis.DeckStatsApi.as_view(), name="deck-stats"),
     path("decks/<int:pk>/export/", apis.DeckExportApi.as_view(), name="deck-export"),
     path("decks/<int:pk>/print.pdf", print_apis.DeckPrintApi.as_view(), name="deck-print"),
-    path("decks/<int:pk>/versions/", apis.DeckVersionListApi.as_view(), name="deck-version-list"),
-    path("decks/<int:pk>/versions/diff/", apis.DeckVersionDiffApi.as_view(), name="deck-version-diff"),
+    path("decks/<int:pk>/versions/", version_apis.DeckVersionListApi.as_view(), name="deck-version-list"),
+    path(
+        "decks/<int:pk>/versions/diff/", version_apis.DeckVersionDiffApi.as_view(), name="deck-version-diff"
+    ),
     path(
         "decks/<int:pk>/versions/<int:number>/",
-        apis.DeckVersionDetailApi.as_view(),
+        version_apis.DeckVersionDetailApi.as_view(),
         name="deck-version-detail",
     ),
-    path("starters/", apis.StarterListApi.as_view(), name="starter-list"),
-    path("starters/<str:code>/", apis.StarterDetailApi.as_view(), name="starter-detail"),
+    path("starters/", starter_apis.StarterListApi.as_view(), name="starter-list"),
+    path("starters/<str:code>/", starter_apis.StarterDetailApi.as_view(), name="starter-detail"),
     path("starters/<str:code>/print.pdf", print_apis.StarterPrintApi.as_view(), name="starter-print"),
-    path("starters/<str:code>/clone/", apis.StarterCloneApi.as_view(), name="starter-clone"),
+    path("starters/<str:code>/clone/", starter_apis.StarterCloneApi.as_view(), name="starter-clone"),
 ]

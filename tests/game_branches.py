@@ -16,7 +16,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("cards", "config", "decks", "games", "simulations", "vocabulary", "web")
+APPS = ("accounts", "cards", "config", "decks", "games", "simulations", "vocabulary", "web")
 GAME_FOLDERS = ("battlecards", "battlefront", "the_war", "tide_of_iron")
 GAME_IDS = {"battlecards", "battlefront", "the-war", "the_war", "tide-of-iron", "tide_of_iron"}
 ID_CONSTANT_OWNERS = {"Game", "GameType", "DeckGame"}

@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.module_scan import private_uses
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("games", "decks", "cards", "config", "simulations", "vocabulary", "web")
+APPS = ("games", "accounts", "decks", "cards", "config", "simulations", "vocabulary", "web")
 
 
 def _first_party(module: str) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 from config.errors import ValidationFailed
 from decks.deck_games import deck_game, deck_games
 from decks.models import MAX_ENTRY_COUNT, Deck
+from decks.rule_results import DeckValidation
 
 
 def side_label(game: str, side: str) -> str:
@@ -53,8 +54,10 @@ def add_card(deck: Deck, entries: dict[str, int], wanted: str, count: Any) -> di
     return out
 
 
-def context(deck: Deck, entries: dict[str, int], validation: dict[str, Any], *, user: Any) -> dict[str, Any]:
+def context(deck: Deck, entries: dict[str, int], result: DeckValidation, *, user: Any) -> dict[str, Any]:
+    """The editor's page of `deck` with `entries` and their validation by the deck's game's rules."""
     cards = _cards(deck.game)
+    validation = result.to_dict()
     violations = validation["violations"]
     rows = [
         {

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import forms
 from rest_framework import serializers
 
+from accounts.serializers import RegisterInputSerializer
 from decks.models import MAX_ENTRY_COUNT, Deck, Game
-from decks.serializers import RegisterInputSerializer
 
 
 class SignUpForm(forms.Form):

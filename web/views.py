@@ -9,8 +9,8 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from accounts import services
 from config.errors import DomainError
-from decks import services
 from web.catalogs import KINDS
 from web.forms import SignUpForm
 
@@ -49,7 +49,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """A new account (decks.services.user_register, as POST /api/auth/register/), then logged in."""
+    """A new account (accounts.services.user_register, as POST /api/auth/register/), then logged in."""
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

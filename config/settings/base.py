@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "cards.apps.CardsConfig",
+    "accounts.apps.AccountsConfig",  # registration and API tokens (DRF's authtoken)
     "decks.apps.DecksConfig",
     "games.apps.GamesConfig",
     "simulations.apps.SimulationsConfig",

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from decks.serializers import RegisterInputSerializer
+from accounts.serializers import RegisterInputSerializer
 from web.forms import SignUpForm
 
 PASSWORD = "Tobruk-1941-holds"
