@@ -321,7 +321,7 @@ def _live_context(request: HttpRequest, game, payload: dict) -> dict:
         pending = selectors.takeback_pending_payload(game=game, entry=selectors.takeback_pending(game=game))
     return {
         "who": names,
-        "seats": play.seat_rows(seats, my_seat=payload["seat"]),
+        "seats": play.seat_rows(seats, my_seat=payload["seat"], ratings=live),
         "clocks": play.clocks(payload.get("clock"), names),
         "takebacks": live,
         "takeback": pending and {
@@ -465,7 +465,7 @@ def _posted_action(request: HttpRequest, game_id) -> dict:
     fields = get_game_type(game.game_type).reports.get(report)
     if fields is None:
         raise ValueError(report)
-    return {"type": report, **{name: request.POST.get(name, "").strip() for name, _ in fields}}
+    return {"type": report, **{name: request.POST.get(name, "").strip() for name, *_ in fields}}
 
 
 @login_required
