@@ -229,6 +229,10 @@ class GameType:
     # opt_<name>. lobby_rule_options reads them (a game with other fields adds them there).
     lobby_checkboxes: tuple[tuple[str, str], ...] = ()
 
+    def lobby_selects(self) -> list[tuple[str, str, tuple[tuple[str, str], ...]]]:
+        """The rules options the lobby shows as selects: (field, label, its (value, label) choices)."""
+        return []
+
     def lobby_rule_options(self, post: Mapping[str, Any]) -> dict[str, Any]:
         """The rules options the lobby's fields of this game give (its checkboxes, ticked)."""
         return {name: True for name, _ in self.lobby_checkboxes if post.get(f"opt_{name}") == "on"}
@@ -311,6 +315,13 @@ class Battlefront(GameType):
     LOBBY_SEATS = (("west", "West"), ("east", "East"))
     LOBBY_NATIONALITIES = (("DE", "Germany"), ("RU", "Soviet Union"), ("US", "United States"),
                            ("GB", "Great Britain"), ("JP", "Japan"))
+
+    def lobby_selects(self) -> list[tuple[str, str, tuple[tuple[str, str], ...]]]:
+        none = (("", "none"),)
+        return [("opt_blitzkrieg_attacker", "Battlefront: Blitzkrieg attacker (optional rule)",
+                 none + self.LOBBY_SEATS),
+                *((f"opt_special_{seat}", f"Battlefront: Special cards of {label} (optional rule)",
+                   none + self.LOBBY_NATIONALITIES) for seat, label in self.LOBBY_SEATS)]
 
     def lobby_rule_options(self, post: Mapping[str, Any]) -> dict[str, Any]:
         options = super().lobby_rule_options(post)
@@ -417,7 +428,7 @@ class TheWar(GameType):
         "defender_specials": "Defender: play a special card, or go on",
         "defender_artillery": "Defending artillery: fire, or go on",
         "interception": "Intercept the blocking aircraft with a fighter, or go on",
-        "aa_mode": "Anti-aircraft: fire at the air or at the ground",
+        "aa_mode": "Anti-aircraft: fire at the air (air), at the ground (ground), or not at all (none)",
         "damage": "Assign the damage",
         "strike": "Breakthrough and strikes: choose what each unit strikes",
         "second_line_support": "Support from the second line, or go on",

@@ -17,7 +17,7 @@ from cards.selectors import nation_list, theater_list
 from config.errors import DomainError, NotFound, ValidationFailed
 from decks import selectors as deck_selectors
 from games import selectors, services, spectator_selectors
-from games.game_types import GAME_TYPES, Battlefront, get_game_type
+from games.game_types import GAME_TYPES, get_game_type
 from games.models import GameStatus
 from games.serializers import GameSerializer
 from games.services.takebacks import game_takeback_answer as game_takeback_answer_service
@@ -134,9 +134,10 @@ NEW_GAME_DEFAULTS = {
     "game_type": "battlecards", "opponent": "bot", "bot": BOTS[0], "my_deck": "starter:gb-we-starter",
     "opponent_deck": "starter:de-we-starter", "war_p1": "", "war_p2": "", "scenario": "", "theater": "",
     "time_control": "", "minutes": "10", "increment_seconds": "0", "days": "3", "spectators": "",
-    "spectator_delay": "0", "options": "", "opt_blitzkrieg_attacker": "", "opt_special_west": "",
-    "opt_special_east": "",
+    "spectator_delay": "0", "options": "",
 }
+# and every game's option selects, none chosen (GameType.lobby_selects)
+NEW_GAME_DEFAULTS |= {name: "" for kind in GAME_TYPES.values() for name, _, _ in kind.lobby_selects()}
 
 
 def _new_game_form(post) -> dict:
@@ -195,10 +196,12 @@ def _lobby(request: HttpRequest, *, team_error: dict | None = None, team_post=No
                 for kind in GAME_TYPES.values()
                 for name, label in kind.lobby_checkboxes
             ],
-            "battlefront_seats": Battlefront.LOBBY_SEATS,
-            "special_seats": [{"seat": seat, "label": label, "chosen": new[f"opt_special_{seat}"]}
-                              for seat, label in Battlefront.LOBBY_SEATS],
-            "battlefront_nationalities": Battlefront.LOBBY_NATIONALITIES,
+            "option_selects": [
+                {"game_type": kind.name, "name": name, "id": name.replace("_", "-"), "label": label,
+                 "choices": choices, "chosen": new.get(name, "")}
+                for kind in GAME_TYPES.values()
+                for name, label, choices in kind.lobby_selects()
+            ],
         },
         status=(team_error or new_error or {}).get("status", 200),
     )
