@@ -38,10 +38,14 @@ class GameType:
     live_play: bool = True
     # The web part (optional): the play page's table (None: the view's parts drawn generically), one control
     # title per decision kind in the game's own words (the buttons are the decision's legal actions), and
-    # the reports a seat types in (action type -> its fields) when the board is physical.
+    # the reports a seat types in when the board is physical (action type -> its fields: (name, label), or
+    # (name, label, choices) for a select).
     board_template: str | None = None
     controls: Mapping[str, str] = {}
-    reports: Mapping[str, list[tuple[str, str]]] = {}
+    reports: Mapping[str, list[tuple]] = {}
+    # why a finished game ended, by the kind of the view's `result` (else the end reason's words): its
+    # fields by name, a seat as who plays it, a result as who won or a draw
+    end_words: Mapping[str, str] = {}
     # The deck part (optional): the import path of the game's decks.deck_games.DeckGame when its players build
     # their own decks in the deck builder (decks/, web/deck_editor.py).
     deck_part: str | None = None
@@ -227,6 +231,10 @@ class GameType:
     # opt_<name>. lobby_rule_options reads them (a game with other fields adds them there).
     lobby_checkboxes: tuple[tuple[str, str], ...] = ()
 
+    def lobby_selects(self) -> list[tuple[str, str, tuple[tuple[str, str], ...]]]:
+        """The rules options the lobby shows as selects: (field, label, its (value, label) choices)."""
+        return []
+
     def lobby_rule_options(self, post: Mapping[str, Any]) -> dict[str, Any]:
         """The rules options the lobby's fields of this game give (its checkboxes, ticked)."""
         return {name: True for name, _ in self.lobby_checkboxes if post.get(f"opt_{name}") == "on"}
@@ -309,6 +317,13 @@ class Battlefront(GameType):
     LOBBY_SEATS = (("west", "West"), ("east", "East"))
     LOBBY_NATIONALITIES = (("DE", "Germany"), ("RU", "Soviet Union"), ("US", "United States"),
                            ("GB", "Great Britain"), ("JP", "Japan"))
+
+    def lobby_selects(self) -> list[tuple[str, str, tuple[tuple[str, str], ...]]]:
+        none = (("", "none"),)
+        return [("opt_blitzkrieg_attacker", "Battlefront: Blitzkrieg attacker (optional rule)",
+                 none + self.LOBBY_SEATS),
+                *((f"opt_special_{seat}", f"Battlefront: Special cards of {label} (optional rule)",
+                   none + self.LOBBY_NATIONALITIES) for seat, label in self.LOBBY_SEATS)]
 
     def lobby_rule_options(self, post: Mapping[str, Any]) -> dict[str, Any]:
         options = super().lobby_rule_options(post)
@@ -417,7 +432,7 @@ class TheWar(GameType):
         "defender_specials": "Defender: play a special card, or go on",
         "defender_artillery": "Defending artillery: fire, or go on",
         "interception": "Intercept the blocking aircraft with a fighter, or go on",
-        "aa_mode": "Anti-aircraft: fire at the air or at the ground",
+        "aa_mode": "Anti-aircraft: fire at the air (air), at the ground (ground), or not at all (none)",
         "damage": "Assign the damage",
         "strike": "Breakthrough and strikes: choose what each unit strikes",
         "second_line_support": "Support from the second line, or go on",
@@ -518,7 +533,8 @@ class TideOfIron(GameType):
     )
     board_template = "web/play/partials/board_tide-of-iron.html"
     controls = {
-        "act": "Your Strategy cards: activate, retry contact, discard, report the board, or end the phase",
+        "act": "Your Strategy cards: activate, retry contact, report the board, pass, or end the phase or "
+               "the match",
         "target": "Choose the target hex",
         "target_column": "Choose the target hex: its column",
         "target_row": "Choose the target hex: its row",
@@ -527,10 +543,16 @@ class TideOfIron(GameType):
     }
     reports = {
         "report_command": [("points", "Command points")],
-        "place_unit": [("unit", "Unit label"), ("hex", "Hex (x,y)"), ("side", "Side (axis or allies)"),
-                       ("kind", "Kind (squad or vehicle)")],
+        "place_unit": [("unit", "Unit label"), ("hex", "Hex (column,row)"),
+                       ("side", "Side", ("allies", "axis")), ("kind", "Kind", ("squad", "vehicle")),
+                       ("officer", "Officer in the squad", ("no", "yes"))],
         "remove_unit": [("unit", "Unit label")],
-        "set_cover": [("hex", "Hex (x,y)"), ("cover", "Cover")],
+        "set_cover": [("hex", "Hex (column,row)"), ("cover", "Cover (defense dice)")],
+    }
+    end_words = {
+        "reported": "{by} reported the result ({result}) and {confirmed_by} confirmed it.",
+        "no_result": "{by} reported a result ({claimed}); {disputed_by} disputed it, so the match ended "
+                     "without a result.",
     }
     uses_decks = False
     live_play = False

@@ -72,8 +72,9 @@ def decision_controls(payload: dict[str, Any]) -> dict[str, Any] | None:
     reports = []
     if legal and isinstance(prompt, dict):
         offered = get_game_type(payload["game_type"]).reports
-        reports = [{"type": t, "label": t.replace("_", " ").capitalize(), "fields": offered[t]}
+        reports = [{"type": t, "label": t.replace("_", " ").capitalize(), "fields": report_fields(offered[t])}
                    for t in prompt.get("reports", []) if t in offered]
+        prompt = {k: v for k, v in prompt.items() if k != "reports"}  # drawn as the report forms
     return {
         "kind": decision.get("kind"),
         "seat": decision.get("seat"),
@@ -82,6 +83,11 @@ def decision_controls(payload: dict[str, Any]) -> dict[str, Any] | None:
         "reports": reports,
         "actions": [{"label": action_label(a, names), "json": json.dumps(a, sort_keys=True)} for a in legal],
     }
+
+
+def report_fields(fields: list[tuple]) -> list[dict[str, Any]]:
+    """A report's fields as the form draws them: a text box, or a select of the field's choices."""
+    return [{"name": f[0], "label": f[1], "choices": f[2] if len(f) > 2 else ()} for f in fields]
 
 
 def zones(payload: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -256,8 +262,31 @@ def side_names(seats: list[dict[str, Any]], *, my_seat: str | None = None) -> di
     return names
 
 
+def _result_words(result: dict[str, Any], template: str, names: dict[str, str]) -> str:
+    """A result the game words itself (its definition's end_words): seats by who plays them, a reported
+    result as who won ("you won", "bob won") or a draw."""
+    def word(key: str, value: Any) -> str:
+        if key in ("result", "claimed"):
+            return "a draw" if value == "draw" else f"{names.get(value, value)} won"
+        return names.get(value, value) if isinstance(value, str) else str(value)
+
+    fields = {key: word(key, value) for key, value in result.items() if value is not None}
+    try:
+        text = template.format(**fields)
+    except KeyError:
+        return ""
+    return text[0].upper() + text[1:] if text.startswith("you") else text
+
+
 def end_words(payload: dict[str, Any], names: dict[str, str]) -> str:
-    """Why the finished game ended, in words: who won, and how (the end reason in words, not its code)."""
+    """Why the finished game ended, in words: who won, and how (the end reason in words, not its code; a
+    result the game words itself, such as a result reported and confirmed, in the game's words)."""
+    result = (payload.get("view") or {}).get("result")
+    if isinstance(result, dict) and payload.get("game_type"):
+        words = get_game_type(payload["game_type"]).end_words
+        shown = _result_words(result, words[result["kind"]], names) if result.get("kind") in words else ""
+        if shown:
+            return shown
     winner = payload.get("winner") or ""
     reason = payload.get("end_reason") or ("victory" if winner else "")
     losers = sorted({side_of(seat) for seat in names} - {side_of(winner)})
@@ -311,8 +340,11 @@ def rating_change_text(change: dict[str, Any] | None) -> str:
     return f"{delta:+d} ({round(change['rating_before'])} → {round(change['rating_after'])})"
 
 
-def seat_rows(seats: list[dict[str, Any]], *, my_seat: str | None = None) -> list[dict[str, Any]]:
-    """The seats as the page lists them: who, their rating, and after a rated game its change."""
+def seat_rows(
+    seats: list[dict[str, Any]], *, my_seat: str | None = None, ratings: bool = True
+) -> list[dict[str, Any]]:
+    """The seats as the page lists them: who, their rating, and after a rated game its change (no rating
+    where the game's matches move none: a refereed match)."""
     return [
         {
             "seat": seat["seat"],
@@ -320,8 +352,8 @@ def seat_rows(seats: list[dict[str, Any]], *, my_seat: str | None = None) -> lis
             "player": seat.get("player") or "",
             "deck": seat.get("deck_label") or "",
             "nation": seat.get("nation") or "",
-            "rating": rating_text(seat.get("rating")),
-            "change": rating_change_text(seat.get("rating_change")),
+            "rating": rating_text(seat.get("rating")) if ratings else "",
+            "change": rating_change_text(seat.get("rating_change")) if ratings else "",
         }
         for seat in seats
     ]

@@ -17,12 +17,12 @@ from cards.selectors import nation_list, theater_list
 from config.errors import DomainError, NotFound, ValidationFailed
 from decks import selectors as deck_selectors
 from games import selectors, services, spectator_selectors
-from games.game_types import GAME_TYPES, Battlefront, get_game_type
+from games.game_types import GAME_TYPES, get_game_type
 from games.models import GameStatus
 from games.serializers import GameSerializer
 from games.services.takebacks import game_takeback_answer as game_takeback_answer_service
 from games.services.takebacks import game_takeback_request
-from web import play
+from web import lobby_hints, play
 from web.deck_editor import starters
 from web.pages import is_fragment, page
 
@@ -134,9 +134,10 @@ NEW_GAME_DEFAULTS = {
     "game_type": "battlecards", "opponent": "bot", "bot": BOTS[0], "my_deck": "starter:gb-we-starter",
     "opponent_deck": "starter:de-we-starter", "war_p1": "", "war_p2": "", "scenario": "", "theater": "",
     "time_control": "", "minutes": "10", "increment_seconds": "0", "days": "3", "spectators": "",
-    "spectator_delay": "0", "options": "", "opt_blitzkrieg_attacker": "", "opt_special_west": "",
-    "opt_special_east": "",
+    "spectator_delay": "0", "options": "",
 }
+# and every game's option selects, none chosen (GameType.lobby_selects)
+NEW_GAME_DEFAULTS |= {name: "" for kind in GAME_TYPES.values() for name, _, _ in kind.lobby_selects()}
 
 
 def _new_game_form(post) -> dict:
@@ -150,14 +151,23 @@ def _new_game_form(post) -> dict:
     return form
 
 
+def _deck_choices(user) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The Battlecards deck selects' (value, label) pairs: the player's (his decks, then the starters) and
+    the opponent's (the starters, then the player's own decks, for a bot to play)."""
+    my_decks = [(f"deck:{deck.pk}", f"{deck.name} ({deck.nation})")
+                for deck in deck_selectors.deck_list(user=user, mine=True).filter(game="battlecards")]
+    starters = [(f"starter:{s['code']}", s["name"]) for s in _battlecards_starters()]
+    return my_decks + starters, starters + [(value, f"your deck {label}") for value, label in my_decks]
+
+
 def _lobby(request: HttpRequest, *, team_error: dict | None = None, team_post=None,
-           new_error: dict | None = None, new_post=None) -> HttpResponse:
+           new_error: dict | None = None, new_post=None, hint: dict | None = None) -> HttpResponse:
     context = {"request": request}
     joinable = GameSerializer(
         selectors.game_list(user=request.user, joinable=True)[:50], many=True, context=context
     )
     mine = GameSerializer(selectors.game_list(user=request.user)[:50], many=True, context=context)
-    my_decks = deck_selectors.deck_list(user=request.user, mine=True).filter(game="battlecards")
+    my_deck_choices, opponent_deck_choices = _deck_choices(request.user)
     new = _new_game_form(new_post)
     return render(
         request,
@@ -166,7 +176,6 @@ def _lobby(request: HttpRequest, *, team_error: dict | None = None, team_post=No
             "joinable": joinable.data,
             "mine": mine.data,
             "starters": _battlecards_starters(),
-            "my_decks": my_decks,
             "bots": BOTS,
             "war_starters": _the_war_starters(),
             "toi_scenarios": _toi_scenarios(),
@@ -177,19 +186,22 @@ def _lobby(request: HttpRequest, *, team_error: dict | None = None, team_post=No
             "team_error": team_error,
             "new": new,
             "new_error": new_error,
+            "matchup_hint": hint,
             "game_choices": GAME_CHOICES,
-            "my_deck_choices": [(f"deck:{deck.pk}", f"{deck.name} ({deck.nation})") for deck in my_decks]
-            + [(f"starter:{s['code']}", s["name"]) for s in _battlecards_starters()],
+            "my_deck_choices": my_deck_choices,
+            "opponent_deck_choices": opponent_deck_choices,
             "option_boxes": [
                 {"game_type": kind.name, "name": f"opt_{name}", "label": label,
                  "checked": new.get(f"opt_{name}")}
                 for kind in GAME_TYPES.values()
                 for name, label in kind.lobby_checkboxes
             ],
-            "battlefront_seats": Battlefront.LOBBY_SEATS,
-            "special_seats": [{"seat": seat, "label": label, "chosen": new[f"opt_special_{seat}"]}
-                              for seat, label in Battlefront.LOBBY_SEATS],
-            "battlefront_nationalities": Battlefront.LOBBY_NATIONALITIES,
+            "option_selects": [
+                {"game_type": kind.name, "name": name, "id": name.replace("_", "-"), "label": label,
+                 "choices": choices, "chosen": new.get(name, "")}
+                for kind in GAME_TYPES.values()
+                for name, label, choices in kind.lobby_selects()
+            ],
         },
         status=(team_error or new_error or {}).get("status", 200),
     )
@@ -227,8 +239,22 @@ def game_new(request: HttpRequest) -> HttpResponse:
     except DomainError as error:
         if error.status not in (400, 409):
             raise
-        return _lobby(request, new_error=_site_words(error), new_post=request.POST)
+        return _lobby(request, new_error=_site_words(error), new_post=request.POST,
+                      hint=_matchup_hint(request, error))
     return redirect("web:game", game_id=game.pk)
+
+
+def _matchup_hint(request: HttpRequest, error: DomainError) -> dict | None:
+    """Decks too far apart (the matchup rule): the decks within it, for either side (web.lobby_hints)."""
+    post = request.POST
+    mine, theirs = _deck_ref(post.get("my_deck", "")), _deck_ref(post.get("opponent_deck", ""))
+    if not lobby_hints.breaks_balance(error) or mine is None or theirs is None:
+        return None
+    my_choices, their_choices = _deck_choices(request.user)
+    return lobby_hints.matchup_hint(
+        request.user, mine=(post["my_deck"], mine), theirs=(post["opponent_deck"], theirs),
+        theater=post.get("theater", ""), my_choices=my_choices, their_choices=their_choices,
+    )
 
 
 def _game_create(user, post):
@@ -321,7 +347,7 @@ def _live_context(request: HttpRequest, game, payload: dict) -> dict:
         pending = selectors.takeback_pending_payload(game=game, entry=selectors.takeback_pending(game=game))
     return {
         "who": names,
-        "seats": play.seat_rows(seats, my_seat=payload["seat"]),
+        "seats": play.seat_rows(seats, my_seat=payload["seat"], ratings=live),
         "clocks": play.clocks(payload.get("clock"), names),
         "takebacks": live,
         "takeback": pending and {
@@ -465,7 +491,7 @@ def _posted_action(request: HttpRequest, game_id) -> dict:
     fields = get_game_type(game.game_type).reports.get(report)
     if fields is None:
         raise ValueError(report)
-    return {"type": report, **{name: request.POST.get(name, "").strip() for name, _ in fields}}
+    return {"type": report, **{name: request.POST.get(name, "").strip() for name, *_ in fields}}
 
 
 @login_required

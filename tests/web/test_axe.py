@@ -62,7 +62,15 @@ def _games(django_db_blocker) -> tuple[dict[str, str], dict[str, str], dict]:
                 into[game_type] = game
             client.post(f"/play/{finished[game_type]}/resign/", {})
         deck = created(client.post("/decks/starters/gb-we-starter/clone/", {}))
-        return live, finished, {"deck": deck}
+        # a Tide of Iron match where the player is to confirm or dispute the other's report (the live one
+        # above has his `act` decision): he passes, the other reports his command points
+        confirm = created(client.post("/play/new/", bodies["tide-of-iron"]))
+        assert other.post(f"/play/{confirm}/join/", {}).status_code == 302
+        for who, body in ((client, {"action": '{"type": "pass_turn", "seat": "allies"}'}),
+                          (other, {"report": "report_command", "points": "5"})):
+            version = who.get(f"/api/games/{confirm}/view/").json()["version"]
+            assert who.post(f"/play/{confirm}/act/", {**body, "version": version}).status_code == 302
+        return live, finished, {"deck": deck, "toi_confirm": confirm}
 
 
 def test_axe_finds_no_serious_or_critical_violation_on_the_crawl(in_browser, django_db_blocker):  # noqa: F811
@@ -82,6 +90,7 @@ def test_axe_finds_no_serious_or_critical_violation_on_the_crawl(in_browser, dja
         f"/decks/{made['deck']}/versions/",
         "/play/",
         *(f"/play/{live[g]}/" for g in GAME_TYPES),
+        f"/play/{made['toi_confirm']}/",
         *(f"/play/{live[g]}/watch/" for g in GAME_TYPES),
         *(f"/play/{finished[g]}/" for g in GAME_TYPES),
         *(f"/play/{finished[g]}/replay/?ply=1" for g in GAME_TYPES),
@@ -109,6 +118,11 @@ def test_axe_finds_no_serious_or_critical_violation_on_the_crawl(in_browser, dja
         page.get_by_role("button", name="Log out").wait_for()
         for path in signed_in:
             check(path, "player")
+        kinds = set()  # the Tide of Iron play pages crawled draw the player's pending decision
+        for game in (live["tide-of-iron"], made["toi_confirm"]):
+            page.goto(f"/play/{game}/")
+            kinds.add(page.locator("#board .decision ul.actions").get_attribute("data-decision"))
+        assert kinds == {"act", "confirm"}, kinds
         return found
 
     found = in_browser(steps)

@@ -169,3 +169,59 @@ def test_a_the_war_deck_names_its_game_and_army_on_its_page_and_in_the_list(clie
     client.post("/decks/starters/gb-we-starter/clone/")
     listed = client.get("/decks/").content.decode()
     assert re.search(r"<td>Battlecards</td><td>[A-Z][a-z]+[^<]*</td>", listed) and "<td>GB</td>" not in listed
+
+
+def _light_deck(owner, starter: str, name: str, cards: int = 40):
+    """A legal deck of 40 (or `cards`) cards of the starter's nation: the starter less its dearest cards
+    (far fewer points than any starter: the deck the issue could not play against any starter)."""
+    from decks.selectors import catalog, starter_entries, starter_get
+    from decks.services import deck_create
+
+    cat = catalog()
+    card_set = starter_get(code=starter, cat=cat)
+    entries = dict(starter_entries(card_set, cat))
+    while sum(entries.values()) > cards:
+        dearest = max((c for c in entries if not cat.arsenal[c].is_single_copy),
+                      key=lambda c: cat.arsenal[c].points)
+        entries[dearest] -= 1
+        entries = {code: n for code, n in entries.items() if n}
+    return deck_create(owner=owner, name=name, game="battlecards", nation=card_set.nation, entries=entries)
+
+
+def _hint(page: str) -> tuple[list[str], list[str]]:
+    """The hint's decks: (for the player, for the opponent), by their form values."""
+    section = re.search(r'<section class="hint matchup-hint".*?</section>', page, re.S).group(0)
+    mine = re.findall(r'data-choose="my-deck" data-value="([^"]+)"', section)
+    theirs = re.findall(r'data-choose="opponent-deck" data-value="([^"]+)"', section)
+    return mine, theirs
+
+
+def test_decks_too_far_apart_come_back_with_the_decks_within_the_matchup_rule(client, alice, catalog_rows):
+    """Issue 38 item 3: a 40-card deck against a starter breaks the matchup rule; the lobby, form kept, lists
+    the player's decks (his own and the starters) that may play the opponent's deck, and the decks the bot
+    may be given against the player's; each one listed is a game the lobby then creates."""
+    light_gb = _light_deck(alice, "gb-we-starter", "Light British", cards=41)
+    light_de = _light_deck(alice, "de-we-starter", "Light German")
+    client.force_login(alice)
+    sent = {"game_type": "battlecards", "opponent": "bot", "bot": "random", "theater": "WE",
+            "my_deck": f"deck:{light_gb.pk}", "opponent_deck": "starter:de-we-starter"}
+    response = client.post("/play/new/", sent)
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 400 and "within 10 points" in page
+    assert _selected(page, "my_deck") == sent["my_deck"]
+    assert _selected(page, "opponent_deck") == sent["opponent_deck"]
+    mine, theirs = _hint(page)
+    assert "starter:gb-we-starter" in mine and sent["my_deck"] not in mine  # two starters always may
+    assert f"deck:{light_de.pk}" in theirs  # the bot may be given the player's own light German deck
+    assert "starter:de-we-starter" not in theirs
+    for changed in ({"my_deck": mine[0]}, {"opponent_deck": f"deck:{light_de.pk}"}):
+        assert client.post("/play/new/", sent | changed).status_code == 302, changed
+    assert Game.objects.count() == 2
+
+
+def test_no_hint_when_the_refusal_is_not_the_matchup_rule(client, alice, catalog_rows):
+    client.force_login(alice)
+    sent = {"game_type": "battlecards", "opponent": "bot", "bot": "random", "theater": "EF",
+            "my_deck": "starter:de-ef-starter", "opponent_deck": "starter:de-we-starter"}
+    page = client.post("/play/new/", sent).content.decode()
+    assert "Both decks fight for the axis" in html.unescape(page) and "matchup-hint" not in page

@@ -390,6 +390,11 @@ def test_the_tide_of_iron_page_offers_confirm_and_dispute_of_the_other_players_r
     client.post(f"/play/{game_id}/act/", {"version": version, "action": dispute})
     game = Game.objects.get(pk=game_id)
     assert game.status == "finished" and game.winner == "" and game.result["kind"] == "no_result"
+    ended = html_lib.unescape(client.get(f"/play/{game_id}/").content.decode())  # why, in the game's words
+    assert "alice reported a result (alice won); you disputed it, so the match ended without a result." in (
+        ended
+    )
+    assert "expired or was cancelled" not in ended
 
 
 def test_the_play_page_draws_a_cards_face_as_its_games_definition_says():

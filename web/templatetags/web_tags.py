@@ -133,3 +133,9 @@ def deck_side(deck: Any) -> str:
     from web.deck_editor import side_label
 
     return side_label(deck.game, deck.nation)
+
+
+@register.filter
+def lookup(mapping: dict, key: Any) -> Any:
+    """mapping[key], or the key itself when the mapping lacks it (a card code without a name, a seat)."""
+    return (mapping or {}).get(key, key)

@@ -24,4 +24,15 @@
   }
   game.addEventListener("change", show);
   show();
+
+  // The matchup hint's decks (the lobby after decks too far apart): a click chooses one in its select.
+  document.querySelectorAll("button[data-choose]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      const select = document.getElementById(button.dataset.choose);
+      select.value = button.dataset.value;
+      select.dispatchEvent(new Event("change", {bubbles: true}));
+      select.focus();
+    });
+  });
 })();
