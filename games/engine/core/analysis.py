@@ -1,0 +1,106 @@
+"""The analysis of a finished game (issue 41): per ply, the search bot's estimate of each side's chances from
+the deciding seat's own knowledge then, and the moves it would have preferred where the played one was clearly
+worse. Pure Python over any game that offers a determinizer (core.search.Determinizer); no Django.
+
+How: the game is replayed from its set-up and log; at each ply only the deciding seat's VIEW (what that seat
+saw then: never the state) and its legal actions go to the search (SearchBot.evaluate, the search `choose`
+runs, seeded from (salt, ply, seat)). So the estimate at a ply depends on nothing the seat could not see: the
+same view gives the same estimate, however the hidden cards lie.
+
+A move is flagged when the played action's mean reward is at least FLAG_MARGIN below the mean of the action
+the search would have played (its most visited), and the search tried the played action at least
+FLAG_MIN_VISITS times (a mean over fewer playouts is noise). An action the search never tried is not judged.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .search import SearchBot
+
+# The default budget: iterations (determinized playouts) per ply. Battlefront: about 2 ms of one core an
+# iteration, so a 300-ply game takes about 300 * 200 * 2 ms = 2 minutes (tests/bench/analysis_bench.py
+# measures it); the server's is settings.GAMES_ANALYSIS_ITERATIONS.
+DEFAULT_ITERATIONS = 200
+LEVEL = "search-1"  # its playouts' cap (rollout_plies); the iterations are the analysis' own
+FLAG_MARGIN = 0.1  # a played move this much (in win probability) below the preferred one is flagged
+FLAG_MIN_VISITS = 8  # ... when the search tried it at least this often
+
+
+@dataclass(frozen=True)
+class PlyAnalysis:
+    ply: int                     # the position before the (ply + 1)-th action in effect
+    seat: str                    # the deciding seat
+    wins: dict[str, float]       # each seat's estimated win probability, from `seat`'s view
+    played: dict[str, Any]       # the action played (its JSON)
+    played_value: float | None   # its mean reward for `seat` (None: the search never tried it)
+    best: dict[str, Any] | None  # the action the search prefers (its JSON)
+    best_value: float | None
+    flagged: bool                # played clearly worse than best (FLAG_MARGIN, FLAG_MIN_VISITS)
+    choices: int                 # legal actions at this ply
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply, "seat": self.seat, "wins": self.wins, "played": self.played,
+            "played_value": self.played_value, "best": self.best, "best_value": self.best_value,
+            "flagged": self.flagged, "choices": self.choices,
+        }
+
+
+def analyse_ply(bot: SearchBot, *, view: dict[str, Any], legal: list[Any], seat: str, played: Any,
+                seats: Sequence[str], ply: int) -> PlyAnalysis:
+    """One ply: the search from `view` (the deciding seat's view) over `legal`, judged against `played`."""
+    estimate = bot.evaluate(view, legal, seat)
+    value = round(estimate.value, 4)
+    wins = {seat: value}
+    if len(seats) == 2:  # two sides: the other's chance is the rest (a draw counts half to each)
+        other = seats[1] if seat == seats[0] else seats[0]
+        wins[other] = round(1 - value, 4)
+    best = estimate.actions[0] if estimate.actions else None
+    mine = next((s for s in estimate.actions if s.action == played), None)
+    flagged = (
+        best is not None and mine is not None and mine is not best
+        and mine.visits >= FLAG_MIN_VISITS and best.value - mine.value >= FLAG_MARGIN
+    )
+    return PlyAnalysis(
+        ply=ply, seat=seat, wins=wins, played=played.to_json(),
+        played_value=None if mine is None else round(mine.value, 4),
+        best=None if best is None else best.action.to_json(),
+        best_value=None if best is None else round(best.value, 4),
+        flagged=flagged, choices=len(legal),
+    )
+
+
+def analyse_game(
+    *,
+    engine: Any,
+    determinizer: Any,
+    state: Any,
+    actions: Sequence[Any],
+    iterations: int = DEFAULT_ITERATIONS,
+    salt: str = "analysis",
+    start: int = 0,
+    on_ply: Callable[[PlyAnalysis], None] | None = None,
+) -> list[PlyAnalysis]:
+    """Analyse the plies from `start` of a game: `state` is its state before the first action, `actions`
+    the JSON of its actions in effect; `engine` the game's Engine (parse_action, legal_actions, apply, view,
+    seats), `determinizer` its Determinizer. The plies before `start` are replayed, not searched (a job
+    resumed). `on_ply`, if given, gets each ply's result as it is known (progress)."""
+    bot = SearchBot(determinizer, level=LEVEL, salt=salt, iterations=iterations)
+    out = []
+    for ply, data in enumerate(actions):
+        action = engine.parse_action(data)
+        if ply >= start:
+            seat = determinizer.to_move(state)
+            if seat is None:
+                break
+            legal = engine.legal_actions(state)
+            played = next((a for a in legal if a == action), action)
+            result = analyse_ply(bot, view=engine.view(state, seat), legal=legal, seat=seat, played=played,
+                                 seats=engine.seats, ply=ply)
+            out.append(result)
+            if on_ply is not None:
+                on_ply(result)
+        engine.apply(state, action)
+    return out
