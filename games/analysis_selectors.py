@@ -18,7 +18,7 @@ from games.engine.core import analysis as core_analysis
 from games.engine.core.search import LEVELS
 from games.game_types import game_type_of
 from games.models import GameAnalysis, GameStatus
-from games.selectors import game_get, replay_is_whole
+from games.selectors import game_get, replay_is_whole, replay_seats
 
 
 def analysis_available(*, game_type: Any) -> bool:
@@ -59,11 +59,23 @@ def analysis_payload(analysis: GameAnalysis | None, *, game: Any, whole: bool) -
 def game_analysis_get(*, game_id: Any, user: Any) -> dict[str, Any]:
     """The game's analysis as `user` may see it (status "none" before anyone asked for one). 404 for a game
     he may not see, 409 game_not_finished before the end."""
+    return game_analysis_page(game_id=game_id, user=user)["analysis"]
+
+
+def game_analysis_page(*, game_id: Any, user: Any) -> dict[str, Any]:
+    """What the site's replay page draws the analysis with: the analysis (game_analysis_get), the game's
+    seats in order, who played them (as the replay names them) and the winner."""
     game = game_get(game_id=game_id, user=user)
     if game.status != GameStatus.FINISHED:
         raise Conflict("A game is analysed once it has ended.", code="game_not_finished")
     analysis = GameAnalysis.objects.filter(game_id=game.pk).first()
-    return analysis_payload(analysis, game=game, whole=replay_is_whole(game=game, user=user))
+    kind = game_type_of(game)
+    return {
+        "analysis": analysis_payload(analysis, game=game, whole=replay_is_whole(game=game, user=user)),
+        "seats": list(kind.seats),
+        "players": replay_seats(game, user=user),
+        "winner": game.winner or None,
+    }
 
 
 def analysis_of(*, analysis_id: Any) -> GameAnalysis:
