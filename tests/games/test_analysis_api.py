@@ -3,9 +3,11 @@ progress, and that it shows no more than the replay shows its reader (the hidden
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from games.analysis_selectors import analysis_available
 from games.engine import battlefront as bf
@@ -164,6 +166,16 @@ def test_a_failed_analysis_starts_again_from_where_it_stopped(catalog_rows, api,
     GameAnalysis.objects.filter(pk=gid).update(status=AnalysisStatus.FAILED, plies=whole[:2], plies_done=2)
     assert ask(alice, gid).status_code == 202
     assert GameAnalysis.objects.get(pk=gid).plies == whole  # the same search: the same estimates
+
+
+def test_a_stalled_analysis_is_started_again_by_the_next_request(catalog_rows, api, alice, settings, ask):
+    settings.GAMES_ANALYSIS_RUNNER = "none"  # queued, never run: as if its process died
+    gid = finished_battlefront(api, alice)
+    assert ask(alice, gid).status_code == 202
+    assert ask(alice, gid).status_code == 200  # under way: the same one
+    long_ago = timezone.now() - timedelta(seconds=settings.GAMES_ANALYSIS_STALE_SECONDS + 1)
+    GameAnalysis.objects.filter(pk=gid).update(updated_at=long_ago)
+    assert ask(alice, gid).status_code == 202  # stalled: dispatched again
 
 
 def test_a_game_type_without_a_search_bot_cannot_be_analysed(catalog_rows, api, alice, ask):
