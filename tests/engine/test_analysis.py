@@ -108,3 +108,9 @@ def test_evaluate_prefers_what_choose_plays_and_flags_follow_the_threshold(name)
             chosen = bot.choose(engine.view(state, r.seat), legal, r.seat)
             assert chosen.to_json() == r.best
         engine.apply(state, engine.parse_action(data))
+
+
+def test_an_army_seat_is_estimated_for_its_side():
+    assert analysis.side_of("axis-2", ("axis", "allies")) == "axis"
+    assert analysis.side_of("east", ("west", "east")) == "east"
+    assert analysis.side_of("p1", ("p1", "p2")) == "p1"

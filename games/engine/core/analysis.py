@@ -32,7 +32,7 @@ FLAG_MIN_VISITS = 8  # ... when the search tried it at least this often
 class PlyAnalysis:
     ply: int                     # the position before the (ply + 1)-th action in effect
     seat: str                    # the deciding seat
-    wins: dict[str, float]       # each seat's estimated win probability, from `seat`'s view
+    wins: dict[str, float]       # each side's estimated win probability, from `seat`'s view
     played: dict[str, Any]       # the action played (its JSON)
     played_value: float | None   # its mean reward for `seat` (None: the search never tried it)
     best: dict[str, Any] | None  # the action the search prefers (its JSON)
@@ -48,15 +48,21 @@ class PlyAnalysis:
         }
 
 
+def side_of(seat: str, sides: Sequence[str]) -> str:
+    """The side a seat plays for: itself, or the side its name extends (an army seat "axis-2" of a team game
+    plays for "axis", the platform's naming of armies)."""
+    return next((s for s in sides if seat == s or seat.startswith(f"{s}-")), seat)
+
+
 def analyse_ply(bot: SearchBot, *, view: dict[str, Any], legal: list[Any], seat: str, played: Any,
                 seats: Sequence[str], ply: int) -> PlyAnalysis:
     """One ply: the search from `view` (the deciding seat's view) over `legal`, judged against `played`."""
     estimate = bot.evaluate(view, legal, seat)
     value = round(estimate.value, 4)
-    wins = {seat: value}
-    if len(seats) == 2:  # two sides: the other's chance is the rest (a draw counts half to each)
-        other = seats[1] if seat == seats[0] else seats[0]
-        wins[other] = round(1 - value, 4)
+    side = side_of(seat, seats)
+    wins = {side: value}
+    if len(seats) == 2 and side in seats:  # two sides: the other's chance is the rest (a draw counts half)
+        wins[seats[1] if side == seats[0] else seats[0]] = round(1 - value, 4)
     best = estimate.actions[0] if estimate.actions else None
     mine = next((s for s in estimate.actions if s.action == played), None)
     flagged = (
