@@ -23,7 +23,7 @@ from django.utils import timezone
 from config.errors import Conflict, DomainError
 from games import analysis_runner
 from games.analysis_selectors import analysis_available, analysis_of
-from games.engine.core.analysis import PlyAnalysis, analyse_game
+from games.engine.core.analysis import PlyAnalysis, analyse_game, budget
 from games.game_types import game_type_of
 from games.models import ANALYSIS_ACTIVE_STATUSES, AnalysisStatus, Game, GameAnalysis, GameStatus
 from games.selectors import game_actions_in_effect, game_catalog, game_get, seat_of_user
@@ -110,6 +110,14 @@ def game_analysis_run(*, analysis_id: Any) -> bool:
     catalog = game_catalog(game=game)
     actions = [entry[2] for entry in game_actions_in_effect(game=game)]
     plies: list[dict[str, Any]] = list(analysis.plies or [])[: len(actions)]
+    determinizer = kind.engine.determinizer(catalog)  # type: ignore[attr-defined]
+    if not plies:  # a new analysis: its iterations a ply, from the settings' budget (core.analysis.budget)
+        analysis.iterations = budget(
+            engine=kind.engine, determinizer=determinizer, state=kind.replay(catalog, game.setup, []),
+            max_iterations=int(settings.GAMES_ANALYSIS_ITERATIONS),
+            ply_seconds=float(settings.GAMES_ANALYSIS_PLY_SECONDS),
+        )
+        GameAnalysis.objects.filter(pk=analysis_id).update(iterations=analysis.iterations)
     last = time.monotonic()
 
     def save(**extra: Any) -> None:
@@ -125,7 +133,7 @@ def game_analysis_run(*, analysis_id: Any) -> bool:
             last = time.monotonic()
 
     analyse_game(
-        engine=kind.engine, determinizer=kind.engine.determinizer(catalog),  # type: ignore[attr-defined]
+        engine=kind.engine, determinizer=determinizer,
         state=kind.replay(catalog, game.setup, []), actions=actions, iterations=analysis.iterations,
         salt=SALT, start=len(plies), on_ply=on_ply,
     )

@@ -114,3 +114,17 @@ def test_an_army_seat_is_estimated_for_its_side():
     assert analysis.side_of("axis-2", ("axis", "allies")) == "axis"
     assert analysis.side_of("east", ("west", "east")) == "east"
     assert analysis.side_of("p1", ("p1", "p2")) == "p1"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_budget_keeps_a_ply_within_its_seconds(name):
+    engine, catalog, setup, _ = _game(name, 5)
+    determinizer = engine.determinizer(catalog)
+
+    def budget(**kw):
+        start = engine.new_game(catalog, setup)
+        return analysis.budget(engine=engine, determinizer=determinizer, state=start, **kw)
+
+    assert budget(max_iterations=200, ply_seconds=1e-9) == analysis.MIN_ITERATIONS  # never fewer
+    assert budget(max_iterations=6, ply_seconds=1e-9) == 6
+    assert budget(max_iterations=50, ply_seconds=1000) == 50  # never more than asked

@@ -13,16 +13,22 @@ FLAG_MIN_VISITS times (a mean over fewer playouts is noise). An action the searc
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .search import SearchBot
 
-# The default budget: iterations (determinized playouts) per ply. Battlefront: about 2 ms of one core an
-# iteration, so a 300-ply game takes about 300 * 200 * 2 ms = 2 minutes (tests/bench/analysis_bench.py
-# measures it); the server's is settings.GAMES_ANALYSIS_ITERATIONS.
+# The budget: iterations (determinized playouts) per ply, at most DEFAULT_ITERATIONS, and fewer when one
+# ply would take more than PLY_SECONDS of one core (`budget`: measured on the game's first decision, where
+# playouts are longest), so a 300-ply game of any game takes at most about 300 * 0.8 s = 4 minutes.
+# Battlefront: about 2.3 ms an iteration, so it gets the 200 (0.45 s a ply, 2.3 minutes for 300 plies;
+# tests/bench/analysis_bench.py). The server's: settings.GAMES_ANALYSIS_ITERATIONS and _PLY_SECONDS.
 DEFAULT_ITERATIONS = 200
+PLY_SECONDS = 0.8
+MIN_ITERATIONS = 16  # never fewer (a slower game's analysis takes longer rather than saying nothing)
+PROBE_ITERATIONS = 16
 LEVEL = "search-1"  # its playouts' cap (rollout_plies); the iterations are the analysis' own
 FLAG_MARGIN = 0.1  # a played move this much (in win probability) below the preferred one is flagged
 FLAG_MIN_VISITS = 8  # ... when the search tried it at least this often
@@ -76,6 +82,23 @@ def analyse_ply(bot: SearchBot, *, view: dict[str, Any], legal: list[Any], seat:
         best_value=None if best is None else round(best.value, 4),
         flagged=flagged, choices=len(legal),
     )
+
+
+def budget(*, engine: Any, determinizer: Any, state: Any, max_iterations: int = DEFAULT_ITERATIONS,
+           ply_seconds: float = PLY_SECONDS) -> int:
+    """The iterations a ply for this game: max_iterations, or fewer when a ply would take more than
+    `ply_seconds` of this thread's CPU, timed by PROBE_ITERATIONS iterations from `state` (the game's
+    start, not changed). The analysis then uses this one number for every ply (each ply's estimate stays a
+    function of its view and the number alone)."""
+    seat = determinizer.to_move(state)
+    probe = min(PROBE_ITERATIONS, max_iterations)
+    if seat is None or probe <= 0:
+        return max(1, max_iterations)
+    bot = SearchBot(determinizer, level=LEVEL, salt="budget", iterations=probe)
+    started = time.thread_time()
+    bot.evaluate(engine.view(state, seat), engine.legal_actions(state), seat)
+    each = max(1e-6, (time.thread_time() - started) / probe)
+    return max(min(MIN_ITERATIONS, max_iterations), min(max_iterations, int(ply_seconds / each)))
 
 
 def analyse_game(
