@@ -1,10 +1,11 @@
 """Bulk data and catalog sync (reads): the gzipped catalog file per version, changes between versions.
 
-The bulk file is the catalog dicts of the current CatalogVersion (fixture shape, see cards.canonical) wrapped
-with the version hash and time, plus every ruling (with the cards it concerns), the Battlefront cards (the
-fixtures/battlefront/cards.json shape) and The War's cards and starters (the_war: {version, cards,
-starters}, every field of fixtures/the_war/ with its provenance), as compact JSON, gzipped deterministically
-(mtime 0): the same data gives the same bytes. It is built once per catalog cache token
+The bulk file is the catalog dicts of the current CatalogVersion (fixture shape, see
+cards.battlecards.canonical) wrapped with the version hash and time, plus every ruling (with the cards it
+concerns) and the section each game's catalog part adds (games.game_types: a definition's `bulk_section`;
+battlefront: the Battlefront cards in the fixtures/battlefront/cards.json shape; the_war: The War's
+{version, cards, starters}, every field of fixtures/the_war/ with its provenance), as compact JSON, gzipped
+deterministically (mtime 0): the same data gives the same bytes. It is built once per catalog cache token
 (cards.selectors.catalog_cache_token: a new one after every load or admin edit, Battlefront, The War and
 rulings ones too) and kept in memory.
 """
@@ -19,18 +20,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from cards.battlefront.selectors import battlefront_dicts
+from django.utils.module_loading import import_string
+
+from cards.battlecards.selectors import catalog_dicts, ruling_dicts
 from cards.canonical import content_hash
 from cards.models import CatalogVersion
-from cards.selectors import (
-    catalog_cache_token,
-    catalog_dicts,
-    catalog_version_current,
-    ruling_dicts,
-    version_by_hash,
-)
-from cards.the_war.selectors import the_war_dicts, the_war_version_hash
+from cards.selectors import catalog_cache_token, catalog_version_current, version_by_hash
 from config.errors import DomainError
+from games.game_types import GAME_TYPES
 
 TABLES = ("nations", "theaters", "sets", "arsenal", "conflict_cards", "battlecards")
 
@@ -60,9 +57,14 @@ def _rulings() -> list[dict[str, Any]]:
     return [{k: v for k, v in row.items() if k != "position"} for row in ruling_dicts()]
 
 
-def _the_war() -> dict[str, Any]:
-    rows = the_war_dicts()
-    return {"version": the_war_version_hash(rows), **rows}
+def _game_sections() -> dict[str, Any]:
+    """The sections the games' catalog parts add (a registered definition's `bulk_section`: its key in the
+    file and the import path of the function that gives it), in registration order."""
+    return {
+        kind.bulk_section[0]: import_string(kind.bulk_section[1])()
+        for kind in GAME_TYPES.values()
+        if kind.bulk_section is not None
+    }
 
 
 def _build(version: str, updated_at: datetime | None, contents: dict[str, Any]) -> BulkFile:
@@ -72,8 +74,7 @@ def _build(version: str, updated_at: datetime | None, contents: dict[str, Any]) 
         "updated_at": updated_at.isoformat() if updated_at else None,
         **{table: contents[table] for table in TABLES},
         "rulings": _rulings(),
-        "battlefront": battlefront_dicts(),
-        "the_war": _the_war(),
+        **_game_sections(),
     }
     raw = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
     data = gzip.compress(raw, compresslevel=9, mtime=0)

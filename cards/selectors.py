@@ -11,12 +11,11 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, F, Prefetch, Q, QuerySet, Sum
 
-from cards.canonical import CatalogDicts, content_hash
+from cards.battlecards.selectors import catalog_dicts, class_prefetch, prerequisite_prefetch
+from cards.canonical import content_hash
 from cards.models import (
     ArsenalCard,
-    ArsenalCardClass,
     Battlecard,
-    BattlecardPrerequisite,
     CardSet,
     CatalogVersion,
     ConflictCard,
@@ -63,18 +62,11 @@ def card_set_list() -> QuerySet[CardSet]:
     )
 
 
-def _class_prefetch() -> Prefetch:
-    return Prefetch(
-        "class_links",
-        queryset=ArsenalCardClass.objects.select_related("unit_class").order_by("position", "id"),
-    )
-
-
 def arsenal_card_list() -> QuerySet[ArsenalCard]:
     return (
         ArsenalCard.objects.select_related("nation")
         .prefetch_related(
-            _class_prefetch(),
+            class_prefetch(),
             Prefetch(
                 "memberships",
                 queryset=SetMembership.objects.select_related("card_set").order_by("card_set__code"),
@@ -89,17 +81,10 @@ def conflict_card_list() -> QuerySet[ConflictCard]:
     return ConflictCard.objects.select_related("theater", "card_set").order_by("code")
 
 
-def _prerequisite_prefetch() -> Prefetch:
-    return Prefetch(
-        "prerequisite_links",
-        queryset=BattlecardPrerequisite.objects.select_related("requires").order_by("position", "id"),
-    )
-
-
 def battlecard_list() -> QuerySet[Battlecard]:
     return (
         Battlecard.objects.select_related("theater", "card_set", "homeland_of")
-        .prefetch_related(_prerequisite_prefetch())
+        .prefetch_related(prerequisite_prefetch())
         .order_by("code")
     )
 
@@ -153,134 +138,13 @@ def get_by_code(queryset: QuerySet, code: str, *, what: str = "card"):
         raise NotFound(f"No {what} with code {code!r}.", code="not_found") from None
 
 
-# --------------------------------------------------------------------- fixture-shaped dicts and definitions
-
-
-def _provenance(value: Any) -> dict[str, dict[str, str]]:
-    return {
-        k: {"source": v.get("source"), "note": v.get("note") or ""}
-        if isinstance(v, dict)
-        else {"source": v, "note": ""}
-        for k, v in (value or {}).items()
-    }
-
-
-def catalog_dicts() -> CatalogDicts:
-    """The catalog rows serialised to the canonical fixture shape (see cards.canonical), sorted by code.
-
-    A fixed number of queries whatever the size of the catalog.
-    """
-    nations = [{"code": n.code, "name": n.name, "side": n.side} for n in Nation.objects.order_by("code")]
-    theaters = [{"code": t.code, "name": t.name} for t in Theater.objects.order_by("code")]
-    sets = []
-    for s in (
-        CardSet.objects.select_related("nation", "theater")
-        .prefetch_related(
-            Prefetch(
-                "memberships",
-                queryset=SetMembership.objects.select_related("card").order_by("position", "id"),
-            )
-        )
-        .order_by("code")
-    ):
-        sets.append(
-            {
-                "code": s.code,
-                "name": s.name,
-                "kind": s.kind,
-                "nation": s.nation.code if s.nation else None,
-                "theater": s.theater.code if s.theater else None,
-                "printed_points": s.printed_points,
-                "printed_cards": s.printed_cards,
-                "notes": s.notes,
-                "entries": [
-                    {
-                        "card": m.card.code,
-                        "printed_name": m.printed_name,
-                        "count": m.count,
-                        "count_provenance": m.count_provenance,
-                        "count_note": m.count_note,
-                    }
-                    for m in s.memberships.all()
-                ],
-            }
-        )
-    arsenal = []
-    for c in (
-        ArsenalCard.objects.select_related("nation").prefetch_related(_class_prefetch()).order_by("code")
-    ):
-        arsenal.append(
-            {
-                "code": c.code,
-                "name": c.name,
-                "nation": c.nation.code,
-                "kind": c.kind,
-                "classes": [link.unit_class.code for link in c.class_links.all()],
-                "points": c.points,
-                "max_per_deck": c.max_per_deck,
-                "attack": {"ground": c.attack_ground, "air": c.attack_air, "sea": c.attack_sea},
-                "defense": {"ground": c.defense_ground, "air": c.defense_air, "sea": c.defense_sea},
-                "phase": c.phase,
-                "abilities": list(c.abilities or ()),
-                "ukrainian": c.ukrainian,
-                "variant_of": c.variant_of_id,
-                "provenance": _provenance(c.provenance),
-            }
-        )
-    conflict_cards = [
-        {
-            "code": c.code,
-            "name": c.name,
-            "theater": c.theater.code,
-            "set": c.card_set.code,
-            "count": c.count,
-            "category": c.category,
-            "action_number": c.action_number,
-            "effect": c.effect,
-            "params": dict(c.params or {}),
-            "text": c.text,
-            "provenance": _provenance(c.provenance),
-        }
-        for c in ConflictCard.objects.select_related("theater", "card_set").order_by("code")
-    ]
-    battlecards = [
-        {
-            "code": b.code,
-            "name": b.name,
-            "theater": b.theater.code,
-            "set": b.card_set.code,
-            "count": b.count,
-            "action_number": b.action_number,
-            "aggressor": b.aggressor,
-            "aggressor_forces": b.aggressor_forces,
-            "defender_forces": b.defender_forces,
-            "prerequisites": [
-                {"holder": p.holder, "battlecard": p.requires.code} for p in b.prerequisite_links.all()
-            ],
-            "victory_points": b.victory_points,
-            "homeland_of": b.homeland_of.code if b.homeland_of else None,
-            "emergency_deployment": b.emergency_deployment,
-            "special_victory": b.special_victory,
-            "special_victory_text": b.special_victory_text,
-            "text": b.text,
-            "provenance": _provenance(b.provenance),
-        }
-        for b in Battlecard.objects.select_related("theater", "card_set", "homeland_of")
-        .prefetch_related(_prerequisite_prefetch())
-        .order_by("code")
-    ]
-    return {
-        "nations": nations,
-        "theaters": theaters,
-        "sets": sets,
-        "arsenal": arsenal,
-        "conflict_cards": conflict_cards,
-        "battlecards": battlecards,
-    }
+# ------------------------------------------------------------------------- rulings and definitions
 
 
 RULING_RELATED = {"arsenal": "arsenal_cards", "conflict": "conflict_cards", "battlecard": "battlecards"}
-RULING_CARD_MODELS = {"arsenal": ArsenalCard, "conflict": ConflictCard, "battlecard": Battlecard}
+RULING_CARD_MODELS: dict[str, Any] = {
+    "arsenal": ArsenalCard, "conflict": ConflictCard, "battlecard": Battlecard,
+}
 RULING_CARD_NOUNS = {"arsenal": "arsenal card", "conflict": "conflict card", "battlecard": "battlecard"}
 
 
@@ -290,33 +154,6 @@ def ruling_list_for_card(*, kind: str, code: str) -> QuerySet[Ruling]:
     model = RULING_CARD_MODELS[kind]
     card = get_by_code(model.objects.only("id", "code"), code, what=RULING_CARD_NOUNS[kind])
     return Ruling.objects.filter(**{RULING_RELATED[kind]: card}).order_by("position")
-
-
-def ruling_dicts() -> list[dict[str, Any]]:
-    """The rulings as rows (cards.services.rulings_load's shape): texts, links and the cards they concern."""
-    rulings = Ruling.objects.prefetch_related(
-        Prefetch("arsenal_cards", queryset=ArsenalCard.objects.only("id", "code")),
-        Prefetch("conflict_cards", queryset=ConflictCard.objects.only("id", "code")),
-        Prefetch("battlecards", queryset=Battlecard.objects.only("id", "code")),
-    ).order_by("position", "id")
-    return [
-        {
-            "key": r.key,
-            "source": r.source,
-            "section": r.section,
-            "number": r.number,
-            "title": r.title,
-            "question": r.question,
-            "answer": r.answer,
-            "estimated": r.estimated,
-            "position": r.position,
-            "links": r.links,
-            "arsenal_cards": sorted(c.code for c in r.arsenal_cards.all()),
-            "conflict_cards": sorted(c.code for c in r.conflict_cards.all()),
-            "battlecards": sorted(c.code for c in r.battlecards.all()),
-        }
-        for r in rulings
-    ]
 
 
 def catalog_version_current() -> CatalogVersion | None:

@@ -19,6 +19,7 @@ from django.utils.module_loading import import_string
 from config.errors import ValidationFailed
 from games.engine import registry
 from games.engine.core.engine import Engine, ModuleEngine
+from games.engine.core.errors import EngineError
 from games.engine.core.registry import GameSpec
 from games.options import game_options, rules_options
 
@@ -49,6 +50,9 @@ class GameType:
     # The catalog part (optional): the links GET /api/ lists for the game's card collections, (key, URL
     # name) pairs in the order listed (a name not routed yet is skipped).
     api_links: tuple[tuple[str, str], ...] = ()
+    # The game's section of the catalog's bulk file (cards.bulk), None when it adds none: (its key in the
+    # file, the import path of the function that gives it).
+    bulk_section: tuple[str, str] | None = None
     # The play page's card faces: (a card definition's "type", the URL name of its face image).
     face_routes: tuple[tuple[str, str], ...] = ()
     # Saved decks dealt by the game's own services (optional; The War: each player brings a deck of his own
@@ -99,12 +103,10 @@ class GameType:
         return engine.package if isinstance(engine, ModuleEngine) else engine
 
     @property
-    def errors(self) -> tuple[type[Exception], ...]:
-        """The engine's error classes (caught and turned into 400s with the engine's code)."""
-        from games.engine.core.errors import EngineError
-
-        own = getattr(self.package, "EngineError", EngineError)
-        return (EngineError,) if own is EngineError else (EngineError, own)
+    def errors(self) -> type[EngineError]:
+        """The engine's error base (every engine raises the core's EngineError and its subclasses; caught and
+        turned into 400s with the engine's code and message)."""
+        return EngineError
 
     def other_seat(self, seat: str) -> str:
         first, second = self.seats
@@ -117,7 +119,7 @@ class GameType:
         try:
             return self.package.Options.from_json(rules_options(dict(data)))
         except self.errors as exc:
-            raise ValidationFailed(_message(exc), code="invalid_options") from exc
+            raise ValidationFailed(exc.message, code="invalid_options") from exc
         except (TypeError, ValueError, KeyError, AttributeError) as exc:
             raise ValidationFailed(f"Invalid options: {exc}", code="invalid_options") from exc
 
@@ -284,7 +286,7 @@ class Battlecards(GameType):
         return game_options(dict(data))
 
     def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
-        from games.catalog_snapshot import arsenal_to_dict, battlecard_to_dict, conflict_to_dict
+        from cards.battlecards.snapshot import arsenal_to_dict, battlecard_to_dict, conflict_to_dict
 
         cards: dict[str, dict[str, Any]] = {}
         for code in sorted(codes):
@@ -328,6 +330,7 @@ class Battlefront(GameType):
         ("battlefront_cards", "battlefrontcard-list"),
         ("battlefront_special_uses", "battlefrontspecialuse-list"),
     )
+    bulk_section = ("battlefront", "cards.battlefront.selectors.battlefront_dicts")
     controls = {
         "deploy": "Play a card on a front, or pass",
         "discard": "Discard down to your hand limit",
@@ -395,6 +398,7 @@ class TheWar(GameType):
         ("the_war_cards", "thewarcard-list"), ("the_war_starters", "thewarstarter-list"),
         ("the_war_changes", "thewar-changes"),
     )
+    bulk_section = ("the_war", "cards.the_war.selectors.the_war_bulk_section")
     board_template = "web/play/partials/board_the-war.html"
     controls = {
         "pay": "Pay the cost: tap a resource",
@@ -557,10 +561,6 @@ def side_of_seat(seat: str) -> str:
     """The side a seat plays for: an army seat "allies-2" is on side "allies"; a side seat is its own side
     (axis, allies, west, east). The twin of games.engine.battlecards.setup.side_of for stored seat names."""
     return seat.split("-", 1)[0]
-
-
-def _message(exc: Exception) -> str:
-    return getattr(exc, "message", None) or str(exc)
 
 
 GAME_TYPES: dict[str, GameType] = {}  # the registered definitions, by game id (register_game_type)

@@ -73,8 +73,9 @@ class EndReason(models.TextChoices):
 
 
 class CatalogSnapshot(models.Model):
-    """The frozen card definitions games are played with (games.catalog_snapshot.snapshot_dicts), stored once
-    per content hash and shared by every game dealt from the same cards (about 54 KB each)."""
+    """The frozen card definitions games are played with (cards.battlecards.snapshot.snapshot_dicts, or a
+    definition's live_snapshot), stored once per content hash and shared by every game dealt from the same
+    cards (about 54 KB each)."""
 
     hash = models.CharField(max_length=64, primary_key=True)  # games.catalog_snapshot.snapshot_hash(data)
     data = models.JSONField()

@@ -24,10 +24,11 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from cards.battlecards.snapshot import snapshot_dicts
 from config.errors import DomainError, NotFound, ValidationFailed
 from decks.rules import Code, DeckInput, validate_matchup
 from games import engine
-from games.catalog_snapshot import snapshot_dicts, snapshot_hash
+from games.catalog_snapshot import snapshot_hash
 from games.decks_glue import ResolvedDeck, conflict_choice, resolve_deck, validate_pairing
 from games.game_types import DEFAULT_GAME_TYPE, get_game_type
 from games.services import game_options

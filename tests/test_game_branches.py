@@ -1,16 +1,13 @@
 """Per-game branches in shared code (issue 35, done-when): counted by tests/game_branches.py (its docstring
 names the patterns counted and the per-game paths skipped). Run `python tests/game_branches.py` for the list.
 
-The target is 0: shared code asks a game's registered definition (games.engine.registry, games.game_types)
-instead of testing which game it is. ALLOWED is what is left of the 56 branches counted at 7ca67e0 (38
-comparisons with a game id, 14 dicts keyed by game ids, 4 isinstance on Battlecards classes in the root
-modules that moved into games/engine/battlecards/): a debt, per file, that may only shrink. A new branch,
-or one in a file not listed, fails; when a file's count drops, lower its entry here.
-
-Left (12): in cards/ and games/catalog_snapshot.py the key "battlecards" names Battlecards' table of
-battlecard cards (and "battlefront" a section of the bulk file), in Battlecards' own catalog code that still
-sits at the root of cards/ (they go when it moves into cards/battlecards/); games/examples/play_vs_bot.py
-is a stand-alone API client whose move choice is per game by nature.
+Shared code asks a game's registered definition (games.engine.registry, games.game_types) instead of
+testing which game it is: there are none left (56 were counted at 7ca67e0: 38 comparisons with a game id, 14
+dicts keyed by game ids, 4 isinstance on Battlecards classes in the root modules that moved into
+games/engine/battlecards/; the last 12 went when Battlecards' catalog code moved into cards/battlecards/, the
+bulk file's game sections came from the definitions' `bulk_section` and the example client chose its moves
+and its decks from what the API gives). ALLOWED is the documented allowlist, per file: empty, and it may only
+stay so. A branch in any file fails; ask the game's definition instead.
 """
 
 from __future__ import annotations
@@ -19,14 +16,7 @@ from collections import Counter
 
 from tests.game_branches import branches, game_classes, is_per_game_path, scan
 
-ALLOWED = {
-    "cards/bulk.py": 1,
-    "cards/canonical.py": 3,
-    "cards/selectors.py": 2,
-    "cards/services.py": 1,
-    "games/catalog_snapshot.py": 1,
-    "games/examples/play_vs_bot.py": 4,
-}
+ALLOWED: dict[str, int] = {}
 
 
 def test_per_game_branches_in_shared_code_only_shrink():
@@ -38,7 +28,7 @@ def test_per_game_branches_in_shared_code_only_shrink():
     )
     stale = {f: (ALLOWED[f], per_file.get(f, 0)) for f in ALLOWED if per_file.get(f, 0) < ALLOWED[f]}
     assert not stale, f"fewer branches than allowed: lower ALLOWED (allowed, found): {stale}"
-    assert sum(per_file.values()) == sum(ALLOWED.values()) <= 56
+    assert sum(per_file.values()) == sum(ALLOWED.values()) == 0
 
 
 def test_the_scan_counts_each_pattern_and_skips_a_games_own_folders(tmp_path):

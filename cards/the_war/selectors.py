@@ -55,6 +55,12 @@ def the_war_version_hash(rows: dict[str, list[dict[str, Any]]] | None = None) ->
     return content_hash(the_war_dicts() if rows is None else rows)
 
 
+def the_war_bulk_section() -> dict[str, Any]:
+    """The bulk file's `the_war` section: the rows and their version hash (cards.bulk)."""
+    rows = the_war_dicts()
+    return {"version": the_war_version_hash(rows), **rows}
+
+
 def _changes(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
     old = {row["code"]: row for row in before}
     new = {row["code"]: row for row in after}

@@ -45,7 +45,11 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-PREFERENCE = ["autokill", "fire", "deploy", "draw", "support", "play_card", "choose", "take", "split",
+# The action types to take first, whatever the game (types the list does not name come after, in the order
+# the server lists them): The War's (keep, build, attack, ...), then Battlecards' (fire, deploy, ...).
+PREFERENCE = ["keep", "play_resource", "build", "tap", "convert", "improve", "wave", "attack", "target",
+              "hit", "strike", "breakthrough", "block", "done",
+              "autokill", "fire", "deploy", "draw", "support", "play_card", "choose", "take", "split",
               "retrieve", "emergency_deploy", "hold", "withdraw", "pass"]
 
 
@@ -107,23 +111,19 @@ def authenticate(client: Client, args: argparse.Namespace) -> None:
     client.token = client.post("/api/auth/token/", credentials)["token"]
 
 
-THE_WAR_PREFERENCE = ["keep", "play_resource", "build", "tap", "convert", "improve", "wave", "attack",
-                      "target", "hit", "strike", "breakthrough", "block", "done"]
-
-
 def choose(legal: list[dict[str, Any]], view: dict[str, Any] | None = None) -> dict[str, Any]:
-    if view is not None and view.get("game") == "battlefront":
-        return choose_battlefront(legal, view)
-    if view is not None and view.get("game") == "the-war":
-        rank = {name: i for i, name in enumerate(THE_WAR_PREFERENCE)}
-        return min(legal, key=lambda a: rank.get(a.get("type"), len(THE_WAR_PREFERENCE)))
+    """Whatever the game: a view that shows fronts with forces (a front game) plays by force
+    (choose_by_force); else the first legal action of the most preferred type (PREFERENCE)."""
+    if view is not None and "fronts" in view and all("card" in a or a["type"] == "pass" for a in legal):
+        return choose_by_force(legal, view)
     rank = {name: i for i, name in enumerate(PREFERENCE)}
-    return min(legal, key=lambda a: rank.get(a.get("type"), len(PREFERENCE)))
+    return min(legal, key=lambda a: rank.get(str(a.get("type")), len(PREFERENCE)))
 
 
-def choose_battlefront(legal: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any]:
-    """Battlefront: play my strongest card onto the front where I trail the most; discard my weakest card
-    at the hand limit; pass when nothing is worth playing. Forces come from my view (hand and fronts)."""
+def choose_by_force(legal: list[dict[str, Any]], view: dict[str, Any]) -> dict[str, Any]:
+    """A front game (Battlefront): play my strongest card onto the front where I trail the most; discard my
+    weakest card at the hand limit; pass when nothing is worth playing. Forces come from my view (hand and
+    fronts)."""
     force = {card["code"]: card["force"] or 0 for card in view["me"]["hand"]}
     me, them = view["seat"], view["opponent"]["seat"]
     margin = {front["front"]: front["force"][me] - front["force"][them] for front in view["fronts"]}
@@ -136,8 +136,11 @@ def choose_battlefront(legal: list[dict[str, Any]], view: dict[str, Any]) -> dic
     return next((a for a in legal if a["type"] == "pass"), legal[0])
 
 
-def war_deck_ref(value: str) -> dict[str, Any]:
-    """A The War deck: a saved deck's id (digits) or a starter code."""
+DEFAULT_DECKS = ("gb-we-starter", "de-we-starter")  # mine and the bot's, in a game whose players bring decks
+
+
+def deck_ref(value: str) -> dict[str, Any]:
+    """A deck: a saved deck's id (digits) or a starter code."""
     return {"deck_id": int(value)} if value.isdigit() else {"starter": value}
 
 
@@ -164,32 +167,23 @@ def describe(entry: dict[str, Any]) -> str:
 def play(args: argparse.Namespace) -> int:
     client = Client(args.server)
     authenticate(client, args)
-    if args.game == "battlefront":  # one shared deck: no deck to choose
-        body: dict[str, Any] = {
-            "game_type": "battlefront",
-            "opponent": {"kind": "bot", "bot": args.bot},
-            "options": json.loads(args.options or "{}"),
-        }
-    elif args.game == "the-war":  # each player his own The War deck (a starter code or a saved deck id)
-        body = {
-            "game_type": "the-war",
-            "my_deck": war_deck_ref(args.deck),
-            "opponent_deck": war_deck_ref(args.bot_deck),
-            "opponent": {"kind": "bot", "bot": args.bot},
-            "options": json.loads(args.options or "{}"),
-        }
-    elif args.axis or args.allies:  # a team, uneven or combined game: one seat per army
-        body = {"armies": team_armies(args), "options": json.loads(args.options or "{}")}
+    options = json.loads(args.options or "{}")
+    if args.larger_standing_armies:
+        options["larger_standing_armies"] = True
+    if args.axis or args.allies:  # a team, uneven or combined game: one seat per army
+        body: dict[str, Any] = {"armies": team_armies(args), "options": options}
         if args.theaters:
             body["conflict"] = {"theaters": args.theaters.split(",")}
     else:
-        body = {
-            "my_deck": {"starter": args.deck},
-            "opponent_deck": {"starter": args.bot_deck},
-            "opponent": {"kind": "bot", "bot": args.bot},
-            "options": json.loads(args.options or "{}")
-            or {"larger_standing_armies": args.larger_standing_armies},
-        }
+        body = {"game_type": args.game, "opponent": {"kind": "bot", "bot": args.bot}, "options": options}
+        kind = next((t for t in client.get("/api/game-types/") if t["id"] == args.game), None)
+        if kind is None:
+            sys.exit(f"the server plays no game {args.game!r}")
+        decks = (args.deck, args.bot_deck)
+        if kind["decks"] and not any(decks):  # players bring decks: the default starters
+            decks = DEFAULT_DECKS
+        if any(decks):  # each player his own deck (a starter code or a saved deck's id)
+            body["my_deck"], body["opponent_deck"] = (deck_ref(d) for d in decks)
     if args.seed is not None:
         body["seed"] = args.seed
     game = client.post("/api/games/", body)
@@ -252,10 +246,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--username")
     parser.add_argument("--password")
     parser.add_argument("--register", action="store_true", help="Create the account first.")
-    parser.add_argument("--game", choices=["battlecards", "battlefront", "the-war"], default="battlecards")
+    parser.add_argument("--game", default="battlecards", help="The game's id (GET /api/game-types/).")
     parser.add_argument("--options", help="The optional rules as a JSON object.")
-    parser.add_argument("--deck", default="gb-we-starter", help="My starter set code.")
-    parser.add_argument("--bot-deck", default="de-we-starter", help="The bot's starter set code.")
+    parser.add_argument("--deck", help="My deck: a starter code or a saved deck's id (default: "
+                        f"{DEFAULT_DECKS[0]} when players bring decks; none in a shared-deck game).")
+    parser.add_argument("--bot-deck", help=f"The bot's deck (default: {DEFAULT_DECKS[1]}, as --deck).")
     parser.add_argument("--bot", choices=["random", "heuristic"], default="heuristic")
     parser.add_argument("--axis", help="A team game: the axis armies' nations, e.g. DE,DE or DE,JP.")
     parser.add_argument("--allies", help="A team game: the allied armies' nations, e.g. GB,GB or GB,US.")

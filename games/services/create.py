@@ -11,9 +11,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from cards.battlecards.snapshot import snapshot_dicts
 from config.errors import Conflict, ValidationFailed
 from games import engine
-from games.catalog_snapshot import snapshot_dicts, snapshot_hash
+from games.catalog_snapshot import snapshot_hash
 from games.decks_glue import check_theater_playable, resolve_deck, validate_deck_alone
 from games.game_types import DEFAULT_GAME_TYPE, GameType, get_game_type
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
@@ -496,8 +497,7 @@ def _shared_deck_game_create(
         state = kind.new_state(kind.catalog_from_snapshot(snapshot, digest), setup)
     except kind.errors as exc:
         raise ValidationFailed(
-            f"The engine cannot set up this game: {getattr(exc, 'message', exc)}",
-            code=getattr(exc, "code", "invalid_options"),
+            f"The engine cannot set up this game: {exc.message}", code=exc.code,
         ) from exc
     bot_game = opponent.get("kind") == SeatKind.BOT
     game = game_row(

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from cards.battlecards.snapshot import snapshot_dicts
 from config.errors import ValidationFailed
 from games import engine
-from games.catalog_snapshot import snapshot_dicts, snapshot_hash
+from games.catalog_snapshot import snapshot_hash
 from games.decks_glue import validate_pairing
 from games.game_types import game_type_of
 from games.models import CatalogSnapshot, Game

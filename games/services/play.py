@@ -91,14 +91,14 @@ def game_action_check(*, game: Game, user: Any, version: int, action: Any) -> Ch
     try:
         parsed = kind.parse_action(action)
     except kind.errors as exc:
-        raise EngineRejected(exc.message if hasattr(exc, "message") else str(exc), code=exc.code) from exc
+        raise EngineRejected(exc.message, code=exc.code) from exc
     actor = getattr(parsed, "seat", None)
     if actor not in (None, seat.seat):
         raise Forbidden("This action belongs to the other seat.", code="not_your_seat")
     try:
         events = kind.apply(state, parsed)
     except kind.errors as exc:
-        raise EngineRejected(exc.message if hasattr(exc, "message") else str(exc), code=exc.code) from exc
+        raise EngineRejected(exc.message, code=exc.code) from exc
     return CheckedAction(game=game, seat=seat.seat, kind=kind, action=parsed, state=state, events=events)
 
 

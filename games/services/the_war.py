@@ -48,8 +48,7 @@ def war_game_deal(*, game: Game, kind: GameType, decks: dict[str, ResolvedWarDec
         state = kind.new_state(kind.catalog_from_snapshot(snapshot, digest), setup)
     except kind.errors as exc:
         raise ValidationFailed(
-            f"The engine cannot set up this game: {getattr(exc, 'message', exc)}",
-            code=getattr(exc, "code", "invalid_options"),
+            f"The engine cannot set up this game: {exc.message}", code=exc.code,
         ) from exc
     game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
     game.snapshot_hash = digest

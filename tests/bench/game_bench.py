@@ -137,8 +137,8 @@ def parallel_control(workers: int) -> float:
 
 
 def bench_simulate(n_games: int, seed: int, workers_all: int) -> dict[str, Any]:
+    from cards.battlecards.snapshot import snapshot_dicts
     from games import engine
-    from games.catalog_snapshot import snapshot_dicts
     from games.decks_glue import resolve_deck, validate_pairing
     from games.simulation import simulate
     from vocabulary.battlecards import load_catalog_dir

@@ -119,9 +119,9 @@ def _run_job(games: int, seed: int, bots: str, chunk: int, timeout: float = 900)
 
 
 def _local_pool(games: int, seed: int, bots: str, workers: int) -> dict[str, Any]:
+    from cards.battlecards.snapshot import snapshot_dicts
     from cards.selectors import catalog_definitions
     from games import engine
-    from games.catalog_snapshot import snapshot_dicts
     from games.decks_glue import resolve_deck, validate_pairing
     from games.simulation import simulate
 

@@ -9,8 +9,8 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
+from cards.battlecards.selectors import catalog_dicts
 from cards.models import CatalogVersion
-from cards.selectors import catalog_dicts
 from cards.services import catalog_load
 from vocabulary.battlecards import DEFAULT_CATALOG_DIR, read_fixture_dicts
 

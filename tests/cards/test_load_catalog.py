@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from cards.canonical import content_hash, normalize_catalog
+from cards.battlecards.canonical import normalize_catalog
+from cards.battlecards.selectors import catalog_dicts
+from cards.canonical import content_hash
 from cards.models import (
     ArsenalCard,
     Battlecard,
@@ -21,7 +23,7 @@ from cards.models import (
     SetMembership,
     Theater,
 )
-from cards.selectors import catalog_definitions, catalog_dicts
+from cards.selectors import catalog_definitions
 from cards.services import catalog_after_admin_edit
 from vocabulary.battlecards import DEFAULT_CATALOG_DIR, load_catalog_dir, read_fixture_dicts
 

@@ -15,6 +15,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from cards.battlecards.selectors import catalog_dicts
 from cards.battlefront.services import BATTLEFRONT_FIXTURE
 from cards.fixture_merge import merge_tables
 from cards.models import (
@@ -26,7 +27,7 @@ from cards.models import (
     Ruling,
     SetMembership,
 )
-from cards.selectors import catalog_definitions, catalog_dicts
+from cards.selectors import catalog_definitions
 from cards.services import catalog_after_admin_edit
 from vocabulary.battlecards import DEFAULT_CATALOG_DIR
 

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cards.selectors import catalog_definitions, catalog_dicts
+from cards.battlecards.selectors import catalog_dicts
+from cards.selectors import catalog_definitions
 from cards.services import catalog_load
 from vocabulary.battlecards import ABILITY_SCHEMA, KINDS, UNIT_CLASSES, Catalog
 

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from cards.battlecards.selectors import catalog_dicts
 from cards.search import MAX_LENGTH, MAX_TERMS
-from cards.selectors import catalog_dicts
 from vocabulary.battlecards import ABILITY_SCHEMA, KINDS, UNIT_CLASSES
 
 ARSENAL = "/api/arsenal-cards/"

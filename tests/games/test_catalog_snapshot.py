@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from games.catalog_snapshot import catalog_from_snapshot, snapshot_dicts, snapshot_hash
+from cards.battlecards.snapshot import snapshot_dicts
+from games.catalog_snapshot import catalog_from_snapshot, snapshot_hash
 
 
 def test_snapshot_rebuilds_equal_definitions_for_every_card(catalog):

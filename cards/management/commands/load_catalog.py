@@ -18,9 +18,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from cards.battlecards.rulings import rulings_load
 from cards.battlefront.services import BATTLEFRONT_FIXTURE, BATTLEFRONT_TABLES, battlefront_load
 from cards.fixture_merge import describe
-from cards.services import TABLES, CatalogInvalid, catalog_load, rulings_load
+from cards.services import TABLES, CatalogInvalid, catalog_load
 from cards.the_war.services import THE_WAR_FIXTURE_DIR, THE_WAR_TABLES, the_war_load
 from cards.tide_of_iron.services import TIDE_OF_IRON_FIXTURE_DIR, TIDE_OF_IRON_TABLES, tide_of_iron_load
 from vocabulary.battlecards import DEFAULT_CATALOG_DIR, read_fixture_dicts

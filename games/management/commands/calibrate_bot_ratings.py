@@ -6,16 +6,16 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from cards.battlecards.snapshot import snapshot_dicts
 from config.errors import DomainError
 from games import engine
-from games.catalog_snapshot import snapshot_dicts
 from games.decks_glue import resolve_deck, validate_pairing
 from games.game_types import DEFAULT_GAME_TYPE, get_game_type
-from games.management.commands.simulate import deck_ref, simulation_catalog
 from games.rating_selectors import BOT_RATED_GAME_TYPES
 from games.services import game_options
 from games.services.ratings import bot_ratings_calibrate
 from games.simulation import BOTS, DEFAULT_MAX_PLIES
+from games.simulation_catalog import deck_ref, simulation_catalog
 
 DEFAULT_DECKS = ("gb-we-starter", "de-we-starter")
 

@@ -4,48 +4,19 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.utils import OperationalError, ProgrammingError
 
+from cards.battlecards.snapshot import snapshot_dicts
 from config.errors import DomainError
 from games import engine
-from games.catalog_snapshot import snapshot_dicts
 from games.decks_glue import resolve_deck, validate_pairing
 from games.game_types import DEFAULT_GAME_TYPE, GAME_TYPES, get_game_type
 from games.services import game_options
 from games.simulation import BOTS, DEFAULT_MAX_PLIES, SEATS, simulate
-
-
-def deck_ref(value: str) -> dict[str, Any]:
-    return {"deck_id": int(value)} if value.isdigit() else {"starter": value}
-
-
-NO_CATALOG_TABLES = "the database has no card tables: run `make migrate` and `manage.py load_catalog`"
-
-
-def simulation_catalog(source: str, *, notice: Callable[[str], Any]) -> Any:
-    """The card definitions: fixtures/catalog, or the database's (`db`), or the database's when it has cards
-    and else the fixtures (`auto`). An unmigrated database (a fresh SQLite file) is no catalog: `auto` says
-    so in one line through `notice` and plays from the fixtures, `db` stops with what to run."""
-    from vocabulary.battlecards import load_catalog_dir
-
-    if source == "fixtures":
-        return load_catalog_dir()
-    from cards import selectors
-
-    try:
-        catalog = selectors.catalog_definitions()
-    except (OperationalError, ProgrammingError) as exc:
-        if source == "db":
-            raise CommandError(f"--catalog db: {NO_CATALOG_TABLES}.") from exc
-        notice(f"simulate: {NO_CATALOG_TABLES}; using the fixture catalog (fixtures/catalog).")
-        return load_catalog_dir()
-    if source == "auto" and not catalog.arsenal:
-        return load_catalog_dir()
-    return catalog
+from games.simulation_catalog import NO_CATALOG_TABLES, deck_ref, simulation_catalog
 
 
 def _options(opts: dict[str, Any]) -> dict[str, Any]:

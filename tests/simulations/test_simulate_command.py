@@ -157,7 +157,7 @@ def test_simulate_with_deck_ids_on_an_unmigrated_database_says_what_to_run(monke
     def unmigrated(**kwargs) -> None:
         raise OperationalError("no such table: decks_deck")
 
-    monkeypatch.setattr("games.management.commands.simulate.resolve_deck", unmigrated)
+    monkeypatch.setattr("simulations.management.commands.simulate.resolve_deck", unmigrated)
     with pytest.raises(CommandError, match="deck ids need the database.*make migrate"):
         _run("--decks", "1", "2", "--games", "2", "--workers", "1", "--catalog", "fixtures")
 
