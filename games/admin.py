@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from games.models import Game, GameAction, GameSeat, Rating, RatingChange
+from games.models import Game, GameAction, GameAnalysis, GameSeat, Rating, RatingChange
 
 
 class ReadOnlyMixin:
@@ -119,3 +119,15 @@ class RatingChangeAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "volatility_after",
         "created_at",
     ]
+
+
+@admin.register(GameAnalysis)
+class GameAnalysisAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Analyses are made by games.services.analysis only (a failed one is started again by a request)."""
+
+    list_display = ["game", "status", "requested_by", "plies_done", "plies_total", "iterations", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["game__id", "requested_by__username"]
+    list_select_related = ["game", "requested_by"]
+    readonly_fields = list_display + ["error", "updated_at", "finished_at", "plies"]
+    ordering = ["-created_at"]

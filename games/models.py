@@ -340,3 +340,40 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {self.seat} {self.rating_before:.0f}->{self.rating_after:.0f}"
+
+
+class AnalysisStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+ANALYSIS_ACTIVE_STATUSES = (AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)
+
+
+class GameAnalysis(models.Model):
+    """The search bot's analysis of a finished game (issue 41; games.engine.core.analysis): one per game,
+    made once and shown to everyone who may read the replay (games.analysis_selectors redacts the moves as
+    the replay redacts them). `plies` grows while it runs (the progress), one entry per ply analysed."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="analysis")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="game_analyses",
+    )
+    status = models.CharField(max_length=16, choices=AnalysisStatus.choices, default=AnalysisStatus.QUEUED)
+    iterations = models.PositiveIntegerField(help_text="The search's iterations per ply.")
+    plies_total = models.PositiveIntegerField(help_text="The game's actions in effect.")
+    plies_done = models.PositiveIntegerField(default=0)
+    plies = models.JSONField(default=list, help_text="Per ply: the estimate, the played and preferred moves.")
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["requested_by", "status"], name="games_analysis_user_status")]
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game_id} ({self.status})"

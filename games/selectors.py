@@ -606,7 +606,7 @@ def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
     if game.status != GameStatus.FINISHED:
         raise Conflict("The replay is published when the game ends.", code="game_not_finished")
     seats = list(game.seats.all())
-    full = seat_of_user(game=game, user=user) is not None or all(_deck_public(s) for s in seats)
+    full = replay_is_whole(game=game, user=user)
     log = list(game.actions.order_by("seq"))
     replay = _replay_payload(game, log, user=user, owners=private_deck_owners(seats=seats))
     replay["deck_lists_public"] = all(_deck_public(s) for s in seats)
@@ -623,6 +623,12 @@ def game_replay(*, game_id: Any, user: Any) -> dict[str, Any]:
             for entry in replay["log"]
         ]
     return replay
+
+
+def replay_is_whole(*, game: Game, user: Any) -> bool:
+    """Whether `user` gets a finished game's replay whole (game_replay): a player, or anyone when both decks
+    were public or starters (its seats prefetched). The game's analysis shows its moves on the same rule."""
+    return seat_of_user(game=game, user=user) is not None or all(_deck_public(s) for s in game.seats.all())
 
 
 def replay_seats(game: Game, *, user: Any, owners: dict[int, int] | None = None) -> list[dict[str, Any]]:

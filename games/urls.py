@@ -1,6 +1,14 @@
 from django.urls import include, path
 
-from games import apis, game_type_apis, rating_apis, spectator_apis, stream_ticket_apis, takeback_apis
+from games import (
+    analysis_apis,
+    apis,
+    game_type_apis,
+    rating_apis,
+    spectator_apis,
+    stream_ticket_apis,
+    takeback_apis,
+)
 
 # One game's URLs, under /api/games/<id>/. Grouped by prefix (here and in config.urls, which routes
 # /api/games/ before the catalog's and decks' URLs), so resolving a game request tries a handful of
@@ -19,6 +27,7 @@ game_patterns = [
         name="game-event-stream-ticket",
     ),
     path("replay/", apis.GameReplayApi.as_view(), name="game-replay"),
+    path("analysis/", analysis_apis.GameAnalysisApi.as_view(), name="game-analysis"),
     path("spectate/", spectator_apis.GameSpectatorViewApi.as_view(), name="game-spectate"),
     path(
         "spectate/events/",

@@ -48,4 +48,5 @@ urlpatterns = [
     ),
     path("play/<uuid:game_id>/watch/", views_watch.game_watch, name="game-watch"),
     path("play/<uuid:game_id>/replay/", views_watch.game_replay, name="game-replay"),
+    path("play/<uuid:game_id>/replay/analysis/", views_watch.game_analysis, name="game-analysis"),
 ]

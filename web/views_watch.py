@@ -4,14 +4,18 @@ forward and back (games.spectator_selectors.game_replay_step). Neither shows any
 
 from __future__ import annotations
 
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
 
 from config.errors import DomainError
 from config.throttling import ReplayThrottle, ScopedThrottle, SpectateDelayThrottle, throttle_wait
-from games import selectors, spectator_selectors
+from games import analysis_selectors, selectors, spectator_selectors
 from games.game_types import get_game_type as game_type_of_name
-from web import play
+from games.services.analysis import game_analysis_request
+from web import analysis, play
 from web.pages import error_page, is_fragment, page
 
 
@@ -77,5 +81,39 @@ def game_replay(request: HttpRequest, game_id) -> HttpResponse:
         step = 0
     payload = spectator_selectors.game_replay_step(game_id=game_id, user=request.user, step=step)
     context = _public_context(payload, payload["entries"])
+    if not is_fragment(request):
+        context.update(_analysis_context(request, game_id, step=payload["step"]))
     template = "web/play/partials/replay_board.html" if is_fragment(request) else "web/play/replay.html"
     return render(request, template, context)
+
+
+def _analysis_context(request: HttpRequest, game_id, *, step: int) -> dict:
+    """The replay page's analysis (web.analysis draws it): what the API's GET shows this reader."""
+    page_data = analysis_selectors.game_analysis_page(game_id=game_id, user=request.user)
+    shown = page_data["analysis"]
+    graph = None
+    if shown["status"] != "none":
+        graph = analysis.graph_context(shown, seats=page_data["seats"], players=page_data["players"],
+                                       winner=page_data["winner"], step=step)
+    return {"game_id": game_id, "step": step, "available": shown["available"], "graph": graph}
+
+
+@require_http_methods(["GET", "POST"])
+@page
+def game_analysis(request: HttpRequest, game_id) -> HttpResponse:
+    """GET: the analysis part of the replay page (polled while the analysis runs). POST: ask for it
+    (games.services.analysis: a player, or anyone who may watch the game), then back to the replay."""
+    if request.method == "POST":
+        if not request.user.is_authenticated:  # the login page, then back to the replay
+            return redirect_to_login(reverse("web:game-replay", args=[game_id]))
+        game_analysis_request(game_id=game_id, user=request.user)
+        try:
+            ply = int(request.POST.get("ply", "0"))
+        except ValueError:
+            ply = 0
+        return redirect(f"{reverse('web:game-replay', args=[game_id])}?ply={ply}")
+    try:
+        ply = int(request.GET.get("ply", "0"))
+    except ValueError:
+        ply = 0
+    return render(request, "web/play/partials/analysis.html", _analysis_context(request, game_id, step=ply))

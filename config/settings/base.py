@@ -375,3 +375,17 @@ SIMULATION_LOCAL_CONCURRENCY = env.int("SIMULATION_LOCAL_CONCURRENCY", default=1
 SIMULATION_LOCAL_NICE = env.int("SIMULATION_LOCAL_NICE", default=19)
 SIMULATION_LOCAL_LEASE_SECONDS = env.int("SIMULATION_LOCAL_LEASE_SECONDS", default=120)
 SIMULATION_LOCAL_POLL_SECONDS = env.float("SIMULATION_LOCAL_POLL_SECONDS", default=1.0)
+# The analysis of a finished game (issue 41, games.services.analysis): a job per game, run as the simulations
+# are (GAMES_ANALYSIS_RUNNER: auto = Celery on SIMULATION_QUEUE with a broker, else a background thread;
+# thread | celery | inline | none), GAMES_ANALYSIS_ITERATIONS search iterations per ply at most, fewer when a
+# ply would take more than GAMES_ANALYSIS_PLY_SECONDS of one core (measured at the game's start: a 300-ply
+# game within about 4 minutes; Battlefront gets the 200, about 0.45 s a ply), at most
+# GAMES_ANALYSIS_MAX_ACTIVE_PER_USER queued or running per user, at most GAMES_ANALYSIS_LOCAL_CONCURRENCY
+# running in one process without a broker. A job without progress for GAMES_ANALYSIS_STALE_SECONDS (its
+# process died) is started again, from the ply it reached, by the next request for it.
+GAMES_ANALYSIS_RUNNER = env("GAMES_ANALYSIS_RUNNER", default="auto")
+GAMES_ANALYSIS_ITERATIONS = env.int("GAMES_ANALYSIS_ITERATIONS", default=200)
+GAMES_ANALYSIS_PLY_SECONDS = env.float("GAMES_ANALYSIS_PLY_SECONDS", default=0.8)
+GAMES_ANALYSIS_MAX_ACTIVE_PER_USER = env.int("GAMES_ANALYSIS_MAX_ACTIVE_PER_USER", default=1)
+GAMES_ANALYSIS_LOCAL_CONCURRENCY = env.int("GAMES_ANALYSIS_LOCAL_CONCURRENCY", default=1)
+GAMES_ANALYSIS_STALE_SECONDS = env.int("GAMES_ANALYSIS_STALE_SECONDS", default=300)

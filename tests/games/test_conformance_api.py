@@ -114,6 +114,12 @@ def test_every_game_through_the_api_with_the_oracle_on_every_answer(
         if finished or plies % WATCH_EVERY == 0:
             ok(watcher.get(f"/api/games/{gid}/spectate/"), None)
             follow_events()
+        if not finished and plies % WATCH_EVERY == 0:  # the analysis: nothing before the end (issue 41)
+            for seat, client in [*clients.items(), (None, watcher)]:
+                for method in ("get", "post"):
+                    answer = getattr(client, method)(f"/api/games/{gid}/analysis/")
+                    assert answer.status_code == (409 if seat else 404), answer.json()
+                    checked["secrets"] += oracle.check(answer.json(), seat)
         if finished:
             break
         movers = [seat for seat, v in views.items() if v["your_turn"]]
@@ -146,3 +152,26 @@ def test_every_game_through_the_api_with_the_oracle_on_every_answer(
     out = io.StringIO()
     call_command("verify_games", gid, stdout=out)
     assert "1 game(s) checked, 0 differ" in out.getvalue()
+    _analysis_names_only_what_each_deciding_seat_saw(request, kind, gid, api(alice), replay)
+
+
+def _analysis_names_only_what_each_deciding_seat_saw(request: Any, kind: Any, gid: str, player: Any,
+                                                    replay: dict[str, Any]) -> None:
+    """After the end, a game whose engine has a search bot is analysed (a tiny budget): every move its
+    analysis names at a ply is in the deciding seat's own view of that ply (issue 41)."""
+    from games.analysis_selectors import analysis_available
+
+    if not analysis_available(game_type=kind):
+        assert player.post(f"/api/games/{gid}/analysis/").json()["code"] == "analysis_not_available"
+        return
+    settings = request.getfixturevalue("settings")
+    settings.GAMES_ANALYSIS_ITERATIONS, settings.GAMES_ANALYSIS_RUNNER = 4, "inline"
+    with request.getfixturevalue("django_capture_on_commit_callbacks")(execute=True):
+        assert player.post(f"/api/games/{gid}/analysis/").status_code == 202
+    shown = player.get(f"/api/games/{gid}/analysis/").json()
+    assert shown["status"] == "done" and len(shown["plies"]) == len(replay["actions"])
+    state = kind.replay(kind.catalog_from_dicts(replay["catalog"]), replay["setup"], [])
+    for entry, action in zip(shown["plies"], replay["actions"], strict=True):
+        seen = json_strings(kind.view(state, entry["seat"]))
+        assert entry["played"] == action and json_strings(entry["best"]) <= seen, entry
+        kind.apply(state, kind.parse_action(action))

@@ -61,6 +61,7 @@ def _games(django_db_blocker) -> tuple[dict[str, str], dict[str, str], dict]:
                     assert other.post(f"/play/{game}/join/", {}).status_code == 302
                 into[game_type] = game
             client.post(f"/play/{finished[game_type]}/resign/", {})
+        _analysed(finished["battlefront"], a)  # its replay page draws the analysis graph and flagged moves
         deck = created(client.post("/decks/starters/gb-we-starter/clone/", {}))
         # a Tide of Iron match where the player is to confirm or dispute the other's report (the live one
         # above has his `act` decision): he passes, the other reports his command points
@@ -71,6 +72,21 @@ def _games(django_db_blocker) -> tuple[dict[str, str], dict[str, str], dict]:
             version = who.get(f"/api/games/{confirm}/view/").json()["version"]
             assert who.post(f"/play/{confirm}/act/", {**body, "version": version}).status_code == 302
         return live, finished, {"deck": deck, "toi_confirm": confirm}
+
+
+def _analysed(game_id: str, user) -> None:
+    from games.models import AnalysisStatus, Game, GameAnalysis
+
+    def ply(n: int, seat: str, flagged: bool) -> dict:
+        move = {"type": "pass", "seat": seat}
+        return {"ply": n, "seat": seat, "wins": {seat: 0.4, "east" if seat == "west" else "west": 0.6},
+                "played": move, "played_value": 0.2, "best": move, "best_value": 0.4, "flagged": flagged,
+                "choices": 3}
+
+    GameAnalysis.objects.create(
+        game=Game.objects.get(pk=game_id), requested_by=user, status=AnalysisStatus.DONE, iterations=4,
+        plies_total=2, plies_done=2, plies=[ply(0, "west", False), ply(1, "east", True)],
+    )
 
 
 def test_axe_finds_no_serious_or_critical_violation_on_the_crawl(in_browser, django_db_blocker):  # noqa: F811

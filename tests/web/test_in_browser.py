@@ -319,6 +319,49 @@ def test_replay_steps_forward_and_back(in_browser):
     in_browser(steps)
 
 
+def test_the_analysis_graph_of_a_replay_follows_the_position_and_a_click_moves_it(in_browser, settings):
+    """Issue 41: a finished Battlefront game (a few moves against the bot, then resigned) analysed from its
+    replay page (a small budget: the thread runner, as a server without a broker runs it); the graph shows,
+    its ringed point is the position shown, and clicking a point moves the replay there (no page load)."""
+    settings.GAMES_ANALYSIS_ITERATIONS = 8
+    settings.GAMES_ANALYSIS_RUNNER = "thread"
+
+    def steps(page):
+        sign_up(page, "browser-guderian")
+        page.goto("/play/")
+        token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
+        headers = {"X-CSRFToken": token}
+        created = page.request.post("/api/games/", headers=headers, data={
+            "game_type": "battlefront", "opponent": {"kind": "bot", "bot": "heuristic"}, "seat": "east",
+            "seed": 41})
+        assert created.ok, created.text()
+        game = created.json()["id"]
+        for _ in range(3):
+            view = page.request.get(f"/api/games/{game}/view/").json()
+            action = view["view"]["decision"]["legal_actions"][0]
+            moved = page.request.post(f"/api/games/{game}/actions/", headers=headers,
+                                      data={"version": view["version"], "action": action})
+            assert moved.ok, moved.text()
+        assert page.request.post(f"/api/games/{game}/resign/", headers=headers).ok
+        page.goto(f"/play/{game}/replay/")
+        page.get_by_role("button", name="Analyse this game").click()
+        page.wait_for_url(re.compile(r"/replay/\?ply=0$"))
+        points = page.locator(".analysis-graph .point")
+        sync_api.expect(page.locator(".analysis-graph .point[data-ply='3']")).to_be_visible(timeout=60_000)
+        sync_api.expect(page.locator(".analysis-graph .point.current")).to_have_attribute("data-ply", "0")
+        assert points.count() >= 4
+        page.evaluate("window.stayed = true")
+        page.locator(".analysis-graph .point[data-ply='3']").click()
+        sync_api.expect(page.locator(".board-replay .step")).to_have_text(re.compile(r"^ply 3 of"))
+        page.wait_for_url(re.compile(r"/replay/\?ply=3$"))
+        sync_api.expect(page.locator(".analysis-graph .point.current")).to_have_attribute("data-ply", "3")
+        page.get_by_role("link", name="forward ›").click()  # the ring follows the replay's own steps too
+        sync_api.expect(page.locator(".analysis-graph .point.current")).to_have_attribute("data-ply", "4")
+        assert page.evaluate("window.stayed === true")
+
+    in_browser(steps)
+
+
 OTHER_SITE_PAGE = b"""<!doctype html><html><head><title>Another site</title></head><body><script>
 window.cards = []; window.events = [];
 async function follow(api, token, game) {

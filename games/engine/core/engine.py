@@ -143,6 +143,12 @@ class ModuleEngine:
         search = tuple(LEVELS) if getattr(self.package, "Determinizer", None) is not None else ()
         return ("random", "heuristic", *search)
 
+    def determinizer(self, catalog: Any) -> Any | None:
+        """The game's determinizer (core.search.Determinizer) over `catalog`, or None when the game offers
+        none: then it has no search bots and no analysis of a finished game (core.analysis)."""
+        cls = getattr(self.package, "Determinizer", None) if self.has_bots else None
+        return None if cls is None else cls(catalog)
+
     def random_player(self, salt: str = "random") -> Any:
         """A seeded random player of any game (the bots' salted hash, no RNG of its own)."""
         return _seat_random(self.seats[0])(salt)

@@ -59,6 +59,20 @@ LEVELS: dict[str, Level] = {
     "search-4": Level(iterations=1500, rollout_plies=800),
 }
 
+@dataclass(frozen=True)
+class ActionStat:
+    action: Any
+    visits: int     # iterations that tried this action at the root
+    value: float    # their mean reward for the searching seat (1 win, 0 loss, 0.5 draw or unfinished)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    value: float                      # the seat's estimated reward: the mean of the action `choose` plays
+    iterations: int                   # the search's iterations (root visits)
+    actions: tuple[ActionStat, ...]   # the legal actions tried, most visited first
+
+
 EXPLORATION = 0.7  # UCB1's constant, for rewards in [0, 1]
 
 
@@ -98,6 +112,33 @@ class SearchBot:
     def choose(self, view: Mapping[str, Any], legal: list[Any], seat: str) -> Any:
         if len(legal) == 1:
             return legal[0]
+        root, rng = self._search(view, legal, seat)
+        best = _best_child(root, set(legal))
+        if best is None:
+            return legal[rng.randrange(len(legal))]
+        for a in legal:  # the caller's own object
+            if a == best.action:
+                return a
+        return best.action
+
+    def evaluate(self, view: Mapping[str, Any], legal: list[Any], seat: str) -> Estimate:
+        """The same search as `choose` (same seed, same budget), even with one legal action, reporting what
+        it learned: the seat's estimated reward (the mean reward of the action `choose` would play) and,
+        for each legal action it tried, its visits and mean reward for the seat. Used by the analysis of
+        a finished game (core.analysis)."""
+        root, _ = self._search(view, legal, seat)
+        allowed = set(legal)
+        stats = sorted(
+            (ActionStat(action=a, visits=c.visits, value=c.wins / c.visits if c.visits else 0.5)
+             for a, c in root.children.items() if a in allowed),
+            key=lambda s: (-s.visits, -s.value),
+        )
+        best = _best_child(root, allowed)
+        value = best.wins / best.visits if best is not None and best.visits else 0.5
+        return Estimate(value=value, iterations=root.visits, actions=tuple(stats))
+
+    def _search(self, view: Mapping[str, Any], legal: list[Any], seat: str) -> tuple[_Node, random.Random]:
+        """Run the budget's iterations from the seat's view; the root of the tree and the bot's RNG."""
         rng = random.Random(bot_seed(self.salt, int(view["ply"]), seat))
         root = _Node(None, None, None)
         allowed = set(legal)
@@ -150,14 +191,13 @@ class SearchBot:
                 node.wins += r
                 node = node.parent  # type: ignore[assignment]
             root.visits += 1
-        best = max((c for a, c in root.children.items() if a in allowed),
-                   key=lambda c: (c.visits, c.wins), default=None)
-        if best is None:
-            return legal[rng.randrange(len(legal))]
-        for a in legal:  # the caller's own object
-            if a == best.action:
-                return a
-        return best.action
+        return root, rng
+
+
+def _best_child(root: _Node, allowed: set[Any]) -> _Node | None:
+    """The root's child `choose` plays: the most visited legal action (ties: the higher total reward)."""
+    return max((c for a, c in root.children.items() if a in allowed),
+               key=lambda c: (c.visits, c.wins), default=None)
 
 
 def _ucb(node: _Node) -> float:
