@@ -3,10 +3,11 @@ show.
 
 Who may read it: whoever may read the game's replay (games.selectors.game_replay: a finished game that was
 played is public), 409 game_not_finished before the end. What they see: no more than that replay shows them.
-The estimates (each side's chance, per ply) are shown to every reader; the moves (the played action and the
-preferred one, which may name a card that stayed in a hand) only to readers who get the whole replay
-(games.selectors.replay_is_whole: a player, or anyone when both decks were public or starters); the others
-get `moves_shown` false and null moves, as the public replay has null actions.
+The plies (each side's chance, the moves: the played action and the preferred one, which may name a card
+that stayed in a hand) only to readers who get the whole replay (games.selectors.replay_is_whole: a player,
+or anyone when both decks were public or starters). The others get `moves_shown` false and no plies, only
+the progress: an estimate is computed from the deciding seat's hand, so even a bare number would tell a
+stranger something of a private deck that the public replay keeps from him.
 """
 
 from __future__ import annotations
@@ -39,10 +40,7 @@ def analysis_payload(analysis: GameAnalysis | None, *, game: Any, whole: bool) -
     if analysis is None:
         return {**base, "status": "none", "iterations": None, "plies_total": None, "plies_done": 0,
                 "error": "", "created_at": None, "finished_at": None, "plies": []}
-    plies = [
-        entry if whole else {**entry, "played": None, "best": None}
-        for entry in (analysis.plies or [])
-    ]
+    plies = list(analysis.plies or []) if whole else []
     return {
         **base,
         "status": analysis.status,
