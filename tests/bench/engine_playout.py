@@ -47,7 +47,7 @@ def _timed(play_one, games: int, seed: int) -> dict[str, Any]:
             "actions_per_game": plies / max(games, 1), "finished": finished}
 
 
-def _playouts(engine_file: str, play, random_bots, heuristic_bots, games: int, seed: int,
+def _playouts(engine_file: str | None, play, random_bots, heuristic_bots, games: int, seed: int,
               heuristic: bool) -> dict[str, Any]:
     """play(seed, bots) -> a finished state; *_bots(i) -> the bots of game i."""
     out = {"engine": engine_file,
