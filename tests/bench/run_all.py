@@ -1,6 +1,7 @@
 """`make bench`: run every benchmark script in tests/bench/ in turn (each prints its own figures).
 
-Benchmarks are scripts, not tests: rerun them to measure; nothing here asserts a time.
+Benchmarks are scripts, not tests: rerun them to measure; nothing here asserts a time. Last, every engine
+against commit f2fae7c side by side (compare_engine.py: random playouts, Tide of Iron's golden matches).
 `--theater WE|PAC|EF` (default WE) picks the theater whose starter decks the game benchmarks play;
 `--team AXIS:ALLIES` (e.g. DE,DE:GB,GB) makes the engine benchmark play that team game ($BENCH_TEAM).
 """
@@ -13,6 +14,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
+BASELINE = "f2fae7c"  # compare_engine.py's baseline: the commit before issue 35's registry of games
 
 
 def main() -> int:
@@ -41,6 +43,16 @@ def main() -> int:
         print(f"=== {script.relative_to(ROOT)} ===", flush=True)
         result = subprocess.run([sys.executable, str(script), *args], cwd=ROOT, env=env, check=False)
         failed += result.returncode != 0
+    # every engine against the baseline commit, side by side (needs the commit in this clone's history)
+    compare = HERE / "compare_engine.py"
+    known = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{BASELINE}^{{commit}}"],
+                           capture_output=True, check=False).returncode == 0
+    print(f"=== {compare.relative_to(ROOT)} {BASELINE} ===", flush=True)
+    if known:
+        result = subprocess.run([sys.executable, str(compare), BASELINE], cwd=ROOT, env=env, check=False)
+        failed += result.returncode != 0
+    else:
+        print(f"skipped: commit {BASELINE} is not in this clone's history")
     return 1 if failed else 0
 
 

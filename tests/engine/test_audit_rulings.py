@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import EngineError, GameSetup, IllegalAction, load_scenario, new_game, view
+from games.engine import EngineError, GameSetup, GameState, IllegalAction, load_scenario, new_game, view
 from vocabulary.battlecards import Catalog
 
 from .helpers import (
@@ -332,6 +332,31 @@ def test_optional_rule_5_2_new_deployments_may_go_under_a_battlecard_calling_for
     assert (fighter, f"bc:{card}") not in deploys  # the battlecard calls for ground forces only
     do(st, "deploy", card=tank, stack=f"bc:{card}")
     assert st.players["axis"]["occupied"][card] == [tank]
+
+
+
+def test_optional_rule_5_occupied_battlecards_are_offered_in_id_order_whatever_the_stored_key_order():
+    """Issue 35: the deploy actions onto occupied battlecards followed players[seat]["occupied"]'s key order,
+    the order the battlecards were occupied in, and after a JSON column (jsonb) reordered the keys, the order
+    they were stored in. Now always in battlecard id order (games.engine.core.order)."""
+    st = load(
+        axis={"hand": ["de-tank"], "won": ["t-land", "t-ground"], "occupied": {"t-ground": [], "t-land": []},
+              "deck": ["de-tank"]},
+        deck=["t-n10"],
+        options={"occupying_force": True},
+    )
+    land, ground = one(st, "t-land"), one(st, "t-ground")
+    assert list(st.players["axis"]["occupied"]) == [land, ground]  # occupied in the other order
+    do(st, "draw")
+    tank = one(st, "de-tank", "axis")
+    onto = [a["stack"] for a in legal_json(st) if a["type"] == "deploy" and a["card"] == tank]
+    assert onto[-2:] == [f"bc:{land}", f"bc:{ground}"]
+    data = st.to_json()
+    occupied = data["players"]["axis"]["occupied"]
+    data["players"]["axis"]["occupied"] = dict(reversed(list(occupied.items())))  # as an old state stored it
+    back = GameState.from_json(data, st.catalog)
+    assert list(back.players["axis"]["occupied"]) == [land, ground]
+    assert legal_json(back) == legal_json(st) and view(back, "axis") == view(st, "axis")
 
 
 def test_optional_rule_5_reorganize_forces_reaches_the_occupied_stacks():

@@ -26,6 +26,7 @@ from typing import Any
 from vocabulary.battlecards import KINDS, Catalog
 
 from ..core.errors import SetupError
+from ..core.order import put_by_id
 from .frames import GameFrame, TurnFrame
 from .setup import SEATS, GameSetup, Options
 from .state import OTHER, GameState, new_army, new_pool, new_side, pool_key
@@ -70,7 +71,7 @@ def load_scenario(catalog: Catalog, sc: dict[str, Any]) -> GameState:
             conflict_codes.extend(spec.get(key, []))
         for bc_code, units in spec.get("occupied", {}).items():
             bc_id = next(c for c in side["won"] if st_codes[c] == bc_code)
-            p["occupied"][bc_id] = [make(c, _owner_of(catalog, c, seat)) for c in units]
+            put_by_id(p["occupied"], bc_id, [make(c, _owner_of(catalog, c, seat)) for c in units])
         deployed = [c for k in KINDS for s in p["stacks"][k] for c in s]
         deployed += [c for s in p["occupied"].values() for c in s]
         for cid in p["hand"] + pool["deck"] + pool["discard"] + deployed:

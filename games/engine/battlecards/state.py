@@ -14,6 +14,7 @@ from vocabulary.battlecards import KINDS, ArsenalCardDef, BattlecardDef, Catalog
 
 from ..core.errors import EngineError, StateError
 from ..core.machine import Decision, resume
+from ..core.order import by_id
 from ..core.rng import new_rng, rng_from_json, rng_to_json
 from .frames import BattlecardFrame, BattleFrame, Frame, frame_from_json
 from .setup import GameSetup, side_of
@@ -32,7 +33,10 @@ def new_army(nation: str, across: str) -> dict[str, Any]:
         "hand": [],        # reserve hand
         "stacks": {k: [[]] for k in KINDS},  # deployed stacks: kind -> list of stacks (bottom first)
         "industry": [],    # Industrial Complex cards in play (face up)
-        "occupied": {},    # Optional Rule 5: battlecard id -> the deployed stack under it
+        # Optional Rule 5: battlecard id -> the deployed stack under it, in battlecard id order (core.order:
+        # never in the order stored or occupied, so the deploy and transfer actions onto them, and the views,
+        # list them alike after a JSON column reordered the keys)
+        "occupied": {},
         "across": across,  # the enemy army sitting directly across (the default opponent)
         "out": False,      # eliminated: its nation's homeland was invaded (combined sets)
     }
@@ -309,6 +313,8 @@ class GameState:
         else:
             state.owner = dict(data["owners"])
             state.players = copy.deepcopy(data["players"])
+            for army in state.players.values():  # id order (new_army)
+                army["occupied"] = by_id(army["occupied"])
             state.pools = copy.deepcopy(data["pools"])
             state.sides = copy.deepcopy(data["sides"])
         state.conflict_deck = list(data["conflict_deck"])
@@ -358,7 +364,7 @@ class GameState:
             army["hand"] = list(p["hand"])
             army["stacks"] = {k: [list(s) for s in v] for k, v in p["stacks"].items()}
             army["industry"] = list(p["industry"])
-            army["occupied"] = {bc: list(s) for bc, s in p["occupied"].items()}
+            army["occupied"] = by_id({bc: list(s) for bc, s in p["occupied"].items()})
             self.pools[pool_key(seat, nations[seat])] = {z: list(p[z]) for z in ARSENAL_ZONES}
             self.sides[seat] = {z: list(p[z]) for z in SIDE_ZONES}
         self.owner = {cid: pool_key(o, nations[o]) for cid, o in data["owners"].items()}

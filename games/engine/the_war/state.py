@@ -14,6 +14,7 @@ from vocabulary.the_war import TheWarCatalog
 
 from ..core.errors import EngineError, StateError
 from ..core.machine import Decision, resume
+from ..core.order import by_id
 from ..core.rng import new_rng, rng_from_json, rng_to_json
 from .setup import SEATS, GameSetup
 
@@ -137,7 +138,9 @@ class WarState:
         self.zones: dict[str, dict[str, list[str]]] = {s: {z: [] for z in ZONES} for s in SEATS}
         self.rotated: set[str] = set()
         self.damage: dict[str, int] = {}  # this wave's damage per unit
-        self.attached: dict[str, str] = {}  # improvement id -> unit id
+        # improvement id -> unit id, in id order (core.order: never in the order stored or attached, so
+        # views, moves and losses list a unit's improvements alike after a JSON column reordered the keys)
+        self.attached: dict[str, str] = {}
         self.control: dict[str, str] = {}  # a captured unit -> the seat controlling it (its zones hold it)
         self.built_turn: dict[str, int] = {}  # unit id -> turn it was built
         self.pool: dict[str, list[int]] = {s: [0, 0, 0, 0, 0, 0] for s in SEATS}  # raw d/p/f, converted d/p/f
@@ -209,7 +212,7 @@ class WarState:
             st.zones = {s: {z: [str(c) for c in data["zones"][s][z]] for z in ZONES} for s in SEATS}
             st.rotated = set(data["rotated"])
             st.damage = {k: int(v) for k, v in data["damage"].items()}
-            st.attached = dict(data["attached"])
+            st.attached = by_id(dict(data["attached"]))
             st.control = {str(k): str(v) for k, v in data["control"].items()}
             st.built_turn = {k: int(v) for k, v in data["built_turn"].items()}
             st.pool = {s: [int(x) for x in data["pool"][s]] for s in SEATS}

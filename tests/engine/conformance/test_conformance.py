@@ -22,26 +22,13 @@ SLOW_SEEDS = range(20, 60)
 SLOW_CHECK_EVERY = 5  # under -m slow: views, legal actions, illegal actions and re-deals every fifth ply
 DEFAULT_CHECK_EVERY = 10  # else every tenth ply and the first time each decision kind comes to each seat
 
-IMPROVEMENTS = ("issue 35 (seen by this suite; not yet in issue 36): The War keeps a unit's improvements in "
-                "the stored JSON's key order (WarState.attached), so after a key-reordered round trip the "
-                "views and legal actions list them in another order and the losses can follow in another "
-                "order")
-OCCUPIED = ("seen by this suite, no issue yet: Battlecards (Optional Rule 5, occupying force) lists the "
-            "deploy and transfer actions onto occupied battlecards in the stored JSON's key order "
-            "(players[seat]['occupied']), so the same state has its legal actions in another order after a "
-            "key-reordered round trip")
 # Issue 36 fixed item 3 (The War's rules revision 3: decisions asked from public facts) and item 7 (Tide of
-# Iron's revision 2: draws in the scenario's deck order): their strict xfails are plain passes now.
-KNOWN = {
-    ("the-war", "round_trip_views"): IMPROVEMENTS,
-    ("battlecards", "round_trip_views"): OCCUPIED,
-}
-# seen only in the slow seeds (The War's seeds 24 and 52: a unit with two improvements is destroyed after a
-# read-back, and they go to the losses in the read-back order)
-SLOW_KNOWN = {
-    ("the-war", "round_trip"): IMPROVEMENTS,
-    ("the-war", "replay"): IMPROVEMENTS,
-}
+# Iron's revision 2: draws in the scenario's deck order); issue 35 fixed The War's improvements of a unit
+# (WarState.attached) and Battlecards' occupied battlecards (Optional Rule 5), which followed the stored
+# JSON's key order: both are kept in id order now (games.engine.core.order). Their strict xfails are plain
+# passes.
+KNOWN: dict[tuple[str, str], str] = {}
+SLOW_KNOWN: dict[tuple[str, str], str] = {}  # seen only in the slow seeds
 # Battlecards' turn limit (400 turns) ends some long random games: 0 of the 20 default seeds, 5 of the 40 slow
 MAX_GUARD_SHARE = 0.2
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import the_war as tw
+from games.engine.the_war.rules import destroy
 
 from .helpers import act, catalog, keys, kinds, position, uid, zone
 
@@ -95,6 +96,37 @@ def test_a_unit_may_have_several_improvements():
             if kinds(st) == "pay" and ("tap", "p1", r) in keys(st):
                 act(st, "p1", "tap", card=r)
     assert sorted(st.attached.values()) == [g, g]
+
+
+
+def test_a_units_improvements_are_in_id_order_whatever_order_they_were_attached_or_stored_in():
+    """Issue 35: WarState.attached followed the order improvements were attached in, and after a JSON column
+    (jsonb) reordered its keys, the order they were stored in: views and moves listed them, and a destroyed
+    unit's improvements went to the losses, in another order after a reload. Now always in id order."""
+    st = position(seat="p1", stage="build", p1={"hand": ["tw-awarded-infantryman"],
+                                                "line1": ["tw-guardsmen", "tw-guardsmen"],
+                                                "resources": ["tw-plant"] * 6})
+    g = uid(st, "p1", "guardsmen")
+    first, second = uid(st, "p1", "awarded-infantryman"), "p1.99"
+    st.codes[second] = "tw-awarded-infantryman"
+    st.attached[second] = g  # the higher id attached first
+    act(st, "p1", "improve", card=first, unit=g)
+    for r in list(st.zones["p1"]["resources"]):
+        if kinds(st) == "pay" and ("tap", "p1", r) in keys(st):
+            act(st, "p1", "tap", card=r)
+    assert list(st.attached) == [first, second]
+    shown = [i["id"] for u in tw.public_view(st)["players"]["p1"]["line1"] if u["id"] == g
+             for i in u["improvements"]]
+    assert shown == [first, second]
+    data = st.to_json()
+    data["attached"] = dict(reversed(list(data["attached"].items())))  # as an old state stored it
+    back = tw.WarState.from_json(data, catalog())
+    assert list(back.attached) == [first, second]
+    assert tw.public_view(back) == tw.public_view(st) and keys(back) == keys(st)
+    moves = [k for k in keys(st) if k[0] == "move_improvement"]
+    assert [k[2] for k in moves] == sorted((k[2] for k in moves), key=lambda c: (len(c), c))
+    destroy(back, g)
+    assert back.zones["p1"]["losses"][-2:] == [first, second]
 
 
 def test_improvements_do_not_count_against_aircraft():

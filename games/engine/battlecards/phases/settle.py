@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...core.errors import required
 from ...core.machine import RuleBook, emit
+from ...core.order import put_by_id
 from ..actions import Action, PlayCard
 from ..behaviour import SCORCHED, Window, card_effect, window_of, window_options
 from ..book import RULES
@@ -49,7 +50,7 @@ def _settle(st: GameState, fr: BattleFrame) -> bool:
             survivors = [c for c in survivors if ref_of(st, winner, c) is not None]
         for c in survivors:
             remove_deployed(st, winner, c)
-        st.players[winner]["occupied"][card] = survivors
+        put_by_id(st.players[winner]["occupied"], card, survivors)  # id order (state.new_army)
         emit(st, "occupied", {"seat": winner, "card": card,
                               "units": [[c, st.code[c]] for c in survivors]})
     loser = st.foe(winner)

@@ -14,6 +14,7 @@ from vocabulary.the_war import (
 )
 
 from ...core.machine import Decision, emit
+from ...core.order import put_by_id
 from ..state import PaymentFrame, TurnFrame, WarState
 from .book import TURN_PHASES, next_stage
 from .cards import card, hero_blocked, matches, move_card, owner
@@ -142,7 +143,7 @@ def paid_improve(st: WarState, fr: PaymentFrame) -> None:
     if c.is_hero:
         st.heroes_played[fr.seat].append(c.title)
     st.zones[fr.seat]["hand"].remove(fr.card)  # an improvement lies beneath its unit, in no zone list
-    st.attached[fr.card] = fr.unit or ""
+    put_by_id(st.attached, fr.card, fr.unit or "")  # id order (WarState.attached)
     emit(st, "improved", {"seat": fr.seat, "card": fr.card, "code": st.codes[fr.card], "unit": fr.unit})
 
 

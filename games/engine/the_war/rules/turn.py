@@ -48,8 +48,12 @@ def finish(st: WarState, winner: str, kind: str) -> None:
 
 
 def scout_keys(st: WarState, seat: str) -> list[tuple]:
+    """Asked at every decision (revision 3): a unit without improvements has its card's features only, so
+    `features` (which looks through every improvement in play) is asked only of improved units."""
+    improved = set(st.attached.values()) if st.attached else ()
     return [("scout", seat, u) for u in in_lines(st, seat)
-            if u not in st.rotated and Feature.SCOUT_PARTY in features(st, u)]
+            if u not in st.rotated and Feature.SCOUT_PARTY in (features(st, u) if u in improved
+                                                               else card(st, u).features)]
 
 
 def _wave_units(st: WarState) -> set[str]:
