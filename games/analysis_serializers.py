@@ -45,8 +45,8 @@ class GameAnalysisSerializer(serializers.Serializer):
     )
     available = serializers.BooleanField(help_text="Whether this game type can be analysed (a search bot).")
     moves_shown = serializers.BooleanField(
-        help_text="Whether you see the plies (estimates and moves): as the replay's actions (a player, or both "
-                  "decks public); false: `plies` is empty, the progress is shown."
+        help_text="Whether you see the plies (estimates and moves): as the replay's actions (a player, or "
+                  "both decks public); false: `plies` is empty, the progress is shown."
     )
     iterations = serializers.IntegerField(allow_null=True, help_text="The search's iterations per ply.")
     plies_total = serializers.IntegerField(allow_null=True, help_text="The game's actions in effect.")
