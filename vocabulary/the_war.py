@@ -497,8 +497,9 @@ class StarterDef:
 class TheWarCatalog:
     cards: Mapping[str, CardDef]
     starters: Mapping[str, StarterDef]
-    # The engine's rules revision a game's frozen snapshot records (games.game_types.TheWar); None (the
-    # fixture files, a new game): the engine's current revision (games.engine.the_war.setup.RULES_REVISION).
+    # The engine's rules revision a game's frozen snapshot records (games.definitions.the_war.TheWar); None
+    # (the fixture files, a new game): the engine's current revision
+    # (games.engine.the_war.setup.RULES_REVISION).
     rules_revision: int | None = None
 
     def by_title(self) -> dict[str, list[CardDef]]:

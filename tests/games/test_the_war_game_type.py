@@ -1,4 +1,4 @@
-"""The War's game-type adapter (games.game_types.TheWar): options and the deck rules at creation, the
+"""The War's game-type adapter (games.definitions.the_war.TheWar): options and the deck rules at creation, the
 frozen card snapshot, set-up, bots and views through the adapter (no database)."""
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Tide of Iron referee set-up: the seats, the frozen Strategy card catalog, Options and GameSetup.
 
 The catalog is the fixture shape of fixtures/tide_of_iron/ (cards, decks, scenarios), frozen per match by
-the games service (games.game_types.TideOfIron.live_snapshot); this module reads only what the referee uses.
+the games service (games.definitions.tide_of_iron.TideOfIron.live_snapshot); this module reads only what
+the referee uses.
 """
 
 from __future__ import annotations
