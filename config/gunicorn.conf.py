@@ -80,3 +80,17 @@ def post_worker_init(worker):  # noqa: ARG001 - gunicorn's hook signature
     get_resolver().url_patterns  # noqa: B018 - imports the URLconf now (else at the first request)
     gc.collect()
     gc.freeze()
+
+
+# WORKER_SOCKETS (set by config.front for the API server): each worker also listens on its own unix socket,
+# which nginx balances over (config/worker_sockets.py: keep-alive connections no longer pile onto one worker).
+def pre_fork(server, worker):
+    from config import worker_sockets
+
+    worker_sockets.pre_fork(server, worker)
+
+
+def post_fork(server, worker):
+    from config import worker_sockets
+
+    worker_sockets.post_fork(server, worker)

@@ -18,11 +18,17 @@ For paths under /api/:
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
 from collections.abc import Callable
+from typing import Any
 
+import corsheaders.middleware
+from corsheaders.conf import conf as cors_conf
+from corsheaders.signals import check_request_enabled
 from django.conf import settings
-from django.core.exceptions import DisallowedHost, SuspiciousOperation
+from django.core.exceptions import DisallowedHost, MiddlewareNotUsed, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.http.request import split_domain_port
@@ -181,9 +187,12 @@ def _pool_exhausted(exception: BaseException) -> bool:
 class DisallowedHostHintMiddleware:
     """Under DEBUG, a request for a host not in ALLOWED_HOSTS (e.g. `make run HOST=0.0.0.0` reached from
     another machine) is a 400 `disallowed_host` in the one error shape that names the host and the
-    ALLOWED_HOSTS variable to set. Without DEBUG it is left to Django (a plain 400 that names nothing)."""
+    ALLOWED_HOSTS variable to set. Without DEBUG it is left to Django (a plain 400 that names nothing), and
+    the middleware is left out of the chain (MiddlewareNotUsed: not a layer every request passes)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        if not settings.DEBUG:
+            raise MiddlewareNotUsed
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
@@ -204,3 +213,30 @@ class DisallowedHostHintMiddleware:
                     setting="ALLOWED_HOSTS",
                 )
         return self.get_response(request)
+
+
+@functools.lru_cache(maxsize=8)
+def _compiled(pattern: str | re.Pattern[str]) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+class CorsMiddleware(corsheaders.middleware.CorsMiddleware):
+    """django-cors-headers' middleware (CORS of /api/: CORS_URLS_REGEX), passing a request outside those
+    paths straight on: no preflight check, no response headers, its pattern compiled once (issue 42: it
+    ran its whole path for every request, /health/live and the site's pages included). The rest, /api/
+    included, is the library's."""
+
+    def is_enabled(self, request: HttpRequest) -> bool:
+        matched = _compiled(cors_conf.CORS_URLS_REGEX).match(request.path_info)
+        return matched is not None or self.check_signal(request)
+
+    def check_signal(self, request: HttpRequest) -> bool:
+        if not check_request_enabled.has_listeners():
+            return False
+        return super().check_signal(request)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if not self.async_mode and not self.is_enabled(request):
+            request._cors_enabled = False  # type: ignore[attr-defined]  # as the library marks it
+            return self.get_response(request)
+        return super().__call__(request)

@@ -162,7 +162,7 @@ def test_the_configuration_buffers_requests_and_bounds_slow_clients(tmp_path):
     conf = render(host="127.0.0.1", port=8000, run_dir=tmp_path, max_body=262144)
     for line in ("proxy_request_buffering on;", "client_header_timeout 10s;", "client_body_timeout 10s;",
                  "send_timeout 30s;", "client_max_body_size 262144;", "listen 127.0.0.1:8000 default_server;",
-                 f"server unix:{tmp_path}/api.sock", f"server unix:{tmp_path}/streams.sock",
+                 f"server unix:{tmp_path}/api-0.sock", f"server unix:{tmp_path}/streams.sock",
                  "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;"):
         assert line in conf, line
     assert "$request_uri" not in conf and "$args" not in conf and "$http_referer" not in conf

@@ -122,6 +122,28 @@ def test_every_log_line_of_a_request_carries_its_request_id(settings):
     assert "\n" not in forged and forged != "evil\nline"  # only a UUID is taken from outside
 
 
+@pytest.mark.parametrize("given", [
+    "4f6c0b2a9d8e4b1c8a7f6e5d4c3b2a19",  # nginx's $request_id
+    "4F6C0B2A-9D8E-4B1C-8A7F-6E5D4C3B2A19",
+    "{4f6c0b2a-9d8e-4b1c-8a7f-6e5d4c3b2a19}",  # what uuid.UUID (django-guid's check) also takes
+    "urn:uuid:4f6c0b2a-9d8e-4b1c-8a7f-6e5d4c3b2a19",
+])
+def test_a_request_id_in_any_uuid_spelling_is_kept(given):
+    from config.request_log import request_id
+
+    assert request_id(given) == given
+
+
+@pytest.mark.parametrize(
+    "given", [None, "", "abc", "4f6c0b2a9d8e4b1c8a7f6e5d4c3b2a1", "4f6c0b2a9d8e4b1c8a7f6e5d4c3b2a19\n"]
+)
+def test_a_missing_or_foreign_request_id_is_replaced_by_a_new_uuid(given):
+    from config.request_log import request_id
+
+    made = request_id(given)
+    assert made != given and uuid.UUID(made).version == 4 and len(made) == 32
+
+
 # ---------------------------------------------------------------------------------------------- metrics
 
 
@@ -538,3 +560,19 @@ def test_database_connections_stay_bounded_under_each_server(server, tmp_path):
             process.wait(10)
     bound = 1 if server == "runserver" else 4  # runserver: the request's own, closed at its end; 4 threads
     assert peak <= bound and after <= bound, (peak, after)
+
+
+_ID = "4f6c0b2a9d8e4b1c8a7f6e5d4c3b2a19"
+
+
+@pytest.mark.parametrize("given", [
+    _ID, "4f6c0b2a-9d8e-4b1c-8a7f-6e5d4c3b2a19", f"{{{_ID}}}", f"urn:uuid:{_ID}", _ID[:-1], "g" * 32, "abc",
+    "a b", f" {_ID}", f"{_ID}\n", f"{_ID[:4]}-{_ID[4:]}",
+])
+def test_the_request_id_keeps_what_django_guid_kept(given):
+    """config.request_log's check of a proxy's id against django-guid's own (the plain path it replaced)."""
+    from django_guid.utils import validate_guid
+
+    from config.request_log import request_id
+
+    assert (request_id(given) == given) == validate_guid(given)

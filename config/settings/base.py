@@ -44,11 +44,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "django_guid.middleware.guid_middleware",  # the request id (X-Request-ID) of every log line
+    "config.request_log.RequestIdMiddleware",  # the request id (X-Request-ID) of every log line
     "config.health.OpsMiddleware",  # /health/live, /health/ready, /metrics: before host check and redirect
     "config.metrics.RequestMetricsMiddleware",  # latency per URL pattern
     "config.middleware.DisallowedHostHintMiddleware",  # under DEBUG: which host to add to ALLOWED_HOSTS
-    "corsheaders.middleware.CorsMiddleware",  # CORS of /api/ (CORS_ALLOWED_ORIGINS): before any answer
+    "config.middleware.CorsMiddleware",  # CORS of /api/ (CORS_ALLOWED_ORIGINS): before any answer
     "config.middleware.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

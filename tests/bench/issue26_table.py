@@ -4,6 +4,12 @@ alternating, on the same machine, and prints each row's share of the trivial vie
 
     .venv/bin/python tests/bench/issue26_table.py                       # 2 rounds, 2 workers, 3 s a row
     .venv/bin/python tests/bench/issue26_table.py --rounds 3 --before 696a269
+    .venv/bin/python tests/bench/issue26_table.py --rounds 3 --before 7386b01 --layout front --listeners 0
+
+Issue 42 added the rows "deck validation, 60 cards" (share >= 25 %) and "trivial view CPU in process": the
+trivial view's CPU per request through Django's WSGI handler (tests/bench/trivial_cpu.py, no server), this
+tree over --before, the two alternating in each round (target <= 1.15x); and --layout front (`make serve`:
+nginx in front of the API workers). The load average is recorded with each round.
 
 Each round serves the "before" tree (a detached git worktree of --before, removed afterwards) and then this
 tree, each on its own PostgreSQL database and its own Redis cache, with the same client (this tree's
@@ -18,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,6 +43,7 @@ ROWS = [  # (label in http_bench, target text, predicate on the share or p99)
     ("catalog list of 50, miss: catalog change", ">= 25 %", lambda r, s: s >= 25),
     ("game view at turn 20", ">= 25 %", lambda r, s: s >= 25),
     ("action POST answered by the bot", ">= 15 %", lambda r, s: s >= 15),
+    ("deck validation, 60 cards", ">= 25 %", lambda r, s: s >= 25),
 ]
 
 
@@ -44,6 +53,18 @@ def share(results: dict, label: str) -> float:
         baseline = results[row.get("baseline", "trivial view, one at a time")]
         return 100 * baseline["p50_ms"] / (row["p50_ms"] or 1)
     return 100 * row["rps"] / (results["trivial view"]["rps"] or 1)
+
+
+def trivial_cpu_ratio(before_tree: Path, args) -> dict:
+    """One round of trivial_cpu.py: this tree's and before's CPU per trivial request, alternating."""
+    out = Path(tempfile.mkdtemp(prefix="bc-trivial-")) / "trivial.json"
+    command = [PY, str(BENCH / "trivial_cpu.py"), "--before", args.before, "--before-tree", str(before_tree),
+               "--rounds", "1", "--requests", str(args.trivial_requests), "--output", str(out)]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    medians = json.loads(out.read_text())["medians"]
+    after = medians["this tree"]
+    before = next(v for k, v in medians.items() if k != "this tree")
+    return {"before_us": round(before, 1), "after_us": round(after, 1), "ratio": round(after / before, 3)}
 
 
 def bench(tree: Path, layout: str, database: str, args, out: Path) -> dict:
@@ -74,6 +95,12 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--listeners", type=int, default=1000, help="0: skip the listener memory row")
+    parser.add_argument("--layout", choices=("split", "front"), default="split",
+                        help="this tree's layout: split (make serve UNBUFFERED=1) or front (make serve)")
+    parser.add_argument("--before-layout", choices=("asgi", "split"), default="asgi",
+                        help="how --before is served (asgi: uvicorn workers, make serve before issue 26)")
+    parser.add_argument("--trivial-requests", type=int, default=3000,
+                        help="requests per tree and round of the in-process trivial view (0: skip that row)")
     parser.add_argument("--database-base", default="postgres://postgres@127.0.0.1:5432/bc_bench_i26")
     parser.add_argument("--output", default=str(BENCH / "results/issue26_table.json"))
     args = parser.parse_args()
@@ -83,14 +110,21 @@ def main() -> int:
     git = ["git", "-C", str(ROOT), "worktree"]
     subprocess.run([*git, "add", "-q", "--detach", str(before_tree), args.before], check=True)
     runs: dict[str, list[dict]] = {"before": [], "after": []}
+    cpu: list[dict] = []
+    loads: list[list[float]] = []
     try:
         for n in range(args.rounds):
-            print(f"round {n + 1}/{args.rounds}: before ({args.before})", file=sys.stderr, flush=True)
-            runs["before"].append(bench(before_tree, "asgi", args.database_base + "_before", args,
+            loads.append([round(x, 2) for x in os.getloadavg()])
+            print(f"round {n + 1}/{args.rounds}: before ({args.before}), load average {loads[-1]}",
+                  file=sys.stderr, flush=True)
+            runs["before"].append(bench(before_tree, args.before_layout, args.database_base + "_before", args,
                                         tmp / f"before{n}.json"))
             print(f"round {n + 1}/{args.rounds}: after (this tree)", file=sys.stderr, flush=True)
-            runs["after"].append(bench(ROOT, "split", args.database_base + "_after", args,
+            runs["after"].append(bench(ROOT, args.layout, args.database_base + "_after", args,
                                        tmp / f"after{n}.json"))
+            if args.trivial_requests:
+                cpu.append(trivial_cpu_ratio(before_tree, args))
+                print(f"  trivial view CPU in process: {cpu[-1]}", file=sys.stderr, flush=True)
     finally:
         subprocess.run([*git, "remove", "--force", str(before_tree)], check=False)
     listener = listener_kb(args)
@@ -112,18 +146,29 @@ def main() -> int:
         b, a = cells["before"], cells["after"]
         print(f"{label:44} {b['share']:>5.0f}% {b['rps']:>7} {b['p99_ms']:>8}   "
               f"{a['share']:>5.0f}% {a['rps']:>7} {a['p99_ms']:>8}  {target:<13} {'yes' if met else 'NO'}")
+    if cpu:
+        ratios = sorted(c["ratio"] for c in cpu)
+        ratio = statistics.median(ratios)
+        met = ratio <= 1.15
+        table.append({"row": "trivial view CPU in process (after / before)", "target": "<= 1.15x", "met": met,
+                      "ratio": ratio, "ratios": ratios, "rounds": cpu})
+        print(f"{'trivial view CPU in process (after/before)':44} {'':>24} {ratio:>23.2f}x  {'<= 1.15x':<13} "
+              f"{'yes' if met else 'NO'}  (rounds {', '.join(f'{r:.2f}' for r in ratios)})")
     if listener is not None:
         met = listener <= 15
         table.append({"row": "memory per idle event-stream listener", "target": "<= 15 KB", "met": met,
                       "before": {"kb": "31-34 (issue)"}, "after": {"kb": listener}})
         print(f"{'memory per idle event-stream listener':44} {'31-34 KB (issue)':>24} {listener:>21.1f} KB"
               f"  {'<= 15 KB':<13} {'yes' if met else 'NO'}")
+    print(f"load average (1, 5, 15 min) at each round's start: {loads}")
     print("share: req/s over the trivial view's in the same server run; rows measured one request at a time"
           " (catalog change): the trivial view's p50 measured the same way (alone, after the same manage.py"
           " run and pause) over the row's p50.\nEach row: the round with the"
           " lower median share (every round's share is in the JSON).")
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps({"before": args.before, "rounds": args.rounds,
+                                             "layout": args.layout, "before_layout": args.before_layout,
+                                             "load_average": loads,
                                              "workers": args.workers, "seconds": args.seconds,
                                              "table": table, "runs": runs}, indent=2) + "\n")
     return 0 if all(row["met"] for row in table) else 1

@@ -1,0 +1,172 @@
+"""In-process CPU per request of the trivial Django JSON view (live_server.BENCH_URLS) through Django's WSGI
+handler with the bench server's production settings: what every request pays for the middleware (issue 42,
+item 3). No server, no client, no database (the trivial view touches none).
+
+    .venv/bin/python tests/bench/trivial_cpu.py                   # this tree: CPU time, 5 x 3000 requests
+    .venv/bin/python tests/bench/trivial_cpu.py --before 7386b01  # and that commit, alternating
+    .venv/bin/python tests/bench/trivial_cpu.py --before 7386b01 --instructions   # valgrind's callgrind
+
+Each measurement runs in a fresh process of its tree (`--tree`, the default this one; --before checks the
+commit out into a temporary git worktree, removed afterwards). CPU time: the median over --rounds of
+process_time per request, the trees alternating within each round. --instructions: instructions per request
+from valgrind --tool=callgrind (repeatable on a loaded machine): a run of --requests requests minus a run
+of none, over --requests. Prints the ratio this tree / before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import re
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from live_server import BENCH_URLS  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def environment(tree: Path, tmp: str) -> dict[str, str]:
+    Path(tmp, "bench_urls.py").write_text(BENCH_URLS)
+    Path(tmp, "bench_settings.py").write_text(
+        "from config.settings.production import *  # noqa\nDEBUG = False\nROOT_URLCONF = 'bench_urls'\n"
+        "ALLOWED_HOSTS = ['127.0.0.1']\n"
+    )
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(tree), tmp]),
+        "DJANGO_SETTINGS_MODULE": "bench_settings",
+        "DATABASE_URL": f"sqlite:///{tmp}/unused.sqlite3",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DEBUG": "False",
+        "SECURE_SSL_REDIRECT": "False",
+        "LOG_LEVEL": "WARNING",
+        "CACHE_URL": "locmemcache://bench",
+    }
+
+
+def serve(requests: int, warm: int) -> float:
+    """In the measured process: `requests` GET /bench/trivial/ through WSGIHandler; CPU seconds each."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message="No directory at")
+    import django
+
+    django.setup()
+    from django.core.handlers.wsgi import WSGIHandler
+
+    app = WSGIHandler()
+
+    def call() -> None:
+        environ = {
+            "REQUEST_METHOD": "GET", "PATH_INFO": "/bench/trivial/", "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "80", "HTTP_HOST": "127.0.0.1",
+            "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(b""), "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9",
+            "HTTP_USER_AGENT": "bench", "HTTP_ACCEPT": "application/json",
+            "HTTP_X_REQUEST_ID": "4f6c0b2a9d8e4b1c8a7f6e5d4c3b2a19",  # what the front's nginx sends
+            "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": True,
+            "wsgi.run_once": False, "wsgi.version": (1, 0),
+        }
+        status: list[str] = []
+        response = app(environ, lambda s, headers, *exc: status.append(s))
+        b"".join(response)
+        response.close()
+        assert status[0].startswith("200"), status
+
+    for _ in range(warm):
+        call()
+    started = time.process_time()
+    for _ in range(requests):
+        call()
+    return (time.process_time() - started) / max(1, requests)
+
+
+def run_tree(tree: Path, requests: int, warm: int, valgrind: bool = False) -> float:
+    """CPU seconds per request (or, under valgrind, the run's total instructions)."""
+    with tempfile.TemporaryDirectory(prefix="bc-trivial-") as tmp:
+        env = environment(tree, tmp)
+        command = [sys.executable, str(Path(__file__).resolve()), "--serve", str(requests),
+                   "--warm", str(warm)]
+        if valgrind:
+            out = Path(tmp, "callgrind.out")
+            command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command]
+        done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr[-3000:])
+        if valgrind:
+            found = re.search(r"^summary:\s+(\d+)", out.read_text(), re.MULTILINE)
+            assert found, "no callgrind summary"
+            return float(found.group(1))
+        return float(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tree", default=str(ROOT))
+    parser.add_argument("--before", default=None, help="a commit to compare with (checked out in a worktree)")
+    parser.add_argument("--before-tree", default=None, help="or a checkout of it already made")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--requests", type=int, default=3000)
+    parser.add_argument("--warm", type=int, default=200)
+    parser.add_argument("--instructions", action="store_true",
+                        help="valgrind's callgrind instead of CPU time")
+    parser.add_argument("--output", default=None, help="write the figures as JSON here")
+    parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve is not None:
+        print(serve(args.serve, args.warm))
+        return 0
+
+    trees = {"this tree": Path(args.tree).resolve()}
+    worktree = None
+    if args.before_tree:
+        trees = {f"before ({args.before or Path(args.before_tree).name})": Path(args.before_tree).resolve(),
+                 **trees}
+    elif args.before:
+        worktree = Path(tempfile.mkdtemp(prefix="bc-trivial-before-")) / "tree"
+        git = ["git", "-C", str(ROOT), "worktree"]
+        subprocess.run([*git, "add", "-q", "--detach", str(worktree), args.before], check=True)
+        trees = {f"before ({args.before})": worktree, **trees}
+    results: dict[str, list[float]] = {name: [] for name in trees}
+    try:
+        if args.instructions:
+            requests = min(args.requests, 1000)
+            for name, tree in trees.items():
+                base = run_tree(tree, 0, args.warm, valgrind=True)
+                total = run_tree(tree, requests, args.warm, valgrind=True)
+                results[name].append((total - base) / requests)
+        else:
+            for _ in range(args.rounds):
+                for name, tree in trees.items():
+                    results[name].append(run_tree(tree, args.requests, args.warm) * 1e6)
+    finally:
+        if worktree is not None:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
+                           check=False)
+    unit = "instructions/request" if args.instructions else "us CPU/request"
+    medians = {name: statistics.median(values) for name, values in results.items()}
+    for name, values in results.items():
+        shown = ", ".join(f"{v:,.0f}" if args.instructions else f"{v:.1f}" for v in values)
+        print(f"{name:28} median {medians[name]:>12,.1f} {unit}  ({shown})")
+    if len(medians) == 2:
+        before, after = medians.values()
+        print(f"this tree / before: {after / before:.2f}x  (load average {os.getloadavg()[0]:.1f})")
+    if args.output:
+        Path(args.output).write_text(json.dumps({"unit": unit, "runs": results, "medians": medians,
+                                                 "loadavg": os.getloadavg()}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

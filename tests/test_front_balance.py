@@ -1,0 +1,136 @@
+"""Issue 42, item 2: behind `make serve`'s nginx, keep-alive clients' requests reach every API worker.
+
+With one shared unix socket, nginx's kept-alive upstream connections often all sat on one gunicorn worker
+(8 of 27 bench targets with 4 keep-alive clients ran on one core). Each worker now also listens on its own
+socket and nginx balances over them request by request (config/worker_sockets.py). Counted here from the
+workers' own metrics files (prometheus_client's multiprocess mode writes one file per worker pid).
+Skips when nginx is not installed, except under CI=true.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from prometheus_client.mmap_dict import MmapedDict
+
+from config.front import nginx_binary
+from config.worker_sockets import choose_slot
+from tests.test_front import IN_CI, ROOT, _free_port, _get
+
+if nginx_binary() is None and not IN_CI:
+    pytest.skip("nginx is not installed (apt-get install nginx): make serve's front is not tested",
+                allow_module_level=True)
+
+WORKERS = 3
+CLIENTS = 4
+REQUESTS_EACH = 30
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def _api_workers(front_pid: int) -> list[int]:
+    for child in _children(front_pid):
+        with contextlib.suppress(OSError):
+            if b"config.wsgi:application" in Path(f"/proc/{child}/cmdline").read_bytes():
+                return _children(child)
+    return []
+
+
+def _requests_per_worker(metrics_dir: Path) -> Counter[int]:
+    """Requests each worker timed: its request-duration histogram's buckets (each file stores every
+    bucket's own count, not the cumulative one)."""
+    counts: Counter[int] = Counter()
+    for path in metrics_dir.glob("histogram_*.db"):
+        pid = int(path.stem.rsplit("_", 1)[1])
+        for key, value, *_rest in MmapedDict.read_all_values_from_file(str(path)):
+            _metric, name, labels, _help = json.loads(key)
+            if name.endswith("_bucket"):
+                counts[pid] += int(value)
+    return counts
+
+
+def test_keep_alive_clients_reach_every_api_worker(tmp_path):
+    assert nginx_binary() is not None, "CI=true: nginx must be installed (.ci/run installs it)"
+    port = _free_port()
+    metrics = tmp_path / "metrics"
+    metrics.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "TRUSTED_PROXIES"}
+    env.update({"DJANGO_SETTINGS_MODULE": "config.settings.test", "XDG_RUNTIME_DIR": str(tmp_path),
+                "DATABASE_URL": f"sqlite:///{tmp_path}/front.sqlite3", "GUNICORN_THREADS": "4",
+                "GUNICORN_GRACEFUL_TIMEOUT": "2", "PROMETHEUS_MULTIPROC_DIR": str(metrics)})
+    log = (tmp_path / "front.log").open("w+")
+    process = subprocess.Popen(  # noqa: S603
+        [sys.executable, "-m", "config.front", "--port", str(port), "--workers", str(WORKERS),
+         "--stream-workers", "1", "--run-dir", str(tmp_path / "run")],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    clients: list[http.client.HTTPConnection] = []
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if process.poll() is not None:
+                log.seek(0)
+                pytest.fail(f"make serve's front stopped:\n{log.read()[-3000:]}")
+            with contextlib.suppress(OSError):
+                if _get(port, "/api/", timeout=30)[0] == 200:  # none left behind to count later
+                    break
+            assert time.monotonic() < deadline, "the front did not start"
+            time.sleep(0.2)
+        workers = _api_workers(process.pid)
+        assert len(workers) == WORKERS, workers
+        before = _requests_per_worker(metrics)
+
+        clients = [http.client.HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(CLIENTS)]
+        sockets = set()
+        for _ in range(REQUESTS_EACH):
+            for client in clients:
+                client.request("GET", "/api/", headers={"Host": "127.0.0.1"})
+                response = client.getresponse()
+                response.read()
+                assert response.status == 200
+                assert response.getheader("Connection", "").lower() != "close"
+                sockets.add(id(client.sock))
+        assert len(sockets) == CLIENTS  # every client kept its one connection
+
+        counts = _requests_per_worker(metrics) - before
+        assert sum(counts.values()) >= CLIENTS * REQUESTS_EACH, counts
+        assert set(counts) == set(workers), (counts, workers)
+        fair = CLIENTS * REQUESTS_EACH / WORKERS
+        assert all(n >= fair / 3 for n in counts.values()), counts
+    finally:
+        for client in clients:
+            client.close()
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(45)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+        log.close()
+    assert not list((tmp_path / "run").glob("api-*.sock"))  # the front removed the workers' sockets
+
+
+def test_a_new_worker_takes_a_free_slot_else_the_oldest_workers():
+    owners: dict[int, int] = {}
+    assert choose_slot(2, set(), owners) == 0
+    owners[0] = 1
+    assert choose_slot(2, {1}, owners) == 1
+    owners[1] = 2
+    assert choose_slot(2, {2}, owners) == 0  # worker 1 died: its slot
+    owners[0] = 3
+    assert choose_slot(2, {2, 3}, owners) == 1  # a reload: the oldest worker's slot (2), then 3's
+    owners[1] = 4
+    assert choose_slot(2, {2, 3, 4}, owners) == 0
