@@ -111,7 +111,18 @@ class TheWarViewSerializer(serializers.Serializer):
         child=serializers.CharField(), allow_null=True, required=False,
         help_text="What your scout party showed you of the opponent's hand (codes), this turn.",
     )
+    deck_list = serializers.ListField(
+        child=serializers.CharField(), required=False,
+        help_text="Your own deck list (card codes; your card ids p1.NN / p2.NN index it from 01).",
+    )
     players = TheWarPlayersSerializer()
+    table = serializers.DictField(
+        required=False,
+        help_text="The public facts the zones do not show (what a search bot rebuilds a game from): the "
+        "pending steps (frames; a card the opponent pays for while it is still in his hand is not named), "
+        "both pools, the improvements in play order, the turn each unit was built, breakthrough power, "
+        "heroes played, the specials in force and the re-draws.",
+    )
     opponent = _seat(required=False)
     decision = TheWarDecisionSerializer(allow_null=True)
     legal_actions = _documented(

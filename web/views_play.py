@@ -26,7 +26,8 @@ from web import lobby_hints, play
 from web.deck_editor import starters
 from web.pages import is_fragment, page
 
-BOTS = ("heuristic", "random")
+TEAM_BOTS = ("heuristic", "random")  # a team army's bot (the search bot plays 1v1 games only)
+BOTS = (*TEAM_BOTS, "search-1", "search-2", "search-3", "search-4")  # every game with bots offers them
 GAME_CHOICES = (("battlecards", "Battlecards"), ("battlefront", "Battlefront"), ("the-war", "The War"),
                 ("tide-of-iron", "Tide of Iron: Strategy decks (against a person)"))
 TEAM_SLOTS = 4  # armies a side (the service refuses more: too_many_armies)
@@ -124,7 +125,7 @@ def _posted_armies(post) -> dict[str, list[dict]]:
         player = slot["player"] if slot["player"] in dict(TEAM_PLAYERS) else "bot"
         army = {"nation": slot["nation"], "player": player}
         if player == "bot":
-            army["bot"] = post.get("team_bot") if post.get("team_bot") in BOTS else "heuristic"
+            army["bot"] = post.get("team_bot") if post.get("team_bot") in TEAM_BOTS else "heuristic"
         armies[slot["side"]].append(army)
     return armies
 
@@ -177,6 +178,7 @@ def _lobby(request: HttpRequest, *, team_error: dict | None = None, team_post=No
             "mine": mine.data,
             "starters": _battlecards_starters(),
             "bots": BOTS,
+            "team_bots": TEAM_BOTS,
             "war_starters": _the_war_starters(),
             "toi_scenarios": _toi_scenarios(),
             "theaters": theater_list(),

@@ -210,12 +210,14 @@ def _check_lineup(*, armies: dict[str, list[dict[str, Any]]], live: Any, options
                 field=f"armies.{side}",
                 limit=MAX_ARMIES_PER_SIDE,
             )
-    offered = get_game_type(DEFAULT_GAME_TYPE).bot_kinds  # the armies of a team game play Battlecards
+    # the armies of a team game play Battlecards; its search bot plays classic two-army games only
+    offered = tuple(b for b in get_game_type(DEFAULT_GAME_TYPE).bot_kinds if not b.startswith("search-"))
     for side in SIDES:
         for i, army in enumerate(armies[side]):
             if army.get("bot") and army["bot"] not in offered:
                 raise ValidationFailed(
-                    f"A Battlecards army's bot is one of {list(offered)}.", code="bot_not_available",
+                    f"A Battlecards army's bot is one of {list(offered)} (the search bot plays 1v1 games "
+                    "only).", code="bot_not_available",
                     field=f"armies.{side}.{i}.bot",
                 )
     if counts["axis"] == counts["allies"] == 1:

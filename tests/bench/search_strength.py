@@ -36,10 +36,14 @@ def main() -> None:
     parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--max-plies", type=int, default=3000)
+    parser.add_argument("--cpu-budget", type=float, default=None,
+                        help="start no new game once the process has used this many CPU seconds")
     args = parser.parse_args()
     engine = get(args.game).engine
-    score, times = 0.0, []
+    score, times, played = 0.0, [], 0
     for g in range(args.games):
+        if args.cpu_budget is not None and time.process_time() > args.cpu_budget:
+            break
         catalog, setup = engine.example(1000 + g)
         me, them = engine.seats[g % 2], engine.seats[1 - g % 2]
         bots = {me: engine.bot(args.level, catalog=catalog, salt=f"s{g}"),
@@ -54,9 +58,12 @@ def main() -> None:
                 times.append(time.process_time() - start)
             engine.apply(state, action)
         score += 1.0 if state.winner == me else 0.5 if state.winner is None else 0.0
+        played += 1
+        print(f"game {g}: search seat {me}, winner {state.winner}, {state.ply} plies, "
+              f"{time.process_time():.0f} s CPU so far", flush=True)
     times.sort()
-    low, high = wilson(score, args.games)
-    print(f"{args.game} {args.level} vs {args.opponent}: {score:g}/{args.games} = {score / args.games:.0%} "
+    low, high = wilson(score, played)
+    print(f"{args.game} {args.level} vs {args.opponent}: {score:g}/{played} = {score / max(played, 1):.0%} "
           f"(Wilson 95% {low:.0%}-{high:.0%}); per decision median {times[len(times) // 2] * 1000:.0f} ms, "
           f"p95 {times[int(len(times) * 0.95)] * 1000:.0f} ms CPU")
 

@@ -598,9 +598,10 @@ def test_the_oracle_refuses_a_teammates_hand_and_stacks_and_allows_the_seats_own
         oracle.check([state["players"]["axis-1"]["hand"][0]], "allies-2")
 
 
-def test_a_team_army_cannot_be_a_search_bot_battlecards_has_none_yet(catalog_rows, api, alice):
-    """Issue 40: the search levels are offered only where the game has a search bot (Battlefront): a
-    Battlecards army naming one is a 400 bot_not_available, not a game that fails when the bot moves."""
+def test_a_team_army_cannot_be_a_search_bot_it_plays_1v1_games_only(catalog_rows, api, alice):
+    """Issue 40: Battlecards' search bot plays classic two-army games only (its determinizer rebuilds one
+    enemy army): a team army naming a search level is a 400 bot_not_available, not a game that fails when
+    the bot moves."""
     body = team_body(axis=[army("DE", "bot", bot="search-1"), army("DE", "bot")], allies=[army("GB", "me")])
     response = api(alice).post("/api/games/", body, format="json")
     assert response.status_code == 400, response.json()

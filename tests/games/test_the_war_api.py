@@ -156,3 +156,20 @@ def test_starters_play_and_a_battlecards_deck_is_not_a_the_war_deck(api, alice, 
     assert joined["status"] == "active"
     resigned = api(bob).post(f"/api/games/{game['id']}/resign/", {}, format="json")
     assert resigned.status_code == 200 and resigned.json()["winner"] == "p1"
+
+
+def test_a_user_plays_the_war_against_the_search_bot_to_the_end(api, alice):
+    """Issue 40: {"kind": "bot", "bot": "search-1"} seats the information-set search bot for The War; it
+    plays from its seat's view (the `table` of public facts rebuilds the pending steps) to the end of the
+    game, every answer the player reads checked by the hidden-information oracle."""
+    created = create_war(api(alice), my_deck={"deck_id": war_deck(alice, SMALL).pk}, seat="p1",
+                         opponent_deck={"deck_id": war_deck(alice, SMALL).pk},
+                         opponent={"kind": "bot", "bot": "search-1"}, options={"casual": True}, seed=11)
+    assert created.status_code == 201, created.json()
+    game = created.json()
+    assert {s["seat"]: s.get("bot") for s in game["seats"]}["p2"] == "search-1"
+    drive_to_the_end(game_id=game["id"], clients={"p1": api(alice)})
+    finished = Game.objects.get(pk=game["id"])
+    assert finished.status == "finished"
+    assert GameAction.objects.filter(game=finished, seat="p2", by_bot=True).exists()
+    assert game_rebuild_state(game=finished).to_json() == finished.state

@@ -50,8 +50,9 @@ def test_the_toy_game_is_listed_only_while_registered(toy_game):
     assert {"id": "toy", "label": "Toy (two cards)", "seats": ["p1", "p2"], "bots": False, "bot_kinds": [],
             "decks": False, "live_play": False} in listed
     kinds = {t["id"]: t["bot_kinds"] for t in listed}
-    assert kinds["battlefront"] == ["random", "heuristic", "search-1", "search-2", "search-3", "search-4"]
-    assert kinds["battlecards"] == ["random", "heuristic"] and kinds["tide-of-iron"] == []
+    search = ["random", "heuristic", "search-1", "search-2", "search-3", "search-4"]
+    assert kinds["battlefront"] == kinds["battlecards"] == kinds["the-war"] == search
+    assert kinds["tide-of-iron"] == []
     assert [t["id"] for t in listed][:4] == ["battlecards", "battlefront", "the-war", "tide-of-iron"]
 
 

@@ -36,7 +36,10 @@ class Determinizer(Protocol):
     does not show a fact. `legal_actions`, `apply` (given only actions from `legal_actions`), `to_move`
     (None when over) and `reward(state, seat)` (1 win, 0 loss, 0.5 draw) run the game's own rules on such
     a state. `playout_step(state, rng)`, optional, plays one uniformly random legal action (a game's fast
-    path); without it a playout picks from `legal_actions`.
+    path); without it a playout picks from `legal_actions`. `evaluate(state, seat)`, optional, scores a
+    playout the level's ply cap stopped before the end (in [0, 1], from the sampled state); without it such
+    a playout scores 0.5. `rollout_plies`, optional, caps a playout below the level's cap (a long game with
+    an `evaluate` plays short playouts).
     """
 
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> Any: ...
@@ -144,6 +147,8 @@ class SearchBot:
         allowed = set(legal)
         game = self.game
         step = getattr(game, "playout_step", None)
+        evaluate = getattr(game, "evaluate", None)
+        cap = min(self.level.rollout_plies, getattr(game, "rollout_plies", self.level.rollout_plies))
         for _ in range(self.iterations):
             state = game.determinize(view, rng)
             node = root
@@ -171,7 +176,7 @@ class SearchBot:
                 game.apply(state, node.action)
             # playout: uniform random, capped
             plies = 0
-            while plies < self.level.rollout_plies and game.to_move(state) is not None:
+            while plies < cap and game.to_move(state) is not None:
                 if step is not None:
                     step(state, rng)
                 else:
@@ -186,7 +191,8 @@ class SearchBot:
                 assert m is not None  # every node below the root was moved into by a seat
                 r = rewards.get(m)
                 if r is None:
-                    r = rewards[m] = game.reward(state, m) if over else 0.5
+                    r = rewards[m] = (game.reward(state, m) if over
+                                      else evaluate(state, m) if evaluate is not None else 0.5)
                 node.visits += 1
                 node.wins += r
                 node = node.parent  # type: ignore[assignment]

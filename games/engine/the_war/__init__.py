@@ -9,6 +9,7 @@ from ..core.events import Event, events_for
 from ..core.machine import Decision
 from .actions import ACTION_CLASSES, ACTION_TYPES, Action
 from .bots import HeuristicBot, RandomBot
+from .determinizer import Determinizer
 from .rules import (
     DECISION_KINDS,
     RULES,
@@ -28,7 +29,7 @@ from .view import public_view, view
 __all__ = [
     "ACTION_CLASSES", "ACTION_TYPES", "DECISION_KINDS", "LEGACY_RULES_REVISION", "OTHER", "RULES",
     "RULES_REVISION", "SEATS", "TURN_PHASES",
-    "WAVE_STAGES", "Action", "Decision", "EngineError", "Event", "GameSetup", "HeuristicBot",
+    "WAVE_STAGES", "Action", "Decision", "Determinizer", "EngineError", "Event", "GameSetup", "HeuristicBot",
     "IllegalAction", "MalformedAction", "RandomBot", "SetupError", "StateError", "WarState", "apply",
     "apply_legal", "events_for", "legal_actions", "legal_keys", "new_game", "play_game", "replay",
     "starter_setup", "view", "public_view",

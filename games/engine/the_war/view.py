@@ -6,7 +6,7 @@ from typing import Any
 
 from .rules import RULES, card
 from .setup import OTHER, SEATS
-from .state import WarState
+from .state import PaymentFrame, WarState, frame_to_json
 
 
 def _unit(st: WarState, cid: str) -> dict[str, Any]:
@@ -35,6 +35,34 @@ def _public(st: WarState, seat: str) -> dict[str, Any]:
     }
 
 
+def _table(st: WarState, seat: str) -> dict[str, Any]:
+    """The public facts of the table that the zones do not show, each seen by both seats as it happened:
+    the pending steps (the frame stack: the turn's phase, the assault wave's declarations, a payment in
+    progress; a card an opponent pays for while it is still in his hand is not named), the improvements
+    and their units in the order they were played, both pools (paid in
+    by tapping resources, face up), the turn each unit was built, the breakthrough power gathered, the
+    heroes played, the turn a Blitzkrieg-like card was played, the specials in force and the re-draws. A
+    search bot rebuilds a full state from them (the_war.determinizer)."""
+    frames = []
+    for fr in st.frames:
+        data = frame_to_json(fr)
+        if isinstance(fr, PaymentFrame) and fr.seat != seat and fr.card in st.zones[fr.seat]["hand"]:
+            data["card"] = None
+        frames.append(data)
+    return {
+        "frames": frames,
+        "pools": {s: list(st.pool[s]) for s in SEATS},
+        "attached": [[imp, unit] for imp, unit in st.attached.items()],  # improvements, in play order
+        "built_turn": dict(sorted(st.built_turn.items())),
+        "power": dict(sorted(st.power.items())),
+        "heroes_played": {s: list(st.heroes_played[s]) for s in SEATS},
+        "mobile_turn": dict(st.mobile_turn),
+        "active": list(st.active),
+        "specials_this_turn": list(st.specials_this_turn),
+        "redraws": dict(st.redraws),
+    }
+
+
 def view(st: WarState, seat: str) -> dict[str, Any]:
     other = OTHER[seat]
     out: dict[str, Any] = {
@@ -49,7 +77,9 @@ def view(st: WarState, seat: str) -> dict[str, Any]:
         "hand": [{"id": c, "code": st.codes[c]} for c in st.zones[seat]["hand"]],
         "pool": {"raw": st.pool[seat][:3], "converted": st.pool[seat][3:]},
         "scouted_hand": st.scouted[seat],
+        "deck_list": list(st.setup.decks[seat]),  # the seat's own deck (card ids p1.NN index it from 01)
         "players": {s: _public(st, s) for s in SEATS},
+        "table": _table(st, seat),
         "opponent": other,
         "decision": None,
         "legal_actions": [],
