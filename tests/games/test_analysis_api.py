@@ -178,10 +178,15 @@ def test_a_stalled_analysis_is_started_again_by_the_next_request(catalog_rows, a
     assert ask(alice, gid).status_code == 202  # stalled: dispatched again
 
 
-def test_a_game_type_without_a_search_bot_cannot_be_analysed(catalog_rows, api, alice, ask):
-    if analysis_available(game_type=GAME_TYPES["battlecards"]):
-        pytest.skip("Battlecards has a determinizer now: no game type with bots lacks an analysis")
-    gid = _finished_bot_game(api, alice)  # Battlecards
+def test_a_game_type_without_a_search_bot_cannot_be_analysed(catalog_rows, api, alice, bob, ask):
+    """Tide of Iron (a referee: no bots, so no search to analyse with): a finished match is refused."""
+    assert not analysis_available(game_type=GAME_TYPES["tide-of-iron"])
+    made = api(alice).post("/api/games/", {"game_type": "tide-of-iron", "opponent": {
+        "kind": "human", "username": bob.username}}, format="json")
+    assert made.status_code == 201, made.json()
+    gid = made.json()["id"]
+    assert api(bob).post(f"/api/games/{gid}/join/", {}, format="json").status_code == 200
+    assert api(bob).post(f"/api/games/{gid}/resign/", {}, format="json").status_code == 200
     refused = ask(alice, gid)
     assert (refused.status_code, refused.json()["code"]) == (409, "analysis_not_available")
     assert api(alice).get(url(gid)).json()["available"] is False
