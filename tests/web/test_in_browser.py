@@ -319,21 +319,30 @@ def test_replay_steps_forward_and_back(in_browser):
     in_browser(steps)
 
 
-def test_the_analysis_graph_of_a_replay_follows_the_position_and_a_click_moves_it(in_browser, settings):
-    """Issue 41: a finished Battlefront game (a few moves against the bot, then resigned) analysed from its
-    replay page (a small budget: the thread runner, as a server without a broker runs it); the graph shows,
-    its ringed point is the position shown, and clicking a point moves the replay there (no page load)."""
+ANALYSED_GAMES = {
+    "battlefront": {"game_type": "battlefront", "opponent": {"kind": "bot", "bot": "heuristic"},
+                    "seat": "east"},
+    "battlecards": {"my_deck": {"starter": "gb-we-starter"}, "opponent_deck": {"starter": "de-we-starter"},
+                    "opponent": {"kind": "bot", "bot": "heuristic"}},
+}
+
+
+@pytest.mark.parametrize("game_type", sorted(ANALYSED_GAMES))
+def test_the_analysis_graph_of_a_replay_follows_the_position_and_a_click_moves_it(in_browser, settings,
+                                                                                  game_type):
+    """Issue 41: a finished game (a few moves against the bot, then resigned) analysed from its replay page
+    (a small budget: the thread runner, as a server without a broker runs it); the graph shows, its ringed
+    point is the position shown, and clicking a point moves the replay there (no page load)."""
     settings.GAMES_ANALYSIS_ITERATIONS = 8
     settings.GAMES_ANALYSIS_RUNNER = "thread"
 
     def steps(page):
-        sign_up(page, "browser-guderian")
+        sign_up(page, f"browser-guderian-{game_type}")
         page.goto("/play/")
         token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
         headers = {"X-CSRFToken": token}
-        created = page.request.post("/api/games/", headers=headers, data={
-            "game_type": "battlefront", "opponent": {"kind": "bot", "bot": "heuristic"}, "seat": "east",
-            "seed": 41})
+        created = page.request.post("/api/games/", headers=headers,
+                                    data={**ANALYSED_GAMES[game_type], "seed": 41})
         assert created.ok, created.text()
         game = created.json()["id"]
         for _ in range(3):
