@@ -7,7 +7,6 @@ from typing import Any
 from vocabulary.battlecards import KINDS
 
 from .actions import key_to_json
-from .frames import BattleFrame
 from .inspect import armies_in_battle, battle_frame, current_values, setup_pending
 from .machine import legal_keys
 from .state import OTHER, GameState
@@ -143,91 +142,6 @@ def _decision(st: GameState, seat: str | None) -> dict[str, Any] | None:
     return decision
 
 
-def _face_down(st: GameState, seat: str) -> set[str]:
-    """The cards `seat` cannot see: every deck, the other armies' reserve hands, deployed and occupying
-    stacks, and the enemy side's kept cards."""
-    out = set(st.conflict_deck)
-    for pool in st.pools.values():
-        out.update(pool["deck"])
-    for army, p in st.players.items():
-        if army == seat:
-            continue
-        out.update(p["hand"])
-        for k in KINDS:
-            for stack in p["stacks"][k]:
-                out.update(stack)
-        for stack in p["occupied"].values():
-            out.update(stack)
-    for side, team in st.sides.items():
-        if side != st.side(seat):
-            out.update(team["kept"])
-    return out
-
-
-def _table(st: GameState, seat: str) -> dict[str, Any]:
-    """The public facts of the table that the rest of the view does not show (what a search bot rebuilds
-    a game from, battlecards.determinizer): the pending steps (the frame stack) with every face-down card
-    the seat cannot see named "hidden-N" instead (an enemy unit withdrawn from the battle is face down
-    again, GP1), the codes of the other cards they name (a battlecard drawn face up), the deployed stack
-    each face-up unit of the battle came from (`stacked`), the conflict deck's
-    list (the theater's, set aside face up: the battlecard list), the options, and the battles the round
-    cap settled."""
-    frames = [fr.to_json() for fr in st.frames]
-    code = st.code
-    # the battle's face-up units: each in its deployed stack (army, kind, stack, place from the bottom)
-    shown = {c for fr in st.frames if isinstance(fr, BattleFrame)
-             for units in fr.present.values() for c in units}
-    placed: dict[str, list[Any]] = {}
-    if shown:
-        for army, p in st.players.items():
-            for k in KINDS:
-                for i, stack in enumerate(p["stacks"][k]):
-                    for j, c in enumerate(stack):
-                        if c in shown:
-                            placed[c] = [army, k, i, j]
-    named = [s for s in _walk(frames) if s in code]
-    cards: dict[str, str] = {}
-    if named:
-        down = _face_down(st, seat) - shown
-        names: dict[str, str] = {}
-        for cid in named:  # numbered by where they first appear in the frames
-            if cid in down:
-                if cid not in names:
-                    names[cid] = f"hidden-{len(names) + 1}"
-            else:
-                cards[cid] = code[cid]
-        if names:
-            frames = _rename(frames, names)
-    return {"frames": frames, "cards": dict(sorted(cards.items())), "stacked": dict(sorted(placed.items())),
-            "conflict_deck_list": sorted(st.setup.conflict_deck), "options": st.setup.options.to_json(),
-            "round_cap_battles": st.round_cap_battles}
-
-
-def _walk(value: Any) -> list[str]:
-    """Every string of a JSON value (dict keys included), depth first in document order."""
-    out: list[str] = []
-    if isinstance(value, str):
-        out.append(value)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            out.append(k)
-            out.extend(_walk(v))
-    elif isinstance(value, list):
-        for v in value:
-            out.extend(_walk(v))
-    return out
-
-
-def _rename(value: Any, names: dict[str, str]) -> Any:
-    if isinstance(value, str):
-        return names.get(value, value)
-    if isinstance(value, dict):
-        return {names.get(k, k): _rename(v, names) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_rename(v, names) for v in value]
-    return value
-
-
 def view(st: GameState, seat: str) -> dict[str, Any]:
     if seat not in st.players:
         raise ValueError(f"seat must be one of {list(st.armies)}")
@@ -246,11 +160,9 @@ def view(st: GameState, seat: str) -> dict[str, Any]:
         "conflict": _conflict(st),
         "battle": _battle_view(st, seat),
         "decision": _decision(st, seat),
-        "deck_list": list(st.setup.decks[seat]),  # the seat's own arsenal deck list
     }
     if not st.classic:
         out["armies"] = _armies(st, seat)
-    out["table"] = _table(st, seat)
     return out
 
 
@@ -353,7 +265,7 @@ class _LazyView(dict):
 
 # view()'s keys in view()'s order (keep in step with view())
 _VIEW_KEYS = ("seat", "status", "winner", "result", "turn", "ply", "active_seat", "victory_threshold",
-              "max_action_number", "me", "opponent", "conflict", "battle", "decision", "deck_list", "table")
+              "max_action_number", "me", "opponent", "conflict", "battle", "decision")
 
 
 def bot_view(st: GameState, seat: str) -> dict[str, Any]:
@@ -370,8 +282,6 @@ def bot_view(st: GameState, seat: str) -> dict[str, Any]:
         "conflict": lambda: _conflict(st),
         "battle": lambda: _battle_view(st, seat),
         "decision": lambda: _lazy_decision(st, seat),
-        "deck_list": lambda: list(st.setup.decks[seat]),
-        "table": lambda: _table(st, seat),
     }, seat=seat, status=st.status, winner=st.winner, result=st.result, turn=st.turn, ply=st.ply,
         active_seat=st.active_seat, victory_threshold=st.vp_threshold, max_action_number=st.max_action)
 
