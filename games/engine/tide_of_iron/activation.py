@@ -18,21 +18,21 @@ from .hexes import Board, Hex, drift
 from .setup import DRIFT_NUMBERS, LOS, Card
 from .state import Activation, TideOfIronState
 from .toolkit import (
-    _after_action,
-    _board,
-    _claim,
-    _die,
-    _emit,
-    _hex,
-    _int,
-    _protocol,
-    _retry_ok,
-    _units_in,
+    after_action,
+    board_of,
     effective_cost,
+    emit_event,
+    hex_named,
+    make_claim,
+    reported_int,
+    retry_allowed,
+    roll_die,
+    units_in,
+    uses_protocol,
 )
 
 
-def _activate(st: TideOfIronState, a: Activate) -> None:
+def on_activate(st: TideOfIronState, a: Activate) -> None:
     seat = a.seat
     if a.card not in st.hq[seat]:
         raise IllegalAction(f"{a.card} is not in your HQ area", code="not_in_hq")
@@ -47,33 +47,33 @@ def _activate(st: TideOfIronState, a: Activate) -> None:
         raise IllegalAction(f"{card.title} costs {cost}; you have {st.command[seat]}", code="cannot_afford")
     st.command[seat] -= cost
     st.hq[seat].remove(a.card)
-    _emit(
+    emit_event(
         st,
         "card_activated",
         {"seat": seat, "card": a.card, "printed_cost": card.cost, "cost": cost, "command": st.command[seat]},
     )
     if not card.keywords:
         _finish(st, seat, card, placed_round=st.round)
-        _after_action(st)
+        after_action(st)
         return
     st.pending = Activation(seat, a.card)
-    _resolve(st)
+    resolve(st)
 
 
-def _retry(st: TideOfIronState, a: RetryContact) -> None:
+def on_retry(st: TideOfIronState, a: RetryContact) -> None:
     seat = a.seat
-    entry = next((e for e in st.play[seat] if e["card"] == a.card and _retry_ok(st, seat, e)), None)
+    entry = next((e for e in st.play[seat] if e["card"] == a.card and retry_allowed(st, seat, e)), None)
     if entry is None:
         raise IllegalAction(
             f"{a.card} cannot seek contact now (once in every later round, as an action)", code="no_retry"
         )
     st.play[seat].remove(entry)  # held by the resolution; back in the play area if contact fails again
-    _emit(st, "contact_retried", {"seat": seat, "card": a.card, "round": st.round})
+    emit_event(st, "contact_retried", {"seat": seat, "card": a.card, "round": st.round})
     st.pending = Activation(seat, a.card, from_play=True, entry=entry)
-    _resolve(st)
+    resolve(st)
 
 
-def _resolve(st: TideOfIronState) -> None:
+def resolve(st: TideOfIronState) -> None:
     """Resolve the pending card's keywords in order until one needs a decision or the card is done."""
     p = st.pending
     assert p is not None
@@ -83,9 +83,9 @@ def _resolve(st: TideOfIronState) -> None:
         kw = card.keywords[p.step]
         if kw.keyword == "establish-contact":
             assert kw.value is not None  # its target number (TideOfIronCatalog.from_dicts checks it)
-            die = _die(st)
+            die = roll_die(st)
             made = die >= kw.value  # "equal to or higher than the target number"
-            _emit(
+            emit_event(
                 st,
                 "contact_roll",
                 {"seat": seat, "card": card.code, "die": die, "target_number": kw.value, "established": made},
@@ -96,9 +96,9 @@ def _resolve(st: TideOfIronState) -> None:
                 entry = p.entry or {"card": card.code, "round": st.round, "pending": True}
                 st.play[seat].append({**entry, "tried": st.round})
                 if not p.from_play:
-                    _emit(st, "placed_in_play_area", {"seat": seat, "card": card.code, "waiting": True})
+                    emit_event(st, "placed_in_play_area", {"seat": seat, "card": card.code, "waiting": True})
                 st.pending = None
-                _after_action(st)
+                after_action(st)
                 return
         elif kw.keyword == "target-hex":
             if p.target is None:
@@ -117,14 +117,14 @@ def _resolve(st: TideOfIronState) -> None:
             else:
                 # "An attack with a wide blast radius affects all the hexes adjacent to the target hex [...]
                 # Roll each wide blast radius area attack separately for each adjacent hex."
-                for h in _board(st).neighbours(centre):
-                    if _units_in(st, h.name):
+                for h in board_of(st).neighbours(centre):
+                    if units_in(st, h.name):
                         _area_attack(st, seat, card, kw, h, kind="wide_blast_attack")
         p.step += 1
         p.need = None
     _finish(st, seat, card, placed_round=st.round)
     st.pending = None
-    _after_action(st)
+    after_action(st)
 
 
 def _drift(st: TideOfIronState, p: Activation) -> bool:
@@ -136,9 +136,9 @@ def _drift(st: TideOfIronState, p: Activation) -> bool:
     if any(u["side"] == seat and Hex.parse(u["hex"]).distance(target) <= 1 for u in st.units.values()):
         basis = "adjacent" if DRIFT_NUMBERS[basis] > DRIFT_NUMBERS["adjacent"] else basis
     number = DRIFT_NUMBERS[basis]
-    black, red = _die(st), _die(st)
-    out = drift(_board(st), target, drift_number=number, black=black, red=red, marker=st.options.marker)
-    _emit(
+    black, red = roll_die(st), roll_die(st)
+    out = drift(board_of(st), target, drift_number=number, black=black, red=red, marker=st.options.marker)
+    emit_event(
         st,
         "drift_roll",
         {
@@ -155,19 +155,19 @@ def _drift(st: TideOfIronState, p: Activation) -> bool:
             "distance": 0 if out.accurate else black,
             "final": out.final.name,
             "on_board": out.on_board,
-            "half_hex": _board(st).is_half(out.final),
+            "half_hex": board_of(st).is_half(out.final),
         },
     )
     if not out.on_board:
         # "the Strategy card has no additional effect, and is placed back in the game box"
         st.box.append(p.card)
-        _emit(
+        emit_event(
             st,
             "card_resolved",
             {"seat": seat, "card": p.card, "outcome": "drifted_off_board", "to": "box"},
         )
         st.pending = None
-        _after_action(st)
+        after_action(st)
         return False
     p.final = out.final.name
     return True
@@ -176,11 +176,11 @@ def _drift(st: TideOfIronState, p: Activation) -> bool:
 def _area_attack(st: TideOfIronState, seat: str, card: Card, kw: Any, h: Hex, *, kind: str) -> None:
     """One area attack on one hex: the attacker's dice once, then each affected unit's own defense dice.
     Vehicles are unaffected by suppressive attacks; friendly units are hit like enemy ones."""
-    units = _units_in(st, h.name)
+    units = units_in(st, h.name)
     affected = [(label, u) for label, u in units if not (kw.suppressive and u["kind"] == "vehicle")]
     for label, u in units:
         if (label, u) not in affected:
-            _emit(
+            emit_event(
                 st,
                 "unit_unaffected",
                 {
@@ -192,7 +192,7 @@ def _area_attack(st: TideOfIronState, seat: str, card: Card, kw: Any, h: Hex, *,
                 },
             )
     if kind == "wide_blast_attack" and not affected:
-        _emit(
+        emit_event(
             st,
             kind,
             {
@@ -207,9 +207,9 @@ def _area_attack(st: TideOfIronState, seat: str, card: Card, kw: Any, h: Hex, *,
             },
         )
         return
-    dice = [_die(st) for _ in range(kw.value)]
+    dice = [roll_die(st) for _ in range(kw.value)]
     successes = sum(1 for d in dice if d >= kw.success_on)
-    _emit(
+    emit_event(
         st,
         kind,
         {
@@ -226,9 +226,9 @@ def _area_attack(st: TideOfIronState, seat: str, card: Card, kw: Any, h: Hex, *,
     )
     cover = st.cover.get(h.name, 0)
     for label, u in affected:
-        defense = [_die(st) for _ in range(cover)]
+        defense = [roll_die(st) for _ in range(cover)]
         saved = sum(1 for d in defense if d >= st.options.defense_success_on)
-        _emit(
+        emit_event(
             st,
             "unit_attacked",
             {
@@ -252,14 +252,14 @@ def _finish(st: TideOfIronState, seat: str, card: Card, *, placed_round: int) ->
         st.play[seat].append(
             {"card": card.code, "round": placed_round, "tried": placed_round, "pending": False}
         )
-        _emit(st, "placed_in_play_area", {"seat": seat, "card": card.code, "waiting": False})
+        emit_event(st, "placed_in_play_area", {"seat": seat, "card": card.code, "waiting": False})
     else:
         st.box.append(card.code)
-        _emit(st, "card_resolved", {"seat": seat, "card": card.code, "outcome": "resolved", "to": "box"})
+        emit_event(st, "card_resolved", {"seat": seat, "card": card.code, "outcome": "resolved", "to": "box"})
 
 
-def _target(st: TideOfIronState, a: Target) -> None:
-    _place_target(st, a.seat, _hex(st, a.hex))
+def on_target(st: TideOfIronState, a: Target) -> None:
+    _place_target(st, a.seat, hex_named(st, a.hex))
 
 
 def _place_target(st: TideOfIronState, seat: str, h: Hex) -> None:
@@ -267,65 +267,65 @@ def _place_target(st: TideOfIronState, seat: str, h: Hex) -> None:
     assert p is not None  # the target decisions exist only while an activation is pending
     p.column = None
     p.target, p.need = h.name, None
-    _emit(st, "target_placed", {"seat": seat, "card": p.card, "hex": h.name})
+    emit_event(st, "target_placed", {"seat": seat, "card": p.card, "hex": h.name})
     p.step += 1
-    _resolve(st)
+    resolve(st)
 
 
-def _target_columns(board: Board) -> list[int]:
+def target_columns(board: Board) -> list[int]:
     """The columns holding a full hex (every column of an even row)."""
     return sorted({h.col for h in board.hexes()})
 
 
-def _target_rows(board: Board, column: int | None) -> list[int]:
+def target_rows(board: Board, column: int | None) -> list[int]:
     """The rows where the column is a full hex (column 0 is a half hex in odd rows)."""
     return [r for r in range(board.height) if column is not None and board.on_board(Hex(column, r))]
 
 
-def _target_column(st: TideOfIronState, a: TargetColumn) -> None:
+def on_target_column(st: TideOfIronState, a: TargetColumn) -> None:
     """ "placing the target token on any board hex", in two steps: the column first."""
-    column = _int(a.column, 0, _board(st).width - 1, "column")
-    if column not in _target_columns(_board(st)):
+    column = reported_int(a.column, 0, board_of(st).width - 1, "column")
+    if column not in target_columns(board_of(st)):
         raise IllegalAction(f"column {column} holds no full hex", code="not_a_board_hex")
     p = st.pending
     assert p is not None  # the target decisions exist only while an activation is pending
     p.column = column
 
 
-def _target_row(st: TideOfIronState, a: TargetRow) -> None:
+def on_target_row(st: TideOfIronState, a: TargetRow) -> None:
     p = st.pending
     assert p is not None and p.column is not None  # target_row follows target_column
-    row = _int(a.row, 0, _board(st).height - 1, "row")
-    _place_target(st, a.seat, _hex(st, Hex(p.column, row).name))
+    row = reported_int(a.row, 0, board_of(st).height - 1, "row")
+    _place_target(st, a.seat, hex_named(st, Hex(p.column, row).name))
 
 
-def _officer_ok(st: TideOfIronState, seat: str) -> bool:
+def officer_ok(st: TideOfIronState, seat: str) -> bool:
     """ "within LOS of a non-fatigued squad containing an officer": a player who reported units of his side
     claims an officer's LOS only with one of them a squad with an officer (revision 2; with no unit reported,
     the other player's confirmation decides)."""
-    if not _protocol(st):
+    if not uses_protocol(st):
         return True
     own = [u for u in st.units.values() if u["side"] == seat]
     return not own or any(u["kind"] == "squad" and u["officer"] for u in own)
 
 
-def _los(st: TideOfIronState, a: Los) -> None:
+def on_los(st: TideOfIronState, a: Los) -> None:
     if a.los not in LOS:
         raise IllegalAction(f"los is one of {list(LOS)}")
     p = st.pending
     assert p is not None  # the los decision exists only while an activation is pending
-    if a.los == "officer" and not _officer_ok(st, a.seat):
+    if a.los == "officer" and not officer_ok(st, a.seat):
         raise IllegalAction(
             "an officer's LOS needs one of your reported squads with an officer", code="no_officer"
         )
-    if _protocol(st) and a.los != "none":  # "none" is the least the player can claim: never disputed
-        _claim(st, a.seat, {"type": "los", "los": a.los, "card": p.card, "target": p.target})
+    if uses_protocol(st) and a.los != "none":  # "none" is the least the player can claim: never disputed
+        make_claim(st, a.seat, {"type": "los", "los": a.los, "card": p.card, "target": p.target})
         return
-    _settle_los(st, a.los)
+    settle_los(st, a.los)
 
 
-def _settle_los(st: TideOfIronState, los: str) -> None:
+def settle_los(st: TideOfIronState, los: str) -> None:
     p = st.pending
     assert p is not None  # a LOS claim is made while its activation is pending
     p.los, p.need = los, None
-    _resolve(st)
+    resolve(st)

@@ -18,7 +18,7 @@ from .actions import (
     ReportCommand,
     SetCover,
 )
-from .activation import _settle_los
+from .activation import settle_los
 from .setup import LEGACY_REVISION, OTHER, SEATS
 from .state import TideOfIronState
 from .toolkit import (
@@ -26,16 +26,16 @@ from .toolkit import (
     PHASE_DISPUTES,
     RESULTS,
     UNIT_KINDS,
-    _claim,
-    _draw,
-    _emit,
-    _hex,
-    _int,
-    _protocol,
+    draw_cards,
+    emit_event,
+    hex_named,
+    make_claim,
+    reported_int,
+    uses_protocol,
 )
 
 
-def _discard(st: TideOfIronState, a: Discard) -> None:
+def on_discard(st: TideOfIronState, a: Discard) -> None:
     """Revision 1 only. A card placed in the play area stays "until the end of the game, or until the card
     is discarded by its own effects": no sentence lets a player discard it at will (issue 36 item 9)."""
     if st.revision != LEGACY_REVISION:
@@ -48,17 +48,17 @@ def _discard(st: TideOfIronState, a: Discard) -> None:
         raise IllegalAction(f"{a.card} is not in your play area", code="not_in_play_area")
     st.play[a.seat].remove(entry)
     st.box.append(a.card)
-    _emit(st, "card_discarded", {"seat": a.seat, "card": a.card})
+    emit_event(st, "card_discarded", {"seat": a.seat, "card": a.card})
 
 
-def _pass(st: TideOfIronState, a: PassTurn) -> None:
+def on_pass(st: TideOfIronState, a: PassTurn) -> None:
     st.turn_seat = OTHER[a.seat]
-    _emit(st, "turn_passed", {"seat": a.seat, "to": st.turn_seat})
+    emit_event(st, "turn_passed", {"seat": a.seat, "to": st.turn_seat})
 
 
-def _next_phase(st: TideOfIronState, a: NextPhase) -> None:
-    if _protocol(st) and st.disputes[OTHER[a.seat]] < PHASE_DISPUTES:
-        _claim(st, a.seat, {"type": "phase", "round": st.round, "phase": st.phase})
+def on_next_phase(st: TideOfIronState, a: NextPhase) -> None:
+    if uses_protocol(st) and st.disputes[OTHER[a.seat]] < PHASE_DISPUTES:
+        make_claim(st, a.seat, {"type": "phase", "round": st.round, "phase": st.phase})
         return
     _advance_phase(st, a.seat)
 
@@ -70,24 +70,24 @@ def _advance_phase(st: TideOfIronState, by: str) -> None:
         st.phase = "command"
     elif st.phase == "command":
         st.phase = "status"
-        _emit(st, "phase", {"round": st.round, "phase": "status", "by": by})
+        emit_event(st, "phase", {"round": st.round, "phase": "status", "by": by})
         scenario = st.catalog.scenarios[st.options.scenario]
         for seat in (first, OTHER[first]):
-            _draw(st, seat, scenario.seats[seat]["status_draw"])
+            draw_cards(st, seat, scenario.seats[seat]["status_draw"])
         st.turn_seat = first
         return
     else:
         st.round += 1
         st.phase = "action"
     st.turn_seat = first
-    _emit(st, "phase", {"round": st.round, "phase": st.phase, "by": by})
+    emit_event(st, "phase", {"round": st.round, "phase": st.phase, "by": by})
 
 
-def _end(st: TideOfIronState, a: EndMatch) -> None:
+def on_end(st: TideOfIronState, a: EndMatch) -> None:
     if a.result not in RESULTS:
         raise IllegalAction(f"result is one of {list(RESULTS)}")
-    if _protocol(st):
-        _claim(st, a.seat, {"type": "result", "result": a.result})
+    if uses_protocol(st):
+        make_claim(st, a.seat, {"type": "result", "result": a.result})
         return
     _end_match(st, a.seat, a.result)
 
@@ -96,25 +96,25 @@ def _end_match(st: TideOfIronState, by: str, result: str, **extra: Any) -> None:
     st.status = "finished"
     st.winner = None if result == "draw" else result
     st.result = {"kind": "reported", "result": result, "by": by, "round": st.round, **extra}
-    _emit(st, "match_ended", dict(st.result))
+    emit_event(st, "match_ended", dict(st.result))
 
 
-def _report_command(st: TideOfIronState, a: ReportCommand) -> None:
-    points = _int(a.points, 0, 99, "points")
-    if _protocol(st):
-        _claim(st, a.seat, {"type": "command", "points": points, "previous": st.command[a.seat]})
+def on_report_command(st: TideOfIronState, a: ReportCommand) -> None:
+    points = reported_int(a.points, 0, 99, "points")
+    if uses_protocol(st):
+        make_claim(st, a.seat, {"type": "command", "points": points, "previous": st.command[a.seat]})
         return
     _set_command(st, a.seat, points)
 
 
 def _set_command(st: TideOfIronState, seat: str, points: int) -> None:
     st.command[seat] = points
-    _emit(st, "command_reported", {"seat": seat, "points": points})
+    emit_event(st, "command_reported", {"seat": seat, "points": points})
 
 
-def _confirm(st: TideOfIronState, a: Confirm) -> None:
+def on_confirm(st: TideOfIronState, a: Confirm) -> None:
     claim, st.claim = required(st.claim, "claim"), None
-    _emit(st, "claim_confirmed", {**claim, "confirmed_by": a.seat})
+    emit_event(st, "claim_confirmed", {**claim, "confirmed_by": a.seat})
     by = claim["by"]
     if claim["type"] == "command":
         _set_command(st, by, claim["points"])
@@ -123,17 +123,17 @@ def _confirm(st: TideOfIronState, a: Confirm) -> None:
     elif claim["type"] == "result":
         _end_match(st, by, claim["result"], confirmed_by=a.seat)
     else:  # los
-        _settle_los(st, claim["los"])
+        settle_los(st, claim["los"])
 
 
-def _dispute(st: TideOfIronState, a: Dispute) -> None:
+def on_dispute(st: TideOfIronState, a: Dispute) -> None:
     """The referee cannot see the board: a disputed report is not taken. Command points keep the previous
     count; the phase goes on and the disputing player decides (once per phase); a disputed result ends the
     match as "no result", never a victory; a disputed LOS counts as none (drift number 6, or 3 next to a
     reported friendly unit), settled before the drift dice are rolled."""
     claim, st.claim = required(st.claim, "claim"), None
     outcome = DISPUTED[claim["type"]]
-    _emit(st, "claim_disputed", {**claim, "disputed_by": a.seat, "outcome": outcome})
+    emit_event(st, "claim_disputed", {**claim, "disputed_by": a.seat, "outcome": outcome})
     if claim["type"] == "phase":
         st.disputes[a.seat] += 1
         st.turn_seat = a.seat
@@ -147,13 +147,13 @@ def _dispute(st: TideOfIronState, a: Dispute) -> None:
             "disputed_by": a.seat,
             "round": st.round,
         }
-        _emit(st, "match_ended", dict(st.result))
+        emit_event(st, "match_ended", dict(st.result))
     elif claim["type"] == "los":
-        _settle_los(st, "none")
+        settle_los(st, "none")
 
 
-def _place(st: TideOfIronState, a: PlaceUnit) -> None:
-    h = _hex(st, a.hex)
+def on_place(st: TideOfIronState, a: PlaceUnit) -> None:
+    h = hex_named(st, a.hex)
     if a.side not in SEATS or a.kind not in UNIT_KINDS or a.officer not in (None, "yes", "no"):
         raise IllegalAction(
             f"side is one of {list(SEATS)}, kind one of {list(UNIT_KINDS)}, officer yes/no", code="bad_report"
@@ -162,21 +162,21 @@ def _place(st: TideOfIronState, a: PlaceUnit) -> None:
     if officer and a.kind != "squad":
         raise IllegalAction("an officer is in a squad", code="bad_report")
     st.units[a.unit] = {"hex": h.name, "side": a.side, "kind": a.kind, "officer": officer}
-    _emit(st, "unit_placed", {"unit": a.unit, **st.units[a.unit]})
+    emit_event(st, "unit_placed", {"unit": a.unit, **st.units[a.unit]})
 
 
-def _remove(st: TideOfIronState, a: RemoveUnit) -> None:
+def on_remove(st: TideOfIronState, a: RemoveUnit) -> None:
     if a.unit not in st.units:
         raise IllegalAction(f"no unit {a.unit!r} on the board", code="bad_report")
     del st.units[a.unit]
-    _emit(st, "unit_removed", {"unit": a.unit})
+    emit_event(st, "unit_removed", {"unit": a.unit})
 
 
-def _set_cover(st: TideOfIronState, a: SetCover) -> None:
-    h = _hex(st, a.hex)
-    cover = _int(a.cover, 0, 9, "cover")
+def on_set_cover(st: TideOfIronState, a: SetCover) -> None:
+    h = hex_named(st, a.hex)
+    cover = reported_int(a.cover, 0, 9, "cover")
     if cover:
         st.cover[h.name] = cover
     else:
         st.cover.pop(h.name, None)
-    _emit(st, "cover_reported", {"hex": h.name, "cover": cover})
+    emit_event(st, "cover_reported", {"hex": h.name, "cover": cover})

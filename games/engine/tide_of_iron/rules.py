@@ -24,31 +24,31 @@ from .actions import (
     Action,
 )
 from .activation import (
-    _activate,
-    _los,
-    _officer_ok,
-    _retry,
-    _target,
-    _target_column,
-    _target_columns,
-    _target_row,
-    _target_rows,
+    officer_ok,
+    on_activate,
+    on_los,
+    on_retry,
+    on_target,
+    on_target_column,
+    on_target_row,
+    target_columns,
+    target_rows,
 )
 from .referee import (
-    _confirm,
-    _discard,
-    _dispute,
-    _end,
-    _next_phase,
-    _pass,
-    _place,
-    _remove,
-    _report_command,
-    _set_cover,
+    on_confirm,
+    on_discard,
+    on_dispute,
+    on_end,
+    on_next_phase,
+    on_pass,
+    on_place,
+    on_remove,
+    on_report_command,
+    on_set_cover,
 )
 from .setup import LEGACY_REVISION, LOS, OTHER, SEATS, GameSetup, TideOfIronCatalog
 from .state import TideOfIronState
-from .toolkit import RESULTS, _board, _draw, _retry_ok, effective_cost
+from .toolkit import RESULTS, board_of, draw_cards, effective_cost, retry_allowed
 
 
 # ---- set-up ---------------------------------------------------------------------------------------------
@@ -71,7 +71,7 @@ def new_game(catalog: TideOfIronCatalog, setup: GameSetup) -> TideOfIronState:
             st.rng.shuffle(cards)
             st.decks[seat][deck] = cards
     for seat in SEATS:
-        _draw(st, seat, scenario.seats[seat]["start_draw"])
+        draw_cards(st, seat, scenario.seats[seat]["start_draw"])
     st.record_events = True
     advance(st)
     return st
@@ -88,7 +88,7 @@ def advance(st: TideOfIronState) -> None:
         return
     p = st.pending
     if p is not None and p.need == "target":
-        prompt = {"card": p.card, "board": _board(st).to_json()}
+        prompt = {"card": p.card, "board": board_of(st).to_json()}
         if st.revision == LEGACY_REVISION:  # one step: every full hex is a choice
             st.decision = Decision(p.seat, "target", prompt)
         elif p.column is None:  # revision 2: the column, then the row (a few dozen choices each)
@@ -115,14 +115,14 @@ def legal_keys(st: TideOfIronState) -> list[tuple]:
         return []
     seat = d.seat
     if d.kind == "target":
-        return [("target", seat, h.name) for h in _board(st).hexes()]
+        return [("target", seat, h.name) for h in board_of(st).hexes()]
     if d.kind == "target_column":
-        return [("target_column", seat, str(c)) for c in _target_columns(_board(st))]
+        return [("target_column", seat, str(c)) for c in target_columns(board_of(st))]
     if d.kind == "target_row":
         column = st.pending.column if st.pending is not None else None
-        return [("target_row", seat, str(r)) for r in _target_rows(_board(st), column)]
+        return [("target_row", seat, str(r)) for r in target_rows(board_of(st), column)]
     if d.kind == "los":
-        return [("los", seat, los) for los in LOS if los != "officer" or _officer_ok(st, seat)]
+        return [("los", seat, los) for los in LOS if los != "officer" or officer_ok(st, seat)]
     if d.kind == "confirm":
         return [("confirm", seat), ("dispute", seat)]
     keys: list[tuple] = []
@@ -130,7 +130,7 @@ def legal_keys(st: TideOfIronState) -> list[tuple]:
         card = st.catalog.card(code)
         if card.phase == st.phase and effective_cost(st, seat, card) <= st.command[seat]:
             keys.append(("activate", seat, code))
-    for code in dict.fromkeys(e["card"] for e in st.play[seat] if _retry_ok(st, seat, e)):
+    for code in dict.fromkeys(e["card"] for e in st.play[seat] if retry_allowed(st, seat, e)):
         keys.append(("retry_contact", seat, code))
     if st.revision == LEGACY_REVISION:  # revision 1 only: reading 14 as it was (README.md, "Rules revisions")
         for code in dict.fromkeys(e["card"] for e in st.play[seat]):
@@ -176,22 +176,22 @@ def apply(st: TideOfIronState, action: Any) -> list[Event]:
 
 
 HANDLERS: dict[tuple[str, str], Callable[[TideOfIronState, Any], None]] = {
-    ("act", "activate"): _activate,
-    ("act", "retry_contact"): _retry,
-    ("act", "discard"): _discard,
-    ("act", "pass_turn"): _pass,
-    ("act", "next_phase"): _next_phase,
-    ("act", "end_match"): _end,
-    ("act", "report_command"): _report_command,
-    ("act", "place_unit"): _place,
-    ("act", "remove_unit"): _remove,
-    ("act", "set_cover"): _set_cover,
-    ("confirm", "confirm"): _confirm,
-    ("confirm", "dispute"): _dispute,
-    ("target", "target"): _target,
-    ("target_column", "target_column"): _target_column,
-    ("target_column", "target"): _target,  # revision 2 still takes the whole hex in one step (not listed)
-    ("target_row", "target_row"): _target_row,
-    ("los", "los"): _los,
+    ("act", "activate"): on_activate,
+    ("act", "retry_contact"): on_retry,
+    ("act", "discard"): on_discard,
+    ("act", "pass_turn"): on_pass,
+    ("act", "next_phase"): on_next_phase,
+    ("act", "end_match"): on_end,
+    ("act", "report_command"): on_report_command,
+    ("act", "place_unit"): on_place,
+    ("act", "remove_unit"): on_remove,
+    ("act", "set_cover"): on_set_cover,
+    ("confirm", "confirm"): on_confirm,
+    ("confirm", "dispute"): on_dispute,
+    ("target", "target"): on_target,
+    ("target_column", "target_column"): on_target_column,
+    ("target_column", "target"): on_target,  # revision 2 still takes the whole hex in one step (not listed)
+    ("target_row", "target_row"): on_target_row,
+    ("los", "los"): on_los,
 }
 DECISION_KINDS = ("act", "target", "target_column", "target_row", "los", "confirm")

@@ -26,26 +26,26 @@ PHASE_DISPUTES = 1
 DISPUTED = {"command": "kept", "phase": "phase_goes_on", "result": "no_result", "los": "none"}
 
 
-def _protocol(st: TideOfIronState) -> bool:
+def uses_protocol(st: TideOfIronState) -> bool:
     """Revision 2: the reports that change the outcome wait for the other player's confirm or dispute."""
     return st.revision != LEGACY_REVISION
 
 
-def _emit(st: TideOfIronState, type_: str, data: dict[str, Any]) -> None:
+def emit_event(st: TideOfIronState, type_: str, data: dict[str, Any]) -> None:
     """Every event is public: the HQ and play areas are face up and every die is rolled in the open."""
     if st.record_events:
         st._events.append(Event(type_, data, "all"))
 
 
-def _die(st: TideOfIronState) -> int:
+def roll_die(st: TideOfIronState) -> int:
     return st.rng.randint(1, 6)
 
 
-def _board(st: TideOfIronState) -> Board:
+def board_of(st: TideOfIronState) -> Board:
     return st.options.board
 
 
-def _draw(st: TideOfIronState, seat: str, per_deck: int) -> None:
+def draw_cards(st: TideOfIronState, seat: str, per_deck: int) -> None:
     """Draw `per_deck` cards from each of the seat's decks; "After the last card of a Strategy card deck is
     drawn, the deck is not replenished. That deck is simply no longer available to the player.\""""
     for deck, cards in st.decks[seat].items():
@@ -54,9 +54,9 @@ def _draw(st: TideOfIronState, seat: str, per_deck: int) -> None:
                 break
             card = cards.pop()
             st.hq[seat].append(card)
-            _emit(st, "card_drawn", {"seat": seat, "deck": deck, "card": card, "left": len(cards)})
+            emit_event(st, "card_drawn", {"seat": seat, "deck": deck, "card": card, "left": len(cards)})
             if not cards:
-                _emit(st, "deck_exhausted", {"seat": seat, "deck": deck})
+                emit_event(st, "deck_exhausted", {"seat": seat, "deck": deck})
 
 
 def effective_cost(st: TideOfIronState, seat: str, card: Card) -> int:
@@ -76,12 +76,12 @@ def effective_cost(st: TideOfIronState, seat: str, card: Card) -> int:
     return max(floor, cost) if cost < card.cost else card.cost
 
 
-def _retry_ok(st: TideOfIronState, seat: str, entry: dict[str, Any]) -> bool:
+def retry_allowed(st: TideOfIronState, seat: str, entry: dict[str, Any]) -> bool:
     """ "Once during every subsequent round, as an action, the player may again seek to establish contact"."""
     return st.phase == "action" and entry["pending"] and entry["tried"] < st.round
 
 
-def _int(value: str, low: int, high: int, what: str) -> int:
+def reported_int(value: str, low: int, high: int, what: str) -> int:
     try:
         n = int(value)
     except ValueError:
@@ -91,24 +91,24 @@ def _int(value: str, low: int, high: int, what: str) -> int:
     return n
 
 
-def _hex(st: TideOfIronState, name: str) -> Hex:
+def hex_named(st: TideOfIronState, name: str) -> Hex:
     try:
-        return _board(st).hex(name)
+        return board_of(st).hex(name)
     except HexError as exc:
         raise IllegalAction(str(exc), code="not_a_board_hex") from None
 
 
-def _units_in(st: TideOfIronState, hex_name: str) -> list[tuple[str, dict[str, Any]]]:
+def units_in(st: TideOfIronState, hex_name: str) -> list[tuple[str, dict[str, Any]]]:
     return sorted((label, u) for label, u in st.units.items() if u["hex"] == hex_name)
 
 
-def _after_action(st: TideOfIronState) -> None:
+def after_action(st: TideOfIronState) -> None:
     """In the Action Phase an activation (or a retry) is the player's action: the other player decides."""
     if st.phase == "action":
         st.turn_seat = OTHER[st.turn_seat]
 
 
-def _claim(st: TideOfIronState, seat: str, claim: dict[str, Any]) -> None:
+def make_claim(st: TideOfIronState, seat: str, claim: dict[str, Any]) -> None:
     """A report that changes the outcome waits for the other player's confirm or dispute."""
     st.claim = {"by": seat, **claim}
-    _emit(st, "claim_made", dict(st.claim))
+    emit_event(st, "claim_made", dict(st.claim))
