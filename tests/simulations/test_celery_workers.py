@@ -26,7 +26,7 @@ from tests.simulations.conftest import sim_body
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-JOB_TIMEOUT = 600  # seconds: a generous cap (a loaded or slow machine once took >120 s); a green run returns at once
+JOB_TIMEOUT = 600  # seconds: a generous cap (a slow machine once took >120 s); green runs return at once
 
 
 def _redis_answers() -> bool:
