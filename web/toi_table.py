@@ -25,6 +25,7 @@ WORDS = {"pass_turn": "Pass the turn", "next_phase": "End the phase", "confirm":
 LOS_WORDS = {"none": "No line of sight", "normal": "A unit's line of sight",
              "officer": "An officer's line of sight"}
 TARGETS = ("target", "target_column", "target_row")
+CARD_BUTTONS = 5  # more Strategy cards to act on than this: one select of them and its button instead
 
 
 def centre(h: Hex) -> tuple[float, float]:
@@ -186,11 +187,14 @@ def toi_table(payload: dict[str, Any], names: dict[str, str], who: dict[str, str
     actions = [{"json": j, "form": f, "type": json.loads(j).get("type"),
                 "label": button_label(json.loads(j), names, who)} for j, f in forms.items()]
     drawn = grid(view, board, forms, legal if kind in TARGETS else [], kind, prompt) if board else None
+    cards = [a for a in actions if a["type"] in CARD_ACTIONS]
+    folded = cards if len(cards) > CARD_BUTTONS else []
     return {
         "kind": kind,
         "grid": drawn,
         "actions": actions,
-        "buttons": [a for a in actions if a["type"] not in (*TARGETS, "end_match")],
+        "buttons": [a for a in actions if a["type"] not in (*TARGETS, "end_match") and a not in folded],
+        "cards": folded,
         "ends": [a for a in actions if a["type"] == "end_match"],
         "reports": report_forms(offered, list(prompt.get("reports") or []), view, board) if legal else [],
     }
