@@ -105,7 +105,7 @@ def grid(view: dict[str, Any], board: Board, forms: dict[str, str], legal: list[
                 continue
             x, y = centre(h)
             units = by_hex.get(h.name, [])
-            cells.append({"points": points(h), "half": half, "x": f"{x:.1f}", "y": f"{y:.1f}",
+            cells.append({"name": h.name, "points": points(h), "half": half, "x": f"{x:.1f}", "y": f"{y:.1f}",
                           "cover": cover.get(h.name), "mark": marked.get(h.name, ""),
                           "units": [{"label": u.get("unit"), "side": u.get("side"), "kind": u.get("kind")}
                                     for u in units]})

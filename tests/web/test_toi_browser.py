@@ -143,6 +143,10 @@ def test_tide_of_iron_between_two_pages_through_every_decision_kind_by_the_table
         sync_api.expect(allies.locator(".toi-sides tbody tr").first).to_contain_text("6")
 
         # the board as it stands on the table: taken at once, and drawn on the grid
+        allies.get_by_label("Report to the referee").select_option("place_unit")  # a hex picked on the board
+        allies.locator('.zone-board .toi-grid .hex[data-hex="8,4"]').click()
+        sync_api.expect(allies.locator("#board form[data-report=place_unit]").get_by_label("Hex", exact=True)
+                        ).to_have_value("8,4")
         report(allies, "place_unit", {"Unit label": "A1", "Hex": "8,4", "Side": "allies", "Kind": "squad",
                                       "Officer in the squad": "yes"}, counted)
         report(allies, "place_unit", {"Unit label": "G1", "Hex": "10,4", "Side": "axis", "Kind": "squad",
@@ -163,7 +167,9 @@ def test_tide_of_iron_between_two_pages_through_every_decision_kind_by_the_table
         assert grid.get_by_role("button").count() == 12  # a page of the 24 columns at a time
         sync_api.expect(grid.get_by_role("button", name="Column 20")).to_have_count(0)
         allies.get_by_label("Show on the board").select_option(label="Columns 12 to 23")
-        sync_api.expect(grid.get_by_role("button", name="Column 20")).to_have_count(1)
+        column20 = grid.get_by_role("button", name="Column 20")
+        box = column20.evaluate("e => [e.getBoundingClientRect().left, e.getBoundingClientRect().right]")
+        assert 0 <= box[0] < box[1] <= PHONE, box  # the grid scrolled sideways to the page shown
         axe(allies, "allies target_column (390 px)", violations)
         allies.get_by_label("Show on the board").select_option(label="Columns 0 to 11")
         click_and_wait(allies, grid.get_by_role("button", name="Column 10", exact=True))  # a click
