@@ -95,7 +95,7 @@ def grid(view: dict[str, Any], board: Board, forms: dict[str, str], legal: list[
     for unit in b.get("units") or []:
         by_hex.setdefault(str(unit.get("hex")), []).append(unit)
     resolving = view.get("resolving") or {}
-    marked = {str(resolving.get("target")): "target", str(resolving.get("final")): "final"}
+    marked = {str(resolving.get("target")): "mark-target", str(resolving.get("final")): "mark-final"}
     cells = []
     for r in range(board.height):
         for c in range(board.width + 1):

@@ -182,6 +182,7 @@ def test_tide_of_iron_between_two_pages_through_every_decision_kind_by_the_table
         allies.wait_for_function("v => Number(document.querySelector('#board .board').dataset.version) > v",
                                  arg=version)
         settled(allies)
+        sync_api.expect(allies.locator('.toi-grid .hex.mark-target[data-hex="10,4"]')).to_have_count(1)
         click(allies, "los", "An officer's line of sight", counted)
         axis.get_by_text("browser-toi-allies reported officer line of sight to hex 10,4 for Strafing Run.",
                          exact=False).wait_for()
@@ -189,7 +190,7 @@ def test_tide_of_iron_between_two_pages_through_every_decision_kind_by_the_table
         for page in (allies, axis):  # the dice are rolled only now, in the open: both logs show them
             page.locator(".log").get_by_text("drift roll").first.wait_for()
         sync_api.expect(allies.locator(".log")).to_contain_text("los none")
-        sync_api.expect(allies.locator(".toi-grid .hex.target")).to_have_count(0)  # resolved, and gone
+        sync_api.expect(allies.locator(".toi-grid .hex.mark-target")).to_have_count(0)  # resolved, and gone
 
         # the phase's end: disputed once (the phase goes on, the disputing player decides), then confirmed
         click(axis, "act", "End the phase", counted)

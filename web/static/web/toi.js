@@ -53,14 +53,14 @@
     const picked = event.target.closest && event.target.closest(".toi-grid .hex[data-hex]");
     const select = picked && hexSelect();
     if (select) { select.value = picked.dataset.hex; markHex(select.value); return; }
-    const target = event.target.closest && event.target.closest(".toi-decision .target");
+    const target = event.target.closest && event.target.closest(".toi-decision g.target");
     if (!target) return;
     if (target.classList.contains("live")) { choose(target); return; }
     const pages = document.querySelector("[data-toi-pages]");  // a target of another page: show its page
     if (pages) { pages.value = target.dataset.page; showPage(grid(), target.dataset.page); centreLive(); }
   });
   document.addEventListener("keydown", (event) => {
-    const target = event.target.closest && event.target.closest(".toi-decision .target.live");
+    const target = event.target.closest && event.target.closest(".toi-decision g.target.live");
     if (target && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); choose(target); }
   });
   // The stream may redraw the same board (same version) while a report is being filled in: keep what was
