@@ -21,6 +21,7 @@ class TideOfIron(GameType):
         ("tide_of_iron_scenarios", "toiscenario-list"),
     )
     board_template = "web/play/partials/board_tide-of-iron.html"
+    public_board_template = "web/play/partials/toi_public_board.html"
     controls = {
         "act": "Your Strategy cards: activate, retry contact, report the board, pass, or end the phase or "
                "the match",

@@ -6,8 +6,9 @@ Issue 39's table: only its direct controls are used: the hex choices are targets
 the keyboard: focus and Enter), the board reports are forms of selects and number inputs offering exactly what
 the referee takes, the result of the match a select of the legal results. At every decision each page shows
 at most 15 controls in its decision area (the grid's targets count only when live), axe-core finds no serious
-or critical violation on the pages at the grid, the act and confirm decisions and the watch and replay pages,
-and the allies' page, 390 px wide like a phone, never scrolls sideways.
+or critical violation on the pages at the grid, the act and confirm decisions and the watch and replay pages
+(which draw the same grid of the public view), and the allies' page, 390 px wide like a phone, never scrolls
+sideways.
 
 Each page learns the other's moves from the game's stream by itself. The deal is fixed (`fixed_deal`): the HQ
 areas and the dice are the same each run."""
@@ -211,9 +212,11 @@ def test_tide_of_iron_between_two_pages_through_every_decision_kind_by_the_table
             assert page.locator("#board .decision").count() == 0
             assert page.get_by_role("link", name="Replay it").count() == 1
         game = allies.url.rstrip("/").rsplit("/", 1)[1]
-        for path in (f"/play/{game}/watch/", f"/play/{game}/replay/?ply=3"):
+        for path, units in ((f"/play/{game}/watch/", 2), (f"/play/{game}/replay/?ply=3", 1)):
             axis.goto(path)
             axis.wait_for_load_state("load")
+            sync_api.expect(axis.get_by_role("group", name="The board, 24 by 18 hexes")).to_be_visible()
+            sync_api.expect(axis.locator(".toi-grid text.unit")).to_have_count(units)  # the same board drawn
             axe(axis, path, violations)
             allies.goto(path)
             allies.wait_for_load_state("load")
