@@ -36,6 +36,9 @@ class GameType:
     # the reports a seat types in when the board is physical (action type -> its fields: (name, label), or
     # (name, label, choices) for a select).
     board_template: str | None = None
+    # drawn above the public table of the watch and replay pages (None: the table alone), from the same
+    # public payload: Tide of Iron's board as a hex grid
+    public_board_template: str | None = None
     controls: Mapping[str, str] = {}
     reports: Mapping[str, list[tuple]] = {}
     # why a finished game ended, by the kind of the view's `result` (else the end reason's words): its

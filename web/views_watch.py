@@ -42,6 +42,7 @@ def _public_context(payload: dict, entries: list[dict]) -> dict:
         "end": play.end_words(payload, who) if payload.get("status") == "finished" or payload.get("winner")
         or payload.get("end_reason") else "",
         "game_label": game_type_of_name(payload["game_type"]).label,
+        "public_board_template": game_type_of_name(payload["game_type"]).public_board_template,
         "payload": payload,
         "names": names,
         "zones": play.zones(payload),

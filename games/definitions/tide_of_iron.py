@@ -21,6 +21,7 @@ class TideOfIron(GameType):
         ("tide_of_iron_scenarios", "toiscenario-list"),
     )
     board_template = "web/play/partials/board_tide-of-iron.html"
+    public_board_template = "web/play/partials/toi_public_board.html"
     controls = {
         "act": "Your Strategy cards: activate, retry contact, report the board, pass, or end the phase or "
                "the match",
@@ -30,13 +31,14 @@ class TideOfIron(GameType):
         "los": "Who has line of sight to the target: a normal unit or an officer?",
         "confirm": "The other player reports: confirm it, or dispute it",
     }
+    # the board reports' fields (name, label); what each takes is the engine's (tide_of_iron.REPORT_FIELDS:
+    # the allowed values, the bounds), which the play page's forms offer (web.toi_table)
     reports = {
         "report_command": [("points", "Command points")],
-        "place_unit": [("unit", "Unit label"), ("hex", "Hex (column,row)"),
-                       ("side", "Side", ("allies", "axis")), ("kind", "Kind", ("squad", "vehicle")),
-                       ("officer", "Officer in the squad", ("no", "yes"))],
+        "place_unit": [("unit", "Unit label"), ("hex", "Hex"), ("side", "Side"), ("kind", "Kind"),
+                       ("officer", "Officer in the squad")],
         "remove_unit": [("unit", "Unit label")],
-        "set_cover": [("hex", "Hex (column,row)"), ("cover", "Cover (defense dice)")],
+        "set_cover": [("hex", "Hex"), ("cover", "Cover (defense dice)")],
     }
     end_words = {
         "reported": "{by} reported the result ({result}) and {confirmed_by} confirmed it.",

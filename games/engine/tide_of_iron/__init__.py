@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..core.errors import EngineError, IllegalAction, MalformedAction, SetupError, StateError
 from ..core.events import Event, events_for
 from ..core.machine import Decision
-from .actions import ACTION_CLASSES, ACTION_TYPES, REPORTS, Action
+from .actions import ACTION_CLASSES, ACTION_TYPES, REPORT_FIELDS, REPORTS, Action
 from .hexes import DIRECTIONS, Board, Hex, HexError, drift, red_die_direction
 from .rules import (
     DECISION_KINDS,
@@ -36,6 +36,7 @@ __all__ = [
     "DECISION_KINDS",
     "DIRECTIONS",
     "REPORTS",
+    "REPORT_FIELDS",
     "RESULTS",
     "LEGACY_REVISION",
     "RULES_REVISION",

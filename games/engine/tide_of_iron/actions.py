@@ -188,6 +188,29 @@ ACTION_CLASSES: dict[str, type[Action]] = {
 for _cls in ACTION_CLASSES.values():
     _cls._names = tuple(f.name for f in fields(_cls))
 REPORTS = ("report_command", "place_unit", "remove_unit", "set_cover")
+UNIT_KINDS = ("squad", "vehicle")
+OFFICER = ("no", "yes")  # "a squad containing an officer"
+COMMAND_POINTS = (0, 99)  # a command-point report: an integer in these bounds
+COVER_DICE = (0, 9)  # a cover report: the defense dice, an integer in these bounds
+# What each report's fields take, beyond "a short string" (the referee refuses anything else with
+# bad_report or not_a_board_hex): `enum` (exactly these values), `minimum`/`maximum` (an integer),
+# `values`: "board_hex" (a full hex of the match's board, Board.hexes()) or "reported_unit" (a unit
+# label of the board as reported, the view's board.units); a field without any is a free label.
+REPORT_FIELDS: dict[str, dict[str, dict[str, Any]]] = {
+    "report_command": {"points": {"minimum": COMMAND_POINTS[0], "maximum": COMMAND_POINTS[1]}},
+    "place_unit": {
+        "unit": {},
+        "hex": {"values": "board_hex"},
+        "side": {"enum": list(SEATS)},
+        "kind": {"enum": list(UNIT_KINDS)},
+        "officer": {"enum": list(OFFICER)},
+    },
+    "remove_unit": {"unit": {"values": "reported_unit"}},
+    "set_cover": {
+        "hex": {"values": "board_hex"},
+        "cover": {"minimum": COVER_DICE[0], "maximum": COVER_DICE[1]},
+    },
+}
 
 
 def _schema() -> list[dict[str, Any]]:
@@ -198,6 +221,7 @@ def _schema() -> list[dict[str, Any]]:
             prop: dict[str, Any] = {"type": "string", "required": f.default is not None}
             if f.name == "seat":
                 prop["enum"] = list(SEATS)
+            prop.update(REPORT_FIELDS.get(t, {}).get(f.name, {}))
             props[f.name] = prop
         out.append({"type": t, "description": (cls.__doc__ or "").strip(), "fields": props})
     return out

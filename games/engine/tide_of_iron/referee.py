@@ -7,6 +7,10 @@ from typing import Any
 
 from ..core.errors import IllegalAction, required
 from .actions import (
+    COMMAND_POINTS,
+    COVER_DICE,
+    OFFICER,
+    UNIT_KINDS,
     Confirm,
     Discard,
     Dispute,
@@ -25,7 +29,6 @@ from .toolkit import (
     DISPUTED,
     PHASE_DISPUTES,
     RESULTS,
-    UNIT_KINDS,
     draw_cards,
     emit_event,
     hex_named,
@@ -100,7 +103,7 @@ def _end_match(st: TideOfIronState, by: str, result: str, **extra: Any) -> None:
 
 
 def on_report_command(st: TideOfIronState, a: ReportCommand) -> None:
-    points = reported_int(a.points, 0, 99, "points")
+    points = reported_int(a.points, *COMMAND_POINTS, "points")
     if uses_protocol(st):
         make_claim(st, a.seat, {"type": "command", "points": points, "previous": st.command[a.seat]})
         return
@@ -154,7 +157,7 @@ def on_dispute(st: TideOfIronState, a: Dispute) -> None:
 
 def on_place(st: TideOfIronState, a: PlaceUnit) -> None:
     h = hex_named(st, a.hex)
-    if a.side not in SEATS or a.kind not in UNIT_KINDS or a.officer not in (None, "yes", "no"):
+    if a.side not in SEATS or a.kind not in UNIT_KINDS or a.officer not in (None, *OFFICER):
         raise IllegalAction(
             f"side is one of {list(SEATS)}, kind one of {list(UNIT_KINDS)}, officer yes/no", code="bad_report"
         )
@@ -174,7 +177,7 @@ def on_remove(st: TideOfIronState, a: RemoveUnit) -> None:
 
 def on_set_cover(st: TideOfIronState, a: SetCover) -> None:
     h = hex_named(st, a.hex)
-    cover = reported_int(a.cover, 0, 9, "cover")
+    cover = reported_int(a.cover, *COVER_DICE, "cover")
     if cover:
         st.cover[h.name] = cover
     else:

@@ -11,9 +11,6 @@ from .hexes import Board, Hex, HexError
 from .setup import LEGACY_REVISION, OTHER, Card
 from .state import TideOfIronState
 
-UNIT_KINDS = ("squad", "vehicle")
-
-
 RESULTS = ("axis", "allies", "draw")
 
 
