@@ -28,6 +28,8 @@ class TheWar(GameType):
     )
     bulk_section = ("the_war", "cards.the_war.selectors.the_war_bulk_section")
     board_template = "web/play/partials/board_the-war.html"
+    def face_route(self, definition: Mapping[str, Any]) -> str | None:  # noqa: ARG002
+        return "thewarcard-face"  # every card of The War has its face
     controls = {
         "pay": "Pay the cost: tap a resource",
         "redraw": "Keep your starting hand or draw a new one",
