@@ -91,10 +91,7 @@ def decision_step(
     if pick:
         step["back"] = json.dumps(dict(list(pick.items())[:-1]), sort_keys=True)
     if len(matching) <= SHOWN:
-        step["choices"] = [
-            _choice(_label(a, names, pick), action=a, card=next(iter(_cards_of(a, cards)), None))
-            for a in matching
-        ]
+        step["choices"] = _whole(matching, pick, names, cards)
         return step
     choices = _narrowing(matching, pick, names, cards, step)
     pages = max(1, -(-len(choices) // SHOWN))
@@ -140,11 +137,26 @@ def _by_type(actions: list[dict[str, Any]], pick: dict[str, Any], names: dict[st
     for action in actions:
         groups.setdefault(str(action.get("type")), []).append(action)
     if len(groups) == 1 and "type" in pick:  # nothing left to tell apart: each action whole
-        return [_choice(_label(a, names, pick), action=a, card=next(iter(_cards_of(a, cards)), None))
-                for a in actions]
+        return _whole(actions, pick, names, cards)
+    alone = [group[0] for group in groups.values() if len(group) == 1]
+    whole = {id(a): c for a, c in zip(alone, _whole(alone, pick, names, cards), strict=True)}
     return [
-        _choice(_label(group[0], names, pick), action=group[0],
-                card=next(iter(_cards_of(group[0], cards)), None))
-        if len(group) == 1 else _choice(kind.replace("_", " "), pick={**pick, "type": kind})
+        whole[id(group[0])] if len(group) == 1
+        else _choice(kind.replace("_", " "), pick={**pick, "type": kind})
         for kind, group in groups.items()
+    ]
+
+
+def _whole(actions: list[dict[str, Any]], pick: dict[str, Any], names: dict[str, str],
+           cards: set[str]) -> list[dict[str, Any]]:
+    """Each action one choice; its card on the table is the first it names that no other choice names
+    (a click on that card is this action alone)."""
+    named = [_cards_of(a, cards) for a in actions]
+    counts: dict[str, int] = {}
+    for found in named:
+        for card in set(found):
+            counts[card] = counts.get(card, 0) + 1
+    return [
+        _choice(_label(a, names, pick), action=a, card=next((c for c in found if counts[c] == 1), None))
+        for a, found in zip(actions, named, strict=True)
     ]

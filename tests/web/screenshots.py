@@ -70,9 +70,9 @@ def log_in(page, username: str = "shot-alice") -> None:
 
 def _prepare() -> dict[str, str]:
     """The games to photograph: {page name: path}."""
+    users = prepare_site()
     from games import services
 
-    users = prepare_site()
     alice, bob = users["shot-alice"], users["shot-bob"]
     bot = {"kind": "bot", "bot": "heuristic"}
     battle = services.game_create(user=alice, my_deck={"starter": "gb-we-starter"},

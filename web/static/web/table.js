@@ -22,8 +22,9 @@
     const summary = event.target.closest("details.card.lit > summary");
     if (!summary) return;
     const id = summary.parentElement.dataset.card;
-    const control = [...document.querySelectorAll(".decision button[data-card]")].find((b) => b.dataset.card === id);
-    if (!control) return;
+    const controls = [...document.querySelectorAll(".decision button[data-card]")].filter((b) => b.dataset.card === id);
+    if (controls.length !== 1) return;  // the card names no control, or several: it opens large instead
+    const control = controls[0];
     event.preventDefault();
     control.click();
   });

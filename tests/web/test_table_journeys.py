@@ -1,0 +1,162 @@
+"""Issue 39, done-when: the table's direct-manipulation controls only, in Debian's headless Chromium.
+
+Battlefront a whole game against the bot; Battlecards and The War from a seeded near-end position to the end.
+The player's moves are a heuristic bot's (its own salt), planned ahead in this process against the server's
+bot (the same bot, salt and views as games.services.progress.run_bots: the game follows the plan exactly);
+the page reaches each planned action through the decision's steps: the lit card on the table (a unit, a
+card in hand), then its targets, or the step's own control; never a whole-action list. At every step the
+test counts the controls the decision shows: at most 15."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tests.web.test_in_browser import PASSWORD, in_browser, site, sync_api  # noqa: F401
+from tests.web.test_in_browser import pytestmark as browser_marks
+
+pytestmark = browser_marks
+
+MOST_CONTROLS = 15
+CONTROLS = ".decision button:visible, .decision a:visible, .decision select:visible, .decision input:visible"
+
+
+def plan(game, seat: str) -> list[dict]:
+    """The player's actions from the game's state to its end: his heuristic bot's against the server's."""
+    from games import selectors
+    from games.game_types import get_game_type
+    from games.services import bot_salt
+
+    kind = get_game_type(game.game_type)
+    state = selectors.game_state(game=game)
+    theirs = kind.bot("heuristic", catalog=state.catalog, salt=bot_salt(game.seed_salt))
+    mine = kind.bot("heuristic", catalog=state.catalog, salt="table-journey")
+    actions = []
+    while state.status == "active":
+        turn = state.decision.seat
+        bot = mine if turn == seat else theirs
+        seen = kind.view(state, turn) if getattr(bot, "needs_view", True) else {"ply": state.ply}
+        action = bot.choose(seen, kind.legal_actions(state), turn)
+        if turn == seat:
+            actions.append(action.to_json())
+        kind.apply(state, action)
+    return actions
+
+
+def seeded_game(username: str, game_type: str, *, left: int | None, seed: int) -> tuple[str, list[dict]]:
+    """A game of `username` against the heuristic bot, played through the services until `left` of his
+    actions remain (None: from the start); its id and his planned remaining actions."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.models import Game
+
+    user = get_user_model().objects.create_user(username, password=PASSWORD)
+    created = services.game_create(user=user, game_type=game_type, seed=seed,
+                                   opponent={"kind": "bot", "bot": "heuristic"})
+    game = Game.objects.get(pk=created.pk)
+    seat = game.seats.get(user=user).seat
+    actions = plan(game, seat)
+    keep = 0 if left is None else max(0, len(actions) - left)
+    for action in actions[:keep]:
+        game.refresh_from_db()
+        services.game_action_submit(game_id=game.pk, user=user, version=game.version, action=action)
+    return str(game.pk), actions[keep:]
+
+
+def log_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Log out").wait_for()
+
+
+def redrawn(page, do) -> None:
+    """Run `do()` (a click) and wait for the board the server draws after it (a step, or the next move)."""
+    page.evaluate("() => { const b = document.querySelector('#board .board'); if (b) b.dataset.old = '1'; }")
+    do()
+    page.wait_for_function("() => { const b = document.querySelector('#board .board');"
+                           " return b && !b.dataset.old; }")
+
+
+def take(page, action: dict, counts: list[int], via_table: list[int]) -> None:
+    """Reach `action` through the decision's steps and send it."""
+    for _ in range(12):
+        page.locator("#board .decision").wait_for()
+        shown = page.locator(CONTROLS).count()
+        counts.append(shown)
+        assert shown <= MOST_CONTROLS, f"{shown} controls at once"
+        forms = page.locator("#board .decision ul.actions form").evaluate_all(
+            """fs => fs.map(f => ({action: f.querySelector('input[name=action]')?.value || '',
+                                   pick: f.querySelector('input[name=pick]')?.value || '',
+                                   card: f.querySelector('button').dataset.card || ''}))""")
+        chosen = None
+        for i, form in enumerate(forms):
+            if form["action"] and json.loads(form["action"]) == action:
+                chosen = i
+                break
+        if chosen is None:
+            for i, form in enumerate(forms):
+                if form["pick"] and all(action.get(k) == v for k, v in json.loads(form["pick"]).items()):
+                    chosen = i
+                    break
+        if chosen is None:
+            more = page.locator("#board .decision .step-nav a.more")
+            assert more.count(), f"{action} is not offered: {forms}"
+            redrawn(page, more.click)
+            continue
+        card = forms[chosen]["card"]
+        lit = page.locator(f'#board .table details.card.lit[data-card="{card}"] > summary') if card else None
+        if lit is not None and lit.count() == 1:  # the card itself, on the table (play.js clicks its control)
+            via_table.append(1)
+            redrawn(page, lit.click)
+        else:
+            button = page.locator("#board .decision ul.actions form button").nth(chosen)
+            redrawn(page, button.click)
+        if forms[chosen]["action"]:
+            return
+    raise AssertionError(f"{action}: no end to the steps")
+
+
+def journey(run, django_db_blocker, username: str, game_type: str, *, left: int | None, seed: int):
+    with django_db_blocker.unblock():
+        game_id, actions = seeded_game(username, game_type, left=left, seed=seed)
+    assert actions, "the seeded game has no move of the player left"
+    counts: list[int] = []
+    via_table: list[int] = []
+
+    def steps(page):
+        started = time.monotonic()
+        log_in(page, username)
+        page.goto(f"/play/{game_id}/")
+        for action in actions:
+            take(page, action, counts, via_table)
+        page.get_by_role("link", name="Replay it").wait_for()
+        sync_api.expect(page.locator("#board .decision")).to_have_count(0)
+        return time.monotonic() - started
+
+    took = run(steps)
+    with django_db_blocker.unblock():
+        from games.models import Game
+
+        assert Game.objects.get(pk=game_id).status == "finished"
+    assert max(counts) <= MOST_CONTROLS
+    print(f"{game_type}: {len(actions)} actions, {len(counts)} steps, {len(via_table)} by a card on the "
+          f"table, at most {max(counts)} controls, {took:.1f} s")
+    return counts, via_table
+
+
+def test_battlefront_a_whole_game_against_the_bot_by_the_table(in_browser, django_db_blocker):  # noqa: F811 (the fixture)
+    counts, via_table = journey(in_browser, django_db_blocker, "browser-table-bf", "battlefront", left=None,
+                                seed=39)
+    assert len(counts) > 20 and via_table  # a whole game: cards in hand picked on the table
+
+
+@pytest.mark.parametrize(("game_type", "seed"), [("battlecards", 39), ("the-war", 39)])
+def test_from_a_near_end_position_to_the_end_by_the_table(
+    in_browser, django_db_blocker, game_type, seed  # noqa: F811 (the fixture)
+):
+    journey(in_browser, django_db_blocker, f"browser-table-{game_type}", game_type, left=8, seed=seed)
