@@ -1,8 +1,8 @@
 """Issue 39, done-when: the table's direct-manipulation controls only, in Debian's headless Chromium.
 
 Battlefront a whole game against the bot; Battlecards and The War from a seeded near-end position to the end.
-The player's moves are a heuristic bot's (its own salt), planned ahead in this process against the server's
-bot (the same bot, salt and views as games.services.progress.run_bots: the game follows the plan exactly);
+The player's moves are a heuristic bot's, planned ahead against the server's bot (tests/web/seeding.py: the
+game follows the plan exactly);
 the page reaches each planned action through the decision's steps: the lit card on the table (a unit, a
 card in hand), then its targets, or the step's own control; never a whole-action list. At every step the
 test counts the controls the decision shows: at most 15."""
@@ -14,62 +14,14 @@ import time
 
 import pytest
 
-from tests.web.test_in_browser import PASSWORD, in_browser, site, sync_api  # noqa: F401
+from tests.web.seeding import PASSWORD, seeded_game
+from tests.web.test_in_browser import in_browser, site, sync_api  # noqa: F401
 from tests.web.test_in_browser import pytestmark as browser_marks
 
 pytestmark = browser_marks
 
 MOST_CONTROLS = 15
 CONTROLS = ".decision button:visible, .decision a:visible, .decision select:visible, .decision input:visible"
-
-
-def plan(game, seat: str) -> list[dict]:
-    """The player's actions from the game's state to its end: his heuristic bot's against the server's."""
-    from games import selectors
-    from games.game_types import get_game_type
-    from games.services import bot_salt
-
-    kind = get_game_type(game.game_type)
-    state = selectors.game_state(game=game)
-    mine = kind.bot("heuristic", catalog=state.catalog, salt="table-journey")
-    actions: list[dict] = []
-    theirs = None
-    while state.status == "active":
-        turn = state.decision.seat
-        if turn == seat:
-            theirs = None  # the server makes its bot afresh for each request's answers
-        elif theirs is None:
-            theirs = kind.bot("heuristic", catalog=state.catalog, salt=bot_salt(game.seed_salt))
-        bot = mine if turn == seat else theirs
-        seen = kind.view(state, turn) if getattr(bot, "needs_view", True) else {"ply": state.ply}
-        action = bot.choose(seen, kind.legal_actions(state), turn)
-        if turn == seat:
-            actions.append(action.to_json())
-        kind.apply(state, action)
-    return actions
-
-
-def seeded_game(username: str, game_type: str, *, left: int | None, seed: int) -> tuple[str, list[dict]]:
-    """A game of `username` against the heuristic bot, played through the services until `left` of his
-    actions remain (None: from the start); its id and his planned remaining actions."""
-    from django.contrib.auth import get_user_model
-
-    from games import services
-    from games.models import Game
-
-    user = get_user_model().objects.create_user(username, password=PASSWORD)
-    decks = {"my_deck": {"starter": "gb-we-starter"}, "opponent_deck": {"starter": "de-we-starter"}}
-    created = services.game_create(user=user, game_type=game_type, seed=seed,
-                                   opponent={"kind": "bot", "bot": "heuristic"},
-                                   **(decks if game_type == "battlecards" else {}))
-    game = Game.objects.get(pk=created.pk)
-    seat = game.seats.get(user=user).seat
-    actions = plan(game, seat)
-    keep = 0 if left is None else max(0, len(actions) - left)
-    for action in actions[:keep]:
-        game.refresh_from_db()
-        services.game_action_submit(game_id=game.pk, user=user, version=game.version, action=action)
-    return str(game.pk), actions[keep:]
 
 
 def log_in(page, username: str) -> None:
@@ -135,7 +87,10 @@ def take(page, action: dict, counts: list[int], via_table: list[int]) -> None:
 
 def journey(run, django_db_blocker, username: str, game_type: str, *, left: int | None, seed: int):
     with django_db_blocker.unblock():
-        game_id, actions = seeded_game(username, game_type, left=left, seed=seed)
+        from django.contrib.auth import get_user_model
+
+        user = get_user_model().objects.create_user(username, password=PASSWORD)
+        game_id, actions = seeded_game(user, game_type, left=left, seed=seed)
     assert actions, "the seeded game has no move of the player left"
     counts: list[int] = []
     via_table: list[int] = []
