@@ -28,8 +28,6 @@ class TheWar(GameType):
     )
     bulk_section = ("the_war", "cards.the_war.selectors.the_war_bulk_section")
     board_template = "web/play/partials/board_the-war.html"
-    def face_route(self, definition: Mapping[str, Any]) -> str | None:  # noqa: ARG002
-        return "thewarcard-face"  # every card of The War has its face
     controls = {
         "pay": "Pay the cost: tap a resource",
         "redraw": "Keep your starting hand or draw a new one",
@@ -54,6 +52,9 @@ class TheWar(GameType):
     }
     uses_decks = False
     DEFAULT_DECKS = {"p1": {"starter": "tw-starter-red-army"}, "p2": {"starter": "tw-starter-wehrmacht"}}
+
+    def face_route(self, definition: Mapping[str, Any]) -> str | None:  # noqa: ARG002
+        return "thewarcard-face"  # every card of The War has its face
 
     def options(self, data: Mapping[str, Any]) -> Any:
         """{"decks": {"p1": {"starter": code} | {"army": "red-army", "entries": {code: n}}, "p2": ...},

@@ -23,7 +23,7 @@ def plan(game: Any, seat: str) -> list[dict]:
     state = selectors.game_state(game=game)
     mine = kind.bot("heuristic", catalog=state.catalog, salt="table-journey")
     actions: list[dict] = []
-    theirs = None
+    theirs: Any = None
     while state.status == "active":
         turn = state.decision.seat
         if turn == seat:
