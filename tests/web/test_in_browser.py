@@ -250,10 +250,22 @@ def send(page, which: str = "first") -> None:
     """Send one action by the decision's steps (issue 39): click its first (or last) control, step after step
     (a unit, then its target...), until a control that sends an action; wait for the board drawn after it."""
     for _ in range(10):
-        button = getattr(page.locator("#board .decision ul.actions button"), which)
+        buttons = page.locator("#board .decision ul.actions button")
+        if buttons.count() == 0:
+            return  # the game moved on by itself (the stream's redraw): nothing of mine to send
+        button = getattr(buttons, which)
         if not button.evaluate("b => !!b.form.querySelector('input[name=pick]')"):
-            click_and_wait(page, button)
-            return
+            version = board_version(page)
+            button.click()
+            try:  # the click fell on a board the stream was redrawing: this step again
+                page.wait_for_function(
+                    """v => Number(document.querySelector('#board .board')?.dataset.version) > v
+                           || document.querySelector('#board .error[role=alert]')""",
+                    arg=version, timeout=4_000,
+                )
+                return
+            except sync_api.TimeoutError:
+                continue
         page.evaluate("() => { document.querySelector('#board .board').dataset.old = '1'; }")
         button.click()  # a step: the same decision, narrowed
         page.wait_for_function("() => { const b = document.querySelector('#board .board');"
