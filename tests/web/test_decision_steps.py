@@ -95,3 +95,22 @@ def test_every_decision_of_a_random_game_walks_to_exactly_its_legal_actions(game
         assert most <= 15
         engine.apply(state, engine.legal_actions(state)[rng.randrange(len(legal))])
     assert biggest >= at_least  # Battlecards and Battlefront: decisions too big for one step
+
+
+def test_the_table_draws_cards_as_faces_that_open_large_and_lights_the_offered_ones():
+    from django.template import Context, Template
+
+    payload = {"cards": {"bf-major": {"code": "bf-major", "name": "Major", "type": "L", "force": 5,
+                                      "rulings": [{"text": "Counts as a leader."}]}}}
+    view = {"deck_size": 28, "hand": [{"code": "bf-major", "type": "L", "force": 5}],
+            "fronts": [{"front": "R", "cards": {"west": [{"code": "bf-major", "negated": True}]}}]}
+    page = Template("{% load web_tags %}{% zone view names faces %}").render(Context({
+        "view": view, "names": {"bf-major": "Major"}, "faces": {"bf-major": "/f/bf-major.svg"},
+        "payload": payload, "decision": {"marks": {"bf-major": "pick"}},
+    }))
+    assert '<span class="badge"><span class="k">deck size</span> 28</span>' in page  # a counter: a badge
+    assert page.count('<details class="card lit" data-card="bf-major"') == 2  # in hand and on a front
+    assert '<ul class="stack cards-row">' in page  # the hand: a row of faces
+    assert 'width="96" height="134"' in page and 'width="300" height="420"' in page  # on the table; large
+    assert "<dt>force</dt><dd>5</dd>" in page and "Counts as a leader." in page  # its values and rulings
+    assert '<span class="badge">negated yes</span>' in page  # a mark of the card in play
