@@ -24,6 +24,13 @@ MOST_CONTROLS = 15
 CONTROLS = ".decision button:visible, .decision a:visible, .decision select:visible, .decision input:visible"
 
 
+# the element clicked is still on the page and still the choice read (a card on the table, or a control)
+STILL_THERE = """(e, f) => e.isConnected && (e.closest('details')
+    ? e.parentElement.dataset.card === f.card
+    : (e.form.querySelector('input[name=action]')?.value || '') === f.action
+      && (e.form.querySelector('input[name=pick]')?.value || '') === f.pick)"""
+
+
 def log_in(page, username: str) -> None:
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill(username)
@@ -68,17 +75,22 @@ def take(page, action: dict, counts: list[int], via_table: list[int]) -> None:
             continue
         card = forms[chosen]["card"]
         lit = page.locator(f'#board .table details.card.lit[data-card="{card}"] > summary') if card else None
-        if lit is not None and lit.count() == 1:  # the card itself, on the table (table.js: its control)
-            via_table.append(1)
-            control = lit
-        else:
-            control = page.locator("#board .decision ul.actions form button").nth(chosen)
+        by_table = lit is not None and lit.count() == 1  # the card itself, on the table (table.js: its click)
+        control = (lit if by_table else page.locator("#board .decision ul.actions form button").nth(chosen))
         version = int(page.locator("#board .board").get_attribute("data-version"))
-        redrawn(page, control.click)
+        # the very element read above, or nothing: a board redrawn meanwhile (the stream's) is read again
+        handle = control.element_handle()
+        if not handle.evaluate(STILL_THERE, forms[chosen]):
+            continue
+        try:
+            redrawn(page, lambda h=handle: h.click(timeout=2_000))
+        except sync_api.Error:
+            continue  # the element left the page under the click
+        via_table.extend([1] if by_table else [])
         if forms[chosen]["action"]:
             try:  # sent: the board of the next move (the stream's redraw may have come first)
                 page.wait_for_function("v => Number(document.querySelector('#board .board')?.dataset.version)"
-                                       " > v", arg=version, timeout=5_000)
+                                       " > v", arg=version, timeout=10_000)
                 return
             except sync_api.TimeoutError:
                 continue  # the click fell on a board the stream was replacing: this step again
