@@ -115,7 +115,7 @@ def _narrowing(matching: list[dict[str, Any]], pick: dict[str, Any], names: dict
         if len(values) < 2 and not (values and others):
             continue
         step["field"] = field.replace("_", " ")
-        choices = []
+        by_value: dict[str, dict[str, Any]] = {}
         for key, value in values.items():
             group = [a for a in having if _key(a[field]) == key]
             shown = names.get(str(value), str(value)) if not isinstance(value, list) else ", ".join(
@@ -123,10 +123,17 @@ def _narrowing(matching: list[dict[str, Any]], pick: dict[str, Any], names: dict
             card = value if isinstance(value, str) and value in cards else None
             if len(group) == 1:
                 label = _label(group[0], names, pick)
-                choices.append(_choice(label, action=group[0], card=card, field=field))
+                by_value[key] = _choice(label, action=group[0], card=card, field=field)
             else:
-                choices.append(_choice(shown, pick={**pick, field: value}, card=card, field=field))
-        return choices + _by_type(others, pick, names, cards)
+                by_value[key] = _choice(shown, pick={**pick, field: value}, card=card, field=field)
+        whole = _by_type(others, pick, names, cards)
+        kinds = list(dict.fromkeys(str(a.get("type")) for a in others))
+        if len(whole) != len(kinds):  # the others each whole (one type picked): after the values
+            return [*by_value.values(), *whole]
+        # in the engine's order: each value where its first action stands, a pass where it stands
+        order = list(dict.fromkeys(("v", _key(a[field])) if field in a else ("t", str(a.get("type")))
+                                   for a in matching))
+        return [by_value[k] if tag == "v" else whole[kinds.index(k)] for tag, k in order]
     step["field"] = "type"
     return _by_type(matching, pick, names, cards)
 

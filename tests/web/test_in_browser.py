@@ -451,36 +451,6 @@ def test_a_page_on_another_origin_reads_the_catalog_and_follows_a_stream(
     assert events[0]["seq"] >= 1
 
 
-def test_play_a_whole_game_against_the_bot_to_the_end_by_clicking(in_browser):
-    """Issue 28 §3: a user starts a game against the bot and plays it to the end by clicking (Battlefront: its
-    games are short enough for a browser test); the finished game links to its replay."""
-
-    def steps(page):
-        sign_up(page, "browser-zhukov")
-        page.get_by_role("navigation", name="Site").get_by_role("link", name="Play").click()
-        page.locator("#game-type").select_option("battlefront")
-        page.get_by_role("button", name="Create the game").click()
-        board = page.locator("#board .board")
-        board.wait_for()
-        clicks = waits = 0
-        while clicks < 400 and waits < 200:
-            if page.get_by_role("link", name="Replay it").count():
-                break
-            button = page.locator(".decision button").first
-            if button.count() == 0:  # no decision of mine drawn yet: the stream brings the next board
-                waits += 1
-                page.wait_for_timeout(50)
-                continue
-            send(page)
-            clicks += 1
-        assert page.get_by_role("link", name="Replay it").count() == 1, f"not over after {clicks} clicks"
-        assert clicks > 5
-        page.get_by_role("link", name="Replay it").click()
-        page.wait_for_url("**/replay/**")
-
-    in_browser(steps)
-
-
 @pytest.mark.parametrize("game_type", ["battlecards", "the-war"])
 def test_short_journey_thirty_decisions_then_resign(in_browser, game_type, fixed_deal):
     """Issue 34's short journey in the browser: a game against the random bot from the lobby, 30 decisions

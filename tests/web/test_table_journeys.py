@@ -1,6 +1,7 @@
 """Issue 39, done-when: the table's direct-manipulation controls only, in Debian's headless Chromium.
 
-Battlefront a whole game against the bot; Battlecards and The War from a seeded near-end position to the end.
+Battlefront a whole game against the bot (issue 28 §3's whole game by clicking, now by the table: it
+replaces test_in_browser's); Battlecards and The War from a seeded near-end position to the end.
 The player's moves are a heuristic bot's, planned ahead against the server's bot (tests/web/seeding.py: the
 game follows the plan exactly);
 the page reaches each planned action through the decision's steps: the lit card on the table (a unit, a
@@ -79,7 +80,10 @@ def take(page, action: dict, counts: list[int], via_table: list[int]) -> None:
         control = (lit if by_table else page.locator("#board .decision ul.actions form button").nth(chosen))
         version = int(page.locator("#board .board").get_attribute("data-version"))
         # the very element read above, or nothing: a board redrawn meanwhile (the stream's) is read again
-        handle = control.element_handle()
+        try:
+            handle = control.element_handle(timeout=2_000)
+        except sync_api.TimeoutError:
+            continue  # the board was redrawn meanwhile: read it again
         if not handle.evaluate(STILL_THERE, forms[chosen]):
             continue
         try:
@@ -115,6 +119,8 @@ def journey(run, django_db_blocker, username: str, game_type: str, *, left: int 
             take(page, action, counts, via_table)
         page.get_by_role("link", name="Replay it").wait_for()
         sync_api.expect(page.locator("#board .decision")).to_have_count(0)
+        page.get_by_role("link", name="Replay it").click()  # the finished game links to its replay
+        page.wait_for_url("**/replay/**")
         return time.monotonic() - started
 
     took = run(steps)
