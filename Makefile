@@ -27,7 +27,7 @@ RUN_DIR ?= $(CURDIR)/.run/serve-$(PORT)
 UNBUFFERED ?=
 PROD := DJANGO_SETTINGS_MODULE=config.settings.production
 
-.PHONY: run serve check-deploy test test-fast lint lock bench load venv migrate catalog admin clean
+.PHONY: run serve check-deploy test test-fast lint lock bench load venv migrate catalog admin clean screenshots
 
 # Installs exactly the pinned, hash-checked versions of $(LOCK) (runtime, dev and bench extras, pip and the
 # build backend), then the project itself without its dependencies. Reinstalls only when the lock changes.
@@ -150,3 +150,8 @@ load: venv
 
 clean:
 	rm -rf $(VENV) db.sqlite3 test.sqlite3 .pytest_cache
+
+# The site's screenshots in docs/screenshots/ (docs/site.md): each game's table at desktop and phone width,
+# through Playwright and /usr/bin/chromium, on DATABASE_URL's database (migrated, catalog loaded when empty).
+screenshots: venv
+	$(PY) -m tests.web.screenshots

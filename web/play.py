@@ -1,16 +1,17 @@
 """The play page's read model: the seat's view (what GET /api/games/{id}/view/ answers, nothing more) as
-zones of cards with names and faces, and the pending decision as one control per decision kind, each legal
-action of it one button labelled in the game's words. Pure functions over the API's payload."""
+zones of cards with names and faces, and the pending decision as one control per decision kind, its legal
+actions offered step by step (web.decision_steps: a unit, then its targets), each choice labelled in the
+game's words. Pure functions over the API's payload."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from django.urls import reverse
 
 from games.game_types import get_game_type
+from web import decision_steps
 
 
 def control_for(game_type: str, kind: str) -> str:
@@ -59,7 +60,11 @@ def action_label(action: dict[str, Any], names: dict[str, str]) -> str:
     return " · ".join(parts)
 
 
-def decision_controls(payload: dict[str, Any]) -> dict[str, Any] | None:
+def decision_controls(
+    payload: dict[str, Any], pick: dict[str, Any] | None = None, page: int = 0
+) -> dict[str, Any] | None:
+    """The pending decision as the page draws it: its title and prompt, its report forms, and the step of
+    choices (web.decision_steps) the fields picked so far (`pick`) leave of the legal actions."""
     view = payload["view"]
     decision = view.get("decision")
     if not isinstance(decision, dict):
@@ -75,13 +80,21 @@ def decision_controls(payload: dict[str, Any]) -> dict[str, Any] | None:
         reports = [{"type": t, "label": t.replace("_", " ").capitalize(), "fields": report_fields(offered[t])}
                    for t in prompt.get("reports", []) if t in offered]
         prompt = {k: v for k, v in prompt.items() if k != "reports"}  # drawn as the report forms
+    instances = card_instances(view)
+    on_table = set(instances) | set(payload["cards"])
+    step = decision_steps.decision_step(legal, pick or {}, names, on_table, page)
+    for choice in step["choices"]:
+        code = instances.get(choice["card"], choice["card"])
+        choice["face"] = code and face_url(code, payload["cards"].get(code), payload["game_type"])
     return {
         "kind": decision.get("kind"),
         "seat": decision.get("seat"),
         "title": control_for(payload["game_type"], str(decision.get("kind"))),
         "prompt": prompt,
         "reports": reports,
-        "actions": [{"label": action_label(a, names), "json": json.dumps(a, sort_keys=True)} for a in legal],
+        "step": step,
+        "actions": step["choices"],
+        "marks": {c["card"]: "pick" for c in step["choices"] if c["card"]},
     }
 
 

@@ -22,7 +22,7 @@ from games.models import GameStatus
 from games.serializers import GameSerializer
 from games.services.takebacks import game_takeback_answer as game_takeback_answer_service
 from games.services.takebacks import game_takeback_request
-from web import lobby_hints, play
+from web import decision_steps, lobby_hints, play
 from web.deck_editor import starters
 from web.pages import is_fragment, page
 
@@ -383,7 +383,8 @@ def _board_context(request: HttpRequest, game_id, game=None) -> dict:
         "payload": payload,
         "names": names,
         "zones": play.zones(payload),
-        "decision": play.decision_controls(payload),
+        "decision": play.decision_controls(payload, decision_steps.read_pick(request.GET.get("pick")),
+                                           _page_number(request.GET.get("page"))),
         "log": play.log_lines(
             entries, play.log_names(entries, names, code_names), who=live["who"]
         )[:LOG_ENTRIES],
@@ -392,6 +393,10 @@ def _board_context(request: HttpRequest, game_id, game=None) -> dict:
             for code, definition in payload["cards"].items()
         },
     }
+
+
+def _page_number(text: str | None) -> int:
+    return int(text) if text and text.isdigit() else 0
 
 
 def _watch_instead(request: HttpRequest, game_id) -> HttpResponse:

@@ -53,6 +53,9 @@ class TheWar(GameType):
     uses_decks = False
     DEFAULT_DECKS = {"p1": {"starter": "tw-starter-red-army"}, "p2": {"starter": "tw-starter-wehrmacht"}}
 
+    def face_route(self, definition: Mapping[str, Any]) -> str | None:  # noqa: ARG002
+        return "thewarcard-face"  # every card of The War has its face
+
     def options(self, data: Mapping[str, Any]) -> Any:
         """{"decks": {"p1": {"starter": code} | {"army": "red-army", "entries": {code: n}}, "p2": ...},
         "casual": bool} -> {"p1": (codes...), "p2": (codes...)} (400 invalid_options, or the deck rules'

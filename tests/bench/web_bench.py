@@ -91,12 +91,13 @@ def main() -> int:
                     game = new_game_sync()
                     page.goto(f"/play/{game}/")
                     continue
-                version = page.locator(".board").first.get_attribute("data-version")
+                # a click sends an action or narrows the decision (issue 39's steps): either redraws the board
+                page.evaluate("() => { document.querySelector('#board .board').dataset.old = '1'; }")
                 started = time.perf_counter()
                 button.click()
                 page.wait_for_function(
-                    "v => { const b = document.querySelector('#board .board');"
-                    " return b && b.dataset.version !== v; }", arg=version)
+                    "() => { const b = document.querySelector('#board .board');"
+                    " return b && !b.dataset.old; }")
                 clicks.append((time.perf_counter() - started) * 1000)
             context.close()
             browser.close()

@@ -2,10 +2,13 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/<db> .venv/bin/python -m tests.web.screenshots [--port N]
 
-Migrates the database and loads the catalog when it is empty, makes two accounts and a few games (a
-Battlecards game against the bot, a finished one for the replay, The War against the bot, a Tide of Iron
-match between the two), serves the site on localhost (Django's threaded server, static files included) and
-photographs each page with Debian's Chromium (/usr/bin/chromium) through Playwright."""
+    make screenshots   (the same, with DATABASE_URL from the environment or .env)
+
+Migrates the database and loads the catalog when it is empty, makes two accounts and a few games (each
+game type's table mid-game against the bot, a finished game of each for its replay, a Tide of Iron match
+between the two), serves the site on localhost (Django's threaded server, static files included) and
+photographs each page with Debian's Chromium (/usr/bin/chromium) through Playwright; the play pages also with
+a card opened large (the table's first card clicked)."""
 
 from __future__ import annotations
 
@@ -15,11 +18,12 @@ import os
 import sys
 from pathlib import Path
 
+from tests.web.seeding import PASSWORD
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 
 WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-PASSWORD = "Tobruk-1941-holds"
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
@@ -69,32 +73,25 @@ def log_in(page, username: str = "shot-alice") -> None:
 
 
 def _prepare() -> dict[str, str]:
-    """The games to photograph: {page name: path}."""
-    from games import services
-
+    """The games to photograph: {page name: path}. Each game's table mid-game (the player's planned moves
+    played half-way through the services: tests/web/seeding.py), its spectator view, and a finished game's
+    replay; a Tide of Iron match between the two accounts."""
     users = prepare_site()
+    from games import services
+    from tests.web.seeding import seeded_game
+
     alice, bob = users["shot-alice"], users["shot-bob"]
-    bot = {"kind": "bot", "bot": "heuristic"}
-    battle = services.game_create(user=alice, my_deck={"starter": "gb-we-starter"},
-                                  opponent_deck={"starter": "de-we-starter"}, opponent=bot, seed=7)
-    done = services.game_create(user=alice, my_deck={"starter": "gb-we-starter"},
-                                opponent_deck={"starter": "de-we-starter"}, opponent=bot, seed=8)
-    services.game_resign(game_id=done.pk, user=alice)
-    war = services.game_create(user=alice, game_type="the-war", opponent=bot, seed=9)
+    pages = {"home": "/", "cards": "/cards/", "decks": "/decks/starters/", "lobby": "/play/"}
+    for game_type in ("battlecards", "battlefront", "the-war"):
+        live, _ = seeded_game(alice, game_type, share=0.5, seed=7)
+        done, _ = seeded_game(alice, game_type, left=0, seed=8)
+        pages |= {f"play-{game_type}": f"/play/{live}/", f"watch-{game_type}": f"/play/{live}/watch/",
+                  f"replay-{game_type}": f"/play/{done}/replay/?ply=40"}
     toi = services.game_create(user=alice, game_type="tide-of-iron", opponent={"kind": "human"}, seed=10,
                                options={"scenario": "toi-scenario-all-decks"})
     services.game_join(game_id=toi.pk, user=bob, deck=None)
-    return {
-        "home": "/",
-        "cards": "/cards/",
-        "decks": "/decks/starters/",
-        "lobby": "/play/",
-        "play-battlecards": f"/play/{battle.pk}/",
-        "play-the-war": f"/play/{war.pk}/",
-        "play-tide-of-iron": f"/play/{toi.pk}/",
-        "watch": f"/play/{battle.pk}/watch/",
-        "replay": f"/play/{done.pk}/replay/?ply=2",
-    }
+    pages["play-tide-of-iron"] = f"/play/{toi.pk}/"
+    return pages
 
 
 def main() -> int:
@@ -125,6 +122,13 @@ def main() -> int:
                     target = OUT / f"{name}-{width_name}.png"
                     page.screenshot(path=str(target), full_page=False)
                     made.append(str(target.relative_to(OUT.parents[1])))
+                    card = page.locator("#board .table details.card:not(.lit) > summary").first
+                    if name.startswith("play-") and card.count():
+                        card.click()  # the card opened large, with its values
+                        page.wait_for_timeout(200)
+                        target = OUT / f"{name}-card-{width_name}.png"
+                        page.screenshot(path=str(target), full_page=False)
+                        made.append(str(target.relative_to(OUT.parents[1])))
                 context.close()
             browser.close()
         return made

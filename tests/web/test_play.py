@@ -399,7 +399,8 @@ def test_the_tide_of_iron_page_offers_confirm_and_dispute_of_the_other_players_r
 
 def test_the_play_page_draws_a_cards_face_as_its_games_definition_says():
     """The face routes live in each game's definition (GameType.face_routes / face_route): a Battlecards
-    card by its definition's type, every Battlefront card, no face for a game without face images."""
+    card by its definition's type, every Battlefront and The War card (issue 39: faces in play), no face
+    for a game without face images on its table."""
     from web.play import face_url
 
     assert face_url("gb-inf", {"type": "arsenal"}, "battlecards") == "/api/arsenal-cards/gb-inf/face.svg"
@@ -407,5 +408,5 @@ def test_the_play_page_draws_a_cards_face_as_its_games_definition_says():
     assert face_url("b1", {"type": "battlecard"}, "battlecards").endswith("/b1/face.svg")
     assert face_url("x", {"type": "nation"}, "battlecards") is None
     assert face_url("bf-1", None, "battlefront").endswith("/bf-1/face.svg")
-    assert face_url("tw-1", {"category": "unit"}, "the-war") is None
+    assert face_url("tw-1", {"category": "unit"}, "the-war") == "/api/the-war/cards/tw-1/face.svg"
     assert face_url("t-1", {"type": "arsenal"}, "tide-of-iron") is None

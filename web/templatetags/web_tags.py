@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import template
@@ -71,43 +72,100 @@ def total(entries: dict) -> int:
     return sum((entries or {}).values())
 
 
-def _card_chip(card: dict, names: dict, faces: dict) -> SafeString:
+CARD_SHOWN = frozenset({"id", "code", "name", "title"})  # a card on the table: the rest are its marks
+
+
+def _is_card(value: Any, faces: dict) -> bool:
+    """A card on the table: an instance ({"id", "code"}), or a card named by its code alone (Battlefront's
+    fronts and hand: {"code", ...} of a card the page has a face or a name for)."""
+    if not isinstance(value, dict) or not isinstance(value.get("code"), str):
+        return False
+    return isinstance(value.get("id"), str) or value["code"] in faces
+
+
+def _card_values(definition: dict) -> SafeString:
+    rows = [(label, show(v)) for label, v in card_fields(definition) if v not in (None, "", [], {})]
+    values = format_html_join("", "<dt>{}</dt><dd>{}</dd>", rows)
+    rulings = definition.get("rulings") or []
+    said = format_html_join(
+        "", "<li>{}</li>", ((r.get("text") or r.get("ruling") or show(r) if isinstance(r, dict) else r,)
+                           for r in rulings)
+    )
+    return format_html('<dl class="values">{}</dl>{}', values,
+                       format_html('<p class="rulings-h">Rulings</p><ul class="rulings">{}</ul>', said)
+                       if rulings else "")
+
+
+def _card_chip(card: dict, names: dict, faces: dict, context: Any = None) -> SafeString:
+    """A card as the table draws it: its face at a readable size with its name and marks (rotated, force...);
+    a click or Enter opens it large with its values and rulings (a <details>: no script needed)."""
     code = card["code"]
+    ident = card.get("id") or code
     face = faces.get(code)
-    image = format_html('<img src="{}" alt="" width="50" height="70" loading="lazy">', face) if face else ""
+    name = names.get(ident) or names.get(code, code)
+    payload = (context or {}).get("payload") or {}
+    definition = (payload.get("cards") or {}).get(code) or {}
+    marks = ((context or {}).get("decision") or {}).get("marks") or {}
+    image = format_html('<img src="{}" alt="" width="96" height="134" loading="lazy">', face) if face else ""
+    large = format_html('<img src="{}" alt="" width="300" height="420" loading="lazy">', face) if face else ""
+    extra = format_html_join(
+        "", '<span class="badge">{} {}</span>',
+        ((_label(k), show(v)) for k, v in card.items() if k not in CARD_SHOWN and v not in (None, False)),
+    )
     return format_html(
-        '<span class="card-chip" data-card="{}" data-code="{}">{}<span>{}</span></span>',
-        card["id"],
-        code,
-        image,
-        names.get(code, code),
+        '<details class="card{}" data-card="{}" data-code="{}">'
+        '<summary>{}<span class="name">{}</span>{}</summary>'
+        '<div class="card-large" role="group" aria-label="{}">{}'
+        '<div><p class="card-title">{}</p>{}</div></div>'
+        "</details>",
+        " lit" if ident in marks else "", ident, code, image, name, extra, name, large, name,
+        _card_values(definition),
     )
 
 
-@register.simple_tag
-def zone(value: Any, names: dict, faces: dict) -> SafeString:
-    """A part of a seat's view: card instances as named faces, stacks as rows, counts and words as text."""
-    if isinstance(value, dict) and isinstance(value.get("id"), str) and isinstance(value.get("code"), str):
-        return _card_chip(value, names, faces)
+@register.filter
+def jsonify(value: Any) -> str:
+    """A value as JSON (the decision's fields picked so far, carried in the address)."""
+    return json.dumps(value, sort_keys=True)
+
+
+def _zone(value: Any, names: dict, faces: dict, context: Any) -> SafeString:
+    if _is_card(value, faces):
+        return _card_chip(value, names, faces, context)
     if isinstance(value, dict):
         if not value:
             return mark_safe("&mdash;")
-        return format_html(
-            '<dl class="zone">{}</dl>',
-            format_html_join(
-                "", "<dt>{}</dt><dd>{}</dd>", ((_label(k), zone(v, names, faces)) for k, v in value.items())
-            ),
+        plain = [(k, v) for k, v in value.items() if not isinstance(v, dict | list)]
+        parts = [(k, v) for k, v in value.items() if isinstance(v, dict | list)]
+        badges = format_html_join(
+            "", '<span class="badge"><span class="k">{}</span> {}</span>',
+            ((_label(k), _zone(v, names, faces, context)) for k, v in plain),
         )
+        piles = format_html_join(
+            "", '<div class="pile pile-{}"><span class="pile-name">{}</span>{}</div>',
+            ((str(k), _label(k), _zone(v, names, faces, context)) for k, v in parts),
+        )
+        return format_html('<div class="zone">{}{}</div>',
+                           format_html('<p class="badges">{}</p>', badges) if plain else "", piles)
     if isinstance(value, list):
         if not value:
             return mark_safe('<span class="empty">none</span>')
+        cards = all(_is_card(v, faces) for v in value)
         return format_html(
-            '<ul class="stack">{}</ul>',
-            format_html_join("", "<li>{}</li>", ((zone(v, names, faces),) for v in value)),
+            '<ul class="stack{}">{}</ul>', " cards-row" if cards else "",
+            format_html_join("", "<li>{}</li>", ((_zone(v, names, faces, context),) for v in value)),
         )
     if isinstance(value, str) and value in names:
         return format_html("{}", names[value])
     return show(value)
+
+
+@register.simple_tag(takes_context=True)
+def zone(context: Any, value: Any, names: dict, faces: dict) -> SafeString:
+    """A part of a seat's view: cards as faces (opened large on a click), lists of cards as rows, counts and
+    words as small badges, structured parts as named piles; the cards the pending decision offers are lit."""
+    shown = {"payload": context.get("payload"), "decision": context.get("decision")}
+    return _zone(value, names, faces, shown)
 
 
 @register.filter

@@ -6,7 +6,10 @@
   const board = document.getElementById("board");
   if (!board) return;
   function refresh() {
-    if (window.htmx) htmx.ajax("GET", board.dataset.board, {target: "#board", swap: "innerHTML"});
+    // the fields picked so far in the decision's steps stay picked (the server drops them if they no longer fit)
+    const pick = board.querySelector(".decision [data-pick]")?.dataset.pick;
+    const url = pick ? `${board.dataset.board}?pick=${encodeURIComponent(pick)}` : board.dataset.board;
+    if (window.htmx) htmx.ajax("GET", url, {target: "#board", swap: "innerHTML"});
   }
 
   function clockText(ms) {
