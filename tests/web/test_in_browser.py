@@ -103,7 +103,7 @@ def in_browser(site):
                     context = held["browser"].new_context(
                         base_url=site, viewport={"width": width, "height": height}
                     )
-                    context.set_default_timeout(10_000)
+                    context.set_default_timeout(30_000)  # a loaded CI machine once needed >10 s for a redraw
                     contexts.append(context)
                 return steps(*(context.new_page() for context in contexts))
             finally:
