@@ -5,6 +5,8 @@ alternating, on the same machine, and prints each row's share of the trivial vie
     .venv/bin/python tests/bench/issue26_table.py                       # 2 rounds, 2 workers, 3 s a row
     .venv/bin/python tests/bench/issue26_table.py --rounds 3 --before 696a269
     .venv/bin/python tests/bench/issue26_table.py --rounds 3 --before 7386b01 --layout front --listeners 0
+    .venv/bin/python tests/bench/issue26_table.py --rounds 3 --before 78c95e9 --before-layout front \
+        --layout front --listeners 0    # both trees behind make serve's nginx
 
 Issue 42 added the rows "deck validation, 60 cards" (share >= 25 %) and "trivial view CPU in process": the
 trivial view's CPU per request through Django's WSGI handler (tests/bench/trivial_cpu.py, no server), this
@@ -97,8 +99,9 @@ def main() -> int:
     parser.add_argument("--listeners", type=int, default=1000, help="0: skip the listener memory row")
     parser.add_argument("--layout", choices=("split", "front"), default="split",
                         help="this tree's layout: split (make serve UNBUFFERED=1) or front (make serve)")
-    parser.add_argument("--before-layout", choices=("asgi", "split"), default="asgi",
-                        help="how --before is served (asgi: uvicorn workers, make serve before issue 26)")
+    parser.add_argument("--before-layout", choices=("asgi", "split", "front"), default="asgi",
+                        help="how --before is served (asgi: uvicorn workers, make serve before issue 26; "
+                             "front: make serve since issue 34, for a --before of this layout)")
     parser.add_argument("--trivial-requests", type=int, default=3000,
                         help="requests per tree and round of the in-process trivial view (0: skip that row)")
     parser.add_argument("--database-base", default="postgres://postgres@127.0.0.1:5432/bc_bench_i26")
