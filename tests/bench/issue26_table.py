@@ -57,6 +57,11 @@ def share(results: dict, label: str) -> float:
     return 100 * row["rps"] / (results["trivial view"]["rps"] or 1)
 
 
+def spread(shares: list[float]) -> str:
+    """Every round's share as the range under a row: (lowest-highest %)."""
+    return f"({min(shares):.1f}-{max(shares):.1f} %)" if shares else ""
+
+
 def trivial_cpu_ratio(before_tree: Path, args) -> dict:
     """One round of trivial_cpu.py: this tree's and before's CPU per trivial request, alternating."""
     out = Path(tempfile.mkdtemp(prefix="bc-trivial-")) / "trivial.json"
@@ -149,6 +154,7 @@ def main() -> int:
         b, a = cells["before"], cells["after"]
         print(f"{label:44} {b['share']:>5.0f}% {b['rps']:>7} {b['p99_ms']:>8}   "
               f"{a['share']:>5.0f}% {a['rps']:>7} {a['p99_ms']:>8}  {target:<13} {'yes' if met else 'NO'}")
+        print(f"{'':44} {spread(b['shares']):>24} {spread(a['shares']):>24}")
     if cpu:
         ratios = sorted(c["ratio"] for c in cpu)
         ratio = statistics.median(ratios)
@@ -167,7 +173,7 @@ def main() -> int:
     print("share: req/s over the trivial view's in the same server run; rows measured one request at a time"
           " (catalog change): the trivial view's p50 measured the same way (alone, after the same manage.py"
           " run and pause) over the row's p50.\nEach row: the round with the"
-          " lower median share (every round's share is in the JSON).")
+          " lower median share (the median of an odd count), under it every round's range (all in the JSON).")
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps({"before": args.before, "rounds": args.rounds,
                                              "layout": args.layout, "before_layout": args.before_layout,
