@@ -73,9 +73,11 @@ def _time_openings(limits: tuple[int, ...], *, held: int, rounds: int) -> dict[i
             began = time.perf_counter()
             slot = stream_slot_acquire(user_id=users[limit], limit=limit, ttl=60)
             times[limit].append(time.perf_counter() - began)
+            assert slot is not None, f"no slot free at a limit of {limit}"
             stream_slot_release(slot=slot)
-    for slot in kept:
-        stream_slot_release(slot=slot)
+    for held_slot in kept:
+        assert held_slot is not None
+        stream_slot_release(slot=held_slot)
     return times
 
 
