@@ -27,7 +27,7 @@ RUN_DIR ?= $(CURDIR)/.run/serve-$(PORT)
 UNBUFFERED ?=
 PROD := DJANGO_SETTINGS_MODULE=config.settings.production
 
-.PHONY: run serve check-deploy test test-fast lint lock bench load venv migrate catalog admin clean screenshots
+.PHONY: run serve check-deploy test test-fast lint lock bench bench-table load venv migrate catalog admin clean screenshots
 
 # Installs exactly the pinned, hash-checked versions of $(LOCK) (runtime, dev and bench extras, pip and the
 # build backend), then the project itself without its dependencies. Reinstalls only when the lock changes.
@@ -143,6 +143,16 @@ lint: venv
 bench: venv
 	@$(PY) -c 'import chess' 2>/dev/null || $(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) tests/bench/run_all.py
+
+# The before/after table of docs/production.md (tests/bench/issue26_table.py): this tree behind make serve's
+# nginx against BEFORE served as BEFORE_LAYOUT, ROUNDS interleaved rounds, each row's median and range over
+# them, the load average at each round's start. Results: tests/bench/results/issue26_table.json.
+BEFORE ?= 7386b01
+BEFORE_LAYOUT ?= asgi
+ROUNDS ?= 3
+bench-table: venv
+	$(PY) tests/bench/issue26_table.py --rounds $(ROUNDS) --before $(BEFORE) --before-layout $(BEFORE_LAYOUT) \
+	  --layout front --listeners 0
 
 # Load test against the real server (loopback): 50 games vs bots, 200 event-stream listeners, verify_games.
 load: venv

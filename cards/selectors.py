@@ -168,6 +168,7 @@ def catalog_content_hash() -> str:
 
 _cache_lock = threading.Lock()
 _cache: dict[str, Catalog] = {}
+_definitions_memo: dict[str, Any] = {"catalog": None, "at": 0.0}
 
 
 def catalog_definitions() -> Catalog:
@@ -175,20 +176,26 @@ def catalog_definitions() -> Catalog:
 
     Equal to vocabulary.battlecards.load_catalog_dir() of the fixture directory that was loaded. Costs one
     query when cached. Every change of the rows (load_catalog, admin edits) records a new CatalogVersion.
+    Like catalog_cache_token, a process asks for the current version at most every CATALOG_TOKEN_SECONDS
+    (a change made elsewhere shows within that delay; one made here, at once): no query at all in between.
     """
+    now = time.monotonic()
+    recent = _definitions_memo.get("catalog")
+    if recent is not None and now - _definitions_memo["at"] < settings.CATALOG_TOKEN_SECONDS:
+        return recent
     version = catalog_version_current()
     if version is None:  # nothing loaded through load_catalog: build from whatever rows exist, uncached
         return Catalog.from_dicts(**catalog_dicts())
     key = version.content_hash
     with _cache_lock:
         cached = _cache.get(key)
-    if cached is not None:
-        return cached
-    catalog = Catalog.from_dicts(**catalog_dicts())
-    with _cache_lock:
-        _cache.clear()
-        _cache[key] = catalog
-    return catalog
+    if cached is None:
+        cached = Catalog.from_dicts(**catalog_dicts())
+        with _cache_lock:
+            _cache.clear()
+            _cache[key] = cached
+    _definitions_memo.update(catalog=cached, at=now)
+    return cached
 
 
 # ------------------------------------------------------------------------------------ HTTP response cache
@@ -220,4 +227,6 @@ def catalog_cache_token() -> str:
 
 
 def catalog_cache_forget_token() -> None:
+    """After a change of the catalog in this process: the next request reads the version again."""
     _token_memo.update(token=None, at=0.0)
+    _definitions_memo.update(catalog=None, at=0.0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from cards.battlecards.canonical import BATTLECARD_KEYS
 from cards.models import ArsenalCard, Battlecard, CardSet, ConflictCard, Nation, SetMembership, Theater
 from cards.selectors import arsenal_card_effective_max
 
@@ -281,26 +282,5 @@ class BattlecardSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Battlecard
-        fields = [
-            "code",
-            "url",
-            "face_url",
-            "rulings_url",
-            "name",
-            "theater",
-            "set",
-            "count",
-            "action_number",
-            "aggressor",
-            "aggressor_forces",
-            "defender_forces",
-            "prerequisites",
-            "victory_points",
-            "homeland_of",
-            "emergency_deployment",
-            "special_victory",
-            "special_victory_text",
-            "text",
-            "estimated",
-            "provenance",
-        ]
+        # the canonical row's keys (code first, provenance last), with the links and the estimated flag
+        fields = ["code", "url", "face_url", "rulings_url", *BATTLECARD_KEYS[1:-1], "estimated", "provenance"]

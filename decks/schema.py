@@ -400,21 +400,37 @@ deck_import_post = extend_schema(
 # -------------------------------------------------------------------------------------------------- versions
 
 
-deck_version_list_get = extend_schema(
-    tags=["versions"],
-    summary="Every saved version of a deck, newest first",
-    responses={200: DeckVersionOutputSerializer(many=True), 404: NOT_FOUND},
-    examples=[OpenApiExample("versions", value=[VERSION_EXAMPLE], response_only=True)],
-)
+def list_and_detail(
+    *, tag: str, output: type[Any], example: dict[str, Any], names: tuple[str, str],
+    summaries: tuple[str, str], list_errors: dict[int, Any], detail_404: Any,
+    parameters: list[Any] | None = None,
+) -> tuple[Any, Any]:
+    """The declarations of a list (`names[0]`, its own errors and query parameters) and of one of its items
+    (`names[1]`, 404 `detail_404`): the same output serializer and example."""
+    listed = extend_schema(
+        tags=[tag],
+        summary=summaries[0],
+        parameters=parameters,
+        responses={200: output(many=True), **list_errors},
+        examples=[OpenApiExample(names[0], value=[example], response_only=True)],
+    )
+    one = extend_schema(
+        tags=[tag],
+        summary=summaries[1],
+        responses={200: output, 404: detail_404},
+        examples=[OpenApiExample(names[1], value=example, response_only=True)],
+    )
+    return listed, one
 
-deck_version_detail_get = extend_schema(
-    tags=["versions"],
-    summary="One version of a deck",
-    responses={
-        200: DeckVersionOutputSerializer,
-        404: _error("No such deck or version.", "version_not_found", "Deck 12 has no version 9.", 404),
-    },
-    examples=[OpenApiExample("version", value=VERSION_EXAMPLE, response_only=True)],
+
+deck_version_list_get, deck_version_detail_get = list_and_detail(
+    tag="versions",
+    output=DeckVersionOutputSerializer,
+    example=VERSION_EXAMPLE,
+    names=("versions", "version"),
+    summaries=("Every saved version of a deck, newest first", "One version of a deck"),
+    list_errors={404: NOT_FOUND},
+    detail_404=_error("No such deck or version.", "version_not_found", "Deck 12 has no version 9.", 404),
 )
 
 deck_version_diff_get = extend_schema(
@@ -451,22 +467,20 @@ deck_version_diff_get = extend_schema(
 
 BAD_GAME = _error("Unknown game.", "invalid", 'Invalid input: game: "chess" is not a valid choice.')
 
-starter_list_get = extend_schema(
-    tags=["starters"],
-    summary="Official starter decks (every game with decks) as presets, with computed and printed totals",
-    parameters=[StarterListQuerySerializer],
-    responses={200: StarterOutputSerializer(many=True), 400: BAD_GAME},
-    examples=[OpenApiExample("starters", value=[STARTER_EXAMPLE], response_only=True)],
-)
+STARTER_NOT_FOUND = _error("No such starter.", "starter_not_found", "No starter deck has the code 'xx'.", 404)
 
-starter_detail_get = extend_schema(
-    tags=["starters"],
-    summary="One official starter deck",
-    responses={
-        200: StarterOutputSerializer,
-        404: _error("No such starter.", "starter_not_found", "No starter deck has the code 'xx'.", 404),
-    },
-    examples=[OpenApiExample("starter", value=STARTER_EXAMPLE, response_only=True)],
+starter_list_get, starter_detail_get = list_and_detail(
+    tag="starters",
+    output=StarterOutputSerializer,
+    example=STARTER_EXAMPLE,
+    names=("starters", "starter"),
+    summaries=(
+        "Official starter decks (every game with decks) as presets, with computed and printed totals",
+        "One official starter deck",
+    ),
+    parameters=[StarterListQuerySerializer],
+    list_errors={400: BAD_GAME},
+    detail_404=STARTER_NOT_FOUND,
 )
 
 starter_clone_post = extend_schema(
@@ -476,7 +490,7 @@ starter_clone_post = extend_schema(
     responses={
         201: DeckOutputSerializer,
         401: NOT_AUTHENTICATED,
-        404: _error("No such starter.", "starter_not_found", "No starter deck has the code 'xx'.", 404),
+        404: STARTER_NOT_FOUND,
     },
     examples=[
         OpenApiExample("clone", value={"name": "My British", "is_public": False}, request_only=True),

@@ -8,12 +8,14 @@ the generic `invalid` with per-field `errors`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.api_input import validated_input
 from config.errors import ValidationFailed
 from decks import rules
 from decks.models import MAX_ENTRY_COUNT, Deck, DeckVersion, Game
@@ -24,6 +26,8 @@ from games.game_type_fields import GameIdField, deck_game_choices
 # ---------------------------------------------------------------------------------------------- input
 
 
+CODE_MAX_LENGTH = 64
+NATION_MAX_LENGTH = 16
 COUNT_SCHEMA = {"type": "integer", "minimum": 1, "maximum": MAX_ENTRY_COUNT}
 
 
@@ -33,7 +37,7 @@ class EntryCountField(serializers.IntegerField):
 
 
 class EntryInputSerializer(serializers.Serializer):
-    card = serializers.CharField(max_length=64, help_text="Arsenal card code")
+    card = serializers.CharField(max_length=CODE_MAX_LENGTH, help_text="Arsenal card code")
     count = EntryCountField(help_text=f"1 to {MAX_ENTRY_COUNT}")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -43,6 +47,36 @@ class EntryInputSerializer(serializers.Serializer):
         if missing:
             raise serializers.ValidationError(missing)
         return attrs
+
+
+class NotPlain(Exception):
+    """An input that the plain fast path leaves to the serializer."""
+
+
+def plain_text(value: Any, max_length: int) -> bool:
+    """Would DRF's CharField(max_length) keep `value` exactly as it is (a printable str, no surrounding space,
+    1..max_length characters)?"""
+    if type(value) is not str:
+        return False
+    return 0 < len(value) <= max_length and value.isprintable() and value == value.strip()
+
+
+def plain_entries(data: Any) -> list[dict[str, Any]] | None:
+    """The items of a non-empty list of plain entries, each `{"card": code, "count": int}` whose code DRF's
+    CharField would keep as it is (printable, no surrounding space, 1..CODE_MAX_LENGTH characters) and whose
+    count is an int: exactly what EntryInputSerializer would return for them, without its per-field machinery
+    (most of a deck check's time, issue 42). None when any item is otherwise: then the serializer runs."""
+    if type(data) is not list or not data:
+        return None
+    items = []
+    for item in data:
+        if type(item) is not dict:
+            return None
+        card, count = item.get("card"), item.get("count")
+        if type(count) is not int or not plain_text(card, CODE_MAX_LENGTH):
+            return None
+        items.append({"card": card, "count": count})
+    return items
 
 
 class EntriesField(serializers.ListField):
@@ -58,37 +92,48 @@ class EntriesField(serializers.ListField):
         super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> dict[str, int]:
-        if isinstance(data, dict):  # the {code: count} shorthand
-            data = [{"card": code, "count": count} for code, count in data.items()]
-        if isinstance(data, list) and len(data) > MAX_ENTRIES:
-            raise ValidationFailed(
-                f"A deck may have at most {MAX_ENTRIES} entries; got {len(data)}.",
-                code="too_many_entries",
-                limit=MAX_ENTRIES,
-                actual=len(data),
-            )
-        items = super().to_internal_value(data)
-        entries: dict[str, int] = {}
-        duplicates: list[str] = []
-        bad_counts: list[dict[str, Any]] = []
-        for item in items:
-            code, count = item["card"], item["count"]
-            if code in entries:
-                duplicates.append(code)
-            if not 1 <= count <= MAX_ENTRY_COUNT:
-                bad_counts.append({"card": code, "count": count})
-            entries[code] = count
-        if duplicates:
-            raise ValidationFailed(
-                f"Each card may appear once; repeated: {', '.join(sorted(set(duplicates)))}.",
-                code="duplicate_entry",
-                cards=sorted(set(duplicates)),
-            )
-        if bad_counts:
-            raise ValidationFailed(
-                f"Counts must be between 1 and {MAX_ENTRY_COUNT}.", code="invalid_count", entries=bad_counts
-            )
-        return entries
+        return entries_checked(data, super().to_internal_value)
+
+
+def entries_checked(data: Any, items_of: Callable[[Any], list[dict[str, Any]]] | None) -> dict[str, int]:
+    """EntriesField's validation: `{code: count}` from a list of entries (or the shorthand object). Plain
+    entries skip DRF's per-item checks; others go through `items_of` (the ListField's, for DRF's error
+    messages), or raise NotPlain when it is None."""
+    if isinstance(data, dict):  # the {code: count} shorthand
+        data = [{"card": code, "count": count} for code, count in data.items()]
+    if isinstance(data, list) and len(data) > MAX_ENTRIES:
+        raise ValidationFailed(
+            f"A deck may have at most {MAX_ENTRIES} entries; got {len(data)}.",
+            code="too_many_entries",
+            limit=MAX_ENTRIES,
+            actual=len(data),
+        )
+    items = plain_entries(data)
+    if items is None:  # anything unusual: DRF's own checks, for their error messages
+        if items_of is None:
+            raise NotPlain
+        items = items_of(data)
+    entries: dict[str, int] = {}
+    duplicates: list[str] = []
+    bad_counts: list[dict[str, Any]] = []
+    for item in items:
+        code, count = item["card"], item["count"]
+        if code in entries:
+            duplicates.append(code)
+        if not 1 <= count <= MAX_ENTRY_COUNT:
+            bad_counts.append({"card": code, "count": count})
+        entries[code] = count
+    if duplicates:
+        raise ValidationFailed(
+            f"Each card may appear once; repeated: {', '.join(sorted(set(duplicates)))}.",
+            code="duplicate_entry",
+            cards=sorted(set(duplicates)),
+        )
+    if bad_counts:
+        raise ValidationFailed(
+            f"Counts must be between 1 and {MAX_ENTRY_COUNT}.", code="invalid_count", entries=bad_counts
+        )
+    return entries
 
 
 class EntriesFieldSchema(OpenApiSerializerFieldExtension):
@@ -149,8 +194,22 @@ class EntriesReplaceInputSerializer(serializers.Serializer):
 
 class DeckValidateInputSerializer(serializers.Serializer):
     game = GameIdField(choices=deck_game_choices, default=Game.BATTLECARDS, help_text=GAME_HELP)
-    nation = serializers.CharField(max_length=16, help_text=NATION_HELP)
+    nation = serializers.CharField(max_length=NATION_MAX_LENGTH, help_text=NATION_HELP)
     entries = EntriesField()
+
+
+def deck_validate_input(data: Any) -> dict[str, Any]:
+    """DeckValidateInputSerializer's validated data. The usual body (a plain nation code and plain entries,
+    the game absent or a deck game's id, nothing else) is checked without building the serializer, which
+    cost more than the deck's rules (issue 42); any other body goes through it, for its error messages."""
+    if type(data) is dict and "entries" in data and data.keys() <= {"game", "nation", "entries"}:
+        game, nation = data.get("game", Game.BATTLECARDS), data.get("nation")
+        if plain_text(nation, NATION_MAX_LENGTH) and any(game == name for name, _ in deck_game_choices()):
+            try:
+                return {"game": game, "nation": nation, "entries": entries_checked(data["entries"], None)}
+            except NotPlain:
+                pass
+    return validated_input(DeckValidateInputSerializer, data)
 
 
 class DeckRefInputSerializer(serializers.Serializer):

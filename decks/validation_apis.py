@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from config.api_input import validated_input
 from config.throttling import DeckValidateThrottle
 from decks import schema, selectors
-from decks.serializers import DeckValidateInputSerializer, MatchupInputSerializer
+from decks.serializers import MatchupInputSerializer, deck_validate_input
 
 
 class DeckValidateApi(APIView):
@@ -21,7 +21,7 @@ class DeckValidateApi(APIView):
 
     @schema.deck_validate_post
     def post(self, request: Request) -> Response:
-        data = validated_input(DeckValidateInputSerializer, request.data)
+        data = deck_validate_input(request.data)
         result = selectors.deck_validate(game=data["game"], nation=data["nation"], entries=data["entries"])
         return Response(result.to_dict())
 

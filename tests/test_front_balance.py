@@ -113,12 +113,16 @@ def test_keep_alive_clients_reach_every_api_worker(tmp_path):
     finally:
         for client in clients:
             client.close()
-        os.killpg(process.pid, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):  # already gone: the error above is the one to see
+            os.killpg(process.pid, signal.SIGTERM)
         try:
             process.wait(45)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(10)
+        if process.returncode not in (0, -signal.SIGTERM):
+            log.seek(0)
+            print(f"the front ended with {process.returncode}:\n{log.read()[-3000:]}")  # shown on a failure
         log.close()
     assert not list((tmp_path / "run").glob("api-*.sock"))  # the front removed the workers' sockets
 

@@ -4,6 +4,7 @@ whole packs), every violation of the customization rules, and its stats. Pure Py
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -96,6 +97,20 @@ def cap_singles(counts: Mapping[str, int], catalog: Catalog) -> dict[str, int]:
     return out
 
 
+def capped_equal(counts: Mapping[str, int], wanted: Mapping[str, int], catalog: Catalog) -> bool:
+    """cap_singles(counts, catalog) == wanted, stopping at the first difference."""
+    if len(counts) != len(wanted):
+        return False
+    arsenal = catalog.arsenal
+    for code, count in counts.items():
+        card = arsenal.get(code)
+        if card is not None and card.is_single_copy:
+            count = min(count, SINGLE_COPY_MAX)
+        if wanted.get(code) != count:
+            return False
+    return True
+
+
 def ukrainian_discount(catalog: Catalog, card: ArsenalCardDef) -> int:
     """Points a Ukrainian-marked card saves against its Soviet card ("10/9*": 1). Cards printed only as
     Ukrainian (Ukrainian Infantry, 3 points) have no Soviet card and save nothing."""
@@ -150,6 +165,34 @@ def nation_theaters(catalog: Catalog, nation: str) -> set[str]:
     }
 
 
+SetCounts = tuple[tuple[str, dict[str, int]], ...]  # (set code, its arsenal counts) in code order
+
+_sets_lock = threading.Lock()
+_sets_memo: dict[int, tuple[Catalog, dict[str, tuple[SetCounts, SetCounts]]]] = {}
+
+
+def nation_set_counts(catalog: Catalog, nation: str) -> tuple[SetCounts, SetCounts]:
+    """The packs holding cards of `nation` with their counts of the nation's cards, and the nation's starters
+    with their whole counts (packs_of, starters_of, set_arsenal_counts): worked out once per catalog object
+    (a catalog is frozen; the last two are kept), since every deck check of the nation needs them.
+    Callers only read them."""
+    with _sets_lock:
+        held = _sets_memo.get(id(catalog))
+        known = held[1].get(nation) if held is not None and held[0] is catalog else None
+    if known is not None:
+        return known
+    packs = tuple((p.code, set_arsenal_counts(p, catalog, nation)) for p in packs_of(catalog, nation=nation))
+    starters = tuple((s.code, set_arsenal_counts(s, catalog)) for s in starters_of(catalog, nation))
+    with _sets_lock:
+        held = _sets_memo.get(id(catalog))
+        if held is None or held[0] is not catalog:
+            if len(_sets_memo) >= 2:
+                _sets_memo.clear()
+            held = _sets_memo[id(catalog)] = (catalog, {})
+        held[1][nation] = (packs, starters)
+    return packs, starters
+
+
 def official_composition(
     catalog: Catalog, entries: Mapping[str, int], nation: str
 ) -> OfficialComposition | None:
@@ -163,16 +206,15 @@ def official_composition(
     if not wanted or any(code not in catalog.arsenal for code in wanted):
         return None
     candidates = []
-    for pack in packs_of(catalog, nation=nation):
-        contents = set_arsenal_counts(pack, catalog, nation)
+    packs, starters = nation_set_counts(catalog, nation)
+    for pack_code, contents in packs:
         if all(
             wanted.get(code, 0) >= count if not catalog.arsenal[code].is_single_copy else code in wanted
             for code, count in contents.items()
         ):
-            candidates.append((pack.code, contents))
+            candidates.append((pack_code, contents))
     candidates = candidates[:MAX_PACKS_SEARCHED]
-    for starter in starters_of(catalog, nation):
-        base = set_arsenal_counts(starter, catalog)
+    for starter_code, base in starters:
         if not base or set(wanted) - set(base).union(*(contents for _, contents in candidates)):
             continue  # some card is neither in this starter nor in a candidate pack
         for copies in range(1, MAX_STARTER_COPIES + 1):
@@ -181,9 +223,9 @@ def official_composition(
                     expected: Counter[str] = Counter({code: count * copies for code, count in base.items()})
                     for _code, contents in combo:
                         expected.update(contents)
-                    if cap_singles(expected, catalog) == wanted:
+                    if capped_equal(expected, wanted, catalog):
                         return OfficialComposition(
-                            starter=starter.code, copies=copies, packs=tuple(code for code, _ in combo)
+                            starter=starter_code, copies=copies, packs=tuple(code for code, _ in combo)
                         )
     return None
 

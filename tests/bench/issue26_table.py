@@ -5,6 +5,8 @@ alternating, on the same machine, and prints each row's share of the trivial vie
     .venv/bin/python tests/bench/issue26_table.py                       # 2 rounds, 2 workers, 3 s a row
     .venv/bin/python tests/bench/issue26_table.py --rounds 3 --before 696a269
     .venv/bin/python tests/bench/issue26_table.py --rounds 3 --before 7386b01 --layout front --listeners 0
+    .venv/bin/python tests/bench/issue26_table.py --rounds 3 --before 78c95e9 --before-layout front \
+        --layout front --listeners 0    # both trees behind make serve's nginx
 
 Issue 42 added the rows "deck validation, 60 cards" (share >= 25 %) and "trivial view CPU in process": the
 trivial view's CPU per request through Django's WSGI handler (tests/bench/trivial_cpu.py, no server), this
@@ -55,6 +57,11 @@ def share(results: dict, label: str) -> float:
     return 100 * row["rps"] / (results["trivial view"]["rps"] or 1)
 
 
+def spread(shares: list[float]) -> str:
+    """Every round's share as the range under a row: (lowest-highest %)."""
+    return f"({min(shares):.1f}-{max(shares):.1f} %)" if shares else ""
+
+
 def trivial_cpu_ratio(before_tree: Path, args) -> dict:
     """One round of trivial_cpu.py: this tree's and before's CPU per trivial request, alternating."""
     out = Path(tempfile.mkdtemp(prefix="bc-trivial-")) / "trivial.json"
@@ -97,8 +104,9 @@ def main() -> int:
     parser.add_argument("--listeners", type=int, default=1000, help="0: skip the listener memory row")
     parser.add_argument("--layout", choices=("split", "front"), default="split",
                         help="this tree's layout: split (make serve UNBUFFERED=1) or front (make serve)")
-    parser.add_argument("--before-layout", choices=("asgi", "split"), default="asgi",
-                        help="how --before is served (asgi: uvicorn workers, make serve before issue 26)")
+    parser.add_argument("--before-layout", choices=("asgi", "split", "front"), default="asgi",
+                        help="how --before is served (asgi: uvicorn workers, make serve before issue 26; "
+                             "front: make serve since issue 34, for a --before of this layout)")
     parser.add_argument("--trivial-requests", type=int, default=3000,
                         help="requests per tree and round of the in-process trivial view (0: skip that row)")
     parser.add_argument("--database-base", default="postgres://postgres@127.0.0.1:5432/bc_bench_i26")
@@ -146,6 +154,7 @@ def main() -> int:
         b, a = cells["before"], cells["after"]
         print(f"{label:44} {b['share']:>5.0f}% {b['rps']:>7} {b['p99_ms']:>8}   "
               f"{a['share']:>5.0f}% {a['rps']:>7} {a['p99_ms']:>8}  {target:<13} {'yes' if met else 'NO'}")
+        print(f"{'':44} {spread(b['shares']):>24} {spread(a['shares']):>24}")
     if cpu:
         ratios = sorted(c["ratio"] for c in cpu)
         ratio = statistics.median(ratios)
@@ -164,7 +173,7 @@ def main() -> int:
     print("share: req/s over the trivial view's in the same server run; rows measured one request at a time"
           " (catalog change): the trivial view's p50 measured the same way (alone, after the same manage.py"
           " run and pause) over the row's p50.\nEach row: the round with the"
-          " lower median share (every round's share is in the JSON).")
+          " lower median share (the median of an odd count), under it every round's range (all in the JSON).")
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps({"before": args.before, "rounds": args.rounds,
                                              "layout": args.layout, "before_layout": args.before_layout,

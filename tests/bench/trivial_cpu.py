@@ -1,10 +1,14 @@
 """In-process CPU per request of the trivial Django JSON view (live_server.BENCH_URLS) through Django's WSGI
 handler with the bench server's production settings: what every request pays for the middleware (issue 42,
-item 3). No server, no client, no database (the trivial view touches none).
+item 3). No server, no client, no database (the trivial view touches none; --view deck below).
 
     .venv/bin/python tests/bench/trivial_cpu.py                   # this tree: CPU time, 5 x 3000 requests
     .venv/bin/python tests/bench/trivial_cpu.py --before 7386b01  # and that commit, alternating
     .venv/bin/python tests/bench/trivial_cpu.py --before 7386b01 --instructions   # valgrind's callgrind
+    .venv/bin/python tests/bench/trivial_cpu.py --view deck --before 78c95e9 --instructions
+
+--view deck: POST /api/decks/validate/ of 60 cards instead (issue 42, item 1; the body of http_bench.py's row
+"deck validation, 60 cards", anonymous), on a SQLite database migrated and loaded with the catalog first.
 
 Each measurement runs in a fresh process of its tree (`--tree`, the default this one; --before checks the
 commit out into a temporary git worktree, removed afterwards). CPU time: the median over --rounds of
@@ -27,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from live_server import BENCH_URLS  # noqa: E402
@@ -44,18 +49,50 @@ def environment(tree: Path, tmp: str) -> dict[str, str]:
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(tree), tmp]),
         "DJANGO_SETTINGS_MODULE": "bench_settings",
-        "DATABASE_URL": f"sqlite:///{tmp}/unused.sqlite3",
+        "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3",  # --view deck only
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1",
         "DEBUG": "False",
         "SECURE_SSL_REDIRECT": "False",
         "LOG_LEVEL": "WARNING",
         "CACHE_URL": "locmemcache://bench",
+        "THROTTLE_ANON": "100000000/min", "THROTTLE_DECK_VALIDATE": "100000000/min",
     }
 
 
-def serve(requests: int, warm: int) -> float:
-    """In the measured process: `requests` GET /bench/trivial/ through WSGIHandler; CPU seconds each."""
+def deck_body(app: Any) -> bytes:
+    """The 60-card body of http_bench.py's deck validation row, from the GB starter as the server gives it."""
+    from http_bench import deck_of_60
+
+    status, body = call(app, "GET", "/api/starters/gb-we-starter/")
+    assert status.startswith("200"), status
+    starter = json.loads(body)["entries"]
+    entries = [{"card": e["card"], "count": e["count"]} for e in starter if e.get("count")]
+    return json.dumps(deck_of_60(entries)).encode()
+
+
+def call(app: Any, method: str, path: str, body: bytes = b"") -> tuple[str, bytes]:
+    environ = {
+        "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
+        "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "80", "HTTP_HOST": "127.0.0.1",
+        "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body), "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9",
+        "HTTP_USER_AGENT": "bench", "HTTP_ACCEPT": "application/json",
+        "HTTP_X_REQUEST_ID": "4f6c0b2a9d8e4b1c8a7f6e5d4c3b2a19",  # what the front's nginx sends
+        "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": True,
+        "wsgi.run_once": False, "wsgi.version": (1, 0),
+    }
+    if body:
+        environ.update(CONTENT_TYPE="application/json", CONTENT_LENGTH=str(len(body)))
+    status: list[str] = []
+    response = app(environ, lambda s, headers, *exc: status.append(s))
+    content = b"".join(response)
+    response.close()
+    return status[0], content
+
+
+def serve(requests: int, warm: int, view: str) -> float:
+    """In the measured process: `requests` requests of the view through WSGIHandler; CPU seconds each."""
     import warnings
 
     warnings.filterwarnings("ignore", message="No directory at")
@@ -65,38 +102,31 @@ def serve(requests: int, warm: int) -> float:
     from django.core.handlers.wsgi import WSGIHandler
 
     app = WSGIHandler()
+    method, path, body = ("POST", "/api/decks/validate/", deck_body(app)) if view == "deck" else (
+        "GET", "/bench/trivial/", b"")
 
-    def call() -> None:
-        environ = {
-            "REQUEST_METHOD": "GET", "PATH_INFO": "/bench/trivial/", "QUERY_STRING": "",
-            "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "80", "HTTP_HOST": "127.0.0.1",
-            "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(b""), "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9",
-            "HTTP_USER_AGENT": "bench", "HTTP_ACCEPT": "application/json",
-            "HTTP_X_REQUEST_ID": "4f6c0b2a9d8e4b1c8a7f6e5d4c3b2a19",  # what the front's nginx sends
-            "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": True,
-            "wsgi.run_once": False, "wsgi.version": (1, 0),
-        }
-        status: list[str] = []
-        response = app(environ, lambda s, headers, *exc: status.append(s))
-        b"".join(response)
-        response.close()
-        assert status[0].startswith("200"), status
+    def once() -> None:
+        status, _ = call(app, method, path, body)
+        assert status.startswith("200"), status
 
     for _ in range(warm):
-        call()
+        once()
     started = time.process_time()
     for _ in range(requests):
-        call()
+        once()
     return (time.process_time() - started) / max(1, requests)
 
 
-def run_tree(tree: Path, requests: int, warm: int, valgrind: bool = False) -> float:
+def run_tree(tree: Path, requests: int, warm: int, valgrind: bool = False, view: str = "trivial") -> float:
     """CPU seconds per request (or, under valgrind, the run's total instructions)."""
     with tempfile.TemporaryDirectory(prefix="bc-trivial-") as tmp:
         env = environment(tree, tmp)
+        if view == "deck":  # the catalog in the tree's own schema
+            for command in (["migrate", "--noinput", "-v", "0"], ["load_catalog"]):
+                subprocess.run([sys.executable, "manage.py", *command], cwd=tree, env=env, check=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         command = [sys.executable, str(Path(__file__).resolve()), "--serve", str(requests),
-                   "--warm", str(warm)]
+                   "--warm", str(warm), "--view", view]
         if valgrind:
             out = Path(tmp, "callgrind.out")
             command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command]
@@ -121,11 +151,13 @@ def main() -> int:
     parser.add_argument("--warm", type=int, default=200)
     parser.add_argument("--instructions", action="store_true",
                         help="valgrind's callgrind instead of CPU time")
+    parser.add_argument("--view", choices=("trivial", "deck"), default="trivial",
+                        help="deck: POST /api/decks/validate/ of 60 cards")
     parser.add_argument("--output", default=None, help="write the figures as JSON here")
     parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve is not None:
-        print(serve(args.serve, args.warm))
+        print(serve(args.serve, args.warm, args.view))
         return 0
 
     trees = {"this tree": Path(args.tree).resolve()}
@@ -143,13 +175,13 @@ def main() -> int:
         if args.instructions:
             requests = min(args.requests, 1000)
             for name, tree in trees.items():
-                base = run_tree(tree, 0, args.warm, valgrind=True)
-                total = run_tree(tree, requests, args.warm, valgrind=True)
+                base = run_tree(tree, 0, args.warm, valgrind=True, view=args.view)
+                total = run_tree(tree, requests, args.warm, valgrind=True, view=args.view)
                 results[name].append((total - base) / requests)
         else:
             for _ in range(args.rounds):
                 for name, tree in trees.items():
-                    results[name].append(run_tree(tree, args.requests, args.warm) * 1e6)
+                    results[name].append(run_tree(tree, args.requests, args.warm, view=args.view) * 1e6)
     finally:
         if worktree is not None:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
