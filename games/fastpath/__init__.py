@@ -93,9 +93,10 @@ def writes_in_one_statement(alias: str) -> bool:
 
 
 def write_in_one_statement(
-    game: Game, rows_: list[GameAction], notify: tuple[str, list] | None, *, changing: list[str]
+    game: Game, log_rows: list[GameAction], notify: tuple[str, list] | None, *, changing: list[str]
 ) -> None:
-    write.write_in_one_statement(game, rows_, notify, changing=changing)
+    """Append `log_rows`, write the game row's `changing` columns and send `notify`, in one statement."""
+    write.write_in_one_statement(game, log_rows, notify, changing=changing)
 
 
 def holds_state_for_write(pk: Any) -> bool:

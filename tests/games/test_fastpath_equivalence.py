@@ -4,10 +4,18 @@ and a game against a bot. Each game is played twice, once on each path, from the
 same choices; the bytes of every answer (the seats' views, each read twice, every action's answer, a stale
 and a malformed action), the stored game row and log, and the number of SQL statements of every request are
 compared. Runs on every database the suite runs on (SQLite and PostgreSQL), with real commits (the fast path
-hands a written state on only after its commit)."""
+hands a written state on only after its commit).
+
+On PostgreSQL the bytes are compared with the keys of each JSON object in one order: the state column is
+jsonb, which does not keep the order of an object's keys, so a state decoded from the row (every request of
+the reference path; the fast path's first request of a row) lists the keys of its objects in jsonb's order,
+and the state an action POST of the fast path keeps in memory in the order the engine inserted them (e.g.
+Battlefront's `placed` {"C","R","L"} against {"C","L","R"}): the same values, not the same bytes. SQLite
+keeps the text as written, and there the bytes themselves are compared."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import secrets
@@ -33,6 +41,13 @@ TRANSACTION_CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT")
 CREATED_AT = re.compile(rb'"created_at":"[^"]*"')
 
 
+def _comparable(content: bytes) -> bytes:
+    """The bytes compared: as answered, or on PostgreSQL with every object's keys sorted (see above)."""
+    if connection.vendor != "postgresql" or not content.startswith((b"{", b"[")):
+        return content
+    return json.dumps(json.loads(content), sort_keys=True, separators=(",", ":")).encode()
+
+
 def _statements(queries: list[dict[str, Any]]) -> int:
     return sum(1 for q in queries if not q["sql"].startswith(TRANSACTION_CONTROL))
 
@@ -51,7 +66,7 @@ class Run:
             response = client.get(path) if method == "get" else client.post(path, body, format="json")
         named = response.content.replace(self.game_id.encode(), b"GAME")
         content = CREATED_AT.sub(b'"created_at":"-"', named)
-        self.answers.append((label, response.status_code, content))
+        self.answers.append((label, response.status_code, _comparable(content)))
         self.statements.append((label, _statements(queries.captured_queries)))
         return response
 
@@ -139,4 +154,4 @@ def test_the_fast_path_answers_and_stores_what_the_reference_path_does(
     assert max(kept) <= 2  # the token, then the row with its seats: the seat part is kept
     if connection.vendor == "postgresql":
         posted = [n for label, n in fast.statements if label == "action"]
-        assert max(posted) <= 4, posted  # token, locked row (+ its state once), the one-statement write
+        assert min(posted) == 3, posted  # the token, the locked row (its state kept), the one-statement write
