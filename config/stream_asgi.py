@@ -3,13 +3,14 @@ lean loop sends it.
 
 Opening a stream is Django's work, done once, synchronously, in a pooled thread: the request goes through
 the project's middleware (host check, request id, CORS, security headers, the error shape) and the URL's
-own view, the one WSGI and the development server run too (its `sync_view`, games.apis.async_stream_view):
+own view, the one WSGI and the development server run too (its `sync_view`,
+games.fastpath.stream.async_stream_view):
 the same authentication (token, session cookie, stream ticket), checks, selectors and 4xx answers. The
 thread's database connection goes back when the opening ends (request_finished), before any waiting.
 
 Sending the stream is this module's: an answer that is not a pushed event stream (an error, a redirect) is
-sent as it is; a pushed stream (a response with `detach_events()`, games.apis.EventStreamResponse) is taken
-out of its response, and request, response and the opening's headers are dropped: while it waits, a
+sent as it is; a pushed stream (a response with `detach_events()`, games.fastpath.stream.EventStreamResponse)
+is taken out of its response, and request, response and the opening's headers are dropped: while it waits, a
 listener holds its event generator (one future, resolved by its game's signal or a timer), its slot, this
 coroutine and one pending `receive()` run without a task of its own (_Watch: it notices the client going
 away and cancels the stream, so its slot is given back at once), not Django's request, response, two tasks

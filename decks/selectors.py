@@ -257,6 +257,28 @@ def deck_get_for_update(*, user: Any, deck_id: int) -> Deck:
     return deck
 
 
+def deck_for_play(*, user: Any, deck_id: Any, game: str | None = None, what: str = "deck") -> Deck:
+    """A deck a game or a simulation deals (games.decks_glue, games.the_war_glue), with its entries: the
+    user's own or a public deck (of `game` when given); user=None (the command line, operators) reaches
+    every deck. 404 deck_not_found otherwise (another player's private deck reads as a missing one; `what`
+    names the deck in the message)."""
+    try:
+        deck_pk = int(deck_id)
+    except (TypeError, ValueError):
+        raise NotFound("No such deck.", code="deck_not_found", deck_id=deck_id) from None
+    decks = deck_queryset() if user is None else deck_queryset().filter(Q(owner=user) | Q(is_public=True))
+    if game is not None:
+        decks = decks.filter(game=game)
+    deck = decks.filter(pk=deck_pk).first()
+    if deck is None:
+        raise NotFound(
+            f"No such {what} (or it is another player's private deck).",
+            code="deck_not_found",
+            deck_id=deck_id,
+        )
+    return deck
+
+
 def deck_entries(deck: Deck) -> dict[str, int]:
     """{card code: count} from the prefetched entries (no query when prefetched)."""
     return {entry.card_code: entry.count for entry in deck.entries.all()}
@@ -399,7 +421,7 @@ def starter_get(*, code: str, cat: Catalog | None = None) -> CardSetDef:
     cat = cat or catalog()
     card_set = cat.sets.get(code)
     if card_set is None or card_set.kind != "starter" or card_set.nation is None:
-        raise NotFound(f"No starter deck has the code {code!r}.", code="starter_not_found")
+        raise NotFound(f"No starter deck has the code {code!r}.", code="starter_not_found", starter=code)
     return card_set
 
 

@@ -1,8 +1,9 @@
 """Turn a game request's deck references into legal, matched arsenal decks and a conflict deck.
 
 A deck reference is {"deck_id": n} (the user's own deck or any public deck) or {"starter": set_code}
-(an official starter deck, straight from the catalog). Legality and the matchup rule are decks.rules;
-this module only gathers the inputs and turns violations into one 400 with every reason listed.
+(an official starter deck, straight from the catalog): the decks app reads them (decks.selectors). Legality
+and the matchup rule are decks.rules; this module only gathers the inputs and turns violations into one 400
+with every reason listed.
 """
 
 from __future__ import annotations
@@ -11,13 +12,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from config.errors import NotFound, ValidationFailed
+from config.errors import ValidationFailed
 from decks.rules import (
     ConflictChoice,
     ConflictMode,
     DeckInput,
     nation_theaters,
-    set_arsenal_counts,
     validate_deck,
     validate_matchup,
 )
@@ -39,63 +39,30 @@ class ResolvedDeck:
 
 
 def _deck_from_db(*, user: Any, deck_id: Any, catalog: Catalog) -> ResolvedDeck:
-    from decks.models import Deck
+    from decks import selectors as deck_selectors
 
-    try:
-        deck_pk = int(deck_id)
-    except (TypeError, ValueError):
-        raise NotFound("No such deck.", code="deck_not_found", deck_id=deck_id) from None
-    deck = accessible_decks(Deck, user).filter(pk=deck_pk).first()
-    if deck is None:
-        raise NotFound(
-            "No such deck (or it is another player's private deck).", code="deck_not_found", deck_id=deck_id
-        )
-    entries = saved_deck_entries(deck)
-    nation = _deck_nation(deck)
-    if nation not in catalog.nations:
-        raise ValidationFailed(f"Deck {deck.pk} has an unknown nation {nation!r}.", code="deck_invalid")
+    deck = deck_selectors.deck_for_play(user=user, deck_id=deck_id)
+    if deck.nation not in catalog.nations:
+        raise ValidationFailed(f"Deck {deck.pk} has an unknown nation {deck.nation!r}.", code="deck_invalid")
     return ResolvedDeck(
-        nation=nation,
-        side=catalog.side_of(nation),
-        entries=entries,
-        label=f"deck {deck.pk}: {getattr(deck, 'name', '')}".strip(),
+        nation=deck.nation,
+        side=catalog.side_of(deck.nation),
+        entries=deck_selectors.deck_entries(deck),
+        label=f"deck {deck.pk}: {deck.name}".strip(),
         # "public": whether the deck was public when the game was made (decides what a replay shows).
-        source={"deck_id": deck.pk, "name": getattr(deck, "name", ""), "public": bool(deck.is_public)},
+        source={"deck_id": deck.pk, "name": deck.name, "public": bool(deck.is_public)},
     )
 
 
-def accessible_decks(model: Any, user: Any) -> Any:
-    """The user's decks and public decks; user=None (command line, operators) reaches every deck."""
-    from django.db.models import Q
-
-    if user is None:
-        return model.objects.all()
-    return model.objects.filter(Q(owner=user) | Q(is_public=True))
-
-
-def _deck_nation(deck: Any) -> str:
-    nation = getattr(deck, "nation_code", None) or getattr(deck, "nation", None)
-    return getattr(nation, "code", nation)
-
-
-def saved_deck_entries(deck: Any) -> dict[str, int]:
-    entries: dict[str, int] = {}
-    for entry in deck.entries.all():
-        card = getattr(entry, "card_code", None) or getattr(entry, "card", None)
-        code = getattr(card, "code", card)
-        entries[code] = entries.get(code, 0) + int(entry.count)
-    return entries
-
-
 def _starter(*, code: Any, catalog: Catalog) -> ResolvedDeck:
-    card_set = catalog.sets.get(str(code))
-    if card_set is None or card_set.kind != "starter" or card_set.nation is None:
-        raise NotFound(f"No starter deck has the code {code!r}.", code="starter_not_found", starter=code)
-    entries = set_arsenal_counts(card_set, catalog, card_set.nation)
+    from decks import selectors as deck_selectors
+
+    card_set = deck_selectors.starter_get(code=str(code), cat=catalog)
+    nation = str(card_set.nation)  # a starter names its nation (starter_get refuses a set without one)
     return ResolvedDeck(
-        nation=card_set.nation,
-        side=catalog.side_of(card_set.nation),
-        entries=entries,
+        nation=nation,
+        side=catalog.side_of(nation),
+        entries=deck_selectors.starter_entries(card_set, catalog),
         label=f"starter {card_set.code}: {card_set.name}",
         source={"starter": card_set.code},
     )

@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 
 from games.models import Notification
 
-FEED_VIEWER = "feed"  # the stream reader of a user's feed (games.apis: the key is feed:<user id>)
+FEED_VIEWER = "feed"  # the stream reader of a user's feed (games.fastpath.stream: the key is feed:<user id>)
 
 
 def notification_payload(row: Notification) -> dict[str, Any]:

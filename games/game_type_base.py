@@ -198,7 +198,8 @@ class GameType:
     def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:
         """The frozen definition of each card code (only codes the view already shows), keyed by code in
         sorted order; a code's definition depends on that code and the catalog alone, and a code the catalog
-        does not know is left out (games.selectors.view_cards_json encodes each card once per catalog)."""
+        does not know is left out (games.fastpath.answers.view_cards_json encodes each card once per
+        catalog)."""
         raise NotImplementedError
 
     # ------------------------------------------------------------ shared-deck games (uses_decks False)

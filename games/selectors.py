@@ -12,22 +12,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import uuid
-from collections import OrderedDict
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
-from rest_framework.renderers import JSONRenderer
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
-from config.prepared import PreparedQuery
-from games import clocks, hot_state
+from games import clocks
 from games.catalog_snapshot import cached_catalog
 from games.engine.core.events import may_see
 from games.filters import GameFilter
@@ -145,67 +140,16 @@ def user_may_see_game(game: Game, seats: list[GameSeat], user: Any) -> bool:
     )
 
 
-# One statement: the seats, joined to their game whose row alone is locked (compiled once: config.prepared),
-# without the game's bulky columns.
-def _seats_locking_game(deferred: tuple[str, ...], related: tuple[str, ...]) -> PreparedQuery:
-    return PreparedQuery(
-        lambda pk: GameSeat.objects.select_for_update(of=("game",))
-        .select_related("game", *related)
-        .defer(*(f"game__{c}" for c in deferred))
-        .filter(game_id=pk)
-        .order_by("seat"),
-        sentinel=uuid.UUID("00000000-0000-4000-8000-00000000c0de"),
-    )
-
-
-_SEAT_USERS = ("user", "invited_user")
-_SEATS_LOCKING_GAME = {
-    # (without the state column, with the seats' users): the query
-    (False, True): _seats_locking_game(("setup",), _SEAT_USERS),
-    # Without the state column too, for an action POST that holds the game's state already (games.hot_state):
-    # reading `game.state` then costs one more statement (Django loads a deferred column on first access).
-    (True, True): _seats_locking_game(("setup", "state"), _SEAT_USERS),
-    # Without the seats' users, for an action POST (it needs their ids only): two user rows fewer to read
-    # and build (a user asked for, `seat.user`, would be read on first access).
-    (False, False): _seats_locking_game(("setup",), ()),
-    (True, False): _seats_locking_game(("setup", "state"), ()),
-}
-
-
-def _game_of_seats(seats: list[GameSeat]) -> Game:
-    """The game the seats were read with (one statement, seats joined to their game), its seats attached as
-    if prefetched (game.seats.all()), each seat pointing at that one game object."""
-    game = seats[0].game
-    for seat in seats:
-        seat.game = game
-    cached = game.seats.all()
-    cached._result_cache, cached._prefetch_done = seats, True
-    game._prefetched_objects_cache = {"seats": cached}
-    return game
-
-
-def game_get_for_update(
-    *, game_id: Any, user: Any, visible_only: bool = True, without_state: bool = False,
-    seat_users: bool = True,
-) -> Game:
+def game_get_for_update(*, game_id: Any, user: Any, visible_only: bool = True) -> Game:
     """Lock the game row (inside the caller's transaction) and check the user may see it (else 404;
-    visible_only=False leaves that check to the caller).
-
-    The bulky columns (catalog snapshot, setup) are left out: the snapshot's Catalog is cached per hash;
-    without_state=True leaves the state column out too (read on first access of `game.state`).
-    The seats come along (prefetched into game.seats.all()), with their users unless seat_users=False.
-    """
+    visible_only=False leaves that check to the caller). The bulky setup column is left out; the seats come
+    along with their users (prefetched: game.seats.all()). games.fastpath.game_get_for_update reads the same
+    in one statement."""
     pk = parse_game_id(game_id)
-    locking = _SEATS_LOCKING_GAME[without_state, seat_users]
-    seats = locking.rows(pk, using=GameSeat.objects.db)
-    if seats:
-        game = _game_of_seats(seats)
-    else:  # a game has seats from its creation; kept for safety
-        deferred = ("setup", "state") if without_state else ("setup",)
-        game = Game.objects.select_for_update(of=("self",)).defer(*deferred).filter(pk=pk).first()
-        if game is None:
-            raise NotFound("No such game.", code="game_not_found")
-        prefetch_related_objects([game], seats_prefetch())
+    game = Game.objects.select_for_update(of=("self",)).defer("setup").filter(pk=pk).first()
+    if game is None:
+        raise NotFound("No such game.", code="game_not_found")
+    prefetch_related_objects([game], seats_prefetch())
     if visible_only and not user_may_see_game(game, list(game.seats.all()), user):
         raise NotFound("No such game.", code="game_not_found")
     return game
@@ -217,7 +161,7 @@ def seat_of_user(*, game: Game, user: Any) -> GameSeat | None:
     return next((s for s in game.seats.all() if s.user_id == user.pk), None)
 
 
-def _require_seat(game: Game, user: Any) -> GameSeat:
+def require_seat(game: Game, user: Any) -> GameSeat:
     seat = seat_of_user(game=game, user=user)
     if seat is None:
         raise Forbidden("Only the players of this game can see a seat.", code="not_a_player")
@@ -235,170 +179,58 @@ def game_state(*, game: Game) -> Any:
     return game_type_of(game).state_from_json(game.state, game_catalog(game=game))
 
 
-# A seat's view reads the game row with its seats in one statement: the seats joined to their game (its bulky
-# columns left out; with the state column only when this process has not decoded this row's state yet),
-# compiled once per process (config.prepared). The seats' users are not read: visibility and the seat need
-# only their ids.
-def _seats_with_game(deferred: tuple[str, ...], sentinel: uuid.UUID) -> PreparedQuery:
-    return PreparedQuery(
-        lambda pk: GameSeat.objects.select_related("game")
-        .defer(*(f"game__{c}" for c in deferred))
-        .filter(game_id=pk)
-        .order_by("seat"),
-        sentinel=sentinel,
+def clock_due(game: Game) -> bool:
+    """A game whose running clock is past its deadline (to be settled before it is shown)."""
+    return (
+        game.status == GameStatus.ACTIVE
+        and game.clock_deadline is not None
+        and game.clock_deadline <= clocks.now()
     )
 
 
-_SEATS_WITH_GAME = _seats_with_game(BULKY_COLUMNS, uuid.UUID("00000000-0000-4000-8000-0000000051e0"))
-_SEATS_WITH_GAME_STATE = _seats_with_game(("setup",), uuid.UUID("00000000-0000-4000-8000-0000000051e1"))
-
-
-def _seat_game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) -> Game:
-    """game_get for a seat's view: the game by its key with its seats (game.seats.all(), without their
-    users) in one statement, visibility checked in Python (user_may_see_game, the twin of
-    visible_games_q). `columns`: () or ("state",)."""
-    pk = parse_game_id(game_id)
-    query = _SEATS_WITH_GAME_STATE if "state" in columns else _SEATS_WITH_GAME
-    seats = query.rows(pk, using=GameSeat.objects.db)
-    if seats:
-        game = _game_of_seats(seats)
-    else:  # no such game (a game has seats from its creation; a seatless one is read as before)
-        game = (
-            Game.objects.filter(pk=pk)
-            .defer(*(c for c in BULKY_COLUMNS if c not in columns))
-            .prefetch_related(seats_prefetch())
-            .first()
-        )
-    if game is None or not user_may_see_game(game, list(game.seats.all()), user):
-        raise NotFound("No such game.", code="game_not_found")
-    return game
-
-
-def game_player_view(*, game_id: Any, user: Any, settle_clock: Any = None) -> dict[str, Any]:
-    """The engine's view for the user's seat, the pending decision (with legal actions when it is theirs).
-
-    Reads the state column only when this process does not hold this row's state yet (games.hot_state);
-    the game's Catalog is cached per snapshot hash. `settle_clock(game_id=...)` (games.services.
-    game_clock_settle) is called when the row read shows a running clock past its deadline, and the game
-    is read again: the same answer as settling first, without a query when nothing is due."""
-    game, seat, state = _player_view_source(game_id=game_id, user=user, settle_clock=settle_clock)
-    return seat_view_payload(game=game, seat=seat, state=state, hot=True)
-
-
-def game_player_view_json(*, game_id: Any, user: Any, settle_clock: Any = None) -> bytes:
-    """game_player_view as the JSON bytes DRF's JSONRenderer makes of it (the same bytes, for GET .../view/).
-
-    The encoded cards and view of this row and seat are kept beside their decoded form (games.hot_state);
-    only the game's header fields and its clock, which changes with time, are encoded per request."""
-    game, seat_row = _player_view_row(game_id=game_id, user=user, settle_clock=settle_clock)
-    seat = seat_row.seat
-    # Kept for this row and seat by an earlier GET, or by the action POST of this process that wrote it.
-    encoded = hot_state.kept_seat_json(game, seat)
-    if encoded is None:
-        game, seat, state = _player_view_state(game=game, seat=seat_row, game_id=game_id, user=user)
-
-        encoded = hot_state.seat_json(game, seat, partial(_seat_part_json, game=game, seat=seat, state=state))
-    return _seat_view_json(game=game, seat=seat, encoded=encoded)
-
-
-def seat_view_json(*, game: Game, seat: str, state: Any, keep: bool = False) -> bytes:
-    """seat_view_payload(game, seat, state) as the JSON bytes DRF's JSONRenderer makes of it. keep=True:
-    `game` is the row as a committed write of this process left it and `state` the state it wrote; the
-    encoded seat part is then kept for that row and seat (games.hot_state), for the seat's next GET of its
-    view."""
-    encoded = _seat_part_json(game=game, seat=seat, state=state)
-    if keep:
-        hot_state.keep_seat_json(game, seat, encoded)
-    return _seat_view_json(game=game, seat=seat, encoded=encoded)
-
-
-def _seat_part_json(*, game: Game, seat: str, state: Any) -> tuple[bytes, bytes]:
-    """The encoded (cards, view) of _seat_view_part, the cards from their encoded definitions."""
-    view = _seat_engine_view(game=game, seat=seat, state=state)
-    cards = view_cards_json(view, state.catalog, kind=game_type_of(game), digest=game.snapshot_hash)
-    return cards, _render_json(view)
-
-
-def _seat_view_json(*, game: Game, seat: str, encoded: tuple[bytes, bytes]) -> bytes:
-    """A seat's view from its encoded seat part and the fields read per request (_seat_view_fields)."""
-    cards_json, view_json = encoded
-    head, tail = _seat_view_fields(game=game, seat=seat)
-    # {head..., "cards": ..., tail..., "view": ...}: the key order of seat_view_payload
-    head_json, tail_json = _render_json(head)[:-1], _render_json(tail)[1:-1]
-    return b"".join((head_json, b',"cards":', cards_json, b",", tail_json, b',"view":', view_json, b"}"))
-
-
-def log_entries_json(entries: list[GameAction], seat: str) -> bytes:
-    """[log_entry_for_seat(e, seat) for e in entries] as the JSON bytes DRF's JSONRenderer makes of it."""
-    return _render_json([log_entry_for_seat(e, seat) for e in entries])
-
-
-def _render_json(data: Any) -> bytes:
-    return JSONRenderer().render(data)
-
-
-def _player_view_source(*, game_id: Any, user: Any, settle_clock: Any) -> tuple[Game, str, Any]:
-    """The game row (with seats), the user's seat and the decoded state (read-only, games.hot_state)."""
-    game, seat = _player_view_row(game_id=game_id, user=user, settle_clock=settle_clock)
-    return _player_view_state(game=game, seat=seat, game_id=game_id, user=user)
-
-
-def _player_view_row(*, game_id: Any, user: Any, settle_clock: Any) -> tuple[Game, GameSeat]:
-    """The game row (with seats, without its state column) and the user's seat, once a clock past its
-    deadline is settled; 409 while a seat is open."""
-    game = _seat_game_get(game_id=game_id, user=user)
-    if (
-        settle_clock is not None
-        and game.status == GameStatus.ACTIVE
-        and game.clock_deadline is not None
-        and game.clock_deadline <= clocks.now()
-    ):
-        settle_clock(game_id=game.pk)
-        game = _seat_game_get(game_id=game_id, user=user)
-    seat = _require_seat(game, user)
+def player_seat(game: Game, user: Any) -> GameSeat:
+    """The user's seat of a game whose cards may be shown: 403 not_a_player, 409 while a seat is open."""
+    seat = require_seat(game, user)
     if game.status == GameStatus.OPEN:
         # The deal exists already, but showing it before the other seat is taken would let a creator keep
         # only the games with a good hand and cancel the rest.
         raise Conflict("The game has not started: the cards are shown once every seat is taken.",
                        code="game_not_active")
-    return game, seat
+    return seat
 
 
-def _player_view_state(*, game: Game, seat: GameSeat, game_id: Any, user: Any) -> tuple[Game, str, Any]:
-    """The decoded state of the row read (read-only, games.hot_state); when this process has not decoded it
-    yet, the row read again with its state column (then possibly a newer row, and the user's seat in it)."""
-    state = hot_state.cached_state(game)
-    if state is None:  # not decoded in this process yet: read the row again with its state column
-        game = _seat_game_get(game_id=game_id, user=user, columns=("state",))
-        seat = _require_seat(game, user)
-        state = hot_state.remember_state(game, game_state(game=game))
-    return game, seat.seat, state
+def game_player_view(*, game_id: Any, user: Any, settle_clock: Any = None) -> dict[str, Any]:
+    """The engine's view for the user's seat, the pending decision (with legal actions when it is theirs).
+
+    `settle_clock(game_id=...)` (games.services.game_clock_settle) is called when the row read shows a
+    running clock past its deadline, and the game is read again: the same answer as settling first.
+    games.fastpath.game_player_view answers the same from the state this process keeps."""
+    game = game_get(game_id=game_id, user=user, columns=("state",))
+    if settle_clock is not None and clock_due(game):
+        settle_clock(game_id=game.pk)
+        game = game_get(game_id=game_id, user=user, columns=("state",))
+    seat = player_seat(game, user).seat
+    return seat_view_payload(game=game, seat=seat, state=game_state(game=game))
 
 
-def seat_view_payload(*, game: Game, seat: str, state: Any = None, hot: bool = False) -> dict[str, Any]:
-    """The JSON a seat gets: `state` is the engine state when the caller already holds it. With hot=True,
-    `state` is the one games.hot_state keeps for this row: its view and card definitions are built once
-    per (row, seat) in this process (the same JSON as built afresh)."""
+def seat_view_payload(*, game: Game, seat: str, state: Any = None) -> dict[str, Any]:
+    """The JSON a seat gets: `state` is the engine state when the caller already holds it."""
     state = state if state is not None else game_state(game=game)
-
-    def build() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        return _seat_view_part(game=game, seat=seat, state=state)
-
-    view, cards = hot_state.seat_part(game, seat, build) if hot else build()
-    head, tail = _seat_view_fields(game=game, seat=seat)
+    view, cards = seat_view_part(game=game, seat=seat, state=state)
+    head, tail = seat_view_fields(game=game, seat=seat)
     return {**head, "cards": cards, **tail, "view": view}
 
 
-def _seat_view_part(
+def seat_view_part(
     *, game: Game, seat: str, state: Any
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The part of a seat's view that depends only on the stored row: the engine's view and the definitions
     of the cards it names."""
-    view = _seat_engine_view(game=game, seat=seat, state=state)
+    view = seat_engine_view(game=game, seat=seat, state=state)
     return view, view_card_definitions(view, state.catalog, kind=game_type_of(game))
 
 
-def _seat_engine_view(*, game: Game, seat: str, state: Any) -> dict[str, Any]:
+def seat_engine_view(*, game: Game, seat: str, state: Any) -> dict[str, Any]:
     """The engine's view of `seat`, as the game row's status allows."""
     view = game_type_of(game).view(state, seat)
     if game.status != GameStatus.ACTIVE and isinstance(view.get("decision"), dict):
@@ -409,7 +241,7 @@ def _seat_engine_view(*, game: Game, seat: str, state: Any) -> dict[str, Any]:
     return view
 
 
-def _seat_view_fields(*, game: Game, seat: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def seat_view_fields(*, game: Game, seat: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The fields of a seat's view around its cards (head) and its engine view (tail), read from the row
     and the time now (the clock) at each request."""
     head = {
@@ -438,44 +270,6 @@ def game_clock_view(game: Game) -> dict[str, Any] | None:
         sides=tuple(game_type_of(game).seats),
         at=clocks.now(),
     )
-
-
-# Per game catalog, by its snapshot hash (a game's catalog is frozen: games.catalog_snapshot), each card
-# code's `"code":{definition}` as JSONRenderer encodes it (None: a code the catalog does not know). As many
-# catalogs as games.catalog_snapshot keeps built, least recently used out first.
-_CARDS_JSON: OrderedDict[str, dict[str, bytes | None]] = OrderedDict()
-_CARDS_JSON_CATALOGS = 64
-_CARDS_JSON_LOCK = threading.Lock()
-
-
-def _cards_json_of(digest: str) -> dict[str, bytes | None]:
-    with _CARDS_JSON_LOCK:
-        known = _CARDS_JSON.get(digest)
-        if known is None:
-            known = _CARDS_JSON[digest] = {}
-            while len(_CARDS_JSON) > _CARDS_JSON_CATALOGS:
-                _CARDS_JSON.popitem(last=False)
-        else:
-            _CARDS_JSON.move_to_end(digest)
-        return known
-
-
-def view_cards_json(view: Any, catalog: Any, *, kind: Any, digest: str) -> bytes:
-    """view_card_definitions(view, catalog, kind=kind) as the JSON bytes JSONRenderer makes of it, from each
-    card's encoded definition, built once per catalog (`digest`: its snapshot hash) and code (a definition
-    is a pure function of its code and the frozen catalog: GameType.card_definitions). Only codes the view
-    shows are described."""
-    known = _cards_json_of(digest)
-    parts = []
-    for code in sorted(kind.card_codes(view)):
-        if code in known:
-            encoded = known[code]
-        else:
-            card = kind.card_definitions({code}, catalog).get(code)
-            encoded = known[code] = None if card is None else _render_json({code: card})[1:-1]
-        if encoded is not None:
-            parts.append(encoded)
-    return b"{" + b",".join(parts) + b"}"
 
 
 def view_card_definitions(view: Any, catalog: Any, *, kind: Any = None) -> dict[str, dict[str, Any]]:
@@ -514,7 +308,7 @@ def log_entry_for_seat(entry: GameAction, seat: str) -> dict[str, Any]:
 
 def game_seat_for_events(*, game_id: Any, user: Any) -> tuple[Game, str]:
     game = game_get(game_id=game_id, user=user)
-    return game, _require_seat(game, user).seat
+    return game, require_seat(game, user).seat
 
 
 def game_events_since(*, game_id: Any, seat: str, since: int, limit: int = 1000) -> list[dict[str, Any]]:
@@ -736,7 +530,7 @@ def takeback_pending_payload(*, game: Game, entry: GameAction | None) -> dict[st
 def game_takeback_status(*, game_id: Any, user: Any) -> dict[str, Any]:
     """For a player: the pending takeback request of the game (or null) and the game's takeback option."""
     game = game_get(game_id=game_id, user=user)
-    seat = _require_seat(game, user)
+    seat = require_seat(game, user)
     return {
         "game": str(game.pk),
         "seat": seat.seat,

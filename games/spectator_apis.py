@@ -1,7 +1,7 @@
 """The spectator endpoints (watch a game: its public view, log and event stream) and a user's feed (the
 notifications the games service writes for him: a paginated list and an event stream). Thin views over
 games.spectator_selectors, games.feed_selectors and games.services; the streams are the player stream's
-machinery (games.apis) with another reader."""
+machinery (games.fastpath.stream) with another reader."""
 
 from __future__ import annotations
 
@@ -20,22 +20,22 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_input import validated_input
 from config.errors import ValidationFailed
 from config.pagination import StandardPagination
 from config.schema import LAST_EVENT_ID_SCHEMA, SSE_EVENT, ErrorSerializer
 from config.stream_asgi import time_left
 from config.throttling import SpectateDelayThrottle
 from games import feed_selectors, services, spectator_selectors
-from games.apis import (
+from games.apis import SettlesClock
+from games.fastpath.stream import (
     SLOT_RELEASE_WAIT_SECONDS,
     EventStreamRenderer,
     EventStreamResponse,
-    SettlesClock,
     StreamSlot,
     async_stream_view,
     polling_event_stream,
     pushed_event_stream,
-    validated_input,
 )
 from games.serializers import GameSerializer, StreamQuerySerializer
 from games.services.feed import feed_key

@@ -12,7 +12,6 @@ from typing import Any
 
 from config.errors import NotFound, ValidationFailed
 from decks.rules_the_war import DeckInput, validate_deck, validate_pair
-from games.decks_glue import accessible_decks, saved_deck_entries
 
 THE_WAR_DECK_GAME = "the-war"  # decks.models.Game.THE_WAR
 
@@ -38,22 +37,14 @@ def war_deck_resolve(*, user: Any, ref: Mapping[str, Any], catalog: Any = None) 
     """A The War deck reference: the user's own or a public saved deck, or a starter (404 otherwise)."""
     catalog = catalog or _catalog()
     if ref.get("deck_id") is not None:
-        from decks.models import Deck
+        from decks import selectors as deck_selectors
 
-        try:
-            deck_pk = int(ref["deck_id"])
-        except (TypeError, ValueError):
-            raise NotFound("No such deck.", code="deck_not_found", deck_id=ref["deck_id"]) from None
-        deck = accessible_decks(Deck, user).filter(pk=deck_pk, game=THE_WAR_DECK_GAME).first()
-        if deck is None:
-            raise NotFound(
-                "No such The War deck (or it is another player's private deck).",
-                code="deck_not_found",
-                deck_id=ref["deck_id"],
-            )
+        deck = deck_selectors.deck_for_play(
+            user=user, deck_id=ref["deck_id"], game=THE_WAR_DECK_GAME, what="The War deck"
+        )
         return ResolvedWarDeck(
             army=deck.nation,
-            entries=saved_deck_entries(deck),
+            entries=deck_selectors.deck_entries(deck),
             label=f"deck {deck.pk}: {deck.name}".strip(),
             source={"deck_id": deck.pk, "name": deck.name, "public": bool(deck.is_public)},
         )

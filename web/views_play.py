@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from cards.selectors import nation_list, theater_list
 from config.errors import DomainError, NotFound, ValidationFailed
 from decks import selectors as deck_selectors
-from games import selectors, services, spectator_selectors
+from games import fastpath, selectors, services, spectator_selectors
 from games.game_types import GAME_TYPES, get_game_type
 from games.models import GameStatus
 from games.serializers import GameSerializer
@@ -364,7 +364,7 @@ def _live_context(request: HttpRequest, game, payload: dict) -> dict:
 
 def _board_context(request: HttpRequest, game_id, game=None) -> dict:
     services.game_clock_settle(game_id=game_id)  # a clock past its deadline ends the game first (as the API)
-    payload = selectors.game_player_view(game_id=game_id, user=request.user)
+    payload = fastpath.game_player_view(game_id=game_id, user=request.user)
     game = game if game is not None and game.version == payload["version"] else selectors.game_get(
         game_id=game_id, user=request.user
     )

@@ -293,6 +293,10 @@ CORS_ALLOW_HEADERS = (
 CORS_EXPOSE_HEADERS = ("ETag", "Retry-After", "X-Request-ID")
 CORS_PREFLIGHT_MAX_AGE = 3600
 
+# The hot path of play (games/fastpath/: prepared reads, the one-statement write, kept states and spliced JSON
+# answers); off: the plain reference path (ORM and serializers), the same answers and rows, slower.
+GAMES_FAST_PATH = env.bool("GAMES_FAST_PATH", default=True)
+
 # Event streams (GET /api/games/{id}/events/stream/): at most this many open at once per user (429 beyond).
 GAMES_SSE_MAX_STREAMS_PER_USER = env.int("GAMES_SSE_MAX_STREAMS_PER_USER", default=8)
 GAMES_SSE_KEEPALIVE_SECONDS = env.float("GAMES_SSE_KEEPALIVE_SECONDS", default=15.0)  # comment line if idle

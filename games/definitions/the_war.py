@@ -21,7 +21,7 @@ class TheWar(GameType):
     deck_part = "decks.deck_games.TheWarDecks"
     deck_create = "games.services.the_war.war_game_create"
     deck_join_deal = "games.services.the_war.war_game_join_deal"
-    deck_simulation = "simulations.services._war_simulation_create"
+    deck_simulation = "simulations.services.jobs.war_simulation_create"
     api_links = (
         ("the_war_cards", "thewarcard-list"), ("the_war_starters", "thewarstarter-list"),
         ("the_war_changes", "thewar-changes"),

@@ -9,9 +9,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import Conflict, Forbidden
+from games.fastpath import game_get_for_update
 from games.game_types import game_type_of, side_of_seat
 from games.models import EndReason, Game, GameStatus, LogKind
-from games.selectors import game_get_for_update, open_game_ttl, seat_of_user
+from games.selectors import open_game_ttl, seat_of_user
 from games.services.feed import feed_after_write
 from games.services.progress import ActionLog, save_progress
 from games.services.seats import leave_seat

@@ -10,16 +10,10 @@ from django.db import transaction
 
 from config import metrics
 from config.errors import Conflict, Forbidden, ValidationFailed
-from games import hot_state
+from games import fastpath
 from games.game_types import game_type_of
 from games.models import Game, GameAction, GameStatus, LogKind
-from games.selectors import (
-    game_actions_in_effect,
-    game_catalog,
-    game_get_for_update,
-    parse_game_id,
-    seat_of_user,
-)
+from games.selectors import game_actions_in_effect, game_catalog, parse_game_id, seat_of_user
 from games.services.clocks import game_clock_charge, game_clock_check
 from games.services.feed import feed_after_write
 from games.services.progress import (
@@ -85,7 +79,7 @@ def game_action_check(*, game: Game, user: Any, version: int, action: Any) -> Ch
         action = {**action, "seat": seat.seat}  # the seat is implied by who asks
 
     kind = game_type_of(game)
-    state = hot_state.take_for_write(game)  # the state the last action POST here left for this very row
+    state = fastpath.take_state_for_write(game)  # the state the last action POST here left for this row
     if state is None:
         state = kind.state_from_json(game.state, game_catalog(game=game))
     try:
@@ -132,20 +126,19 @@ def game_action_submit(*, game_id: Any, user: Any, version: int, action: Any) ->
 
     Errors (nothing is written): 404 unknown/invisible game, then game_action_check's.
     """
-    held = hot_state.holds_for_write(parse_game_id(game_id))  # then the state column is not read
+    held = fastpath.holds_state_for_write(parse_game_id(game_id))  # then the state column is not read
     # The seats' users are not read: an action needs only their ids.
-    game = game_get_for_update(game_id=game_id, user=user, without_state=held, seat_users=False)
+    game = fastpath.game_get_for_update(game_id=game_id, user=user, without_state=held, seat_users=False)
     checked = game_action_check(game=game, user=user, version=version, action=action)
     return game_action_do(checked=checked)
 
 
 def game_action_hand_on(*, outcome: ActionOutcome) -> None:
     """Once the caller has read `outcome.state` for the last time (its response is built): keep it for
-    the next action on this game in this process (games.hot_state), if its write has committed. The next
+    the next action on this game in this process (games.fastpath), if its write has committed. The next
     game_action_submit then neither reads nor decodes the stored state, as long as the row it locks is the
     one written here (any other write, in any process, changes the row's version)."""
-    if outcome.committed:
-        hot_state.keep_for_write(outcome.game, outcome.state)
+    if outcome.committed and fastpath.hand_on_state(outcome.game, outcome.state):
         outcome.state = None  # handed on: not this caller's any more
 
 

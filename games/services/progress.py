@@ -7,11 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connections
 from django.utils import timezone
 
 from config.errors import Conflict, DomainError
-from games import event_bus
+from games import event_bus, fastpath
 from games.game_types import game_type_of
 from games.models import EndReason, Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 from games.options import spectator_settings
@@ -70,14 +69,14 @@ def save_progress(game: Game, *, log: ActionLog | None = None, at: datetime | No
     here, whatever ended it (the rules, a resignation, a timeout): a finished rated game is rated here, once
     (games.services.ratings).
 
-    On PostgreSQL the log rows, the game row and the bus's pg_notify go in one statement (issue 26: one
-    round trip instead of three, and no ORM query building on the hot action path); elsewhere through the
-    ORM, as separate statements. The caller holds the row's lock inside its transaction either way."""
+    On the fast path on PostgreSQL the log rows, the game row and the bus's pg_notify go in one statement
+    (games.fastpath.write); otherwise through the ORM, as separate statements. The caller holds the row's
+    lock inside its transaction either way."""
     game_clock_sync(game, at=at)
     rows = log.rows if log is not None else []
     notify = event_bus.pg_notify_call(game_id=game.pk)
-    if connections[Game.objects.db].vendor == "postgresql":
-        _write_in_one_statement(game, rows, notify)
+    if fastpath.writes_in_one_statement(Game.objects.db):
+        fastpath.write_in_one_statement(game, rows, notify, changing=_CHANGING_FIELDS)
     else:
         if rows:
             GameAction.objects.bulk_create(rows)
@@ -87,60 +86,6 @@ def save_progress(game: Game, *, log: ActionLog | None = None, at: datetime | No
         game_ratings_apply(game=game)
     if notify is None:
         event_bus.announce(game_id=game.pk)
-
-
-_INSERTED_FIELDS = ["game", "seq", "kind", "seat", "by_bot", "action", "events", "version", "created_at"]
-
-
-def _write_in_one_statement(game: Game, rows: list[GameAction], notify: tuple[str, list] | None) -> None:
-    """PostgreSQL: `WITH log AS (INSERT the rows), game AS (UPDATE the row) SELECT [pg_notify]`. Values go
-    through each field's own pre_save and get_db_prep_save (auto_now stamps, JSON adaptation), as the ORM's
-    save and bulk_create would; the new rows get their ids."""
-    conn = connections[Game.objects.db]
-    qn = conn.ops.quote_name
-    params: list[Any] = []
-    ctes = []
-    if rows:
-        fields = [GameAction._meta.get_field(name) for name in _INSERTED_FIELDS]
-        values = []
-        for row in rows:
-            values.append("(" + ", ".join(["%s"] * len(fields)) + ")")
-            params += [f.get_db_prep_save(f.pre_save(row, True), conn) for f in fields]
-        columns = ", ".join(qn(f.column) for f in fields)
-        ctes.append(  # names from the models, every value a parameter
-            f"log AS (INSERT INTO {qn(GameAction._meta.db_table)} ({columns}) VALUES {', '.join(values)} "  # noqa: S608
-            f"RETURNING {qn('id')})"
-        )
-    changing = [Game._meta.get_field(name) for name in _CHANGING_FIELDS]
-    sets = ", ".join(f"{qn(f.column)} = %s" for f in changing)
-    params += [f.get_db_prep_save(f.pre_save(game, False), conn) for f in changing]
-    params.append(Game._meta.pk.get_db_prep_value(game.pk, conn))
-    table = qn(Game._meta.db_table)
-    ctes.append(f"game AS (UPDATE {table} SET {sets} WHERE {qn('id')} = %s RETURNING 1)")  # noqa: S608
-    selected = ["(SELECT count(*) FROM game)"]
-    selected.append("(SELECT array_agg(id ORDER BY id) FROM log)" if rows else "NULL")
-    if notify is not None:
-        selected.append(notify[0])
-        params += notify[1]
-    with _bound_cursor(conn) as cursor:
-        cursor.execute(f"WITH {', '.join(ctes)} SELECT {', '.join(selected)}", params)
-        updated, ids = cursor.fetchone()[:2]
-    if updated != 1:
-        raise Game.DoesNotExist(f"game {game.pk} is gone")
-    for row, pk in zip(rows, ids or [], strict=True):
-        row.pk = pk
-        row._state.adding, row._state.db = False, conn.alias
-
-
-def _bound_cursor(conn: Any) -> Any:
-    """A cursor of the PostgreSQL connection `conn` whose parameters travel apart from the SQL (server-side
-    binding). Django's cursors interpolate them into the SQL text on the client: the state JSON (~20 KB)
-    escaped into a literal that PostgreSQL then parses back out of the statement (issue 26: ~0.1 ms of
-    CPU on each side per write). Wrapped like any Django cursor (execute wrappers, query logging)."""
-    from django.db.backends.postgresql.base import ServerBindingCursor
-
-    conn.ensure_connection()
-    return conn._prepare_cursor(ServerBindingCursor(conn.connection))
 
 
 def sync_game_from_state(game: Game, state: Any) -> None:

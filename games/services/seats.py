@@ -10,9 +10,10 @@ from django.utils.module_loading import import_string
 
 from config.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from games.decks_glue import resolve_deck
+from games.fastpath import game_get_for_update
 from games.game_types import game_type_of
 from games.models import Game, GameSeat, GameStatus, LogKind, SeatKind
-from games.selectors import game_catalog, game_get_for_update, open_game_expired, user_may_see_game
+from games.selectors import game_catalog, open_game_expired, user_may_see_game
 from games.services.deal import deal_game
 from games.services.feed import feed_after_write
 from games.services.progress import ActionLog, run_bots, save_progress, sync_game_from_state

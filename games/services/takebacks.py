@@ -30,13 +30,13 @@ from typing import Any
 from django.db import transaction
 
 from config.errors import Conflict, Forbidden
+from games.fastpath import game_get_for_update
 from games.game_types import game_type_of, side_of_seat
 from games.models import Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 from games.options import bots_accept_takebacks
 from games.selectors import (
     game_actions_in_effect,
     game_catalog,
-    game_get_for_update,
     seat_of_user,
     takeback_pending,
 )

@@ -1,8 +1,8 @@
 """An action POST answers the JSON DRF's JSONRenderer makes of its entries and its seat's view, spliced from
 encoded parts (issue 26), byte for byte the view a fresh process builds from the stored row; once its write
-has committed, the encoded seat part it built is kept for the row it wrote (games.hot_state), so the seat's
-next GET .../view/ neither reads nor decodes the state. A card's encoded definition is kept per frozen
-catalog; the cards a view describes are still only the codes it shows."""
+has committed, the encoded seat part it built is kept for the row it wrote (games.fastpath.hot_state), so
+the seat's next GET .../view/ neither reads nor decodes the state. A card's encoded definition is kept per
+frozen catalog; the cards a view describes are still only the codes it shows."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from rest_framework.renderers import JSONRenderer
 
-from games import hot_state, selectors
+from games import selectors
+from games.fastpath import answers, hot_state
 from games.game_types import get_game_type
 from games.models import Game, GameSeat
 from tests.games.test_battlefront_api import create_bf
@@ -158,7 +159,7 @@ def test_the_cards_json_is_drfs_json_of_the_card_definitions_of_the_codes_shown(
     assert len(json.loads(expected)) > 0
 
     def cards_json(view: Any) -> bytes:
-        return selectors.view_cards_json(view, state.catalog, kind=kind, digest=game.snapshot_hash)
+        return answers.view_cards_json(view, state.catalog, kind=kind, digest=game.snapshot_hash)
 
     assert cards_json(view) == expected
     # then from the encoded definitions kept for this catalog: no definition is built again
@@ -195,7 +196,7 @@ def test_the_action_input_is_the_serializers_validated_data_or_its_error(body):
     from rest_framework.exceptions import ValidationError
 
     from config.api_input import validated_input
-    from games.apis import _action_input
+    from games.fastpath import action_input
     from games.serializers import ActionSubmitSerializer
 
     try:
@@ -203,7 +204,7 @@ def test_the_action_input_is_the_serializers_validated_data_or_its_error(body):
     except ValidationError as exc:
         expected = exc.detail
     try:
-        got: Any = _action_input(body)
+        got: Any = action_input(body, ActionSubmitSerializer)
     except ValidationError as exc:
         got = exc.detail
     assert got == expected

@@ -1,7 +1,7 @@
 """An action POST hands its engine state on to the next action POST on the same game in the same process
-(games.hot_state, issue 26): the next one neither reads nor decodes the stored state, yet stores exactly what
-a replay of the log gives; a state kept for an older row (another process wrote since), or taken by an
-action the engine refused, is never used."""
+(games.fastpath.hot_state, issue 26): the next one neither reads nor decodes the stored state, yet stores
+exactly what a replay of the log gives; a state kept for an older row (another process wrote since), or
+taken by an action the engine refused, is never used."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import hot_state
+from games.fastpath import hot_state
 from games.models import Game
 from games.services import game_rebuild_state
 

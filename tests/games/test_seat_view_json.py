@@ -1,6 +1,6 @@
 """GET /api/games/{id}/view/ answers the JSON its seat's view renders to, spliced from the encoded part this
-process keeps per game row and seat (games.hot_state) and the fields read per request (the row's header,
-the clock at the time of the request): byte for byte what DRF's JSONRenderer makes of the view built
+process keeps per game row and seat (games.fastpath.hot_state) and the fields read per request (the row's
+header, the clock at the time of the request): byte for byte what DRF's JSONRenderer makes of the view built
 afresh from the stored row, after every action and after the end, never a view of an older row."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.renderers import JSONRenderer
 
-from games import clocks, hot_state, selectors
+from games import clocks, selectors
+from games.fastpath import hot_state
 from games.models import GameSeat
 from tests.games.conftest import game_body
 

@@ -12,6 +12,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from games import apis, selectors
+from games.fastpath import stream
 from tests.games.conftest import alice, api, bob, create_game, make_user, two_player_game  # noqa: F401
 
 TIMEOUT = 3.0
@@ -71,5 +72,5 @@ def test_a_stream_whose_opening_waited_still_ends_its_timeout_after_it_arrived(
     assert status == 200, body[:300]
     assert b"event: timeout" in body
     # the timeout, plus at most the last read's STREAM_LAST_READ_SECONDS: not the opening's wait on top
-    assert elapsed < TIMEOUT + apis.STREAM_LAST_READ_SECONDS, elapsed
+    assert elapsed < TIMEOUT + stream.STREAM_LAST_READ_SECONDS, elapsed
     assert elapsed >= TIMEOUT - 0.1, elapsed  # and the stream did wait for its events until then

@@ -1,47 +1,33 @@
-"""Writes of simulation jobs: create (simulation or balance), run one chunk, cancel, fail.
+"""Simulation jobs written: created (a simulation of two decks, or a balance proposal), cancelled."""
 
-Chunks are idempotent: a chunk's outcomes are written once per (job, chunk index) under the job's row
-lock, and games_done grows only when that row is new, so a chunk played twice is counted once. The last
-chunk written adds up every chunk (in index order: the result does not depend on which worker played what,
-nor in which order) and finishes the job.
-"""
 
-from __future__ import annotations
-
-import hashlib
-import json
-import os
 import secrets
-import socket
-import time
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from cards.battlecards.snapshot import snapshot_dicts
-from config.errors import DomainError, NotFound, ValidationFailed
+from config.errors import DomainError, ValidationFailed
 from decks.rules import Code, DeckInput, validate_matchup
 from games import engine
 from games.catalog_snapshot import snapshot_hash
 from games.decks_glue import ResolvedDeck, conflict_choice, resolve_deck, validate_pairing
 from games.game_types import DEFAULT_GAME_TYPE, get_game_type
 from games.services import game_options
-from games.simulation import DEFAULT_MAX_PLIES, play_games, tally, wilson_interval
+from games.simulation import DEFAULT_MAX_PLIES
 from simulations import runner
 from simulations.balance import propose_swaps
 from simulations.models import (
     ACTIVE_STATUSES,
     JobKind,
     JobStatus,
-    SimulationChunk,
     SimulationJob,
-    SimulationRunnerSlot,
 )
 from simulations.selectors import simulation_get
 
@@ -263,7 +249,7 @@ def _war_casual(options: dict[str, Any] | None) -> bool:
     return bool(options.get("casual", False))
 
 
-def _war_simulation_create(
+def war_simulation_create(
     *, user: Any, kind: Any, deck_a: Any, deck_b: Any, bots: tuple[str, str], games: int, seed: int | None,
     options: dict[str, Any] | None, chunk_games: int | None, max_plies: int,
 ) -> SimulationJob:
@@ -483,214 +469,3 @@ def simulation_cancel(*, job_id: Any, user: Any) -> SimulationJob:
         job.finished_at = timezone.now()
         job.save(update_fields=["status", "finished_at"])
     return job
-
-
-def _worker_name() -> str:
-    import os
-
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-def simulation_chunk_run(*, job_id: Any, index: int) -> bool:
-    """Play chunk `index` of a job and record it once. False when there was nothing to do (the job is
-    finished or cancelled, or the chunk is already recorded). Safe to call any number of times."""
-    job = SimulationJob.objects.filter(pk=job_id).first()
-    if job is None or job.status not in ACTIVE_STATUSES:
-        return False
-    if not 0 <= index < job.chunks_total:
-        raise NotFound(f"Job {job_id} has no chunk {index}.", code="chunk_not_found")
-    if SimulationChunk.objects.filter(job_id=job.pk, index=index).exists():
-        return False
-    if job.status == JobStatus.QUEUED:
-        SimulationJob.objects.filter(pk=job.pk, status=JobStatus.QUEUED).update(
-            status=JobStatus.RUNNING, started_at=timezone.now()
-        )
-    spec = job.spec
-    kind = get_game_type(spec.get("game_type"))
-    catalog = kind.catalog_from_snapshot(spec["catalog"], spec["catalog_hash"])
-    variant, start, end = job.chunk_bounds(index)
-    setup = kind.setup_from_json(spec["variants"][variant]["setup"])
-    started = time.perf_counter()
-    outcomes = play_games(
-        catalog=catalog,
-        setup=setup,
-        bots=spec["bots"],
-        base_seed=job.seed,
-        indices=range(start, end),
-        max_plies=spec["max_plies"],
-        game_type=kind.name,
-    )
-    seconds = time.perf_counter() - started
-    with transaction.atomic():
-        job = SimulationJob.objects.select_for_update().defer("spec", "result").get(pk=job.pk)
-        if job.status not in ACTIVE_STATUSES:
-            return False
-        _chunk, created = SimulationChunk.objects.get_or_create(
-            job=job,
-            index=index,
-            defaults={"outcomes": outcomes, "worker": _worker_name(), "seconds": seconds},
-        )
-        if not created:
-            return False
-        job.games_done += len(outcomes)
-        fields = ["games_done"]
-        if SimulationChunk.objects.filter(job=job).count() == job.chunks_total:
-            job.finished_at = timezone.now()
-            job.result = _job_result(job)
-            job.status = JobStatus.DONE
-            fields += ["finished_at", "result", "status"]
-        job.save(update_fields=fields)
-    return True
-
-
-def simulation_fail(*, job_id: Any, error: str) -> None:
-    with transaction.atomic():
-        job = SimulationJob.objects.select_for_update().filter(pk=job_id).first()
-        if job is None or job.status not in ACTIVE_STATUSES:
-            return
-        job.status = JobStatus.FAILED
-        job.error = error[:2000]
-        job.finished_at = timezone.now()
-        job.save(update_fields=["status", "error", "finished_at"])
-
-
-# ------------------------------------------------------------------------------------------- results
-
-
-def _report(job: SimulationJob, variant: int, outcomes: list[dict[str, Any]]) -> dict[str, Any]:
-    data = tally(
-        outcomes, workers=1, seconds=0.0, bots=job.spec["bots"], game_type=job.spec.get("game_type")
-    ).to_dict()
-    for key in ("workers", "seconds", "games_per_second"):
-        data.pop(key)
-    data["end_reasons"] = data.pop("result_kinds")
-    data["outcomes_digest"] = hashlib.sha256(
-        json.dumps(outcomes, sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
-    return data
-
-
-def _job_result(job: SimulationJob) -> dict[str, Any]:
-    """Every chunk added up in index order: the same whatever played them, and in whatever order."""
-    by_variant: dict[int, list[dict[str, Any]]] = {}
-    workers = set()
-    for chunk in job.chunks.order_by("index").only("index", "outcomes", "worker"):
-        variant, _start, _end = job.chunk_bounds(chunk.index)
-        by_variant.setdefault(variant, []).extend(chunk.outcomes)
-        workers.add(chunk.worker)
-    seconds = (job.finished_at - (job.started_at or job.created_at)).total_seconds()
-    timing = {
-        "seconds": round(seconds, 3),
-        "games_per_second": round(job.games_total / seconds, 2) if seconds > 0 else None,
-        "worker_processes": len(workers),
-    }
-    variants = job.spec["variants"]
-    reports = [_report(job, v, by_variant.get(v, [])) for v in range(len(variants))]
-    if job.kind == JobKind.SIMULATION:
-        return {**reports[0], "timing": timing}
-    side = job.request["deck"]["side"]
-    ranked = []
-    for variant, report in zip(variants, reports, strict=True):
-        wins = report["seats"][side]["wins"]
-        ranked.append(
-            {
-                "label": variant["label"],
-                "current": variant["current"],
-                **variant["proposal"],
-                "win_rate": report["seats"][side]["rate"],
-                "ci95": report["seats"][side]["ci95"],
-                "distance_from_even": round(abs(wins / job.games - 0.5), 4) if job.games else None,
-                "report": report,
-            }
-        )
-    current = next((r for r in ranked if r["current"]), None)
-    if current is not None:
-        low, high = wilson_interval(current["report"]["seats"][side]["wins"], job.games)
-        current["lopsided"] = not (low <= 0.5 <= high)
-    ranked.sort(key=lambda r: (r["distance_from_even"], r["changes"], r["label"]))
-    return {
-        "side": side,
-        "current": current,
-        "proposals": [r for r in ranked if not r["current"]],
-        "ranking": [r["label"] for r in ranked],
-        "timing": timing,
-    }
-
-
-# ------------------------------------------------------------------------- runs without a broker
-
-
-def _lease() -> timedelta:
-    return timedelta(seconds=settings.SIMULATION_LOCAL_LEASE_SECONDS)
-
-
-@transaction.atomic
-def runner_slot_claim(*, holder: str) -> tuple[str, Any]:
-    """Take a free slot of the SIMULATION_LOCAL_CONCURRENCY and the oldest active job nobody runs.
-
-    ("run", (slot index, job id)); ("wait", None) when jobs wait but every slot is held; ("idle", None)
-    when no job waits. The slots are rows (locked, SKIP LOCKED), so the cap holds over every process and
-    host sharing the database; a slot whose lease ran out (its process died) is free, and its job too."""
-    cap = max(1, int(settings.SIMULATION_LOCAL_CONCURRENCY))
-    now = timezone.now()
-    SimulationRunnerSlot.objects.bulk_create(
-        [SimulationRunnerSlot(index=i) for i in range(cap)], ignore_conflicts=True
-    )
-    _free_slots_of_dead_processes(now=now)
-    held = SimulationRunnerSlot.objects.filter(lease_until__gt=now, job__isnull=False).values("job_id")
-    job = (
-        SimulationJob.objects.select_for_update(skip_locked=True, of=("self",))
-        .filter(status__in=ACTIVE_STATUSES)
-        .exclude(pk__in=held)
-        .order_by("created_at", "pk")
-        .only("pk")
-        .first()
-    )
-    if job is None:
-        return "idle", None
-    slot = (
-        SimulationRunnerSlot.objects.select_for_update(skip_locked=True)
-        .filter(index__lt=cap)
-        .filter(Q(lease_until__isnull=True) | Q(lease_until__lte=now))
-        .order_by("index")
-        .first()
-    )
-    if slot is None:
-        return "wait", None
-    slot.job_id, slot.holder, slot.lease_until = job.pk, holder, now + _lease()
-    slot.save(update_fields=["job", "holder", "lease_until"])
-    return "run", (slot.index, job.pk)
-
-
-def _free_slots_of_dead_processes(*, now: Any) -> None:
-    """A slot held by a process of this host that is gone (a restart) is free at once, not after its lease."""
-    host = socket.gethostname()
-    for slot in SimulationRunnerSlot.objects.filter(lease_until__gt=now, holder__startswith=f"{host}:"):
-        pid = slot.holder.split(":")[1]
-        if pid.isdigit() and not _process_alive(int(pid)):
-            SimulationRunnerSlot.objects.filter(index=slot.index, holder=slot.holder).update(lease_until=now)
-
-
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process: alive
-        return True
-    return True
-
-
-def runner_slot_renew(*, index: int, holder: str) -> bool:
-    """Extend the lease of a slot still held by `holder` (False: it was lost, stop running its job)."""
-    return bool(
-        SimulationRunnerSlot.objects.filter(index=index, holder=holder).update(
-            lease_until=timezone.now() + _lease()
-        )
-    )
-
-
-def runner_slot_release(*, index: int, holder: str) -> None:
-    SimulationRunnerSlot.objects.filter(index=index, holder=holder).update(
-        job=None, holder="", lease_until=None
-    )
