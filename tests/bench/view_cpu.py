@@ -10,9 +10,9 @@ throughput on a shared machine, CPU time per request is steady enough to compare
 
 Rows: the trivial view; the game view as served while its row does not change (the state and the encoded
 view kept by games.fastpath.hot_state); the game view of a row this process has not seen yet (after every
-action: the state column read and decoded, the view built and encoded), measured with the process memory emptied
-before each request; with --actions, POST /api/games/{id}/actions/ against the random bot (the first legal
-action each time, the next from the POST's own answer, a finished game replaced by a new one outside the
+action: the state column read and decoded, the view built and encoded), measured with the process memory
+emptied before each request; with --actions, POST /api/games/{id}/actions/ against the random bot (the first
+legal action each time, the next from the POST's own answer, a finished game replaced by a new one outside the
 timed part). The database is created if missing, migrated and loaded with the catalog.
 """
 
