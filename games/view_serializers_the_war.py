@@ -46,12 +46,17 @@ def the_war_action_schema(*, many: bool = False) -> PolymorphicProxySerializer:
 
 
 class TheWarDecisionSerializer(serializers.Serializer):
-    """The pending decision: whose it is and its kind; the prompt only for the deciding seat."""
+    """The pending decision: whose it is and its kind; the prompt and legal actions only for the deciding
+    seat (the same place as in every game)."""
 
     seat = _seat()
     kind = _enum(*DECISION_KINDS, role="the-war-decision")
     prompt = serializers.DictField(
         required=False, help_text="What the decision is about (its fields depend on the kind)."
+    )
+    legal_actions = _documented(
+        the_war_action_schema(many=True), serializers.JSONField, required=False,
+        help_text="Your legal actions (only when the decision is yours): send exactly one of these.",
     )
 
 
@@ -126,6 +131,8 @@ class TheWarViewSerializer(serializers.Serializer):
     opponent = _seat(required=False)
     decision = TheWarDecisionSerializer(allow_null=True)
     legal_actions = _documented(
-        the_war_action_schema(many=True), serializers.JSONField,
-        help_text="Your legal actions (empty unless the decision is yours): send one of these.",
+        {"type": "array", "items": {"$ref": "#/components/schemas/TheWarAction"}, "deprecated": True},
+        serializers.JSONField,
+        help_text="Deprecated (issue 37; removed in release 0.2.0): a copy of `decision.legal_actions` "
+        "(empty unless the decision is yours). Read `decision.legal_actions`, as in every game.",
     )

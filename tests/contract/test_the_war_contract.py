@@ -28,6 +28,11 @@ def test_the_war_view_decisions_and_actions_are_typed_from_the_engine(schema):
     assert _ref("TheWarActionRequest") in components["AnyActionRequest"]["oneOf"]
     view = components["TheWarView"]["properties"]
     assert {"hand", "players", "decision", "legal_actions", "scouted_hand"} <= set(view)
+    # issue 37: the legal actions under the decision, as in every game; the root copy deprecated for a release
+    decision = components["TheWarDecision"]["properties"]
+    assert decision["legal_actions"]["items"] == _ref("TheWarAction")
+    assert view["legal_actions"]["deprecated"] is True
+    assert view["legal_actions"]["items"] == _ref("TheWarAction")
     action = components["TheWarAction"]
     assert set(action["discriminator"]["mapping"]) == {spec["type"] for spec in tw.ACTION_TYPES}
     for spec in tw.ACTION_TYPES:
@@ -66,7 +71,7 @@ def test_every_answer_of_a_game_against_the_bot_matches_the_schema(live_schema):
         if state["status"] == "finished":
             break
         view = state["view"]
-        legal = [tw.Action.from_json(a) for a in view["legal_actions"]]
+        legal = [tw.Action.from_json(a) for a in view["decision"]["legal_actions"]]
         action = bot.choose(view, legal, view["seat"])
         call("/api/games/{game_id}/actions/", "POST", path_parameters=gid,
              body={"version": state["version"], "action": action.to_json()})
