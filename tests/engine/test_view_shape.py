@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
 import pytest
 
 from games.engine import registry
@@ -32,6 +33,8 @@ def _check_views(engine, state) -> int:
         assert {"seat": decision.seat, "kind": decision.kind}.items() <= shown.items()
         if seat == decision.seat:
             assert set(shown) == {"seat", "kind", "prompt", "legal_actions"}
+            # the prompt has the shape the engine declares for its kind (the API's prompt component)
+            jsonschema.validate(shown["prompt"], engine.prompt_schemas.get(decision.kind, {}))
             assert shown["legal_actions"] == legal and legal, (seat, decision.kind)
             offered += len(legal)
         else:
@@ -60,6 +63,23 @@ def test_every_engine_puts_the_decision_and_its_legal_actions_in_the_same_place(
         action = players[seat].choose(engine.view(state, seat), engine.legal_actions(state), seat)
         engine.apply(state, engine.parse_action(action.to_json()))
     assert offered > 0
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_engine_declares_its_actions_and_prompts_in_json_schema(game_id):
+    engine = registry.get(game_id).engine
+    schema = engine.action_schema
+    assert [spec["type"] for spec in schema] == sorted({spec["type"] for spec in schema}, key=[
+        spec["type"] for spec in schema].index)
+    for spec in schema:
+        seat = spec["fields"]["seat"]
+        assert seat == {"type": "string", "required": True, "enum": seat["enum"]}
+        assert set(engine.seats) <= set(spec["fields"]["seat"]["enum"])
+    prompts = engine.prompt_schemas
+    assert set(prompts) <= set(engine.decision_kinds)
+    for kind, prompt in prompts.items():
+        jsonschema.Draft202012Validator.check_schema(prompt)
+        assert prompt["type"] == "object" and prompt["additionalProperties"] is False, kind
 
 
 def test_the_war_keeps_its_deprecated_root_legal_actions_for_one_release():
