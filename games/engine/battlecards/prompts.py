@@ -17,7 +17,11 @@ PROMPT_SCHEMAS: dict[str, Schema] = {
     "turn_start": prompt({"turn": integer()}),
     "initial_deploy": _DEPLOY,
     "deploy": _DEPLOY,
-    "transfer": prompt({"moved": integer(), "from": string(), "to": string()}),
+    # Optional Rule 5.4: the stacks of the transfer, once its first card moved (null before)
+    "transfer": prompt({"moved": integer(),
+                        "from": string("The stack the cards come from (null until the first move).",
+                                       nullable=True),
+                        "to": string("The stack they go to (null until the first move).", nullable=True)}),
     "sabotage_victim": prompt({"class": string("general/leader")}),
     "v2_effect": prompt({"card": string()}),
     "divide_choose": prompt(),

@@ -4,8 +4,8 @@ prompt it asks against its declaration, and the API's OpenAPI components are bui
 decision_schemas.py) without hand-written copies.
 
 A game's package exports `PROMPT_SCHEMAS`: decision kind -> `prompt({...})`. The building blocks below give
-the subset the components are built from: integers (optionally null too), booleans, strings (optionally an
-enum), lists, maps (string keys) of one value shape, named objects (`title`: the component's name) and any
+the subset the components are built from: integers and strings (either optionally null too; a string
+optionally of an enum), booleans, lists, maps (string keys) of one value shape, named objects (`title`: the component's name) and any
 JSON value. Every property of a prompt or object is required unless listed in `optional`.
 """
 from __future__ import annotations
@@ -30,8 +30,9 @@ def boolean(description: str | None = None) -> Schema:
     return _described({"type": "boolean"}, description)
 
 
-def string(description: str | None = None, *, enum: Iterable[str] | None = None) -> Schema:
-    schema: Schema = {"type": "string"}
+def string(description: str | None = None, *, enum: Iterable[str] | None = None,
+           nullable: bool = False) -> Schema:
+    schema: Schema = {"type": ["string", "null"] if nullable else "string"}
     if enum is not None:
         schema["enum"] = list(enum)
     return _described(schema, description)
