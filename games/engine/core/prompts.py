@@ -5,8 +5,9 @@ decision_schemas.py) without hand-written copies.
 
 A game's package exports `PROMPT_SCHEMAS`: decision kind -> `prompt({...})`. The building blocks below give
 the subset the components are built from: integers and strings (either optionally null too; a string
-optionally of an enum), booleans, lists, maps (string keys) of one value shape, named objects (`title`: the component's name) and any
-JSON value. Every property of a prompt or object is required unless listed in `optional`.
+optionally of an enum), booleans, lists, maps (string keys) of one value shape, named objects (`title`: the
+component's name) and any JSON value. Every property of a prompt or object is required unless listed in
+`optional`.
 """
 from __future__ import annotations
 
