@@ -6,6 +6,7 @@ games/definitions/<game>.py; games.game_types registers them and answers which o
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -17,6 +18,21 @@ from games.engine.core.engine import Engine, ModuleEngine
 from games.engine.core.errors import EngineError
 from games.engine.core.registry import GameSpec
 from games.options import rules_options
+
+
+@dataclass(frozen=True)
+class ApiSchema:
+    """How the OpenAPI schema documents a game (games.decision_schemas builds its components from the
+    engine's `action_schema` and `prompt_schemas`): `prefix` names its components (TheWar: TheWarAction,
+    TheWarPayDecision, TheWarPayPrompt...), `words` names the game in their descriptions, `role` keeps its
+    enums apart from another game's of the same values, `view` is the import path of its view's serializer
+    and `legal_help` describes a decision's legal actions."""
+
+    prefix: str
+    words: str
+    role: str
+    view: str
+    legal_help: str = "Send exactly one of these (empty: nobody may act)."
 
 
 class GameType:
@@ -64,6 +80,8 @@ class GameType:
     deck_create: str | None = None
     deck_join_deal: str | None = None
     deck_simulation: str | None = None
+    # The OpenAPI part (None: the schema documents no view, decisions or actions of the game).
+    api_schema: ApiSchema | None = None
 
     @cached_property
     def decks(self) -> Any:

@@ -236,6 +236,8 @@ def seat_engine_view(*, game: Game, seat: str, state: Any) -> dict[str, Any]:
     if game.status != GameStatus.ACTIVE and isinstance(view.get("decision"), dict):
         # open: nobody may act until the seat is taken; finished by resignation: nobody acts any more.
         view = {**view, "decision": {**view["decision"], "legal_actions": []}}
+        if "legal_actions" in view:  # The War's deprecated copy beside the decision (issue 37)
+            view["legal_actions"] = []
     if game.status == GameStatus.FINISHED and view.get("status") != "finished":
         view = {**view, "status": "finished", "winner": game.winner or None}  # ended by resignation
     return view

@@ -9,18 +9,19 @@ from games.game_type_fields import GameIdField
 from games.models import GameStatus, LogKind, NotificationKind, SeatKind, SeatName
 from games.options import MAX_SPECTATOR_DELAY
 from games.serializers import StreamQuerySerializer
-from games.view_serializers import (
+from games.view_serializers import ClockSerializer, EventSerializer
+from games.view_serializers_battlecards import (
+    BattleSerializer,
+    ConflictPilesSerializer,
+    OpponentSideSerializer,
+    ResultSerializer,
+)
+from games.view_serializers_battlefront import (
     BattlefrontBattleSerializer,
     BattlefrontFrontSerializer,
     BattlefrontOpponentSerializer,
     BattlefrontOptionsSerializer,
     BattlefrontResultSerializer,
-    BattleSerializer,
-    ClockSerializer,
-    ConflictPilesSerializer,
-    EventSerializer,
-    OpponentSideSerializer,
-    ResultSerializer,
 )
 
 

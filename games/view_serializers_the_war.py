@@ -1,58 +1,21 @@
-"""The documented shapes of a The War seat's view, its decisions and actions (OpenAPI only), built from the
-engine's ACTION_TYPES and DECISION_KINDS (games.engine.the_war) so they cannot drift.
-Used by games.view_serializers (AnyAction, GameView)."""
+"""The documented shape of a The War seat's view (OpenAPI only; games.view_serializers' GameView names it
+through The War's definition). Its decisions and actions are the components games.decision_schemas builds
+from the engine's declarations (TheWarDecision, TheWarAction)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from games.engine.the_war import ACTION_TYPES, DECISION_KINDS, SEATS
-from games.schema_fields import camel as _camel
+from games.decision_schemas import decision_component
+from games.engine.the_war import SEATS
 from games.schema_fields import documented as _documented
 from games.schema_fields import enum as _enum
 
 
 def _seat(**kwargs: Any) -> serializers.ChoiceField:
     return serializers.ChoiceField(choices=list(SEATS), **kwargs)
-
-
-def _action_serializer(spec: dict[str, Any]) -> type[serializers.Serializer]:
-    type_name = spec["type"]
-    attrs: dict[str, Any] = {"__doc__": spec["description"], "type": _enum(type_name, role="the-war-action")}
-    for name, field in spec["fields"].items():
-        if name == "seat":
-            attrs[name] = _seat(help_text="The seat that acts (yours).")
-        else:
-            attrs[name] = serializers.CharField(
-                required=field["required"], max_length=64, help_text="A card id (e.g. p1.16) or a value."
-            )
-    return type(f"TheWar{_camel(type_name)}Action", (serializers.Serializer,), attrs)
-
-
-THE_WAR_ACTION_SERIALIZERS = {spec["type"]: _action_serializer(spec) for spec in ACTION_TYPES}
-
-
-def the_war_action_schema(*, many: bool = False) -> PolymorphicProxySerializer:
-    """The TheWarAction component: one of The War's action types, told apart by `type`."""
-    return PolymorphicProxySerializer(
-        component_name="TheWarAction",
-        serializers=THE_WAR_ACTION_SERIALIZERS,
-        resource_type_field_name="type",
-        many=many,
-    )
-
-
-class TheWarDecisionSerializer(serializers.Serializer):
-    """The pending decision: whose it is and its kind; the prompt only for the deciding seat."""
-
-    seat = _seat()
-    kind = _enum(*DECISION_KINDS, role="the-war-decision")
-    prompt = serializers.DictField(
-        required=False, help_text="What the decision is about (its fields depend on the kind)."
-    )
 
 
 class TheWarCardRefSerializer(serializers.Serializer):
@@ -124,8 +87,10 @@ class TheWarViewSerializer(serializers.Serializer):
         "heroes played, the specials in force and the re-draws.",
     )
     opponent = _seat(required=False)
-    decision = TheWarDecisionSerializer(allow_null=True)
+    decision = _documented(decision_component("the-war"), serializers.JSONField, allow_null=True)
     legal_actions = _documented(
-        the_war_action_schema(many=True), serializers.JSONField,
-        help_text="Your legal actions (empty unless the decision is yours): send one of these.",
+        {"type": "array", "items": {"$ref": "#/components/schemas/TheWarAction"}, "deprecated": True},
+        serializers.JSONField,
+        help_text="Deprecated (issue 37; removed in release 0.2.0): a copy of `decision.legal_actions` "
+        "(empty unless the decision is yours). Read `decision.legal_actions`, as in every game.",
     )

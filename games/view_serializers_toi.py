@@ -1,129 +1,23 @@
-"""The documented shapes of a Tide of Iron referee view, its decisions and actions (OpenAPI only), built
-from the engine's ACTION_TYPES and DECISION_KINDS (games.engine.tide_of_iron) so they cannot drift.
-Used by games.view_serializers (AnyAction, GameView)."""
+"""The documented shape of a Tide of Iron referee view (OpenAPI only; games.view_serializers' GameView names
+it through Tide of Iron's definition). Its decisions and actions are the components games.decision_schemas
+builds from the engine's declarations (TideOfIronDecision, TideOfIronAction)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from games.engine.tide_of_iron import ACTION_TYPES, DECISION_KINDS, DIRECTIONS, REPORTS, SEATS
-from games.schema_fields import camel as _camel
+from games.decision_schemas import decision_component
+from games.engine.tide_of_iron import DIRECTIONS, SEATS
 from games.schema_fields import documented as _documented
 from games.schema_fields import enum as _enum
 
 PHASES = ["action", "command", "status"]
 
 
-
-
-
-
-
-
 def _seat(**kwargs: Any) -> serializers.ChoiceField:
     return serializers.ChoiceField(choices=list(SEATS), **kwargs)
-
-
-def _action_serializer(spec: dict[str, Any]) -> type[serializers.Serializer]:
-    type_name = spec["type"]
-    attrs: dict[str, Any] = {"__doc__": spec["description"], "type": _enum(type_name, role="toi-action")}
-    for name, field in spec["fields"].items():
-        if name == "seat":
-            attrs[name] = _seat(help_text="The seat that acts (yours).")
-        else:
-            attrs[name] = serializers.CharField(required=field["required"], max_length=64)
-    return type(f"TideOfIron{_camel(type_name)}Action", (serializers.Serializer,), attrs)
-
-
-TOI_ACTION_SERIALIZERS = {spec["type"]: _action_serializer(spec) for spec in ACTION_TYPES}
-
-
-def toi_action_schema(*, many: bool = False) -> PolymorphicProxySerializer:
-    """The TideOfIronAction component: one of the referee's action types, told apart by `type`."""
-    return PolymorphicProxySerializer(
-        component_name="TideOfIronAction",
-        serializers=TOI_ACTION_SERIALIZERS,
-        resource_type_field_name="type",
-        many=many,
-    )
-
-
-class _BoardSize(serializers.Serializer):
-    width = serializers.IntegerField()
-    height = serializers.IntegerField()
-
-
-PROMPTS: dict[str, dict[str, serializers.Field]] = {
-    "act": {
-        "round": serializers.IntegerField(),
-        "phase": _enum(*PHASES, role=None),
-        "command": serializers.IntegerField(help_text="Your command points as last reported."),
-        "reports": serializers.ListField(
-            child=_enum(*REPORTS, role="toi-report"),
-            help_text="Board reports you may send now besides the legal actions (free values).",
-        ),
-    },
-    "target": {
-        "card": serializers.CharField(),
-        "board": _BoardSize(),
-    },
-    "target_column": {
-        "card": serializers.CharField(),
-        "board": _BoardSize(),
-    },
-    "target_row": {
-        "card": serializers.CharField(),
-        "board": _BoardSize(),
-        "column": serializers.IntegerField(help_text="The column chosen for the target hex."),
-    },
-    "confirm": {
-        "claim": serializers.JSONField(
-            help_text="The other player's report: by, type (command, phase, result, los) and its values."
-        ),
-    },
-    "los": {
-        "card": serializers.CharField(),
-        "target": serializers.CharField(help_text="The target hex."),
-        "los": serializers.ListField(child=serializers.CharField()),
-    },
-}
-
-
-def _decision_serializer(kind: str) -> type[serializers.Serializer]:
-    prompt = type(
-        f"TideOfIron{_camel(kind)}Prompt",
-        (serializers.Serializer,),
-        {"__doc__": f"The prompt of a Tide of Iron {kind} decision.", **PROMPTS[kind]},
-    )
-    return type(
-        f"TideOfIron{_camel(kind)}Decision",
-        (serializers.Serializer,),
-        {
-            "__doc__": f"A pending Tide of Iron {kind} decision (prompt and legal actions only for the "
-            "deciding "
-            "seat).",
-            "seat": _seat(help_text="The seat that decides."),
-            "kind": _enum(kind, role="toi-decision"),
-            "prompt": prompt(required=False),
-            "legal_actions": _documented(
-                toi_action_schema(many=True),
-                serializers.JSONField,
-                required=False,
-                help_text="Send one of these (or, at an act decision, a board report).",
-            ),
-        },
-    )
-
-
-TideOfIronDecision = PolymorphicProxySerializer(
-    component_name="TideOfIronDecision",
-    serializers={kind: _decision_serializer(kind) for kind in DECISION_KINDS},
-    resource_type_field_name="kind",
-    many=False,
-)
 
 
 class ToiCardRefSerializer(serializers.Serializer):
@@ -225,4 +119,4 @@ class TideOfIronViewSerializer(serializers.Serializer):
         required=False,
         help_text="Rules revision 2: the report waiting for the other player's confirm or dispute.",
     )
-    decision = _documented(TideOfIronDecision, serializers.JSONField, allow_null=True)
+    decision = _documented(decision_component("tide-of-iron"), serializers.JSONField, allow_null=True)

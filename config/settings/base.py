@@ -241,7 +241,8 @@ SPECTACULAR_SETTINGS = {
         "SetKindEnum": "cards.models.SET_KIND_CHOICES",
         "SeatEnum": "games.models.SeatName",  # every game's seats
         "DeckGameEnum": "games.game_type_fields.deck_game_choices",  # the games whose players build decks
-        # a Battlecards seat: a 1v1 game's axis/allies, or a team game's army (games.view_serializers)
+        # a Battlecards seat: a 1v1 game's axis/allies, or a team game's army
+        # (games.view_serializers_battlecards, games.decision_schemas)
         "BattlecardsSeatEnum": [
             "axis", "allies", *(f"{side}-{n}" for side in ("axis", "allies") for n in range(1, 5))
         ],

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.game_type_base import GameType
+from games.game_type_base import ApiSchema, GameType
 from games.options import game_options
 
 
 class Battlecards(GameType):
     name = "battlecards"
+    # its components keep the names they had before there were other games: Action, Decision, ...
+    api_schema = ApiSchema(prefix="", words="", role="",
+                           view="games.view_serializers_battlecards.ViewSerializer")
     lobby_checkboxes = (("larger_standing_armies", "Larger standing armies (optional rule)"),
                         ("occupying_force", "Occupying force (optional rule)"))
     deck_part = "decks.deck_games.BattlecardsDecks"

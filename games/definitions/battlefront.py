@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from config.errors import ValidationFailed
-from games.game_type_base import GameType, every_string
+from games.game_type_base import ApiSchema, GameType, every_string
 
 
 class Battlefront(GameType):
@@ -39,6 +39,8 @@ class Battlefront(GameType):
     west and east, five fronts. The cards are frozen per game from fixtures/battlefront/cards.json."""
 
     name = "battlefront"
+    api_schema = ApiSchema(prefix="Battlefront", words="Battlefront ", role="battlefront-",
+                           view="games.view_serializers_battlefront.BattlefrontViewSerializer")
     api_links = (
         ("battlefront_cards", "battlefrontcard-list"),
         ("battlefront_special_uses", "battlefrontspecialuse-list"),

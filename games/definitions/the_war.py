@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from config.errors import ValidationFailed
-from games.game_type_base import GameType, every_string
+from games.game_type_base import ApiSchema, GameType, every_string
 
 
 class TheWar(GameType):
@@ -18,6 +18,8 @@ class TheWar(GameType):
     game from fixtures/the_war/ (cards.json and starters.json, as read)."""
 
     name = "the-war"
+    api_schema = ApiSchema(prefix="TheWar", words="The War ", role="the-war-",
+                           view="games.view_serializers_the_war.TheWarViewSerializer")
     deck_part = "decks.deck_games.TheWarDecks"
     deck_create = "games.services.the_war.war_game_create"
     deck_join_deal = "games.services.the_war.war_game_join_deal"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.game_type_base import GameType
+from games.game_type_base import ApiSchema, GameType
 
 
 class TideOfIron(GameType):
@@ -16,6 +16,9 @@ class TideOfIron(GameType):
     (cards.tide_of_iron, loaded from fixtures/tide_of_iron/)."""
 
     name = "tide-of-iron"
+    api_schema = ApiSchema(prefix="TideOfIron", words="Tide of Iron ", role="toi-",
+                           view="games.view_serializers_toi.TideOfIronViewSerializer",
+                           legal_help="Send one of these (or, at an act decision, a board report).")
     api_links = (
         ("tide_of_iron_cards", "toicard-list"), ("tide_of_iron_decks", "toideck-list"),
         ("tide_of_iron_scenarios", "toiscenario-list"),

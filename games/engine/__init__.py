@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from vocabulary.battlecards import Catalog, load_catalog_dir
 
-from .battlecards.actions import Action
+from .battlecards.actions import ACTION_SCHEMA, Action
 from .battlecards.bots import HeuristicBot, RandomBot
 from .battlecards.machine import (
     DECISION_KINDS,
@@ -26,6 +26,7 @@ from .battlecards.machine import (
     materialize,
     new_game,
 )
+from .battlecards.prompts import PROMPT_SCHEMAS
 from .battlecards.scenario import load_scenario
 from .battlecards.selfplay import play_game, replay
 from .battlecards.setup import SEATS, GameSetup, Options, side_of, starter_setup, team_setup
@@ -35,7 +36,8 @@ from .core.errors import EngineError, IllegalAction, MalformedAction, SetupError
 from .core.events import Event, events_for
 
 __all__ = [
-    "DECISION_KINDS", "SEATS", "Action", "Catalog", "Decision", "EngineError", "Event", "GameSetup",
+    "ACTION_SCHEMA", "DECISION_KINDS", "PROMPT_SCHEMAS", "SEATS", "Action", "Catalog", "Decision",
+    "EngineError", "Event", "GameSetup",
     "GameState", "HeuristicBot", "IllegalAction", "MalformedAction", "Options", "RandomBot", "SetupError",
     "StateError", "apply", "apply_legal", "bot_view", "events_for", "legal_actions", "legal_key_at",
     "legal_keys", "load_catalog_dir", "load_scenario", "materialize", "new_game", "play_game", "public_view",

@@ -28,6 +28,18 @@ def test_the_war_view_decisions_and_actions_are_typed_from_the_engine(schema):
     assert _ref("TheWarActionRequest") in components["AnyActionRequest"]["oneOf"]
     view = components["TheWarView"]["properties"]
     assert {"hand", "players", "decision", "legal_actions", "scouted_hand"} <= set(view)
+    # issue 37: a component per decision kind with its prompt (the engine's PROMPT_SCHEMAS) and the legal
+    # actions under the decision, as in every game; the root copy is deprecated for one release
+    assert view["decision"]["allOf"] == [_ref("TheWarDecision")]
+    decision = components["TheWarDecision"]
+    assert decision["discriminator"]["propertyName"] == "kind"
+    assert set(decision["discriminator"]["mapping"]) == set(tw.DECISION_KINDS)
+    for ref in decision["discriminator"]["mapping"].values():
+        kind_schema = components[ref.rsplit("/", 1)[1]]
+        assert kind_schema["properties"]["legal_actions"]["items"] == _ref("TheWarAction")
+    assert set(components["TheWarPayPrompt"]["properties"]) == {"for", "card", "cost", "pool", "converted"}
+    assert view["legal_actions"]["deprecated"] is True
+    assert view["legal_actions"]["items"] == _ref("TheWarAction")
     action = components["TheWarAction"]
     assert set(action["discriminator"]["mapping"]) == {spec["type"] for spec in tw.ACTION_TYPES}
     for spec in tw.ACTION_TYPES:
@@ -66,7 +78,7 @@ def test_every_answer_of_a_game_against_the_bot_matches_the_schema(live_schema):
         if state["status"] == "finished":
             break
         view = state["view"]
-        legal = [tw.Action.from_json(a) for a in view["legal_actions"]]
+        legal = [tw.Action.from_json(a) for a in view["decision"]["legal_actions"]]
         action = bot.choose(view, legal, view["seat"])
         call("/api/games/{game_id}/actions/", "POST", path_parameters=gid,
              body={"version": state["version"], "action": action.to_json()})

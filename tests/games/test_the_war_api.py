@@ -79,8 +79,11 @@ def drive_to_the_end(*, game_id: str, clients: dict[str, Any], spectator: Any = 
             catalog = oracle.state.catalog
             bots = {s: tw.HeuristicBot(catalog=catalog, salt=s) for s in clients}
         view = views[seat]["view"]
-        legal = [tw.Action.from_json(a) for a in view["legal_actions"]]
-        assert legal
+        legal = [tw.Action.from_json(a) for a in view["decision"]["legal_actions"]]  # as in every game
+        assert legal and view["legal_actions"] == view["decision"]["legal_actions"]  # the deprecated copy
+        for other, v in views.items():
+            if other != seat:
+                assert v["view"]["legal_actions"] == [] and "legal_actions" not in v["view"]["decision"]
         action = bots[seat].choose(view, legal, seat)
         checked(seat, clients[seat].post(
             f"/api/games/{game_id}/actions/",
@@ -156,6 +159,10 @@ def test_starters_play_and_a_battlecards_deck_is_not_a_the_war_deck(api, alice, 
     assert joined["status"] == "active"
     resigned = api(bob).post(f"/api/games/{game['id']}/resign/", {}, format="json")
     assert resigned.status_code == 200 and resigned.json()["winner"] == "p1"
+    for client in (api(alice), api(bob)):  # finished by resignation: nobody acts, in either place (issue 37)
+        view = client.get(f"/api/games/{game['id']}/view/").json()["view"]
+        assert view["status"] == "finished" and view["legal_actions"] == []
+        assert view["decision"].get("legal_actions", []) == []
 
 
 def test_a_user_plays_the_war_against_the_search_bot_to_the_end(api, alice):

@@ -26,7 +26,8 @@ pytestmark = pytest.mark.django_db
 
 
 class WarTable(Table):
-    """tests.games.test_takebacks.Table for The War (its view holds the legal actions beside the decision)."""
+    """tests.games.test_takebacks.Table for The War, reading its deprecated `view.legal_actions` (issue 37:
+    kept for one release, the same list as `view.decision.legal_actions`)."""
 
     def act(self, seat: str, pick: Any = None) -> dict[str, Any]:
         view = self.view(seat)

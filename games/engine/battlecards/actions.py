@@ -14,9 +14,9 @@ from typing import Any, ClassVar
 
 from vocabulary.battlecards import KINDS
 
-from ..core.actions import parse_action_fields
+from ..core.actions import action_schema, parse_action_fields
 from ..core.errors import MalformedAction
-from .setup import SEATS, is_army  # noqa: F401  (SEATS: re-exported)
+from .setup import MAX_ARMIES_PER_SIDE, SEATS, is_army  # noqa: F401  (SEATS: re-exported)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +220,11 @@ ACTION_TYPES: dict[str, type[Action]] = {
 
 for _cls in ACTION_TYPES.values():
     _cls._names = tuple(f.name for f in fields(_cls))
+
+# Who may act: a side (a classic game's seat) or an army of a team game (axis-1 .. allies-4)
+ACTING_SEATS = (*SEATS, *(f"{s}-{n}" for s in SEATS for n in range(1, MAX_ARMIES_PER_SIDE + 1)))
+# The action types and their fields (core.actions.action_schema; the OpenAPI components are built from it)
+ACTION_SCHEMA: list[dict[str, Any]] = action_schema(ACTION_TYPES, enums={"seat": ACTING_SEATS})
 
 
 # field names per type, and whether a field may be None (then it is left out of the JSON form)

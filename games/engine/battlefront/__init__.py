@@ -7,10 +7,11 @@ from __future__ import annotations
 from ..core.errors import EngineError, IllegalAction, MalformedAction, SetupError, StateError
 from ..core.events import Event, events_for
 from ..core.machine import Decision
-from .actions import ACTION_CLASSES, ACTION_TYPES, Action, Discard, Pass, Play, PlaySpecial
+from .actions import ACTION_CLASSES, ACTION_SCHEMA, ACTION_TYPES, Action, Discard, Pass, Play, PlaySpecial
 from .bots import HeuristicBot, RandomBot
 from .cards import NATIONALITIES, TYPES, Ability, BattlefrontCatalog, Card, SpecialUse, load_cards
 from .determinizer import Determinizer
+from .prompts import PROMPT_SCHEMAS
 from .rules import (
     DECISION_KINDS,
     apply,
@@ -29,7 +30,8 @@ from .state import BattlefrontState
 from .view import public_view, view
 
 __all__ = [
-    "ACTION_CLASSES", "ACTION_TYPES", "DECISION_KINDS", "FRONTS", "FRONT_NAMES", "NATIONALITIES", "SEATS",
+    "ACTION_CLASSES", "ACTION_SCHEMA", "ACTION_TYPES", "DECISION_KINDS", "FRONTS", "FRONT_NAMES",
+    "NATIONALITIES", "PROMPT_SCHEMAS", "SEATS",
     "TYPES", "Ability", "Action", "BattlefrontCatalog", "BattlefrontState", "Card", "Decision",
     "Determinizer", "Discard", "EngineError", "Event", "GameSetup", "HeuristicBot", "IllegalAction",
     "MalformedAction", "Options", "Pass", "Play", "PlaySpecial", "RandomBot", "SetupError", "SpecialUse",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from ..core.actions import FieldAction, parse_action_fields
+from ..core.actions import FieldAction, action_schema, parse_action_fields
 from ..core.errors import MalformedAction
 from .setup import FRONTS, SEATS
 
@@ -83,21 +83,7 @@ for _cls in ACTION_CLASSES.values():
     _cls._names = tuple(f.name for f in fields(_cls))
 
 
-def _schema() -> list[dict[str, Any]]:
-    out = []
-    for t, cls in ACTION_CLASSES.items():
-        props: dict[str, Any] = {}
-        for f in fields(cls):
-            prop: dict[str, Any] = {"type": "string", "required": f.default is not None}
-            if f.name == "seat":
-                prop["enum"] = list(SEATS)
-            elif f.name == "front":
-                prop["enum"] = list(FRONTS)
-            props[f.name] = prop
-        out.append({"type": t, "description": (cls.__doc__ or "").strip(), "fields": props})
-    return out
-
-
-# The action types and their fields (for OpenAPI): [{"type", "description", "fields": {name: {"type":
-# "string", "required": bool, "enum"?: [...]}}}], one entry per type.
-ACTION_TYPES: list[dict[str, Any]] = _schema()
+# The action types and their fields (core.actions.action_schema; the OpenAPI components are built from it)
+ACTION_TYPES: list[dict[str, Any]] = action_schema(ACTION_CLASSES, enums={"seat": SEATS, "front": FRONTS},
+                                                   field_help={"front": "A front."})
+ACTION_SCHEMA = ACTION_TYPES  # the name every engine exports (core.engine.ModuleEngine.action_schema)

@@ -1,7 +1,8 @@
-"""Game-independent action parsing: every game's actions are frozen dataclasses of short string fields
-(a `type` ClassVar, a `seat`, then the fields; a field defaulting to None is optional)."""
+"""Game-independent action parsing and schema: every game's actions are frozen dataclasses of short string
+fields (a `type` ClassVar, a `seat`, then the fields; a field defaulting to None is optional)."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -65,3 +66,37 @@ def parse_action_fields(registry: dict[str, type], data: Any) -> tuple[type, dic
     if extra:
         raise MalformedAction(f"{cls.type}: unexpected fields {sorted(extra)}")
     return cls, kwargs
+
+
+def action_schema(classes: Mapping[str, type], *, enums: Mapping[str, Sequence[str]] | None = None,
+                  field_help: Mapping[str, str] | None = None,
+                  default_help: str | None = None,
+                  field_extras: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
+                  ) -> list[dict[str, Any]]:
+    """The JSON schema of a game's actions from their typed fields (the OpenAPI components and generated
+    clients are built from it, so they cannot drift from the classes): one entry per type, in `classes`'
+    order, `{"type", "description", "fields": {name: {"type": "string", "required": bool, "enum"?: [...],
+    "description"?: str}}}`.
+
+    A field is required unless it defaults to None; `enums` lists the values of a field by name (every
+    game's `seat`, Battlefront's `front`); a field's description is its class's own `field_help[name]`,
+    else the argument `field_help[name]` (for every class), else `default_help` (never for the seat: the API
+    describes it). `field_extras[type][name]` adds keys to one field of one type (Tide of Iron's report
+    fields: `enum`, `minimum`/`maximum`, `values`).
+    """
+    enums, shared, extras = enums or {}, field_help or {}, field_extras or {}
+    out = []
+    for type_name, cls in classes.items():
+        own: Mapping[str, str] = getattr(cls, "field_help", {})
+        props: dict[str, Any] = {}
+        for f in fields(cls):
+            prop: dict[str, Any] = {"type": "string", "required": f.default is not None}
+            if f.name in enums:
+                prop["enum"] = list(enums[f.name])
+            text = own.get(f.name) or shared.get(f.name) or (None if f.name == "seat" else default_help)
+            if text:
+                prop["description"] = text
+            prop.update(extras.get(type_name, {}).get(f.name, {}))
+            props[f.name] = prop
+        out.append({"type": type_name, "description": (cls.__doc__ or "").strip(), "fields": props})
+    return out

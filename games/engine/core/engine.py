@@ -33,7 +33,9 @@ class Engine(Protocol):
     `parse_action(json)`; views: `view(state, seat)`, `public_view(state)`; bots: `bot(kind, ...)` where
     `has_bots` (NoBots otherwise); self-play: `play_game(catalog, setup, bots, max_plies=)`; state JSON:
     `state_to_json(state)`, `state_from_json(json, catalog)`; replay: `replay(catalog, setup, actions_json)`;
-    `example(seed)`: the (catalog, setup) of a sample game from the game's own files (tests, benchmarks).
+    `example(seed)`: the (catalog, setup) of a sample game from the game's own files (tests, benchmarks);
+    schemas: `action_schema` (core.actions.action_schema) and `prompt_schemas` (core.prompts: decision kind ->
+    its prompt's JSON Schema), which the API's OpenAPI components are built from.
     """
 
     @property
@@ -44,6 +46,10 @@ class Engine(Protocol):
     def has_bots(self) -> bool: ...
     @property
     def decision_kinds(self) -> tuple[str, ...]: ...
+    @property
+    def action_schema(self) -> list[dict[str, Any]]: ...
+    @property
+    def prompt_schemas(self) -> Mapping[str, dict[str, Any]]: ...
     def new_game(self, catalog: Any, setup: Any) -> Any: ...
     def setup_from_json(self, data: Mapping[str, Any]) -> Any: ...
     def catalog_from_dicts(self, data: Mapping[str, Any]) -> Any: ...
@@ -91,6 +97,17 @@ class ModuleEngine:
     def decision_kinds(self) -> tuple[str, ...]:
         """Every kind of decision the game asks (each has a control on the play page)."""
         return tuple(self.package.DECISION_KINDS)
+
+    @property
+    def action_schema(self) -> list[dict[str, Any]]:
+        """The action types and their fields (core.actions.action_schema): the package's ACTION_SCHEMA."""
+        return list(getattr(self.package, "ACTION_SCHEMA", ()))
+
+    @property
+    def prompt_schemas(self) -> Mapping[str, dict[str, Any]]:
+        """Decision kind -> the JSON Schema of its prompt (core.prompts): the package's PROMPT_SCHEMAS; a
+        kind it does not declare has a prompt of any shape."""
+        return dict(getattr(self.package, "PROMPT_SCHEMAS", {}))
 
     # set-up
     def new_game(self, catalog: Any, setup: Any) -> Any:

@@ -7,9 +7,10 @@ from __future__ import annotations
 from ..core.errors import EngineError, IllegalAction, MalformedAction, SetupError, StateError
 from ..core.events import Event, events_for
 from ..core.machine import Decision
-from .actions import ACTION_CLASSES, ACTION_TYPES, Action
+from .actions import ACTION_CLASSES, ACTION_SCHEMA, ACTION_TYPES, Action
 from .bots import HeuristicBot, RandomBot
 from .determinizer import Determinizer
+from .prompts import PROMPT_SCHEMAS
 from .rules import (
     DECISION_KINDS,
     RULES,
@@ -27,7 +28,8 @@ from .state import WarState
 from .view import public_view, view
 
 __all__ = [
-    "ACTION_CLASSES", "ACTION_TYPES", "DECISION_KINDS", "LEGACY_RULES_REVISION", "OTHER", "RULES",
+    "ACTION_CLASSES", "ACTION_SCHEMA", "ACTION_TYPES", "DECISION_KINDS", "LEGACY_RULES_REVISION", "OTHER",
+    "PROMPT_SCHEMAS", "RULES",
     "RULES_REVISION", "SEATS", "TURN_PHASES",
     "WAVE_STAGES", "Action", "Decision", "Determinizer", "EngineError", "Event", "GameSetup", "HeuristicBot",
     "IllegalAction", "MalformedAction", "RandomBot", "SetupError", "StateError", "WarState", "apply",

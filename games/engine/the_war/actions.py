@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar  # noqa: F401 - the string annotations of _a() name ClassVar (dataclasses reads it here)
 
-from ..core.actions import FieldAction, parse_action_fields
+from ..core.actions import FieldAction, action_schema, parse_action_fields
 from ..core.errors import MalformedAction
 from .setup import SEATS
 
@@ -92,17 +92,7 @@ for _cls in ACTION_CLASSES.values():
     _cls._names = tuple(f.name for f in fields(_cls))
 
 
-def _schema() -> list[dict[str, Any]]:
-    out = []
-    for t, cls in ACTION_CLASSES.items():
-        props: dict[str, Any] = {}
-        for f in fields(cls):
-            prop: dict[str, Any] = {"type": "string", "required": f.default is not None}
-            if f.name == "seat":
-                prop["enum"] = list(SEATS)
-            props[f.name] = prop
-        out.append({"type": t, "description": (cls.__doc__ or "").strip(), "fields": props})
-    return out
-
-
-ACTION_TYPES: list[dict[str, Any]] = _schema()
+# The action types and their fields (core.actions.action_schema; the OpenAPI components are built from it)
+ACTION_TYPES: list[dict[str, Any]] = action_schema(ACTION_CLASSES, enums={"seat": SEATS},
+                                                   default_help="A card id (e.g. p1.16) or a value.")
+ACTION_SCHEMA = ACTION_TYPES  # the name every engine exports (core.engine.ModuleEngine.action_schema)

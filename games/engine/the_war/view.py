@@ -82,13 +82,15 @@ def view(st: WarState, seat: str) -> dict[str, Any]:
         "table": _table(st, seat),
         "opponent": other,
         "decision": None,
-        "legal_actions": [],
+        "legal_actions": [],  # deprecated (issue 37): decision.legal_actions, as in every game; gone in 0.2.0
     }
     if st.decision is not None:
         out["decision"] = {"seat": st.decision.seat, "kind": st.decision.kind}
         if st.decision.seat == seat:
+            legal = [a.to_json() for a in RULES.legal_actions(st)]
             out["decision"]["prompt"] = st.decision.prompt
-            out["legal_actions"] = [a.to_json() for a in RULES.legal_actions(st)]
+            out["decision"]["legal_actions"] = legal
+            out["legal_actions"] = list(legal)
     return out
 
 
@@ -107,7 +109,7 @@ def public_view(st: WarState) -> dict[str, Any]:
         "first_player": st.first_seat,
         "players": {s: _public(st, s) for s in SEATS},
         "decision": None,
-        "legal_actions": [],
+        "legal_actions": [],  # deprecated (issue 37), always empty here; gone in 0.2.0
     }
     if st.decision is not None:
         out["decision"] = {"seat": st.decision.seat, "kind": st.decision.kind}

@@ -11,8 +11,9 @@ from __future__ import annotations
 from ..core.errors import EngineError, IllegalAction, MalformedAction, SetupError, StateError
 from ..core.events import Event, events_for
 from ..core.machine import Decision
-from .actions import ACTION_CLASSES, ACTION_TYPES, REPORT_FIELDS, REPORTS, Action
+from .actions import ACTION_CLASSES, ACTION_SCHEMA, ACTION_TYPES, REPORT_FIELDS, REPORTS, Action
 from .hexes import DIRECTIONS, Board, Hex, HexError, drift, red_die_direction
+from .prompts import PROMPT_SCHEMAS
 from .rules import (
     DECISION_KINDS,
     RESULTS,
@@ -32,9 +33,11 @@ Catalog = TideOfIronCatalog
 
 __all__ = [
     "ACTION_CLASSES",
+    "ACTION_SCHEMA",
     "ACTION_TYPES",
     "DECISION_KINDS",
     "DIRECTIONS",
+    "PROMPT_SCHEMAS",
     "REPORTS",
     "REPORT_FIELDS",
     "RESULTS",

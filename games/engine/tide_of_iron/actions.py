@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from ..core.actions import FieldAction, parse_action_fields
+from ..core.actions import FieldAction, action_schema, parse_action_fields
 from ..core.errors import MalformedAction
 from .setup import SEATS
 
@@ -213,18 +213,8 @@ REPORT_FIELDS: dict[str, dict[str, dict[str, Any]]] = {
 }
 
 
-def _schema() -> list[dict[str, Any]]:
-    out = []
-    for t, cls in ACTION_CLASSES.items():
-        props: dict[str, Any] = {}
-        for f in fields(cls):
-            prop: dict[str, Any] = {"type": "string", "required": f.default is not None}
-            if f.name == "seat":
-                prop["enum"] = list(SEATS)
-            prop.update(REPORT_FIELDS.get(t, {}).get(f.name, {}))
-            props[f.name] = prop
-        out.append({"type": t, "description": (cls.__doc__ or "").strip(), "fields": props})
-    return out
-
-
-ACTION_TYPES: list[dict[str, Any]] = _schema()
+# The action types and their fields (core.actions.action_schema; the OpenAPI components are built from it)
+ACTION_TYPES: list[dict[str, Any]] = action_schema(
+    ACTION_CLASSES, enums={"seat": SEATS}, field_extras=REPORT_FIELDS
+)
+ACTION_SCHEMA = ACTION_TYPES  # the name every engine exports (core.engine.ModuleEngine.action_schema)

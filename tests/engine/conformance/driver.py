@@ -20,6 +20,11 @@ the state read back. The checks, each filed under its property:
   legal actions (in order).
 * `replay`: the setup and the log (as stored: jsonb order) replayed from the seed give the final state
   whose hash the service publishes (`final_state_sha256`, the hash of the stored state).
+* `view_shape`: at the checked plies, every game's view carries the pending decision in the same place
+  (issue 37): `decision` is `{seat, kind}` for a seat that does not decide and for the spectator, and
+  `{seat, kind, prompt, legal_actions}` for the seat that does, its legal actions those of the state (in
+  order) and its prompt of the shape its engine declares for the kind (`prompt_schemas`, JSON Schema:
+  the API's prompt component); a copy at the root (The War's deprecated `legal_actions`) is the same list.
 * `view_invariance`: at the checked plies, for each seat and the spectator, the cards that viewer cannot
   see are dealt again (adapters.py); the viewer's whole view (decision kind, prompt and legal actions
   included) is byte-identical.
@@ -35,11 +40,13 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import jsonschema
+
 from games.engine.core.errors import IllegalAction, MalformedAction
 
 from .adapters import SPECTATOR, Adapter, strings_in
 
-PROPERTIES = ("ends", "illegal", "round_trip", "round_trip_views", "replay", "view_invariance")
+PROPERTIES = ("ends", "illegal", "round_trip", "round_trip_views", "replay", "view_shape", "view_invariance")
 MAX_FAILURES = 5  # per property and game: the first ones tell the story
 
 
@@ -176,6 +183,7 @@ def play(adapter: Adapter, policy: str, seed: int, *, check_every: int = 10) -> 
             if [a.to_json() for a in gt.legal_actions(stored)] != legal_json:
                 run.fail("round_trip_views",
                          "the legal actions differ after a round trip through reordered JSON")
+            _check_view_shape(run, gt.engine.prompt_schemas, views, decision, legal_json)
             _check_illegal(adapter, run, state, json.dumps(data), decision, legal_json, log)
             _check_redeal(adapter, run, data, views, decision, check_rnd)
         if decision is None or state.ply >= adapter.max_plies:
@@ -224,6 +232,38 @@ def play(adapter: Adapter, policy: str, seed: int, *, check_every: int = 10) -> 
         run.fail("replay", f"the replay's final state hash {state_digest(replayed)[:12]} is not the "
                            f"published {published[:12]}: {first_difference(replayed, final)}")
     return run
+
+
+def _check_view_shape(run: GameRun, prompts: Any, views: dict[Any, Any], decision: Any,
+                      legal_json: list[Any]) -> None:
+    """The `view_shape` property (module docstring)."""
+    for viewer, view in views.items():
+        got = json.loads(json.dumps(view.get("decision")))  # as JSON: tuples are lists
+        name = viewer or "the spectator"
+        if decision is None:
+            if got is not None:
+                run.fail("view_shape", f"the view of {name} shows a decision after the end: {got}")
+            continue
+        deciding = viewer == decision.seat
+        keys = {"seat", "kind", "prompt", "legal_actions"} if deciding else {"seat", "kind"}
+        if not isinstance(got, dict) or set(got) != keys or (got["seat"], got["kind"]) != (decision.seat,
+                                                                                            decision.kind):
+            run.fail("view_shape", f"the view of {name} shows the {decision.kind} decision of "
+                                   f"{decision.seat} as {got!r:.200}: expected the keys {sorted(keys)}")
+            continue
+        if "legal_actions" in view and view["legal_actions"] != got.get("legal_actions", []):
+            run.fail("view_shape", f"the view of {name} lists other legal actions at its root than under "
+                                   "its decision")
+        if not deciding:
+            continue
+        if got["legal_actions"] != json.loads(json.dumps(legal_json)):
+            run.fail("view_shape", f"the {decision.kind} decision of {name} lists other legal actions than "
+                                   "the state's")
+        try:
+            jsonschema.validate(got["prompt"], prompts.get(decision.kind, {}))
+        except jsonschema.ValidationError as exc:
+            run.fail("view_shape", f"the prompt of the {decision.kind} decision is not of the shape its "
+                                   f"engine declares: {exc.message}")
 
 
 def shown(view: dict[str, Any]) -> set[str]:

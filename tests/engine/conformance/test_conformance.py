@@ -1,7 +1,7 @@
 """One conformance suite over every game (issue 35 item 4; OpenSpiel's `test_consistent` is the model).
 
 Each game is played for DEFAULT_SEEDS seeds (SLOW_SEEDS more under `-m slow`) by driver.play, which files
-what it finds under five properties; each test below asserts one property for one game. A game with bots
+what it finds under seven properties; each test below asserts one property for one game. A game with bots
 plays its even seeds random against random and its odd seeds heuristic against heuristic; Tide of Iron
 (no bots: a referee) plays both seats at random (adapters.random_referee).
 
@@ -100,6 +100,13 @@ def test_every_view_and_the_legal_actions_survive_a_json_round_trip_with_reorder
 @pytest.mark.parametrize(("game", "tier"), cases("replay"))
 def test_a_replay_from_seed_and_log_reproduces_the_published_final_state_hash(game, tier):
     assert not failures(game, tier, "replay"), failures(game, tier, "replay")
+
+
+@pytest.mark.parametrize(("game", "tier"), cases("view_shape"))
+def test_every_view_shows_the_decision_its_prompt_and_legal_actions_in_the_same_place(game, tier):
+    """Issue 37: `decision = {seat, kind, prompt?, legal_actions?}` in every game, the prompt of the shape
+    the engine declares (its API component)."""
+    assert not failures(game, tier, "view_shape"), failures(game, tier, "view_shape")
 
 
 @pytest.mark.parametrize(("game", "tier"), cases("view_invariance"))

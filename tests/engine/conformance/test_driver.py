@@ -59,6 +59,26 @@ class DirtyRefusal(Battlefront):
         return super().apply(state, action)
 
 
+class RootLegalActions(Battlefront):
+    """The legal actions beside the decision instead of under it (The War's view before issue 37)."""
+
+    def view(self, state: Any, seat: str) -> dict[str, Any]:
+        out = super().view(state, seat)
+        if out["decision"] and "legal_actions" in out["decision"]:
+            out["legal_actions"] = out["decision"].pop("legal_actions")
+        return out
+
+
+class UndeclaredPrompt(Battlefront):
+    """A deploy prompt with a field its engine does not declare."""
+
+    def view(self, state: Any, seat: str) -> dict[str, Any]:
+        out = super().view(state, seat)
+        if out["decision"] and "prompt" in out["decision"]:
+            out["decision"]["prompt"] = {**out["decision"]["prompt"], "deck_order": []}
+        return out
+
+
 @dataclass(frozen=True)
 class Planted(Adapter):
     kind: type[Battlefront] = Battlefront
@@ -91,6 +111,8 @@ def test_the_real_game_passes_every_property_with_these_seeds():
     (LossyJson, {"round_trip", "replay"}),
     (KeyOrderedJson, {"round_trip", "replay"}),
     (DirtyRefusal, {"illegal"}),
+    (RootLegalActions, {"view_shape"}),
+    (UndeclaredPrompt, {"view_shape"}),
 ])
 def test_a_planted_defect_is_caught_under_its_property(kind, caught):
     found = run(kind)
