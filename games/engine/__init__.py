@@ -16,6 +16,7 @@ from vocabulary.battlecards import Catalog, load_catalog_dir
 
 from .battlecards.actions import Action
 from .battlecards.bots import HeuristicBot, RandomBot
+from .battlecards.determinizer import Determinizer
 from .battlecards.machine import (
     DECISION_KINDS,
     apply,
@@ -35,7 +36,8 @@ from .core.errors import EngineError, IllegalAction, MalformedAction, SetupError
 from .core.events import Event, events_for
 
 __all__ = [
-    "DECISION_KINDS", "SEATS", "Action", "Catalog", "Decision", "EngineError", "Event", "GameSetup",
+    "DECISION_KINDS", "SEATS", "Action", "Catalog", "Decision", "Determinizer", "EngineError", "Event",
+    "GameSetup",
     "GameState", "HeuristicBot", "IllegalAction", "MalformedAction", "Options", "RandomBot", "SetupError",
     "StateError", "apply", "apply_legal", "bot_view", "events_for", "legal_actions", "legal_key_at",
     "legal_keys", "load_catalog_dir", "load_scenario", "materialize", "new_game", "play_game", "public_view",
