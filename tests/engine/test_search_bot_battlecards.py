@@ -168,3 +168,22 @@ def test_the_engine_offers_the_search_levels_for_battlecards():
     assert engine.bot_kinds == ("random", "heuristic", *LEVELS)
     bot = engine.bot("search-1", catalog=CATALOG, salt="s")
     assert isinstance(bot, SearchBot) and bot.iterations == LEVELS["search-1"].iterations
+
+
+def test_the_priors_come_from_the_public_catalog_not_the_games_snapshot():
+    """A game's catalog is its snapshot: only the cards of its decks and conflict deck (a kept card among
+    them). The determinizer given it draws exactly what it draws given the whole public catalog."""
+    from cards.battlecards.snapshot import snapshot_dicts
+
+    checked = 0
+    for state in all_positions()[::7]:
+        setup = state.setup
+        codes = {c for deck in setup.decks.values() for c in deck} | set(setup.conflict_deck)
+        snapshot = g.Catalog.from_dicts(**snapshot_dicts(CATALOG, codes))
+        seat = state.decision.seat
+        view = g.view(state, seat)
+        full = g.Determinizer(CATALOG).determinize(view, random.Random(checked))
+        game = g.Determinizer(snapshot).determinize(view, random.Random(checked))
+        assert game.to_json() == full.to_json()
+        checked += 1
+    assert checked >= 10

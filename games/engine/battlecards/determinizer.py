@@ -31,6 +31,7 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from vocabulary.battlecards import KINDS, Catalog, load_catalog_dir
@@ -69,15 +70,21 @@ class Determinizer:
     rollout_plies = 150
 
     def __init__(self, catalog: Catalog | None = None) -> None:
-        self.catalog = catalog if catalog is not None else load_catalog_dir()
+        # The priors come from the PUBLIC card vocabulary (the fixtures' catalog: starters, conflict sets),
+        # never from `catalog`: a game's catalog is its snapshot, restricted to the cards of its decks and
+        # conflict deck, so its composition would tell the enemy deck and the kept cards. `catalog` only
+        # gives the definitions of the game's own codes (its frozen versions) in the states built.
+        self.public = public_catalog()
+        self.catalog = (self.public if catalog is None or catalog is self.public
+                        else _merged(self.public, catalog))
 
     def prior_deck(self, nation: str, theater: str | None) -> list[str]:
         """The enemy's assumed deck list: his nation's starter for the theater (codes, by count)."""
-        sets = [s for _, s in sorted(self.catalog.sets.items()) if s.kind == "starter" and s.nation == nation]
+        sets = [s for _, s in sorted(self.public.sets.items()) if s.kind == "starter" and s.nation == nation]
         pick = [s for s in sets if s.theater == theater] or sets
         if pick:
             return [c for c, n in sorted(pick[0].arsenal_counts().items()) for _ in range(n)]
-        return sorted(c for c, d in self.catalog.arsenal.items() if d.nation == nation)
+        return sorted(c for c, d in self.public.arsenal.items() if d.nation == nation)
 
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> GameState:
         cat = self.catalog
@@ -182,7 +189,7 @@ class Determinizer:
                     return opp_pool.pop(i)
             same = [c for c in prior if kind is None or arsenal[c].kind == kind]
             if not same:
-                same = sorted(c for c, d in arsenal.items() if kind is None or d.kind == kind)
+                same = sorted(c for c, d in self.public.arsenal.items() if kind is None or d.kind == kind)
             return same[rng.randrange(len(same))]
 
         def deal(kind: str | None) -> str:
@@ -280,7 +287,7 @@ class Determinizer:
     def conflict_list(self, theater: str | None, shown: list[str]) -> list[str]:
         """The conflict deck's assumed list: the theater's, from every conflict set of it as a standard game
         deals it (setup.starter_setup; the theater of the conflict cards shown when the table names none)."""
-        cat = self.catalog
+        cat = self.public
         if theater is None:
             seen = Counter(d.theater for c in shown if (d := cat.conflict.get(c) or cat.battlecards.get(c)))
             theater = seen.most_common(1)[0][0] if seen else None
@@ -315,6 +322,20 @@ class Determinizer:
             return 0.5
         return 1.0 if state.winner == seat else 0.0
 
+
+
+@lru_cache(maxsize=1)
+def public_catalog() -> Catalog:
+    """The public card vocabulary (the fixtures' catalog), loaded once."""
+    return load_catalog_dir()
+
+
+def _merged(public: Catalog, game: Catalog) -> Catalog:
+    """The public catalog with the game's own definitions over it (every code a state may be dealt)."""
+    return Catalog(nations={**public.nations, **game.nations}, arsenal={**public.arsenal, **game.arsenal},
+                   conflict={**public.conflict, **game.conflict},
+                   battlecards={**public.battlecards, **game.battlecards}, sets=public.sets,
+                   theaters={**public.theaters, **game.theaters})
 
 
 def _open_secret_choices(data: dict[str, Any], seat: str, opp: str, them: Mapping[str, Any]) -> bool:
