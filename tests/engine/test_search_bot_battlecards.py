@@ -187,3 +187,24 @@ def test_the_priors_come_from_the_public_catalog_not_the_games_snapshot():
         assert game.to_json() == full.to_json()
         checked += 1
     assert checked >= 10
+
+
+def _reversed_keys(value):
+    """A JSON value with every dict's keys in reverse order (as a store that reorders keys gives it back:
+    PostgreSQL's jsonb)."""
+    if isinstance(value, dict):
+        return {k: _reversed_keys(value[k]) for k in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reversed_keys(v) for v in value]
+    return value
+
+
+def test_the_table_is_the_same_bytes_whatever_order_the_stored_state_keeps_its_keys_in():
+    """The action answer is spliced from the in-memory state and must be byte for byte the view a fresh
+    process builds from the stored row (test_action_answer_json), which jsonb hands back reordered."""
+    import json
+
+    for state in all_positions():
+        again = g.GameState.from_json(_reversed_keys(state.to_json()), CATALOG)
+        for seat in g.SEATS:
+            assert json.dumps(g.view(again, seat)["table"]) == json.dumps(g.view(state, seat)["table"])

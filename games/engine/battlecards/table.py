@@ -81,7 +81,9 @@ def _public_frame(fr: Any, seat: str) -> dict[str, Any]:
 
 def public_table(st: GameState, seat: str) -> dict[str, Any]:
     """The table `seat` knows (see the module docstring)."""
-    frames = [_public_frame(fr, seat) for fr in st.frames]
+    # keys sorted: a state stored in PostgreSQL's jsonb comes back with its dicts' keys reordered, and the
+    # table (and the hidden-N numbering, in the order the frames name the cards) must not depend on it
+    frames = canonical([_public_frame(fr, seat) for fr in st.frames])
     code = st.code
     shown = {c for fr in st.frames if isinstance(fr, BattleFrame) and fr.stage not in PRE_REVEAL
              for units in fr.present.values() for c in units}
@@ -111,6 +113,16 @@ def public_table(st: GameState, seat: str) -> dict[str, Any]:
             "round_cap_battles": st.round_cap_battles}
 
 
+def canonical(value: Any) -> Any:
+    """A JSON value with every dict's keys in one order whatever order it was built in: jsonb's (shorter
+    keys first, then by code point), the order a state loaded from PostgreSQL has ("axis" before "allies")."""
+    if isinstance(value, dict):
+        return {k: canonical(value[k]) for k in sorted(value, key=lambda k: (len(k), k))}
+    if isinstance(value, list):
+        return [canonical(v) for v in value]
+    return value
+
+
 def walk(value: Any) -> list[str]:
     """Every string of a JSON value (dict keys included), depth first in document order."""
     out: list[str] = []
@@ -137,4 +149,4 @@ def rename(value: Any, names: dict[str, str]) -> Any:
     return value
 
 
-__all__ = ["PRE_REVEAL", "face_down", "public_table", "rename", "theater", "walk"]
+__all__ = ["PRE_REVEAL", "canonical", "face_down", "public_table", "rename", "theater", "walk"]
