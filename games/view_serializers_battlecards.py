@@ -211,5 +211,16 @@ class ViewSerializer(serializers.Serializer):
     conflict = ConflictPilesSerializer()
     battle = BattleSerializer(allow_null=True)
     decision = _documented(decision_component(GAME), serializers.JSONField, allow_null=True)
+    deck_list = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Your own arsenal deck list (card codes)."
+    )
+    table = serializers.DictField(
+        required=False,
+        help_text="Classic games: the public facts the rest of the view does not show (what a search bot "
+        "rebuilds a game from): the pending steps (frames; a face-down card they name is \"hidden-N\", the "
+        "other side's secret choices left out: FAQ C2's stack choice before the reveal, its optional-forces "
+        "answer), the codes of the other cards they name, the stack each face-up unit of the battle came "
+        "from (stacked), the theater, the options and the round-capped battles.",
+    )
     armies = ArmiesSerializer(required=False, help_text="Team and combined games only.")
 

@@ -1,5 +1,5 @@
 """The analysis of a finished game (issue 41, games.engine.core.analysis), for every registered game whose
-engine offers a determinizer (Battlefront today; the others join once theirs lands):
+engine offers a determinizer (Battlecards, Battlefront, The War):
 
 - the estimate at a ply is unchanged when the hidden cards the deciding seat could not see are dealt again
   (the conformance suite's re-deal, tests/engine/conformance/adapters.py): only the seat's view is searched;
@@ -54,7 +54,7 @@ def _game(name: str, seed: int) -> tuple[object, object, object, list[dict]]:
 
 
 def test_there_is_a_game_to_analyse():
-    assert "battlefront" in GAMES
+    assert {"battlecards", "battlefront", "the-war"} <= set(GAMES)
 
 
 @pytest.mark.parametrize("name", GAMES)

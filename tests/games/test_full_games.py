@@ -155,10 +155,31 @@ def test_user_against_the_bot_plays_a_complete_game(create_game, api, alice):
 
 
 @pytest.mark.django_db
-def test_battlecards_offers_no_search_bot_yet(api, alice):
-    """Issue 40: Battlecards has no determinizer (the one tried exposed secret frame choices and the conflict
-    deck through its view's table: reverted), so its search levels are refused with 400 bot_not_available."""
-    answer = api(alice).post("/api/games/", {
-        "my_deck": {"starter": "gb-we-starter"}, "opponent_deck": {"starter": "de-we-starter"},
-        "opponent": {"kind": "bot", "bot": "search-1"}}, format="json")
-    assert (answer.status_code, answer.json()["code"]) == (400, "bot_not_available")
+def test_a_user_against_the_search_bot_plays_battlecards_through_the_api(create_game, api, alice):
+    """Issue 40: {"kind": "bot", "bot": "search-1"} seats Battlecards' information-set search bot. It moves
+    from its seat's view (the view's `table` rebuilds the pending steps) inside the player's requests,
+    every answer the player reads checked by the hidden-information oracle; after the bot's first 25
+    actions the player resigns (a whole game at search-1 takes minutes of CPU: see the README)."""
+    game = create_game(alice, opponent={"kind": "bot", "bot": "search-1"}, seed=41)
+    gid, me = game["id"], game["my_seat"]
+    assert next(s for s in game["seats"] if s["seat"] == OTHER[me])["bot"] == "search-1"
+    oracle = HiddenInfoOracle(gid)
+    client, mine = api(alice), engine.RandomBot(salt="me")
+    for _ in range(400):
+        payload = client.get(f"/api/games/{gid}/view/").json()
+        oracle.check(payload, me)
+        if GameAction.objects.filter(game_id=gid, seat=OTHER[me], by_bot=True).count() >= 25:
+            break
+        assert payload["status"] == "active" and payload["your_turn"]
+        action = mine.choose(payload["view"], _legal(payload), me)
+        answer = client.post(f"/api/games/{gid}/actions/",
+                             {"version": payload["version"], "action": action.to_json()}, format="json")
+        assert answer.status_code == 200, answer.json()
+        oracle.check(answer.json(), me)
+    else:
+        pytest.fail("the search bot made fewer than 25 moves")
+    resigned = client.post(f"/api/games/{gid}/resign/", {}, format="json")
+    assert resigned.status_code == 200 and resigned.json()["winner"] == OTHER[me]
+    finished = Game.objects.get(pk=gid)
+    assert finished.status == "finished"
+    assert game_rebuild_state(game=finished).to_json() == finished.state

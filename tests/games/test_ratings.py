@@ -263,13 +263,11 @@ def test_calibration_seeds_the_bot_ratings_with_rated_bot_games(api):
     assert "tide-of-iron" not in BOT_RATED_GAME_TYPES  # a referee: no bots, no ratings
     from games.game_types import GAME_TYPES
 
-    # every bot a rated type offers (the search levels only where the game has a search bot: Battlefront
-    # and The War; Battlecards has random and heuristic)
+    # every bot a rated type offers (the search levels only where the game has a search bot: every rated
+    # game type with bots has one now)
     offered = {(bot, name) for name in BOT_RATED_GAME_TYPES for bot in GAME_TYPES[name].bot_kinds}
-    assert set(before) == offered
-    assert len(offered) == len(BotKind.choices) * (len(BOT_RATED_GAME_TYPES) - 1) + 2
-    assert {("search-1", "battlefront"), ("search-1", "the-war")} <= offered
-    assert ("search-1", "battlecards") not in offered  # no determinizer for Battlecards yet
+    assert set(before) == offered and len(offered) == len(BotKind.choices) * len(BOT_RATED_GAME_TYPES)
+    assert {("search-1", "battlefront"), ("search-1", "battlecards"), ("search-1", "the-war")} <= offered
     out = StringIO()
     call_command("calibrate_bot_ratings", "--game", "battlefront", "--games", "8", "--seed", "3", stdout=out)
     assert "8 rated games" in out.getvalue()

@@ -599,8 +599,9 @@ def test_the_oracle_refuses_a_teammates_hand_and_stacks_and_allows_the_seats_own
 
 
 def test_a_team_army_cannot_be_a_search_bot_it_plays_1v1_games_only(catalog_rows, api, alice):
-    """Issue 40: Battlecards has no search bot (no determinizer yet): a team army naming a search level is a
-    400 bot_not_available, not a game that fails when the bot moves."""
+    """Issue 40: Battlecards' search bot plays classic two-army games only (its determinizer rebuilds one
+    enemy army): a team army naming a search level is a 400 bot_not_available, not a game that fails when
+    the bot moves."""
     body = team_body(axis=[army("DE", "bot", bot="search-1"), army("DE", "bot")], allies=[army("GB", "me")])
     response = api(alice).post("/api/games/", body, format="json")
     assert response.status_code == 400, response.json()

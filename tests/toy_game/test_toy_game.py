@@ -51,8 +51,7 @@ def test_the_toy_game_is_listed_only_while_registered(toy_game):
             "decks": False, "live_play": False} in listed
     kinds = {t["id"]: t["bot_kinds"] for t in listed}
     search = ["random", "heuristic", "search-1", "search-2", "search-3", "search-4"]
-    assert kinds["battlefront"] == kinds["the-war"] == search
-    assert kinds["battlecards"] == ["random", "heuristic"]  # no determinizer for Battlecards yet
+    assert kinds["battlefront"] == kinds["battlecards"] == kinds["the-war"] == search
     assert kinds["tide-of-iron"] == []
     assert [t["id"] for t in listed][:4] == ["battlecards", "battlefront", "the-war", "tide-of-iron"]
 

@@ -342,6 +342,8 @@ def test_replay_steps_forward_and_back(in_browser):
 ANALYSED_GAMES = {
     "battlefront": {"game_type": "battlefront", "opponent": {"kind": "bot", "bot": "heuristic"},
                     "seat": "east"},
+    "battlecards": {"my_deck": {"starter": "gb-we-starter"}, "opponent_deck": {"starter": "de-we-starter"},
+                    "opponent": {"kind": "bot", "bot": "heuristic"}},
 }
 
 

@@ -10,6 +10,7 @@ from .actions import key_to_json
 from .inspect import armies_in_battle, battle_frame, current_values, setup_pending
 from .machine import legal_keys
 from .state import OTHER, GameState
+from .table import public_table
 
 
 def _cards(st: GameState, ids: list[str]) -> list[dict[str, str]]:
@@ -160,9 +161,12 @@ def view(st: GameState, seat: str) -> dict[str, Any]:
         "conflict": _conflict(st),
         "battle": _battle_view(st, seat),
         "decision": _decision(st, seat),
+        "deck_list": list(st.setup.decks[seat]),  # the seat's own arsenal deck list: it built the deck
     }
     if not st.classic:
         out["armies"] = _armies(st, seat)
+    else:  # the public table a search bot rebuilds the game from (table.py; classic games)
+        out["table"] = public_table(st, seat)
     return out
 
 
@@ -265,7 +269,7 @@ class _LazyView(dict):
 
 # view()'s keys in view()'s order (keep in step with view())
 _VIEW_KEYS = ("seat", "status", "winner", "result", "turn", "ply", "active_seat", "victory_threshold",
-              "max_action_number", "me", "opponent", "conflict", "battle", "decision")
+              "max_action_number", "me", "opponent", "conflict", "battle", "decision", "deck_list", "table")
 
 
 def bot_view(st: GameState, seat: str) -> dict[str, Any]:
@@ -282,6 +286,8 @@ def bot_view(st: GameState, seat: str) -> dict[str, Any]:
         "conflict": lambda: _conflict(st),
         "battle": lambda: _battle_view(st, seat),
         "decision": lambda: _lazy_decision(st, seat),
+        "deck_list": lambda: list(st.setup.decks[seat]),
+        "table": lambda: public_table(st, seat),
     }, seat=seat, status=st.status, winner=st.winner, result=st.result, turn=st.turn, ply=st.ply,
         active_seat=st.active_seat, victory_threshold=st.vp_threshold, max_action_number=st.max_action)
 

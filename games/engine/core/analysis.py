@@ -24,7 +24,10 @@ from .search import SearchBot
 # ply would take more than PLY_SECONDS of one core (`budget`: measured on the game's first decision, where
 # playouts are longest), so a 300-ply game of any game takes at most about 300 * 0.8 s = 4 minutes.
 # Battlefront: about 2.3 ms an iteration, so it gets the 200 (0.45 s a ply, 2.3 minutes for 300 plies;
-# tests/bench/analysis_bench.py). The server's: settings.GAMES_ANALYSIS_ITERATIONS and _PLY_SECONDS.
+# tests/bench/analysis_bench.py). Battlecards (150-ply playouts): also the 200, about 3.2 ms an iteration;
+# a 300-ply game of two heuristic bots took 194 s of one core (0.65 s a ply mean, p95 0.89 s; 2026-11-29,
+# `python tests/bench/analysis_bench.py --game battlecards --games 1 --plies 300`).
+# The server's: settings.GAMES_ANALYSIS_ITERATIONS and _PLY_SECONDS.
 DEFAULT_ITERATIONS = 200
 PLY_SECONDS = 0.8
 MIN_ITERATIONS = 16  # never fewer (a slower game's analysis takes longer rather than saying nothing)
