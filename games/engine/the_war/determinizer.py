@@ -26,6 +26,7 @@ from typing import Any
 from vocabulary.the_war import TheWarCatalog, load_catalog
 
 from ..core.machine import resume
+from .bots import HeuristicBot
 from .rules import apply_legal, legal_actions
 from .setup import OTHER, SEATS, GameSetup
 from .state import ZONES, WarState, frame_from_json
@@ -40,6 +41,7 @@ class Determinizer:
 
     def __init__(self, catalog: TheWarCatalog | None = None) -> None:
         self.catalog = catalog if catalog is not None else load_catalog()
+        self._heuristic = HeuristicBot(self.catalog, salt="search-policy")
 
     # --------------------------------------------------------------------------------- the prior
     def prior_deck(self, view: Mapping[str, Any], shown: list[str]) -> list[str]:
@@ -208,6 +210,14 @@ class Determinizer:
     def playout_step(state: WarState, rng: random.Random) -> None:
         actions = legal_actions(state)
         apply_legal(state, actions[rng.randrange(len(actions))])
+
+    def policy(self, state: WarState, rng: random.Random) -> Any:
+        """The heuristic bot's choice on a sampled state (the playouts' policy and the tree's prior); it
+        reads the mover's cards and the table's ids, codes and damage, as from his view."""
+        bot = self._heuristic
+        bot.bind(state)
+        assert state.decision is not None
+        return bot.choose({}, legal_actions(state), state.decision.seat)
 
     @staticmethod
     def to_move(state: WarState) -> str | None:
