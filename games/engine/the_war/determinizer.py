@@ -18,6 +18,7 @@ hand first. The game's RNG is seeded from the bot's RNG. Whatever the opponent s
 """
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -37,7 +38,7 @@ TABLE_ZONES = ("resources", "line1", "line2", "reserve", "conditions")
 class Determinizer:
     # a playout stops after this many plies (about two turns) and is scored by `evaluate`: a game lasts
     # about a thousand plies, and random playouts to its end told the search little
-    rollout_plies = 120
+    rollout_plies = 40
 
     def __init__(self, catalog: TheWarCatalog | None = None) -> None:
         self.catalog = catalog if catalog is not None else load_catalog()
@@ -225,16 +226,29 @@ class Determinizer:
 
     @staticmethod
     def evaluate(state: WarState, seat: str) -> float:
-        """A playout stopped by the ply cap: a player who cannot draw loses, so the share of the cards left
-        in both decks that are the seat's (0.5 when even)."""
-        mine, theirs = len(state.zones[seat]["deck"]), len(state.zones[OTHER[seat]]["deck"])
-        return 0.5 if mine + theirs == 0 else mine / (mine + theirs)
+        """A playout stopped by the ply cap: a player who cannot draw loses, and the units in his lines are
+        what strikes the other's deck, so a logistic of the margin of (cards left in the deck + half the
+        attack and bombing power in the lines), scaled by EVAL_SCALE cards."""
+        margin = _material(state, seat) - _material(state, OTHER[seat])
+        return 1.0 / (1.0 + math.exp(-margin / EVAL_SCALE))
 
     @staticmethod
     def reward(state: WarState, seat: str) -> float:
         if state.winner is None:
             return 0.5
         return 1.0 if state.winner == seat else 0.0
+
+
+EVAL_SCALE = 4.0  # cards of margin for which a truncated playout scores about 0.73
+
+
+def _material(st: WarState, s: str) -> float:
+    """Cards left in seat s's deck plus half the attack of its 1st line and the bombing power and deck
+    hits of its 2nd line (what may strike the other deck in the turns to come)."""
+    cards, codes, z = st.catalog.cards, st.codes, st.zones[s]
+    power = sum(cards[codes[u]].attack or 0 for u in z["line1"])
+    power += sum((cards[codes[u]].bombing_power or 0) + (cards[codes[u]].deck_hit or 0) for u in z["line2"])
+    return len(z["deck"]) + 0.5 * power
 
 
 def _load(st: WarState, data: dict[str, Any]) -> None:
