@@ -9,6 +9,8 @@ of the decisions it searched, i.e. with more than one legal action).
 Game g is seed 1000+g (the game's `example(seed)`), the search bot sits in seat g % 2, salts "s<g>" /
 "o<g>": a rerun gives the same games and the same score whatever --workers (games are dealt to worker
 processes; each game is played whole in one). Draws (and games stopped by --max-plies) count half.
+--json rewrites its file after every game (the figures so far, every game, every searched decision's
+time), so a run stopped early keeps them; runs of --first ranges add up to one run of their union.
 """
 from __future__ import annotations
 
@@ -83,39 +85,49 @@ def main() -> None:
     args = parser.parse_args()
     numbers = range(args.first, args.first + args.games)
     wall = time.perf_counter()
-    results = []
+    results: list[dict] = []
     jobs = [(args.game, args.level, args.opponent, g, args.max_plies, args.iterations) for g in numbers]
     if args.workers > 1:
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             for r in pool.map(play_one, *zip(*jobs, strict=True)):
-                results.append(r)
-                print(f"game {r['game']}: search seat {r['seat']}, winner {r['winner']}, {r['plies']} plies, "
-                      f"{r['cpu']:.1f} s CPU", flush=True)
+                record(args, results, r, wall)
     else:
         for job in jobs:
-            r = play_one(*job)
-            results.append(r)
-            print(f"game {r['game']}: search seat {r['seat']}, winner {r['winner']}, {r['plies']} plies, "
-                  f"{r['cpu']:.1f} s CPU", flush=True)
+            record(args, results, play_one(*job), wall)
+    summary = summarize(args, results, wall)
+    budget = f"{args.level}" + (f" at {args.iterations} playouts" if args.iterations is not None else "")
+    low, high = summary["wilson95"]
+    print(f"{args.game} {budget} vs {args.opponent}: {summary['score']:g}/{summary['games']} = "
+          f"{summary['share']:.1%} (Wilson 95% {low:.1%}-{high:.1%}); per searched decision median "
+          f"{summary['median_ms']:.0f} ms, p95 {summary['p95_ms']:.0f} ms CPU ({summary['decisions']} "
+          f"decisions); {summary['wall_s']:.0f} s wall, {summary['cpu_s']:.0f} s CPU in games, "
+          f"{args.workers} worker(s)")
+
+
+def record(args: argparse.Namespace, results: list[dict], r: dict, wall: float) -> None:
+    """One game done: print it, and rewrite the --json file with every game so far (a run stopped early
+    keeps its figures)."""
+    results.append(r)
+    print(f"game {r['game']}: search seat {r['seat']}, winner {r['winner']}, {r['plies']} plies, "
+          f"{r['cpu']:.1f} s CPU", flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps({**summarize(args, results, wall), "results": [
+            {k: v for k, v in g.items() if k != "times"} for g in results],
+            "times_ms": [round(t * 1000, 2) for g in results for t in g["times"]]}))
+
+
+def summarize(args: argparse.Namespace, results: list[dict], wall: float) -> dict:
     score = sum(r["score"] for r in results)
     played = len(results)
     times = sorted(t for r in results for t in r["times"])
     low, high = wilson(score, played)
-    summary = {
+    return {
         "game": args.game, "level": args.level, "iterations": args.iterations, "opponent": args.opponent,
-        "games": played, "score": score, "share": score / max(played, 1), "wilson95": [low, high],
-        "decisions": len(times), "median_ms": percentile(times, 0.5) * 1000,
+        "first": args.first, "games": played, "score": score, "share": score / max(played, 1),
+        "wilson95": [low, high], "decisions": len(times), "median_ms": percentile(times, 0.5) * 1000,
         "p95_ms": percentile(times, 0.95) * 1000, "wall_s": time.perf_counter() - wall,
         "cpu_s": sum(r["cpu"] for r in results), "workers": args.workers,
     }
-    budget = f"{args.level}" + (f" at {args.iterations} playouts" if args.iterations is not None else "")
-    print(f"{args.game} {budget} vs {args.opponent}: {score:g}/{played} = {summary['share']:.1%} "
-          f"(Wilson 95% {low:.1%}-{high:.1%}); per searched decision median {summary['median_ms']:.0f} ms, "
-          f"p95 {summary['p95_ms']:.0f} ms CPU ({len(times)} decisions); {summary['wall_s']:.0f} s wall, "
-          f"{summary['cpu_s']:.0f} s CPU in games, {args.workers} worker(s)")
-    if args.json:
-        Path(args.json).write_text(json.dumps({**summary, "results": [
-            {k: v for k, v in r.items() if k != "times"} for r in results]}, indent=1))
 
 
 if __name__ == "__main__":
