@@ -27,6 +27,10 @@ from .state import BattlefrontState, DeployFrame, GameFrame
 
 
 class Determinizer:
+    # progressive widening (core.search): a deploy decision has up to (hand x fronts + 1) legal actions,
+    # more than search-1's playouts
+    widening = 1.0
+
     def __init__(self, catalog: BattlefrontCatalog | None = None) -> None:
         self.catalog = catalog if catalog is not None else load_cards()
         self._heuristic = HeuristicBot(self.catalog, salt="search-policy")

@@ -26,6 +26,11 @@ heuristic bot as a `policy` on a sampled state, and then
   progressive bias `PRIOR_BIAS / (visits + 1)` (Chaslot et al., "Progressive strategies for Monte-Carlo
   tree search", 2008), so a small budget keeps the heuristic's move unless the playouts clearly prefer
   another, and a large one lets the playouts decide;
+- progressive widening (Coulom 2007; Chaslot et al. 2008, "progressive unpruning"), for a game whose
+  decisions have more legal actions than a small budget has playouts (it sets `widening`): a node grows a
+  new child only while it has fewer than ceil(widening * sqrt(visits + 1)), the policy's action first, so
+  the playouts go to a few actions instead of one each to many (with one playout each, the most visited
+  action is whichever won its single playout);
 - a long game stops a playout after the game's `rollout_plies` and scores it with its `evaluate`
   (truncated playouts with an evaluation function); a single legal action is played without searching.
 """
@@ -54,7 +59,8 @@ class Determinizer(Protocol):
     a playout scores 0.5. `rollout_plies`, optional, caps a playout below the level's cap (a long game with
     an `evaluate` plays short playouts). `policy(state, rng)`, optional, is the game's own heuristic choice
     among `legal_actions(state)` on a sampled state (its heuristic bot, reading what the mover would see):
-    playouts follow it epsilon-greedily and the tree prefers it (see the module docstring).
+    playouts follow it epsilon-greedily and the tree prefers it (see the module docstring). `widening`,
+    optional (a float), turns on progressive widening with that constant.
     """
 
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> Any: ...
@@ -166,6 +172,7 @@ class SearchBot:
         step = getattr(game, "playout_step", None)
         evaluate = getattr(game, "evaluate", None)
         policy = getattr(game, "policy", None)
+        widening = getattr(game, "widening", None)
         epsilon = self.level.epsilon
         cap = min(self.level.rollout_plies, getattr(game, "rollout_plies", self.level.rollout_plies))
         for _ in range(self.iterations):
@@ -185,6 +192,9 @@ class SearchBot:
                         child.avail += 1
                 preferred = policy(state, rng) if policy is not None and len(actions) > 1 else None
                 untried = [a for a in actions if a not in node.children]
+                if untried and widening is not None and len(untried) < len(actions) and (
+                        len(node.children) >= math.ceil(widening * math.sqrt(node.visits + 1))):
+                    untried = []  # progressive widening: this node may not grow yet
                 if untried:
                     action = (preferred if preferred is not None and preferred in untried
                               else untried[rng.randrange(len(untried))])
@@ -193,7 +203,8 @@ class SearchBot:
                     game.apply(state, action)
                     node = child
                     break
-                node = max((node.children[a] for a in actions), key=lambda c: _biased_ucb(c, preferred))
+                node = max((node.children[a] for a in actions if a in node.children),
+                           key=lambda c: _biased_ucb(c, preferred))
                 game.apply(state, node.action)
             # playout: the game's policy epsilon-greedy, else uniform random; capped
             plies = 0
