@@ -1,17 +1,25 @@
 """The search bot's strength (issue 40): one level against another bot, seats alternating, with the
-Wilson 95 % interval of the win share and the search bot's time per decision (median, p95; process CPU time).
+Wilson 95 % interval of the win share and the search bot's time per decision (median, p95; process CPU time
+of the decisions it searched, i.e. with more than one legal action).
 
     python tests/bench/search_strength.py --game battlefront --level search-1 --opponent heuristic --games 40
+    python tests/bench/search_strength.py --game the-war --level search-2 --games 200 --workers 2 \
+        --json out.json
 
-Draws count half. Seeds are 1000.. (the game's `example(seed)`), salts "s<g>" / "o<g>": a rerun gives the
-same games and the same score.
+Game g is seed 1000+g (the game's `example(seed)`), the search bot sits in seat g % 2, salts "s<g>" /
+"o<g>": a rerun gives the same games and the same score whatever --workers (games are dealt to worker
+processes; each game is played whole in one). Draws (and games stopped by --max-plies) count half.
+--json rewrites its file after every game (the figures so far, every game, every searched decision's
+time), so a run stopped early keeps them; runs of --first ranges add up to one run of their union.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -20,12 +28,45 @@ from games.engine.registry import get  # noqa: E402
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a share `wins / n` (95 % for z = 1.96)."""
     if n == 0:
         return 0.0, 1.0
     p = wins / n
     centre = p + z * z / (2 * n)
     spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     return (centre - spread) / (1 + z * z / n), (centre + spread) / (1 + z * z / n)
+
+
+def play_one(game: str, level: str, opponent: str, g: int, max_plies: int,
+             iterations: int | None) -> dict:
+    """Game g: the search level against the opponent; the result and the search seat's decision times."""
+    engine = get(game).engine
+    catalog, setup = engine.example(1000 + g)
+    me, them = engine.seats[g % 2], engine.seats[1 - g % 2]
+    bot = engine.bot(level, catalog=catalog, salt=f"s{g}")
+    if iterations is not None:
+        bot.iterations = iterations
+    bots = {me: bot, them: engine.bot(opponent, catalog=catalog, salt=f"o{g}")}
+    state = engine.new_game(catalog, setup)
+    times: list[float] = []
+    start_game = time.process_time()
+    while state.decision is not None and state.ply < max_plies:
+        seat = state.decision.seat
+        legal = engine.legal_actions(state)
+        start = time.process_time()
+        action = bots[seat].choose(engine.view(state, seat), legal, seat)
+        if seat == me and len(legal) > 1:
+            times.append(time.process_time() - start)
+        engine.apply(state, action)
+    score = 1.0 if state.winner == me else 0.5 if state.winner is None else 0.0
+    return {"game": g, "seat": me, "winner": state.winner, "score": score, "plies": state.ply,
+            "cpu": time.process_time() - start_game, "times": times}
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * q))]
 
 
 def main() -> None:
@@ -35,37 +76,58 @@ def main() -> None:
     parser.add_argument("--level", default="search-1")
     parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--first", type=int, default=0, help="the first game's number (seed 1000+first)")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="playouts per decision instead of the level's (to calibrate a level)")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing games (at most 2 here)")
     parser.add_argument("--max-plies", type=int, default=3000)
-    parser.add_argument("--cpu-budget", type=float, default=None,
-                        help="start no new game once the process has used this many CPU seconds")
+    parser.add_argument("--json", default=None, help="also write the figures and every game to this file")
     args = parser.parse_args()
-    engine = get(args.game).engine
-    score, times, played = 0.0, [], 0
-    for g in range(args.games):
-        if args.cpu_budget is not None and time.process_time() > args.cpu_budget:
-            break
-        catalog, setup = engine.example(1000 + g)
-        me, them = engine.seats[g % 2], engine.seats[1 - g % 2]
-        bots = {me: engine.bot(args.level, catalog=catalog, salt=f"s{g}"),
-                them: engine.bot(args.opponent, catalog=catalog, salt=f"o{g}")}
-        state = engine.new_game(catalog, setup)
-        while state.decision is not None and state.ply < args.max_plies:
-            seat = state.decision.seat
-            legal = engine.legal_actions(state)
-            start = time.process_time()
-            action = bots[seat].choose(engine.view(state, seat), legal, seat)
-            if seat == me:
-                times.append(time.process_time() - start)
-            engine.apply(state, action)
-        score += 1.0 if state.winner == me else 0.5 if state.winner is None else 0.0
-        played += 1
-        print(f"game {g}: search seat {me}, winner {state.winner}, {state.ply} plies, "
-              f"{time.process_time():.0f} s CPU so far", flush=True)
-    times.sort()
+    numbers = range(args.first, args.first + args.games)
+    wall = time.perf_counter()
+    results: list[dict] = []
+    jobs = [(args.game, args.level, args.opponent, g, args.max_plies, args.iterations) for g in numbers]
+    if args.workers > 1:
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            for r in pool.map(play_one, *zip(*jobs, strict=True)):
+                record(args, results, r, wall)
+    else:
+        for job in jobs:
+            record(args, results, play_one(*job), wall)
+    summary = summarize(args, results, wall)
+    budget = f"{args.level}" + (f" at {args.iterations} playouts" if args.iterations is not None else "")
+    low, high = summary["wilson95"]
+    print(f"{args.game} {budget} vs {args.opponent}: {summary['score']:g}/{summary['games']} = "
+          f"{summary['share']:.1%} (Wilson 95% {low:.1%}-{high:.1%}); per searched decision median "
+          f"{summary['median_ms']:.0f} ms, p95 {summary['p95_ms']:.0f} ms CPU ({summary['decisions']} "
+          f"decisions); {summary['wall_s']:.0f} s wall, {summary['cpu_s']:.0f} s CPU in games, "
+          f"{args.workers} worker(s)")
+
+
+def record(args: argparse.Namespace, results: list[dict], r: dict, wall: float) -> None:
+    """One game done: print it, and rewrite the --json file with every game so far (a run stopped early
+    keeps its figures)."""
+    results.append(r)
+    print(f"game {r['game']}: search seat {r['seat']}, winner {r['winner']}, {r['plies']} plies, "
+          f"{r['cpu']:.1f} s CPU", flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps({**summarize(args, results, wall), "results": [
+            {k: v for k, v in g.items() if k != "times"} for g in results],
+            "times_ms": [round(t * 1000, 2) for g in results for t in g["times"]]}))
+
+
+def summarize(args: argparse.Namespace, results: list[dict], wall: float) -> dict:
+    score = sum(r["score"] for r in results)
+    played = len(results)
+    times = sorted(t for r in results for t in r["times"])
     low, high = wilson(score, played)
-    print(f"{args.game} {args.level} vs {args.opponent}: {score:g}/{played} = {score / max(played, 1):.0%} "
-          f"(Wilson 95% {low:.0%}-{high:.0%}); per decision median {times[len(times) // 2] * 1000:.0f} ms, "
-          f"p95 {times[int(len(times) * 0.95)] * 1000:.0f} ms CPU")
+    return {
+        "game": args.game, "level": args.level, "iterations": args.iterations, "opponent": args.opponent,
+        "first": args.first, "games": played, "score": score, "share": score / max(played, 1),
+        "wilson95": [low, high], "decisions": len(times), "median_ms": percentile(times, 0.5) * 1000,
+        "p95_ms": percentile(times, 0.95) * 1000, "wall_s": time.perf_counter() - wall,
+        "cpu_s": sum(r["cpu"] for r in results), "workers": args.workers,
+    }
 
 
 if __name__ == "__main__":

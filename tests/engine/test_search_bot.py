@@ -140,3 +140,36 @@ def test_the_search_module_imports_no_game_state_by_contract():
                           text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 kept, 0 broken" in done.stdout
+
+
+def test_the_search_policy_reads_the_heuristic_bots_fields_of_the_view_with_the_same_values():
+    """The playouts' policy (issue 40, strength) gives the heuristic bot a cheap part of the view
+    (`policy_view`): every field the bot reads, as in the view, hence the same choice; on a sampled
+    state it is the choice the heuristic bot makes from the seat's true view."""
+    from games.engine.battlefront.determinizer import policy_view
+
+    det = bf.Determinizer(CATALOG)
+    rng = random.Random(3)
+    two_front = bf.Options(two_front_victory=True, special_cards={"west": "US", "east": "JP"})
+    checked = 0
+    for state in POSITIONS + positions(8, every=3, options=two_front):
+        seat = state.decision.seat
+        view, legal = bf.view(state, seat), bf.legal_actions(state)
+        part = policy_view(state, seat)
+        assert part["ply"] == view["ply"]
+        assert part["decision"]["kind"] == view["decision"]["kind"]
+        assert part["options"]["two_front_victory"] == view["options"]["two_front_victory"]
+        keys = ("front", "markers", "captured_by")
+        assert [{k: f[k] for k in keys} for f in part["fronts"]] == [
+            {k: f[k] for k in keys} for f in view["fronts"]]
+        assert [f["cards"] for f in part["fronts"]] == [
+            {s: [{k: c[k] for k in ("code", "use") if k in c} for c in f["cards"][s]] for s in bf.SEATS}
+            for f in view["fronts"]]
+        assert part["me"]["captured"] == view["me"]["captured"]
+        assert part["me"]["nationality"] == view["me"]["nationality"]
+        assert part["opponent"]["nationality"] == view["opponent"]["nationality"]
+        heuristic = bf.HeuristicBot(CATALOG).choose(view, legal, seat)
+        assert bf.HeuristicBot(CATALOG).choose(part, legal, seat) == heuristic
+        assert det.policy(det.determinize(view, rng), rng) == heuristic
+        checked += 1
+    assert checked >= 30

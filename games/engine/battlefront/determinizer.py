@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.machine import resume
+from .bots import HeuristicBot
 from .cards import BattlefrontCatalog, load_cards
 from .rules import apply_legal, legal_actions, legal_key_at, materialize
 from .setup import FRONTS, OTHER, SEATS, GameSetup, Options
@@ -26,8 +27,13 @@ from .state import BattlefrontState, DeployFrame, GameFrame
 
 
 class Determinizer:
+    # progressive widening (core.search): a deploy decision has up to (hand x fronts + 1) legal actions,
+    # more than search-1's playouts
+    widening = 1.0
+
     def __init__(self, catalog: BattlefrontCatalog | None = None) -> None:
         self.catalog = catalog if catalog is not None else load_cards()
+        self._heuristic = HeuristicBot(self.catalog, salt="search-policy")
 
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> BattlefrontState:
         cat = self.catalog
@@ -93,6 +99,13 @@ class Determinizer:
         """One uniformly random legal action, building only the chosen one (self-play's fast path)."""
         apply_legal(state, materialize(legal_key_at(state, rng.randrange)))
 
+    def policy(self, state: BattlefrontState, rng: random.Random) -> Any:
+        """The heuristic bot's choice on a sampled state (the playouts' policy and the tree's prior), from
+        the part of the mover's view it reads (`policy_view`: the same values as view.view, built cheaply)."""
+        assert state.decision is not None
+        seat = state.decision.seat
+        return self._heuristic.choose(policy_view(state, seat), legal_actions(state), seat)
+
     @staticmethod
     def to_move(state: BattlefrontState) -> str | None:
         return state.decision.seat if state.decision is not None else None
@@ -104,4 +117,28 @@ class Determinizer:
         return 1.0 if state.winner == seat else 0.0
 
 
-__all__ = ["FRONTS", "Determinizer"]
+def policy_view(st: BattlefrontState, seat: str) -> dict[str, Any]:
+    """The fields of `view(st, seat)` the heuristic bot reads, with the same values: the decision's kind,
+    the ply, the options, both nationalities, the seat's captures and each front's cards (code and use),
+    markers and capture. Rollouts ask it at every ply, where the whole view (forces, legal actions as
+    JSON) cost more than the rules."""
+    opp = OTHER[seat]
+    uses = st.uses
+    fronts = []
+    for f in FRONTS:
+        row = st.fronts[f]
+        fronts.append({"front": f, "markers": st.markers[f], "captured_by": st.captured[f], "cards": {
+            s: [{"code": c, "use": uses[c]} if c in uses else {"code": c} for c in row[s]] for s in SEATS}})
+    decision = st.decision
+    return {
+        "ply": st.ply,
+        "options": {"two_front_victory": st.setup.options.two_front_victory},
+        "fronts": fronts,
+        "me": {"nationality": st.nationality(seat),
+               "captured": [f for f in FRONTS if st.captured[f] == seat]},
+        "opponent": {"nationality": st.nationality(opp)},
+        "decision": {"kind": decision.kind} if decision is not None else None,
+    }
+
+
+__all__ = ["FRONTS", "Determinizer", "policy_view"]

@@ -15,6 +15,24 @@ pyproject.toml). Its randomness is its own `random.Random`, seeded from (salt, v
 game's RNG: the same salt and the same view give the same choice.
 
 Strength is a budget of iterations (playouts) per decision, named by `LEVELS` (`search-1` ... `search-4`).
+
+What makes it strong (uniform random playouts lost to the games' heuristic bots): a game may give its
+heuristic bot as a `policy` on a sampled state, and then
+- playouts follow that policy, epsilon-greedy (with probability `Level.epsilon` a uniform random action):
+  Monte-Carlo rollout of a base policy, which improves on it (Tesauro & Galperin, "On-line policy
+  improvement using Monte-Carlo search", NIPS 1996; Bertsekas' rollout algorithm); random playouts
+  mostly measure random play;
+- the tree is biased towards the policy's action: it is expanded first at a node and its UCB value gets a
+  progressive bias `PRIOR_BIAS / (visits + 1)` (Chaslot et al., "Progressive strategies for Monte-Carlo
+  tree search", 2008), so a small budget keeps the heuristic's move unless the playouts clearly prefer
+  another, and a large one lets the playouts decide;
+- progressive widening (Coulom 2007; Chaslot et al. 2008, "progressive unpruning"), for a game whose
+  decisions have more legal actions than a small budget has playouts (it sets `widening`): a node grows a
+  new child only while it has fewer than ceil(widening * sqrt(visits + 1)), the policy's action first, so
+  the playouts go to a few actions instead of one each to many (with one playout each, the most visited
+  action is whichever won its single playout);
+- a long game stops a playout after the game's `rollout_plies` and scores it with its `evaluate`
+  (truncated playouts with an evaluation function); a single legal action is played without searching.
 """
 from __future__ import annotations
 
@@ -39,7 +57,10 @@ class Determinizer(Protocol):
     path); without it a playout picks from `legal_actions`. `evaluate(state, seat)`, optional, scores a
     playout the level's ply cap stopped before the end (in [0, 1], from the sampled state); without it such
     a playout scores 0.5. `rollout_plies`, optional, caps a playout below the level's cap (a long game with
-    an `evaluate` plays short playouts).
+    an `evaluate` plays short playouts). `policy(state, rng)`, optional, is the game's own heuristic choice
+    among `legal_actions(state)` on a sampled state (its heuristic bot, reading what the mover would see):
+    playouts follow it epsilon-greedily and the tree prefers it (see the module docstring). `widening`,
+    optional (a float), turns on progressive widening with that constant.
     """
 
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> Any: ...
@@ -53,6 +74,7 @@ class Determinizer(Protocol):
 class Level:
     iterations: int      # determinized playouts per decision
     rollout_plies: int   # a playout stops after this many plies (an unfinished one scores 0.5)
+    epsilon: float = 0.1  # with a game's policy: the share of uniform random actions in a playout
 
 
 LEVELS: dict[str, Level] = {
@@ -77,6 +99,7 @@ class Estimate:
 
 
 EXPLORATION = 0.7  # UCB1's constant, for rewards in [0, 1]
+PRIOR_BIAS = 1.0   # the progressive bias of the game policy's action: PRIOR_BIAS / (visits + 1)
 
 
 class _Node:
@@ -148,6 +171,9 @@ class SearchBot:
         game = self.game
         step = getattr(game, "playout_step", None)
         evaluate = getattr(game, "evaluate", None)
+        policy = getattr(game, "policy", None)
+        widening = getattr(game, "widening", None)
+        epsilon = self.level.epsilon
         cap = min(self.level.rollout_plies, getattr(game, "rollout_plies", self.level.rollout_plies))
         for _ in range(self.iterations):
             state = game.determinize(view, rng)
@@ -164,20 +190,28 @@ class SearchBot:
                     child = node.children.get(a)
                     if child is not None:
                         child.avail += 1
+                preferred = policy(state, rng) if policy is not None and len(actions) > 1 else None
                 untried = [a for a in actions if a not in node.children]
+                if untried and widening is not None and len(untried) < len(actions) and (
+                        len(node.children) >= math.ceil(widening * math.sqrt(node.visits + 1))):
+                    untried = []  # progressive widening: this node may not grow yet
                 if untried:
-                    action = untried[rng.randrange(len(untried))]
+                    action = (preferred if preferred is not None and preferred in untried
+                              else untried[rng.randrange(len(untried))])
                     child = node.children[action] = _Node(node, action, mover)
                     child.avail = 1
                     game.apply(state, action)
                     node = child
                     break
-                node = max((node.children[a] for a in actions), key=_ucb)
+                node = max((node.children[a] for a in actions if a in node.children),
+                           key=lambda c: _biased_ucb(c, preferred))
                 game.apply(state, node.action)
-            # playout: uniform random, capped
+            # playout: the game's policy epsilon-greedy, else uniform random; capped
             plies = 0
             while plies < cap and game.to_move(state) is not None:
-                if step is not None:
+                if policy is not None and rng.random() >= epsilon:
+                    game.apply(state, policy(state, rng))
+                elif step is not None:
                     step(state, rng)
                 else:
                     actions = game.legal_actions(state)
@@ -204,6 +238,12 @@ def _best_child(root: _Node, allowed: set[Any]) -> _Node | None:
     """The root's child `choose` plays: the most visited legal action (ties: the higher total reward)."""
     return max((c for a, c in root.children.items() if a in allowed),
                key=lambda c: (c.visits, c.wins), default=None)
+
+
+def _biased_ucb(node: _Node, preferred: Any) -> float:
+    """UCB1 plus the progressive bias of the game policy's action (Chaslot et al. 2008)."""
+    return _ucb(node) + (PRIOR_BIAS / (node.visits + 1) if preferred is not None and node.action == preferred
+                         else 0.0)
 
 
 def _ucb(node: _Node) -> float:

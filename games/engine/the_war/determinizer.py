@@ -18,6 +18,7 @@ hand first. The game's RNG is seeded from the bot's RNG. Whatever the opponent s
 """
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -26,6 +27,7 @@ from typing import Any
 from vocabulary.the_war import TheWarCatalog, load_catalog
 
 from ..core.machine import resume
+from .bots import HeuristicBot
 from .rules import apply_legal, legal_actions
 from .setup import OTHER, SEATS, GameSetup
 from .state import ZONES, WarState, frame_from_json
@@ -36,10 +38,11 @@ TABLE_ZONES = ("resources", "line1", "line2", "reserve", "conditions")
 class Determinizer:
     # a playout stops after this many plies (about two turns) and is scored by `evaluate`: a game lasts
     # about a thousand plies, and random playouts to its end told the search little
-    rollout_plies = 120
+    rollout_plies = 40
 
     def __init__(self, catalog: TheWarCatalog | None = None) -> None:
         self.catalog = catalog if catalog is not None else load_catalog()
+        self._heuristic = HeuristicBot(self.catalog, salt="search-policy")
 
     # --------------------------------------------------------------------------------- the prior
     def prior_deck(self, view: Mapping[str, Any], shown: list[str]) -> list[str]:
@@ -209,22 +212,43 @@ class Determinizer:
         actions = legal_actions(state)
         apply_legal(state, actions[rng.randrange(len(actions))])
 
+    def policy(self, state: WarState, rng: random.Random) -> Any:
+        """The heuristic bot's choice on a sampled state (the playouts' policy and the tree's prior); it
+        reads the mover's cards and the table's ids, codes and damage, as from his view."""
+        bot = self._heuristic
+        bot.bind(state)
+        assert state.decision is not None
+        return bot.choose({}, legal_actions(state), state.decision.seat)
+
     @staticmethod
     def to_move(state: WarState) -> str | None:
         return state.decision.seat if state.decision is not None else None
 
     @staticmethod
     def evaluate(state: WarState, seat: str) -> float:
-        """A playout stopped by the ply cap: a player who cannot draw loses, so the share of the cards left
-        in both decks that are the seat's (0.5 when even)."""
-        mine, theirs = len(state.zones[seat]["deck"]), len(state.zones[OTHER[seat]]["deck"])
-        return 0.5 if mine + theirs == 0 else mine / (mine + theirs)
+        """A playout stopped by the ply cap: a player who cannot draw loses, and the units in his lines are
+        what strikes the other's deck, so a logistic of the margin of (cards left in the deck + half the
+        attack and bombing power in the lines), scaled by EVAL_SCALE cards."""
+        margin = _material(state, seat) - _material(state, OTHER[seat])
+        return 1.0 / (1.0 + math.exp(-margin / EVAL_SCALE))
 
     @staticmethod
     def reward(state: WarState, seat: str) -> float:
         if state.winner is None:
             return 0.5
         return 1.0 if state.winner == seat else 0.0
+
+
+EVAL_SCALE = 4.0  # cards of margin for which a truncated playout scores about 0.73
+
+
+def _material(st: WarState, s: str) -> float:
+    """Cards left in seat s's deck plus half the attack of its 1st line and the bombing power and deck
+    hits of its 2nd line (what may strike the other deck in the turns to come)."""
+    cards, codes, z = st.catalog.cards, st.codes, st.zones[s]
+    power = sum(cards[codes[u]].attack or 0 for u in z["line1"])
+    power += sum((cards[codes[u]].bombing_power or 0) + (cards[codes[u]].deck_hit or 0) for u in z["line2"])
+    return len(z["deck"]) + 0.5 * power
 
 
 def _load(st: WarState, data: dict[str, Any]) -> None:

@@ -148,3 +148,19 @@ def test_the_engine_offers_the_search_levels_for_the_war():
     assert engine.bot_kinds == ("random", "heuristic", *LEVELS)
     bot = engine.bot("search-1", catalog=CATALOG, salt="s")
     assert isinstance(bot, SearchBot) and bot.iterations == LEVELS["search-1"].iterations
+
+
+def test_the_search_policy_is_the_heuristic_bots_choice_from_the_seats_view():
+    """The playouts' policy and the tree's prior (issue 40, strength): on a state sampled from a seat's
+    view, the seat's heuristic choice is the heuristic bot's choice from that view."""
+    det = tw.Determinizer(CATALOG)
+    rng = random.Random(7)
+    checked = 0
+    for state in all_positions():
+        seat = state.decision.seat
+        view = tw.view(state, seat)
+        legal = tw.legal_actions(state)
+        sample = det.determinize(view, rng)
+        assert det.policy(sample, rng) == tw.HeuristicBot(CATALOG).choose(view, legal, seat)
+        checked += 1
+    assert checked >= 30
