@@ -16,7 +16,7 @@ from vocabulary.battlecards import Catalog, load_catalog_dir
 
 from .battlecards.actions import ACTION_SCHEMA, Action
 from .battlecards.bots import HeuristicBot, RandomBot
-from .battlecards.determinizer import Determinizer
+from .battlecards.determinizer import AnalysisDeterminizer, Determinizer
 from .battlecards.machine import (
     DECISION_KINDS,
     apply,
@@ -38,7 +38,7 @@ from .core.events import Event, events_for
 
 __all__ = [
     "ACTION_SCHEMA", "DECISION_KINDS", "PROMPT_SCHEMAS", "SEATS", "Action", "Catalog", "Decision",
-    "Determinizer", "EngineError", "Event", "GameSetup",
+    "AnalysisDeterminizer", "Determinizer", "EngineError", "Event", "GameSetup",
     "GameState", "HeuristicBot", "IllegalAction", "MalformedAction", "Options", "RandomBot", "SetupError",
     "StateError", "apply", "apply_legal", "bot_view", "events_for", "legal_actions", "legal_key_at",
     "legal_keys", "load_catalog_dir", "load_scenario", "materialize", "new_game", "play_game", "public_view",

@@ -162,8 +162,11 @@ class ModuleEngine:
 
     def determinizer(self, catalog: Any) -> Any | None:
         """The game's determinizer (core.search.Determinizer) over `catalog`, or None when the game offers
-        none: then it has no search bots and no analysis of a finished game (core.analysis)."""
-        cls = getattr(self.package, "Determinizer", None) if self.has_bots else None
+        none: then it has no search bots and no analysis of a finished game (core.analysis). A game may give
+        its analysis a cheaper one (its package's `AnalysisDeterminizer`: the analysis has its own budget)."""
+        package = self.package
+        cls = (getattr(package, "AnalysisDeterminizer", None) or getattr(package, "Determinizer", None)
+               if self.has_bots else None)
         return None if cls is None else cls(catalog)
 
     def random_player(self, salt: str = "random") -> Any:
