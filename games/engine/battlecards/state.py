@@ -12,10 +12,9 @@ from typing import Any
 
 from vocabulary.battlecards import KINDS, ArsenalCardDef, BattlecardDef, Catalog, ConflictCardDef
 
-from ..core.errors import EngineError, StateError
-from ..core.machine import Decision, resume
+from ..core.machine import Decision as Decision  # the rule modules import it from here
 from ..core.order import by_id
-from ..core.rng import new_rng, rng_from_json, rng_to_json
+from ..core.state import EngineState
 from .frames import BattlecardFrame, BattleFrame, Frame, frame_from_json
 from .setup import GameSetup, side_of
 
@@ -89,16 +88,13 @@ def _per_code(cat: Catalog) -> dict[str, tuple]:
     return out
 
 
-class GameState:
-    """The whole game. Mutated only through `games.engine.apply`."""
+class GameState(EngineState[Catalog, GameSetup]):
+    """The whole game. Mutated only through `games.engine.apply`. Its stored JSON has no "game" tag."""
 
-    # recomputes the pending decision of a loaded state (decisions are derived, not serialised); set by
-    # games.engine.battlecards.machine to its `advance`, so this module needs no rules import
+    SETUP = GameSetup
 
     def __init__(self, catalog: Catalog, setup: GameSetup) -> None:
-        self.catalog = catalog
-        self.setup = setup
-        self.rng = new_rng(setup.seed)
+        super().__init__(catalog, setup)
         self.code: dict[str, str] = {}
         self.owner: dict[str, str] = {}
         # One shape for every game (README, "State shape"); a classic game is two armies, one a side:
@@ -111,16 +107,10 @@ class GameState:
         self.scorched: list[str] = []
         self.frames: list[Frame] = []  # typed frames (frames.py), the top one last
         self.turn = 0
-        self.ply = 0
         self.active_seat = "axis"
-        self.status = "active"
-        self.winner: str | None = None
-        self.result: dict[str, Any] = {}
         self.vp_threshold = 0
         self.round_cap_battles = 0  # battles settled by the Options.max_battle_rounds cap (self-play only)
         # derived, not serialised
-        self.record_events = True
-        self.decision: Decision | None = None
         self.classic = setup.classic  # two armies named "axis" and "allies": rules and views, never zones
         self.armies: tuple[str, ...] = setup.armies  # turn order
         # each side's armies in turn order, and the enemy army of an army whose enemy side has only one
@@ -143,10 +133,8 @@ class GameState:
         self.unit_ids: set[str] = set()
         self.max_action = 0
         self.n_battlecards = 0
-        # rule caches (derived, never serialised; dropped by rebuild_derived): the legal keys of the
-        # current ply (core.machine) and the combat values of the battle in progress (combat.values)
-        self._legal_cache: tuple[int, list] | None = None
-        self._events: list = []
+        # a rule cache (derived, never serialised; dropped by rebuild_derived with the machine's legal keys):
+        # the combat values of the battle in progress (combat.values)
         self._vcache: Any = None
 
     # ---- derived ----------------------------------------------------------------------------
@@ -215,7 +203,7 @@ class GameState:
         for cid, code in self.code.items():
             entry = per_code.get(code)
             if entry is None:
-                raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card")
+                raise self.unknown_card(code)
             d = entry[0]
             defs[cid] = d
             if len(entry) > 1:
@@ -238,13 +226,8 @@ class GameState:
         self.drop_caches()
 
     def drop_caches(self) -> None:
-        """Forget the derived rule caches (they are rebuilt on demand; tests compare against this)."""
-        self._legal_cache = None
+        super().drop_caches()
         self._vcache = None
-
-    @property
-    def current_seat(self) -> str | None:
-        return self.decision.seat if self.decision else None
 
     def arsenal_def(self, cid: str) -> ArsenalCardDef:
         return self.defs[cid]
@@ -271,8 +254,7 @@ class GameState:
     # ---- serialisation ----------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {
-            "setup": self.setup.to_json(),
-            "rng": rng_to_json(self.rng),
+            **self._json_head(),
             "cards": dict(self.code),
             **(self._classic_zones_json() if self.classic else {
                 "owners": dict(self.owner),
@@ -287,52 +269,34 @@ class GameState:
             "turn": self.turn,
             "ply": self.ply,
             "active_seat": self.active_seat,
-            "status": self.status,
-            "winner": self.winner,
-            "result": copy.deepcopy(self.result),
+            **self._json_outcome(),
             "vp_threshold": self.vp_threshold,
             "round_cap_battles": self.round_cap_battles,
         }
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any], catalog: Catalog) -> GameState:
-        try:
-            return cls._from_json(data, catalog)
-        except EngineError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise StateError(f"not a serialised game state: {exc!r}") from exc
-
-    @classmethod
-    def _from_json(cls, data: dict[str, Any], catalog: Catalog) -> GameState:
-        state = cls(catalog, GameSetup.from_json(data["setup"]))
-        rng_from_json(state.rng, data["rng"])
-        state.code = dict(data["cards"])
-        if state.classic:
-            state._read_classic_zones(data)
+    def _read_json(self, data: dict[str, Any]) -> None:
+        self.code = dict(data["cards"])
+        if self.classic:
+            self._read_classic_zones(data)
         else:
-            state.owner = dict(data["owners"])
-            state.players = copy.deepcopy(data["players"])
-            for army in state.players.values():  # id order (new_army)
+            self.owner = dict(data["owners"])
+            self.players = copy.deepcopy(data["players"])
+            for army in self.players.values():  # id order (new_army)
                 army["occupied"] = by_id(army["occupied"])
-            state.pools = copy.deepcopy(data["pools"])
-            state.sides = copy.deepcopy(data["sides"])
-        state.conflict_deck = list(data["conflict_deck"])
-        state.conflict_discard = list(data["conflict_discard"])
-        state.aside = list(data["aside"])
-        state.scorched = list(data["scorched"])
-        state.frames = [frame_from_json(fr) for fr in data["frames"]]
-        state.turn = data["turn"]
-        state.ply = data["ply"]
-        state.active_seat = data["active_seat"]
-        state.status = data["status"]
-        state.winner = data["winner"]
-        state.result = copy.deepcopy(data["result"])
-        state.vp_threshold = data["vp_threshold"]
-        state.round_cap_battles = int(data.get("round_cap_battles", 0))  # absent in states saved before it
-        state.rebuild_derived()
-        resume(state)  # the pending decision, by the rules' declared step (battlecards.machine)
-        return state
+            self.pools = copy.deepcopy(data["pools"])
+            self.sides = copy.deepcopy(data["sides"])
+        self.conflict_deck = list(data["conflict_deck"])
+        self.conflict_discard = list(data["conflict_discard"])
+        self.aside = list(data["aside"])
+        self.scorched = list(data["scorched"])
+        self.frames = [frame_from_json(fr) for fr in data["frames"]]
+        self.turn = data["turn"]
+        self.active_seat = data["active_seat"]
+        self.vp_threshold = data["vp_threshold"]
+        self.round_cap_battles = int(data.get("round_cap_battles", 0))  # absent in states saved before it
+
+    def _loaded(self) -> None:
+        self.rebuild_derived()  # the per-card lookups (an unknown card code: StateError unknown_card)
 
     # A classic game's zones are stored as they always were (README, "State shape"): one dict per seat with
     # every zone of that seat (its nation's arsenal and its side's kept cards and battlecards included), and
@@ -368,11 +332,3 @@ class GameState:
             self.pools[pool_key(seat, nations[seat])] = {z: list(p[z]) for z in ARSENAL_ZONES}
             self.sides[seat] = {z: list(p[z]) for z in SIDE_ZONES}
         self.owner = {cid: pool_key(o, nations[o]) for cid, o in data["owners"].items()}
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, GameState) and self.to_json() == other.to_json()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<GameState turn={self.turn} ply={self.ply} status={self.status} decision={self.decision}>"

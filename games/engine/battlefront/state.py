@@ -11,9 +11,8 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from ..core.errors import EngineError, StateError
-from ..core.machine import Decision, resume
-from ..core.rng import new_rng, rng_from_json, rng_to_json
+from ..core.errors import StateError
+from ..core.state import EngineState
 from .cards import BattlefrontCatalog
 from .setup import FRONTS, SEATS, GameSetup
 
@@ -63,15 +62,15 @@ def frame_from_json(data: dict[str, Any]) -> Frame:
     return cls(**{n: copy.deepcopy(data[n]) for n in names})
 
 
-class BattlefrontState:
+class BattlefrontState(EngineState[BattlefrontCatalog, GameSetup]):
     """The whole game. Mutated only through `apply`."""
 
-    # recomputes the pending decision of a loaded state; set by battlefront.rules (no rules import here)
+    GAME = "battlefront"
+    TITLE = "Battlefront"
+    SETUP = GameSetup
 
     def __init__(self, catalog: BattlefrontCatalog, setup: GameSetup) -> None:
-        self.catalog = catalog
-        self.setup = setup
-        self.rng = new_rng(setup.seed)
+        super().__init__(catalog, setup)
         self.deck: list[str] = []                      # the shared deck, top = last
         self.hands: dict[str, list[str]] = {s: [] for s in SEATS}
         self.discards: dict[str, list[str]] = {s: [] for s in SEATS}   # face down, own only
@@ -85,19 +84,6 @@ class BattlefrontState:
         self.first_seat: str | None = None            # who deploys first this turn (the coin flip)
         self.frames: list[Frame] = []                 # GameFrame at the bottom, the top one last
         self.turn = 0
-        self.ply = 0
-        self.status = "active"
-        self.winner: str | None = None
-        self.result: dict[str, Any] = {}
-        # derived, not serialised
-        self.record_events = True
-        self.decision: Decision | None = None
-        self._legal_cache: tuple[int, list] | None = None
-        self._events: list = []
-
-    @property
-    def current_seat(self) -> str | None:
-        return self.decision.seat if self.decision else None
 
     @property
     def options(self):
@@ -114,15 +100,10 @@ class BattlefrontState:
             raise StateError("the bottom frame is not the game frame")
         return fr
 
-    def drop_caches(self) -> None:
-        self._legal_cache = None
-
     # ---- serialisation ----------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {
-            "game": "battlefront",
-            "setup": self.setup.to_json(),
-            "rng": rng_to_json(self.rng),
+            **self._json_head(),
             "deck": list(self.deck),
             "hands": copy.deepcopy(self.hands),
             "discards": copy.deepcopy(self.discards),
@@ -136,52 +117,30 @@ class BattlefrontState:
             "frames": [frame_to_json(f) for f in self.frames],
             "turn": self.turn,
             "ply": self.ply,
-            "status": self.status,
-            "winner": self.winner,
-            "result": copy.deepcopy(self.result),
+            **self._json_outcome(),
         }
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any], catalog: BattlefrontCatalog) -> BattlefrontState:
-        try:
-            return cls._from_json(data, catalog)
-        except EngineError as exc:
-            if isinstance(exc, StateError):
-                raise
-            raise StateError(f"not a serialised Battlefront state: {exc.message}") from exc
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise StateError(f"not a serialised Battlefront state: {exc!r}") from exc
-
-    @classmethod
-    def _from_json(cls, data: dict[str, Any], catalog: BattlefrontCatalog) -> BattlefrontState:
-        if data.get("game") != "battlefront":
-            raise StateError("not a Battlefront state")
-        st = cls(catalog, GameSetup.from_json(data["setup"]))
-        rng_from_json(st.rng, data["rng"])
-        st.deck = [str(c) for c in data["deck"]]
-        st.hands = {s: [str(c) for c in data["hands"][s]] for s in SEATS}
-        st.discards = {s: [str(c) for c in data["discards"][s]] for s in SEATS}
-        st.fronts = {f: {s: [str(c) for c in data["fronts"][f][s]] for s in SEATS} for f in FRONTS}
-        st.uses = {str(k): str(v) for k, v in data["uses"].items()}
-        st.markers = {f: {s: int(data["markers"][f][s]) for s in SEATS} for f in FRONTS}
-        st.captured = {f: data["captured"][f] for f in FRONTS}
+    def _read_json(self, data: dict[str, Any]) -> None:
+        self.deck = [str(c) for c in data["deck"]]
+        self.hands = {s: [str(c) for c in data["hands"][s]] for s in SEATS}
+        self.discards = {s: [str(c) for c in data["discards"][s]] for s in SEATS}
+        self.fronts = {f: {s: [str(c) for c in data["fronts"][f][s]] for s in SEATS} for f in FRONTS}
+        self.uses = {str(k): str(v) for k, v in data["uses"].items()}
+        self.markers = {f: {s: int(data["markers"][f][s]) for s in SEATS} for f in FRONTS}
+        self.captured = {f: data["captured"][f] for f in FRONTS}
         scouted = data["scouted"]
-        st.scouted = {s: (list(scouted[s]) if scouted[s] is not None else None) for s in SEATS}
-        st.last_battle = copy.deepcopy(data["last_battle"])
-        st.first_seat = data["first_seat"]
-        st.frames = [frame_from_json(f) for f in data["frames"]]
-        st.turn = int(data["turn"])
-        st.ply = int(data["ply"])
-        st.status = data["status"]
-        st.winner = data["winner"]
-        st.result = copy.deepcopy(data["result"])
-        for code in st.all_cards():
+        self.scouted = {s: (list(scouted[s]) if scouted[s] is not None else None) for s in SEATS}
+        self.last_battle = copy.deepcopy(data["last_battle"])
+        self.first_seat = data["first_seat"]
+        self.frames = [frame_from_json(f) for f in data["frames"]]
+        self.turn = int(data["turn"])
+
+    def _loaded(self) -> None:
+        for code in self.all_cards():
             try:
-                catalog.card(code)
+                self.catalog.card(code)
             except KeyError:
-                raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card") from None
-        resume(st)  # the pending decision, by the rules' declared step (battlefront.rules)
-        return st
+                raise self.unknown_card(code) from None
 
     def all_cards(self) -> list[str]:
         out = list(self.deck)
@@ -190,12 +149,3 @@ class BattlefrontState:
             for f in FRONTS:
                 out += self.fronts[f][s]
         return out
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, BattlefrontState) and self.to_json() == other.to_json()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return (f"<BattlefrontState turn={self.turn} ply={self.ply} status={self.status} "
-                f"decision={self.decision}>")

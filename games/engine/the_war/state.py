@@ -12,10 +12,8 @@ from typing import Any, ClassVar
 
 from vocabulary.the_war import TheWarCatalog
 
-from ..core.errors import EngineError, StateError
-from ..core.machine import Decision, resume
 from ..core.order import by_id
-from ..core.rng import new_rng, rng_from_json, rng_to_json
+from ..core.state import EngineState
 from .setup import SEATS, GameSetup
 
 ZONES = ("deck", "hand", "resources", "line1", "line2", "reserve", "conditions", "losses")
@@ -126,14 +124,15 @@ def frame_from_json(data: dict[str, Any]) -> Any:
     return cls(**kwargs)
 
 
-class WarState:
+class WarState(EngineState[TheWarCatalog, GameSetup]):
     """The whole game. Mutated only through `apply`."""
 
+    GAME = "the-war"
+    TITLE = "The War"
+    SETUP = GameSetup
 
     def __init__(self, catalog: TheWarCatalog, setup: GameSetup) -> None:
-        self.catalog = catalog
-        self.setup = setup
-        self.rng = new_rng(setup.seed)
+        super().__init__(catalog, setup)
         self.codes: dict[str, str] = {}  # card id -> card code (ids "p1.07": seat and deck-list index)
         self.zones: dict[str, dict[str, list[str]]] = {s: {z: [] for z in ZONES} for s in SEATS}
         self.rotated: set[str] = set()
@@ -153,29 +152,14 @@ class WarState:
         self.revealed: dict[str, list[str] | None] = dict.fromkeys(SEATS)  # the re-draw reveal (public)
         self.redraws: dict[str, int] = dict.fromkeys(SEATS, 0)
         self.first_seat: str = SEATS[0]
-        self.frames: list[Any] = []
         self.turn = 0
-        self.ply = 0
-        self.status = "active"
-        self.winner: str | None = None
-        self.result: dict[str, Any] = {}
-        self.record_events = True
-        self.decision: Decision | None = None
-        self._legal_cache: tuple[int, list] | None = None
-        self._events: list = []
-
-    @property
-    def current_seat(self) -> str | None:
-        return self.decision.seat if self.decision else None
 
     def code(self, cid: str):
         return self.catalog.cards[self.codes[cid]]
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "game": "the-war",
-            "setup": self.setup.to_json(),
-            "rng": rng_to_json(self.rng),
+            **self._json_head(),
             "codes": dict(self.codes),
             "zones": copy.deepcopy(self.zones),
             "rotated": sorted(self.rotated),
@@ -196,55 +180,31 @@ class WarState:
             "frames": [frame_to_json(f) for f in self.frames],
             "turn": self.turn,
             "ply": self.ply,
-            "status": self.status,
-            "winner": self.winner,
-            "result": copy.deepcopy(self.result),
+            **self._json_outcome(),
         }
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any], catalog: TheWarCatalog) -> WarState:
-        try:
-            if data.get("game") != "the-war":
-                raise StateError("not a The War state")
-            st = cls(catalog, GameSetup.from_json(data["setup"]))
-            rng_from_json(st.rng, data["rng"])
-            st.codes = {str(k): str(v) for k, v in data["codes"].items()}
-            st.zones = {s: {z: [str(c) for c in data["zones"][s][z]] for z in ZONES} for s in SEATS}
-            st.rotated = set(data["rotated"])
-            st.damage = {k: int(v) for k, v in data["damage"].items()}
-            st.attached = by_id(dict(data["attached"]))
-            st.control = {str(k): str(v) for k, v in data["control"].items()}
-            st.built_turn = {k: int(v) for k, v in data["built_turn"].items()}
-            st.pool = {s: [int(x) for x in data["pool"][s]] for s in SEATS}
-            st.power = {k: int(v) for k, v in data["power"].items()}
-            st.heroes_played = {s: list(data["heroes_played"][s]) for s in SEATS}
-            st.mobile_turn = {s: int(data["mobile_turn"][s]) for s in SEATS}
-            st.scouted = copy.deepcopy(data["scouted"])
-            st.active = [str(c) for c in data["active"]]
-            st.specials_this_turn = [str(c) for c in data["specials_this_turn"]]
-            st.revealed = copy.deepcopy(data["revealed"])
-            st.redraws = {s: int(data["redraws"][s]) for s in SEATS}
-            st.first_seat = data["first_seat"]
-            st.frames = [frame_from_json(f) for f in data["frames"]]
-            st.turn, st.ply = int(data["turn"]), int(data["ply"])
-            st.status, st.winner = data["status"], data["winner"]
-            st.result = copy.deepcopy(data["result"])
-        except EngineError as exc:
-            if isinstance(exc, StateError):
-                raise
-            raise StateError(f"not a serialised The War state: {exc.message}") from exc
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise StateError(f"not a serialised The War state: {exc!r}") from exc
-        for code in st.codes.values():
-            if code not in catalog.cards:
-                raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card")
-        resume(st)  # the pending decision, by the rules' declared step (the_war.rules)
-        return st
+    def _read_json(self, data: dict[str, Any]) -> None:
+        self.codes = {str(k): str(v) for k, v in data["codes"].items()}
+        self.zones = {s: {z: [str(c) for c in data["zones"][s][z]] for z in ZONES} for s in SEATS}
+        self.rotated = set(data["rotated"])
+        self.damage = {k: int(v) for k, v in data["damage"].items()}
+        self.attached = by_id(dict(data["attached"]))
+        self.control = {str(k): str(v) for k, v in data["control"].items()}
+        self.built_turn = {k: int(v) for k, v in data["built_turn"].items()}
+        self.pool = {s: [int(x) for x in data["pool"][s]] for s in SEATS}
+        self.power = {k: int(v) for k, v in data["power"].items()}
+        self.heroes_played = {s: list(data["heroes_played"][s]) for s in SEATS}
+        self.mobile_turn = {s: int(data["mobile_turn"][s]) for s in SEATS}
+        self.scouted = copy.deepcopy(data["scouted"])
+        self.active = [str(c) for c in data["active"]]
+        self.specials_this_turn = [str(c) for c in data["specials_this_turn"]]
+        self.revealed = copy.deepcopy(data["revealed"])
+        self.redraws = {s: int(data["redraws"][s]) for s in SEATS}
+        self.first_seat = data["first_seat"]
+        self.frames = [frame_from_json(f) for f in data["frames"]]
+        self.turn = int(data["turn"])
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, WarState) and self.to_json() == other.to_json()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<WarState turn={self.turn} ply={self.ply} status={self.status} decision={self.decision}>"
+    def _loaded(self) -> None:
+        for code in self.codes.values():
+            if code not in self.catalog.cards:
+                raise self.unknown_card(code)

@@ -12,9 +12,8 @@ import copy
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..core.errors import EngineError, StateError
-from ..core.machine import Decision, resume
-from ..core.rng import new_rng, rng_from_json, rng_to_json
+from ..core.errors import StateError
+from ..core.state import EngineState
 from .setup import LEGACY_REVISION, SEATS, GameSetup, TideOfIronCatalog
 
 
@@ -73,13 +72,15 @@ class Activation:
         return cls(**{k: copy.deepcopy(v) for k, v in data.items()})
 
 
-class TideOfIronState:
+class TideOfIronState(EngineState[TideOfIronCatalog, GameSetup]):
     """A match. Mutated only through `apply`."""
 
+    GAME = "tide-of-iron"
+    TITLE = "Tide of Iron"
+    SETUP = GameSetup
+
     def __init__(self, catalog: TideOfIronCatalog, setup: GameSetup) -> None:
-        self.catalog = catalog
-        self.setup = setup
-        self.rng = new_rng(setup.seed)
+        super().__init__(catalog, setup)
         # top = last; order hidden. In the scenario's deck order, the order of every draw: stored as a list
         # (revision 2), or as the legacy {deck: cards} object whose key order a database need not keep
         self.decks: dict[str, dict[str, list[str]]] = {s: {} for s in SEATS}
@@ -94,37 +95,27 @@ class TideOfIronState:
         self.phase = "action"
         self.turn_seat = setup.options.first_player
         self.pending: Activation | None = None  # the activation being resolved
-        self.ply = 0
-        self.status = "active"
-        self.winner: str | None = None
-        self.result: dict[str, Any] = {}
         # revision 2 (the referee protocol, README.md): the report waiting for the other player's confirm or
         # dispute ({"by", "type": command | phase | result | los, ...}), and each seat's phase-end disputes
         # in the current phase
         self.claim: dict[str, Any] | None = None
         self.disputes: dict[str, int] = dict.fromkeys(SEATS, 0)
-        # derived, not serialised
-        self.record_events = True
-        self.decision: Decision | None = None
-        self._events: list = []
 
     @property
     def turn(self) -> int:
         return self.round
 
     @property
-    def current_seat(self) -> str | None:
-        return self.decision.seat if self.decision else None
-
-    @property
     def options(self):
         return self.setup.options
 
+    @property
+    def revision(self) -> int:
+        return self.setup.revision
+
     def to_json(self) -> dict[str, Any]:
         return {
-            "game": "tide-of-iron",
-            "setup": self.setup.to_json(),
-            "rng": rng_to_json(self.rng),
+            **self._json_head(),
             "decks": self._decks_json(),
             "hq": copy.deepcopy(self.hq),
             "play": copy.deepcopy(self.play),
@@ -137,9 +128,7 @@ class TideOfIronState:
             "turn_seat": self.turn_seat,
             "pending": self.pending.to_json() if self.pending is not None else None,
             "ply": self.ply,
-            "status": self.status,
-            "winner": self.winner,
-            "result": copy.deepcopy(self.result),
+            **self._json_outcome(),
             **(
                 {}
                 if self.revision == LEGACY_REVISION  # a legacy state keeps its stored form
@@ -147,45 +136,26 @@ class TideOfIronState:
             ),
         }
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any], catalog: TideOfIronCatalog) -> TideOfIronState:
-        try:
-            if data.get("game") != "tide-of-iron":
-                raise StateError("not a Tide of Iron state")
-            st = cls(catalog, GameSetup.from_json(data["setup"]))
-            rng_from_json(st.rng, data["rng"])
-            st.decks = {s: _decks_in_scenario_order(catalog, st.setup, data["decks"][s], s) for s in SEATS}
-            st.hq = {s: [str(c) for c in data["hq"][s]] for s in SEATS}
-            st.play = {s: [dict(e) for e in data["play"][s]] for s in SEATS}
-            st.box = [str(c) for c in data["box"]]
-            st.command = {s: int(data["command"][s]) for s in SEATS}
-            st.cover = {str(h): int(v) for h, v in data["cover"].items()}
-            st.units = {str(k): dict(v) for k, v in data["units"].items()}
-            st.round = int(data["round"])
-            st.phase = str(data["phase"])
-            st.turn_seat = str(data["turn_seat"])
-            st.pending = Activation.from_json(data["pending"]) if data["pending"] is not None else None
-            st.ply = int(data["ply"])
-            st.status = data["status"]
-            st.winner = data["winner"]
-            st.result = copy.deepcopy(data["result"])
-            st.claim = copy.deepcopy(data.get("claim"))
-            st.disputes = {s: int((data.get("disputes") or {}).get(s, 0)) for s in SEATS}
-        except EngineError as exc:
-            if isinstance(exc, StateError):
-                raise
-            raise StateError(f"not a serialised Tide of Iron state: {exc.message}") from exc
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise StateError(f"not a serialised Tide of Iron state: {exc!r}") from exc
-        for code in st.all_cards():
-            if code not in catalog.cards:
-                raise StateError(f"card code {code!r} is not in the catalog", code="unknown_card")
-        resume(st)  # the pending decision, by the rules' declared step (tide_of_iron.rules)
-        return st
+    def _read_json(self, data: dict[str, Any]) -> None:
+        cat, setup = self.catalog, self.setup
+        self.decks = {s: _decks_in_scenario_order(cat, setup, data["decks"][s], s) for s in SEATS}
+        self.hq = {s: [str(c) for c in data["hq"][s]] for s in SEATS}
+        self.play = {s: [dict(e) for e in data["play"][s]] for s in SEATS}
+        self.box = [str(c) for c in data["box"]]
+        self.command = {s: int(data["command"][s]) for s in SEATS}
+        self.cover = {str(h): int(v) for h, v in data["cover"].items()}
+        self.units = {str(k): dict(v) for k, v in data["units"].items()}
+        self.round = int(data["round"])
+        self.phase = str(data["phase"])
+        self.turn_seat = str(data["turn_seat"])
+        self.pending = Activation.from_json(data["pending"]) if data["pending"] is not None else None
+        self.claim = copy.deepcopy(data.get("claim"))
+        self.disputes = {s: int((data.get("disputes") or {}).get(s, 0)) for s in SEATS}
 
-    @property
-    def revision(self) -> int:
-        return self.setup.revision
+    def _loaded(self) -> None:
+        for code in self.all_cards():
+            if code not in self.catalog.cards:
+                raise self.unknown_card(code)
 
     def _decks_json(self) -> dict[str, Any]:
         if self.revision == LEGACY_REVISION:
@@ -199,11 +169,6 @@ class TideOfIronState:
             for cards in self.decks[s].values():
                 out += cards
         return out
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TideOfIronState) and self.to_json() == other.to_json()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<TideOfIronState round={self.round} phase={self.phase} ply={self.ply} status={self.status}>"
