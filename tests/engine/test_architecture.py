@@ -66,6 +66,28 @@ def test_each_game_declares_the_step_that_resumes_its_loaded_states(real_catalog
         resume(object())
 
 
+def test_the_four_games_share_one_state_base_and_one_rule_machine():
+    """Every engine's state derives from core.state.EngineState, and every game's decisions are declared in
+    one core.machine.RuleBook (Tide of Iron's too: its decisions are open ones, its reports unlisted)."""
+    import importlib
+
+    from games.engine.core.machine import RuleBook
+    from games.engine.core.state import EngineState
+
+    for package, state, rules in (
+        ("games.engine", "GameState", "battlecards.book"),  # Battlecards exports from games.engine
+        ("games.engine.battlefront", "BattlefrontState", "battlefront.rules"),
+        ("games.engine.the_war", "WarState", "the_war.rules.book"),
+        ("games.engine.tide_of_iron", "TideOfIronState", "tide_of_iron.rules"),
+    ):
+        mod = importlib.import_module(package)
+        assert issubclass(getattr(mod, state), EngineState)
+        book = importlib.import_module(f"games.engine.{rules}").RULES
+        assert isinstance(book, RuleBook) and set(mod.DECISION_KINDS) <= set(book.decisions), package
+    toi = importlib.import_module("games.engine.tide_of_iron.rules").RULES
+    assert toi.decisions["act"].accepts >= {"report_command", "place_unit", "remove_unit", "set_cover"}
+
+
 @pytest.mark.parametrize(("kind", "starts", "ends"), [
     ("turn", ["start"], ["end"]),
     ("battlecard", ["check", "emergency"], ["battle"]),  # a Counterattack's battlecard starts at emergency

@@ -12,11 +12,14 @@ derived slots `_legal_cache` / `_events`:
 * a decision kind declares `legal(state, frame) -> list[key]` (keys are tuples `(type, seat, *fields)`),
   `act(state, frame, action)` and optionally `key_at(state, frame, pick) -> key`, a cheaper
   `legal(...)[pick(len(legal(...)))]` that builds only the chosen key (self-play; an equivalence test
-  checks it against `legal`).
+  checks it against `legal`);
+* a decision that also takes actions it cannot list (a referee's reports of free values, Tide of Iron)
+  is an open decision (`open_decision`): it declares the action types it `accepts`, `apply` then checks the
+  type, not the key, and its `act` checks the values itself, raising before it changes anything.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -53,6 +56,7 @@ class DecisionSpec(NamedTuple):
     legal: Callable[[Any, Any], list[tuple]]
     act: Callable[[Any, Any, Any], None]
     key_at: Callable[[Any, Any, Callable[[int], int]], tuple] | None = None
+    accepts: frozenset[str] | None = None  # the action types it takes unlisted (its act checks them)
 
 
 # Each game's state class and the step that recomputes a deserialised state's pending decision (its
@@ -88,8 +92,10 @@ def emit(st: Any, type_: str, data: dict[str, Any], vis: str = "all") -> None:
 class RuleBook:
     """One game's frames and decisions, and the machine that runs them."""
 
-    def __init__(self, name: str, action_types: dict[str, type], action_base: type) -> None:
+    def __init__(self, name: str, action_types: dict[str, type], action_base: type, *,
+                 over: str = "the game is over") -> None:
         self.name = name
+        self._over = over  # the message of an action after the end (code game_over)
         self.frames: dict[str, Any] = {}  # kind -> its step, or its table of stages (stage -> step)
         self.flows: dict[str, dict[str, frozenset[str]]] = {}  # kind -> stage -> its declared successors
         self.decisions: dict[str, DecisionSpec] = {}
@@ -131,6 +137,13 @@ class RuleBook:
         if kind in self.decisions:
             raise ValueError(f"decision {kind!r} is registered twice")
         self.decisions[kind] = DecisionSpec(kind, legal, act, key_at)
+
+    def open_decision(self, kind: str, *, legal: Callable, act: Callable, accepts: Iterable[str]) -> None:
+        """A decision that also takes actions it cannot list (a referee's reports of free values): `apply`
+        checks that an action is of a type it `accepts`, and its `act` checks the values."""
+        if kind in self.decisions:
+            raise ValueError(f"decision {kind!r} is registered twice")
+        self.decisions[kind] = DecisionSpec(kind, legal, act, None, frozenset(accepts))
 
     # ---- the machine -------------------------------------------------------------------------
     def advance(self, st: Any) -> None:
@@ -185,7 +198,8 @@ class RuleBook:
 
         Raises MalformedAction (code "malformed_action") for a bad shape, IllegalAction with code
         "game_over" when the game has ended, "not_your_turn" when another seat must decide, and
-        "illegal_action" when the action is not among the legal actions. On any error the state is
+        "illegal_action" when the action is not among the legal actions (of a decision that `accepts`
+        unlisted actions: not of a type it accepts, or refused by its act). On any error the state is
         unchanged.
         """
         if isinstance(action, dict):
@@ -193,11 +207,16 @@ class RuleBook:
         if not isinstance(action, self._action_base):
             raise MalformedAction("not an action")
         if st.status != "active" or st.decision is None:
-            raise IllegalAction("the game is over", code="game_over")
-        if action.seat != st.decision.seat:
-            raise IllegalAction(f"it is {st.decision.seat}'s decision", code="not_your_turn")
-        if action.key() not in self.legal_keys(st):
-            raise IllegalAction(f"{action} is not legal now ({st.decision.kind})")
+            raise IllegalAction(self._over, code="game_over")
+        d = st.decision
+        if action.seat != d.seat:
+            raise IllegalAction(f"it is {d.seat}'s decision", code="not_your_turn")
+        accepts = self.decisions[d.kind].accepts
+        if accepts is not None:
+            if action.type not in accepts:
+                raise IllegalAction(f"{action.type} is not a choice of the {d.kind} decision")
+        elif action.key() not in self.legal_keys(st):
+            raise IllegalAction(f"{action} is not legal now ({d.kind})")
         return self.apply_legal(st, action)
 
     def apply_legal(self, st: Any, action: Any) -> list[Event]:

@@ -5,9 +5,14 @@ The referee holds what neither player should control (the decks' order, every di
 Action Phase, a Command Phase and a Status Phase; the players advance them (`next_phase`). Every reading
 the text leaves open is listed in README.md ("Readings") with the sentence it rests on and its test.
 
-Decisions: `act` (the seat whose turn it is: activate, retry contact, discard (revision 1 only), pass the
-turn, next phase, end the match, and the board reports), `target` (place the target token), `los`
-(report the LOS to it).
+The referee runs on the shared rule machine (core.machine): `RULES`, one RuleBook, with one frame (the
+referee, whose step derives the decision from the state) and the decisions, each declaring its legal
+actions and its act together: `act` (the seat whose turn it is: activate, retry contact, discard (revision 1
+only), pass the turn, next phase, end the match, and the board reports), `confirm` (revision 2: the other
+player's report), `target` / `target_column` / `target_row` (place the target token), `los` (report the LOS
+to it). The board reports take free values the referee cannot list: each decision is an open one
+(RuleBook.open_decision) declaring the action types it accepts, and each type's handler checks the values
+(raising before it changes anything).
 """
 
 from __future__ import annotations
@@ -15,14 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..core.errors import IllegalAction, MalformedAction, SetupError
-from ..core.events import Event
-from ..core.machine import Decision, declare_resume
-from .actions import (
-    ACTION_CLASSES,
-    REPORTS,
-    Action,
-)
+from ..core.errors import SetupError
+from ..core.machine import Decision, RuleBook, declare_resume
+from .actions import ACTION_CLASSES, REPORTS, Action
 from .activation import (
     officer_ok,
     on_activate,
@@ -47,8 +47,10 @@ from .referee import (
     on_set_cover,
 )
 from .setup import LEGACY_REVISION, LOS, OTHER, SEATS, GameSetup, TideOfIronCatalog
-from .state import TideOfIronState
+from .state import RefereeFrame, TideOfIronState
 from .toolkit import RESULTS, board_of, draw_cards, effective_cost, retry_allowed
+
+RULES = RuleBook("tide-of-iron", ACTION_CLASSES, Action, over="the match is over")
 
 
 # ---- set-up ---------------------------------------------------------------------------------------------
@@ -77,54 +79,35 @@ def new_game(catalog: TideOfIronCatalog, setup: GameSetup) -> TideOfIronState:
     return st
 
 
-# ---- the decision ---------------------------------------------------------------------------------------
-def advance(st: TideOfIronState) -> None:
-    """Derive the pending decision from the state (nothing is rolled here)."""
-    if st.status != "active":
-        st.decision = None
-        return
+# ---- the referee's frame: the decision, derived from the state (nothing is rolled here) ----------------
+def referee(st: TideOfIronState, fr: RefereeFrame) -> Decision:
     if st.claim is not None:  # the other player confirms or disputes a report first
-        st.decision = Decision(OTHER[st.claim["by"]], "confirm", {"claim": dict(st.claim)})
-        return
+        return Decision(OTHER[st.claim["by"]], "confirm", {"claim": dict(st.claim)})
     p = st.pending
     if p is not None and p.need == "target":
         prompt = {"card": p.card, "board": board_of(st).to_json()}
         if st.revision == LEGACY_REVISION:  # one step: every full hex is a choice
-            st.decision = Decision(p.seat, "target", prompt)
-        elif p.column is None:  # revision 2: the column, then the row (a few dozen choices each)
-            st.decision = Decision(p.seat, "target_column", prompt)
-        else:
-            st.decision = Decision(p.seat, "target_row", {**prompt, "column": p.column})
-    elif p is not None and p.need == "los":
-        st.decision = Decision(p.seat, "los", {"card": p.card, "target": p.target, "los": list(LOS)})
-    else:
-        seat = st.turn_seat
-        st.decision = Decision(
-            seat,
-            "act",
-            {"round": st.round, "phase": st.phase, "command": st.command[seat], "reports": list(REPORTS)},
-        )
+            return Decision(p.seat, "target", prompt)
+        if p.column is None:  # revision 2: the column, then the row (a few dozen choices each)
+            return Decision(p.seat, "target_column", prompt)
+        return Decision(p.seat, "target_row", {**prompt, "column": p.column})
+    if p is not None and p.need == "los":
+        return Decision(p.seat, "los", {"card": p.card, "target": p.target, "los": list(LOS)})
+    seat = st.turn_seat
+    return Decision(
+        seat,
+        "act",
+        {"round": st.round, "phase": st.phase, "command": st.command[seat], "reports": list(REPORTS)},
+    )
 
 
-declare_resume(TideOfIronState, advance)  # TideOfIronState.from_json recomputes the decision
+RULES.frame(RefereeFrame.kind, referee)
 
 
-def legal_keys(st: TideOfIronState) -> list[tuple]:
-    d = st.decision
-    if d is None:
-        return []
-    seat = d.seat
-    if d.kind == "target":
-        return [("target", seat, h.name) for h in board_of(st).hexes()]
-    if d.kind == "target_column":
-        return [("target_column", seat, str(c)) for c in target_columns(board_of(st))]
-    if d.kind == "target_row":
-        column = st.pending.column if st.pending is not None else None
-        return [("target_row", seat, str(r)) for r in target_rows(board_of(st), column)]
-    if d.kind == "los":
-        return [("los", seat, los) for los in LOS if los != "officer" or officer_ok(st, seat)]
-    if d.kind == "confirm":
-        return [("confirm", seat), ("dispute", seat)]
+# ---- the decisions: each one's legal actions and the handlers of the action types it accepts ------------
+def legal_act(st: TideOfIronState, fr: RefereeFrame) -> list[tuple]:
+    """The choices the referee can list (the board reports take free values: the prompt lists them)."""
+    seat = st.turn_seat
     keys: list[tuple] = []
     for code in dict.fromkeys(st.hq[seat]):
         card = st.catalog.card(code)
@@ -140,58 +123,77 @@ def legal_keys(st: TideOfIronState) -> list[tuple]:
     return keys
 
 
-def materialize(key: tuple) -> Action:
-    return ACTION_CLASSES[key[0]](*key[1:])
+def legal_confirm(st: TideOfIronState, fr: RefereeFrame) -> list[tuple]:
+    seat = _seat(st)
+    return [("confirm", seat), ("dispute", seat)]
 
 
-def legal_actions(st: TideOfIronState) -> list[Action]:
-    return [materialize(k) for k in legal_keys(st)]
+def legal_target(st: TideOfIronState, fr: RefereeFrame) -> list[tuple]:
+    seat = _seat(st)
+    return [("target", seat, h.name) for h in board_of(st).hexes()]
 
 
-# ---- apply ----------------------------------------------------------------------------------------------
-def apply(st: TideOfIronState, action: Any) -> list[Event]:
-    """Validate, then apply one action; returns its events. Errors (state unchanged): malformed_action,
-    game_over, not_your_turn, illegal_action (or a more precise code)."""
-    if isinstance(action, dict):
-        action = Action.from_json(action)
-    if not isinstance(action, Action):
-        raise MalformedAction("not an action")
-    if st.status != "active" or st.decision is None:
-        raise IllegalAction("the match is over", code="game_over")
+def legal_target_column(st: TideOfIronState, fr: RefereeFrame) -> list[tuple]:
+    seat = _seat(st)
+    return [("target_column", seat, str(c)) for c in target_columns(board_of(st))]
+
+
+def legal_target_row(st: TideOfIronState, fr: RefereeFrame) -> list[tuple]:
+    seat = _seat(st)
+    column = st.pending.column if st.pending is not None else None
+    return [("target_row", seat, str(r)) for r in target_rows(board_of(st), column)]
+
+
+def legal_los(st: TideOfIronState, fr: RefereeFrame) -> list[tuple]:
+    seat = _seat(st)
+    return [("los", seat, los) for los in LOS if los != "officer" or officer_ok(st, seat)]
+
+
+def _seat(st: TideOfIronState) -> str:
     d = st.decision
-    if action.seat != d.seat:
-        raise IllegalAction(f"it is {d.seat}'s decision", code="not_your_turn")
-    handler = HANDLERS.get((d.kind, action.type))
-    if handler is None:
-        raise IllegalAction(f"{action.type} is not a choice of the {d.kind} decision")
-    st._events = []
-    handler(st, action)
-    st.ply += 1
-    advance(st)
-    events, st._events = st._events, []
-    return events
+    assert d is not None  # a decision's legal actions are asked while it is pending
+    return d.seat
 
 
-# ---- the referee protocol (revision 2) ------------------------------------------------------------------
+Handler = Callable[[TideOfIronState, Any], None]
 
 
-HANDLERS: dict[tuple[str, str], Callable[[TideOfIronState, Any], None]] = {
-    ("act", "activate"): on_activate,
-    ("act", "retry_contact"): on_retry,
-    ("act", "discard"): on_discard,
-    ("act", "pass_turn"): on_pass,
-    ("act", "next_phase"): on_next_phase,
-    ("act", "end_match"): on_end,
-    ("act", "report_command"): on_report_command,
-    ("act", "place_unit"): on_place,
-    ("act", "remove_unit"): on_remove,
-    ("act", "set_cover"): on_set_cover,
-    ("confirm", "confirm"): on_confirm,
-    ("confirm", "dispute"): on_dispute,
-    ("target", "target"): on_target,
-    ("target_column", "target_column"): on_target_column,
-    ("target_column", "target"): on_target,  # revision 2 still takes the whole hex in one step (not listed)
-    ("target_row", "target_row"): on_target_row,
-    ("los", "los"): on_los,
-}
-DECISION_KINDS = ("act", "target", "target_column", "target_row", "los", "confirm")
+def _decision(kind: str, legal: Callable[[TideOfIronState, RefereeFrame], list[tuple]],
+              handlers: dict[str, Handler]) -> None:
+    """Declare a decision: its legal actions, and the handler of each action type it accepts (listed or
+    not: a handler checks its action's values and raises before it changes anything)."""
+
+    def act(st: TideOfIronState, fr: RefereeFrame, action: Any) -> None:
+        handlers[action.type](st, action)
+
+    RULES.open_decision(kind, legal=legal, act=act, accepts=handlers)
+
+
+_decision("act", legal_act, {
+    "activate": on_activate,
+    "retry_contact": on_retry,
+    "discard": on_discard,
+    "pass_turn": on_pass,
+    "next_phase": on_next_phase,
+    "end_match": on_end,
+    "report_command": on_report_command,
+    "place_unit": on_place,
+    "remove_unit": on_remove,
+    "set_cover": on_set_cover,
+})
+_decision("target", legal_target, {"target": on_target})
+# revision 2 still takes the whole hex in one step at its column decision (not listed)
+_decision("target_column", legal_target_column, {"target_column": on_target_column, "target": on_target})
+_decision("target_row", legal_target_row, {"target_row": on_target_row})
+_decision("los", legal_los, {"los": on_los})
+_decision("confirm", legal_confirm, {"confirm": on_confirm, "dispute": on_dispute})
+
+DECISION_KINDS = tuple(RULES.decisions)  # act, target, target_column, target_row, los, confirm
+
+advance = RULES.advance  # derive the pending decision (new_game; a loaded state through resume)
+declare_resume(TideOfIronState, advance)  # TideOfIronState.from_json recomputes the decision
+legal_keys = RULES.legal_keys
+materialize = RULES.materialize
+legal_actions = RULES.legal_actions
+apply = RULES.apply  # validate, then apply one action; returns its events (errors: the state unchanged)
+apply_legal = RULES.apply_legal

@@ -3,14 +3,15 @@ the reported command points and board, round and phase, the activation being res
 
 The activation being resolved is a slotted dataclass (`Activation`, stored as the JSON dict it was before
 it was typed); all other mutable data is plain JSON, so `to_json` is a deep copy and `from_json` loses
-nothing (the RNG state included). The pending decision is derived (rules.advance).
+nothing (the RNG state included). The pending decision is derived by the referee's one frame (rules.py,
+on the shared machine core.machine).
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from ..core.errors import StateError
 from ..core.state import EngineState
@@ -72,6 +73,17 @@ class Activation:
         return cls(**{k: copy.deepcopy(v) for k, v in data.items()})
 
 
+@dataclass(frozen=True, slots=True)
+class RefereeFrame:
+    """The one frame of a match (derived, never stored): the referee, whose step (rules.py) derives the
+    pending decision from the state: a claim to confirm, the pending activation's report, else the turn."""
+
+    kind: ClassVar[str] = "referee"
+
+
+REFEREE = RefereeFrame()
+
+
 class TideOfIronState(EngineState[TideOfIronCatalog, GameSetup]):
     """A match. Mutated only through `apply`."""
 
@@ -81,6 +93,7 @@ class TideOfIronState(EngineState[TideOfIronCatalog, GameSetup]):
 
     def __init__(self, catalog: TideOfIronCatalog, setup: GameSetup) -> None:
         super().__init__(catalog, setup)
+        self.frames: list[RefereeFrame] = [REFEREE]  # the machine's stack (core.machine): the referee alone
         # top = last; order hidden. In the scenario's deck order, the order of every draw: stored as a list
         # (revision 2), or as the legacy {deck: cards} object whose key order a database need not keep
         self.decks: dict[str, dict[str, list[str]]] = {s: {} for s in SEATS}

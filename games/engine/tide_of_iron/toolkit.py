@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import IllegalAction
-from ..core.events import Event
+from ..core.machine import emit
 from .hexes import Board, Hex, HexError
 from .setup import LEGACY_REVISION, OTHER, Card
 from .state import TideOfIronState
@@ -28,10 +28,9 @@ def uses_protocol(st: TideOfIronState) -> bool:
     return st.revision != LEGACY_REVISION
 
 
-def emit_event(st: TideOfIronState, type_: str, data: dict[str, Any]) -> None:
-    """Every event is public: the HQ and play areas are face up and every die is rolled in the open."""
-    if st.record_events:
-        st._events.append(Event(type_, data, "all"))
+# Every event is public (core.machine.emit's "all"): the HQ and play areas are face up and every die is rolled
+# in the open.
+emit_event = emit
 
 
 def roll_die(st: TideOfIronState) -> int:
