@@ -16,7 +16,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if _deep_asked(config):
         return
     here = __file__.rsplit("/", 1)[0]
-    deep = [i for i in items if str(i.path).startswith(here) and i.nodeid.endswith("-slow]")]
+    # the tier from the parameter id (the nodeid may end in pytest-xdist's "@<group>" under --dist loadgroup)
+    deep = [i for i in items if str(i.path).startswith(here)
+            and getattr(getattr(i, "callspec", None), "id", "").endswith("-slow")]
     if deep:
         config.hook.pytest_deselected(items=deep)
         items[:] = [i for i in items if i not in set(deep)]
