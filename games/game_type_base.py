@@ -75,11 +75,14 @@ class GameType:
     face_routes: tuple[tuple[str, str], ...] = ()
     # Saved decks dealt by the game's own services (optional; The War: each player brings a deck of his own
     # though the game is not dealt by games.services.deal): import paths of the function that creates a game
-    # from my_deck/opponent_deck, of the one that deals a joining seat's deck, and of the one that queues a
-    # simulation of deck_a against deck_b.
+    # from my_deck/opponent_deck, of the one that deals a joining seat's deck, and of the two that plan a
+    # simulation job (simulations.services.jobs.SeatJobPlan: the request's deck fields and the variants'
+    # setups): of deck_a against deck_b, and of the balance proposals of a saved deck (its id) against an
+    # opponent's deck. simulations.services.jobs builds and queues the job the same for every seat game.
     deck_create: str | None = None
     deck_join_deal: str | None = None
     deck_simulation: str | None = None
+    deck_balance: str | None = None
     # The OpenAPI part (None: the schema documents no view, decisions or actions of the game).
     api_schema: ApiSchema | None = None
 

@@ -5,7 +5,9 @@ definition. Counted, on the AST of every Python file of the apps:
 - a comparison (==, !=, in, not in) with a game id: a string literal that is a game id or an old id
   ("battlecards", "the-war", "the_war", ...), or a game-id constant (`Game.THE_WAR`, `GameType.BATTLEFRONT`);
 - a dict literal keyed by game ids (at least one key is a game id, as above);
-- `isinstance` on a class of one game (a class defined in a game's own folder or vocabulary module).
+- `isinstance` on a class of one game (a class defined in a game's own folder or vocabulary module);
+- a game's definition asked by name: `get_game_type(<game id>)` (or game_type_or_none, canonical_game_type);
+- a query or call for one game by keyword: `game=<game id>` or `game_type=<game id>`.
 Skipped, as the game's own code: games/engine/<game>/, cards/<game>/, decks/rules_<game>.py,
 web/templates/<game>/, fixtures/<game>/, vocabulary/<game>.py, and every migration.
 """
@@ -21,6 +23,8 @@ GAME_FOLDERS = ("battlecards", "battlefront", "the_war", "tide_of_iron")
 GAME_IDS = {"battlecards", "battlefront", "the-war", "the_war", "tide-of-iron", "tide_of_iron"}
 ID_CONSTANT_OWNERS = {"Game", "GameType", "DeckGame"}
 ID_CONSTANTS = {"BATTLECARDS", "BATTLEFRONT", "THE_WAR", "TIDE_OF_IRON"}
+BY_NAME = {"get_game_type", "game_type_or_none", "canonical_game_type"}
+GAME_KEYWORDS = {"game", "game_type"}
 
 
 def is_per_game_path(rel: Path) -> bool:
@@ -83,6 +87,13 @@ def branches(path: Path, root: Path, classes: set[str]) -> list[str]:
             name = cls.attr if isinstance(cls, ast.Attribute) else getattr(cls, "id", None)
             if name in classes:
                 what = f"isinstance on {name}"
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name in BY_NAME and any(_is_game_id(a) for a in node.args):
+                what = f"{name} of a game id"
+            elif any(k.arg in GAME_KEYWORDS and _is_game_id(k.value) for k in node.keywords):
+                what = "game id keyword"
         if what:
             found.append(f"{rel}:{node.lineno}: {what}")
     return found

@@ -155,8 +155,9 @@ def _new_game_form(post) -> dict:
 def _deck_choices(user) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """The Battlecards deck selects' (value, label) pairs: the player's (his decks, then the starters) and
     the opponent's (the starters, then the player's own decks, for a bot to play)."""
+    dealt = [name for name, kind in GAME_TYPES.items() if kind.uses_decks]  # dealt by games.services.deal
     my_decks = [(f"deck:{deck.pk}", f"{deck.name} ({deck.nation})")
-                for deck in deck_selectors.deck_list(user=user, mine=True).filter(game="battlecards")]
+                for deck in deck_selectors.deck_list(user=user, mine=True).filter(game__in=dealt)]
     starters = [(f"starter:{s['code']}", s["name"]) for s in _battlecards_starters()]
     return my_decks + starters, starters + [(value, f"your deck {label}") for value, label in my_decks]
 

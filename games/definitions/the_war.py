@@ -23,7 +23,8 @@ class TheWar(GameType):
     deck_part = "decks.deck_games.TheWarDecks"
     deck_create = "games.services.the_war.war_game_create"
     deck_join_deal = "games.services.the_war.war_game_join_deal"
-    deck_simulation = "simulations.services.jobs.war_simulation_create"
+    deck_simulation = "simulations.services.jobs_the_war.war_simulation_plan"
+    deck_balance = "simulations.services.jobs_the_war.war_balance_plan"
     api_links = (
         ("the_war_cards", "thewarcard-list"), ("the_war_starters", "thewarstarter-list"),
         ("the_war_changes", "thewar-changes"),

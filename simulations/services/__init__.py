@@ -9,7 +9,6 @@ from simulations.services.jobs import (
     balance_create,
     simulation_cancel,
     simulation_create,
-    war_balance_create,
 )
 from simulations.services.slots import runner_slot_claim, runner_slot_release, runner_slot_renew
 
@@ -24,5 +23,4 @@ __all__ = [
     "simulation_chunk_run",
     "simulation_create",
     "simulation_fail",
-    "war_balance_create",
 ]

@@ -2,6 +2,7 @@
 
 
 import secrets
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -18,7 +19,7 @@ from decks.rules import Code, DeckInput, validate_matchup
 from games import engine
 from games.catalog_snapshot import snapshot_hash
 from games.decks_glue import ResolvedDeck, conflict_choice, resolve_deck, validate_pairing
-from games.game_types import DEFAULT_GAME_TYPE, get_game_type
+from games.game_types import DEFAULT_GAME_TYPE, GameType, game_type_or_none, get_game_type
 from games.services import game_options
 from games.simulation import DEFAULT_MAX_PLIES
 from simulations import runner
@@ -146,6 +147,41 @@ def _job_new(
     return job
 
 
+@dataclass(frozen=True)
+class SeatJobPlan:
+    """What a seat game gives a job (its definition's deck_simulation or deck_balance hook, or its options
+    alone): the variants' setups, the request's own fields (shown before its bots and options) and the
+    outcome fields of a balance request (shown after them)."""
+
+    variants: list[dict[str, Any]]
+    request: dict[str, Any] = field(default_factory=dict)
+    outcome: dict[str, Any] = field(default_factory=dict)
+
+
+def _seat_job(
+    *, user: Any, kind: GameType, job_kind: str, plan: SeatJobPlan, bots: tuple[str, str], games: int,
+    seed: int | None, options: dict[str, Any] | None, chunk_games: int | None, max_plies: int,
+) -> SimulationJob:
+    """A job of a game played by seats (each seat its bot), its cards the game's live snapshot."""
+    seat_bots = dict(zip(kind.seats, bots, strict=True))
+    return _job_new(
+        user=user,
+        kind=job_kind,
+        games=games,
+        seed=seed,
+        chunk_games=chunk_games,
+        request={"game_type": kind.name, **plan.request, "bots": seat_bots, "options": dict(options or {}),
+                 **plan.outcome},
+        catalog=None,
+        codes=set(),
+        bots=seat_bots,
+        variants=plan.variants,
+        max_plies=max_plies,
+        game_type=kind.name,
+        snapshot=kind.live_snapshot(),
+    )
+
+
 @transaction.atomic
 def simulation_create(
     *,
@@ -171,12 +207,12 @@ def simulation_create(
             code="bots_not_available",
             field="game_type",
         )
+    plan: SeatJobPlan | None = None
     if kind.deck_simulation and (deck_a is not None or deck_b is not None):
-        return import_string(kind.deck_simulation)(
-            user=user, kind=kind, deck_a=deck_a, deck_b=deck_b, bots=bots, games=games, seed=seed,
-            options=options, chunk_games=chunk_games, max_plies=max_plies,
+        plan = import_string(kind.deck_simulation)(
+            user=user, kind=kind, deck_a=deck_a, deck_b=deck_b, options=options,
         )
-    if not kind.uses_decks:
+    elif not kind.uses_decks:
         given = sorted(n for n, v in (("deck_a", deck_a), ("deck_b", deck_b), ("conflict", conflict)) if v)
         if given:
             raise ValidationFailed(
@@ -184,22 +220,12 @@ def simulation_create(
                 code="deck_not_allowed",
                 field=given[0],
             )
-        rules = kind.options(dict(options or {}))
-        seat_bots = dict(zip(kind.seats, bots, strict=True))
-        return _job_new(
-            user=user,
-            kind=JobKind.SIMULATION,
-            games=games,
-            seed=seed,
-            chunk_games=chunk_games,
-            request={"game_type": kind.name, "bots": seat_bots, "options": dict(options or {})},
-            catalog=None,
-            codes=set(),
-            bots=seat_bots,
-            variants=[{"label": "as given", "setup": kind.new_setup(seed=0, options=rules).to_json()}],
-            max_plies=max_plies,
-            game_type=kind.name,
-            snapshot=kind.live_snapshot(),
+        setup = kind.new_setup(seed=0, options=kind.options(dict(options or {})))
+        plan = SeatJobPlan(variants=[{"label": "as given", "setup": setup.to_json()}])
+    if plan is not None:
+        return _seat_job(
+            user=user, kind=kind, job_kind=JobKind.SIMULATION, plan=plan, bots=bots, games=games, seed=seed,
+            options=options, chunk_games=chunk_games, max_plies=max_plies,
         )
     if deck_a is None or deck_b is None:
         raise ValidationFailed("Give deck_a and deck_b.", code="deck_required", field="deck_a")
@@ -241,114 +267,6 @@ def simulation_create(
     )
 
 
-def _war_casual(options: dict[str, Any] | None) -> bool:
-    options = dict(options or {})
-    if set(options) - {"casual"} or not isinstance(options.get("casual", False), bool):
-        raise ValidationFailed("The War decks take only the option casual (true or false).",
-                               code="invalid_options")
-    return bool(options.get("casual", False))
-
-
-def war_simulation_create(
-    *, user: Any, kind: Any, deck_a: Any, deck_b: Any, bots: tuple[str, str], games: int, seed: int | None,
-    options: dict[str, Any] | None, chunk_games: int | None, max_plies: int,
-) -> SimulationJob:
-    """The War bot games between two The War decks (saved or starters), p1 with deck_a, p2 with deck_b."""
-    from games.the_war_glue import war_deck_resolve, war_decks_rules
-
-    if deck_a is None or deck_b is None:
-        raise ValidationFailed("Give deck_a and deck_b.", code="deck_required", field="deck_a")
-    decks = {"p1": war_deck_resolve(user=user, ref=deck_a), "p2": war_deck_resolve(user=user, ref=deck_b)}
-    rules = war_decks_rules(decks=decks, casual=_war_casual(options))
-    seat_bots = dict(zip(kind.seats, bots, strict=True))
-    return _job_new(
-        user=user,
-        kind=JobKind.SIMULATION,
-        games=games,
-        seed=seed,
-        chunk_games=chunk_games,
-        request={
-            "game_type": kind.name,
-            "decks": {s: d.source | {"label": d.label, "nation": d.army} for s, d in decks.items()},
-            "bots": seat_bots,
-            "options": dict(options or {}),
-        },
-        catalog=None,
-        codes=set(),
-        bots=seat_bots,
-        variants=[{"label": "as given", "setup": kind.new_setup(seed=0, options=rules).to_json()}],
-        max_plies=max_plies,
-        game_type=kind.name,
-        snapshot=kind.live_snapshot(),
-    )
-
-
-def war_balance_create(
-    *, user: Any, deck_id: int, opponent: dict[str, Any], bots: tuple[str, str], games: int,
-    seed: int | None, options: dict[str, Any] | None, proposals: int, chunk_games: int | None, max_plies: int,
-) -> SimulationJob:
-    """The War: swaps within the deck's army pool that keep it legal (decks.rules_the_war), each proposal
-    (and the deck as it is, when the pair is legal) simulated against `opponent` (p1: the deck)."""
-    from games.the_war_glue import war_deck_resolve, war_decks_rules
-    from simulations.balance_the_war import war_propose_swaps
-    from vocabulary.the_war import load_catalog
-
-    kind = get_game_type("the-war")
-    casual = _war_casual(options)
-    catalog = load_catalog()
-    mine = war_deck_resolve(user=user, ref={"deck_id": deck_id}, catalog=catalog)
-    theirs = war_deck_resolve(user=user, ref=opponent, catalog=catalog)
-    seat_bots = dict(zip(kind.seats, bots, strict=True))
-    variants: list[dict[str, Any]] = []
-    try:
-        current = war_decks_rules(decks={"p1": mine, "p2": theirs}, casual=casual, catalog=catalog)
-    except ValidationFailed:
-        current = None
-    if current is not None:
-        variants.append({
-            "label": "current deck", "current": True,
-            "proposal": {"remove": {}, "add": {}, "changes": 0, "card_difference": 0, "point_difference": 0},
-            "setup": kind.new_setup(seed=0, options=current).to_json(),
-        })
-    found = war_propose_swaps(catalog, army=mine.army, entries=mine.entries, casual=casual, limit=proposals)
-    for number, proposal in enumerate(found, start=1):
-        swapped = type(mine)(army=mine.army, entries=proposal.entries, label=mine.label, source=mine.source)
-        try:
-            rules = war_decks_rules(decks={"p1": swapped, "p2": theirs}, casual=casual, catalog=catalog)
-        except ValidationFailed:
-            continue
-        variants.append({
-            "label": f"proposal {number}", "current": False, "proposal": proposal.to_dict(),
-            "setup": kind.new_setup(seed=0, options=rules).to_json(),
-        })
-    if not variants:
-        raise ValidationFailed("No swap within the deck's army pool makes these decks a legal pair.",
-                               code="no_legal_swap")
-    return _job_new(
-        user=user,
-        kind=JobKind.BALANCE,
-        games=games,
-        seed=seed,
-        chunk_games=chunk_games,
-        request={
-            "game_type": kind.name,
-            "deck": mine.source | {"label": mine.label, "nation": mine.army, "side": "p1"},
-            "opponent": theirs.source | {"label": theirs.label, "nation": theirs.army, "side": "p2"},
-            "bots": seat_bots,
-            "options": dict(options or {}),
-            "matchup_legal": current is not None,
-            "violations": [],
-        },
-        catalog=None,
-        codes=set(),
-        bots=seat_bots,
-        variants=variants,
-        max_plies=max_plies,
-        game_type=kind.name,
-        snapshot=kind.live_snapshot(),
-    )
-
-
 @transaction.atomic
 def balance_create(
     *,
@@ -366,13 +284,17 @@ def balance_create(
 ) -> SimulationJob:
     """Propose swaps that make deck `deck_id` a legal (and even) matchup against `opponent`, and queue a
     job that simulates each proposal (and the deck as it is, when legal) to rank them toward 50%.
-    A The War deck (decks game the-war): war_balance_create."""
+    A deck of a game whose definition has a deck_balance hook (The War) is balanced by that hook."""
     from decks.models import Deck
 
-    if Deck.objects.filter(pk=deck_id, game="the-war").exists():
-        return war_balance_create(
-            user=user, deck_id=deck_id, opponent=opponent, bots=bots, games=games, seed=seed,
-            options=options, proposals=proposals, chunk_games=chunk_games, max_plies=max_plies,
+    kind = game_type_or_none(Deck.objects.filter(pk=deck_id).values_list("game", flat=True).first())
+    if kind is not None and kind.deck_balance:
+        plan = import_string(kind.deck_balance)(
+            user=user, kind=kind, deck_id=deck_id, opponent=opponent, options=options, proposals=proposals,
+        )
+        return _seat_job(
+            user=user, kind=kind, job_kind=JobKind.BALANCE, plan=plan, bots=bots, games=games, seed=seed,
+            options=options, chunk_games=chunk_games, max_plies=max_plies,
         )
     catalog = _live_catalog()
     mine = resolve_deck(user=user, ref={"deck_id": deck_id}, catalog=catalog)

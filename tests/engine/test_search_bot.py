@@ -17,6 +17,11 @@ from hypothesis import strategies as st
 from games.engine import battlefront as bf
 from games.engine.core.search import LEVELS, SearchBot
 from games.engine.registry import get
+from tests.engine.search_bot_checks import (
+    assert_determinized_views,
+    assert_the_salt_decides,
+    assert_the_same_choice,
+)
 
 OTHER = {"west": "east", "east": "west"}
 CATALOG = bf.load_cards()
@@ -59,19 +64,10 @@ POSITIONS = [p for seed in (3, 11) for p in positions(seed)] + positions(5, ever
 
 
 def test_a_determinized_state_shows_the_seat_the_view_it_was_built_from():
-    det = bf.Determinizer(CATALOG)
-    rng = random.Random(1)
-    checked = 0
-    for state in POSITIONS:
-        seat = state.decision.seat
-        view = bf.view(state, seat)
-        for _ in range(3):
-            sample = det.determinize(view, rng)
-            assert bf.view(sample, seat) == view
-            assert bf.legal_actions(sample) == bf.legal_actions(state)
-            assert sorted(sample.all_cards()) == sorted(state.all_cards())  # the same deck list
-            checked += 1
-    assert checked >= 60
+    def same_deck_list(sample: bf.BattlefrontState, state: bf.BattlefrontState) -> bool:
+        return sorted(sample.all_cards()) == sorted(state.all_cards())
+
+    assert_determinized_views(bf, POSITIONS, catalog=CATALOG, samples=3, at_least=60, same=same_deck_list)
 
 
 @settings(max_examples=25, deadline=None)
@@ -84,22 +80,12 @@ def test_re_dealing_the_other_seats_hidden_cards_leaves_the_choice_identical(ind
     hidden = lambda s: (s.hands[opp], s.discards[opp], s.deck)  # noqa: E731
     if len(state.hands[opp]) + len(state.deck) > 1:
         assert hidden(other) != hidden(state) or other.rng.getstate() != state.rng.getstate()
-    assert bf.view(other, seat) == bf.view(state, seat)  # the seat cannot tell them apart
-    for salt in ("a", "b"):
-        bot = SearchBot(bf.Determinizer(CATALOG), level="search-1", salt=salt, iterations=12)
-        mine = bot.choose(bf.view(state, seat), bf.legal_actions(state), seat)
-        again = bot.choose(bf.view(other, seat), bf.legal_actions(other), seat)
-        assert mine == again and mine in bf.legal_actions(state)
+    assert_the_same_choice(bf, state, other, seat, catalog=CATALOG, iterations=12)
 
 
 def test_the_same_salt_and_view_give_the_same_choice_and_the_salt_is_the_bots_own():
     state = next(p for p in POSITIONS if len(bf.legal_actions(p)) > 5)
-    seat = state.decision.seat
-    before = state.rng.getstate()
-    picks = {SearchBot(bf.Determinizer(CATALOG), salt=s, iterations=12).choose(
-        bf.view(state, seat), bf.legal_actions(state), seat) for s in ("x", "x")}
-    assert len(picks) == 1
-    assert state.rng.getstate() == before  # the game's RNG is never drawn from
+    assert_the_salt_decides(bf, state, catalog=CATALOG, iterations=12)
 
 
 def test_the_engine_offers_the_search_levels_where_the_game_has_a_determinizer():

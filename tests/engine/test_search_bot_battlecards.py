@@ -17,10 +17,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games.engine as g
-from games.engine.core.rng import new_rng, rng_to_json
 from games.engine.core.search import LEVELS, SearchBot
 from games.engine.registry import get
 from tests.engine.conformance.adapters import battlecards_redeal, strings_in
+from tests.engine.search_bot_checks import (
+    assert_determinized_views,
+    assert_the_salt_decides,
+    assert_the_same_choice,
+    redealt,
+)
 
 CATALOG = g.load_catalog_dir()
 
@@ -51,27 +56,11 @@ def all_positions() -> list[g.GameState]:
 def redeal(state: g.GameState, seat: str, rnd: random.Random) -> g.GameState:
     """What the seat cannot see dealt again (tests.engine.conformance.adapters.battlecards_redeal: what the
     seat's decision shows it stays), and the game RNG reseeded."""
-    view = g.view(state, seat)
-    decision = view.get("decision") or {}
-    data = battlecards_redeal(state.to_json(), seat, CATALOG, rnd,
-                              set(strings_in([decision.get("prompt"), decision.get("legal_actions")])))
-    data["rng"] = rng_to_json(new_rng(rnd.getrandbits(32)))
-    return g.GameState.from_json(data, CATALOG)
+    return redealt(g, state, seat, rnd, redeal=battlecards_redeal, catalog=CATALOG)
 
 
 def test_a_determinized_state_shows_the_seat_the_view_it_was_built_from():
-    det = g.Determinizer(CATALOG)
-    rng = random.Random(1)
-    checked = 0
-    for state in all_positions():
-        seat = state.decision.seat
-        view = g.view(state, seat)
-        for _ in range(2):
-            sample = det.determinize(view, rng)
-            assert g.view(sample, seat) == view
-            assert g.legal_actions(sample) == g.legal_actions(state)
-            checked += 1
-    assert checked >= 100
+    assert_determinized_views(g, all_positions(), catalog=CATALOG, samples=2, at_least=100)
 
 
 def test_the_table_names_no_face_down_card():
@@ -145,22 +134,12 @@ def test_re_dealing_the_other_seats_hidden_cards_leaves_the_choice_identical(ind
     state = pos[index % len(pos)]
     seat = state.decision.seat
     other = redeal(state, seat, random.Random(deal))
-    assert g.view(other, seat) == g.view(state, seat)  # the seat cannot tell them apart
-    for salt in ("a", "b"):
-        bot = SearchBot(g.Determinizer(CATALOG), level="search-1", salt=salt, iterations=8)
-        mine = bot.choose(g.view(state, seat), g.legal_actions(state), seat)
-        again = bot.choose(g.view(other, seat), g.legal_actions(other), seat)
-        assert mine == again and mine in g.legal_actions(state)
+    assert_the_same_choice(g, state, other, seat, catalog=CATALOG, iterations=8)
 
 
 def test_the_same_salt_and_view_give_the_same_choice_and_the_games_rng_is_untouched():
     state = next(p for p in all_positions() if len(g.legal_actions(p)) > 4)
-    seat = state.decision.seat
-    before = state.rng.getstate()
-    picks = {SearchBot(g.Determinizer(CATALOG), salt="x", iterations=8).choose(
-        g.view(state, seat), g.legal_actions(state), seat) for _ in range(2)}
-    assert len(picks) == 1
-    assert state.rng.getstate() == before
+    assert_the_salt_decides(g, state, catalog=CATALOG, iterations=8)
 
 
 def test_the_engine_offers_the_search_levels_for_battlecards():

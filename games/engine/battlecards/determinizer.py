@@ -40,6 +40,7 @@ from typing import Any
 
 from vocabulary.battlecards import KINDS, Catalog, load_catalog_dir
 
+from ..core.determinize import unseen_codes
 from ..core.rng import new_rng, rng_to_json
 from .bots import HeuristicBot
 from .machine import apply_legal, initial_counts, legal_actions, legal_key_at, materialize
@@ -146,13 +147,10 @@ class Determinizer:
 
         # the conflict cards not shown: the enemy's kept cards and the conflict deck (PRIOR: the theater's)
         theater = table["theater"]
-        conflict_list = self.conflict_list(theater, [c for c in shown.values() if c not in arsenal])
-        left = Counter(conflict_list)
-        left.subtract(code for cid, code in shown.items() if code not in arsenal)
-        pool = [c for c, n in sorted(left.items()) if n > 0 for _ in range(n)]
-        rng.shuffle(pool)
-        while len(pool) < them["kept_count"] + conflict["deck_size"]:
-            pool.append(conflict_list[rng.randrange(len(conflict_list))])
+        shown_conflict = [c for c in shown.values() if c not in arsenal]
+        conflict_list = self.conflict_list(theater, shown_conflict)
+        pool = unseen_codes(sorted(conflict_list), shown_conflict, rng,
+                            size=them["kept_count"] + conflict["deck_size"], refill=conflict_list)
         kept_them = [fresh() for _ in range(them["kept_count"])]
         conflict_deck = [fresh() for _ in range(conflict["deck_size"])]
         keepable = [c for c in pool if cat.conflict.get(c) is not None and cat.conflict[c].category == "kept"]
@@ -169,12 +167,9 @@ class Determinizer:
             codes[cid] = code
 
         # the seat's own arsenal: its deck list minus its cards shown, in its deck
-        mine = Counter(me_list := list(view["deck_list"]))
-        mine.subtract(shown[c] for c, o in owners.items() if o == seat)
-        my_pool = [c for c, n in sorted(mine.items()) if n > 0 for _ in range(n)]
-        rng.shuffle(my_pool)
-        while len(my_pool) < me["deck_size"]:
-            my_pool.append(me_list[rng.randrange(len(me_list))])
+        me_list = list(view["deck_list"])
+        my_pool = unseen_codes(sorted(me_list), (shown[c] for c, o in owners.items() if o == seat), rng,
+                               size=me["deck_size"], refill=me_list)
         my_deck = [fresh() for _ in range(me["deck_size"])]
         for cid, code in zip(my_deck, my_pool, strict=False):
             codes[cid] = code
@@ -183,10 +178,7 @@ class Determinizer:
         # the enemy's: the prior minus his cards shown, dealt to his stacks (by kind), occupied stacks,
         # hand and deck
         prior = self.prior_deck(them["nation"], theater)
-        theirs = Counter(prior)
-        theirs.subtract(shown[c] for c, o in owners.items() if o == opp)
-        opp_pool = [c for c, n in sorted(theirs.items()) if n > 0 for _ in range(n)]
-        rng.shuffle(opp_pool)
+        opp_pool = unseen_codes(sorted(prior), (shown[c] for c, o in owners.items() if o == opp), rng)
         placeholders = sorted({s for s in walk(table["frames"]) if s.startswith("hidden-")},
                               key=lambda s: int(s.split("-")[1]))
 

@@ -18,6 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from ..core.determinize import deal, take_known, unseen_codes
 from ..core.machine import resume
 from .bots import HeuristicBot
 from .cards import BattlefrontCatalog, load_cards
@@ -60,16 +61,13 @@ class Determinizer:
         deck = list(cat.cards)
         if options.special_cards is not None:
             deck += list(cat.special_cards)
-        unseen = [c for c in deck if c not in seen]
-        rng.shuffle(unseen)
-        scouted = me.get("scouted") or []
-        first = [c for c in scouted if c in unseen][: them["hand_size"]]
-        rest = [c for c in unseen if c not in first]
-        need = them["hand_size"] - len(first)
-        st.hands[opp] = first + rest[:need]
-        rest = rest[need:]
-        st.discards[opp] = rest[: them["discard_size"]]
-        st.deck = rest[them["discard_size"]:]
+        unseen = unseen_codes(deck, seen, rng)
+        first = take_known(unseen, me.get("scouted") or [], them["hand_size"])
+        dealt = deal(unseen, {"hand": them["hand_size"] - len(first), "discards": them["discard_size"],
+                              "deck": None})
+        st.hands[opp] = first + dealt["hand"]
+        st.discards[opp] = dealt["discards"]
+        st.deck = dealt["deck"]
         st.scouted[seat] = list(me["scouted"]) if me.get("scouted") is not None else None
         st.last_battle = view.get("last_battle")
         st.first_seat = view["first_seat"]

@@ -26,6 +26,7 @@ from typing import Any
 
 from vocabulary.the_war import TheWarCatalog, load_catalog
 
+from ..core.determinize import take_known, unseen_codes
 from ..core.machine import resume
 from .bots import HeuristicBot
 from .rules import apply_legal, legal_actions
@@ -102,20 +103,11 @@ class Determinizer:
         total = pub["deck_size"] + pub["hand_size"] + len(pub["losses"]) + len(seen_ids)
         shown_codes = [codes[c] for c in seen_ids] + list(pub["losses"])
         prior = self.prior_deck(view, shown_codes)
-        left = Counter(prior)
-        left.subtract(shown_codes)
-        pool = [c for c, n in sorted(left.items()) if n > 0 for _ in range(n)]
-        rng.shuffle(pool)
         unseen = total - len(seen_ids) - len(pub["losses"])
-        while len(pool) < unseen:  # more cards than the prior leaves: more of the starter
-            pool.append(prior[rng.randrange(len(prior))])
+        # more cards than the prior leaves: more of the starter
+        pool = unseen_codes(sorted(prior), shown_codes, rng, size=unseen, refill=prior)
         # his scout's look this turn: those codes go to his hand first
-        scouted = list(view.get("scouted_hand") or ())
-        first: list[str] = []
-        for code in scouted:
-            if code in pool and len(first) < pub["hand_size"]:
-                pool.remove(code)
-                first.append(code)
+        first = take_known(pool, view.get("scouted_hand") or (), pub["hand_size"])
         hidden = pool[:unseen - len(first)]
         opp_list: list[str | None] = [None] * total
         for cid in seen_ids:

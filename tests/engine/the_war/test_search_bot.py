@@ -16,9 +16,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import the_war as tw
-from games.engine.core.rng import new_rng, rng_to_json
 from games.engine.core.search import LEVELS, SearchBot
 from games.engine.registry import get
+from tests.engine.conformance.adapters import the_war_redeal
+from tests.engine.search_bot_checks import (
+    assert_determinized_views,
+    assert_the_salt_decides,
+    assert_the_same_choice,
+    redealt,
+)
 from vocabulary.the_war import Category, load_catalog
 
 CATALOG = load_catalog()
@@ -61,21 +67,10 @@ def all_positions() -> list[tw.WarState]:
 
 
 def redeal(state: tw.WarState, seat: str, rnd: random.Random) -> tw.WarState:
-    """The same position with the other seat's hidden cards dealt again: his hand and his deck shuffled
-    together and dealt back in the same sizes (a card a pending frame names stays), the seat's own deck
-    order shuffled, the game RNG reseeded. Every public fact (and everything the seat knows) is kept."""
-    data = state.to_json()
-    opp = tw.OTHER[seat]
-    pinned = {s for f in data["frames"] for s in _strings(f)}
-    z = data["zones"][opp]
-    free_hand = [c for c in z["hand"] if c not in pinned]
-    pool = free_hand + z["deck"]
-    rnd.shuffle(pool)
-    z["hand"] = [c for c in z["hand"] if c in pinned] + pool[:len(free_hand)]
-    z["deck"] = pool[len(free_hand):]
-    rnd.shuffle(data["zones"][seat]["deck"])
-    data["rng"] = rng_to_json(new_rng(rnd.getrandbits(32)))
-    return tw.WarState.from_json(data, CATALOG)
+    """The same position with the other seat's hidden cards dealt again (tests.engine.conformance.adapters.
+    the_war_redeal: his hand exchanged with his deck, a card a pending frame names staying; every deck's
+    order), the game RNG reseeded. Every public fact (and everything the seat knows) is kept."""
+    return redealt(tw, state, seat, rnd, redeal=the_war_redeal, catalog=CATALOG)
 
 
 def _strings(value):
@@ -90,19 +85,8 @@ def _strings(value):
 
 
 def test_a_determinized_state_shows_the_seat_the_view_it_was_built_from():
-    det = tw.Determinizer(CATALOG)
-    rng = random.Random(1)
-    checked = 0
-    for state in all_positions():
-        seat = state.decision.seat
-        view = tw.view(state, seat)
-        for _ in range(2):
-            sample = det.determinize(view, rng)
-            assert tw.view(sample, seat) == view
-            assert tw.legal_actions(sample) == tw.legal_actions(state)
-            assert len(sample.codes) == len(state.codes)  # as many cards
-            checked += 1
-    assert checked >= 60
+    assert_determinized_views(tw, all_positions(), catalog=CATALOG, samples=2, at_least=60,  # as many cards
+                              same=lambda sample, state: len(sample.codes) == len(state.codes))
 
 
 def test_the_table_names_no_card_still_in_an_opponents_hand():
@@ -123,24 +107,14 @@ def test_re_dealing_the_other_seats_hidden_cards_leaves_the_choice_identical(ind
     seat = state.decision.seat
     other = redeal(state, seat, random.Random(deal))
     opp = tw.OTHER[seat]
-    assert tw.view(other, seat) == tw.view(state, seat)  # the seat cannot tell them apart
     if len(state.zones[opp]["hand"]) and len(state.zones[opp]["deck"]) > 1:
         assert (other.zones[opp] != state.zones[opp]) or other.rng.getstate() != state.rng.getstate()
-    for salt in ("a", "b"):
-        bot = SearchBot(tw.Determinizer(CATALOG), level="search-1", salt=salt, iterations=6)
-        mine = bot.choose(tw.view(state, seat), tw.legal_actions(state), seat)
-        again = bot.choose(tw.view(other, seat), tw.legal_actions(other), seat)
-        assert mine == again and mine in tw.legal_actions(state)
+    assert_the_same_choice(tw, state, other, seat, catalog=CATALOG, iterations=6)
 
 
 def test_the_same_salt_and_view_give_the_same_choice_and_the_games_rng_is_untouched():
     state = next(p for p in all_positions() if len(tw.legal_actions(p)) > 4)
-    seat = state.decision.seat
-    before = state.rng.getstate()
-    picks = {SearchBot(tw.Determinizer(CATALOG), salt="x", iterations=6).choose(
-        tw.view(state, seat), tw.legal_actions(state), seat) for _ in range(2)}
-    assert len(picks) == 1
-    assert state.rng.getstate() == before
+    assert_the_salt_decides(tw, state, catalog=CATALOG, iterations=6)
 
 
 def test_the_engine_offers_the_search_levels_for_the_war():
