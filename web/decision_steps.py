@@ -18,8 +18,13 @@ def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def read_pick(text: str | None) -> dict[str, Any]:
-    """The fields chosen so far from the address (?pick=): a JSON object, anything else is no pick."""
+def read_pick(text: str | None, *, at: str | None = None, version: int | None = None) -> dict[str, Any]:
+    """The fields chosen so far from the address (?pick=): a JSON object, anything else is no pick. `at`
+    (?at=, sent by the page's redraw) is the game version the pick was made at: a pick made at another
+    version is no pick (a redraw the stream asked for while a move was on its way must not narrow the next
+    decision by the fields chosen for the last one)."""
+    if at is not None and version is not None and at != str(version):
+        return {}
     try:
         pick = json.loads(text or "{}")
     except ValueError:

@@ -384,7 +384,8 @@ def _board_context(request: HttpRequest, game_id, game=None) -> dict:
         "payload": payload,
         "names": names,
         "zones": play.zones(payload),
-        "decision": play.decision_controls(payload, decision_steps.read_pick(request.GET.get("pick")),
+        "decision": play.decision_controls(payload, decision_steps.read_pick(
+            request.GET.get("pick"), at=request.GET.get("at"), version=payload["version"]),
                                            _page_number(request.GET.get("page"))),
         "log": play.log_lines(
             entries, play.log_names(entries, names, code_names), who=live["who"]

@@ -69,6 +69,16 @@ def test_a_stale_pick_starts_the_decision_over():
     assert read_pick("[1]") == {} and read_pick("not json") == {} and read_pick(None) == {}
 
 
+def test_a_pick_made_before_the_last_move_does_not_narrow_the_next_decision():
+    """The page's redraw sends the version its pick was made at (?at=): the stream may ask for a redraw
+    while a move is on its way, and the board of the next move must not come back narrowed by the fields
+    chosen for the last one (a unit's targets, say, when another unit is to fire)."""
+    text = '{"unit": "c14"}'
+    assert read_pick(text, at="41", version=41) == {"unit": "c14"}  # a redraw at the same version
+    assert read_pick(text, at="40", version=41) == {}  # the game moved on
+    assert read_pick(text) == {"unit": "c14"}  # a step chosen on the page (no ?at=)
+
+
 def test_a_small_decision_is_its_actions_whole():
     legal = FIRE[:3] + FIRE[-1:]
     step = decision_step(legal, {}, {}, set())

@@ -6,9 +6,12 @@
   const board = document.getElementById("board");
   if (!board) return;
   function refresh() {
-    // the fields picked so far in the decision's steps stay picked (the server drops them if they no longer fit)
+    // the fields picked so far in the decision's steps stay picked (the server drops them if they no longer fit,
+    // or if the game moved on from the version they were picked at: `at`)
     const pick = board.querySelector(".decision [data-pick]")?.dataset.pick;
-    const url = pick ? `${board.dataset.board}?pick=${encodeURIComponent(pick)}` : board.dataset.board;
+    const at = board.querySelector(".board")?.dataset.version || "";
+    const url = pick ? `${board.dataset.board}?pick=${encodeURIComponent(pick)}&at=${encodeURIComponent(at)}`
+      : board.dataset.board;
     if (window.htmx) htmx.ajax("GET", url, {target: "#board", swap: "innerHTML"});
   }
 
