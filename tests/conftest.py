@@ -73,9 +73,11 @@ def catalog_db(django_db_setup, django_db_blocker) -> str:
     (transactional_db / live_server) delete these rows: use `catalog_rows` there, which reloads if needed.
     """
     from cards.models import CatalogVersion
+    from tests import catalog_snapshot
 
     with django_db_blocker.unblock():
         call_command("load_catalog", stdout=io.StringIO())
+        catalog_snapshot.take()
         return CatalogVersion.objects.order_by("-id").first().content_hash
 
 
@@ -83,9 +85,13 @@ def catalog_db(django_db_setup, django_db_blocker) -> str:
 def catalog_rows(catalog_db, db) -> str:
     """The real catalog in the database for this test, reloaded if a flushing test removed it."""
     from cards.models import CatalogVersion
+    from tests import catalog_snapshot
 
     if not CatalogVersion.objects.filter(content_hash=catalog_db).exists():
-        call_command("load_catalog", stdout=io.StringIO())
+        if catalog_snapshot.taken() and catalog_snapshot.empty():
+            catalog_snapshot.restore()  # the rows of the session's load, in a few statements
+        else:
+            call_command("load_catalog", stdout=io.StringIO())
     return catalog_db
 
 
