@@ -6,7 +6,6 @@ Per-card definitions are looked up through `self.defs` (derived from the catalog
 """
 from __future__ import annotations
 
-import copy
 import weakref
 from typing import Any
 
@@ -15,6 +14,7 @@ from vocabulary.battlecards import KINDS, ArsenalCardDef, BattlecardDef, Catalog
 from ..core.errors import EngineError, StateError
 from ..core.machine import Decision, resume
 from ..core.order import by_id
+from ..core.plain import plain_copy
 from ..core.rng import new_rng, rng_from_json, rng_to_json
 from .frames import BattlecardFrame, BattleFrame, Frame, frame_from_json
 from .setup import GameSetup, side_of
@@ -276,9 +276,9 @@ class GameState:
             "cards": dict(self.code),
             **(self._classic_zones_json() if self.classic else {
                 "owners": dict(self.owner),
-                "players": copy.deepcopy(self.players),
-                "pools": copy.deepcopy(self.pools),
-                "sides": copy.deepcopy(self.sides)}),
+                "players": plain_copy(self.players),
+                "pools": plain_copy(self.pools),
+                "sides": plain_copy(self.sides)}),
             "conflict_deck": list(self.conflict_deck),
             "conflict_discard": list(self.conflict_discard),
             "aside": list(self.aside),
@@ -289,7 +289,7 @@ class GameState:
             "active_seat": self.active_seat,
             "status": self.status,
             "winner": self.winner,
-            "result": copy.deepcopy(self.result),
+            "result": plain_copy(self.result),
             "vp_threshold": self.vp_threshold,
             "round_cap_battles": self.round_cap_battles,
         }
@@ -312,11 +312,11 @@ class GameState:
             state._read_classic_zones(data)
         else:
             state.owner = dict(data["owners"])
-            state.players = copy.deepcopy(data["players"])
+            state.players = plain_copy(data["players"])
             for army in state.players.values():  # id order (new_army)
                 army["occupied"] = by_id(army["occupied"])
-            state.pools = copy.deepcopy(data["pools"])
-            state.sides = copy.deepcopy(data["sides"])
+            state.pools = plain_copy(data["pools"])
+            state.sides = plain_copy(data["sides"])
         state.conflict_deck = list(data["conflict_deck"])
         state.conflict_discard = list(data["conflict_discard"])
         state.aside = list(data["aside"])
@@ -327,7 +327,7 @@ class GameState:
         state.active_seat = data["active_seat"]
         state.status = data["status"]
         state.winner = data["winner"]
-        state.result = copy.deepcopy(data["result"])
+        state.result = plain_copy(data["result"])
         state.vp_threshold = data["vp_threshold"]
         state.round_cap_battles = int(data.get("round_cap_battles", 0))  # absent in states saved before it
         state.rebuild_derived()
