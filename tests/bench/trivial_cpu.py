@@ -140,6 +140,19 @@ def callgrind_toggle(tmp: str) -> Any:
 def serve_actions(app: Any, requests: int, warm: int) -> float:
     """`requests` action POSTs answered by the random bot, each the first legal action of the last answer;
     CPU seconds each. Under valgrind (--collect-atstart=no) only the POSTs are counted."""
+    import itertools
+    import secrets
+    from unittest import mock
+
+
+    # Every game's secret salt from a counter: the same deals and bot choices, so the same POSTs, in every
+    # run and tree (a game's deal mixes its seed with its salt, the bot's choices hash it).
+    salts = itertools.count()
+    with mock.patch.object(secrets, "token_hex", lambda nbytes=None: f"{next(salts):032x}"):
+        return _serve_actions(app, requests, warm)
+
+
+def _serve_actions(app: Any, requests: int, warm: int) -> float:
     from bench_theaters import bench_starters
 
     toggle = callgrind_toggle(os.environ["BENCH_TMP"])
