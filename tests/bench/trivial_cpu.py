@@ -142,13 +142,15 @@ def serve_actions(app: Any, requests: int, warm: int) -> float:
     CPU seconds each. Under valgrind (--collect-atstart=no) only the POSTs are counted."""
     import itertools
     import secrets
+    from types import SimpleNamespace
     from unittest import mock
 
-
-    # Every game's secret salt from a counter: the same deals and bot choices, so the same POSTs, in every
-    # run and tree (a game's deal mixes its seed with its salt, the bot's choices hash it).
+    # Every new game's secret salt from a counter: the same deals and bot choices, so the same POSTs, in
+    # every run and tree (a game's deal mixes its seed with its salt, the bot's choices hash it).
     salts = itertools.count()
-    with mock.patch.object(secrets, "token_hex", lambda nbytes=None: f"{next(salts):032x}"):
+    counted = SimpleNamespace(
+        randbits=secrets.randbits, token_hex=lambda nbytes: f"{next(salts):0{2 * nbytes}x}")
+    with mock.patch("games.services.create.secrets", counted):
         return _serve_actions(app, requests, warm)
 
 
