@@ -5,8 +5,6 @@ games/definitions/<game>.py; games.game_types registers them and answers which o
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -20,9 +18,6 @@ from games.engine.core.engine import Engine, ModuleEngine
 from games.engine.core.errors import EngineError
 from games.engine.core.registry import GameSpec
 from games.options import rules_options
-
-# A "code" key and its string value (escapes kept) in JSON bytes: GameType.card_codes_in_json.
-_CODE_KEY = re.compile(rb'(?<!\\)"code"\s*:\s*"((?:[^"\\]|\\.)*)"')
 
 
 @dataclass(frozen=True)
@@ -216,21 +211,6 @@ class GameType:
                         walk(value)
 
         walk((view,))
-        return codes
-
-    def card_codes_in_json(self, view: Any, encoded: bytes) -> set[str]:
-        """card_codes(view), read off `encoded`, the view's JSON as JSONRenderer makes it (issue 42: a
-        regular expression over the bytes instead of a walk of every value, about 10x faster). In JSON a
-        `"` not after a backslash delimits a string, and one followed by `code"` opens it (a closing one is
-        followed by `,:]}` or a space); a string followed by `:` is a key: each match is a "code" key with a
-        string value, the codes the walk finds. A game type whose card_codes reads more than the "code" keys
-        gets its card_codes(view)."""
-        if type(self).card_codes is not GameType.card_codes:
-            return self.card_codes(view)
-        codes: set[str] = set()
-        for found in _CODE_KEY.finditer(encoded):
-            value = found.group(1)
-            codes.add(json.loads(b'"' + value + b'"') if b"\\" in value else value.decode())
         return codes
 
     def card_definitions(self, codes: set[str], catalog: Any) -> dict[str, dict[str, Any]]:

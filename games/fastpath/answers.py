@@ -84,10 +84,8 @@ def _player_view_state(*, game: Game, seat: GameSeat, game_id: Any, user: Any) -
 def _seat_part_json(*, game: Game, seat: str, state: Any) -> tuple[bytes, bytes]:
     """The encoded (cards, view) of selectors.seat_view_part, the cards from their encoded definitions."""
     view = selectors.seat_engine_view(game=game, seat=seat, state=state)
-    encoded = render_json(view)
-    cards = view_cards_json(
-        view, state.catalog, kind=game_type_of(game), digest=game.snapshot_hash, encoded=encoded)
-    return cards, encoded
+    cards = view_cards_json(view, state.catalog, kind=game_type_of(game), digest=game.snapshot_hash)
+    return cards, render_json(view)
 
 
 def _seat_view_json(*, game: Game, seat: str, encoded: tuple[bytes, bytes]) -> bytes:
@@ -119,17 +117,14 @@ def _cards_json_of(digest: str) -> dict[str, bytes | None]:
         return known
 
 
-def view_cards_json(
-    view: Any, catalog: Any, *, kind: Any, digest: str, encoded: bytes | None = None
-) -> bytes:
+def view_cards_json(view: Any, catalog: Any, *, kind: Any, digest: str) -> bytes:
     """selectors.view_card_definitions(view, catalog, kind=kind) as the JSON bytes JSONRenderer makes of it,
     from each card's encoded definition, built once per catalog (`digest`: its snapshot hash) and code (a
     definition is a pure function of its code and the frozen catalog: GameType.card_definitions). Only codes
-    the view shows are described: read off `encoded`, the view's JSON, when given (card_codes_in_json)."""
+    the view shows are described."""
     known = _cards_json_of(digest)
     parts = []
-    codes = kind.card_codes(view) if encoded is None else kind.card_codes_in_json(view, encoded)
-    for code in sorted(codes):
+    for code in sorted(kind.card_codes(view)):
         if code in known:
             encoded = known[code]
         else:

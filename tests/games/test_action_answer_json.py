@@ -141,26 +141,6 @@ def test_card_codes_finds_the_string_codes_of_dicts_at_any_depth_only():
     assert kind.card_codes([]) == set() and kind.card_codes({"code": None}) == set()
 
 
-def test_card_codes_read_off_the_json_are_the_walks():
-    """card_codes_in_json finds the same codes in JSONRenderer's bytes: escapes, quotes and "code" inside
-    strings or as a value, other keys ending in code, non-string codes; a game type whose card_codes reads
-    every string (Battlefront) keeps its own."""
-    kind = get_game_type("battlecards")
-    views = [
-        {"code": "top", "hand": [{"code": "a"}, {"code": 7}, [{"code": "b", "inner": {"code": "c"}}]],
-         "zones": {"deep": [[[{"code": "d"}]]], "code_name": "nope", "xcode": "no"}, "text": "code"},
-        {"note": 'say "code":"fake" here', 'k"code': "v", "code": 'q"u\\o\u2028t\u00e9', "c": {"code": None}},
-        {"code": {"code": "nested"}, "list": ["code", ":", "x"], "empty": {"code": ""}},
-        [], {"code": []},
-    ]
-    for view in views:
-        assert kind.card_codes_in_json(view, JSONRenderer().render(view)) == kind.card_codes(view)
-        indented = JSONRenderer().render(view, "application/json; indent=2", {"indent": 2})
-        assert kind.card_codes_in_json(view, indented) == kind.card_codes(view)
-    bf = get_game_type("battlefront")
-    assert bf.card_codes_in_json(views[0], b"{}") == bf.card_codes(views[0])
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize("game_type", ["battlecards", "battlefront"])
 def test_the_cards_json_is_drfs_json_of_the_card_definitions_of_the_codes_shown(

@@ -117,33 +117,25 @@ def canonical(value: Any) -> Any:
     """A JSON value with every dict's keys in one order whatever order it was built in: jsonb's (shorter
     keys first, then by code point), the order a state loaded from PostgreSQL has ("axis" before "allies")."""
     if isinstance(value, dict):
-        return {k: canonical(value[k]) for k in sorted(value, key=_jsonb_order)}
+        return {k: canonical(value[k]) for k in sorted(value, key=lambda k: (len(k), k))}
     if isinstance(value, list):
         return [canonical(v) for v in value]
     return value
 
 
-def _jsonb_order(key: str) -> tuple[int, str]:
-    return len(key), key
-
-
 def walk(value: Any) -> list[str]:
     """Every string of a JSON value (dict keys included), depth first in document order."""
     out: list[str] = []
-    _walk_into(value, out.append)
-    return out
-
-
-def _walk_into(value: Any, add: Any) -> None:
     if isinstance(value, str):
-        add(value)
+        out.append(value)
     elif isinstance(value, dict):
         for k, v in value.items():
-            add(k)
-            _walk_into(v, add)
+            out.append(k)
+            out.extend(walk(v))
     elif isinstance(value, list):
         for v in value:
-            _walk_into(v, add)
+            out.extend(walk(v))
+    return out
 
 
 def rename(value: Any, names: dict[str, str]) -> Any:
