@@ -9,6 +9,11 @@ item 3). No server, no client, no database (the trivial view touches none; --vie
 
 --view deck: POST /api/decks/validate/ of 60 cards instead (issue 42, item 1; the body of http_bench.py's row
 "deck validation, 60 cards", anonymous), on a SQLite database migrated and loaded with the catalog first.
+--view action: POST /api/games/{id}/actions/ answered by the random bot (issue 42, item 1; as view_cpu.py
+--actions: the first legal action of the last answer, WE starters, seed 1942, a finished game replaced by a
+new one outside the measured part), on that SQLite database or on --database-url's PostgreSQL (one database
+per tree: the URL's name with _0, _1 appended; created and migrated). Its instructions are counted in the
+POSTs alone (callgrind's collection toggled around each one), so no run of none is subtracted.
 
 Each measurement runs in a fresh process of its tree (`--tree`, the default this one; --before checks the
 commit out into a temporary git worktree, removed afterwards). CPU time: the median over --rounds of
@@ -71,7 +76,7 @@ def deck_body(app: Any) -> bytes:
     return json.dumps(deck_of_60(entries)).encode()
 
 
-def call(app: Any, method: str, path: str, body: bytes = b"") -> tuple[str, bytes]:
+def call(app: Any, method: str, path: str, body: bytes = b"", **headers: str) -> tuple[str, bytes]:
     environ = {
         "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
         "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "80", "HTTP_HOST": "127.0.0.1",
@@ -84,6 +89,7 @@ def call(app: Any, method: str, path: str, body: bytes = b"") -> tuple[str, byte
     }
     if body:
         environ.update(CONTENT_TYPE="application/json", CONTENT_LENGTH=str(len(body)))
+    environ.update(headers)
     status: list[str] = []
     response = app(environ, lambda s, headers, *exc: status.append(s))
     content = b"".join(response)
@@ -102,6 +108,8 @@ def serve(requests: int, warm: int, view: str) -> float:
     from django.core.handlers.wsgi import WSGIHandler
 
     app = WSGIHandler()
+    if view == "action":
+        return serve_actions(app, requests, warm)
     method, path, body = ("POST", "/api/decks/validate/", deck_body(app)) if view == "deck" else (
         "GET", "/bench/trivial/", b"")
 
@@ -117,11 +125,85 @@ def serve(requests: int, warm: int, view: str) -> float:
     return (time.process_time() - started) / max(1, requests)
 
 
-def run_tree(tree: Path, requests: int, warm: int, valgrind: bool = False, view: str = "trivial") -> float:
+def callgrind_toggle(tmp: str) -> Any:
+    """A function toggling callgrind's collection (CALLGRIND_TOGGLE_COLLECT; nothing outside valgrind), from a
+    helper compiled into `tmp`; None when there is no compiler or no valgrind header."""
+    import ctypes
+
+    source, library = Path(tmp, "toggle.c"), Path(tmp, "toggle.so")
+    source.write_text("#include <valgrind/callgrind.h>\nvoid toggle(void) { CALLGRIND_TOGGLE_COLLECT; }\n")
+    built = subprocess.run(["cc", "-O1", "-shared", "-fPIC", "-o", str(library), str(source)],
+                           capture_output=True, check=False)
+    return ctypes.CDLL(str(library)).toggle if built.returncode == 0 else None
+
+
+def serve_actions(app: Any, requests: int, warm: int) -> float:
+    """`requests` action POSTs answered by the random bot, each the first legal action of the last answer;
+    CPU seconds each. Under valgrind (--collect-atstart=no) only the POSTs are counted."""
+    import itertools
+    import secrets
+    from types import SimpleNamespace
+    from unittest import mock
+
+    # Every new game's secret salt from a counter: the same deals and bot choices, so the same POSTs, in
+    # every run and tree (a game's deal mixes its seed with its salt, the bot's choices hash it).
+    salts = itertools.count()
+    counted = SimpleNamespace(
+        randbits=secrets.randbits, token_hex=lambda nbytes: f"{next(salts):0{2 * nbytes}x}")
+    with mock.patch("games.services.create.secrets", counted):
+        return _serve_actions(app, requests, warm)
+
+
+def _serve_actions(app: Any, requests: int, warm: int) -> float:
+    from bench_theaters import bench_starters
+
+    toggle = callgrind_toggle(os.environ["BENCH_TMP"])
+    password = "Bench-Password-1942"
+    user = json.dumps({"username": f"cpu{time.time_ns() % 10**12}", "password": password}).encode()
+    status, out = call(app, "POST", "/api/auth/register/", user)
+    assert status.startswith("201"), out
+    auth = {"HTTP_AUTHORIZATION": f"Token {json.loads(out)['token']}"}
+    allies, axis = bench_starters()
+    game = json.dumps({"my_deck": {"starter": allies}, "opponent_deck": {"starter": axis},
+                       "opponent": {"kind": "bot", "bot": "random"}, "seed": 1942}).encode()
+
+    def new_game() -> Any:
+        gid = json.loads(call(app, "POST", "/api/games/", game, **auth)[1])["id"]
+        return json.loads(call(app, "GET", f"/api/games/{gid}/view/", **auth)[1])
+
+    view, spent, done = new_game(), 0.0, 0
+    while done < warm + requests:
+        if view["status"] != "active" or not view["your_turn"]:
+            view = new_game()
+            continue
+        action = view["view"]["decision"]["legal_actions"][0]
+        body = json.dumps({"version": view["version"], "action": action})
+        measured = done >= warm and toggle is not None
+        if measured:
+            toggle()
+        started = time.process_time()
+        status, out = call(app, "POST", f"/api/games/{view['game']}/actions/", body.encode(), **auth)
+        if done >= warm:
+            spent += time.process_time() - started
+        if measured:
+            toggle()
+        assert status.startswith("200"), out
+        view = json.loads(out)["state"]
+        done += 1
+    return spent / max(1, requests)
+
+
+def run_tree(tree: Path, requests: int, warm: int, valgrind: bool = False, view: str = "trivial",
+             database_url: str | None = None) -> float:
     """CPU seconds per request (or, under valgrind, the run's total instructions)."""
     with tempfile.TemporaryDirectory(prefix="bc-trivial-") as tmp:
         env = environment(tree, tmp)
-        if view == "deck":  # the catalog in the tree's own schema
+        env["BENCH_TMP"] = tmp
+        if database_url and view == "action":
+            env["DATABASE_URL"] = database_url
+            subprocess.run([sys.executable, "-m", "config.createdb"], cwd=tree, env=env, check=False,
+                           capture_output=True)
+        if view in ("deck", "action"):  # the catalog in the tree's own schema
             for command in (["migrate", "--noinput", "-v", "0"], ["load_catalog"]):
                 subprocess.run([sys.executable, "manage.py", *command], cwd=tree, env=env, check=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -129,7 +211,8 @@ def run_tree(tree: Path, requests: int, warm: int, valgrind: bool = False, view:
                    "--warm", str(warm), "--view", view]
         if valgrind:
             out = Path(tmp, "callgrind.out")
-            command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command]
+            command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                       *(["--collect-atstart=no"] if view == "action" else []), *command]
         done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise RuntimeError(done.stderr[-3000:])
@@ -138,6 +221,12 @@ def run_tree(tree: Path, requests: int, warm: int, valgrind: bool = False, view:
             assert found, "no callgrind summary"
             return float(found.group(1))
         return float(done.stdout.strip().splitlines()[-1])
+
+
+def database(url: str | None, index: int) -> str | None:
+    """The database of the `index`-th tree: `url` with _<index> appended to its name (trees' schemas may
+    differ)."""
+    return None if url is None else f"{url.rstrip('/')}_{index}"
 
 
 def main() -> int:
@@ -151,8 +240,9 @@ def main() -> int:
     parser.add_argument("--warm", type=int, default=200)
     parser.add_argument("--instructions", action="store_true",
                         help="valgrind's callgrind instead of CPU time")
-    parser.add_argument("--view", choices=("trivial", "deck"), default="trivial",
-                        help="deck: POST /api/decks/validate/ of 60 cards")
+    parser.add_argument("--view", choices=("trivial", "deck", "action"), default="trivial",
+                        help="deck: POST /api/decks/validate/ of 60 cards; action: an action POST")
+    parser.add_argument("--database-url", default=None, help="--view action: PostgreSQL instead of SQLite")
     parser.add_argument("--output", default=None, help="write the figures as JSON here")
     parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -174,14 +264,18 @@ def main() -> int:
     try:
         if args.instructions:
             requests = min(args.requests, 1000)
-            for name, tree in trees.items():
-                base = run_tree(tree, 0, args.warm, valgrind=True, view=args.view)
-                total = run_tree(tree, requests, args.warm, valgrind=True, view=args.view)
+            for i, (name, tree) in enumerate(trees.items()):
+                url = database(args.database_url, i)
+                base = 0.0 if args.view == "action" else run_tree(
+                    tree, 0, args.warm, valgrind=True, view=args.view)
+                total = run_tree(tree, requests, args.warm, valgrind=True, view=args.view, database_url=url)
                 results[name].append((total - base) / requests)
         else:
             for _ in range(args.rounds):
-                for name, tree in trees.items():
-                    results[name].append(run_tree(tree, args.requests, args.warm, view=args.view) * 1e6)
+                for i, (name, tree) in enumerate(trees.items()):
+                    results[name].append(run_tree(
+                        tree, args.requests, args.warm, view=args.view,
+                        database_url=database(args.database_url, i)) * 1e6)
     finally:
         if worktree is not None:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],

@@ -13,7 +13,6 @@ stored before.
 """
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, NamedTuple
@@ -21,6 +20,7 @@ from typing import Any, ClassVar, NamedTuple
 from vocabulary.battlecards import Forces
 
 from ..core.errors import StateError
+from ..core.plain import plain_copy
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +85,7 @@ class Frame:
             value = getattr(self, name)
             if optional and value == default:
                 continue
-            out[key] = copy.deepcopy(value) if codec is None else codec.dump(value)
+            out[key] = plain_copy(value) if codec is None else codec.dump(value)
         return out
 
     @classmethod
@@ -101,7 +101,7 @@ def _build(cls: type[Frame], data: dict[str, Any], ready: dict[str, Any]) -> Any
         if name in ready:
             continue
         if key in data:
-            kwargs[name] = copy.deepcopy(data[key]) if codec is None else codec.load(data[key])
+            kwargs[name] = plain_copy(data[key]) if codec is None else codec.load(data[key])
         elif not optional:
             raise StateError(f"a {cls.kind} frame without {key!r}")
     return cls(**kwargs)

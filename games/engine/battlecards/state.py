@@ -6,7 +6,6 @@ Per-card definitions are looked up through `self.defs` (derived from the catalog
 """
 from __future__ import annotations
 
-import copy
 import weakref
 from typing import Any
 
@@ -14,6 +13,7 @@ from vocabulary.battlecards import KINDS, ArsenalCardDef, BattlecardDef, Catalog
 
 from ..core.machine import Decision as Decision  # the rule modules import it from here
 from ..core.order import by_id
+from ..core.plain import plain_copy
 from ..core.state import EngineState
 from .frames import BattlecardFrame, BattleFrame, Frame, frame_from_json
 from .setup import GameSetup, side_of
@@ -258,9 +258,9 @@ class GameState(EngineState[Catalog, GameSetup]):
             "cards": dict(self.code),
             **(self._classic_zones_json() if self.classic else {
                 "owners": dict(self.owner),
-                "players": copy.deepcopy(self.players),
-                "pools": copy.deepcopy(self.pools),
-                "sides": copy.deepcopy(self.sides)}),
+                "players": plain_copy(self.players),
+                "pools": plain_copy(self.pools),
+                "sides": plain_copy(self.sides)}),
             "conflict_deck": list(self.conflict_deck),
             "conflict_discard": list(self.conflict_discard),
             "aside": list(self.aside),
@@ -280,11 +280,11 @@ class GameState(EngineState[Catalog, GameSetup]):
             self._read_classic_zones(data)
         else:
             self.owner = dict(data["owners"])
-            self.players = copy.deepcopy(data["players"])
+            self.players = plain_copy(data["players"])
             for army in self.players.values():  # id order (new_army)
                 army["occupied"] = by_id(army["occupied"])
-            self.pools = copy.deepcopy(data["pools"])
-            self.sides = copy.deepcopy(data["sides"])
+            self.pools = plain_copy(data["pools"])
+            self.sides = plain_copy(data["sides"])
         self.conflict_deck = list(data["conflict_deck"])
         self.conflict_discard = list(data["conflict_discard"])
         self.aside = list(data["aside"])

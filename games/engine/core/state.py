@@ -16,11 +16,11 @@ step its rules declared, core.machine.resume). Two states are equal when their J
 """
 from __future__ import annotations
 
-import copy
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import EngineError, StateError
 from .machine import Decision, resume
+from .plain import plain_copy
 from .rng import new_rng, rng_from_json, rng_to_json
 
 C = TypeVar("C")
@@ -70,7 +70,7 @@ class EngineState(Generic[C, S]):
         return head
 
     def _json_outcome(self) -> dict[str, Any]:
-        return {"status": self.status, "winner": self.winner, "result": copy.deepcopy(self.result)}
+        return {"status": self.status, "winner": self.winner, "result": plain_copy(self.result)}
 
     def _read_json(self, data: dict[str, Any]) -> None:
         """Read the game's own stored fields (the head, ply and outcome are read by from_json)."""
@@ -92,7 +92,7 @@ class EngineState(Generic[C, S]):
             st.ply = int(data["ply"])
             st.status = data["status"]
             st.winner = data["winner"]
-            st.result = copy.deepcopy(data["result"])
+            st.result = plain_copy(data["result"])
             st._loaded()
             resume(st)  # the pending decision, by the step the game's rules declared (core.machine)
         except StateError:
