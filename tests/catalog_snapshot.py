@@ -5,7 +5,10 @@ that a restore gives exactly the rows a load gives, on the database the suite ru
 """
 from __future__ import annotations
 
+import io
+
 from django.apps import apps
+from django.core.management import call_command
 from django.core.management.color import no_style
 from django.db import connection
 from django.db.models import Model
@@ -55,3 +58,17 @@ def restore() -> None:
         with connection.cursor() as cursor:
             for sql in statements:
                 cursor.execute(sql)
+
+
+def ensure_catalog(content_hash: str) -> str:
+    """The session's catalog (`content_hash`) in the database again if a flushing test removed it: written
+    back from memory into empty tables, else loaded (the database must be reachable: a `db` test, or inside
+    django_db_blocker.unblock())."""
+    from cards.models import CatalogVersion
+
+    if not CatalogVersion.objects.filter(content_hash=content_hash).exists():
+        if taken() and empty():
+            restore()
+        else:
+            call_command("load_catalog", stdout=io.StringIO())
+    return content_hash

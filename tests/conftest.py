@@ -84,15 +84,9 @@ def catalog_db(django_db_setup, django_db_blocker) -> str:
 @pytest.fixture
 def catalog_rows(catalog_db, db) -> str:
     """The real catalog in the database for this test, reloaded if a flushing test removed it."""
-    from cards.models import CatalogVersion
-    from tests import catalog_snapshot
+    from tests.catalog_snapshot import ensure_catalog
 
-    if not CatalogVersion.objects.filter(content_hash=catalog_db).exists():
-        if catalog_snapshot.taken() and catalog_snapshot.empty():
-            catalog_snapshot.restore()  # the rows of the session's load, in a few statements
-        else:
-            call_command("load_catalog", stdout=io.StringIO())
-    return catalog_db
+    return ensure_catalog(catalog_db)
 
 
 @pytest.fixture(autouse=True)

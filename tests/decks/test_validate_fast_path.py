@@ -136,7 +136,7 @@ def test_official_compositions_are_still_found(catalog):
 
 
 @pytest.mark.django_db
-def test_the_catalog_version_is_read_at_most_every_token_period(catalog_db, settings):
+def test_the_catalog_version_is_read_at_most_every_token_period(catalog_rows, settings):
     settings.CATALOG_TOKEN_SECONDS = 60
     catalog_cache_forget_token()
     with CaptureQueriesContext(connection) as first:
