@@ -14,7 +14,8 @@ client gets; never the state. The bot module imports no game's state module (an 
 pyproject.toml). Its randomness is its own `random.Random`, seeded from (salt, view ply, seat), never the
 game's RNG: the same salt and the same view give the same choice.
 
-Strength is a budget of iterations (playouts) per decision, named by `LEVELS` (`search-1` ... `search-4`).
+Strength is a budget of iterations (playouts) per decision, named by `LEVELS` (`search-1` ... `search-4`);
+a game may give its own iterations at a level's name (its determinizer's `budgets`).
 
 What makes it strong (uniform random playouts lost to the games' heuristic bots): a game may give its
 heuristic bot as a `policy` on a sampled state, and then
@@ -57,10 +58,12 @@ class Determinizer(Protocol):
     path); without it a playout picks from `legal_actions`. `evaluate(state, seat)`, optional, scores a
     playout the level's ply cap stopped before the end (in [0, 1], from the sampled state); without it such
     a playout scores 0.5. `rollout_plies`, optional, caps a playout below the level's cap (a long game with
-    an `evaluate` plays short playouts). `policy(state, rng)`, optional, is the game's own heuristic choice
-    among `legal_actions(state)` on a sampled state (its heuristic bot, reading what the mover would see):
-    playouts follow it epsilon-greedily and the tree prefers it (see the module docstring). `widening`,
-    optional (a float), turns on progressive widening with that constant.
+    an `evaluate` plays short playouts). `budgets`, optional (level name -> iterations), gives a game its own
+    playouts per decision at a named level (a game whose playouts cost more plays fewer at the same name).
+    `policy(state, rng)`, optional, is the game's own heuristic choice among `legal_actions(state)` on a
+    sampled state (its heuristic bot, reading what the mover would see): playouts follow it epsilon-greedily
+    and the tree prefers it (see the module docstring). `widening`, optional (a float), turns on progressive
+    widening with that constant.
     """
 
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> Any: ...
@@ -132,7 +135,8 @@ class SearchBot:
             raise ValueError(f"unknown search level {level!r}: one of {sorted(LEVELS)}")
         self.game = determinizer
         self.level = LEVELS[level]
-        self.iterations = iterations if iterations is not None else self.level.iterations
+        budgets = getattr(determinizer, "budgets", None) or {}
+        self.iterations = iterations if iterations is not None else budgets.get(level, self.level.iterations)
         self.salt = str(salt)
 
     def choose(self, view: Mapping[str, Any], legal: list[Any], seat: str) -> Any:
