@@ -123,6 +123,10 @@ def legal_actions(st: ToyState) -> list[Action]:
 def apply(st: ToyState, action: Action | dict[str, Any]) -> list[Event]:
     if isinstance(action, dict):
         action = Action.from_json(action)
+    if st.decision is None:
+        raise IllegalAction("the game is over", code="game_over")
+    if action.seat != st.decision.seat:
+        raise IllegalAction(f"it is {st.decision.seat}'s turn", code="not_your_turn")
     if action not in legal_actions(st):
         raise IllegalAction(f"{action.to_json()} is not legal now", code="illegal_action")
     seat = action.seat

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -107,6 +108,8 @@ class Adapter:
     guards: frozenset[str] = frozenset()  # result kinds that a guard ends, not a rule
     max_plies: int = 20_000  # the driver's own guard
     report_types: frozenset[str] = field(default_factory=frozenset)  # accepted, but never listed as legal
+    # a context in which the game is registered (a test-only game: the toy game of tests/toy_game/)
+    registered: Callable[[], AbstractContextManager[Any]] = nullcontext
 
     @property
     def game_type(self) -> GameType:
@@ -404,6 +407,46 @@ def _copy(data: Json) -> Json:
     return json.loads(json.dumps(data))
 
 
+# ---------------------------------------------------------------------------------------- the toy game
+
+def toy_catalog() -> Any:
+    from tests.toy_game import engine
+
+    return engine.Catalog.from_dicts(cards=engine.CARDS)
+
+
+def toy_setup(catalog: Any, seed: int) -> Any:
+    from tests.toy_game import engine
+
+    return engine.GameSetup(seed)
+
+
+def toy_redeal(data: Json, viewer: str | None, catalog: Any, rnd: random.Random, visible: set[str]) -> Json:
+    """The cards in hand a viewer cannot see: a seat sees its own, which leaves the other's one card (no
+    freedom); the spectator sees neither until played, so two unplayed hands may be exchanged."""
+    out = _copy(data)
+    unseen = [s for s in sorted(out["hands"]) if s not in out["played"] and s != viewer]
+    if len(unseen) == 2 and rnd.random() < 0.5:
+        a, b = unseen
+        out["hands"][a], out["hands"][b] = out["hands"][b], out["hands"][a]
+    return out
+
+
+@contextmanager
+def toy_registered() -> Iterator[None]:
+    from games.engine import registry
+    from games.game_types import register_game_type, unregister_game_type
+    from tests.toy_game.definition import SPEC, Toy
+
+    registry.register(SPEC)
+    register_game_type(Toy())
+    try:
+        yield
+    finally:
+        unregister_game_type(SPEC.id)
+        registry.unregister(SPEC.id)
+
+
 ADAPTERS: dict[str, Adapter] = {a.name: a for a in (
     Adapter("battlecards", battlecards_catalog, battlecards_setup, battlecards_redeal,
             policies=("random", "heuristic"), redeal_hands=battlecards_redeal_hands,
@@ -415,4 +458,5 @@ ADAPTERS: dict[str, Adapter] = {a.name: a for a in (
     Adapter("tide-of-iron", tide_of_iron_catalog, tide_of_iron_setup, tide_of_iron_redeal,
             policies=("referee",), max_plies=3_000,
             report_types=frozenset({"report_command", "place_unit", "remove_unit", "set_cover"})),
+    Adapter("toy", toy_catalog, toy_setup, toy_redeal, policies=("referee",), registered=toy_registered),
 )}

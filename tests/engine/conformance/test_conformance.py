@@ -38,8 +38,9 @@ def runs(game: str, tier: str) -> tuple[GameRun, ...]:
     adapter = ADAPTERS[game]
     seeds, every = ((DEFAULT_SEEDS, DEFAULT_CHECK_EVERY) if tier == "default"
                     else (SLOW_SEEDS, SLOW_CHECK_EVERY))
-    return tuple(play(adapter, adapter.policies[seed % len(adapter.policies)], seed, check_every=every)
-                 for seed in seeds)
+    with adapter.registered():
+        return tuple(play(adapter, adapter.policies[seed % len(adapter.policies)], seed, check_every=every)
+                     for seed in seeds)
 
 
 def cases(prop: str) -> list:
