@@ -35,7 +35,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from django.core.exceptions import EmptyResultSet, ImproperlyConfigured
+from django.core.exceptions import ImproperlyConfigured
 from django.core.paginator import InvalidPage
 from django.db import connection, transaction
 from django.db.models import Count, Window
@@ -48,6 +48,19 @@ from rest_framework.settings import api_settings
 
 from config.compiled_filters import binding_for
 from config.pagination import addressable
+
+from .list_plans import (
+    EMPTY,
+    UNSUPPORTED,
+    Plan,
+    Slice,
+    captured_count,
+    compile_queryset,
+    converted,
+    plans,
+    run_statement,
+    same_params,
+)
 
 Entry = tuple[str | None, bytes, str]  # (fingerprint or None, JSON bytes, token last checked at)
 MAX_TABLES = 32  # (view, scheme, host[, version]) tables kept per process, least recently used dropped
@@ -210,147 +223,10 @@ class PrebuiltResponse(Response):
 
 
 # ------------------------------------------------------------------------------------- compiled list queries
-#
-# The statements of a list page (its keys with the total count, or the count then the keys under DISTINCT)
-# depend on the request's filters only through their shape (config.compiled_filters): which filters are
-# active, the structure of their values, the ordering. The first request of a shape builds the queryset as
-# `list` always did (get_queryset, the FilterSet's filters, the fingerprint column) and compiles it; later
-# requests of that shape bind their values into that SQL and run it, with no FilterSet, queryset or compiler.
-# Anything the shapes do not describe (?q=, ?search=, a `method` filter given a value, an invalid value, a
-# page past the end) takes the queryset path, unchanged.
+# (cards.list_plans: the compiled statements and their plans; the two switches stay here, read per request)
 
 COMPILED = True  # False: every list takes the queryset path (tests compare both)
 VERIFY = False  # True (tests): each compiled request compiles its queryset too: the same SQL and parameters
-MAX_PLANS = 512  # compiled shapes kept per process, least recently used dropped
-_EMPTY = None  # a statement Django does not run: the filters match no row (EmptyResultSet)
-
-
-class _Statement:
-    """SQL of one statement without its LIMIT/OFFSET, how many leading columns of a row are the result, and
-    the from-database converters of those columns (as the ORM applies them)."""
-
-    __slots__ = ("sql", "columns", "converters")
-
-    def __init__(self, sql: str, columns: int, converters: dict | None = None) -> None:
-        self.sql, self.columns, self.converters = sql, columns, list((converters or {}).items())
-
-
-class _Plan:
-    __slots__ = ("distinct", "page", "count")
-
-    def __init__(self, distinct: bool, page: _Statement | None, count: _Statement | None) -> None:
-        self.distinct, self.page, self.count = distinct, page, count
-
-
-_UNSUPPORTED = _Plan(False, None, None)  # a shape whose SQL did not take the parameters as bound
-
-
-class _Plans:
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._plans: OrderedDict[tuple, _Plan] = OrderedDict()
-        self.compiled = 0  # shapes compiled in this process (tests, benchmarks)
-        self.served = 0  # lists answered from compiled statements (approximate under threads: tests only)
-
-    def get(self, key: tuple) -> _Plan | None:
-        plan = self._plans.get(key)
-        if plan is not None:
-            with self._lock:
-                if key in self._plans:
-                    self._plans.move_to_end(key)
-        return plan
-
-    def put(self, key: tuple, plan: _Plan) -> None:
-        with self._lock:
-            self.compiled += 1
-            self._plans[key] = plan
-            while len(self._plans) > MAX_PLANS:
-                self._plans.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._plans.clear()
-
-
-plans = _Plans()
-
-
-class _Slice:
-    """A paginator's object list that only records the slice the page takes (the count is given)."""
-
-    def __init__(self) -> None:
-        self.taken: slice | None = None
-
-    def __getitem__(self, key: slice) -> list:
-        self.taken = key
-        return []
-
-
-def _compile(queryset) -> tuple[_Statement | None, list[Any]]:
-    """The statement of `queryset` (unsliced) and its parameters; _EMPTY when Django would not run it."""
-    compiler = queryset.query.get_compiler(using=connection.alias)
-    try:
-        sql, params = compiler.as_sql()
-    except EmptyResultSet:
-        return _EMPTY, []
-    converters = compiler.get_converters([s[0] for s in compiler.select[0 : compiler.col_count]])
-    return _Statement(sql, compiler.col_count, converters), list(params)
-
-
-def _captured_count(queryset) -> tuple[_Statement | None, list[Any], int]:
-    """queryset.count() as the statement Django runs for it (captured while it runs), its parameters and the
-    count."""
-    seen: list[tuple[str, Any]] = []
-
-    def capture(execute, sql, params, many, context):
-        seen.append((sql, params))
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(capture):
-        count = queryset.count()
-    if not seen:
-        return _EMPTY, [], count
-    if len(seen) != 1:
-        raise LookupError("count statements")
-    sql, params = seen[0]
-    return _Statement(sql, 1), list(params or ()), count
-
-
-def _same(a: list[Any], b: list[Any]) -> bool:
-    return len(a) == len(b) and all(type(x) is type(y) and x == y for x, y in zip(a, b, strict=True))
-
-
-def _converted(statement: _Statement, row: tuple, skip: int | None = None) -> tuple:
-    """`row` with the statement's from-database converters applied (as SQLCompiler.apply_converters), but
-    for the column `skip`."""
-    values = list(row)
-    for position, (functions, expression) in statement.converters:
-        if position == skip:
-            continue
-        value = values[position]
-        for function in functions:
-            value = function(value, expression, connection)
-        values[position] = value
-    return tuple(values)
-
-
-def _run(
-    statement: _Statement | None, params: list[Any], low: int, high: int | None, *, last: bool = True
-) -> list[tuple]:
-    """The rows of `statement` with its LIMIT/OFFSET; last=False: the last column is left unconverted (the
-    caller converts it where it reads it)."""
-    if statement is _EMPTY or (high is not None and high <= low):  # Django runs no statement for [n:n]
-        return []
-    limit = connection.ops.limit_offset_sql(low, high)
-    with connection.cursor() as cursor:
-        cursor.execute(f"{statement.sql} {limit}" if limit else statement.sql, params)
-        rows = cursor.fetchall()
-    columns = statement.columns
-    rows = [row[:columns] if len(row) > columns else row for row in rows]
-    skip = None if last else columns - 1
-    if any(position != skip for position, _ in statement.converters):
-        rows = [_converted(statement, row, skip) for row in rows]
-    return rows
 
 
 # ------------------------------------------------------------------------------------------------- the mixin
@@ -496,21 +372,21 @@ class PrebuiltListMixin:
             compiled = self._compile_plan(binding, cleaned, params, fingerprint if with_fingerprint else None)
             if compiled is None:  # the ORM takes other parameters than bound: not compiled (VERIFY: a bug)
                 assert not VERIFY, f"the SQL of {shape} does not take the parameters {params}"
-                plans.put(key, _UNSUPPORTED)
+                plans.put(key, UNSUPPORTED)
                 return None
-            if plan is not None and plan is not _UNSUPPORTED:  # VERIFY: the kept plan is the same SQL
+            if plan is not None and plan is not UNSUPPORTED:  # VERIFY: the kept plan is the same SQL
                 fresh = compiled[0]
                 assert plan.distinct == fresh.distinct, (shape, plan.distinct)
                 for kept, now in ((plan.page, fresh.page), (plan.count, fresh.count)):
                     assert (kept and (kept.sql, kept.columns)) == (now and (now.sql, now.columns)), shape
             plan, counted = compiled
             plans.put(key, plan)
-        if plan is _UNSUPPORTED:
+        if plan is UNSUPPORTED:
             return None
-        paginator = pagination.django_paginator_class(_Slice(), size)
+        paginator = pagination.django_paginator_class(Slice(), size)
         if plan.distinct:
             if counted is None:
-                counted = _run(plan.count, params, 0, None)
+                counted = run_statement(plan.count, params, 0, None)
                 counted = int(counted[0][0]) if counted else 0
             paginator.count = counted
             try:
@@ -518,12 +394,12 @@ class PrebuiltListMixin:
             except InvalidPage:  # its 404 from the queryset path
                 return None
             taken = paginator.object_list.taken
-            rows = [(row[0],) for row in _run(plan.page, params, taken.start, taken.stop)]
+            rows = [(row[0],) for row in run_statement(plan.page, params, taken.start, taken.stop)]
         else:
-            found = _run(plan.page, params, (number - 1) * size, number * size, last=False)
+            found = run_statement(plan.page, params, (number - 1) * size, number * size, last=False)
             if not found and number != 1:  # past the end: the queryset path's 404
                 return None
-            paginator.count = _converted(plan.page, found[0])[-1] if found else 0  # type: ignore[arg-type]
+            paginator.count = converted(plan.page, found[0])[-1] if found else 0  # type: ignore[arg-type]
             page_of = paginator.page(number)
             rows = [row[:-1] for row in found]
         plans.served += 1
@@ -548,22 +424,22 @@ class PrebuiltListMixin:
         fields = ("pk", _FINGERPRINT) if fingerprint is not None else ("pk",)
         try:
             if not rows.query.distinct:
-                page, page_params = _compile(
+                page, page_params = compile_queryset(
                     rows.annotate(**{_TOTAL: Window(Count("pk"))}).values_list(*fields, _TOTAL)
                 )
-                if page is not _EMPTY and not _same(page_params, params):
+                if page is not EMPTY and not same_params(page_params, params):
                     return None
-                return _Plan(False, page, None), None
+                return Plan(False, page, None), None
             keys = rows.values_list("pk", flat=True)
-            page, page_params = _compile(keys)
-            count, count_params, counted = _captured_count(keys)
+            page, page_params = compile_queryset(keys)
+            count, count_params, counted = captured_count(keys)
         except LookupError:
             return None
-        if (page is not _EMPTY and not _same(page_params, params)) or (
-            count is not _EMPTY and not _same(count_params, params)
+        if (page is not EMPTY and not same_params(page_params, params)) or (
+            count is not EMPTY and not same_params(count_params, params)
         ):
             return None
-        return _Plan(True, page, count), counted
+        return Plan(True, page, count), counted
 
     def _page(self, rows, fields: tuple[str, ...]) -> list[tuple] | None:
         """The page's rows (`fields` of each), as DRF's pagination picks them (its 404s too), with the total
