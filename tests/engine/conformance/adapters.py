@@ -79,7 +79,8 @@ def redeal_zones(zones: list[list[str]], pinned: set[str], rnd: random.Random,
         slots.remove((z, i))
 
     if fits is not None:
-        for z, i in [(z, i) for z, i in slots if any(not fits(z, c) for c in pool)]:
+        restricted = {z for z in {z for z, _ in slots} if any(not fits(z, c) for c in pool)}  # once a zone
+        for z, i in [(z, i) for z, i in slots if z in restricted]:
             take(z, i, next(c for c in pool if fits(z, c)))  # the card that lay there fits: never empty
     if fresh and rnd.random() < fresh_chance:
         for z in fresh:

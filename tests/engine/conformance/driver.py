@@ -38,6 +38,7 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import jsonschema
@@ -234,6 +235,15 @@ def play(adapter: Adapter, policy: str, seed: int, *, check_every: int = 10) -> 
     return run
 
 
+@cache
+def _validator(schema_json: str) -> Any:
+    """A checked schema's validator, made once (jsonschema.validate checks the schema at every call)."""
+    schema = json.loads(schema_json)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
 def _check_view_shape(run: GameRun, prompts: Any, views: dict[Any, Any], decision: Any,
                       legal_json: list[Any]) -> None:
     """The `view_shape` property (module docstring)."""
@@ -260,7 +270,7 @@ def _check_view_shape(run: GameRun, prompts: Any, views: dict[Any, Any], decisio
             run.fail("view_shape", f"the {decision.kind} decision of {name} lists other legal actions than "
                                    "the state's")
         try:
-            jsonschema.validate(got["prompt"], prompts.get(decision.kind, {}))
+            _validator(json.dumps(prompts.get(decision.kind, {}), sort_keys=True)).validate(got["prompt"])
         except jsonschema.ValidationError as exc:
             run.fail("view_shape", f"the prompt of the {decision.kind} decision is not of the shape its "
                                    f"engine declares: {exc.message}")
@@ -338,6 +348,8 @@ def _check_next_decision(adapter: Adapter, run: GameRun, data: dict[str, Any], v
 
 def _moved(a: Any, b: Any) -> set[str]:
     """The strings at the places where two JSON documents of one shape differ (the cards a re-deal moved)."""
+    if a == b:  # an equal subtree moved nothing (compared in C: most of a re-dealt state is untouched)
+        return set()
     if isinstance(a, dict) and isinstance(b, dict):
         return {s for k in a.keys() & b.keys() for s in _moved(a[k], b[k])}
     if isinstance(a, list) and isinstance(b, list):
