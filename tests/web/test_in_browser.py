@@ -6,7 +6,6 @@ One browser for the module; each test gets a fresh context (no cookies carried o
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import shutil
@@ -48,17 +47,15 @@ def site(browser_db, catalog_db, django_db_blocker):
     (named browser-...) are deleted at its end, their games and decks with them."""
     from django.contrib.auth import get_user_model
     from django.contrib.staticfiles.handlers import StaticFilesHandler
-    from django.core.management import call_command
     from django.db import connections
     from django.test.testcases import LiveServerThread
 
-    from cards.models import CatalogVersion
     from games.models import Game
+    from tests.catalog_snapshot import ensure_catalog
     from tests.live_asgi import _port
 
     with django_db_blocker.unblock():
-        if not CatalogVersion.objects.filter(content_hash=catalog_db).exists():  # a flushing test removed it
-            call_command("load_catalog", stdout=io.StringIO())
+        ensure_catalog(catalog_db)  # back if a flushing test removed it
         server = LiveServerThread("localhost", StaticFilesHandler, port=_port())
         server.daemon = True
         server.start()
