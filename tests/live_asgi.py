@@ -67,7 +67,7 @@ def _database() -> dict:
     return connection.settings_dict
 
 
-def test_database_url(*, application_name: str = "") -> str:
+def database_url_of_tests(*, application_name: str = "") -> str:
     """DATABASE_URL of pytest's test database, for a server or worker started in another process: the
     PostgreSQL database, or the SQLite file (config/settings/test.py keeps SQLite's test database in a file
     for this; never Django's in-memory one, which another process cannot open)."""
@@ -107,7 +107,7 @@ class LiveServer(str):
 @contextlib.contextmanager
 def asgi_server(*, cache_url: str, env: dict[str, str] | None = None) -> Iterator[LiveServer]:
     app_name = f"bc-live-{secrets.token_hex(4)}"
-    database_url = test_database_url(application_name=app_name)
+    database_url = database_url_of_tests(application_name=app_name)
     port = _port()
     with tempfile.TemporaryDirectory(prefix="bc-live-") as tmp:
         Path(tmp, "live_settings.py").write_text(SETTINGS.format(prefix=app_name))

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.live_asgi import test_database_url
+from tests.live_asgi import database_url_of_tests
 
 ROOT = Path(__file__).resolve().parents[1]
 VALIDATE = "/api/decks/validate/"
@@ -52,7 +52,7 @@ def live(request, django_db_setup) -> Iterator[tuple[str, int]]:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": test_database_url(),
+        "DATABASE_URL": database_url_of_tests(),
     }
     command = [
         sys.executable, "-m", "gunicorn", *SERVERS[request.param], "-c", "config/gunicorn.conf.py",

@@ -346,11 +346,19 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a worker process killed mid-chunk: t
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # one chunk at a time per worker process: fair over many workers
 CELERY_TASK_IGNORE_RESULT = True  # results live in the database, not in a result backend
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The broker's bookkeeping of delivered, unacknowledged messages lives under these Redis keys, global to the
+# Redis database: CELERY_UNACKED_KEY_PREFIX gives deployments (or test runs) sharing one database their own.
+_UNACKED = env("CELERY_UNACKED_KEY_PREFIX", default="unacked")
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     # A message not acknowledged within this many seconds (its worker machine died) is delivered again.
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
     "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
     "unacked_restore_throttle": 1,
+    "unacked_key": _UNACKED,
+    "unacked_index_key": f"{_UNACKED}_index",
+    "unacked_mutex_key": f"{_UNACKED}_mutex",
+    # The periodic restore's lock: a worker killed while holding it blocks every restore until it expires.
+    "unacked_mutex_expire": env.int("CELERY_UNACKED_MUTEX_EXPIRE", default=300),
 }
 # Game clocks (games.clock_timer): a game whose clock ran out is ended by a sweep every
 # GAMES_CLOCK_SWEEP_SECONDS. GAMES_CLOCK_RUNNER: auto (celery with a broker, else thread) | celery (Celery

@@ -3,7 +3,9 @@ and a worker killed mid-job loses nothing (acks_late: its chunk is delivered aga
 
 Needs Redis (TEST_REDIS_URL, default redis://127.0.0.1:6379/15) and PostgreSQL (the worker processes
 share the test database); skipped only when one of them does not answer. CI (.ci/run) starts both.
-Each worker is a subprocess with a short timeout, always killed at the end.
+Each worker is a subprocess with a short timeout, always killed at the end. Each test keeps its own broker
+bookkeeping of unacknowledged messages (CELERY_UNACKED_KEY_PREFIX), and a stuck job's failure shows the
+queue, that bookkeeping and the tail of every worker's log.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 import pytest
 
 from simulations.models import JobStatus, SimulationChunk, SimulationJob
-from tests.live_asgi import test_database_url
+from tests.live_asgi import database_url_of_tests
 from tests.simulations.conftest import sim_body
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,23 +52,29 @@ pytestmark = [
 
 
 @pytest.fixture
-def broker(settings, transactional_db, catalog_rows) -> dict[str, Any]:
+def broker(settings, transactional_db, catalog_rows, tmp_path_factory) -> dict[str, Any]:
     """This test's queue on the Redis broker; the API process sends chunks there."""
     queue = f"test-simulations-{uuid.uuid4().hex[:10]}"
     settings.CELERY_BROKER_URL = REDIS_URL
     settings.SIMULATION_RUNNER = "celery"
     settings.SIMULATION_QUEUE = queue
     settings.SIMULATION_CHUNK_GAMES = 5
-    database_url = test_database_url()
+    database_url = database_url_of_tests()
     workers: list[subprocess.Popen] = []
-    info = {"queue": queue, "database_url": database_url, "workers": workers}
+    logs = tmp_path_factory.mktemp("celery-logs")
+    info = {"queue": queue, "database_url": database_url, "workers": workers, "logs": logs}
     yield info
     for proc in workers:
         _kill(proc)
     import redis
 
     client = redis.Redis.from_url(REDIS_URL)
-    client.delete(queue)
+    client.delete(
+        queue,
+        f"_kombu.binding.{queue}",
+        f"_kombu.binding_permanent.{queue}",
+        *(f"unacked-{queue}{suffix}" for suffix in ("", "_index", "_mutex")),
+    )
 
 
 def _start_worker(broker: dict[str, Any], name: str, concurrency: int = 1) -> subprocess.Popen:
@@ -78,6 +86,10 @@ def _start_worker(broker: dict[str, Any], name: str, concurrency: int = 1) -> su
         "SIMULATION_QUEUE": broker["queue"],
         "CELERY_VISIBILITY_TIMEOUT": "4",  # a dead worker's chunk is delivered again after 4 s
         "CELERY_RESTORE_INTERVAL": "1",
+        # this test's own bookkeeping of unacknowledged messages (no other run's restores or locks),
+        # and a restore lock that a killed worker cannot hold for long
+        "CELERY_UNACKED_KEY_PREFIX": f"unacked-{broker['queue']}",
+        "CELERY_UNACKED_MUTEX_EXPIRE": "5",
         "PYTHONPATH": str(ROOT),
     }
     cmd = [
@@ -99,16 +111,18 @@ def _start_worker(broker: dict[str, Any], name: str, concurrency: int = 1) -> su
         "--without-mingle",
         "--without-heartbeat",
         "-l",
-        "warning",
+        "info",
     ]
+    log = open(broker["logs"] / f"{name}.log", "wb")  # noqa: SIM115 (the worker writes it; closed by the OS)
     proc = subprocess.Popen(
         cmd,
         cwd=ROOT,
         env=env,
         start_new_session=True,  # noqa: S603
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
+    log.close()
     broker["workers"].append(proc)
     return proc
 
@@ -120,14 +134,33 @@ def _kill(proc: subprocess.Popen) -> None:
     proc.wait(timeout=10)
 
 
-def _wait(job_id: str, predicate, timeout: float = JOB_TIMEOUT) -> SimulationJob:
+def _wait(job_id: str, predicate, broker: dict[str, Any], timeout: float = JOB_TIMEOUT) -> SimulationJob:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         job = SimulationJob.objects.get(pk=job_id)
         if predicate(job):
             return job
         time.sleep(0.05)
-    raise AssertionError(f"job {job_id} did not get there in {timeout}s: {job.status} {job.games_done}")
+    raise AssertionError(
+        f"job {job_id} did not get there in {timeout}s: {job.status} {job.games_done}\n{_diagnosis(broker)}"
+    )
+
+
+def _diagnosis(broker: dict[str, Any]) -> str:
+    """What a stuck job's broker and workers show: the queue, the unacknowledged messages, each log's tail."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    prefix = f"unacked-{broker['queue']}"
+    lines = [
+        f"queue length {client.llen(broker['queue'])}; unacked {client.hlen(prefix)}; "
+        f"unacked index {client.zrange(prefix + '_index', 0, -1, withscores=True)}; "
+        f"restore lock held {bool(client.exists(prefix + '_mutex'))}; now {time.time():.0f}"
+    ]
+    for log in sorted(Path(broker["logs"]).glob("*.log")):
+        tail = log.read_text(errors="replace").splitlines()[-40:]
+        lines += [f"--- {log.name}", *tail]
+    return "\n".join(lines)
 
 
 def _inline_result(alice, body: dict[str, Any], settings) -> dict[str, Any]:
@@ -158,7 +191,7 @@ def test_a_job_runs_end_to_end_on_two_workers_and_matches_the_local_result(broke
     response = api(alice).post("/api/simulations/", body, format="json")
     assert response.status_code == 202, response.json()
     job_id = response.json()["id"]
-    _wait(job_id, lambda j: j.status == JobStatus.DONE)
+    _wait(job_id, lambda j: j.status == JobStatus.DONE, broker)
     done = api(alice).get(f"/api/simulations/{job_id}/").json()
     assert done["progress"]["games_done"] == 20
     assert SimulationChunk.objects.filter(job_id=job_id).count() == 4
@@ -185,7 +218,7 @@ def test_a_balance_request_runs_end_to_end_on_a_worker(broker, api, alice, catal
     )
     assert response.status_code == 202, response.json()
     job_id = response.json()["id"]
-    _wait(job_id, lambda j: j.status == JobStatus.DONE)
+    _wait(job_id, lambda j: j.status == JobStatus.DONE, broker)
     result = api(alice).get(f"/api/simulations/{job_id}/").json()["result"]
     assert len(result["proposals"]) == 2 and result["ranking"]
 
@@ -197,13 +230,13 @@ def test_a_worker_killed_mid_job_loses_nothing_and_the_result_is_identical(broke
     response = api(alice).post("/api/simulations/", body, format="json")
     job_id = response.json()["id"]
     # one chunk recorded, the next one being played: kill the whole worker (no warm shutdown, no ack)
-    job = _wait(job_id, lambda j: j.games_done >= 8)
+    job = _wait(job_id, lambda j: j.games_done >= 8, broker)
     assert job.games_done < 32, "the job finished before the worker could be killed"
     _kill(first)
     at_kill = SimulationJob.objects.get(pk=job_id).games_done
     assert at_kill < 32
     _start_worker(broker, "rescuer")
-    job = _wait(job_id, lambda j: j.status == JobStatus.DONE)
+    job = _wait(job_id, lambda j: j.status == JobStatus.DONE, broker)
     assert job.games_done == 32
     chunks = SimulationChunk.objects.filter(job_id=job_id)
     assert chunks.count() == 4 and sorted(chunks.values_list("index", flat=True)) == [0, 1, 2, 3]
