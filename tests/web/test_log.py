@@ -33,7 +33,9 @@ def _play_against_the_bot(client, user, game_type: str, moves: int = 12) -> str:
         buttons = _decision_buttons(client.get(url).content.decode())
         if not buttons:
             break
-        client.post(f"{url}act/", {"version": buttons[0][0], "action": buttons[0][1]})
+        # a card played when one may be (the bot's own play follows the game's secret salt: it may only pass)
+        version, action = next((b for b in buttons if '"pass"' not in b[1]), buttons[0])
+        client.post(f"{url}act/", {"version": version, "action": action})
     return url.strip("/").split("/")[-1]
 
 
