@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django.conf import settings
@@ -20,10 +19,11 @@ from games.game_types import DEFAULT_GAME_TYPE, GameType, get_game_type
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
 from games.options import game_options, rated_option, time_control_option
 from games.selectors import open_games_of
+from games.services import seeds
 from games.services.deal import deal_game, live_catalog_version
 from games.services.feed import feed_notify_invitations
 from games.services.progress import game_row, seats_save_and_start, start_if_active, sync_game_from_state
-from games.services.seeds import SEED_BITS, deal_seed
+from games.services.seeds import deal_seed
 
 
 def _check_open_game_cap(user: Any) -> None:
@@ -126,8 +126,8 @@ def game_create(
     clock_choice = time_control_option(time_control)
 
     if seed is None:
-        seed = secrets.randbits(SEED_BITS)
-    salt = secrets.token_hex(16)
+        seed = seeds.new_seed()
+    salt = seeds.new_salt()
     game = game_row(
         kind_name=kind.name, user=user, status=GameStatus.OPEN, seed=seed, salt=salt, spectators=spectators,
         against_bot=opponent_kind == SeatKind.BOT, snapshot=None, snapshot_hash="", options=options,
@@ -353,8 +353,8 @@ def game_create_armies(
             )
 
     if seed is None:
-        seed = secrets.randbits(SEED_BITS)
-    salt = secrets.token_hex(16)
+        seed = seeds.new_seed()
+    salt = seeds.new_salt()
     nations = {side: [a["nation"] for a in armies[side]] for side in SIDES}
     entries = {side: [a.get("starter") or a["nation"] for a in armies[side]] for side in SIDES}
     try:
@@ -490,8 +490,8 @@ def _shared_deck_game_create(
             field=field,
         )
     if seed is None:
-        seed = secrets.randbits(SEED_BITS)
-    salt = secrets.token_hex(16)
+        seed = seeds.new_seed()
+    salt = seeds.new_salt()
     snapshot = kind.live_snapshot()
     digest = snapshot_hash(snapshot)
     setup = kind.new_setup(seed=deal_seed(seed, salt), options=rules)

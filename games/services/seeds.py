@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+import secrets
 
 SEED_BITS = 62
+
+
+def new_seed() -> int:
+    """A game's seed when its creator gives none."""
+    return secrets.randbits(SEED_BITS)
+
+
+def new_salt() -> str:
+    """A new game's secret salt (the one place it is drawn: the test suite makes it reproducible here)."""
+    return secrets.token_hex(16)
 
 
 def seed_commitment(seed: int, salt: str) -> str:

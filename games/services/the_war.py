@@ -6,7 +6,6 @@ options {"casual": true}, the equal-size rule are checked at creation and again 
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django.utils import timezone
@@ -16,8 +15,9 @@ from games.catalog_snapshot import snapshot_hash
 from games.game_types import GameType
 from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
 from games.options import rated_option, rules_options, time_control_option
+from games.services import seeds
 from games.services.progress import game_row, seats_save_and_start, sync_game_from_state
-from games.services.seeds import SEED_BITS, deal_seed
+from games.services.seeds import deal_seed
 from games.the_war_glue import ResolvedWarDeck, war_deck_check_alone, war_deck_resolve, war_decks_rules
 
 
@@ -89,8 +89,8 @@ def war_game_create(
     mine = war_deck_resolve(user=user, ref=my_deck)
     theirs = war_deck_resolve(user=user, ref=opponent_deck) if opponent_deck is not None else None
     if seed is None:
-        seed = secrets.randbits(SEED_BITS)
-    salt = secrets.token_hex(16)
+        seed = seeds.new_seed()
+    salt = seeds.new_salt()
     game = game_row(
         kind_name=kind.name, user=user, status=GameStatus.ACTIVE if bot_game else GameStatus.OPEN, seed=seed,
         salt=salt, spectators=spectators, against_bot=bot_game,

@@ -8,8 +8,6 @@ legal actions of the seat's OWN view, as a third-party client would; every answe
 
 from __future__ import annotations
 
-import secrets
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -128,8 +126,7 @@ def test_two_players_play_battlefront_to_the_end_through_the_api_never_seeing_hi
 ):
     """The issue's done-when, with two human players (create, join, act alternately)."""
     # A fixed server salt makes the deal (seed mixed with the salt) the same at every run of this test.
-    fixed = SimpleNamespace(token_hex=lambda n: "5a" * n, randbits=secrets.randbits)
-    monkeypatch.setattr("games.services.create.secrets", fixed)
+    monkeypatch.setattr("games.services.seeds.new_salt", lambda: "5a" * 16)
     game = create_bf(api(alice), options={"two_front_victory": False})
     gid = game["id"]
     assert game["game_type"] == "battlefront" and game["status"] == "open" and game["my_seat"] == "west"
