@@ -6,8 +6,6 @@ has no winner. "unfinished" stays for games stopped before the engine finished t
 
 from __future__ import annotations
 
-import secrets
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -23,8 +21,7 @@ from tests.games.test_full_games import drive_to_the_end
 def _play_a_drawn_game(api: Any, user: Any, monkeypatch: Any) -> str:
     """One turn (max_turns 1), then the engine ends the game on points: nobody has won a battle, 0-0."""
     # A fixed server salt makes the deal the same at every run.
-    fixed = SimpleNamespace(token_hex=lambda n: "5a" * n, randbits=secrets.randbits)
-    monkeypatch.setattr("games.services.create.secrets", fixed)
+    monkeypatch.setattr("games.services.seeds.new_salt", lambda: "5a" * 16)
     body = game_body(opponent={"kind": "bot", "bot": "random"}, options={"max_turns": 1}, seed=7)
     game = api(user).post("/api/games/", body, format="json").json()
     seat = game["my_seat"]

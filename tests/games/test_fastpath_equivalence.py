@@ -18,8 +18,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import secrets
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -29,8 +27,6 @@ from django.test.utils import CaptureQueriesContext
 from games.fastpath import answers, hot_state
 from games.game_types import GAME_TYPES
 from games.models import Game, GameAction
-from games.services import create as create_service
-from games.services import the_war as the_war_service
 from tests.games.test_short_journeys import CREATION, choose, legal_actions
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the fast path's hand-on waits for a real commit
@@ -132,9 +128,7 @@ def test_the_fast_path_answers_and_stores_what_the_reference_path_does(
     case, api, alice, bob, catalog_rows, settings, monkeypatch
 ):
     # the same secret salt for both games (it picks the deal and the bots' choices), in every creation flow
-    fixed = SimpleNamespace(token_hex=lambda n: "5a" * n, randbits=secrets.randbits)
-    for module in (create_service, the_war_service):
-        monkeypatch.setattr(module, "secrets", fixed)
+    monkeypatch.setattr("games.services.seeds.new_salt", lambda: "5a" * 16)
     settings.GAMES_FAST_PATH = False
     reference, reference_stored = _play(case, api=api, alice=alice, bob=bob)
     settings.GAMES_FAST_PATH = True
