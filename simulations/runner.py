@@ -33,7 +33,8 @@ def mode() -> str:
     return chosen
 
 
-def dispatch(*, job_id: Any, chunks: int) -> None:
+def dispatch(*, job_id: Any, chunks: int, indices: list[int] | None = None) -> None:
+    """Send a job's chunks to be played (`indices`: only these; a thread runner finds what is left itself)."""
     how = mode()
     if how == "celery":
         from simulations.tasks import simulation_chunk_task
@@ -41,7 +42,7 @@ def dispatch(*, job_id: Any, chunks: int) -> None:
         app = simulation_chunk_task.app
         # One broker connection for every chunk of the job, to the broker the settings name now.
         with app.connection_for_write(settings.CELERY_BROKER_URL) as conn:
-            for index in range(chunks):
+            for index in range(chunks) if indices is None else indices:
                 simulation_chunk_task.apply_async(
                     (str(job_id), index), queue=settings.SIMULATION_QUEUE, connection=conn
                 )

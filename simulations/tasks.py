@@ -32,3 +32,11 @@ def simulation_chunk_task(job_id: str, index: int) -> Any:
     except Exception as exc:
         services.simulation_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
         return False
+
+
+@shared_task(name="simulations.redispatch_stalled", ignore_result=True)
+def simulation_redispatch_stalled_task() -> dict[str, list[int]]:
+    """Celery beat's sweep: chunks lost on the way to a worker sent again (services.stalled)."""
+    from django.conf import settings
+
+    return services.simulation_redispatch_stalled(stalled_seconds=settings.SIMULATION_STALL_SECONDS)

@@ -367,7 +367,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 GAMES_CLOCK_RUNNER = env("GAMES_CLOCK_RUNNER", default="auto")
 GAMES_CLOCK_SWEEP_SECONDS = env.float("GAMES_CLOCK_SWEEP_SECONDS", default=1.0)
 GAMES_CLOCK_QUEUE = env("GAMES_CLOCK_QUEUE", default="clocks")
+# A Celery job with no chunk recorded for SIMULATION_STALL_SECONDS gets the chunks it lacks sent again (a
+# message can be lost between the broker and a killed worker: simulations/services/stalled.py); beat sweeps
+# every SIMULATION_STALL_SWEEP_SECONDS. The stall must be longer than any one chunk takes to play.
+SIMULATION_STALL_SECONDS = env.float("SIMULATION_STALL_SECONDS", default=1800.0)
+SIMULATION_STALL_SWEEP_SECONDS = env.float("SIMULATION_STALL_SWEEP_SECONDS", default=300.0)
 CELERY_BEAT_SCHEDULE = {
+    "simulations-redispatch-stalled": {
+        "task": "simulations.redispatch_stalled",
+        "schedule": SIMULATION_STALL_SWEEP_SECONDS,
+        "options": {"queue": SIMULATION_QUEUE, "expires": SIMULATION_STALL_SWEEP_SECONDS},
+    },
     "games-expire-clocks": {
         "task": "games.expire_clocks",
         "schedule": GAMES_CLOCK_SWEEP_SECONDS,
