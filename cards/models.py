@@ -1,6 +1,6 @@
 """The card catalog: reference data keyed by stable codes, loaded from fixtures/catalog/ by `load_catalog`.
 
-The rows mirror the fixture JSON (see vocabulary/battlecards.py for the format) closely enough that
+The rows mirror the fixture JSON (see vocabulary/battlecards/ for the format) closely enough that
 cards.selectors.catalog_definitions() can serialise them back to the same dicts and rebuild an equal
 vocabulary.battlecards.Catalog. Ordered lists of the fixtures (unit classes, set entries, prerequisites)
 keep their order through a `position` column.

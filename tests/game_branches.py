@@ -9,7 +9,7 @@ definition. Counted, on the AST of every Python file of the apps:
 - a game's definition asked by name: `get_game_type(<game id>)` (or game_type_or_none, canonical_game_type);
 - a query or call for one game by keyword: `game=<game id>` or `game_type=<game id>`.
 Skipped, as the game's own code: games/engine/<game>/, cards/<game>/, decks/rules_<game>.py,
-web/templates/<game>/, fixtures/<game>/, vocabulary/<game>.py, and every migration.
+web/templates/<game>/, fixtures/<game>/, vocabulary/<game>.py or vocabulary/<game>/, and every migration.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ def is_per_game_path(rel: Path) -> bool:
     if parts[0] == "web" and parts[1:2] == ("templates",) and len(parts) > 2 and parts[2] in GAME_FOLDERS:
         return True
     if parts[0] == "decks" and rel.name.startswith("rules_") and rel.stem[len("rules_"):] in GAME_FOLDERS:
+        return True
+    if parts[0] == "vocabulary" and len(parts) > 2 and parts[1] in GAME_FOLDERS:  # its package
         return True
     return parts[0] == "vocabulary" and rel.stem in GAME_FOLDERS
 

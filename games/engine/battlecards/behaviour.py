@@ -1,5 +1,5 @@
 """Card behaviour keyed by the data vocabulary (fireplace's CardDB.merge idea: data in
-vocabulary/battlecards.py, behaviour here): every conflict-card effect in `CONFLICT_EFFECTS` and every unit
+vocabulary/battlecards/, behaviour here): every conflict-card effect in `CONFLICT_EFFECTS` and every unit
 ability in `ABILITY_SCHEMA` there has one registered behaviour; tests/engine/test_card_behaviour.py fails
 when a vocabulary key has none.
 
