@@ -5,6 +5,13 @@ of the decisions it searched, i.e. with more than one legal action).
     python tests/bench/search_strength.py --game battlefront --level search-1 --opponent heuristic --games 40
     python tests/bench/search_strength.py --game the-war --level search-2 --games 200 --workers 2 \
         --json out.json
+    python tests/bench/search_strength.py --game battlecards --level search-1 --rollout-plies 50 --games 20
+    python tests/bench/search_strength.py --game battlefront --seconds 1 --games 40 --workers 2   # 1 s level
+
+--iterations and --rollout-plies override the level's playouts per decision and the game's playout cap (its
+determinizer's `rollout_plies`) for the search bot only, to choose a budget before naming it; --seconds gives
+it a time budget instead (process CPU time a decision, core.search.SearchBot.seconds; its choices then depend
+on the machine, so no named level is one).
 
 Game g is seed 1000+g (the game's `example(seed)`), the search bot sits in seat g % 2, salts "s<g>" /
 "o<g>": a rerun gives the same games and the same score whatever --workers (games are dealt to worker
@@ -38,7 +45,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_one(game: str, level: str, opponent: str, g: int, max_plies: int,
-             iterations: int | None) -> dict:
+             iterations: int | None, rollout_plies: int | None = None, seconds: float | None = None) -> dict:
     """Game g: the search level against the opponent; the result and the search seat's decision times."""
     engine = get(game).engine
     catalog, setup = engine.example(1000 + g)
@@ -46,6 +53,11 @@ def play_one(game: str, level: str, opponent: str, g: int, max_plies: int,
     bot = engine.bot(level, catalog=catalog, salt=f"s{g}")
     if iterations is not None:
         bot.iterations = iterations
+    if seconds is not None:  # a time budget: the search stops once it spent `seconds` of CPU on a decision
+        bot.seconds = seconds
+        bot.iterations = iterations if iterations is not None else 1_000_000
+    if rollout_plies is not None:  # the playout cap of this bot's determinizer (its game's rollout_plies)
+        bot.game.rollout_plies = rollout_plies
     bots = {me: bot, them: engine.bot(opponent, catalog=catalog, salt=f"o{g}")}
     state = engine.new_game(catalog, setup)
     times: list[float] = []
@@ -79,6 +91,10 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="the first game's number (seed 1000+first)")
     parser.add_argument("--iterations", type=int, default=None,
                         help="playouts per decision instead of the level's (to calibrate a level)")
+    parser.add_argument("--rollout-plies", type=int, default=None,
+                        help="the search bot's playout cap instead of its game's (to calibrate)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="a time budget: CPU seconds a decision (the '1 s' level), playouts unbounded")
     parser.add_argument("--workers", type=int, default=1, help="processes playing games (at most 2 here)")
     parser.add_argument("--max-plies", type=int, default=3000)
     parser.add_argument("--json", default=None, help="also write the figures and every game to this file")
@@ -86,7 +102,8 @@ def main() -> None:
     numbers = range(args.first, args.first + args.games)
     wall = time.perf_counter()
     results: list[dict] = []
-    jobs = [(args.game, args.level, args.opponent, g, args.max_plies, args.iterations) for g in numbers]
+    jobs = [(args.game, args.level, args.opponent, g, args.max_plies, args.iterations,
+             args.rollout_plies, args.seconds) for g in numbers]
     if args.workers > 1:
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             for r in pool.map(play_one, *zip(*jobs, strict=True)):
@@ -95,7 +112,9 @@ def main() -> None:
         for job in jobs:
             record(args, results, play_one(*job), wall)
     summary = summarize(args, results, wall)
-    budget = f"{args.level}" + (f" at {args.iterations} playouts" if args.iterations is not None else "")
+    budget = (f"{args.level}" + (f" at {args.iterations} playouts" if args.iterations is not None else "")
+              + (f", playouts of {args.rollout_plies} plies" if args.rollout_plies is not None else "")
+              + (f", {args.seconds:g} s a decision" if args.seconds is not None else ""))
     low, high = summary["wilson95"]
     print(f"{args.game} {budget} vs {args.opponent}: {summary['score']:g}/{summary['games']} = "
           f"{summary['share']:.1%} (Wilson 95% {low:.1%}-{high:.1%}); per searched decision median "
@@ -123,6 +142,7 @@ def summarize(args: argparse.Namespace, results: list[dict], wall: float) -> dic
     low, high = wilson(score, played)
     return {
         "game": args.game, "level": args.level, "iterations": args.iterations, "opponent": args.opponent,
+        "rollout_plies": args.rollout_plies, "seconds": args.seconds,
         "first": args.first, "games": played, "score": score, "share": score / max(played, 1),
         "wilson95": [low, high], "decisions": len(times), "median_ms": percentile(times, 0.5) * 1000,
         "p95_ms": percentile(times, 0.95) * 1000, "wall_s": time.perf_counter() - wall,

@@ -21,14 +21,15 @@ def main() -> None:
     labels = set()
     for name in sys.argv[1:]:
         data = json.loads(Path(name).read_text())
-        labels.add((data["game"], data["level"], data["iterations"], data["opponent"]))
+        labels.add((data["game"], data["level"], data["iterations"], data["opponent"],
+                    data.get("rollout_plies"), data.get("seconds")))
         fresh = [r for r in data["results"] if r["game"] not in games]
         games.update({r["game"]: r for r in fresh})
         if len(fresh) == len(data["results"]):
             times += data["times_ms"]
     if len(labels) != 1:
         raise SystemExit(f"files of different runs: {sorted(labels, key=str)}")
-    (game, level, iterations, opponent), = labels
+    (game, level, iterations, opponent, rollout, seconds), = labels
     n = len(games)
     score = sum(r["score"] for r in games.values())
     low, high = wilson(score, n)
@@ -36,7 +37,10 @@ def main() -> None:
     times.sort()
     numbers = sorted(games)
     median, p95 = percentile(times, 0.5), percentile(times, 0.95)
-    print(f"| {level}{f' at {iterations}' if iterations else ''} | {opponent} | {n} | {score:g}/{n} = "
+    budget = (f"{level}" + (f" at {iterations}" if iterations and not seconds else "")
+              + (f", playouts of {rollout} plies" if rollout else "")
+              + (f", {seconds:g} s a decision" if seconds else ""))
+    print(f"| {budget} | {opponent} | {n} | {score:g}/{n} = "
           f"{score / n:.1%} | {low:.1%}-{high:.1%} | {median:.0f} / {p95:.0f} ms "
           f"({len(times)} decisions) | {statistics.median(cpu):.1f} / {statistics.mean(cpu):.1f} s "
           f"(max {cpu[-1]:.0f} s) | games {numbers[0]}-{numbers[-1]} ({game}) |")

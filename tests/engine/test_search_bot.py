@@ -161,3 +161,20 @@ def test_the_search_policy_reads_the_heuristic_bots_fields_of_the_view_with_the_
         assert det.policy(det.determinize(view, rng), rng) == heuristic
         checked += 1
     assert checked >= 30
+
+
+def test_a_time_budget_stops_the_search_once_its_cpu_time_is_spent(monkeypatch):
+    """The bench's "1 s a decision" (SearchBot(seconds=...)): the search stops at the first iteration that
+    starts after the budget, never before one iteration, and a bot without one searches its whole budget."""
+    import games.engine.core.search as search
+
+    state = next(p for p in POSITIONS if len(bf.legal_actions(p)) > 5)
+    seat = state.decision.seat
+    view, legal = bf.view(state, seat), bf.legal_actions(state)
+    clock = iter(range(10_000))  # each reading of the CPU clock one "second" later
+    monkeypatch.setattr(search.time, "process_time", lambda: float(next(clock)))
+    for seconds, done in ((0.5, 1), (3.0, 3), (None, 12)):
+        bot = SearchBot(bf.Determinizer(CATALOG), salt="t", iterations=12, seconds=seconds)
+        root, _ = bot._search(view, legal, seat)
+        assert root.visits == done, (seconds, root.visits)
+        assert bot.choose(view, legal, seat) in legal

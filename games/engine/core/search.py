@@ -40,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -130,7 +131,7 @@ class SearchBot:
     needs_view = True
 
     def __init__(self, determinizer: Determinizer, *, level: str = "search-1", salt: str | int = "search",
-                 iterations: int | None = None) -> None:
+                 iterations: int | None = None, seconds: float | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown search level {level!r}: one of {sorted(LEVELS)}")
         self.game = determinizer
@@ -138,6 +139,10 @@ class SearchBot:
         budgets = getattr(determinizer, "budgets", None) or {}
         self.iterations = iterations if iterations is not None else budgets.get(level, self.level.iterations)
         self.salt = str(salt)
+        # A time budget (the bench's "1 s a decision"): the search also stops once this much process CPU
+        # time has gone into the decision (after at least one iteration). Its choices then depend on the
+        # machine's speed, so the named levels (the API's, the analysis') are playout budgets only.
+        self.seconds = seconds
 
     def choose(self, view: Mapping[str, Any], legal: list[Any], seat: str) -> Any:
         if len(legal) == 1:
@@ -179,7 +184,10 @@ class SearchBot:
         widening = getattr(game, "widening", None)
         epsilon = self.level.epsilon
         cap = min(self.level.rollout_plies, getattr(game, "rollout_plies", self.level.rollout_plies))
+        deadline = None if self.seconds is None else time.process_time() + self.seconds
         for _ in range(self.iterations):
+            if deadline is not None and root.visits and time.process_time() >= deadline:
+                break
             state = game.determinize(view, rng)
             node = root
             # selection: descend while every action legal here has a child
