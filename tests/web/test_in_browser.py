@@ -374,6 +374,8 @@ def test_the_analysis_graph_of_a_replay_follows_the_position_and_a_click_moves_i
         page.wait_for_url(re.compile(r"/replay/\?ply=0$"))
         points = page.locator(".analysis-graph .point")
         sync_api.expect(page.locator(".analysis-graph .point[data-ply='3']")).to_be_visible(timeout=60_000)
+        # the graph grows while the analysis runs (a point per ply analysed): step only once it is done
+        sync_api.expect(page.locator("#analysis .progress")).to_have_count(0, timeout=120_000)
         sync_api.expect(page.locator(".analysis-graph .point.current")).to_have_attribute("data-ply", "0")
         assert points.count() >= 4
         page.evaluate("window.stayed = true")
@@ -450,6 +452,11 @@ def test_a_page_on_another_origin_reads_the_catalog_and_follows_a_stream(
     assert events[0]["seq"] >= 1
 
 
+# the play page's own redraw (play.js refresh: the board fragment swapped in), awaited
+REDRAW_BOARD = """() => htmx.ajax("GET", document.getElementById("board").dataset.board,
+                                  {target: "#board", swap: "innerHTML"})"""
+
+
 @pytest.mark.parametrize("game_type", ["battlecards", "the-war"])
 def test_short_journey_thirty_decisions_then_resign(in_browser, game_type, fixed_deal):
     """Issue 34's short journey in the browser: a game against the random bot from the lobby, 30 decisions
@@ -479,6 +486,9 @@ def test_short_journey_thirty_decisions_then_resign(in_browser, game_type, fixed
         # resign at the player's own decision: the bot has answered, so no stream redraw closes the fold
         page.locator(".decision button").first.wait_for()
         page.get_by_text("Resign…").click()
+        # a redraw while the player confirms (a stream entry arriving) leaves the fold open
+        page.evaluate(REDRAW_BOARD)
+        sync_api.expect(page.get_by_role("button", name="Yes, resign this game")).to_be_visible()
         page.get_by_role("button", name="Yes, resign this game").click()
         page.get_by_role("link", name="Replay it").wait_for()
         status = page.locator(".status").inner_text()

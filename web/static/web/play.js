@@ -40,7 +40,17 @@
     }
   }
   setInterval(tick, 250);
-  document.body.addEventListener("htmx:afterSwap", (event) => { if (event.target === board) syncClocks(); });
+  // an open "Resign…" fold stays open across a redraw (a stream entry arriving while the player confirms)
+  let resignOpen = false;
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.target === board) resignOpen = Boolean(board.querySelector("details.resign")?.open);
+  });
+  document.body.addEventListener("htmx:afterSwap", (event) => {
+    if (event.target !== board) return;
+    const resign = board.querySelector("details.resign");
+    if (resign && resignOpen) resign.open = true;
+    syncClocks();
+  });
 
   if (!window.EventSource || !board.dataset.stream) return;
   let last = Number(board.querySelector(".board")?.dataset.lastSeq || 0);
