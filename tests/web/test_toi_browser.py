@@ -169,7 +169,11 @@ def test_tide_of_iron_between_two_pages_through_every_decision_kind_by_the_table
         sync_api.expect(grid.get_by_role("button", name="Column 20")).to_have_count(0)
         allies.get_by_label("Show on the board").select_option(label="Columns 12 to 23")
         column20 = grid.get_by_role("button", name="Column 20")
-        box = column20.evaluate("e => [e.getBoundingClientRect().left, e.getBoundingClientRect().right]")
+        for _ in range(100):  # the page's script draws the new page of columns, then scrolls to it
+            box = column20.evaluate("e => [e.getBoundingClientRect().left, e.getBoundingClientRect().right]")
+            if 0 <= box[0] < box[1] <= PHONE:
+                break
+            allies.wait_for_timeout(100)
         assert 0 <= box[0] < box[1] <= PHONE, box  # the grid scrolled sideways to the page shown
         axe(allies, "allies target_column (390 px)", violations)
         allies.get_by_label("Show on the board").select_option(label="Columns 0 to 11")
