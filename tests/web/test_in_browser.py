@@ -310,7 +310,9 @@ def test_replay_steps_forward_and_back(in_browser):
         game = re.search(r"/play/([0-9a-f-]+)/", page.url).group(1)
         token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
         resigned = page.request.post(f"/api/games/{game}/resign/", headers={"X-CSRFToken": token})
-        assert resigned.ok, resigned.text()
+        # the game must be over for the finished pages: resigned now, or already won or lost in those moves
+        # (a short game against the bot ends within 25 decisions on some deals: the server says so with a 409)
+        assert resigned.ok or resigned.json()["code"] == "game_finished", resigned.text()
         page.goto(f"/play/{game}/replay/")
         page.evaluate("window.stayed = true")
         table = page.locator(".board-replay .table")
@@ -602,7 +604,9 @@ def test_no_page_of_a_game_scrolls_sideways_at_390_px(in_browser):
         paths = [f"/play/{game}/", f"/play/{game}/watch/"]
         token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
         resigned = page.request.post(f"/api/games/{game}/resign/", headers={"X-CSRFToken": token})
-        assert resigned.ok, resigned.text()
+        # the game must be over for the finished pages: resigned now, or already won or lost in those moves
+        # (a short game against the bot ends within 25 decisions on some deals: the server says so with a 409)
+        assert resigned.ok or resigned.json()["code"] == "game_finished", resigned.text()
         paths += [f"/play/{game}/", f"/play/{game}/replay/?ply=3", f"/play/{game}/replay/?ply=999",
                   "/leaderboards/battlecards/", "/players/browser-slim/", "/watch/", "/accounts/logout/", "/"]
         wide = {}
