@@ -117,25 +117,37 @@ def canonical(value: Any) -> Any:
     """A JSON value with every dict's keys in one order whatever order it was built in: jsonb's (shorter
     keys first, then by code point), the order a state loaded from PostgreSQL has ("axis" before "allies")."""
     if isinstance(value, dict):
-        return {k: canonical(value[k]) for k in sorted(value, key=lambda k: (len(k), k))}
+        keys = sorted(value)
+        keys.sort(key=len)  # stable: by length, then by code point (jsonb's order)
+        return {k: canonical(v) if isinstance(v := value[k], (dict, list)) else v for k in keys}
     if isinstance(value, list):
-        return [canonical(v) for v in value]
+        return [canonical(v) if isinstance(v, (dict, list)) else v for v in value]
     return value
 
 
 def walk(value: Any) -> list[str]:
     """Every string of a JSON value (dict keys included), depth first in document order."""
     out: list[str] = []
+    _walk(value, out)
+    return out
+
+
+def _walk(value: Any, out: list[str]) -> None:
     if isinstance(value, str):
         out.append(value)
     elif isinstance(value, dict):
         for k, v in value.items():
             out.append(k)
-            out.extend(walk(v))
+            if isinstance(v, str):
+                out.append(v)
+            elif isinstance(v, (dict, list)):
+                _walk(v, out)
     elif isinstance(value, list):
         for v in value:
-            out.extend(walk(v))
-    return out
+            if isinstance(v, str):
+                out.append(v)
+            elif isinstance(v, (dict, list)):
+                _walk(v, out)
 
 
 def rename(value: Any, names: dict[str, str]) -> Any:

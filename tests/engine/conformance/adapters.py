@@ -34,18 +34,31 @@ SPECTATOR = None  # the viewer of the public (spectator) view
 STEP_DRAWS = 24
 
 
-def strings_in(value: Any) -> Iterator[str]:
-    """Every string value of a JSON document, at any depth (dict keys included)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+def strings_in(value: Any) -> list[str]:
+    """Every string value of a JSON document, at any depth (dict keys included). (A recursive walk into one
+    list: the driver calls it on every view it compares, so it is kept cheap.)"""
+    out: list[str] = []
+    _strings(value, out)
+    return out
+
+
+def _strings(value: Any, out: list[str]) -> None:
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str):
+                out.append(k)
+            if isinstance(v, str):
+                out.append(v)
+            elif isinstance(v, (dict, list)):
+                _strings(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            if isinstance(v, str):
+                out.append(v)
+            elif isinstance(v, (dict, list)):
+                _strings(v, out)
 
 
 def shuffle_free(cards: list[str], pinned: set[str], rnd: random.Random) -> list[str]:

@@ -68,10 +68,14 @@ def as_stored(value: Any, rnd: random.Random | None = None) -> Any:
     shuffled when `rnd` is given. (One walk instead of json.dumps, json.loads and a reorder: this runs at
     every ply.)"""
     if isinstance(value, dict):
-        keys = [k if isinstance(k, str) else json.dumps(k).strip('"') for k in value]
-        pairs = dict(zip(keys, value.values(), strict=True))
+        keys = list(value)
+        pairs = value
+        if not all(isinstance(k, str) for k in keys):
+            keys = [k if isinstance(k, str) else json.dumps(k).strip('"') for k in value]
+            pairs = dict(zip(keys, value.values(), strict=True))
         if rnd is None:
-            keys.sort(key=jsonb_key)
+            keys.sort()  # UTF-8 keeps code point order: by their bytes
+            keys.sort(key=len if all(k.isascii() for k in keys) else jsonb_key)  # stable: shorter first
         else:
             rnd.shuffle(keys)
         return {k: as_stored(pairs[k], rnd) if isinstance(pairs[k], (dict, list, tuple)) else pairs[k]
