@@ -13,9 +13,10 @@ UV_VERSION := 0.13.9
 # (computed once, when first used: the $(eval) makes it a simple variable then)
 PG_DB = $(eval PG_DB := battlecards_$(shell $(PYTHON) -c 'import hashlib, sys; print(hashlib.sha1(sys.argv[1].encode()).hexdigest()[:8])' '$(CURDIR)'))$(PG_DB)
 PG_URL = postgres://postgres@127.0.0.1:5432/$(PG_DB)
-# pytest-xdist workers of `make test`: one more than the CPU cores (many tests wait on a browser, a server or a
-# clock, and a third worker fills that time: PostgreSQL 8:20 against 8:45 with two on 2 cores); 0: one process
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+# pytest-xdist workers of `make test`: two more than the CPU cores (many tests wait on a browser, a server, a
+# clock or an outage, and the extra workers fill that time: on 2 cores PostgreSQL took 11:00 with three workers
+# and 8:53 with four, the cores 1 % idle; a fifth has no idle time left to fill); 0: one process
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 2 )))
 PYTEST_ARGS ?=
 
 # `make serve`: nginx on PORT in front of the API's threaded WSGI workers (one per core) and the event streams'

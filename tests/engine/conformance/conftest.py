@@ -1,6 +1,6 @@
 """The conformance suite's deep tier (SLOW_SEEDS: 48 more seeds a game, views checked every fifth ply) runs
 only when asked for: `pytest -m slow tests/engine/conformance` (or any -m expression selecting `slow`).
-`make test` runs the default tier (DEFAULT_SEEDS, 12 a game) on both databases within its time budget."""
+`make test` runs the default tier (DEFAULT_SEEDS, 20 a game) on both databases within its time budget."""
 
 from __future__ import annotations
 
