@@ -32,6 +32,7 @@ from typing import Any
 
 from vocabulary.battlecards import KINDS
 
+from ..core.plain import plain_strings
 from .frames import BattleFrame
 from .state import GameState
 
@@ -127,27 +128,7 @@ def canonical(value: Any) -> Any:
 
 def walk(value: Any) -> list[str]:
     """Every string of a JSON value (dict keys included), depth first in document order."""
-    out: list[str] = []
-    _walk(value, out)
-    return out
-
-
-def _walk(value: Any, out: list[str]) -> None:
-    if isinstance(value, str):
-        out.append(value)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            out.append(k)
-            if isinstance(v, str):
-                out.append(v)
-            elif isinstance(v, (dict, list)):
-                _walk(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            if isinstance(v, str):
-                out.append(v)
-            elif isinstance(v, (dict, list)):
-                _walk(v, out)
+    return plain_strings(value)
 
 
 def rename(value: Any, names: dict[str, str]) -> Any:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from games.engine.core.plain import plain_strings
 from games.game_types import GAME_TYPES, GameType
 
 Json = dict[str, Any]
@@ -35,30 +36,8 @@ STEP_DRAWS = 24
 
 
 def strings_in(value: Any) -> list[str]:
-    """Every string value of a JSON document, at any depth (dict keys included). (A recursive walk into one
-    list: the driver calls it on every view it compares, so it is kept cheap.)"""
-    out: list[str] = []
-    _strings(value, out)
-    return out
-
-
-def _strings(value: Any, out: list[str]) -> None:
-    if isinstance(value, str):
-        out.append(value)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            if isinstance(k, str):
-                out.append(k)
-            if isinstance(v, str):
-                out.append(v)
-            elif isinstance(v, (dict, list)):
-                _strings(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            if isinstance(v, str):
-                out.append(v)
-            elif isinstance(v, (dict, list)):
-                _strings(v, out)
+    """Every string value of a JSON document, at any depth (dict keys included)."""
+    return plain_strings(value)
 
 
 def shuffle_free(cards: list[str], pinned: set[str], rnd: random.Random) -> list[str]:
