@@ -55,6 +55,22 @@ class BenchError(Exception):
 PAYLOAD = json.dumps({"event": "x" * 1000})
 
 
+def drop_database(pg: str, name: str, attempts: int = 6) -> None:
+    """Drop the run's database, trying again for a few seconds: DROP DATABASE ... WITH (FORCE) gives up when
+    the backends it ends take over 5 s to go (a loaded machine), and the server may have no connection slot
+    free for a moment (its clients' connections are still closing)."""
+    for attempt in range(attempts):
+        try:
+            with psycopg.connect(_admin_dsn(pg), autocommit=True, **CONNECT_ARGS) as admin:
+                admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            return
+        except psycopg.OperationalError as exc:  # ObjectInUse, or too many clients
+            if attempt == attempts - 1:
+                raise
+            print(f"dropping {name} failed ({type(exc).__name__}: {str(exc).strip()}); again", flush=True)
+            time.sleep(1 + attempt)
+
+
 def _admin_dsn(base: str) -> str:
     return f"{base}/postgres"
 
@@ -325,8 +341,7 @@ def main(argv: list[str] | None = None) -> int:
                 ratio = notify / none if none else 0.0
                 print(f"{writers:>8} {none:>14.0f}/s {notify:>14.0f}/s   {ratio:>10.2f}x", flush=True)
     finally:
-        with psycopg.connect(_admin_dsn(args.pg), autocommit=True, **CONNECT_ARGS) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        drop_database(args.pg, name)
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 1 if failed else 0
 

@@ -86,4 +86,4 @@ def test_more_writers_than_the_server_has_connections_are_skipped_and_the_run_en
     assert any(line.split()[:2] == ["1000", "skipped:"] for line in lines), done.stdout
     assert "load average" in done.stdout
     # its throwaway database is gone (only its own: another test may hold one of its own meanwhile)
-    assert f"bench_bus_{done.pid}" not in _bench_databases(pg)
+    assert f"bench_bus_{done.pid}" not in _bench_databases(pg), done.stdout + done.stderr
