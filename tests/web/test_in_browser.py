@@ -127,6 +127,14 @@ def sign_up(page, username: str) -> None:
     page.wait_for_url(re.compile(r"/$"))
 
 
+def finish(page, game: str) -> None:
+    """Resign `game` through the API, to reach its finished pages. A game against the bot may already be over
+    after a few moves (won or lost by the rules on some deals): the server answers 409 game_finished then."""
+    token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
+    resigned = page.request.post(f"/api/games/{game}/resign/", headers={"X-CSRFToken": token})
+    assert resigned.ok or resigned.json()["code"] == "game_finished", resigned.text()
+
+
 def test_sign_up_then_log_out_and_in_again(in_browser):
     def steps(page):
         sign_up(page, "browser-monty")
@@ -308,11 +316,7 @@ def test_replay_steps_forward_and_back(in_browser):
         for _ in range(3):
             send(page)
         game = re.search(r"/play/([0-9a-f-]+)/", page.url).group(1)
-        token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
-        resigned = page.request.post(f"/api/games/{game}/resign/", headers={"X-CSRFToken": token})
-        # the game must be over for the finished pages: resigned now, or already won or lost in those moves
-        # (a short game against the bot ends within 25 decisions on some deals: the server says so with a 409)
-        assert resigned.ok or resigned.json()["code"] == "game_finished", resigned.text()
+        finish(page, game)
         page.goto(f"/play/{game}/replay/")
         page.evaluate("window.stayed = true")
         table = page.locator(".board-replay .table")
@@ -602,11 +606,7 @@ def test_no_page_of_a_game_scrolls_sideways_at_390_px(in_browser):
             decisions += 1
         game = re.search(r"/play/([0-9a-f-]+)/", page.url).group(1)
         paths = [f"/play/{game}/", f"/play/{game}/watch/"]
-        token = page.locator("input[name=csrfmiddlewaretoken]").first.input_value()
-        resigned = page.request.post(f"/api/games/{game}/resign/", headers={"X-CSRFToken": token})
-        # the game must be over for the finished pages: resigned now, or already won or lost in those moves
-        # (a short game against the bot ends within 25 decisions on some deals: the server says so with a 409)
-        assert resigned.ok or resigned.json()["code"] == "game_finished", resigned.text()
+        finish(page, game)
         paths += [f"/play/{game}/", f"/play/{game}/replay/?ply=3", f"/play/{game}/replay/?ply=999",
                   "/leaderboards/battlecards/", "/players/browser-slim/", "/watch/", "/accounts/logout/", "/"]
         wide = {}
