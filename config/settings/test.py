@@ -14,8 +14,8 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405  (threaded tests must not keep connections open)
 CATALOG_TOKEN_SECONDS = 0  # every request re-reads the catalog version: tests edit rows between requests
 GAMES_CLOCK_RUNNER = "command"  # no sweep thread in tests: they run the sweep themselves
-# The local simulation runner thread keeps the test worker's priority: at nice 19 (production's default) it got
-# a sliver of a CPU that four busy xdist workers saturate, and 36 short games took 86 s of a 180 s deadline.
+# The local simulation runner thread keeps the test worker's priority. At nice 19 (production's default) it
+# got a sliver of a CPU that four busy xdist workers saturate: 36 short games took 86 s of a 180 s deadline.
 # tests/simulations/test_local_runner.py checks the lowering itself with nice 19.
 SIMULATION_LOCAL_NICE = 0
 
