@@ -1,5 +1,5 @@
-"""tests/catalog_snapshot.py: after a flush, the catalog written back from memory is the catalog a load
-gives (what `catalog_rows` relies on in the transactional tests), on the database the suite runs on."""
+"""tests/catalog_snapshot.py: after a flush, the catalog written back from its snapshot tables is the catalog
+a load gives (what `catalog_rows` relies on in the transactional tests), on the database the suite runs on."""
 from __future__ import annotations
 
 import io

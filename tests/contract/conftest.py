@@ -35,7 +35,9 @@ def live_schema(catalog_rows):
     request_finished.disconnect(close_old_connections)
     try:
         if catalog_rows not in _SERVED:
-            _SERVED[catalog_rows] = schemathesis.openapi.from_wsgi("/api/schema/", application).raw_schema
+            # as JSON: the YAML the URL gives by default takes about a second more to read
+            served = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+            _SERVED[catalog_rows] = served.raw_schema
         schema = schemathesis.openapi.from_dict(copy.deepcopy(_SERVED[catalog_rows]))
         schema.app, schema.location = application, "/api/schema/"
         yield schema
