@@ -6,6 +6,8 @@ the conflict deck is stacked with "t-n<N>" cards whose action number is N.
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -14,6 +16,20 @@ from games.engine.battlecards.inspect import battle_frame, frames_in_progress
 from vocabulary.battlecards import Catalog as _Catalog
 
 NONE = {"ground": None, "air": None, "sea": None}
+
+JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')  # a string of JSON text (a key or a value), unquoted
+
+
+def shown_strings(value: Any) -> set[str]:
+    """Every string a client reads in `value` as JSON (keys too; a tuple is a list there): one pass over the
+    text with a regular expression, where looking for each hidden id in the text took a pass per id (most of
+    the time of the hidden-card property tests)."""
+    return text_strings(json.dumps(value))
+
+
+def text_strings(text: str) -> set[str]:
+    """shown_strings of JSON text."""
+    return set(JSON_STRING.findall(text))
 
 
 def unit_def(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections import Counter
 
 from hypothesis import given, settings
@@ -26,15 +25,9 @@ from games.engine import (
 from games.engine.battlecards.inspect import battle_frame
 from games.engine.battlecards.state import OTHER
 from tests.engine.helpers import card_zones as zones
+from tests.engine.helpers import shown_strings
 
 CATALOG = load_catalog_dir()
-JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')  # a string of JSON text (a key or a value), unquoted
-
-
-def shown_strings(value) -> set[str]:
-    """Every string a client would read in `value` as JSON (a tuple is a list there): one pass over the text,
-    where looking for each hidden id in it took a pass per id."""
-    return set(JSON_STRING.findall(json.dumps(value)))
 # ENGINE_EXAMPLES=40 for a deeper run (about 3 minutes); the default keeps these three near 20 seconds.
 SETTINGS = settings(max_examples=int(os.environ.get("ENGINE_EXAMPLES", "6")), deadline=None)
 seeds = st_.integers(min_value=0, max_value=2**31 - 1)

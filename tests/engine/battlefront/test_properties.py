@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from games.engine import battlefront as bf
+from tests.engine.helpers import shown_strings
 
 EXAMPLES = int(os.environ.get("ENGINE_EXAMPLES", "8"))
 
@@ -72,8 +73,7 @@ def _illegal_candidates(st: bf.BattlefrontState) -> list:
 
 
 def _codes_in(data) -> set[str]:
-    text = json.dumps(data)
-    return {c for c in _ALL if f'"{c}"' in text}
+    return set(_ALL) & shown_strings(data)
 
 
 _ALL: set[str] = set()
