@@ -6,8 +6,6 @@ the conflict deck is stacked with "t-n<N>" cards whose action number is N.
 
 from __future__ import annotations
 
-import json
-import re
 from collections import Counter
 from typing import Any
 
@@ -17,21 +15,22 @@ from vocabulary.battlecards import Catalog as _Catalog
 
 NONE = {"ground": None, "air": None, "sea": None}
 
-# a string of JSON text (a key or a value), unquoted; the loop unrolled ("a normal run, then an escape and a
-# normal run") runs 2.7 times as fast as one alternation per character
-JSON_STRING = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"')
-
-
-def shown_strings(value: Any) -> set[str]:
-    """Every string a client reads in `value` as JSON (keys too; a tuple is a list there): one pass over the
-    text with a regular expression, where looking for each hidden id in the text took a pass per id (most of
-    the time of the hidden-card property tests)."""
-    return text_strings(json.dumps(value))
-
-
-def text_strings(text: str) -> set[str]:
-    """shown_strings of JSON text."""
-    return set(JSON_STRING.findall(text))
+def json_strings(value: Any) -> set[str]:
+    """Every string (keys and values) anywhere in a JSON document (a tuple is a list there): the hidden-card
+    checks intersect it with the ids a viewer may not see, where searching the JSON text once per id took most
+    of their time."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found.update(k for k in item if isinstance(k, str))
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found.add(item)
+    return found
 
 
 def unit_def(

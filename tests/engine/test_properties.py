@@ -30,7 +30,7 @@ from games.engine.battlecards.inspect import battle_frame, current_values, fresh
 from games.engine.battlecards.setup import SEATS, starter_setup
 from games.engine.battlecards.state import OTHER
 from tests.engine.helpers import card_zones as zones
-from tests.engine.helpers import shown_strings, text_strings
+from tests.engine.helpers import json_strings
 
 CATALOG = load_catalog_dir()
 # ENGINE_EXAMPLES=200 for a deeper run; the default keeps the engine suite well under a minute.
@@ -140,9 +140,10 @@ def test_views_and_public_events_never_show_hidden_cards_or_the_rng(seed):
     def check(s, events, before):
         for seat in SEATS:
             hidden = hidden_from(s, seat)
-            text = json.dumps(view(s, seat))
+            seen = view(s, seat)
+            text = json.dumps(seen)
             assert "rng" not in text and '"seed"' not in text
-            leaked = hidden & text_strings(text)
+            leaked = hidden & json_strings(seen)
             assert not leaked, (seat, [(c, s.code[c]) for c in leaked])
             # an event may name a card the seat could see before or after the action, nothing else; a
             # battle's reveal makes its forces public for that battle, even when the battle ends (an air
@@ -154,7 +155,7 @@ def test_views_and_public_events_never_show_hidden_cards_or_the_rng(seed):
                     # a kept card is turned face up when played; a discarded hand goes face up onto the
                     # arsenal discard (which the same action may reshuffle into the deck when it draws)
                     continue
-                assert not ((hidden & before[seat]) - shown) & shown_strings(e.data), (seat, e)
+                assert not ((hidden & before[seat]) - shown) & json_strings(e.data), (seat, e)
 
     drive(state, {"axis": RandomBot(seed), "allies": RandomBot(seed + 7)}, check_every=3, on_step=check)
 

@@ -31,7 +31,7 @@ from games.engine.battlecards.frames import BATTLE
 from games.engine.battlecards.inspect import armies_in_battle, battle_frame, current_values, fresh_values
 from games.engine.battlecards.machine import advance
 from tests.engine.helpers import card_zones as zones
-from tests.engine.helpers import shown_strings
+from tests.engine.helpers import json_strings
 from vocabulary.battlecards import KINDS
 
 CAT = load_catalog_dir()
@@ -466,8 +466,8 @@ def test_team_battle_views_and_events_never_name_a_card_hidden_from_the_viewer()
             checked += 1
             for army in st.armies:
                 hidden = _hidden_from(st, army)
-                assert not hidden & shown_strings(view(st, army)["battle"]), army
+                assert not hidden & json_strings(view(st, army)["battle"]), army
                 for e in events_for(events, army):
                     if e.type in battle_events and before is not None and e.data.get("mode") != "air_raid":
-                        assert not hidden & before[army] & shown_strings(e.data), (army, e)
+                        assert not hidden & before[army] & json_strings(e.data), (army, e)
     assert checked > 100

@@ -25,7 +25,7 @@ from games.engine import (
 from games.engine.battlecards.inspect import battle_frame
 from games.engine.battlecards.state import OTHER
 from tests.engine.helpers import card_zones as zones
-from tests.engine.helpers import shown_strings
+from tests.engine.helpers import json_strings
 
 CATALOG = load_catalog_dir()
 # ENGINE_EXAMPLES=40 for a deeper run (about 3 minutes); the default keeps these three near 20 seconds.
@@ -136,12 +136,12 @@ def test_no_army_sees_a_teammates_or_an_enemys_hidden_cards(seed, shape):
     def check(s, events, before):
         for army in s.armies:
             hidden = hidden_from(s, army)
-            leaked = hidden & shown_strings(view(s, army))
+            leaked = hidden & json_strings(view(s, army))
             assert not leaked, (army, [(c, s.code[c]) for c in leaked])
             for e in events_for(events, army):
                 if e.type in ("card_played", "hand_discarded"):
                     continue  # turned face up (as in the classic property test)
-                assert not hidden & before[army] & shown_strings(e.data), (army, e)
+                assert not hidden & before[army] & json_strings(e.data), (army, e)
 
     bots = {a: RandomBot(seed + 3 * i) for i, a in enumerate(s.armies)}
     drive(s, bots, check, every=4)

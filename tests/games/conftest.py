@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from games.models import Game, GameAction, GameSeat
 from tests.decks.factories import UserFactory
+from tests.engine.helpers import json_strings  # the API tests import it from here too
 
 GB = "gb-we-starter"  # allies
 DE = "de-we-starter"  # axis
@@ -107,22 +108,6 @@ def every_seat_acts(api: Any, game_id: str, users: dict[str, Any], *, max_steps:
 
 
 # --------------------------------------------------------------------------------- hidden information
-
-
-def json_strings(value: Any) -> set[str]:
-    """Every string (keys and values) anywhere in a JSON document."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            found.update(k for k in item if isinstance(k, str))
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-        elif isinstance(item, str):
-            found.add(item)
-    return found
 
 
 def _stack_cards(player: dict[str, Any]) -> Iterable[str]:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from games.engine import battlefront as bf
-from tests.engine.helpers import shown_strings
+from tests.engine.helpers import json_strings
 
 EXAMPLES = int(os.environ.get("ENGINE_EXAMPLES", "8"))
 
@@ -73,7 +73,7 @@ def _illegal_candidates(st: bf.BattlefrontState) -> list:
 
 
 def _codes_in(data) -> set[str]:
-    return set(_ALL) & shown_strings(data)
+    return set(_ALL) & json_strings(data)
 
 
 _ALL: set[str] = set()

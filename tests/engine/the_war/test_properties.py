@@ -7,7 +7,7 @@ import json
 import pytest
 
 from games.engine import the_war as tw
-from tests.engine.helpers import shown_strings
+from tests.engine.helpers import json_strings
 
 from .helpers import catalog
 
@@ -26,7 +26,7 @@ def test_random_games_keep_every_secret_and_reject_illegal_actions(seed):
         seat = st.decision.seat
         if st.ply % 40 == 0:
             for s in tw.SEATS:
-                assert not set(hidden_ids(st, s)) & shown_strings(tw.view(st, s)), (seed, st.ply, s)
+                assert not set(hidden_ids(st, s)) & json_strings(tw.view(st, s)), (seed, st.ply, s)
             before = json.dumps(st.to_json(), sort_keys=True)
             with pytest.raises(tw.IllegalAction):
                 tw.apply(st, {"type": "done", "seat": tw.OTHER[seat]})

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from games.engine import tide_of_iron as toi
-from tests.engine.helpers import shown_strings
+from tests.engine.helpers import json_strings
 from tests.engine.tide_of_iron.conftest import ScriptedDice, act, catalog, give, types
 
 
@@ -34,7 +34,7 @@ def test_views_show_deck_sizes_never_their_order_or_contents(new_match):
     hidden = {c for s in toi.SEATS for cards in st.decks[s].values() for c in cards}
     public = set(st.hq["axis"] + st.hq["allies"])
     for seat in (*toi.SEATS, "spectator"):
-        assert not (hidden - public) & shown_strings(toi.view(st, seat))
+        assert not (hidden - public) & json_strings(toi.view(st, seat))
     watcher = toi.view(st, "spectator")  # a spectator: both sides' public areas, no choices
     assert set(watcher["sides"]) == set(toi.SEATS) and watcher["seat"] is None
     assert watcher["decision"] == {"seat": "allies", "kind": "act"}
