@@ -145,8 +145,12 @@ def test_the_same_salt_and_view_give_the_same_choice_and_the_games_rng_is_untouc
 def test_the_engine_offers_the_search_levels_for_battlecards():
     engine = get("battlecards").engine
     assert engine.bot_kinds == ("random", "heuristic", *LEVELS)
-    bot = engine.bot("search-1", catalog=CATALOG, salt="s")
-    assert isinstance(bot, SearchBot) and bot.iterations == LEVELS["search-1"].iterations
+    for level in LEVELS:  # Battlecards' own budgets: its playouts cost more, so each level plays fewer
+        bot = engine.bot(level, catalog=CATALOG, salt="s")
+        assert isinstance(bot, SearchBot)
+        assert bot.iterations == g.Determinizer.budgets[level] < LEVELS[level].iterations
+    assert [g.Determinizer.budgets[level] for level in LEVELS] == sorted(g.Determinizer.budgets.values())
+    assert bot.game.rollout_plies == 50  # 50-ply playouts scored by the victory points won
 
 
 def test_the_priors_come_from_the_public_catalog_not_the_games_snapshot():

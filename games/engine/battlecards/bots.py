@@ -60,6 +60,7 @@ class HeuristicBot:
         self._catalog = catalog
         self.salt = str(salt)
         self._bonuses: dict[str, int] = {}  # supporter code -> its bonus (from the catalog)
+        self._points: dict[str, int] = {}   # arsenal code -> its points (from the catalog)
 
     @property
     def catalog(self) -> Catalog:
@@ -69,8 +70,11 @@ class HeuristicBot:
 
     # -- card knowledge ---------------------------------------------------------------------------
     def points(self, code: str) -> int:
-        card = self.catalog.arsenal.get(code)
-        return card.points if card else 0
+        value = self._points.get(code)
+        if value is None:
+            card = self.catalog.arsenal.get(code)
+            value = self._points[code] = card.points if card else 0
+        return value
 
     def _stack_strength(self, view: dict, kinds: tuple[str, ...], *,
                         weakest: bool = False) -> tuple[int, int]:
@@ -238,13 +242,34 @@ class HeuristicBot:
             return 0.0
         return max(0, min(a, top) - d) / top
 
+    def _shot_values(self, view, units, legal) -> dict[tuple[str, str], float]:
+        """Each (unit, target) of the Fire actions in `legal`: its hit chance times the target's points
+        (_hit_chance, with the view's values read once: the fire decision is the playouts' commonest)."""
+        top = view.get("max_action_number") or 20
+        points = self.points
+        out: dict[tuple[str, str], float] = {}
+        for a in legal:
+            if isinstance(a, Fire):
+                pair = (a.unit, a.target)
+                if pair in out:
+                    continue
+                u, t = units.get(a.unit), units.get(a.target)
+                chance = 0.0
+                if u is not None and t is not None:
+                    at, d = u["attack"].get(t["kind"]), t["defense"].get(u["kind"])
+                    if at is not None and d is not None:
+                        chance = max(0, min(at, top) - d) / top
+                out[pair] = chance * points(units[a.target]["code"])
+        return out
+
     def _on_fire(self, view, legal, seat, prompt):
         units = self._units(view)
         best, best_value = None, 0.0
-        memo: dict = {}  # per decision: each unit's best own shot, each (recipient, bonus) gain
+        shots = self._shot_values(view, units, legal)
+        memo: dict = {"shots": shots}  # per decision: each unit's best own shot, each (recipient, bonus) gain
         for a in legal:
             if isinstance(a, Fire):
-                value = self._hit_chance(view, units, a.unit, a.target) * self.points(units[a.target]["code"])
+                value = shots[(a.unit, a.target)]
             elif isinstance(a, Autokill):
                 value = float(self.points(units[a.target]["code"]))
             elif isinstance(a, PlayCard):
@@ -294,13 +319,13 @@ class HeuristicBot:
         own_best = memo.get(a.unit)
         if own_best is None:
             if "own_best" not in memo:  # every unit's best own shot, in one pass over the legal actions
+                shots = memo.get("shots")
+                if shots is None:
+                    shots = memo["shots"] = self._shot_values(view, units, legal)
                 best: dict[str, float] = {}
-                for f in legal:
-                    if isinstance(f, Fire):
-                        v = (self._hit_chance(view, units, f.unit, f.target)
-                             * self.points(units[f.target]["code"]))
-                        if f.unit not in best or v > best[f.unit]:
-                            best[f.unit] = v
+                for (unit, _), v in shots.items():
+                    if unit not in best or v > best[unit]:
+                        best[unit] = v
                 memo["own_best"] = best
             own_best = memo[a.unit] = memo["own_best"].get(a.unit, 0.0)
         return gain if gain > own_best else 0.0

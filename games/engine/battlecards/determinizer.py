@@ -73,8 +73,14 @@ def _ids(cards: list[dict[str, Any]]) -> list[str]:
 
 
 class Determinizer:
-    # a playout stops after this many plies (a battle or two) and is scored by `evaluate` (victory points)
-    rollout_plies = 150
+    # a playout stops after this many plies (a battle or two) and is scored by `evaluate` (victory points):
+    # 50 plies cost a decision about 2.3x less than 150 and played as well (games/engine/README.md)
+    rollout_plies = 50
+    # playouts per decision at each named level: a Battlecards playout follows the heuristic bot at every
+    # ply, so it costs more than the other games' and a level plays fewer of them. search-1's 24 won
+    # 26/40 against the heuristic bot where 48 won 24/40 (the same games), at half the time: the 200-game
+    # row of games/engine/README.md is this budget's, and its run fits in the issue's 30 minutes.
+    budgets = {"search-1": 24, "search-2": 80, "search-3": 250, "search-4": 750}
 
     def __init__(self, catalog: Catalog | None = None) -> None:
         # The priors come from the PUBLIC card vocabulary (the fixtures' catalog: starters, conflict sets),
@@ -310,7 +316,10 @@ class Determinizer:
         mover's view of it (`bot_view`: view's values, the parts the bot reads built when read)."""
         assert state.decision is not None
         seat = state.decision.seat
-        return self._heuristic.choose(bot_view(state, seat), legal_actions(state), seat)
+        legal = legal_actions(state)
+        if len(legal) == 1:  # the bot's only choice (it plays a legal action): no view to build
+            return legal[0]
+        return self._heuristic.choose(bot_view(state, seat), legal, seat)
 
     @staticmethod
     def to_move(state: GameState) -> str | None:
@@ -336,6 +345,7 @@ class AnalysisDeterminizer(Determinizer):
     (the probe on the first decision underestimates later plies), over the analysis' 5 minutes."""
 
     policy = None  # type: ignore[assignment]
+    rollout_plies = 150  # uniform random playouts: long ones (the analysis' iterations are its own)
 
 
 @lru_cache(maxsize=1)
