@@ -251,7 +251,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deck", help="My deck: a starter code or a saved deck's id (default: "
                         f"{DEFAULT_DECKS[0]} when players bring decks; none in a shared-deck game).")
     parser.add_argument("--bot-deck", help=f"The bot's deck (default: {DEFAULT_DECKS[1]}, as --deck).")
-    parser.add_argument("--bot", choices=["random", "heuristic"], default="heuristic")
+    levels = [f"search-{n}" for n in range(1, 5)]
+    parser.add_argument("--bot", choices=["random", "heuristic", *levels], default="heuristic",
+                        help="The bot's level (search-N: the search bot; not for team armies, nor Tide of "
+                        "Iron; GET /api/game-types/ lists each game's bots).")
     parser.add_argument("--axis", help="A team game: the axis armies' nations, e.g. DE,DE or DE,JP.")
     parser.add_argument("--allies", help="A team game: the allied armies' nations, e.g. GB,GB or GB,US.")
     parser.add_argument("--me", default="allies-1", help="A team game: the army I play (default allies-1).")
