@@ -191,3 +191,23 @@ def test_the_table_is_the_same_bytes_whatever_order_the_stored_state_keeps_its_k
         again = g.GameState.from_json(_reversed_keys(state.to_json()), CATALOG)
         for seat in g.SEATS:
             assert json.dumps(g.view(again, seat)["table"]) == json.dumps(g.view(state, seat)["table"])
+
+
+def test_the_playout_policy_plays_the_only_legal_action_as_the_heuristic_bot_would():
+    """Determinizer.policy returns the only legal action without asking the heuristic bot (no view built): the
+    same action the bot chooses there, at every such position of self-play."""
+    from games.engine.battlecards.view import bot_view
+
+    determinizer = g.Determinizer(CATALOG)
+    kinds: set[str] = set()
+    for seed in (5, 6):
+        state = g.new_game(CATALOG, g.starter_setup(CATALOG, seed, theater="WE", options=g.Options()))
+        bots = {s: g.HeuristicBot(catalog=CATALOG, salt=f"h{seed}{s}") for s in g.SEATS}
+        while state.decision is not None and state.ply < 3000:
+            seat, legal = state.decision.seat, g.legal_actions(state)
+            if len(legal) == 1:
+                assert determinizer.policy(state, random.Random(0)) == legal[0]
+                assert determinizer._heuristic.choose(bot_view(state, seat), legal, seat) == legal[0]
+                kinds.add(state.decision.kind)
+            g.apply(state, bots[seat].choose(g.view(state, seat), legal, seat))
+    assert len(kinds) >= 5, kinds

@@ -243,23 +243,13 @@ class HeuristicBot:
         return max(0, min(a, top) - d) / top
 
     def _shot_values(self, view, units, legal) -> dict[tuple[str, str], float]:
-        """Each (unit, target) of the Fire actions in `legal`: its hit chance times the target's points
-        (_hit_chance, with the view's values read once: the fire decision is the playouts' commonest)."""
-        top = view.get("max_action_number") or 20
-        points = self.points
+        """Each (unit, target) of the Fire actions in `legal`: its hit chance times the target's points, once
+        per pair and per decision (the fire choice and the supports' "own best shot" both read it)."""
         out: dict[tuple[str, str], float] = {}
         for a in legal:
-            if isinstance(a, Fire):
-                pair = (a.unit, a.target)
-                if pair in out:
-                    continue
-                u, t = units.get(a.unit), units.get(a.target)
-                chance = 0.0
-                if u is not None and t is not None:
-                    at, d = u["attack"].get(t["kind"]), t["defense"].get(u["kind"])
-                    if at is not None and d is not None:
-                        chance = max(0, min(at, top) - d) / top
-                out[pair] = chance * points(units[a.target]["code"])
+            if isinstance(a, Fire) and (a.unit, a.target) not in out:
+                out[(a.unit, a.target)] = (self._hit_chance(view, units, a.unit, a.target)
+                                           * self.points(units[a.target]["code"]))
         return out
 
     def _on_fire(self, view, legal, seat, prompt):
