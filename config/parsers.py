@@ -7,6 +7,7 @@ settings.MAX_JSON_DEPTH (default 32) is a 400 `malformed_request`, decided once 
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from django.conf import settings
@@ -33,13 +34,22 @@ def json_depth_exceeds(value: Any, limit: int) -> bool:
     return False
 
 
+def brackets_within(raw: bytes, limit: int) -> bool:
+    """True when `raw` holds at most `limit` opening brackets: then no JSON value in it nests deeper than
+    `limit` (each level opens one), and the walk is not needed. Brackets inside strings count too, so this
+    only ever sends a body to the walk, never past it. Two counts at C speed (issue 42: a 60-card deck, 28
+    containers, skipped a walk that cost 5 % of its validation)."""
+    return raw.count(b"{") + raw.count(b"[") <= limit
+
+
 class BoundedJSONParser(JSONParser):
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         limit = int(getattr(settings, "MAX_JSON_DEPTH", DEFAULT_MAX_JSON_DEPTH))
+        raw = stream.read() if stream is not None else b""
         try:
-            data = super().parse(stream, media_type, parser_context)
+            data = super().parse(io.BytesIO(raw), media_type, parser_context)
         except RecursionError:
             raise ParseError(f"JSON parse error - nested more than {limit} levels deep.") from None
-        if json_depth_exceeds(data, limit):
+        if not brackets_within(raw, limit) and json_depth_exceeds(data, limit):
             raise ParseError(f"JSON parse error - nested more than {limit} levels deep.")
         return data

@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.api_root import api_root
+from decks.urls import deck_patterns
 from games.urls import games_patterns
 
 urlpatterns = [
@@ -11,6 +12,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/games/", include(games_patterns)),  # first: a game request does not try the catalog's URLs
+    path("api/decks/", include(deck_patterns)),  # as are deck requests (deck validation: issue 42)
     path("api/", include("cards.urls")),
     path("api/", include("accounts.urls")),
     path("api/", include("decks.urls")),

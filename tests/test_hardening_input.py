@@ -3,13 +3,17 @@ and never hold a write transaction while the server does slow work."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from django.db import connection
+from hypothesis import given
+from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from config.parsers import brackets_within, json_depth_exceeds
 from decks.models import Deck
 from tests.decks.factories import UserFactory
 
@@ -202,3 +206,34 @@ def test_a_very_long_import_line_is_refused_per_line(catalog_rows):
     )
     body = _assert_error(response, 400, "import_failed")
     assert body["lines"][0]["code"] == "line_too_long"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("depth", "status"), [(32, 200), (33, 400)])
+def test_json_nested_at_the_depth_limit_is_read_and_one_level_more_is_a_400(depth, status):
+    # MAX_JSON_DEPTH (32): the body is the deck's own shape, its `entries` list nested to `depth` levels
+    # (the object around it is one), so the 200 reaches the deck validation and says what is wrong there
+    body = '{"nation":"GB","entries":' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+    response = _client(UserFactory(username="depth")).post(
+        "/api/decks/validate/", body, content_type="application/json")
+    if status == 400:
+        _assert_error(response, 400, "malformed_request")
+    else:
+        assert response.status_code != 500 and response.json().get("code") != "malformed_request"
+
+
+JSON_VALUES = st.recursive(
+    st.one_of(st.none(), st.integers(), st.text(alphabet="{[]}\"\\ab", max_size=6)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=3), inner, max_size=3)),
+    max_leaves=40,
+)
+
+
+@given(value=JSON_VALUES, limit=st.integers(1, 12))
+def test_the_bracket_count_never_lets_a_body_nested_too_deep_skip_the_walk(value, limit):
+    # config.parsers skips the depth walk when the body holds at most `limit` opening brackets: any body
+    # the walk would refuse has more (brackets inside strings only add to the count)
+    for raw in (json.dumps(value).encode(), json.dumps(value, ensure_ascii=False).encode("utf-16")):
+        if json_depth_exceeds(value, limit):
+            assert not brackets_within(raw, limit)
