@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from threading import Thread
@@ -500,6 +501,51 @@ def test_short_journey_thirty_decisions_then_resign(in_browser, game_type, fixed
         status = page.locator(".status").inner_text()
         assert "Game over. You resigned" in status and "(resignation)" not in status, status
         assert page.get_by_role("button", name="Yes, resign this game").count() == 0
+
+    in_browser(steps)
+
+
+# every level once, every game with bots at least once; the dearest levels where a decision costs least
+# (the engine README's games against each level: Battlefront's search-4 took 5.8 s an action)
+SEARCH_JOURNEYS = [
+    ("battlefront", "search-1"), ("battlecards", "search-2"), ("battlecards", "search-3"),
+    ("the-war", "search-4"),
+]
+
+
+@pytest.mark.parametrize(("game_type", "level"), SEARCH_JOURNEYS)
+def test_short_journey_against_a_search_level_then_resign(in_browser, game_type, level, fixed_deal):
+    """Issue 40's short journey: a game against a search bot level chosen in the lobby, five decisions by
+    clicking with the search bot answering between them (its moves reach the page by the stream), then the
+    player resigns from the page and the end says so."""
+
+    def steps(page):
+        sign_up(page, f"browser-{level}-{game_type}")
+        page.get_by_role("navigation", name="Site").get_by_role("link", name="Play").click()
+        page.locator("#game-type").select_option(game_type)
+        page.locator("#bot").select_option(level)
+        page.get_by_role("button", name="Create the game").click()
+        page.locator("#board .board").wait_for()
+        assert level in page.locator("main").inner_text()  # who the player faces, by its level's name
+        # a search-4 decision takes seconds on a loaded machine
+        decisions, give_up = 0, time.monotonic() + 180
+        versions = []
+        while decisions < 5 and time.monotonic() < give_up:
+            assert not page.get_by_role("link", name="Replay it").count(), f"over after {decisions} decisions"
+            if page.locator(".decision button").count() == 0:  # the bot's turn: the stream brings the board
+                page.wait_for_timeout(100)
+                continue
+            versions.append(board_version(page))
+            send(page, "last")
+            decisions += 1
+        assert decisions == 5, f"{decisions} decisions in 180 s"
+        page.locator(".decision button").first.wait_for(timeout=180_000)
+        # the bot answered in between: more versions passed than the player's own five actions made
+        assert board_version(page) - versions[0] > 5, versions
+        page.get_by_text("Resign…").click()
+        page.get_by_role("button", name="Yes, resign this game").click()
+        page.get_by_role("link", name="Replay it").wait_for()
+        assert "Game over. You resigned" in page.locator(".status").inner_text()
 
     in_browser(steps)
 
