@@ -45,7 +45,7 @@ def brackets_within(raw: bytes, limit: int) -> bool:
 class BoundedJSONParser(JSONParser):
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         limit = int(getattr(settings, "MAX_JSON_DEPTH", DEFAULT_MAX_JSON_DEPTH))
-        raw = stream.read() if stream is not None else b""
+        raw = stream.read()  # DRF calls a parser only with a body to read
         try:
             data = super().parse(io.BytesIO(raw), media_type, parser_context)
         except RecursionError:
