@@ -142,6 +142,40 @@ def measure(call: Wsgi, path: str, token: str | None, requests: int, before: Any
     return {"cpu_us": round(1e6 * spent / requests), "sql": statements / requests}
 
 
+class PostgresCpu:
+    """The CPU time (user + system) of the processes of this machine named postgres, from /proc: the
+    database's side of a request when the server is local (its backends, WAL writer, autovacuum...). The
+    process list is read again every `rescan` calls (reading every /proc entry per request would cost the
+    measuring process more than the request); None where there is no /proc or no such process."""
+
+    def __init__(self, rescan: int = 50) -> None:
+        self.rescan, self.calls, self.stats = rescan, 0, []
+        self.tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+    def _scan(self) -> None:
+        self.stats = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                text = stat.read_text()
+            except OSError:
+                continue  # gone meanwhile
+            if text[text.index("(") + 1:text.rindex(")")].startswith("postgres"):
+                self.stats.append(stat)
+
+    def seconds(self) -> float | None:
+        if self.calls % self.rescan == 0:
+            self._scan()
+        self.calls += 1
+        total = 0
+        for stat in self.stats:
+            try:
+                rest = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # a process that ended meanwhile: its time is lost to the figure
+            total += int(rest[11]) + int(rest[12])  # utime, stime: fields 14, 15 of proc(5) (3 is the first)
+        return total / self.tick if self.stats else None
+
+
 def measure_actions(call: Wsgi, token: str, requests: int, profile: Any = None) -> dict[str, float]:
     """CPU and SQL statements per action POST answered by the bot (what http_bench.py --issue-26 times):
     each client POSTs the first legal action of the view the last POST answered; a finished game (or one
@@ -165,6 +199,7 @@ def measure_actions(call: Wsgi, token: str, requests: int, profile: Any = None) 
 
     view = new_game()
     spent, done, warm, each = 0.0, 0, min(50, requests), []
+    database_spent, postgres = 0.0, PostgresCpu()
     while done < requests + warm:
         if view["status"] != "active" or not view["your_turn"]:
             view = new_game()
@@ -175,11 +210,15 @@ def measure_actions(call: Wsgi, token: str, requests: int, profile: Any = None) 
         with connection.execute_wrapper(count) if timed else contextlib.nullcontext():
             if timed and profile is not None:
                 profile.enable()
+            database_before = postgres.seconds() if timed else None
             started = time.process_time()
             status, out = call("POST", path, action, token)
             if timed:
                 each.append(time.process_time() - started)
                 spent += each[-1]
+                database_after = postgres.seconds()
+                if database_before is not None and database_after is not None:
+                    database_spent += database_after - database_before
             if timed and profile is not None:
                 profile.disable()
         assert status == 200, out
@@ -187,7 +226,8 @@ def measure_actions(call: Wsgi, token: str, requests: int, profile: Any = None) 
         done += 1
     each.sort()
     return {"cpu_us": round(1e6 * spent / requests), "sql": statements / requests,
-            "median_us": round(1e6 * each[len(each) // 2])}
+            "median_us": round(1e6 * each[len(each) // 2]),
+            "postgres_cpu_us": round(1e6 * database_spent / requests)}
 
 
 def main() -> None:
@@ -226,6 +266,8 @@ def main() -> None:
                 call, token, args.actions, profile_actions)
         for label, row in rows.items():
             median = f"  (median {row['median_us']} us)" if "median_us" in row else ""
+            if row.get("postgres_cpu_us"):
+                median += f"; PostgreSQL {row['postgres_cpu_us']} us CPU/request"
             print(f"{label:40} {row['cpu_us']:>7} us CPU/request  {row['sql']:.1f} SQL statements/request"
                   + median)
         if args.profile:

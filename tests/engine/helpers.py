@@ -653,3 +653,17 @@ def card_zones(state: GameState) -> Counter:
                 and fr.stage not in ("scorch", "done")):
             c[fr.card] += 1
     return c
+
+
+def rng_as_numbers(data: dict[str, Any]) -> dict[str, Any]:
+    """A state's JSON with its "rng" entry in the form states were stored in before issue 42 (the Mersenne
+    Twister's 625 words as a list of numbers, not one base64 string: games.engine.core.rng): the fixtures of
+    old stored games hold that form, and their tests compare today's state with them byte for byte."""
+    import random
+
+    from games.engine.core.rng import rng_from_json
+
+    rng = random.Random()
+    rng_from_json(rng, data["rng"])
+    version, words, gauss = rng.getstate()
+    return {**data, "rng": [version, list(words), gauss]}

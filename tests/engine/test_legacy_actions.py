@@ -21,6 +21,7 @@ from games.engine import (
     replay,
 )
 from games.engine.battlecards.actions import Choose
+from tests.engine.helpers import rng_as_numbers
 
 CATALOG = load_catalog_dir()
 GAMES = json.loads((Path(__file__).parent / "legacy" / "games_before_issue_22.json").read_text())["games"]
@@ -60,7 +61,7 @@ def test_a_log_stored_before_issue_22_replays_to_the_same_state(game):
         assert {"give", "trade", "seats"} <= old_forms  # the fixture holds every old team-play form
     st = replay(CATALOG, GameSetup.from_json(game["setup"]), game["actions"])
     assert st.ply == game["plies"]
-    data = json.dumps(st.to_json(), sort_keys=True).encode()
+    data = json.dumps(rng_as_numbers(st.to_json()), sort_keys=True).encode()
     assert hashlib.sha256(data).hexdigest() == game["state_sha256"]
 
 
@@ -83,5 +84,5 @@ def test_the_answers_to_the_a_bomb_window_asked_as_a_fire_decision_before_issue_
         apply(st, action)
     assert answers and set(answers) <= {"pass", "play_card"}
     assert len(answers) == int(game["name"].split(": ")[1].split()[0])  # as many as the old engine asked
-    data = json.dumps(st.to_json(), sort_keys=True).encode()
+    data = json.dumps(rng_as_numbers(st.to_json()), sort_keys=True).encode()
     assert hashlib.sha256(data).hexdigest() == game["state_sha256"]

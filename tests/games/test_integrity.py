@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,16 @@ def test_verify_games_passes_on_a_game_stored_in_the_old_state_shape(two_player_
     out = io.StringIO()
     call_command("verify_games", str(game.pk), stdout=out)
     assert "1 game(s) checked, 0 differ" in out.getvalue()
+
+
+def test_verify_games_reports_a_state_whose_rng_was_changed(two_player_game):
+    """The RNG is stored as one base64 string (issue 42): another generator than the replay's differs."""
+    from games.engine.core.rng import rng_to_json
+
+    other = rng_to_json(random.Random(12345))
+    Game.objects.filter(pk=two_player_game["id"]).update(state={**Game.objects.get().state, "rng": other})
+    with pytest.raises(SystemExit):
+        call_command("verify_games", stdout=io.StringIO(), stderr=io.StringIO())
 
 
 def test_verify_games_reports_a_tampered_state(two_player_game):
