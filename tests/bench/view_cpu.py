@@ -13,7 +13,9 @@ view kept by games.fastpath.hot_state); the game view of a row this process has 
 action: the state column read and decoded, the view built and encoded), measured with the process memory
 emptied before each request; with --actions, POST /api/games/{id}/actions/ against the random bot (the first
 legal action each time, the next from the POST's own answer, a finished game replaced by a new one outside the
-timed part). The database is created if missing, migrated and loaded with the catalog.
+timed part), with the CPU time every local PostgreSQL process spent around each POST (read from /proc: the
+database's side of it, which the worker's own CPU time leaves out). The database is created if missing,
+migrated and loaded with the catalog.
 """
 
 from __future__ import annotations
