@@ -24,7 +24,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import http_bench  # noqa: E402
-from live_server import add_arguments, running_server  # noqa: E402
+from live_server import add_arguments, proc_cpu, running_server  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -52,10 +52,9 @@ def process_cpu() -> dict[tuple[str, int], float]:
             command = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue  # gone meanwhile
-        name = text[text.index("(") + 1:text.rindex(")")]
-        fields = text[text.rindex(")") + 2:].split()  # fields 3...: utime and stime are 14 and 15
+        name, ticks = proc_cpu(text)
         pid = int(stat.parent.name)
-        found[(_group(pid, name, command), pid)] = (int(fields[11]) + int(fields[12])) / TICK
+        found[(_group(pid, name, command), pid)] = ticks / TICK
     return found
 
 

@@ -99,6 +99,13 @@ def proc_status(pid: int) -> dict[str, int]:
     return values
 
 
+def proc_cpu(stat_text: str) -> tuple[str, int]:
+    """(command name, user + system CPU time in clock ticks) from a /proc/<pid>/stat text (proc(5): the name
+    is in parentheses and may hold spaces; utime and stime are fields 14 and 15)."""
+    fields = stat_text[stat_text.rindex(")") + 2:].split()  # fields 3, 4, ...
+    return stat_text[stat_text.index("(") + 1:stat_text.rindex(")")], int(fields[11]) + int(fields[12])
+
+
 @contextlib.contextmanager
 def running_server(args, extra_env: dict[str, str] | None = None) -> Iterator[Server]:
     """Yield the base URL of a freshly started server; stop it (its whole process group) afterwards."""

@@ -37,7 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_theaters import bench_starters  # noqa: E402
-from live_server import BENCH_URLS, ROOT  # noqa: E402
+from live_server import BENCH_URLS, ROOT, proc_cpu  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/bc_bench_view_cpu"
 
@@ -152,7 +152,7 @@ class PostgresCpu:
 
     def __init__(self, rescan: int = 50) -> None:
         self.rescan, self.calls, self.stats = rescan, 0, []
-        self.tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        self.tick = os.sysconf("SC_CLK_TCK")
 
     def _scan(self) -> None:
         self.stats = []
@@ -161,7 +161,7 @@ class PostgresCpu:
                 text = stat.read_text()
             except OSError:
                 continue  # gone meanwhile
-            if text[text.index("(") + 1:text.rindex(")")].startswith("postgres"):
+            if proc_cpu(text)[0].startswith("postgres"):
                 self.stats.append(stat)
 
     def seconds(self) -> float | None:
@@ -171,10 +171,9 @@ class PostgresCpu:
         total = 0
         for stat in self.stats:
             try:
-                rest = stat.read_text().rsplit(")", 1)[1].split()
+                total += proc_cpu(stat.read_text())[1]
             except OSError:
                 continue  # a process that ended meanwhile: its time is lost to the figure
-            total += int(rest[11]) + int(rest[12])  # utime, stime: fields 14, 15 of proc(5) (3 is the first)
         return total / self.tick if self.stats else None
 
 
