@@ -5,6 +5,11 @@ operation, and redis-py's constructor fills its table of ~200 response callbacks
 CPU per get or set (issue 26: two of them in every throttled request, e.g. each action POST). A client is
 only a thin, thread-safe handle on its pool, so keeping it changes nothing else: the same pools, the same
 connections, the same commands.
+
+Also incr/decr in one round trip: Django's checks EXISTS, then sends INCRBY: two round trips, and a key that
+expires between them is created again by INCRBY with no expiry (it would then never expire: the throttles'
+window counters, config.throttling, must expire). Here the check and the increment are one Lua script,
+atomic in Redis: ValueError for a missing key, as Django's.
 """
 
 from __future__ import annotations
@@ -13,11 +18,19 @@ from typing import Any
 
 from django.core.cache.backends import redis as django_redis
 
+INCR_IF_EXISTS = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+    return redis.call('INCRBY', KEYS[1], ARGV[1])
+end
+return false
+"""
+
 
 class RedisCacheClient(django_redis.RedisCacheClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
+        self._incr_scripts: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:  # noqa: ARG002 - Django's signature
         pool = self._get_connection_pool(write)  # Django's: a pool lives as long as this client
@@ -25,6 +38,16 @@ class RedisCacheClient(django_redis.RedisCacheClient):
         if client is None:
             client = self._clients[id(pool)] = self._client(connection_pool=pool)
         return client
+
+    def incr(self, key: Any, delta: int) -> int:
+        client = self.get_client(key, write=True)
+        script = self._incr_scripts.get(id(client))
+        if script is None:
+            script = self._incr_scripts[id(client)] = client.register_script(INCR_IF_EXISTS)
+        value = script(keys=[key], args=[delta], client=client)  # EVALSHA (the script loaded once)
+        if value is None:
+            raise ValueError(f"Key '{key}' not found.")
+        return value
 
 
 class RedisCache(django_redis.RedisCache):

@@ -11,6 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from fixtures.tools import seeds
+from tests.cache_backends import cache_backend  # noqa: F401 - the fixture, for every test module
 from vocabulary.battlecards import Catalog, load_catalog_dir
 
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import secrets
+
+import pytest
+from django.core.cache import cache
+
 from config.redis_cache import RedisCache
 
 
@@ -18,5 +23,31 @@ def test_with_replicas_writes_go_to_the_first_server_and_reads_to_the_others():
     readers = {id(c): c for c in [cache._cache.get_client() for _ in range(60)]}
     assert writer.connection_pool.connection_kwargs["port"] == 1
     assert sorted(r.connection_pool.connection_kwargs["port"] for r in readers.values()) == [2, 3]
-    assert all(r.connection_pool is cache._cache._pools[r.connection_pool.connection_kwargs["port"] - 1]
-               for r in readers.values())
+    assert all(
+        r.connection_pool is cache._cache._pools[r.connection_pool.connection_kwargs["port"] - 1]
+        for r in readers.values()
+    )
+
+
+@pytest.mark.parametrize("cache_backend", ["redis"], indirect=True)
+def test_incr_is_one_atomic_call_that_never_creates_a_key(cache_backend):
+    """Django's incr checks EXISTS, then INCRBY: a key expiring between the two came back with no expiry.
+    Here both are one Lua call: a missing key is a ValueError and stays missing; an existing one keeps its
+    expiry."""
+    key = f"incr-{secrets.token_hex(4)}"
+    with pytest.raises(ValueError, match="not found"):
+        cache.incr(key)
+    assert cache.get(key) is None
+    assert cache.add(key, 1, 30)
+    assert cache.incr(key) == 2 and cache.incr(key, 5) == 7 and cache.decr(key) == 6
+    assert cache.get(key) == 6
+    ttl = _redis_ttl(key)
+    assert ttl is not None and 0 < ttl <= 30
+    cache.delete(key)
+
+
+def _redis_ttl(key: str) -> int | None:
+    """The key's remaining seconds in Redis (None: no expiry)."""
+    client = cache._cache.get_client(write=True)
+    ttl = client.ttl(cache.make_and_validate_key(key))
+    return None if ttl < 0 else ttl

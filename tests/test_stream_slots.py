@@ -4,60 +4,23 @@ Issue 42 item 4: opening a stream fetched all `limit` slot keys, so it cost time
 GAMES_SSE_MAX_STREAMS_PER_USER (317 ms at 100,000). Opening must cost the same at a limit of 100,000 as at 8,
 and the slots must stay exact (never more than `limit` held, a released one opens again).
 
-Redis: TEST_REDIS_URL (default redis://127.0.0.1:6379/15; keys carry a per-run prefix and expire, nothing is
-flushed); skipped when no Redis answers there, except in CI.
+Redis: tests.cache_backends (TEST_REDIS_URL).
 """
 
 from __future__ import annotations
 
 import itertools
-import os
-import secrets
 import statistics
 import time
 
 import pytest
 from django.core.cache import cache
-from django.core.management import call_command
-from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from config.throttling import stream_slot_acquire, stream_slot_release
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-PREFIX = f"slots-{secrets.token_hex(4)}"
 USER_IDS = itertools.count(1)
-
-
-def _redis_answers() -> bool:
-    import redis
-
-    try:
-        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
-    except redis.RedisError:
-        return False
-
-
-def _caches(backend: str) -> dict:
-    if backend == "locmem":
-        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": PREFIX}
-    if backend == "redis":
-        return {"BACKEND": "config.redis_cache.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": PREFIX}
-    return {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}
-
-
-@pytest.fixture
-def backend(request):
-    name = request.param
-    if name == "redis" and not os.environ.get("CI") and not _redis_answers():
-        pytest.skip(f"no Redis answers at {REDIS_URL} (set TEST_REDIS_URL)")
-    if name == "dbcache":
-        request.getfixturevalue("db")
-    with override_settings(CACHES={"default": _caches(name)}):
-        if name == "dbcache":
-            call_command("createcachetable")
-        yield name
 
 
 def _time_openings(limits: tuple[int, ...], *, held: int, rounds: int) -> dict[int, list[float]]:
@@ -65,11 +28,14 @@ def _time_openings(limits: tuple[int, ...], *, held: int, rounds: int) -> dict[i
     already. The limits take turns at every opening (the first one changing each round), so a burst of
     load on the shared machine hits all of them alike."""
     users = {limit: next(USER_IDS) + 10**6 for limit in limits}
-    kept = [stream_slot_acquire(user_id=users[limit], limit=limit, ttl=60)
-            for limit in limits for _ in range(held)]
+    kept = [
+        stream_slot_acquire(user_id=users[limit], limit=limit, ttl=60)
+        for limit in limits
+        for _ in range(held)
+    ]
     times: dict[int, list[float]] = {limit: [] for limit in limits}
     for n in range(rounds):
-        for limit in limits[n % len(limits):] + limits[:n % len(limits)]:
+        for limit in limits[n % len(limits) :] + limits[: n % len(limits)]:
             began = time.perf_counter()
             slot = stream_slot_acquire(user_id=users[limit], limit=limit, ttl=60)
             times[limit].append(time.perf_counter() - began)
@@ -81,18 +47,20 @@ def _time_openings(limits: tuple[int, ...], *, held: int, rounds: int) -> dict[i
     return times
 
 
-@pytest.mark.parametrize("backend", ["locmem", "redis"], indirect=True)
+@pytest.mark.parametrize("cache_backend", ["locmem", "redis"], indirect=True)
 @pytest.mark.parametrize("held", [0, 5])
-def test_opening_at_a_limit_of_100000_costs_what_it_costs_at_8(backend, held):
+def test_opening_at_a_limit_of_100000_costs_what_it_costs_at_8(cache_backend, held):
     by_limit = _time_openings((8, 100_000), held=held, rounds=200)
     at_8, at_100000 = (statistics.median(by_limit[limit]) for limit in (8, 100_000))
-    assert at_100000 <= 2 * at_8, f"{backend}: {at_100000 * 1e3:.3f} ms at 100,000, {at_8 * 1e3:.3f} ms at 8"
+    assert at_100000 <= 2 * at_8, (
+        f"{cache_backend}: {at_100000 * 1e3:.3f} ms at 100,000, {at_8 * 1e3:.3f} ms at 8"
+    )
 
 
-@pytest.mark.parametrize("backend", ["locmem", "redis", "dbcache"], indirect=True)
+@pytest.mark.parametrize("cache_backend", ["locmem", "redis", "dbcache"], indirect=True)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(limit=st.integers(min_value=1, max_value=40), data=st.data())
-def test_exactly_limit_slots_are_held_and_a_released_one_opens_again(backend, limit, data):
+def test_exactly_limit_slots_are_held_and_a_released_one_opens_again(cache_backend, limit, data):
     user_id = next(USER_IDS)
     slots = [stream_slot_acquire(user_id=user_id, limit=limit, ttl=60) for _ in range(limit)]
     assert None not in slots and len({key for key, _ in slots}) == limit
@@ -108,8 +76,8 @@ def test_exactly_limit_slots_are_held_and_a_released_one_opens_again(backend, li
     cache.delete_many([slot[0] for slot in slots])
 
 
-@pytest.mark.parametrize("backend", ["locmem"], indirect=True)
-def test_a_slot_whose_holder_died_comes_back_after_its_ttl(backend):
+@pytest.mark.parametrize("cache_backend", ["locmem"], indirect=True)
+def test_a_slot_whose_holder_died_comes_back_after_its_ttl(cache_backend):
     user_id = next(USER_IDS)
     held = [stream_slot_acquire(user_id=user_id, limit=9, ttl=1) for _ in range(9)]  # never released
     assert None not in held and stream_slot_acquire(user_id=user_id, limit=9, ttl=1) is None
