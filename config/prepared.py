@@ -9,9 +9,13 @@ become model instances (the same converters and select_related populators Django
 `list(build(value))` would.
 
 Only for querysets whose SQL does not depend on the value (a filter by one key); the sentinel must appear
-exactly once in the compiled parameters (checked when compiling). The value is bound as the filtered field
-converts it for the connection (`get_db_prep_value`: a UUID is a hex string on SQLite, a UUID on PostgreSQL),
-so one PreparedQuery serves every backend.
+exactly once in the compiled parameters (checked when compiling). `extra` sentinels are further values the
+SQL takes (e.g. an integer compared in a CASE of an annotation), each also exactly once in the parameters;
+`.rows(value, *extra_values)` binds those as given, in the parameter's own type (psycopg's Int4 stays Int4).
+Annotations are set on each instance, as Django's ModelIterable sets them.
+
+The value is bound as the filtered field converts it for the connection (`get_db_prep_value`: a UUID is a
+hex string on SQLite, a UUID on PostgreSQL), so one PreparedQuery serves every backend.
 """
 
 from __future__ import annotations
@@ -38,17 +42,20 @@ class _Compiled:
     populators: list[Any]
     converters: dict[int, Any]  # the columns' from-database converters (Django computes them per evaluation)
     field: Any  # the filtered field: binds a value as the backend expects it (get_db_prep_value)
+    extra_slots: tuple[int, ...]  # where each extra sentinel sits in params
+    annotations: tuple[tuple[str, int], ...]  # (attribute, column) of each annotation
 
 
 class PreparedQuery:
-    def __init__(self, build: Callable[[Any], QuerySet], sentinel: Any) -> None:
+    def __init__(self, build: Callable[..., QuerySet], sentinel: Any, *, extra: tuple[Any, ...] = ()) -> None:
         self._build = build
         self._sentinel = sentinel
+        self._extra = extra
         self._compiled: dict[str, _Compiled] = {}
         self._lock = threading.Lock()
 
     def _compile(self, alias: str) -> _Compiled:
-        queryset = self._build(self._sentinel)
+        queryset = self._build(self._sentinel, *self._extra)
         field = _filtered_field(queryset.query.where, self._sentinel)
         compiler = queryset.query.get_compiler(using=alias)
         sql, params = compiler.as_sql()
@@ -56,6 +63,12 @@ class PreparedQuery:
         slots = [i for i, p in enumerate(params) if p == bound]
         if len(slots) != 1:
             raise ValueError(f"the sentinel is {len(slots)} times in the parameters of {sql!r}")
+        extra_slots = []
+        for sentinel in self._extra:
+            found = [i for i, p in enumerate(params) if i not in slots and p == sentinel]
+            if len(found) != 1:
+                raise ValueError(f"the extra sentinel {sentinel!r} is {len(found)} times in the parameters")
+            extra_slots.append(found[0])
         select, klass_info = compiler.select, compiler.klass_info
         columns = [s[0] for s in select[0 : compiler.col_count]]
         if compiler.has_composite_fields(columns):
@@ -73,9 +86,13 @@ class PreparedQuery:
             populators=get_related_populators(klass_info, select, alias),
             converters=compiler.get_converters(columns),
             field=field,
+            extra_slots=tuple(extra_slots),
+            annotations=tuple(compiler.annotation_col_map.items()),
         )
 
-    def rows(self, value: Any, *, using: str = "default") -> list[Any]:
+    def rows(self, value: Any, *extra: Any, using: str = "default") -> list[Any]:
+        if len(extra) != len(self._extra):
+            raise TypeError(f"{len(self._extra)} extra values expected, {len(extra)} given")
         compiled = self._compiled.get(using)
         if compiled is None:
             with self._lock:
@@ -83,6 +100,8 @@ class PreparedQuery:
                 self._compiled[using] = compiled
         params = list(compiled.params)
         params[compiled.slot] = compiled.field.get_db_prep_value(value, connections[using], prepared=False)
+        for slot, given in zip(compiled.extra_slots, extra, strict=True):
+            params[slot] = type(params[slot])(given)
         with connections[using].cursor() as cursor:
             cursor.execute(compiled.sql, params)
             fetched = cursor.fetchall()
@@ -93,6 +112,8 @@ class PreparedQuery:
             obj = model.from_db(using, compiled.init_list, row[compiled.start : compiled.end])
             for populator in compiled.populators:
                 populator.populate(row, obj)
+            for name, column in compiled.annotations:
+                setattr(obj, name, row[column])
             objects.append(obj)
         return objects
 

@@ -56,15 +56,15 @@ def action_input(body: Any, serializer: Any) -> dict[str, Any]:
 
 
 def game_get_for_update(
-    *, game_id: Any, user: Any, visible_only: bool = True, without_state: bool = False,
+    *, game_id: Any, user: Any, visible_only: bool = True, held_version: int | None = None,
     seat_users: bool = True,
 ) -> Game:
     """selectors.game_get_for_update, in one prepared statement on the fast path (rows.game_get_for_update:
-    without the state column when `without_state`, without the seats' users unless `seat_users`)."""
+    the state column only if the row is not at `held_version`, the seats' users only if `seat_users`)."""
     if not enabled():
         return selectors.game_get_for_update(game_id=game_id, user=user, visible_only=visible_only)
     return rows.game_get_for_update(
-        game_id=game_id, user=user, visible_only=visible_only, without_state=without_state,
+        game_id=game_id, user=user, visible_only=visible_only, held_version=held_version,
         seat_users=seat_users,
     )
 
@@ -99,9 +99,10 @@ def write_in_one_statement(
     write.write_in_one_statement(game, log_rows, notify, changing=changing)
 
 
-def holds_state_for_write(pk: Any) -> bool:
-    """Whether the next action POST of this game may take its state from this process (hot_state)."""
-    return enabled() and hot_state.holds_for_write(pk)
+def held_version_for_write(pk: Any) -> int | None:
+    """The version of the row whose state this process keeps for the game's next action POST (hot_state),
+    or None."""
+    return hot_state.held_version(pk) if enabled() else None
 
 
 def take_state_for_write(game: Game) -> Any | None:

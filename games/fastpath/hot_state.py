@@ -136,6 +136,12 @@ def holds_for_write(pk: Any) -> bool:
     return pk in _WRITERS
 
 
+def held_version(pk: Any) -> int | None:
+    """The version of the row a kept state of this game was written with, or None when none is kept."""
+    found = _WRITERS.get(pk)
+    return None if found is None else found[0][0]
+
+
 def take_for_write(game: Any) -> Any | None:
     """The kept state of this game when the locked row `game` is the one it was written with (removed: the
     caller owns it now, and applies to it); None otherwise (then a kept state of an older row is dropped)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.db.models import prefetch_related_objects
+from django.db.models import Case, F, JSONField, Value, When, prefetch_related_objects
 
 from config.errors import NotFound
 from config.prepared import PreparedQuery
@@ -19,29 +19,48 @@ from games.selectors import BULKY_COLUMNS, parse_game_id, seats_prefetch, user_m
 
 
 # One statement: the seats, joined to their game whose row alone is locked, without the game's bulky columns.
-def _seats_locking_game(deferred: tuple[str, ...], related: tuple[str, ...]) -> PreparedQuery:
+def _seats_locking_game(related: tuple[str, ...]) -> PreparedQuery:
     return PreparedQuery(
         lambda pk: GameSeat.objects.select_for_update(of=("game",))
         .select_related("game", *related)
-        .defer(*(f"game__{c}" for c in deferred))
+        .defer("game__setup")
         .filter(game_id=pk)
         .order_by("seat"),
         sentinel=uuid.UUID("00000000-0000-4000-8000-00000000c0de"),
     )
 
 
+# For an action POST that holds a state of the game already (hot_state, kept at some version): the state
+# column comes only when the locked row is at another version (another process wrote it since), as the
+# annotation `stale_state`, so neither case costs a second statement.
+_HELD_VERSION = 2_000_000_011  # the sentinel of the held version (within the column's range: Django drops a
+# comparison with a value outside it)
+
+
+def _seats_locking_game_held(related: tuple[str, ...]) -> PreparedQuery:
+    return PreparedQuery(
+        lambda pk, version: GameSeat.objects.select_for_update(of=("game",))
+        .select_related("game", *related)
+        .defer("game__setup", "game__state")
+        .annotate(
+            stale_state=Case(
+                When(game__version=version, then=Value(None)),
+                default=F("game__state"),
+                output_field=JSONField(),
+            )
+        )
+        .filter(game_id=pk)
+        .order_by("seat"),
+        sentinel=uuid.UUID("00000000-0000-4000-8000-00000000c0df"),
+        extra=(_HELD_VERSION,),
+    )
+
+
 _SEAT_USERS = ("user", "invited_user")
-_SEATS_LOCKING_GAME = {
-    # (without the state column, with the seats' users): the query
-    (False, True): _seats_locking_game(("setup",), _SEAT_USERS),
-    # Without the state column too, for an action POST that holds the game's state already (hot_state):
-    # reading `game.state` then costs one more statement (Django loads a deferred column on first access).
-    (True, True): _seats_locking_game(("setup", "state"), _SEAT_USERS),
-    # Without the seats' users, for an action POST (it needs their ids only): two user rows fewer to read
-    # and build (a user asked for, `seat.user`, would be read on first access).
-    (False, False): _seats_locking_game(("setup",), ()),
-    (True, False): _seats_locking_game(("setup", "state"), ()),
-}
+# By whether the seats' users are read: an action POST needs their ids only (a user asked for, `seat.user`,
+# would be read on first access).
+_SEATS_LOCKING_GAME = {True: _seats_locking_game(_SEAT_USERS), False: _seats_locking_game(())}
+_SEATS_LOCKING_GAME_HELD = {True: _seats_locking_game_held(_SEAT_USERS), False: _seats_locking_game_held(())}
 
 
 def _game_of_seats(seats: list[GameSeat]) -> Game:
@@ -57,21 +76,28 @@ def _game_of_seats(seats: list[GameSeat]) -> Game:
 
 
 def game_get_for_update(
-    *, game_id: Any, user: Any, visible_only: bool = True, without_state: bool = False,
+    *, game_id: Any, user: Any, visible_only: bool = True, held_version: int | None = None,
     seat_users: bool = True,
 ) -> Game:
     """games.selectors.game_get_for_update in one statement: lock the game row (inside the caller's
     transaction) and check the user may see it (else 404; visible_only=False leaves that check to the caller).
 
-    The bulky columns (catalog snapshot, setup) are left out; without_state=True leaves the state column out
-    too (read on first access of `game.state`). The seats come along (game.seats.all()), with their users
+    The bulky columns (catalog snapshot, setup) are left out. With `held_version` (the caller holds a state of
+    the game at that version) the state column is read only when the row is at another version; otherwise
+    `game.state` is deferred (read on first access). The seats come along (game.seats.all()), with their users
     unless seat_users=False."""
     pk = parse_game_id(game_id)
-    seats = _SEATS_LOCKING_GAME[without_state, seat_users].rows(pk, using=GameSeat.objects.db)
+    if held_version is None:
+        seats = _SEATS_LOCKING_GAME[seat_users].rows(pk, using=GameSeat.objects.db)
+    else:
+        seats = _SEATS_LOCKING_GAME_HELD[seat_users].rows(pk, held_version, using=GameSeat.objects.db)
     if seats:
         game = _game_of_seats(seats)
+        stale = getattr(seats[0], "stale_state", None)
+        if stale is not None:  # the row is not the one held: its state as read (no deferred read later)
+            game.state = stale
     else:  # a game has seats from its creation; kept for safety
-        deferred = ("setup", "state") if without_state else ("setup",)
+        deferred = ("setup", "state") if held_version is not None else ("setup",)
         game = Game.objects.select_for_update(of=("self",)).defer(*deferred).filter(pk=pk).first()
         if game is None:
             raise NotFound("No such game.", code="game_not_found")

@@ -126,9 +126,10 @@ def game_action_submit(*, game_id: Any, user: Any, version: int, action: Any) ->
 
     Errors (nothing is written): 404 unknown/invisible game, then game_action_check's.
     """
-    held = fastpath.holds_state_for_write(parse_game_id(game_id))  # then the state column is not read
+    # A state kept by this process: the state column is read only if the row has been written since.
+    held = fastpath.held_version_for_write(parse_game_id(game_id))
     # The seats' users are not read: an action needs only their ids.
-    game = fastpath.game_get_for_update(game_id=game_id, user=user, without_state=held, seat_users=False)
+    game = fastpath.game_get_for_update(game_id=game_id, user=user, held_version=held, seat_users=False)
     checked = game_action_check(game=game, user=user, version=version, action=action)
     return game_action_do(checked=checked)
 

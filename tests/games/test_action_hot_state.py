@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.fastpath import hot_state
+from games.game_type_base import GameType
 from games.models import Game
 from games.services import game_rebuild_state
 
@@ -24,6 +25,23 @@ pytestmark = [
 def _statements(queries) -> list[str]:
     skipped = ("SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT")
     return [q["sql"] for q in queries if not q["sql"].startswith(skipped)]
+
+
+HELD_LOCK = 'CASE WHEN "games_game"."version" = '  # the lock that reads the state only if the row moved on
+
+
+@pytest.fixture
+def decodes(monkeypatch) -> list[int]:
+    """Each decoding of a stored state (GameType.state_from_json), as it happens."""
+    calls: list[int] = []
+    original = GameType.state_from_json
+
+    def counted(self, *args, **kwargs):
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(GameType, "state_from_json", counted)
+    return calls
 
 
 def _act(client, game_id, view, captured=None):
@@ -45,7 +63,7 @@ def _stored_equals_replay(game_id) -> Game:
 
 
 def test_the_next_action_takes_the_state_left_by_the_last_one_and_stores_the_replayed_state(
-    create_game, api, alice
+    create_game, api, alice, decodes
 ):
     hot_state.clear()
     client = api(alice)
@@ -57,9 +75,11 @@ def test_the_next_action_takes_the_state_left_by_the_last_one_and_stores_the_rep
         if view["status"] != "active":
             break
         statements: list[str] = []
+        decodes.clear()
         after = _act(client, game["id"], view, statements)
-        assert len(statements) == 3, statements  # token, row lock, write: no read of the state column
-        assert '"games_game"."state"' not in statements[1] and "FOR UPDATE" in statements[1]
+        assert len(statements) == 3, statements  # token, row lock, write
+        assert HELD_LOCK in statements[1] and "FOR UPDATE" in statements[1]
+        assert decodes == []  # the state column came back NULL (the row is the one written): nothing decoded
         stored = _stored_equals_replay(game["id"])
         assert after["version"] == stored.version
         # the answer is the one a fresh process (decoding the stored state) gives for this row
@@ -67,9 +87,10 @@ def test_the_next_action_takes_the_state_left_by_the_last_one_and_stores_the_rep
         view = after
 
 
-def test_a_state_kept_for_an_older_row_is_not_used(create_game, api, alice):
+def test_a_state_kept_for_an_older_row_is_not_used(create_game, api, alice, decodes):
     """Another process wrote the game since this one kept its state: the row's version differs, so the
-    state column is read and decoded (one more statement) and the stored state is still the replay's."""
+    state column comes with the row lock (no more statements) and is decoded, and the stored state is still
+    the replay's."""
     hot_state.clear()
     client = api(alice)
     game = create_game(alice, opponent={"kind": "bot", "bot": "random"})
@@ -80,8 +101,10 @@ def test_a_state_kept_for_an_older_row_is_not_used(create_game, api, alice):
     view = _act(client, game["id"], view)
     hot_state._WRITERS[pk] = older
     statements: list[str] = []
+    decodes.clear()
     view = _act(client, game["id"], view, statements)
-    assert len(statements) == 4 and 'SELECT "games_game"."id", "games_game"."state"' in statements[2]
+    assert len(statements) == 3 and HELD_LOCK in statements[1], statements
+    assert decodes == [1]
     _stored_equals_replay(game["id"])
 
 

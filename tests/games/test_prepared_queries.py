@@ -42,3 +42,45 @@ def test_a_seat_acts_views_and_resigns_on_this_database(two_player_game, api, al
     assert resigned.status_code == 200 and resigned.json()["status"] == "finished"
 
 
+
+
+@pytest.mark.django_db
+def test_an_extra_value_and_an_annotation_answer_as_the_queryset_on_this_database(create_game, alice):
+    """A second value bound in a CASE of an annotation (the held-state lock of games.fastpath.rows): each
+    instance carries the annotation as the queryset's would, for either value."""
+    from django.db.models import Case, F, IntegerField, Value, When
+
+    from games.models import GameSeat
+
+    game = create_game(alice)
+
+    def build(pk, version):
+        return (
+            GameSeat.objects.filter(game_id=pk)
+            .annotate(moved=Case(When(game__version=version, then=Value(None)), default=F("game__version"),
+                                 output_field=IntegerField()))
+            .order_by("seat")
+        )
+
+    prepared = PreparedQuery(build, sentinel=uuid.UUID("00000000-0000-4000-8000-00000000beef"),
+                             extra=(2_000_000_011,))
+    at = GameSeat.objects.filter(game_id=game["id"]).values_list("game__version", flat=True).first()
+    pk = uuid.UUID(game["id"])
+    for version in (at, at + 1):
+        rows = prepared.rows(pk, version)
+        assert [(s.pk, s.moved) for s in rows] == [(s.pk, s.moved) for s in build(pk, version)]
+        assert [s.moved for s in rows] == ([None, None] if version == at else [at, at])
+    with pytest.raises(TypeError):
+        prepared.rows(pk)  # the extra value is missing
+
+
+def test_an_extra_sentinel_that_the_sql_does_not_take_is_refused_when_compiling(db):
+    from games.models import GameSeat
+
+    prepared = PreparedQuery(
+        lambda pk, _v: GameSeat.objects.filter(game_id=pk),
+        sentinel=uuid.UUID("00000000-0000-4000-8000-00000000beef"),
+        extra=(2_000_000_011,),
+    )
+    with pytest.raises(ValueError, match="extra sentinel"):
+        prepared.rows(uuid.uuid4(), 5)
