@@ -2,7 +2,11 @@
 makes of the reference payloads (games.selectors.game_player_view, seat_view_payload, log_entry_for_seat),
 spliced from encoded parts: the seat's engine view and its cards' definitions are encoded once per stored row
 and seat and kept in this process (games.fastpath.hot_state), each card's definition once per frozen catalog;
-only the row's header fields and its clock, which changes with time, are encoded per request."""
+only the row's header fields and its clock, which changes with time, are encoded per request.
+
+An engine view is encoded by orjson (view_json): the same bytes as JSONRenderer's for JSON of strings,
+integers, booleans, None, lists and string-keyed objects, which is all a view holds (the conformance
+suite's `json_types` property, for every registered game); anything orjson refuses goes to JSONRenderer."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from collections import OrderedDict
 from functools import partial
 from typing import Any
 
+import orjson
 from rest_framework.renderers import JSONRenderer
 
 from games import selectors
@@ -22,6 +27,18 @@ from games.models import Game, GameAction, GameSeat
 
 def render_json(data: Any) -> bytes:
     return JSONRenderer().render(data)
+
+
+def view_json(view: Any) -> bytes:
+    """render_json(view) for an engine view, by orjson (the module's docstring); U+2028 and U+2029 escaped
+    as JSONRenderer escapes them."""
+    try:
+        encoded = orjson.dumps(view)
+    except orjson.JSONEncodeError:  # e.g. a key that is not a string: JSONRenderer's rules
+        return render_json(view)
+    if b"\xe2\x80\xa8" in encoded or b"\xe2\x80\xa9" in encoded:
+        encoded = encoded.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
+    return encoded
 
 
 def game_player_view(*, game_id: Any, user: Any, settle_clock: Any = None) -> dict[str, Any]:
@@ -85,7 +102,7 @@ def _seat_part_json(*, game: Game, seat: str, state: Any) -> tuple[bytes, bytes]
     """The encoded (cards, view) of selectors.seat_view_part, the cards from their encoded definitions."""
     view = selectors.seat_engine_view(game=game, seat=seat, state=state)
     cards = view_cards_json(view, state.catalog, kind=game_type_of(game), digest=game.snapshot_hash)
-    return cards, render_json(view)
+    return cards, view_json(view)
 
 
 def _seat_view_json(*, game: Game, seat: str, encoded: tuple[bytes, bytes]) -> bytes:

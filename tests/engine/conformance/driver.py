@@ -25,6 +25,9 @@ the state read back. The checks, each filed under its property:
   `{seat, kind, prompt, legal_actions}` for the seat that does, its legal actions those of the state (in
   order) and its prompt of the shape its engine declares for the kind (`prompt_schemas`, JSON Schema:
   the API's prompt component); a copy at the root (The War's deprecated `legal_actions`) is the same list.
+* `json_types`: at the checked plies, the state's JSON and every view hold only strings, integers, booleans,
+  None, lists and objects with string keys: no floats (the games service encodes a view with orjson, whose
+  floats read differently from DRF's `1e-07`) and no keys of other types (json.dumps would rewrite them).
 * `view_invariance`: at the checked plies, for each seat and the spectator, the cards that viewer cannot
   see are dealt again (adapters.py); the viewer's whole view (decision kind, prompt and legal actions
   included) is byte-identical.
@@ -47,7 +50,8 @@ from games.engine.core.errors import IllegalAction, MalformedAction
 
 from .adapters import SPECTATOR, Adapter, strings_in
 
-PROPERTIES = ("ends", "illegal", "round_trip", "round_trip_views", "replay", "view_shape", "view_invariance")
+PROPERTIES = ("ends", "illegal", "round_trip", "round_trip_views", "replay", "view_shape", "json_types",
+              "view_invariance")
 MAX_FAILURES = 5  # per property and game: the first ones tell the story
 
 
@@ -189,6 +193,8 @@ def play(adapter: Adapter, policy: str, seed: int, *, check_every: int = 10) -> 
                 run.fail("round_trip_views",
                          "the legal actions differ after a round trip through reordered JSON")
             _check_view_shape(run, gt.engine.prompt_schemas, views, decision, legal_json)
+            _check_json_types(run, {"the state": data, **{f"the view of {v or 'the spectator'}": views[v]
+                                                          for v in viewers}})
             _check_illegal(adapter, run, state, json.dumps(data), decision, legal_json, log)
             _check_redeal(adapter, run, data, views, decision, check_rnd)
         if decision is None or state.ply >= adapter.max_plies:
@@ -246,6 +252,31 @@ def _validator(schema_json: str) -> Any:
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema)
+
+
+def _check_json_types(run: GameRun, documents: dict[str, Any]) -> None:
+    """The `json_types` property (module docstring)."""
+    for name, document in documents.items():
+        if (found := _odd_json_value(document, "$")) is not None:
+            run.fail("json_types", f"{name} holds {found}")
+
+
+def _odd_json_value(value: Any, path: str) -> str | None:
+    if value is None or isinstance(value, (str, int)):  # bool is an int; a float is not
+        return None
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            if (found := _odd_json_value(item, f"{path}[{i}]")) is not None:
+                return found
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"the key {key!r} of type {type(key).__name__} at {path}"
+            if (found := _odd_json_value(item, f"{path}.{key}")) is not None:
+                return found
+        return None
+    return f"{value!r:.60} of type {type(value).__name__} at {path}"
 
 
 def _check_view_shape(run: GameRun, prompts: Any, views: dict[Any, Any], decision: Any,

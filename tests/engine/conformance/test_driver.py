@@ -69,6 +69,13 @@ class RootLegalActions(Battlefront):
         return out
 
 
+class FloatInView(Battlefront):
+    """A float in a view: orjson (the games service's view encoder) writes some floats unlike DRF."""
+
+    def view(self, state: Any, seat: str) -> dict[str, Any]:
+        return {**super().view(state, seat), "odds": 1e-07}
+
+
 class UndeclaredPrompt(Battlefront):
     """A deploy prompt with a field its engine does not declare."""
 
@@ -113,6 +120,7 @@ def test_the_real_game_passes_every_property_with_these_seeds():
     (DirtyRefusal, {"illegal"}),
     (RootLegalActions, {"view_shape"}),
     (UndeclaredPrompt, {"view_shape"}),
+    (FloatInView, {"json_types"}),
 ])
 def test_a_planted_defect_is_caught_under_its_property(kind, caught):
     found = run(kind)
