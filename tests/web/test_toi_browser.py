@@ -175,6 +175,14 @@ def test_tide_of_iron_between_two_pages_through_every_decision_kind_by_the_table
                 break
             allies.wait_for_timeout(100)
         assert 0 <= box[0] < box[1] <= PHONE, box  # the grid scrolled sideways to the page shown
+        # the stream redraws the same board at any moment (here at once): the page shown stays, scrolled
+        allies.evaluate("""() => new Promise((done) => {
+            document.addEventListener("htmx:afterSwap", () => done(), {once: true});
+            const url = document.getElementById("board").dataset.board;
+            htmx.ajax("GET", url, {target: "#board", swap: "innerHTML"});
+        })""")
+        box = column20.evaluate("e => [e.getBoundingClientRect().left, e.getBoundingClientRect().right]")
+        assert 0 <= box[0] < box[1] <= PHONE, box
         axe(allies, "allies target_column (390 px)", violations)
         allies.get_by_label("Show on the board").select_option(label="Columns 0 to 11")
         click_and_wait(allies, grid.get_by_role("button", name="Column 10", exact=True))  # a click

@@ -64,7 +64,9 @@
     if (target && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); choose(target); }
   });
   // The stream may redraw the same board (same version) while a report is being filled in: keep what was
-  // chosen and typed, and the page of targets shown. A board of another version starts afresh.
+  // chosen and typed, the page of targets shown and how far the grid is scrolled sideways (a redraw that
+  // lands just after a page was chosen would otherwise show the grid's first columns again). A board of
+  // another version starts afresh.
   let kept = null;
   function version() { return document.querySelector("#board .board")?.dataset.version; }
   document.addEventListener("htmx:beforeSwap", () => {
@@ -72,7 +74,7 @@
     for (const field of document.querySelectorAll(".toi-decision :is(select, input:not([type=hidden]))")) {
       if (field.id) fields[field.id] = field.value;
     }
-    kept = {version: version(), fields};
+    kept = {version: version(), fields, scrolled: grid()?.parentElement.scrollLeft};
   });
   document.addEventListener("htmx:afterSwap", () => {
     if (!kept || kept.version !== version()) { kept = null; centreLive(); return; }
@@ -80,11 +82,12 @@
       const field = document.getElementById(id);
       if (field) field.value = value;
     }
-    kept = null;
     const choice = document.querySelector("[data-toi-report-choice]");
     if (choice) { showReport(choice); markHex(hexSelect()?.value); }
     const pages = document.querySelector("[data-toi-pages]");
     if (pages) showPage(grid(), pages.value);
+    if (kept.scrolled !== undefined && grid()) grid().parentElement.scrollLeft = kept.scrolled;
+    kept = null;
   });
   document.addEventListener("change", (event) => {
     if (event.target.matches("[data-toi-pages]")) { showPage(grid(), event.target.value); centreLive(); }
