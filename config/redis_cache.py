@@ -30,7 +30,7 @@ class RedisCacheClient(django_redis.RedisCacheClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
-        self._incr_scripts: dict[int, Any] = {}
+        self._incr_script: Any = None  # registered once; run on whichever client is given
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:  # noqa: ARG002 - Django's signature
         pool = self._get_connection_pool(write)  # Django's: a pool lives as long as this client
@@ -41,10 +41,9 @@ class RedisCacheClient(django_redis.RedisCacheClient):
 
     def incr(self, key: Any, delta: int) -> int:
         client = self.get_client(key, write=True)
-        script = self._incr_scripts.get(id(client))
-        if script is None:
-            script = self._incr_scripts[id(client)] = client.register_script(INCR_IF_EXISTS)
-        value = script(keys=[key], args=[delta], client=client)  # EVALSHA (the script loaded once)
+        if self._incr_script is None:
+            self._incr_script = client.register_script(INCR_IF_EXISTS)
+        value = self._incr_script(keys=[key], args=[delta], client=client)  # EVALSHA (loaded once per server)
         if value is None:
             raise ValueError(f"Key '{key}' not found.")
         return value

@@ -97,9 +97,7 @@ class ScopedThrottle(SimpleRateThrottle):
         if previous * weight + current + 1 > self.num_requests:
             return False
         counted = self._count(current_key, known=current_key in counts)
-        if (
-            previous * weight + counted > self.num_requests
-        ):  # others of this client counted at the same moment
+        if previous * weight + counted > self.num_requests:  # others of this client counted at once
             self._uncount(current_key)
             self.seen = (now, window, previous, counted - 1)
             return False

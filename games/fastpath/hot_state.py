@@ -131,11 +131,6 @@ def keep_for_write(game: Any, state: Any) -> None:
             _WRITERS.popitem(last=False)
 
 
-def holds_for_write(pk: Any) -> bool:
-    """Whether a state of this game waits for its next writer (of some row: take_for_write checks which)."""
-    return pk in _WRITERS
-
-
 def held_version(pk: Any) -> int | None:
     """The version of the row a kept state of this game was written with, or None when none is kept."""
     found = _WRITERS.get(pk)

@@ -70,7 +70,7 @@ def test_the_next_action_takes_the_state_left_by_the_last_one_and_stores_the_rep
     game = create_game(alice, opponent={"kind": "bot", "bot": "random"})
     view = client.get(f"/api/games/{game['id']}/view/").json()
     view = _act(client, game["id"], view)  # decodes the stored state, then keeps its own for the next one
-    assert hot_state.holds_for_write(Game.objects.get(pk=game["id"]).pk)
+    assert hot_state.held_version(Game.objects.get(pk=game["id"]).pk) is not None
     for _ in range(6):
         if view["status"] != "active":
             break
@@ -117,11 +117,11 @@ def test_a_refused_action_consumes_the_kept_state_and_a_stale_version_leaves_it(
 
     stale = {"version": view["version"] - 1, "action": view["view"]["decision"]["legal_actions"][0]}
     response = client.post(f"/api/games/{game['id']}/actions/", stale, format="json")
-    assert response.status_code == 409 and hot_state.holds_for_write(pk)
+    assert response.status_code == 409 and hot_state.held_version(pk) is not None
 
     refused = {"version": view["version"], "action": {"type": "no_such_action"}}
     response = client.post(f"/api/games/{game['id']}/actions/", refused, format="json")
-    assert response.status_code == 400 and not hot_state.holds_for_write(pk)  # taken, then dropped
+    assert response.status_code == 400 and not hot_state.held_version(pk) is not None  # taken, then dropped
 
     statements: list[str] = []
     _act(client, game["id"], view, statements)
