@@ -42,6 +42,10 @@ from config import worker_sockets
 ROOT = Path(__file__).resolve().parents[1]
 INSTALL_HINT = "apt-get install nginx"
 
+# one game's own URLs (the API's and the play pages'), its id captured: routed to one API worker per game
+GAME_URI_PATTERN = (r"^/(?:api/games|play)/"
+                    r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:/|$)")
+
 # Client-side bounds of the front (seconds unless said otherwise).
 CLIENT_HEADER_TIMEOUT = 10  # the whole header must arrive within this (nginx then closes: no worker held)
 CLIENT_BODY_TIMEOUT = 10  # between two reads of the body
@@ -138,6 +142,19 @@ http {{
         keepalive 32;
         keepalive_timeout 4s;  # below gunicorn's keepalive (5 s): nginx never reuses one it closed
     }}
+    # a game's own requests (API and play pages) all go to one worker, by a consistent hash of the game's
+    # id: its newest state stays decoded in that worker (games/fastpath/hot_state), and an action POST
+    # neither reads nor decodes the stored state again (issue 42). A refused socket passes it to the next.
+    map $uri $battlecards_game {{
+        "~{GAME_URI_PATTERN}" $1;
+        default "";
+    }}
+    upstream battlecards_api_games {{
+        hash $battlecards_game consistent;
+{api_servers}
+        keepalive 32;
+        keepalive_timeout 4s;
+    }}
     upstream battlecards_streams {{
         server unix:{run}/streams.sock max_fails=0;
         keepalive 32;
@@ -154,6 +171,10 @@ http {{
             proxy_pass http://battlecards_streams;
             proxy_buffering off;
             proxy_read_timeout {STREAM_READ_TIMEOUT}s;
+        }}
+        location ~ "{GAME_URI_PATTERN}" {{
+            proxy_pass http://battlecards_api_games;
+            proxy_read_timeout 120s;
         }}
         location = /metrics {{
             allow 127.0.0.1;

@@ -13,10 +13,12 @@ import contextlib
 import http.client
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections import Counter
 from pathlib import Path
 
@@ -62,8 +64,12 @@ def _requests_per_worker(metrics_dir: Path) -> Counter[int]:
     return counts
 
 
-def test_keep_alive_clients_reach_every_api_worker(tmp_path):
+@pytest.fixture(scope="module")
+def front(tmp_path_factory):
+    """`make serve`'s front with WORKERS API workers, each counting its requests in its own metrics file:
+    (port, metrics dir, the workers' pids)."""
     assert nginx_binary() is not None, "CI=true: nginx must be installed (.ci/run installs it)"
+    tmp_path = tmp_path_factory.mktemp("front")
     port = _free_port()
     metrics = tmp_path / "metrics"
     metrics.mkdir()
@@ -77,7 +83,6 @@ def test_keep_alive_clients_reach_every_api_worker(tmp_path):
          "--stream-workers", "1", "--run-dir", str(tmp_path / "run")],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
-    clients: list[http.client.HTTPConnection] = []
     try:
         deadline = time.monotonic() + 90
         while True:
@@ -91,28 +96,8 @@ def test_keep_alive_clients_reach_every_api_worker(tmp_path):
             time.sleep(0.2)
         workers = _api_workers(process.pid)
         assert len(workers) == WORKERS, workers
-        before = _requests_per_worker(metrics)
-
-        clients = [http.client.HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(CLIENTS)]
-        sockets = set()
-        for _ in range(REQUESTS_EACH):
-            for client in clients:
-                client.request("GET", "/api/", headers={"Host": "127.0.0.1"})
-                response = client.getresponse()
-                response.read()
-                assert response.status == 200
-                assert response.getheader("Connection", "").lower() != "close"
-                sockets.add(id(client.sock))
-        assert len(sockets) == CLIENTS  # every client kept its one connection
-
-        counts = _requests_per_worker(metrics) - before
-        assert sum(counts.values()) >= CLIENTS * REQUESTS_EACH, counts
-        assert set(counts) == set(workers), (counts, workers)
-        fair = CLIENTS * REQUESTS_EACH / WORKERS
-        assert all(n >= fair / 3 for n in counts.values()), counts
+        yield port, metrics, workers
     finally:
-        for client in clients:
-            client.close()
         with contextlib.suppress(ProcessLookupError):  # already gone: the error above is the one to see
             os.killpg(process.pid, signal.SIGTERM)
         try:
@@ -125,6 +110,66 @@ def test_keep_alive_clients_reach_every_api_worker(tmp_path):
             print(f"the front ended with {process.returncode}:\n{log.read()[-3000:]}")  # shown on a failure
         log.close()
     assert not list((tmp_path / "run").glob("api-*.sock"))  # the front removed the workers' sockets
+
+
+def _keep_alive_clients(port: int) -> list[http.client.HTTPConnection]:
+    return [http.client.HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(CLIENTS)]
+
+
+def _ask(client: http.client.HTTPConnection, path: str) -> int:
+    client.request("GET", path, headers={"Host": "127.0.0.1"})
+    response = client.getresponse()
+    response.read()
+    assert response.getheader("Connection", "").lower() != "close"
+    return response.status
+
+
+def test_keep_alive_clients_reach_every_api_worker(front):
+    port, metrics, workers = front
+    before = _requests_per_worker(metrics)
+    clients = _keep_alive_clients(port)
+    try:
+        sockets = set()
+        for _ in range(REQUESTS_EACH):
+            for client in clients:
+                assert _ask(client, "/api/") == 200
+                sockets.add(id(client.sock))
+        assert len(sockets) == CLIENTS  # every client kept its one connection
+    finally:
+        for client in clients:
+            client.close()
+
+    counts = _requests_per_worker(metrics) - before
+    assert sum(counts.values()) >= CLIENTS * REQUESTS_EACH, counts
+    assert set(counts) == set(workers), (counts, workers)
+    fair = CLIENTS * REQUESTS_EACH / WORKERS
+    assert all(n >= fair / 3 for n in counts.values()), counts
+
+
+def test_one_games_requests_all_reach_one_worker_and_games_spread(front):
+    """Game affinity: every request of one game, on the API or its play page, from any client, reaches the
+    same API worker (its state stays decoded there: games.fastpath.hot_state); different games reach
+    different workers."""
+    port, metrics, workers = front
+    games = [str(uuid.UUID(int=random.Random(n).getrandbits(128), version=4)) for n in range(12)]
+    clients = _keep_alive_clients(port)
+    worker_of: dict[str, int] = {}
+    try:
+        for game in games:
+            before = _requests_per_worker(metrics)
+            paths = [f"/api/games/{game}/", f"/api/games/{game}/view/", f"/api/games/{game}/actions/",
+                     f"/play/{game}/"]
+            for _ in range(3):
+                for client, path in zip(clients, paths, strict=True):
+                    _ask(client, path)  # whatever the answer (no such game, no database tables here)
+            counts = +(_requests_per_worker(metrics) - before)
+            assert sum(counts.values()) == 3 * len(paths), counts  # every one reached a worker
+            assert len(counts) == 1, (game, counts)  # one worker took all of this game's requests
+            worker_of[game] = next(iter(counts))
+    finally:
+        for client in clients:
+            client.close()
+    assert set(worker_of.values()) == set(workers), worker_of  # and 12 games reached all 3 workers
 
 
 def test_a_new_worker_takes_a_free_slot_else_the_oldest_workers():
