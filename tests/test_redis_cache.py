@@ -46,6 +46,23 @@ def test_incr_is_one_atomic_call_that_never_creates_a_key(cache_backend):
     cache.delete(key)
 
 
+@pytest.mark.parametrize("cache_backend", ["redis"], indirect=True)
+def test_count_in_window_reads_the_previous_counter_and_counts_the_current_in_one_call(cache_backend):
+    """A rate throttle's check (config.throttling): the previous window's counter as stored (0 when missing)
+    and the current one after adding one; a new counter starts at 1 with the expiry given, an existing one
+    keeps its own; both stay integers that get_many, incr and decr read and write."""
+    previous, current = f"prev-{secrets.token_hex(4)}", f"cur-{secrets.token_hex(4)}"
+    assert cache.count_in_window(previous, current, 120) == (0, 1)
+    ttl = _redis_ttl(current)
+    assert ttl is not None and 110 < ttl <= 120
+    assert cache.get(previous) is None  # a missing previous counter is not created
+    assert cache.add(previous, 7, 30)
+    assert cache.count_in_window(previous, current, 5) == (7, 2)
+    assert 110 < _redis_ttl(current) <= 120  # not restarted by a later count
+    assert cache.decr(current) == 1 and cache.get_many([previous, current]) == {previous: 7, current: 1}
+    cache.delete_many([previous, current])
+
+
 def _redis_ttl(key: str) -> int | None:
     """The key's remaining seconds in Redis (None: no expiry)."""
     client = cache._cache.get_client(write=True)
