@@ -69,8 +69,9 @@ MIDDLEWARE = [
 # Database connections. Under ASGI each request's synchronous part runs in its own thread, so Django's
 # per-thread persistent connections (CONN_MAX_AGE) would never be reused: PostgreSQL gets a psycopg
 # connection pool per worker process instead, whose connections are checked before each reuse
-# (CONN_HEALTH_CHECKS=True becomes the pool's `check`). DB_POOL=false falls back to persistent
-# connections (CONN_MAX_AGE) with CONN_HEALTH_CHECKS.
+# (CONN_HEALTH_CHECKS=True becomes the pool's `check`: config.postgresql's, which sends a statement only
+# when the connection is not idle or has something waiting on its socket, e.g. PostgreSQL ending it).
+# DB_POOL=false falls back to persistent connections (CONN_MAX_AGE) with CONN_HEALTH_CHECKS.
 #
 # A database outage (a restart, a failover, killed backends): a dead pooled connection fails the check and is
 # dropped, and the pool connects anew. psycopg_pool retries a failed connection with a doubling delay (1, 2,
@@ -108,6 +109,8 @@ def _reconnect_now(pool) -> None:
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool("DB_POOL", default=True):
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
+    # Django's backend, whose pool checks a connection with no round trip unless it shows something wrong
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DB_POOL_MIN_SIZE", default=2),
         "max_size": env.int("DB_POOL_MAX_SIZE", default=20),
