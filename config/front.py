@@ -142,12 +142,18 @@ http {{
         keepalive 32;
         keepalive_timeout 4s;  # below gunicorn's keepalive (5 s): nginx never reuses one it closed
     }}
-    # a game's own requests (API and play pages) all go to one worker, by a consistent hash of the game's
-    # id: its newest state stays decoded in that worker (games/fastpath/hot_state), and an action POST
-    # neither reads nor decodes the stored state again (issue 42). A refused socket passes it to the next.
+    # a game's writes (POSTs to its API and play pages) all go to one worker, by a consistent hash of the
+    # game's id: the state its last action POST kept there (games/fastpath/hot_state) is the row's, and the
+    # next one neither reads nor decodes the stored state (issue 42). Its reads are balanced one by one like
+    # the rest (many readers of one game would otherwise load one worker: a core). A refused socket passes a
+    # request to the next.
     map $uri $battlecards_game {{
         "~{GAME_URI_PATTERN}" $1;
         default "";
+    }}
+    map $request_method $battlecards_game_upstream {{
+        POST battlecards_api_games;
+        default battlecards_api;
     }}
     upstream battlecards_api_games {{
         hash $battlecards_game consistent;
@@ -173,7 +179,7 @@ http {{
             proxy_read_timeout {STREAM_READ_TIMEOUT}s;
         }}
         location ~ "{GAME_URI_PATTERN}" {{
-            proxy_pass http://battlecards_api_games;
+            proxy_pass http://$battlecards_game_upstream;
             proxy_read_timeout 120s;
         }}
         location = /metrics {{

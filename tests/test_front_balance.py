@@ -116,8 +116,10 @@ def _keep_alive_clients(port: int) -> list[http.client.HTTPConnection]:
     return [http.client.HTTPConnection("127.0.0.1", port, timeout=10) for _ in range(CLIENTS)]
 
 
-def _ask(client: http.client.HTTPConnection, path: str) -> int:
-    client.request("GET", path, headers={"Host": "127.0.0.1"})
+def _ask(client: http.client.HTTPConnection, path: str, method: str = "GET") -> int:
+    body = b"{}" if method == "POST" else None
+    headers = {"Host": "127.0.0.1", **({"Content-Type": "application/json"} if body else {})}
+    client.request(method, path, body=body, headers=headers)
     response = client.getresponse()
     response.read()
     assert response.getheader("Connection", "").lower() != "close"
@@ -146,10 +148,10 @@ def test_keep_alive_clients_reach_every_api_worker(front):
     assert all(n >= fair / 3 for n in counts.values()), counts
 
 
-def test_one_games_requests_all_reach_one_worker_and_games_spread(front):
-    """Game affinity: every request of one game, on the API or its play page, from any client, reaches the
-    same API worker (its state stays decoded there: games.fastpath.hot_state); different games reach
-    different workers."""
+def test_one_games_writes_all_reach_one_worker_and_games_spread(front):
+    """Game affinity for writes: every POST to one game, on the API or its play page, from any client,
+    reaches the same API worker (the state its last action kept is there: games.fastpath.hot_state);
+    different games' POSTs reach different workers."""
     port, metrics, workers = front
     games = [str(uuid.UUID(int=random.Random(n).getrandbits(128), version=4)) for n in range(12)]
     clients = _keep_alive_clients(port)
@@ -157,19 +159,40 @@ def test_one_games_requests_all_reach_one_worker_and_games_spread(front):
     try:
         for game in games:
             before = _requests_per_worker(metrics)
-            paths = [f"/api/games/{game}/", f"/api/games/{game}/view/", f"/api/games/{game}/actions/",
-                     f"/play/{game}/"]
+            paths = [f"/api/games/{game}/actions/", f"/api/games/{game}/join/", f"/api/games/{game}/resign/",
+                     f"/play/{game}/act/"]
             for _ in range(3):
                 for client, path in zip(clients, paths, strict=True):
-                    _ask(client, path)  # whatever the answer (no such game, no database tables here)
+                    _ask(client, path, "POST")  # whatever the answer (no such game, no tables here)
             counts = +(_requests_per_worker(metrics) - before)
             assert sum(counts.values()) == 3 * len(paths), counts  # every one reached a worker
-            assert len(counts) == 1, (game, counts)  # one worker took all of this game's requests
+            assert len(counts) == 1, (game, counts)  # one worker took all of this game's writes
             worker_of[game] = next(iter(counts))
     finally:
         for client in clients:
             client.close()
     assert set(worker_of.values()) == set(workers), worker_of  # and 12 games reached all 3 workers
+
+
+def test_one_games_reads_spread_over_the_workers(front):
+    """Reads of one game (its view, its page) are balanced request by request: many readers of one game
+    (spectators, a shared link) would otherwise all load one worker, one core."""
+    port, metrics, workers = front
+    game = str(uuid.UUID(int=random.Random(99).getrandbits(128), version=4))
+    clients = _keep_alive_clients(port)
+    before = _requests_per_worker(metrics)
+    try:
+        for _ in range(REQUESTS_EACH):
+            for client, path in zip(clients, [f"/api/games/{game}/view/", f"/play/{game}/"] * 2, strict=True):
+                _ask(client, path)
+    finally:
+        for client in clients:
+            client.close()
+    counts = _requests_per_worker(metrics) - before
+    assert sum(counts.values()) == CLIENTS * REQUESTS_EACH, counts
+    assert set(counts) == set(workers), (counts, workers)
+    fair = CLIENTS * REQUESTS_EACH / WORKERS
+    assert all(n >= fair / 3 for n in counts.values()), counts
 
 
 def test_a_new_worker_takes_a_free_slot_else_the_oldest_workers():
