@@ -42,7 +42,7 @@ from config import worker_sockets
 ROOT = Path(__file__).resolve().parents[1]
 INSTALL_HINT = "apt-get install nginx"
 
-# one game's own URLs (the API's and the play pages'), its id captured: routed to one API worker per game
+# one game's own URLs (the API's and the play pages'), its id captured: its POSTs go to one API worker
 GAME_URI_PATTERN = (r"^/(?:api/games|play)/"
                     r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:/|$)")
 

@@ -62,7 +62,6 @@ class RedisCacheClient(django_redis.RedisCacheClient):
             raise ValueError(f"Key '{key}' not found.")
         return value
 
-
     def count_in_window(self, previous: Any, current: Any, timeout_ms: int) -> tuple[int, int]:
         client = self.get_client(current, write=True)
         if self._window_script is None:

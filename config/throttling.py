@@ -94,22 +94,18 @@ class ScopedThrottle(SimpleRateThrottle):
         current_key, previous_key = f"{key}:{window}", f"{key}:{window - 1}"
         weight = 1 - (now - window * self.duration) / self.duration  # of the previous window still in view
         count_in_window = getattr(self.cache, "count_in_window", None)
-        if count_in_window is not None:  # one round trip: count first, give it back if refused
+        if count_in_window is not None:  # one round trip: count first, give it back below if refused
             previous, counted = count_in_window(previous_key, current_key, 2 * self.duration)
-            self.seen = (now, window, previous, counted - 1)
-            if previous * weight + counted > self.num_requests:
-                self._uncount(current_key)
+        else:
+            counts = self.cache.get_many([previous_key, current_key])
+            previous, current = counts.get(previous_key, 0), counts.get(current_key, 0)
+            self.seen = (now, window, previous, current)
+            if previous * weight + current + 1 > self.num_requests:
                 return False
-            return True
-        counts = self.cache.get_many([previous_key, current_key])
-        previous, current = counts.get(previous_key, 0), counts.get(current_key, 0)
-        self.seen = (now, window, previous, current)
-        if previous * weight + current + 1 > self.num_requests:
-            return False
-        counted = self._count(current_key, known=current_key in counts)
-        if previous * weight + counted > self.num_requests:  # others of this client counted at once
+            counted = self._count(current_key, known=current_key in counts)
+        self.seen = (now, window, previous, counted - 1)
+        if previous * weight + counted > self.num_requests:  # with others of this client counted at once
             self._uncount(current_key)
-            self.seen = (now, window, previous, counted - 1)
             return False
         return True
 

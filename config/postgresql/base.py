@@ -19,6 +19,8 @@ import select
 from typing import Any
 
 from django.db.backends.postgresql import base
+from psycopg import pq
+from psycopg_pool import ConnectionPool
 
 __all__ = ["DatabaseWrapper", "check_connection"]
 
@@ -32,9 +34,6 @@ def _nothing_to_read(fileno: int) -> bool:
 def check_connection(conn: Any) -> None:
     """The pool's `check`: quiet when the connection is idle, OK and has nothing waiting to be read;
     otherwise psycopg_pool's own check (an empty statement), which raises when the connection is broken."""
-    from psycopg import pq
-    from psycopg_pool import ConnectionPool
-
     pgconn = conn.pgconn
     if (
         pgconn.status == pq.ConnStatus.OK
