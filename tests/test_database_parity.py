@@ -132,6 +132,7 @@ POSTGRESQL_ONLY = {
     "tests/test_ops.py": "statement_timeout and pg_stat_activity of production's database options",
     "tests/games/test_takeback_concurrency.py": "row locks under concurrency",
     "tests/test_postgresql_pool.py": "the production connection pool and its check",
+    "tests/games/test_prepared_statements.py": "statements prepared on the PostgreSQL server",
 }
 
 

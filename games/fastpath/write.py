@@ -19,6 +19,7 @@ import orjson
 from django.db import connections
 from psycopg.types.json import Jsonb
 
+from config.prepared import cursor_for
 from games.models import Game, GameAction
 
 _INSERTED_FIELDS = ["game", "seq", "kind", "seat", "by_bot", "action", "events", "version", "created_at"]
@@ -56,7 +57,7 @@ def write_in_one_statement(
     if notify is not None:
         selected.append(notify[0])
         params += notify[1]
-    with _bound_cursor(conn) as cursor:
+    with cursor_for(conn) as cursor:  # server-side binding (issue 26), prepared once run often (issue 42)
         cursor.execute(f"WITH {', '.join(ctes)} SELECT {', '.join(selected)}", params)
         updated, ids = cursor.fetchone()[:2]
     if updated != 1:
@@ -82,17 +83,6 @@ def _prep_save(field: Any, value: Any, conn: Any) -> Any:
     if isinstance(prepared, Jsonb) and getattr(field, "encoder", None) is None:
         prepared.dumps = json_dumps
     return prepared
-
-
-def _bound_cursor(conn: Any) -> Any:
-    """A cursor of the PostgreSQL connection `conn` whose parameters travel apart from the SQL (server-side
-    binding). Django's cursors interpolate them into the SQL text on the client: the state JSON (~20 KB)
-    escaped into a literal that PostgreSQL then parses back out of the statement (issue 26: ~0.1 ms of
-    CPU on each side per write). Wrapped like any Django cursor (execute wrappers, query logging)."""
-    from django.db.backends.postgresql.base import ServerBindingCursor
-
-    conn.ensure_connection()
-    return conn._prepare_cursor(ServerBindingCursor(conn.connection))
 
 
 def supported(alias: str) -> bool:
