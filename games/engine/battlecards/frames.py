@@ -80,13 +80,14 @@ class Frame:
         return spec
 
     def to_json(self) -> dict[str, Any]:
+        # the plain fields copied together, in one plain_copy, rather than one copy per field
         out: dict[str, Any] = {"kind": self.kind}
         for name, key, optional, default, codec in self._fields():
             value = getattr(self, name)
             if optional and value == default:
                 continue
-            out[key] = plain_copy(value) if codec is None else codec.dump(value)
-        return out
+            out[key] = value if codec is None else codec.dump(value)
+        return plain_copy(out)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Frame:

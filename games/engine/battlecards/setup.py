@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import SetupError
@@ -88,7 +88,9 @@ class Options:
         return 6 if self.larger_standing_armies else 3
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        # dataclasses.asdict's recursive deep copy for fields that are all booleans, integers or None: the
+        # same dict without it (written with every stored state and shown in every view)
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Options:
