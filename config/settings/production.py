@@ -101,7 +101,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _prepare = env("DB_PREPARE_THRESHOLD", default="2").strip().lower()
     if _prepare not in ("off", "none", "") and not _prepare.isdigit():
         raise ImproperlyConfigured(f"DB_PREPARE_THRESHOLD must be a whole number or 'off', not {_prepare!r}")
-    _options.setdefault("prepare_threshold", None if not _prepare.isdigit() else int(_prepare))
+    _options.setdefault("prepare_threshold", int(_prepare) if _prepare.isdigit() else None)
     _options.setdefault("connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5))
     _options.setdefault("keepalives", 1)
     _options.setdefault("keepalives_idle", env.int("DB_KEEPALIVES_IDLE", default=10))

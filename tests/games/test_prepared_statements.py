@@ -20,11 +20,13 @@ from games.models import Game
 from games.services import game_rebuild_state
 
 ROOT = Path(__file__).resolve().parents[2]
+REASON = "prepared statements and server-side binding are PostgreSQL's"
 
-on_postgresql = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.postgresql_only(reason="prepared statements and server-side binding are PostgreSQL's"),
-]
+
+def on_postgresql(test):
+    """The database tests (the settings' tests below run on either database)."""
+    test = pytest.mark.postgresql_only(reason=REASON)(test)
+    return pytest.mark.django_db(transaction=True)(test)
 
 
 def _prepared() -> list[str]:
@@ -63,35 +65,34 @@ def _play(client, game_id: str, actions: int) -> dict:
     return view
 
 
-@on_postgresql[0]
-@on_postgresql[1]
-def test_the_hot_paths_statements_are_prepared_once_run_often_enough(create_game, api, alice, threshold):
+def _played(create_game, api, alice, threshold, value) -> tuple[dict, Game]:
+    """A new game against the bot, 4 actions played with the connection's prepare_threshold at `value`:
+    (the last answer's state, the stored game)."""
     hot_state.clear()
     client = api(alice)
     game = create_game(alice, opponent={"kind": "bot", "bot": "random"})
-    threshold(1)  # psycopg prepares a statement at its second run on the connection
-    view = _play(client, game["id"], 4)
+    threshold(value)
+    return _play(client, game["id"], 4), Game.objects.get(pk=game["id"])
+
+
+@on_postgresql
+def test_the_hot_paths_statements_are_prepared_once_run_often_enough(create_game, api, alice, threshold):
+    # psycopg prepares a statement at its second run on the connection
+    view, stored = _played(create_game, api, alice, threshold, 1)
     prepared = _prepared()
     assert any('"authtoken_token"' in s for s in prepared), prepared  # the token read
     assert any('FOR UPDATE' in s and '"games_game"' in s for s in prepared), prepared  # the game row lock
     assert any(s.startswith("WITH log AS (INSERT INTO") for s in prepared), prepared  # the progress write
     assert all("$1" in s for s in prepared)  # bound on the server, never a value in the text
     assert not any(s.lstrip().upper().startswith("SAVEPOINT") for s in prepared)  # Django's own: client-bound
-    stored = Game.objects.get(pk=game["id"])
     assert stored.version == view["version"]
     assert stored.state == game_rebuild_state(game=stored).to_json()  # the log replays to what was stored
 
 
-@on_postgresql[0]
-@on_postgresql[1]
+@on_postgresql
 def test_without_a_threshold_nothing_is_prepared_and_the_game_is_the_same(create_game, api, alice, threshold):
-    hot_state.clear()
-    client = api(alice)
-    game = create_game(alice, opponent={"kind": "bot", "bot": "random"})
-    threshold(None)  # Django's default
-    view = _play(client, game["id"], 4)
+    view, stored = _played(create_game, api, alice, threshold, None)  # None: Django's default
     assert _prepared() == []
-    stored = Game.objects.get(pk=game["id"])
     assert stored.version == view["version"]
     assert stored.state == game_rebuild_state(game=stored).to_json()
 
