@@ -167,7 +167,7 @@ class GameListCreateApi(APIView):
                 time_control=data.get("time_control"),
                 rated=data["rated"],
             )
-            game = selectors.game_get(game_id=game.pk, user=request.user)
+            game = fastpath.game_get(game_id=game.pk, user=request.user)
             return Response(
                 GameSerializer(game, context={"request": request}).data, status=status.HTTP_201_CREATED
             )
@@ -185,7 +185,7 @@ class GameListCreateApi(APIView):
             time_control=data.get("time_control"),
             rated=data["rated"],
         )
-        game = selectors.game_get(game_id=game.pk, user=request.user)
+        game = fastpath.game_get(game_id=game.pk, user=request.user)
         return Response(
             GameSerializer(game, context={"request": request}).data, status=status.HTTP_201_CREATED
         )
@@ -196,7 +196,7 @@ class GameDetailApi(SettlesClock, APIView):
 
     @extend_schema(responses={200: GameSerializer}, summary="One game")
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id=game_id, user=request.user)
+        game = fastpath.game_get(game_id=game_id, user=request.user)
         return Response(GameSerializer(game, context={"request": request}).data)
 
 
@@ -214,7 +214,7 @@ class GameJoinApi(SettlesClock, APIView):
         game = services.game_join(
             game_id=game_id, user=request.user, deck=data.get("deck"), seat=data.get("seat")
         )
-        game = selectors.game_get(game_id=game.pk, user=request.user)
+        game = fastpath.game_get(game_id=game.pk, user=request.user)
         return Response(GameSerializer(game, context={"request": request}).data)
 
 
@@ -224,7 +224,7 @@ class GameResignApi(SettlesClock, APIView):
     @extend_schema(request=None, responses={200: GameSerializer}, summary="Resign")
     def post(self, request: Request, game_id: str) -> Response:
         game = services.game_resign(game_id=game_id, user=request.user)
-        game = selectors.game_get(game_id=game.pk, user=request.user)
+        game = fastpath.game_get(game_id=game.pk, user=request.user)
         return Response(GameSerializer(game, context={"request": request}).data)
 
 

@@ -69,6 +69,13 @@ def game_get_for_update(
     )
 
 
+def game_get(*, game_id: Any, user: Any) -> Game:
+    """selectors.game_get (no bulky column), in one prepared statement on the fast path (rows.game_get)."""
+    if not enabled():
+        return selectors.game_get(game_id=game_id, user=user)
+    return rows.game_get(game_id=game_id, user=user)
+
+
 def game_player_view(*, game_id: Any, user: Any, settle_clock: Any = None) -> dict[str, Any]:
     """selectors.game_player_view; on the fast path from the state this process keeps for the row."""
     if not enabled():

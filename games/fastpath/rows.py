@@ -109,10 +109,13 @@ def game_get_for_update(
 
 # A seat's view reads the game row with its seats in one statement: the seats joined to their game (its bulky
 # columns left out; with the state column only when this process has not decoded this row's state yet). The
-# seats' users are not read: visibility and the seat need only their ids.
-def _seats_with_game(deferred: tuple[str, ...], sentinel: uuid.UUID) -> PreparedQuery:
+# seats' users are not read: visibility and the seat need only their ids. A game's own answer (GET of the
+# game, a creation's answer: GameSerializer) reads them too (`related`), as seats_prefetch does.
+def _seats_with_game(
+    deferred: tuple[str, ...], sentinel: uuid.UUID, related: tuple[str, ...] = ()
+) -> PreparedQuery:
     return PreparedQuery(
-        lambda pk: GameSeat.objects.select_related("game")
+        lambda pk: GameSeat.objects.select_related("game", *related)
         .defer(*(f"game__{c}" for c in deferred))
         .filter(game_id=pk)
         .order_by("seat"),
@@ -122,14 +125,29 @@ def _seats_with_game(deferred: tuple[str, ...], sentinel: uuid.UUID) -> Prepared
 
 _SEATS_WITH_GAME = _seats_with_game(BULKY_COLUMNS, uuid.UUID("00000000-0000-4000-8000-0000000051e0"))
 _SEATS_WITH_GAME_STATE = _seats_with_game(("setup",), uuid.UUID("00000000-0000-4000-8000-0000000051e1"))
+_SEATS_USERS_WITH_GAME = _seats_with_game(
+    BULKY_COLUMNS, uuid.UUID("00000000-0000-4000-8000-0000000051e2"), related=_SEAT_USERS
+)
 
 
 def seat_game_get(*, game_id: Any, user: Any, columns: tuple[str, ...] = ()) -> Game:
     """games.selectors.game_get for a seat's view in one statement: the game by its key with its seats
     (game.seats.all(), without their users), visibility checked in Python (user_may_see_game, the twin of
     visible_games_q). `columns`: () or ("state",)."""
-    pk = parse_game_id(game_id)
     query = _SEATS_WITH_GAME_STATE if "state" in columns else _SEATS_WITH_GAME
+    return _game_with_seats(query, game_id=game_id, user=user, columns=columns)
+
+
+def game_get(*, game_id: Any, user: Any) -> Game:
+    """games.selectors.game_get (no bulky column) in one statement: the game by its key with its seats and
+    their users (game.seats.all(), seat.user), visibility checked in Python. About 6 ms of CPU less than the
+    ORM's two queries, whose SQL (the visibility subqueries, the seats' prefetch) Django builds at every
+    call: a game's creation answers with it."""
+    return _game_with_seats(_SEATS_USERS_WITH_GAME, game_id=game_id, user=user, columns=())
+
+
+def _game_with_seats(query: PreparedQuery, *, game_id: Any, user: Any, columns: tuple[str, ...]) -> Game:
+    pk = parse_game_id(game_id)
     seats = query.rows(pk, using=GameSeat.objects.db)
     if seats:
         game = _game_of_seats(seats)

@@ -16,11 +16,11 @@ from games import engine
 from games.catalog_snapshot import snapshot_hash
 from games.decks_glue import check_theater_playable, resolve_deck, validate_deck_alone
 from games.game_types import DEFAULT_GAME_TYPE, GameType, get_game_type
-from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
+from games.models import BotKind, Game, GameSeat, GameStatus, SeatKind
 from games.options import game_options, rated_option, time_control_option
 from games.selectors import open_games_of
 from games.services import seeds
-from games.services.deal import deal_game, live_catalog_version
+from games.services.deal import catalog_snapshot_get_or_create, deal_game, live_catalog_version
 from games.services.feed import feed_notify_invitations
 from games.services.progress import game_row, seats_save_and_start, start_if_active, sync_game_from_state
 from games.services.seeds import deal_seed
@@ -397,7 +397,7 @@ def game_create_armies(
         state={},
     )
     game.catalog_version, game.catalog_hash = live_catalog_version()
-    game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
+    game.snapshot = catalog_snapshot_get_or_create(digest=digest, data=snapshot)
     game.snapshot_hash = digest
     sync_game_from_state(game, state)
     game.save()
@@ -509,7 +509,7 @@ def _shared_deck_game_create(
         rated=rated_option(rated, team=False, options=options), conflict_choice={}, setup=setup.to_json(),
         state={},
     )
-    game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
+    game.snapshot = catalog_snapshot_get_or_create(digest=digest, data=snapshot)
     game.snapshot_hash = digest
     sync_game_from_state(game, state)
     game.save()

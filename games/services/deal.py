@@ -37,12 +37,20 @@ def deal_game(
     except engine.EngineError as exc:
         raise ValidationFailed(f"The engine cannot set up this game: {exc.message}", code=exc.code) from exc
     game.catalog_version, game.catalog_hash = live_catalog_version()
-    game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
+    game.snapshot = catalog_snapshot_get_or_create(digest=digest, data=snapshot)
     game.snapshot_hash = digest
     game.conflict_choice = choice.to_dict()
     game.setup = setup.to_json()
     sync_game_from_state(game, state)
     return state
+
+
+def catalog_snapshot_get_or_create(*, digest: str, data: dict[str, Any]) -> CatalogSnapshot:
+    """The shared catalog snapshot row of `digest`, written with `data` when it is new. A game only needs
+    the row's key: an existing row is read without its `data` (about 54 KB of JSON, which the ORM would
+    fetch and decode at every creation); games.catalog_snapshot reads the data when a game is loaded."""
+    snapshot, _ = CatalogSnapshot.objects.only("hash").get_or_create(hash=digest, defaults={"data": data})
+    return snapshot
 
 
 def live_catalog_version() -> tuple[str, str]:

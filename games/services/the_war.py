@@ -13,9 +13,10 @@ from django.utils import timezone
 from config.errors import ValidationFailed
 from games.catalog_snapshot import snapshot_hash
 from games.game_types import GameType
-from games.models import BotKind, CatalogSnapshot, Game, GameSeat, GameStatus, SeatKind
+from games.models import BotKind, Game, GameSeat, GameStatus, SeatKind
 from games.options import rated_option, rules_options, time_control_option
 from games.services import seeds
+from games.services.deal import catalog_snapshot_get_or_create
 from games.services.progress import game_row, seats_save_and_start, sync_game_from_state
 from games.services.seeds import deal_seed
 from games.the_war_glue import ResolvedWarDeck, war_deck_check_alone, war_deck_resolve, war_decks_rules
@@ -50,7 +51,7 @@ def war_game_deal(*, game: Game, kind: GameType, decks: dict[str, ResolvedWarDec
         raise ValidationFailed(
             f"The engine cannot set up this game: {exc.message}", code=exc.code,
         ) from exc
-    game.snapshot, _ = CatalogSnapshot.objects.get_or_create(hash=digest, defaults={"data": snapshot})
+    game.snapshot = catalog_snapshot_get_or_create(digest=digest, data=snapshot)
     game.snapshot_hash = digest
     game.setup = setup.to_json()
     sync_game_from_state(game, state)

@@ -34,7 +34,7 @@ pytestmark = pytest.mark.django_db(transaction=True)  # the fast path's hand-on 
 ACTIONS = 24  # actions posted per game and path
 CASES = [*sorted(GAME_TYPES), "battlecards-vs-bot"]
 TRANSACTION_CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT")
-CREATED_AT = re.compile(rb'"created_at":"[^"]*"')
+TIMES = re.compile(rb'"(created_at|started_at|joined_at|updated_at)":"[^"]*"')
 
 
 def _comparable(content: bytes) -> bytes:
@@ -60,11 +60,15 @@ class Run:
         client = self.clients[seat]
         with CaptureQueriesContext(connection) as queries:
             response = client.get(path) if method == "get" else client.post(path, body, format="json")
-        named = response.content.replace(self.game_id.encode(), b"GAME")
-        content = CREATED_AT.sub(b'"created_at":"-"', named)
-        self.answers.append((label, response.status_code, _comparable(content)))
+        self.record(label, response)
         self.statements.append((label, _statements(queries.captured_queries)))
         return response
+
+    def record(self, label: str, response: Any) -> None:
+        """An answer compared (its statements are not counted: a creation's or a join's)."""
+        named = response.content.replace(self.game_id.encode(), b"GAME")
+        content = TIMES.sub(rb'"\1":"-"', named)
+        self.answers.append((label, response.status_code, _comparable(content)))
 
 
 def _first_difference(got: bytes, expected: bytes) -> str:
@@ -92,6 +96,9 @@ def _play(case: str, *, api: Any, alice: Any, bob: Any) -> tuple[Run, dict[str, 
     people = {"alice": alice, "bob": bob}
     clients = {seat: api(people[player]) for seat, player in seats.items() if player in people}
     run = Run(clients, gid)
+    run.record("created", created)  # a game's own answer (GameSerializer)
+    if opponent["kind"] == "human":
+        run.record("joined", joined)
     view_path, action_path = f"/api/games/{gid}/view/", f"/api/games/{gid}/actions/"
     rngs = {seat: random.Random(f"1944-{seat}") for seat in clients}
     for played in range(ACTIONS):
@@ -110,6 +117,8 @@ def _play(case: str, *, api: Any, alice: Any, bob: Any) -> tuple[Run, dict[str, 
         action = {"version": views[seat]["version"], "action": choose(legal, rngs[seat], played)}
         answer = run.request("action", seat, "post", action_path, action)
         assert answer.status_code == 200, answer.json()
+    for seat in clients:
+        run.request("game", seat, "get", f"/api/games/{gid}/")
     game = Game.objects.get(pk=gid)
     stored = {
         "row": {f: getattr(game, f) for f in (

@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.test.utils import CaptureQueriesContext
 
 from games.catalog_snapshot import snapshot_hash
 from games.models import CatalogSnapshot, Game
@@ -34,6 +35,20 @@ def test_games_dealt_from_the_same_cards_share_one_snapshot(create_game, api, al
     out = io.StringIO()
     call_command("verify_games", first["id"], second["id"], stdout=out)
     assert "2 game(s) checked, 0 differ" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_game_dealt_from_a_stored_snapshot_does_not_read_its_data_back(create_game, alice):
+    """The ~54 KB of JSON an existing snapshot holds is neither fetched nor decoded at a creation: the game
+    needs only the row's key (games.services.deal.catalog_snapshot_get_or_create)."""
+    first = create_game(alice, opponent=BOT)
+    with CaptureQueriesContext(connection) as queries:
+        second = create_game(alice, opponent=BOT, seed=7)
+    assert second["snapshot_hash"] == first["snapshot_hash"]
+    read = [q["sql"] for q in queries.captured_queries if '"games_catalogsnapshot"' in q["sql"]]
+    assert read, "the snapshot row is looked up"
+    assert not any('"games_catalogsnapshot"."data"' in sql for sql in read), read
+    assert CatalogSnapshot.objects.get(hash=second["snapshot_hash"]).data  # stored whole
 
 
 @pytest.mark.django_db(transaction=True)
