@@ -126,6 +126,10 @@ class Game(models.Model):
     spectator_delay = models.PositiveSmallIntegerField(default=0)
     setup = models.JSONField()  # games.engine.GameSetup.to_json()
     state = models.JSONField()  # games.engine.GameState.to_json(): hidden information, never sent to a player
+    # How many log entries lie after the stored state (0: it is current): the engine actions among the last
+    # `state_lag` entries (fewer than settings.GAMES_STATE_EVERY while the game goes on) are applied when it
+    # is read (games.selectors.game_state); a finished game's state is always current.
+    state_lag = models.PositiveIntegerField(default=0)
 
     version = models.PositiveIntegerField(default=0)  # bumped by every change; clients send it with actions
     last_seq = models.PositiveIntegerField(default=0)  # seq of the newest GameAction row

@@ -175,8 +175,20 @@ def game_catalog(*, game: Game) -> Any:
     )
 
 
-def game_state(*, game: Game) -> Any:
-    return game_type_of(game).state_from_json(game.state, game_catalog(game=game))
+def game_state(*, game: Game, at_seq: int | None = None) -> Any:
+    """The game's current engine state: the stored state, and the engine actions among the `state_lag` log
+    entries after it (an action POST leaves the state column as it is for fewer than
+    settings.GAMES_STATE_EVERY entries: games.services.progress.save_progress), applied as they were
+    played. `at_seq`: the seq of the newest stored entry, when the row's last_seq already counts entries
+    not written yet."""
+    kind = game_type_of(game)
+    state = kind.state_from_json(game.state, game_catalog(game=game))
+    if game.state_lag:
+        after = (game.last_seq if at_seq is None else at_seq) - game.state_lag
+        logged = GameAction.objects.filter(game_id=game.pk, seq__gt=after, kind=LogKind.ACTION)
+        for action in logged.order_by("seq").values_list("action", flat=True):
+            kind.apply(state, kind.parse_action(action))
+    return state
 
 
 def clock_due(game: Game) -> bool:

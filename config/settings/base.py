@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -297,6 +298,14 @@ CORS_PREFLIGHT_MAX_AGE = 3600
 # The hot path of play (games/fastpath/: prepared reads, the one-statement write, kept states and spliced JSON
 # answers); off: the plain reference path (ORM and serializers), the same answers and rows, slower.
 GAMES_FAST_PATH = env.bool("GAMES_FAST_PATH", default=True)
+
+# The game row's state column is rewritten by an action POST only when this many log entries lie after the
+# stored state (or the game ends); in between, a read applies the engine actions logged since
+# (games.selectors.game_state). 1: at every action (issue 42: the state's JSON, ~14 KB, was encoded, sent,
+# parsed into jsonb, compressed and TOASTed at every action).
+GAMES_STATE_EVERY = env.int("GAMES_STATE_EVERY", default=8)
+if GAMES_STATE_EVERY < 1:
+    raise ImproperlyConfigured(f"GAMES_STATE_EVERY must be 1 or more, not {GAMES_STATE_EVERY}")
 
 # Event streams (GET /api/games/{id}/events/stream/): at most this many open at once per user (429 beyond).
 GAMES_SSE_MAX_STREAMS_PER_USER = env.int("GAMES_SSE_MAX_STREAMS_PER_USER", default=8)

@@ -14,6 +14,9 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405  (threaded tests must not keep connections open)
 CATALOG_TOKEN_SECONDS = 0  # every request re-reads the catalog version: tests edit rows between requests
 GAMES_CLOCK_RUNNER = "command"  # no sweep thread in tests: they run the sweep themselves
+# Every action rewrites the stored state, so a test may read Game.state as the current state; the tests of
+# states stored every N actions set it themselves (tests/games/test_state_every.py).
+GAMES_STATE_EVERY = 1
 # The local simulation runner thread keeps the test worker's priority. At nice 19 (production's default) it
 # got a sliver of a CPU that four busy xdist workers saturate: 36 short games took 86 s of a 180 s deadline.
 # tests/simulations/test_local_runner.py checks the lowering itself with nice 19.

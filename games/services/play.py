@@ -13,7 +13,7 @@ from config.errors import Conflict, Forbidden, ValidationFailed
 from games import fastpath
 from games.game_types import game_type_of
 from games.models import Game, GameAction, GameStatus, LogKind
-from games.selectors import game_actions_in_effect, game_catalog, parse_game_id, seat_of_user
+from games.selectors import game_actions_in_effect, game_state, parse_game_id, seat_of_user
 from games.services.clocks import game_clock_charge, game_clock_check
 from games.services.feed import feed_after_write
 from games.services.progress import (
@@ -81,7 +81,7 @@ def game_action_check(*, game: Game, user: Any, version: int, action: Any) -> Ch
     kind = game_type_of(game)
     state = fastpath.take_state_for_write(game)  # the state the last action POST here left for this row
     if state is None:
-        state = kind.state_from_json(game.state, game_catalog(game=game))
+        state = game_state(game=game)  # the stored state and the engine actions logged after it
     try:
         parsed = kind.parse_action(action)
     except kind.errors as exc:
@@ -110,7 +110,7 @@ def game_action_do(*, checked: CheckedAction) -> ActionOutcome:
     )
     seats = {s.seat: s for s in game.seats.all()}  # prefetched with the lock
     run_bots(game=game, state=state, seats=seats, log=log)
-    sync_game_from_state(game, state)
+    sync_game_from_state(game, state, may_defer_state=True)
     save_progress(game, log=log)
     feed_after_write(game=game, actor_id=seats[checked.seat].user_id)
     metrics.action_applied(game_type=checked.kind.name)

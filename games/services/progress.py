@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from config.errors import Conflict, DomainError
@@ -14,6 +15,7 @@ from games import event_bus, fastpath
 from games.game_types import game_type_of
 from games.models import EndReason, Game, GameAction, GameSeat, GameStatus, LogKind, SeatKind
 from games.options import spectator_settings
+from games.selectors import game_state
 from games.services.clocks import game_clock_sync
 from games.services.feed import feed_notify_invitations
 from games.services.ratings import game_ratings_apply
@@ -46,6 +48,7 @@ def _decision_seat(state: Any) -> str:
 _CHANGING_FIELDS = [
     "status",
     "state",
+    "state_lag",
     "version",
     "last_seq",
     "turn",
@@ -74,13 +77,25 @@ def save_progress(game: Game, *, log: ActionLog | None = None, at: datetime | No
     lock inside its transaction either way."""
     game_clock_sync(game, at=at)
     rows = log.rows if log is not None else []
+    changing = _CHANGING_FIELDS
+    played = game.__dict__.pop(_PLAYED_STATE, None)
+    if played is not None and _state_may_wait(game, played, appended=len(rows)):
+        game.state_lag += len(rows)
+        changing = [f for f in _CHANGING_FIELDS if f != "state"]  # the stored state stays as it is
+    elif played is not None:
+        game.state, game.state_lag = played.to_json(), 0
+    elif game.state_lag and game.status == GameStatus.FINISHED:
+        # ended by a resignation or the clock while its stored state lagged: a finished game's is current
+        game.state, game.state_lag = game_state(game=game, at_seq=game.last_seq - len(rows)).to_json(), 0
+    else:  # the state as it is (these entries change no engine state: a join, a takeback asked...)
+        game.state_lag += len(rows) if game.state_lag else 0
     notify = event_bus.pg_notify_call(game_id=game.pk)
     if fastpath.writes_in_one_statement(Game.objects.db):
-        fastpath.write_in_one_statement(game, rows, notify, changing=_CHANGING_FIELDS)
+        fastpath.write_in_one_statement(game, rows, notify, changing=changing)
     else:
         if rows:
             GameAction.objects.bulk_create(rows)
-        game.save(update_fields=_CHANGING_FIELDS)
+        game.save(update_fields=changing)
         notify = None
     if game.rated and game.status == GameStatus.FINISHED:
         game_ratings_apply(game=game)
@@ -88,8 +103,20 @@ def save_progress(game: Game, *, log: ActionLog | None = None, at: datetime | No
         event_bus.announce(game_id=game.pk)
 
 
-def sync_game_from_state(game: Game, state: Any) -> None:
-    game.state = state.to_json()
+_PLAYED_STATE = "_played_state"  # the state sync_game_from_state left for save_progress to store, or not
+
+
+def sync_game_from_state(game: Game, state: Any, *, may_defer_state: bool = False) -> None:
+    """The game row's columns from the engine state, after the log rows of this write were added.
+
+    The state column is written with them (state_lag 0), unless `may_defer_state` (an action played,
+    games.services.play): save_progress then leaves it as it is while the game goes on with fewer than
+    settings.GAMES_STATE_EVERY log entries after it, and a read applies the engine actions logged since
+    (games.selectors.game_state)."""
+    if may_defer_state:
+        game.__dict__[_PLAYED_STATE] = state
+    else:
+        game.state, game.state_lag = state.to_json(), 0
     game.turn = state.turn
     game.ply = state.ply
     # Nobody is "current" while a seat is still open (or after the end).
@@ -104,6 +131,21 @@ def sync_game_from_state(game: Game, state: Any) -> None:
         if game.result.get("kind") == "no_result":  # a Tide of Iron result disputed: stopped, no winner
             game.end_reason = EndReason.UNFINISHED
         game.finished_at = timezone.now()
+
+
+def state_every() -> int:
+    """settings.GAMES_STATE_EVERY: at most this many log entries lie after a going game's stored state."""
+    return int(getattr(settings, "GAMES_STATE_EVERY", 1))
+
+
+def _state_may_wait(game: Game, state: Any, *, appended: int) -> bool:
+    """Whether this write may leave the stored state as it is: the game goes on, and fewer than
+    settings.GAMES_STATE_EVERY log entries will lie after it."""
+    return (
+        state.status == "active"
+        and game.status == GameStatus.ACTIVE
+        and game.state_lag + appended < state_every()
+    )
 
 
 @dataclass

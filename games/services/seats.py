@@ -13,7 +13,7 @@ from games.decks_glue import resolve_deck
 from games.fastpath import game_get_for_update
 from games.game_types import game_type_of
 from games.models import Game, GameSeat, GameStatus, LogKind, SeatKind
-from games.selectors import game_catalog, open_game_expired, user_may_see_game
+from games.selectors import game_state, open_game_expired, user_may_see_game
 from games.services.deal import deal_game
 from games.services.feed import feed_after_write
 from games.services.progress import ActionLog, run_bots, save_progress, sync_game_from_state
@@ -116,7 +116,7 @@ def game_join(
     open_seat.save(update_fields=["user", "joined_at", "nation", "deck_label", "deck_source"])
 
     full = all(s.kind == SeatKind.BOT or s.user_id is not None for s in seats.values())
-    state = kind.state_from_json(game.state, game_catalog(game=game))
+    state = game_state(game=game)
     if full:
         game.status = GameStatus.ACTIVE
         game.started_at = timezone.now()

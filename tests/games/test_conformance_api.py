@@ -25,7 +25,13 @@ from django.core.management import call_command
 from games.game_types import GAME_TYPES, get_game_type
 from games.models import Game
 from games.selectors import state_digest
-from tests.games.conftest import BattlefrontOracle, HiddenInfoOracle, TheWarOracle, json_strings
+from tests.games.conftest import (
+    BattlefrontOracle,
+    HiddenInfoOracle,
+    TheWarOracle,
+    current_state_json,
+    json_strings,
+)
 from tests.games.test_short_journeys import CREATION, choose, legal_actions
 from tests.games.test_tide_of_iron_api import TideOfIronOracle
 from tests.toy_game.conftest import toy_game  # noqa: F401 (the fixture registering the toy game)
@@ -43,7 +49,7 @@ class ToyOracle:
         self.game_id = game_id
 
     def check(self, payload: Any, seat: str | None) -> int:
-        state = Game.objects.get(pk=self.game_id).state
+        state = current_state_json(Game.objects.get(pk=self.game_id))
         secret = {card for owner, card in state["hands"].items()
                   if owner != seat and owner not in state["played"]}
         leaked = secret & json_strings(payload)

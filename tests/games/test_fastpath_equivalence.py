@@ -122,8 +122,8 @@ def _play(case: str, *, api: Any, alice: Any, bob: Any) -> tuple[Run, dict[str, 
     game = Game.objects.get(pk=gid)
     stored = {
         "row": {f: getattr(game, f) for f in (
-            "status", "state", "version", "last_seq", "turn", "ply", "current_seat", "winner", "end_reason",
-            "result", "clock",
+            "status", "state", "state_lag", "version", "last_seq", "turn", "ply", "current_seat", "winner",
+            "end_reason", "result", "clock",
         )},
         "log": list(GameAction.objects.filter(game_id=gid).order_by("seq").values_list(
             "seq", "kind", "seat", "by_bot", "action", "events", "version"
@@ -132,10 +132,13 @@ def _play(case: str, *, api: Any, alice: Any, bob: Any) -> tuple[Run, dict[str, 
     return run, stored
 
 
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize(
+    "case, state_every", [*((case, 1) for case in CASES), ("battlecards-vs-bot", 3), ("battlefront", 3)]
+)
 def test_the_fast_path_answers_and_stores_what_the_reference_path_does(
-    case, api, alice, bob, catalog_rows, settings, monkeypatch
+    case, state_every, api, alice, bob, catalog_rows, settings, monkeypatch
 ):
+    settings.GAMES_STATE_EVERY = state_every  # 3: most actions leave the stored state as it is
     # the same secret salt for both games (it picks the deal and the bots' choices), in every creation flow
     monkeypatch.setattr("games.services.seeds.new_salt", lambda: "5a" * 16)
     settings.GAMES_FAST_PATH = False

@@ -20,7 +20,7 @@ from games import engine
 from games.models import Game, GameAction
 from games.selectors import state_digest
 from games.services import game_rebuild_state
-from tests.games.conftest import BattlefrontOracle, HiddenInfoOracle
+from tests.games.conftest import BattlefrontOracle, HiddenInfoOracle, current_state_json
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,7 @@ class Table:
 
 
 def stored_state(gid: str) -> dict[str, Any]:
-    return Game.objects.get(pk=gid).state
+    return current_state_json(Game.objects.get(pk=gid))
 
 
 def find_takeback(table: Table, *, prefer: str | None = None, expect_code: str | None = None) -> tuple:

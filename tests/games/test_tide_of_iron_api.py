@@ -14,7 +14,7 @@ from games.engine import tide_of_iron as toi
 from games.models import Game, GameAction
 from games.selectors import state_digest
 from games.services import game_rebuild_state
-from tests.games.conftest import json_strings
+from tests.games.conftest import current_state_json, json_strings
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +43,7 @@ class TideOfIronOracle:
         self.public: set[str] = set()
 
     def _state(self) -> dict[str, Any]:
-        state = Game.objects.get(pk=self.game_id).state
+        state = current_state_json(Game.objects.get(pk=self.game_id))
         for seat in toi.SEATS:
             self.public.update(state["hq"][seat])
             self.public.update(e["card"] for e in state["play"][seat])
