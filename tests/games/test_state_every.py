@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
+from games import clocks, services
 from games.fastpath import hot_state
 from games.models import Game, GameStatus, LogKind
 from games.selectors import game_state, state_digest
 from games.services import game_rebuild_state
 from tests.games.conftest import OTHER
+from tests.games.test_clocks import REALTIME, FakeTime, act, body_1v1, create, mover
 
 EVERY = 4
 
@@ -178,3 +180,27 @@ def test_games_state_every_must_be_at_least_one(value, accepted):
         assert run.returncode == 0 and run.stdout.strip() == value, run.stderr
     else:
         assert run.returncode != 0 and "GAMES_STATE_EVERY must be 1 or more" in run.stderr
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_timeout_while_the_state_lags_stores_the_final_state(
+    every, catalog_rows, api, alice, bob, monkeypatch
+):
+    fake_time = FakeTime()
+    monkeypatch.setattr(clocks, "now", fake_time)
+    game = create(api(alice), body_1v1(time_control=REALTIME))
+    assert api(bob).post(f"/api/games/{game['id']}/join/").status_code == 200
+    gid, clients = game["id"], {"allies": api(alice), "axis": api(bob)}
+    for _ in range(EVERY * 3):  # until the stored state lags the log
+        _seat, view = mover(gid, clients)
+        act(clients[_seat], view)
+        row = Game.objects.get(pk=gid)
+        if row.state_lag:
+            break
+    assert row.state_lag > 0
+    fake_time.advance(24 * 3600)
+    assert services.games_clocks_expire_due() == 1
+    row = Game.objects.get(pk=gid)
+    assert row.status == GameStatus.FINISHED and row.end_reason == "timeout" and row.state_lag == 0
+    assert row.state == game_rebuild_state(game=row).to_json()
+    call_command("verify_games", gid, stdout=io.StringIO())
