@@ -61,6 +61,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "conflict_choice",
         "version",
         "last_seq",
+        "state_lag",
         "turn",
         "ply",
         "current_seat",
