@@ -10,6 +10,7 @@ test counts the controls the decision shows: at most 15."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -72,7 +73,9 @@ def take(page, action: dict, counts: list[int], via_table: list[int]) -> None:
         if chosen is None:
             more = page.locator("#board .decision .step-nav a.more")
             assert more.count(), f"{action} is not offered: {forms}"
-            redrawn(page, more.click)
+            # the stream may redraw the board under the click (seen on a loaded machine): then read it again
+            with contextlib.suppress(sync_api.Error):
+                redrawn(page, lambda link=more: link.click(timeout=5_000))
             continue
         card = forms[chosen]["card"]
         lit = page.locator(f'#board .table details.card.lit[data-card="{card}"] > summary') if card else None
