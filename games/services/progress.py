@@ -87,8 +87,8 @@ def save_progress(game: Game, *, log: ActionLog | None = None, at: datetime | No
     elif game.state_lag and game.status == GameStatus.FINISHED:
         # ended by a resignation or the clock while its stored state lagged: a finished game's is current
         game.state, game.state_lag = game_state(game=game, at_seq=game.last_seq - len(rows)).to_json(), 0
-    else:  # the state as it is (these entries change no engine state: a join, a takeback asked...)
-        game.state_lag += len(rows) if game.state_lag else 0
+    elif game.state_lag:  # the state as it is; these entries (a takeback asked...) count after it
+        game.state_lag += len(rows)
     notify = event_bus.pg_notify_call(game_id=game.pk)
     if fastpath.writes_in_one_statement(Game.objects.db):
         fastpath.write_in_one_statement(game, rows, notify, changing=changing)
