@@ -27,8 +27,9 @@ client-side binding, which never prepares.
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,9 +110,7 @@ class PreparedQuery:
         params[compiled.slot] = compiled.field.get_db_prep_value(value, connections[using], prepared=False)
         for slot, given in zip(compiled.extra_slots, extra, strict=True):
             params[slot] = type(params[slot])(given)
-        with cursor_for(connections[using]) as cursor:
-            cursor.execute(compiled.sql, params)
-            fetched = cursor.fetchall()
+        fetched = fetch_all(connections[using], compiled.sql, params)
         model = compiled.compiler.klass_info["model"]
         objects = []
         converters = compiled.converters
@@ -123,6 +122,50 @@ class PreparedQuery:
                 setattr(obj, name, row[column])
             objects.append(obj)
         return objects
+
+
+def fetch_all(conn: Any, sql: str, params: list[Any]) -> list[tuple]:
+    """The rows of `sql` run with `params` on a cursor_for(conn). When the statement is the first of a
+    transaction on PostgreSQL, the transaction's BEGIN goes with it (begun_with_next_statement)."""
+    with cursor_for(conn) as cursor:
+        if opens_transaction(conn):
+            with begun_with_next_statement(conn):
+                cursor.execute(sql, params)
+        else:
+            cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def opens_transaction(conn: Any) -> bool:
+    """Whether the next statement on `conn` opens its transaction: PostgreSQL, inside an atomic block whose
+    BEGIN psycopg has not sent yet (it sends it when the block's first statement runs)."""
+    if conn.vendor != "postgresql" or not conn.in_atomic_block or conn.connection is None:
+        return False
+    pg = conn.connection
+    return not pg.autocommit and pg._pipeline is None and pg.pgconn.transaction_status == _IDLE
+
+
+_IDLE = 0  # psycopg.pq.TransactionStatus.IDLE (imported lazily: psycopg is PostgreSQL's only)
+
+
+@contextlib.contextmanager
+def begun_with_next_statement(conn: Any) -> Iterator[None]:
+    """Send the atomic block's BEGIN in one round trip with the statement the caller runs in the `with`
+    block (issue 42: an action POST's lock read paid a round trip of its own for BEGIN).
+
+    psycopg sends BEGIN itself before a transaction's first statement, alone, even in pipeline mode (it syncs
+    right after it). Here the connection is switched to psycopg's autocommit mode, whose statements get no
+    BEGIN of their own, and BEGIN, the statement and a Sync are sent in one pipeline. The transaction is then
+    open on the server as psycopg's would be; Django's atomic block still holds it (its autocommit flag is
+    its own): its exit sends COMMIT or ROLLBACK as ever (psycopg sends either whenever the server is in a
+    transaction), then sets autocommit back on. The statement's results are on the cursor after the block;
+    an error (the statement's, or the server's) is raised at its end as Django's error, and the block's
+    exit rolls back."""
+    pg = conn.connection
+    pg.autocommit = True  # allowed: no transaction open yet
+    with conn.wrap_database_errors, pg.pipeline():
+        pg.execute("BEGIN")
+        yield
 
 
 def cursor_for(conn: Any) -> Any:

@@ -133,6 +133,7 @@ POSTGRESQL_ONLY = {
     "tests/games/test_takeback_concurrency.py": "row locks under concurrency",
     "tests/test_postgresql_pool.py": "the production connection pool and its check",
     "tests/games/test_prepared_statements.py": "statements prepared on the PostgreSQL server",
+    "tests/test_prepared_begin.py": "round trips to a PostgreSQL server, read off libpq's trace",
 }
 
 

@@ -121,3 +121,23 @@ def test_production_refuses_a_threshold_that_is_not_a_number():
     done = _production_threshold("sometimes")
     assert done.returncode != 0
     assert "DB_PREPARE_THRESHOLD must be a whole number or 'off'" in done.stderr
+
+
+@on_postgresql
+def test_an_action_never_sends_begin_alone(create_game, api, alice):
+    """The action service's transaction opens with its locked read of the game and its seats, BEGIN in the
+    same round trip (config.prepared.begun_with_next_statement; libpq's trace of the connection)."""
+    from games.services import game_action_submit
+    from tests.test_prepared_begin import traced
+
+    game = create_game(alice, opponent={"kind": "bot", "bot": "random"})
+    view = api(alice).get(f"/api/games/{game['id']}/view/").json()
+    with traced() as trips:
+        game_action_submit(
+            game_id=game["id"], user=alice, version=view["version"],
+            action=view["view"]["decision"]["legal_actions"][0],
+        )
+    opening = [t for t in trips if any('"BEGIN"' in m for m in t)]
+    assert len(opening) == 1, trips
+    assert any("games_gameseat" in m for m in opening[0]), "BEGIN travelled alone"
+    assert trips[-1] == ['Query\t "COMMIT"']
