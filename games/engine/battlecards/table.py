@@ -61,11 +61,23 @@ def face_down(st: GameState, seat: str) -> set[str]:
 
 
 def theater(st: GameState) -> str | None:
-    """The theater of the game's conflict deck (the most common theater among its cards)."""
-    cat = st.catalog
-    counts = Counter(d.theater for c in st.setup.conflict_deck
+    """The theater of the game's conflict deck (the most common theater among its cards): a function of the
+    catalog and the dealt deck alone, so worked out once per pair (every view of the game asks)."""
+    cat, deck = st.catalog, st.setup.conflict_deck
+    key = (id(cat), deck)
+    known = _THEATERS.get(key)
+    if known is not None and known[0] is cat:
+        return known[1]
+    counts = Counter(d.theater for c in deck
                      if (d := cat.conflict.get(c) or cat.battlecards.get(c)) is not None and d.theater)
-    return counts.most_common(1)[0][0] if counts else None
+    found = counts.most_common(1)[0][0] if counts else None
+    if len(_THEATERS) >= 256:
+        _THEATERS.clear()
+    _THEATERS[key] = (cat, found)  # the catalog kept with its id: the id cannot name another catalog
+    return found
+
+
+_THEATERS: dict[tuple[int, tuple[str, ...]], tuple[Any, str | None]] = {}
 
 
 def _public_frame(fr: Any, seat: str) -> dict[str, Any]:
@@ -84,7 +96,6 @@ def public_table(st: GameState, seat: str) -> dict[str, Any]:
     """The table `seat` knows (see the module docstring)."""
     # keys sorted: a state stored in PostgreSQL's jsonb comes back with its dicts' keys reordered, and the
     # table (and the hidden-N numbering, in the order the frames name the cards) must not depend on it
-    frames = canonical([_public_frame(fr, seat) for fr in st.frames])
     code = st.code
     shown = {c for fr in st.frames if isinstance(fr, BattleFrame) and fr.stage not in PRE_REVEAL
              for units in fr.present.values() for c in units}
@@ -96,22 +107,59 @@ def public_table(st: GameState, seat: str) -> dict[str, Any]:
                     for c in stack:
                         if c in shown:
                             placed[c] = [army, k, i]
-    named = [s for s in walk(frames) if s in code]
-    cards: dict[str, str] = {}
-    if named:
-        down = face_down(st, seat) - shown
-        names: dict[str, str] = {}
-        for cid in named:  # numbered by where they first appear in the frames
-            if cid in down:
-                if cid not in names:
-                    names[cid] = f"hidden-{len(names) + 1}"
-            else:
-                cards[cid] = code[cid]
-        if names:
-            frames = rename(frames, names)
+    naming = _Naming(code, lambda: face_down(st, seat) - shown)
+    frames = naming.canonical([_public_frame(fr, seat) for fr in st.frames])
+    cards = naming.cards
     return {"frames": frames, "cards": dict(sorted(cards.items())), "stacked": dict(sorted(placed.items())),
             "theater": theater(st), "options": st.setup.options.to_json(),
             "round_cap_battles": st.round_cap_battles}
+
+
+class _Naming:
+    """canonical(frames), then every card id in it that `down` holds renamed "hidden-N" (N in the order the
+    canonical frames name them, keys included, depth first: `walk`'s order) and the other card ids' codes
+    collected in `cards`: what rename(canonical(frames), names) with the names numbered over walk(...) gives,
+    in one pass over the frames instead of three. `down` (the ids the seat cannot see) is worked out at the
+    first card id met."""
+
+    def __init__(self, code: dict[str, str], down: Any) -> None:
+        self.code, self._down_of = code, down
+        self._down: set[str] | None = None
+        self.names: dict[str, str] = {}
+        self.cards: dict[str, str] = {}
+
+    def name(self, s: str) -> str:
+        if s not in self.code:
+            return s
+        down = self._down
+        if down is None:
+            down = self._down = self._down_of()
+        if s in down:
+            found = self.names.get(s)
+            if found is None:
+                found = self.names[s] = f"hidden-{len(self.names) + 1}"
+            return found
+        self.cards[s] = self.code[s]
+        return s
+
+    def canonical(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            keys = sorted(value)
+            keys.sort(key=len)  # canonical's order
+            out = {}
+            for k in keys:
+                v = value[k]
+                k = self.name(k) if isinstance(k, str) else k
+                if isinstance(v, str):
+                    v = self.name(v)
+                elif isinstance(v, (dict, list)):
+                    v = self.canonical(v)
+                out[k] = v
+            return out
+        if isinstance(value, list):
+            return [self.name(v) if isinstance(v, str) else self.canonical(v) if isinstance(v, (dict, list))
+                    else v for v in value]
+        return self.name(value) if isinstance(value, str) else value
 
 
 def canonical(value: Any) -> Any:
