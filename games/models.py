@@ -212,7 +212,9 @@ class LogKind(models.TextChoices):
 class GameAction(models.Model):
     """One append-only log entry. Engine actions, in seq order, replay the game from its setup."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: games_action_seq_unique (game, seq) leads with the game and serves every lookup by
+    # game; a second index cost each appended log row one more index insertion (issue 42).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions", db_index=False)
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=8, choices=LogKind.choices, default=LogKind.ACTION)
     seat = models.CharField(max_length=8, choices=SeatName.choices)

@@ -30,3 +30,27 @@ def test_the_game_state_column_is_compressed_with_lz4_where_postgresql_has_it():
             " WHERE attrelid = 'games_game'::regclass AND attname = 'state'"
         )
         assert cursor.fetchone()[0] == "l"
+
+
+@pytest.mark.django_db
+def test_the_action_log_is_indexed_by_game_once():
+    """The unique (game, seq) index serves every lookup of a game's log (it leads with the game); the
+    foreign key's own index on the game alone was a second insertion per appended row, dropped
+    (games/migrations/0021_gameaction_game_index_dropped.py)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        constraints = connection.introspection.get_constraints(cursor, "games_gameaction")
+    indexed = [c["columns"] for c in constraints.values() if c["index"] or c["unique"]]
+    assert ["game_id", "seq"] in indexed
+    assert ["game_id"] not in indexed
+    assert any(c["foreign_key"] == ("games_game", "id") for c in constraints.values())  # the key stays
+    if connection.vendor == "postgresql":  # and the planner reads a game's log through it
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute(
+                "EXPLAIN SELECT seq FROM games_gameaction WHERE game_id = %s ORDER BY seq",
+                ["00000000-0000-4000-8000-000000000000"],
+            )
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        assert "games_action_seq_unique" in plan, plan
