@@ -12,11 +12,11 @@ from pathlib import Path
 worker_class = "config.gunicorn_worker.ThreadWorker"  # gthread, its own errors in the API's error shape
 workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 2)
 # Two threads a worker (issue 42): a thread waiting on PostgreSQL or Redis leaves the worker's core to the
-# other, and no more. With four, the threads of a busy worker contend for its GIL at every statement an action
-# POST waits on (six): on 2 cores the POST cost the machine about 10 % more CPU (API workers 3.2-3.5 ms
-# against 2.8-3.0, PostgreSQL 0.85-0.9 against 0.75, tests/bench/cpu_split.py); one thread left a core idle
-# during those waits. A deployment whose requests mostly wait (slow statements, a remote database) may want
-# more: GUNICORN_THREADS.
+# other, and no more. With four, the threads of a busy worker contend for its GIL at every wait of an
+# action POST on PostgreSQL or Redis: on 2 cores the POST cost the machine about 10 % more CPU (API workers
+# 3.2-3.5 ms against 2.8-3.0, PostgreSQL 0.85-0.9 against 0.75, tests/bench/cpu_split.py); one thread left a
+# core idle during those waits. A deployment whose requests mostly wait (slow statements, a remote
+# database) may want more: GUNICORN_THREADS.
 threads = int(os.environ.get("GUNICORN_THREADS", "2"))
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
