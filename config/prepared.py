@@ -28,6 +28,7 @@ client-side binding, which never prepares.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -142,10 +143,25 @@ def opens_transaction(conn: Any) -> bool:
     if conn.vendor != "postgresql" or not conn.in_atomic_block or conn.connection is None:
         return False
     pg = conn.connection
-    return not pg.autocommit and pg._pipeline is None and pg.pgconn.transaction_status == _IDLE
+    return (
+        not pg.autocommit
+        and pg.pgconn.transaction_status == _IDLE
+        and pg.pgconn.pipeline_status == _PIPELINE_OFF
+        and _pipelines_supported()
+    )
 
 
 _IDLE = 0  # psycopg.pq.TransactionStatus.IDLE (imported lazily: psycopg is PostgreSQL's only)
+_PIPELINE_OFF = 0  # psycopg.pq.PipelineStatus.OFF
+
+
+@functools.cache
+def _pipelines_supported() -> bool:
+    """Whether psycopg's libpq has pipeline mode (libpq 14 and later; psycopg-binary's has): without it,
+    psycopg's own BEGIN, alone."""
+    import psycopg
+
+    return bool(psycopg.Pipeline.is_supported())
 
 
 @contextlib.contextmanager

@@ -146,3 +146,14 @@ def test_outside_an_atomic_block_or_once_begun_nothing_changes(bob):
         with traced() as trips:
             LOCKED_USER.rows(bob.pk)
     assert not any(_begins(t) for t in trips) and len(trips) == 1
+
+
+def test_a_libpq_without_pipelines_keeps_psycopgs_own_begin(bob, monkeypatch):
+    """psycopg built on a libpq older than 14 has no pipeline mode: the statement runs as before."""
+    from config import prepared
+
+    monkeypatch.setattr(prepared, "_pipelines_supported", lambda: False)
+    with traced() as trips, transaction.atomic():
+        (row,) = LOCKED_USER.rows(bob.pk)
+    assert row.pk == bob.pk
+    assert trips[0] == ['Query\t "BEGIN"'] and len(trips) == 3
