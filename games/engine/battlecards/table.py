@@ -180,7 +180,9 @@ def walk(value: Any) -> list[str]:
 
 
 def rename(value: Any, names: dict[str, str]) -> Any:
-    """A JSON value with each string (dict keys included) in `names` replaced by its new name."""
+    """A JSON value with each string (dict keys included) in `names` replaced by its new name. With canonical
+    and walk, the definition public_table's one pass (_Naming) is tested against
+    (tests/engine/test_public_table_naming.py)."""
     if isinstance(value, str):
         return names.get(value, value)
     if isinstance(value, dict):
