@@ -1,8 +1,8 @@
-"""The Battlecards public table's one-pass naming (games.engine.battlecards.table._Naming, issue 42) against
-its definition: canonical(frames), then each card id the seat cannot see renamed "hidden-N", numbered in the
-order walk() meets them over the canonical frames (keys included), every other card id's code collected.
-Hypothesis draws the frames (nested dicts and lists of strings, numbers, booleans and None, card ids among
-the keys and values), the catalog's ids and which of them are face down."""
+"""The Battlecards public table's one-pass naming (games.engine.battlecards.table.TableNaming, issue 42)
+against its definition: canonical(frames), then each card id the seat cannot see renamed "hidden-N",
+numbered in the order walk() meets them over the canonical frames (keys included), every other card id's
+code collected. Hypothesis draws the frames (nested dicts and lists of strings, numbers, booleans and None,
+card ids among the keys and values), the catalog's ids and which of them are face down."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.battlecards.table import _Naming, canonical, rename, walk
+from games.engine.battlecards.table import TableNaming, canonical, rename, walk
 
 IDS = [f"c{n}" for n in range(1, 9)]
 WORDS = st.sampled_from([*IDS, "hidden-1", "unit", "stacks", "ab", "b", "axis", "allies", "c10", ""])
@@ -43,7 +43,7 @@ def _by_definition(frames, code, down):
 def test_one_pass_naming_is_its_definition(frames, known, down):
     code = {cid: f"code-{cid}" for cid in known}
     asked = []
-    naming = _Naming(code, lambda: asked.append(1) or set(down))
+    naming = TableNaming(code, lambda: asked.append(1) or set(down))
     got = naming.canonical(frames)
     want, cards = _by_definition(frames, code, down)
     assert json.dumps(got) == json.dumps(want)  # the same values and the same key order

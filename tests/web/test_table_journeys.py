@@ -122,8 +122,14 @@ def journey(run, django_db_blocker, username: str, game_type: str, *, left: int 
             take(page, action, counts, via_table)
         page.get_by_role("link", name="Replay it").wait_for()
         sync_api.expect(page.locator("#board .decision")).to_have_count(0)
-        page.get_by_role("link", name="Replay it").click()  # the finished game links to its replay
-        page.wait_for_url("**/replay/**")
+        for attempt in range(3):  # the finished game links to its replay
+            page.get_by_role("link", name="Replay it").click()
+            try:  # a click on a link the stream's last redraw was replacing goes nowhere: click again
+                page.wait_for_url("**/replay/**", timeout=5_000 if attempt < 2 else 30_000)
+                break
+            except sync_api.TimeoutError:
+                if attempt == 2:
+                    raise
         return time.monotonic() - started
 
     took = run(steps)

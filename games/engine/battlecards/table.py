@@ -107,7 +107,7 @@ def public_table(st: GameState, seat: str) -> dict[str, Any]:
                     for c in stack:
                         if c in shown:
                             placed[c] = [army, k, i]
-    naming = _Naming(code, lambda: face_down(st, seat) - shown)
+    naming = TableNaming(code, lambda: face_down(st, seat) - shown)
     frames = naming.canonical([_public_frame(fr, seat) for fr in st.frames])
     cards = naming.cards
     return {"frames": frames, "cards": dict(sorted(cards.items())), "stacked": dict(sorted(placed.items())),
@@ -115,7 +115,7 @@ def public_table(st: GameState, seat: str) -> dict[str, Any]:
             "round_cap_battles": st.round_cap_battles}
 
 
-class _Naming:
+class TableNaming:
     """canonical(frames), then every card id in it that `down` holds renamed "hidden-N" (N in the order the
     canonical frames name them, keys included, depth first: `walk`'s order) and the other card ids' codes
     collected in `cards`: what rename(canonical(frames), names) with the names numbered over walk(...) gives,
@@ -181,7 +181,7 @@ def walk(value: Any) -> list[str]:
 
 def rename(value: Any, names: dict[str, str]) -> Any:
     """A JSON value with each string (dict keys included) in `names` replaced by its new name. With canonical
-    and walk, the definition public_table's one pass (_Naming) is tested against
+    and walk, the definition public_table's one pass (TableNaming) is tested against
     (tests/engine/test_public_table_naming.py)."""
     if isinstance(value, str):
         return names.get(value, value)
@@ -192,4 +192,4 @@ def rename(value: Any, names: dict[str, str]) -> Any:
     return value
 
 
-__all__ = ["PRE_REVEAL", "canonical", "face_down", "public_table", "rename", "theater", "walk"]
+__all__ = ["PRE_REVEAL", "TableNaming", "canonical", "face_down", "public_table", "rename", "theater", "walk"]
