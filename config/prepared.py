@@ -34,9 +34,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 from django.db import connections
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
+from psycopg import pq
 
 
 @dataclass(frozen=True)
@@ -145,22 +147,16 @@ def opens_transaction(conn: Any) -> bool:
     pg = conn.connection
     return (
         not pg.autocommit
-        and pg.pgconn.transaction_status == _IDLE
-        and pg.pgconn.pipeline_status == _PIPELINE_OFF
+        and pg.pgconn.transaction_status == pq.TransactionStatus.IDLE
+        and pg.pgconn.pipeline_status == pq.PipelineStatus.OFF
         and _pipelines_supported()
     )
-
-
-_IDLE = 0  # psycopg.pq.TransactionStatus.IDLE (imported lazily: psycopg is PostgreSQL's only)
-_PIPELINE_OFF = 0  # psycopg.pq.PipelineStatus.OFF
 
 
 @functools.cache
 def _pipelines_supported() -> bool:
     """Whether psycopg's libpq has pipeline mode (libpq 14 and later; psycopg-binary's has): without it,
     psycopg's own BEGIN, alone."""
-    import psycopg
-
     return bool(psycopg.Pipeline.is_supported())
 
 
