@@ -9,6 +9,7 @@ connection usable, and nothing changes outside an atomic block or for a transact
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -56,7 +57,20 @@ def traced() -> Iterator[list[list[str]]]:
 
 
 def _begins(trip: list[str]) -> bool:
-    return any('"BEGIN"' in message for message in trip)
+    return any(re.search(r"\bBEGIN\b", message) for message in trip)
+
+
+@pytest.fixture(params=[None, 2], ids=["pipelined", "prepared"])
+def prepares(request):
+    """The connection's prepare_threshold: None (Django's default: BEGIN and the statement in one pipeline,
+    begun_with_next_statement) or 2 (production's: one query `BEGIN; EXECUTE`, the statement prepared on
+    the server, begun_with_prepared_statement)."""
+    connection.ensure_connection()
+    pg = connection.connection
+    before = pg.prepare_threshold
+    pg.prepare_threshold = request.param
+    yield request.param
+    pg.prepare_threshold = before
 
 
 @pytest.fixture
@@ -80,13 +94,49 @@ def _other_connection_may_lock(pk: int) -> bool:
         return True
 
 
-def test_a_transactions_first_prepared_query_takes_its_begin_along_in_one_round_trip(bob):
+def test_a_transactions_first_prepared_query_takes_its_begin_along_in_one_round_trip(bob, prepares):
     with traced() as trips, transaction.atomic():
         (row,) = LOCKED_USER.rows(bob.pk)
     assert row.username == "bob-begin"
     assert len(trips) == 2, trips  # BEGIN with the locked read; COMMIT
     assert _begins(trips[0]) and any("FOR UPDATE" in m for m in trips[0])
     assert trips[1] == ['Query\t "COMMIT"']
+
+
+@pytest.mark.parametrize("prepares", [2], indirect=True)
+def test_with_statements_prepared_begin_and_the_read_are_one_query_prepared_once(bob, prepares):
+    """Production (a prepare_threshold): one simple query, `PREPARE name AS <the locked read>; BEGIN;
+    EXECUTE name(<values>)` the first time on the connection, then `BEGIN; EXECUTE name(<values>)`."""
+    carol = User.objects.create_user("carol-begin", password="x")
+    with traced() as first, transaction.atomic():
+        (row,) = LOCKED_USER.rows(bob.pk)
+    assert row.username == "bob-begin"
+    (query,) = first[0]
+    assert query.startswith("Query")
+    assert re.search(r"PREPARE (\w+) AS .*FOR UPDATE.*; BEGIN; EXECUTE \1\(", query)
+    with traced() as second, transaction.atomic():
+        (row,) = LOCKED_USER.rows(carol.pk)
+    assert row.username == "carol-begin"  # the value bound anew, the statement the same
+    assert len(second) == 2 and second[1] == ['Query\t "COMMIT"']
+    (query,) = second[0]
+    assert "PREPARE" not in query and "FOR UPDATE" not in query
+    assert re.fullmatch(rf'Query\t "BEGIN; EXECUTE bc_prepared_\d+\({carol.pk}(::int\w*)?\)"', query), query
+
+
+def test_a_prepared_statements_values_are_sql_literals_whatever_they_hold(prepares):
+    """The values written into `EXECUTE name(...)` are psycopg's literals: quotes, backslashes, percent
+    signs and semicolons are data, never SQL."""
+    odd = "o'brien; DROP TABLE auth_user; -- 100% \\ %s"
+    User.objects.create_user(odd, password="x")
+    by_name = PreparedQuery(lambda name: User.objects.select_for_update().filter(username=name),
+                            sentinel="prepared-begin-name")
+    for _ in range(2):  # prepared, then executed again
+        with transaction.atomic():
+            (row,) = by_name.rows(odd)
+            assert row.username == odd
+        with transaction.atomic():
+            assert by_name.rows("nobody'") == []
+    assert User.objects.filter(username=odd).exists()
 
 
 def test_without_it_begin_costs_a_round_trip_of_its_own(bob):
@@ -97,7 +147,7 @@ def test_without_it_begin_costs_a_round_trip_of_its_own(bob):
     assert len(trips) == 3  # BEGIN; the locked read; COMMIT
 
 
-def test_the_row_stays_locked_until_the_block_ends_and_the_block_commits(bob):
+def test_the_row_stays_locked_until_the_block_ends_and_the_block_commits(bob, prepares):
     with transaction.atomic():
         LOCKED_USER.rows(bob.pk)
         assert connection.connection.pgconn.transaction_status == psycopg.pq.TransactionStatus.INTRANS
@@ -108,7 +158,7 @@ def test_the_row_stays_locked_until_the_block_ends_and_the_block_commits(bob):
     assert connection.get_autocommit() and connection.connection.autocommit
 
 
-def test_an_error_in_the_block_rolls_back_what_it_wrote(bob):
+def test_an_error_in_the_block_rolls_back_what_it_wrote(bob, prepares):
     with pytest.raises(RuntimeError), transaction.atomic():
         LOCKED_USER.rows(bob.pk)
         User.objects.filter(pk=bob.pk).update(first_name="Lost")
@@ -117,10 +167,11 @@ def test_an_error_in_the_block_rolls_back_what_it_wrote(bob):
     assert _other_connection_may_lock(bob.pk)
 
 
-def test_a_failing_statement_is_djangos_error_and_the_connection_goes_on(bob):
+def test_a_failing_statement_is_djangos_error_and_the_connection_goes_on(bob, prepares):
     """The locked read waits on a row another connection holds until the session's lock_timeout: the
-    server's error comes back with the pipeline's answers, as Django's OperationalError, and the block's
-    exit rolls back; the connection serves the next block."""
+    server's error comes back with the pipeline's (or the query's) answers, as Django's OperationalError, and
+    the block's exit rolls back; the connection serves the next block (prepared: under a new name, as the
+    failed query's PREPARE may be done)."""
     with _second_connection() as other:
         other.execute("SELECT 1 FROM auth_user WHERE id = %s FOR UPDATE", [bob.pk])  # held until it ends
         with connection.cursor() as cursor:
@@ -137,7 +188,7 @@ def test_a_failing_statement_is_djangos_error_and_the_connection_goes_on(bob):
     assert row.pk == bob.pk
 
 
-def test_outside_an_atomic_block_or_once_begun_nothing_changes(bob):
+def test_outside_an_atomic_block_or_once_begun_nothing_changes(bob, prepares):
     with traced() as trips:
         USER.rows(bob.pk)
     assert not any(_begins(t) for t in trips) and len(trips) == 1
@@ -157,3 +208,24 @@ def test_a_libpq_without_pipelines_keeps_psycopgs_own_begin(bob, monkeypatch):
         (row,) = LOCKED_USER.rows(bob.pk)
     assert row.pk == bob.pk
     assert trips[0] == ['Query\t "BEGIN"'] and len(trips) == 3
+
+
+@pytest.mark.parametrize("prepares", [2], indirect=True)
+@pytest.mark.parametrize("statement", ["DEALLOCATE ALL", "DISCARD ALL"])
+def test_a_prepared_statement_gone_from_the_session_is_prepared_again(bob, prepares, statement):
+    """Something ran DEALLOCATE ALL or DISCARD ALL on the connection (a pooler's reset, an operator): the
+    next locked read finds its statement gone, rolls back the transaction it began and prepares it again,
+    inside the same atomic block."""
+    with transaction.atomic():
+        LOCKED_USER.rows(bob.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(statement)
+    with traced() as trips, transaction.atomic():
+        (row,) = LOCKED_USER.rows(bob.pk)
+        assert not _other_connection_may_lock(bob.pk)
+        User.objects.filter(pk=bob.pk).update(first_name="Again")
+    assert row.pk == bob.pk
+    sent = [m.split("\t")[1].split()[0] for t in trips for m in t]
+    assert sent == ['"BEGIN;', '"ROLLBACK"', '"PREPARE', '"UPDATE', '"COMMIT"'], trips
+    assert User.objects.get(pk=bob.pk).first_name == "Again"
+    assert _other_connection_may_lock(bob.pk)

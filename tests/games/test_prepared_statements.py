@@ -8,6 +8,7 @@ prepared; and the production setting is read as documented."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from config.prepared import _SQL_PREPARED
 from games.fastpath import hot_state
 from games.models import Game
 from games.services import game_rebuild_state
@@ -48,6 +50,7 @@ def threshold():
         with connection.cursor() as cursor:
             cursor.execute("DEALLOCATE ALL")  # a clean start for this connection's prepared statements
         raw._prepared.clear()
+        _SQL_PREPARED.pop(raw, None)  # and config.prepared's own (PREPARE): gone with DEALLOCATE ALL
 
     yield set_to
     set_to(before)
@@ -124,20 +127,26 @@ def test_production_refuses_a_threshold_that_is_not_a_number():
 
 
 @on_postgresql
-def test_an_action_never_sends_begin_alone(create_game, api, alice):
+@pytest.mark.parametrize("value", [None, 2], ids=["pipelined", "prepared"])
+def test_an_action_never_sends_begin_alone(create_game, api, alice, threshold, value):
     """The action service's transaction opens with its locked read of the game and its seats, BEGIN in the
-    same round trip (config.prepared.begun_with_next_statement; libpq's trace of the connection)."""
+    same round trip: in one pipeline without a prepare_threshold (config.prepared.begun_with_next_statement),
+    in one query `PREPARE ...; BEGIN; EXECUTE ...` with production's (begun_with_prepared_statement); libpq's
+    trace of the connection."""
     from games.services import game_action_submit
     from tests.test_prepared_begin import traced
 
     game = create_game(alice, opponent={"kind": "bot", "bot": "random"})
     view = api(alice).get(f"/api/games/{game['id']}/view/").json()
+    threshold(value)
     with traced() as trips:
         game_action_submit(
             game_id=game["id"], user=alice, version=view["version"],
             action=view["view"]["decision"]["legal_actions"][0],
         )
-    opening = [t for t in trips if any('"BEGIN"' in m for m in t)]
+    opening = [t for t in trips if any(re.search(r"\bBEGIN\b", m) for m in t)]
     assert len(opening) == 1, trips
-    assert any("games_gameseat" in m for m in opening[0]), "BEGIN travelled alone"
+    assert any("games_gameseat" in m and "FOR UPDATE" in m for m in opening[0]), "BEGIN travelled alone"
+    if value is not None:
+        assert len(opening[0]) == 1 and re.search(r"PREPARE (\w+) AS .*; BEGIN; EXECUTE \1\(", opening[0][0])
     assert trips[-1] == ['Query\t "COMMIT"']
