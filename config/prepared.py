@@ -221,6 +221,13 @@ def begun_with_prepared_statement(conn: Any, sql: str, params: list[Any]) -> lis
 
 
 def _begin_and_execute(conn: Any, statements: dict[str, str], sql: str, params: list[Any]) -> list[tuple]:
+    return _execute(conn, statements, sql, params, before=["BEGIN"], after=[], first_row=False)
+
+
+def _execute(conn: Any, statements: dict[str, str], sql: str, params: list[Any], *, before: list[str],
+             after: list[str], first_row: bool) -> Any:
+    """One simple query: [PREPARE name AS sql;] before...; EXECUTE name(values); after... The rows of the
+    EXECUTE (its first row with first_row, None if none)."""
     pg = conn.connection
     name = statements.get(sql)
     query = []
@@ -230,14 +237,51 @@ def _begin_and_execute(conn: Any, statements: dict[str, str], sql: str, params: 
         numbered = sql % tuple(f"${i}" for i in range(1, len(params) + 1))  # Django's %s, %% for a %
         query.append(f"PREPARE {name} AS {numbered}")
     values = ", ".join(psycopg_sql.Literal(value).as_string(pg) for value in params)
-    query += ["BEGIN", f"EXECUTE {name}({values})"]
+    query += [*before, f"EXECUTE {name}({values})" if params else f"EXECUTE {name}", *after]
     with conn.cursor() as cursor:
         cursor.execute("; ".join(query))
         while cursor.description is None and cursor.nextset():  # past PREPARE's and BEGIN's answers
             pass
-        rows = cursor.fetchall()
+        rows = cursor.fetchone() if first_row else cursor.fetchall()
     statements[sql] = name
     return rows
+
+
+def commits_with_statement(conn: Any) -> bool:
+    """Whether a statement may carry its transaction's COMMIT (executed_and_committed): the transaction was
+    opened by begun_with_prepared_statement (psycopg in its autocommit mode, the server in a transaction)
+    for Django's outermost atomic block, with no savepoint and nothing marked for rollback."""
+    if conn.vendor != "postgresql" or conn.connection is None:
+        return False
+    pg = conn.connection
+    return (
+        pg.prepare_threshold is not None
+        and pg.autocommit
+        and pg.pgconn.transaction_status == pq.TransactionStatus.INTRANS
+        and len(conn.atomic_blocks) == 1
+        and not conn.savepoint_ids
+        and not conn.needs_rollback
+    )
+
+
+def executed_and_committed(conn: Any, sql: str, params: list[Any]) -> tuple | None:
+    """The first row of `sql` run with `params`, then COMMIT, in one simple query: `EXECUTE name(values);
+    COMMIT` (the first time on a connection, `PREPARE name AS sql;` first), one round trip where the
+    statement and the atomic block's COMMIT took two (issue 42). Only where commits_with_statement(conn),
+    and only for the last statement of the transaction: the caller writes nothing after it. The block's exit
+    then finds the transaction ended (psycopg sends no second COMMIT) and runs its on_commit callbacks as
+    ever. An error of the statement or of the COMMIT (a deferred constraint) is Django's error, the
+    transaction rolled back (a statement gone from the session is prepared again by the next transaction's
+    begun_with_prepared_statement)."""
+    statements = _SQL_PREPARED.setdefault(conn.connection, {})
+    try:
+        return _execute(conn, statements, sql, params, before=[], after=["COMMIT"], first_row=True)
+    except ProgrammingError as exc:
+        # gone from the session inside this transaction (it cannot be retried here: the transaction is
+        # aborted): the next transaction prepares it again
+        if isinstance(exc.__cause__, psycopg.errors.InvalidSqlStatementName):
+            statements.clear()
+        raise
 
 
 def cursor_for(conn: Any) -> Any:

@@ -17,9 +17,9 @@ from contextlib import contextmanager
 import psycopg
 import pytest
 from django.contrib.auth.models import User
-from django.db import OperationalError, connection, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 
-from config.prepared import PreparedQuery
+from config.prepared import PreparedQuery, commits_with_statement, executed_and_committed
 
 REASON = "round trips and the BEGIN psycopg sends are PostgreSQL's; SQLite runs in process"
 
@@ -229,3 +229,62 @@ def test_a_prepared_statement_gone_from_the_session_is_prepared_again(bob, prepa
     assert sent == ['"BEGIN;', '"ROLLBACK"', '"PREPARE', '"UPDATE', '"COMMIT"'], trips
     assert User.objects.get(pk=bob.pk).first_name == "Again"
     assert _other_connection_may_lock(bob.pk)
+
+
+RENAME = "UPDATE auth_user SET first_name = %s WHERE id = %s RETURNING id, first_name"
+
+
+@pytest.mark.parametrize("prepares", [2], indirect=True)
+def test_the_transactions_last_statement_carries_its_commit(bob, prepares):
+    """executed_and_committed: `EXECUTE name(...); COMMIT` in one query; the block's exit sends no second
+    COMMIT and runs its on_commit callbacks; what it wrote is everybody's at once."""
+    committed = []
+    with traced() as trips, transaction.atomic():
+        LOCKED_USER.rows(bob.pk)
+        transaction.on_commit(lambda: committed.append(True))
+        assert commits_with_statement(connection)
+        row = executed_and_committed(connection, RENAME, ["Folded", bob.pk])
+        assert row == (bob.pk, "Folded")
+        assert _other_connection_may_lock(bob.pk)  # committed: the row's lock is gone
+        assert committed == []  # the callbacks run at the block's exit, as ever
+    assert committed == [True]
+    assert len(trips) == 2, trips  # BEGIN with the locked read; the write with COMMIT: no third trip
+    (query,) = trips[1]
+    folded = r"PREPARE (\w+) AS UPDATE .*; EXECUTE \1\('Folded', \d+(::int\w*)?\); COMMIT\"$"
+    assert re.search(folded, query), query
+    with transaction.atomic():  # prepared once: the next time only EXECUTE
+        LOCKED_USER.rows(bob.pk)
+        with traced() as trips:
+            executed_and_committed(connection, RENAME, ["Again", bob.pk])
+    assert "PREPARE" not in trips[0][0] and trips[0][0].endswith('; COMMIT"')
+    assert User.objects.get(pk=bob.pk).first_name == "Again"
+    assert connection.get_autocommit() and connection.connection.autocommit
+
+
+def test_only_a_transaction_it_began_for_the_outermost_block_may_carry_its_commit(bob, prepares):
+    assert not commits_with_statement(connection)  # no block
+    with transaction.atomic():
+        User.objects.filter(pk=bob.pk).update(last_name="First")  # psycopg's own BEGIN
+        LOCKED_USER.rows(bob.pk)
+        assert not commits_with_statement(connection)
+    with transaction.atomic():
+        LOCKED_USER.rows(bob.pk)
+        assert commits_with_statement(connection) == (prepares is not None)  # the pipelined BEGIN: not it
+        with transaction.atomic():  # a savepoint: an inner block's statement is never the last
+            assert not commits_with_statement(connection)
+
+
+@pytest.mark.parametrize("prepares", [2], indirect=True)
+def test_a_commit_that_fails_is_djangos_error_and_nothing_is_written(bob, prepares):
+    """A deferred foreign key fails at the COMMIT the statement carries: Django's IntegrityError, the
+    transaction rolled back, the connection usable."""
+    add_group = "INSERT INTO auth_user_groups (user_id, group_id) VALUES (%s, %s) RETURNING id"
+    with pytest.raises(IntegrityError), transaction.atomic():
+        LOCKED_USER.rows(bob.pk)
+        executed_and_committed(connection, add_group, [bob.pk, 987_654])
+    assert connection.connection.pgconn.transaction_status == psycopg.pq.TransactionStatus.IDLE
+    assert not bob.groups.exists() and _other_connection_may_lock(bob.pk)
+    with transaction.atomic():
+        LOCKED_USER.rows(bob.pk)
+        executed_and_committed(connection, RENAME, ["After", bob.pk])
+    assert User.objects.get(pk=bob.pk).first_name == "After"

@@ -85,7 +85,9 @@ def test_the_hot_paths_statements_are_prepared_once_run_often_enough(create_game
     prepared = _prepared()
     assert any('"authtoken_token"' in s for s in prepared), prepared  # the token read
     assert any('FOR UPDATE' in s and '"games_game"' in s for s in prepared), prepared  # the game row lock
-    assert any(s.startswith("WITH log AS (INSERT INTO") for s in prepared), prepared  # the progress write
+    # the progress write (with its transaction's COMMIT: PREPAREd by config.prepared, whose statement is the
+    # query that prepared it)
+    assert any("WITH log AS (INSERT INTO" in s for s in prepared), prepared
     assert all("$1" in s for s in prepared)  # bound on the server, never a value in the text
     assert not any(s.lstrip().upper().startswith("SAVEPOINT") for s in prepared)  # Django's own: client-bound
     assert stored.version == view["version"]
@@ -147,6 +149,45 @@ def test_an_action_never_sends_begin_alone(create_game, api, alice, threshold, v
     opening = [t for t in trips if any(re.search(r"\bBEGIN\b", m) for m in t)]
     assert len(opening) == 1, trips
     assert any("games_gameseat" in m and "FOR UPDATE" in m for m in opening[0]), "BEGIN travelled alone"
-    if value is not None:
+    if value is None:
+        assert trips[-1] == ['Query\t "COMMIT"']
+    else:  # the lock opens the transaction in one query; the progress write carries its COMMIT
         assert len(opening[0]) == 1 and re.search(r"PREPARE (\w+) AS .*; BEGIN; EXECUTE \1\(", opening[0][0])
-    assert trips[-1] == ['Query\t "COMMIT"']
+        (write,) = trips[-1]
+        folded = r'PREPARE (\w+) AS WITH log AS \(INSERT .*; EXECUTE \1\(.*\); COMMIT"$'
+        assert re.search(folded, write), write
+        assert not any(t == ['Query\t "COMMIT"'] for t in trips)
+
+
+@on_postgresql
+def test_a_turn_passed_to_a_human_is_told_in_the_transaction_its_write_commits(
+    two_player_game, api, threshold
+):
+    """Against a human, an action that passes the decision writes a your_turn notification: it goes before
+    the progress write, which carries the transaction's COMMIT (production's threshold), so both land or
+    neither; the stored game is its log's replay."""
+    from games.models import GameSeat, Notification
+    from tests.test_prepared_begin import traced
+
+    gid = two_player_game["id"]
+    threshold(2)
+    folded_with_notice = 0
+    for _ in range(10):
+        game = Game.objects.get(pk=gid)
+        actor = GameSeat.objects.get(game=game, seat=game.current_seat).user
+        told_before = Notification.objects.filter(game_id=gid, kind="your_turn").count()
+        with traced() as trips:
+            view = _play(api(actor), gid, 1)
+        told = Notification.objects.filter(game_id=gid, kind="your_turn").count() - told_before
+        sent = [m for t in trips for m in t]
+        (last,) = trips[-1]
+        assert last.endswith('; COMMIT"') and "EXECUTE" in last, trips[-1]
+        assert not any(m == 'Query\t "COMMIT"' for m in sent)
+        if told:
+            notice = next(i for i, m in enumerate(sent) if "games_notification" in m)
+            assert notice < len(sent) - 1  # before the write that commits
+            folded_with_notice += 1
+    assert folded_with_notice, "the decision never passed to the other player"
+    stored = Game.objects.get(pk=gid)
+    assert stored.version == view["version"]
+    assert stored.state == game_rebuild_state(game=stored).to_json()
