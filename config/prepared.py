@@ -41,7 +41,7 @@ from django.db import ProgrammingError, connections
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
 from psycopg import pq
-from psycopg import sql as psycopg_sql
+from psycopg.adapt import Transformer
 
 
 @dataclass(frozen=True)
@@ -202,9 +202,9 @@ def begun_with_prepared_statement(conn: Any, sql: str, params: list[Any]) -> lis
     The statement is prepared once per connection, as psycopg prepares its own (the connection's
     prepare_threshold is not None; DB_PREPARE_THRESHOLD=off, e.g. behind PgBouncer in transaction mode,
     turns both off): PostgreSQL plans it as it plans psycopg's. The values are written into the query as
-    SQL literals by psycopg's own adapters (psycopg.sql.Literal). The transaction is then the atomic
-    block's as with begun_with_next_statement: the connection is in psycopg's autocommit mode for it,
-    and the block's exit commits or rolls back; an error is Django's."""
+    SQL literals by psycopg's own adapters (as psycopg.sql.Literal writes them). The transaction is then
+    the atomic block's as with begun_with_next_statement: the connection is in psycopg's autocommit mode
+    for it, and the block's exit commits or rolls back; an error is Django's."""
     pg = conn.connection
     statements = _SQL_PREPARED.setdefault(pg, {})
     pg.autocommit = True  # allowed: no transaction open yet
@@ -236,7 +236,8 @@ def _execute(conn: Any, statements: dict[str, str], sql: str, params: list[Any],
         name = f"bc_prepared_{next(_NAMES)}"
         numbered = sql % tuple(f"${i}" for i in range(1, len(params) + 1))  # Django's %s, %% for a %
         query.append(f"PREPARE {name} AS {numbered}")
-    values = ", ".join(psycopg_sql.Literal(value).as_string(pg) for value in params)
+    literal = Transformer(pg).as_literal  # psycopg.sql.Literal's own, one for all the values
+    values = b", ".join(literal(value) for value in params).decode(pg.info.encoding)
     query += [*before, f"EXECUTE {name}({values})" if params else f"EXECUTE {name}", *after]
     with conn.cursor() as cursor:
         cursor.execute("; ".join(query))
