@@ -29,19 +29,16 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import threading
-import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from django.db import ProgrammingError, connections
+from django.db import connections
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
 from psycopg import pq
-from psycopg.adapt import Transformer
 
 
 @dataclass(frozen=True)
@@ -132,11 +129,7 @@ class PreparedQuery:
 
 def fetch_all(conn: Any, sql: str, params: list[Any]) -> list[tuple]:
     """The rows of `sql` run with `params` on a cursor_for(conn). When the statement is the first of a
-    transaction on PostgreSQL, the transaction's BEGIN goes with it: in one query with the statement
-    prepared on the server (begun_with_prepared_statement) where the connection prepares statements, else in
-    one pipeline (begun_with_next_statement)."""
-    if opens_transaction(conn) and conn.connection.prepare_threshold is not None:
-        return begun_with_prepared_statement(conn, sql, params)
+    transaction on PostgreSQL, the transaction's BEGIN goes with it (begun_with_next_statement)."""
     with cursor_for(conn) as cursor:
         if opens_transaction(conn):
             with begun_with_next_statement(conn):
@@ -185,104 +178,6 @@ def begun_with_next_statement(conn: Any) -> Iterator[None]:
     with conn.wrap_database_errors, pg.pipeline():
         pg.execute("BEGIN")
         yield
-
-
-# Per psycopg connection (the pool keeps them; a new one starts with none): the SQL of each statement this
-# module has prepared on it with PREPARE, and the statement's name.
-_SQL_PREPARED: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
-_NAMES = itertools.count(1)
-
-
-def begun_with_prepared_statement(conn: Any, sql: str, params: list[Any]) -> list[tuple]:
-    """The rows of `sql` with `params`, the atomic block's transaction opened by the same query: one
-    simple query `BEGIN; EXECUTE name(values)` (the first time on a connection, `PREPARE name AS sql;`
-    first), so one round trip and one wait in psycopg where the pipeline of begun_with_next_statement
-    takes five (issue 42: about 0.3 ms of the worker's CPU per action POST on a 2-core machine).
-
-    The statement is prepared once per connection, as psycopg prepares its own (the connection's
-    prepare_threshold is not None; DB_PREPARE_THRESHOLD=off, e.g. behind PgBouncer in transaction mode,
-    turns both off): PostgreSQL plans it as it plans psycopg's. The values are written into the query as
-    SQL literals by psycopg's own adapters (as psycopg.sql.Literal writes them). The transaction is then
-    the atomic block's as with begun_with_next_statement: the connection is in psycopg's autocommit mode
-    for it, and the block's exit commits or rolls back; an error is Django's."""
-    pg = conn.connection
-    statements = _SQL_PREPARED.setdefault(pg, {})
-    pg.autocommit = True  # allowed: no transaction open yet
-    try:
-        return _begin_and_execute(conn, statements, sql, params)
-    except ProgrammingError as exc:
-        if not isinstance(exc.__cause__, psycopg.errors.InvalidSqlStatementName) or sql not in statements:
-            raise
-    # The statement is gone from the session (DEALLOCATE ALL or DISCARD ALL ran on it): the transaction
-    # this call began holds nothing else; roll it back and prepare again.
-    pg.rollback()
-    statements.clear()
-    return _begin_and_execute(conn, statements, sql, params)
-
-
-def _begin_and_execute(conn: Any, statements: dict[str, str], sql: str, params: list[Any]) -> list[tuple]:
-    return _execute(conn, statements, sql, params, before=["BEGIN"], after=[], first_row=False)
-
-
-def _execute(conn: Any, statements: dict[str, str], sql: str, params: list[Any], *, before: list[str],
-             after: list[str], first_row: bool) -> Any:
-    """One simple query: [PREPARE name AS sql;] before...; EXECUTE name(values); after... The rows of the
-    EXECUTE (its first row with first_row, None if none)."""
-    pg = conn.connection
-    name = statements.get(sql)
-    query = []
-    if name is None:
-        # a name never used before in this process: a query that failed may have left its PREPARE done
-        name = f"bc_prepared_{next(_NAMES)}"
-        numbered = sql % tuple(f"${i}" for i in range(1, len(params) + 1))  # Django's %s, %% for a %
-        query.append(f"PREPARE {name} AS {numbered}")
-    literal = Transformer(pg).as_literal  # psycopg.sql.Literal's own, one for all the values
-    values = b", ".join(literal(value) for value in params).decode(pg.info.encoding)
-    query += [*before, f"EXECUTE {name}({values})" if params else f"EXECUTE {name}", *after]
-    with conn.cursor() as cursor:
-        cursor.execute("; ".join(query))
-        while cursor.description is None and cursor.nextset():  # past PREPARE's and BEGIN's answers
-            pass
-        rows = cursor.fetchone() if first_row else cursor.fetchall()
-    statements[sql] = name
-    return rows
-
-
-def commits_with_statement(conn: Any) -> bool:
-    """Whether a statement may carry its transaction's COMMIT (executed_and_committed): the transaction was
-    opened by begun_with_prepared_statement (psycopg in its autocommit mode, the server in a transaction)
-    for Django's outermost atomic block, with no savepoint and nothing marked for rollback."""
-    if conn.vendor != "postgresql" or conn.connection is None:
-        return False
-    pg = conn.connection
-    return (
-        pg.prepare_threshold is not None
-        and pg.autocommit
-        and pg.pgconn.transaction_status == pq.TransactionStatus.INTRANS
-        and len(conn.atomic_blocks) == 1
-        and not conn.savepoint_ids
-        and not conn.needs_rollback
-    )
-
-
-def executed_and_committed(conn: Any, sql: str, params: list[Any]) -> tuple | None:
-    """The first row of `sql` run with `params`, then COMMIT, in one simple query: `EXECUTE name(values);
-    COMMIT` (the first time on a connection, `PREPARE name AS sql;` first), one round trip where the
-    statement and the atomic block's COMMIT took two (issue 42). Only where commits_with_statement(conn),
-    and only for the last statement of the transaction: the caller writes nothing after it. The block's exit
-    then finds the transaction ended (psycopg sends no second COMMIT) and runs its on_commit callbacks as
-    ever. An error of the statement or of the COMMIT (a deferred constraint) is Django's error, the
-    transaction rolled back (a statement gone from the session is prepared again by the next transaction's
-    begun_with_prepared_statement)."""
-    statements = _SQL_PREPARED.setdefault(conn.connection, {})
-    try:
-        return _execute(conn, statements, sql, params, before=[], after=["COMMIT"], first_row=True)
-    except ProgrammingError as exc:
-        # gone from the session inside this transaction (it cannot be retried here: the transaction is
-        # aborted): the next transaction prepares it again
-        if isinstance(exc.__cause__, psycopg.errors.InvalidSqlStatementName):
-            statements.clear()
-        raise
 
 
 def cursor_for(conn: Any) -> Any:

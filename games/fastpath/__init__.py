@@ -100,12 +100,10 @@ def writes_in_one_statement(alias: str) -> bool:
 
 
 def write_in_one_statement(
-    game: Game, log_rows: list[GameAction], notify: tuple[str, list] | None, *, changing: list[str],
-    last: bool = False,
+    game: Game, log_rows: list[GameAction], notify: tuple[str, list] | None, *, changing: list[str]
 ) -> None:
-    """Append `log_rows`, write the game row's `changing` columns and send `notify`, in one statement (with
-    the transaction's COMMIT when `last` allows: write.write_in_one_statement)."""
-    write.write_in_one_statement(game, log_rows, notify, changing=changing, last=last)
+    """Append `log_rows`, write the game row's `changing` columns and send `notify`, in one statement."""
+    write.write_in_one_statement(game, log_rows, notify, changing=changing)
 
 
 def held_version_for_write(pk: Any) -> int | None:

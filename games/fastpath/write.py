@@ -19,21 +19,18 @@ import orjson
 from django.db import connections
 from psycopg.types.json import Jsonb
 
-from config.prepared import commits_with_statement, cursor_for, executed_and_committed
+from config.prepared import cursor_for
 from games.models import Game, GameAction
 
 _INSERTED_FIELDS = ["game", "seq", "kind", "seat", "by_bot", "action", "events", "version", "created_at"]
 
 
 def write_in_one_statement(
-    game: Game, rows: list[GameAction], notify: tuple[str, list] | None, *, changing: list[str],
-    last: bool = False,
+    game: Game, rows: list[GameAction], notify: tuple[str, list] | None, *, changing: list[str]
 ) -> None:
     """PostgreSQL: `WITH log AS (INSERT the rows), game AS (UPDATE the row) SELECT [pg_notify]`. Values go
     through each field's own pre_save and get_db_prep_save (auto_now stamps, JSON adaptation), as the ORM's
-    save and bulk_create would; the new rows get their ids. `last`: the caller writes nothing after it in
-    its transaction, so the transaction's COMMIT may go with it (config.prepared.executed_and_committed,
-    where commits_with_statement)."""
+    save and bulk_create would; the new rows get their ids."""
     conn = connections[Game.objects.db]
     qn = conn.ops.quote_name
     params: list[Any] = []
@@ -60,13 +57,9 @@ def write_in_one_statement(
     if notify is not None:
         selected.append(notify[0])
         params += notify[1]
-    sql = f"WITH {', '.join(ctes)} SELECT {', '.join(selected)}"
-    if last and commits_with_statement(conn):
-        updated, ids = executed_and_committed(conn, sql, params)[:2]
-    else:
-        with cursor_for(conn) as cursor:  # server-side binding (issue 26), prepared once run often (issue 42)
-            cursor.execute(sql, params)
-            updated, ids = cursor.fetchone()[:2]
+    with cursor_for(conn) as cursor:  # server-side binding (issue 26), prepared once run often (issue 42)
+        cursor.execute(f"WITH {', '.join(ctes)} SELECT {', '.join(selected)}", params)
+        updated, ids = cursor.fetchone()[:2]
     if updated != 1:
         raise Game.DoesNotExist(f"game {game.pk} is gone")
     for row, pk in zip(rows, ids or [], strict=True):

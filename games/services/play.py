@@ -111,10 +111,8 @@ def game_action_do(*, checked: CheckedAction) -> ActionOutcome:
     seats = {s.seat: s for s in game.seats.all()}  # prefetched with the lock
     run_bots(game=game, state=state, seats=seats, log=log)
     sync_game_from_state(game, state, may_defer_state=True)
-    # The feed's rows first (they read the row's new fields, set above): the progress write is then the
-    # transaction's last statement and may carry its COMMIT (save_progress, last=True).
+    save_progress(game, log=log)
     feed_after_write(game=game, actor_id=seats[checked.seat].user_id)
-    save_progress(game, log=log, last=True)
     metrics.action_applied(game_type=checked.kind.name)
     outcome = ActionOutcome(game=game, seat=checked.seat, entries=log.rows, state=state)
     transaction.on_commit(partial(setattr, outcome, "committed", True))

@@ -65,9 +65,7 @@ _CHANGING_FIELDS = [
 ]
 
 
-def save_progress(
-    game: Game, *, log: ActionLog | None = None, at: datetime | None = None, last: bool = False
-) -> None:
+def save_progress(game: Game, *, log: ActionLog | None = None, at: datetime | None = None) -> None:
     """Append `log`'s rows and write only what play changes (never the bulky, immutable snapshot and
     setup); the clock of the side that must decide now runs from `at` (default now, games.services.clocks);
     on commit, the game's event streams are woken (games.event_bus). Every write that ends a game passes
@@ -76,9 +74,7 @@ def save_progress(
 
     On the fast path on PostgreSQL the log rows, the game row and the bus's pg_notify go in one statement
     (games.fastpath.write); otherwise through the ORM, as separate statements. The caller holds the row's
-    lock inside its transaction either way. `last`: the caller writes nothing after this in its transaction;
-    then, unless a rating follows, the one-statement write may carry the transaction's COMMIT
-    (games.fastpath.write)."""
+    lock inside its transaction either way."""
     game_clock_sync(game, at=at)
     rows = log.rows if log is not None else []
     changing = _CHANGING_FIELDS
@@ -95,8 +91,7 @@ def save_progress(
         game.state_lag += len(rows)
     notify = event_bus.pg_notify_call(game_id=game.pk)
     if fastpath.writes_in_one_statement(Game.objects.db):
-        rated_end = game.rated and game.status == GameStatus.FINISHED  # game_ratings_apply writes below
-        fastpath.write_in_one_statement(game, rows, notify, changing=changing, last=last and not rated_end)
+        fastpath.write_in_one_statement(game, rows, notify, changing=changing)
     else:
         if rows:
             GameAction.objects.bulk_create(rows)

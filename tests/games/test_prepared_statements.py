@@ -8,7 +8,6 @@ prepared; and the production setting is read as documented."""
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +15,6 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from config.prepared import _SQL_PREPARED
 from games.fastpath import hot_state
 from games.models import Game
 from games.services import game_rebuild_state
@@ -50,7 +48,6 @@ def threshold():
         with connection.cursor() as cursor:
             cursor.execute("DEALLOCATE ALL")  # a clean start for this connection's prepared statements
         raw._prepared.clear()
-        _SQL_PREPARED.pop(raw, None)  # and config.prepared's own (PREPARE): gone with DEALLOCATE ALL
 
     yield set_to
     set_to(before)
@@ -85,9 +82,7 @@ def test_the_hot_paths_statements_are_prepared_once_run_often_enough(create_game
     prepared = _prepared()
     assert any('"authtoken_token"' in s for s in prepared), prepared  # the token read
     assert any('FOR UPDATE' in s and '"games_game"' in s for s in prepared), prepared  # the game row lock
-    # the progress write (with its transaction's COMMIT: PREPAREd by config.prepared, whose statement is the
-    # query that prepared it)
-    assert any("WITH log AS (INSERT INTO" in s for s in prepared), prepared
+    assert any(s.startswith("WITH log AS (INSERT INTO") for s in prepared), prepared  # the progress write
     assert all("$1" in s for s in prepared)  # bound on the server, never a value in the text
     assert not any(s.lstrip().upper().startswith("SAVEPOINT") for s in prepared)  # Django's own: client-bound
     assert stored.version == view["version"]
@@ -129,65 +124,20 @@ def test_production_refuses_a_threshold_that_is_not_a_number():
 
 
 @on_postgresql
-@pytest.mark.parametrize("value", [None, 2], ids=["pipelined", "prepared"])
-def test_an_action_never_sends_begin_alone(create_game, api, alice, threshold, value):
+def test_an_action_never_sends_begin_alone(create_game, api, alice):
     """The action service's transaction opens with its locked read of the game and its seats, BEGIN in the
-    same round trip: in one pipeline without a prepare_threshold (config.prepared.begun_with_next_statement),
-    in one query `PREPARE ...; BEGIN; EXECUTE ...` with production's (begun_with_prepared_statement); libpq's
-    trace of the connection."""
+    same round trip (config.prepared.begun_with_next_statement; libpq's trace of the connection)."""
     from games.services import game_action_submit
     from tests.test_prepared_begin import traced
 
     game = create_game(alice, opponent={"kind": "bot", "bot": "random"})
     view = api(alice).get(f"/api/games/{game['id']}/view/").json()
-    threshold(value)
     with traced() as trips:
         game_action_submit(
             game_id=game["id"], user=alice, version=view["version"],
             action=view["view"]["decision"]["legal_actions"][0],
         )
-    opening = [t for t in trips if any(re.search(r"\bBEGIN\b", m) for m in t)]
+    opening = [t for t in trips if any('"BEGIN"' in m for m in t)]
     assert len(opening) == 1, trips
-    assert any("games_gameseat" in m and "FOR UPDATE" in m for m in opening[0]), "BEGIN travelled alone"
-    if value is None:
-        assert trips[-1] == ['Query\t "COMMIT"']
-    else:  # the lock opens the transaction in one query; the progress write carries its COMMIT
-        assert len(opening[0]) == 1 and re.search(r"PREPARE (\w+) AS .*; BEGIN; EXECUTE \1\(", opening[0][0])
-        (write,) = trips[-1]
-        folded = r'PREPARE (\w+) AS WITH log AS \(INSERT .*; EXECUTE \1\(.*\); COMMIT"$'
-        assert re.search(folded, write), write
-        assert not any(t == ['Query\t "COMMIT"'] for t in trips)
-
-
-@on_postgresql
-def test_a_turn_passed_to_a_human_is_told_in_the_transaction_its_write_commits(
-    two_player_game, api, threshold
-):
-    """Against a human, an action that passes the decision writes a your_turn notification: it goes before
-    the progress write, which carries the transaction's COMMIT (production's threshold), so both land or
-    neither; the stored game is its log's replay."""
-    from games.models import GameSeat, Notification
-    from tests.test_prepared_begin import traced
-
-    gid = two_player_game["id"]
-    threshold(2)
-    folded_with_notice = 0
-    for _ in range(10):
-        game = Game.objects.get(pk=gid)
-        actor = GameSeat.objects.get(game=game, seat=game.current_seat).user
-        told_before = Notification.objects.filter(game_id=gid, kind="your_turn").count()
-        with traced() as trips:
-            view = _play(api(actor), gid, 1)
-        told = Notification.objects.filter(game_id=gid, kind="your_turn").count() - told_before
-        sent = [m for t in trips for m in t]
-        (last,) = trips[-1]
-        assert last.endswith('; COMMIT"') and "EXECUTE" in last, trips[-1]
-        assert not any(m == 'Query\t "COMMIT"' for m in sent)
-        if told:
-            notice = next(i for i, m in enumerate(sent) if "games_notification" in m)
-            assert notice < len(sent) - 1  # before the write that commits
-            folded_with_notice += 1
-    assert folded_with_notice, "the decision never passed to the other player"
-    stored = Game.objects.get(pk=gid)
-    assert stored.version == view["version"]
-    assert stored.state == game_rebuild_state(game=stored).to_json()
+    assert any("games_gameseat" in m for m in opening[0]), "BEGIN travelled alone"
+    assert trips[-1] == ['Query\t "COMMIT"']
