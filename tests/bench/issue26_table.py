@@ -117,6 +117,11 @@ def main() -> int:
     before_tree = tmp / "before"
     git = ["git", "-C", str(ROOT), "worktree"]
     subprocess.run([*git, "add", "-q", "--detach", str(before_tree), args.before], check=True)
+    # The before tree's database is its commit's own: one migrated by a newer tree (another --before, or a run
+    # stopped half-way) answers an older server with errors (a 500 at the bench's setup).
+    commit = subprocess.run(["git", "-C", str(before_tree), "rev-parse", "--short=10", "HEAD"], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    before_database = f"{args.database_base}_before_{commit}"
     runs: dict[str, list[dict]] = {"before": [], "after": []}
     cpu: list[dict] = []
     loads: list[list[float]] = []
@@ -125,7 +130,7 @@ def main() -> int:
             loads.append([round(x, 2) for x in os.getloadavg()])
             print(f"round {n + 1}/{args.rounds}: before ({args.before}), load average {loads[-1]}",
                   file=sys.stderr, flush=True)
-            runs["before"].append(bench(before_tree, args.before_layout, args.database_base + "_before", args,
+            runs["before"].append(bench(before_tree, args.before_layout, before_database, args,
                                         tmp / f"before{n}.json"))
             print(f"round {n + 1}/{args.rounds}: after (this tree)", file=sys.stderr, flush=True)
             runs["after"].append(bench(ROOT, args.layout, args.database_base + "_after", args,
